@@ -1,0 +1,90 @@
+/**
+ * buildApp(config): the whole HTTP application, registered in a visible order. The caller owns
+ * listening and closing (server/main.ts, tests with app.inject).
+ */
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.js';
+import { installAccess } from './http/access.js';
+import { acceptedRequestId, BUILT, successEnvelope } from './http/envelope.js';
+import { installErrorHandling } from './http/errors.js';
+import { ErrorEnvelope, swaggerOptions } from './http/openapi.js';
+import { createServices, type Services } from './plugins/services.js';
+import { publicRoutes } from './routes/public/index.js';
+import { v2Routes } from './routes/v2/index.js';
+import { openDatabase, type DatabaseHandle } from './storage/dialects/index.js';
+import { migrateToLatest } from './storage/migrations/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    config: Config;
+  }
+}
+
+export interface BuildOptions {
+  /** An already-open database (tests pass their own); otherwise opened from config. */
+  database?: DatabaseHandle;
+  logger?: boolean;
+}
+
+const ROUTER = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: true, maxParamLength: 256 };
+
+/** Bodies are validated strictly (no type coercion); query strings and params are coerced. */
+function validators() {
+  const common = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
+  const body = new Ajv({ ...common, coerceTypes: false });
+  const query = new Ajv({ ...common, coerceTypes: 'array' });
+  addFormats.default(body);
+  addFormats.default(query);
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
+    (httpPart === 'body' ? body : query).compile(schema);
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const database = options.database ?? openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
+  await migrateToLatest(database.db, database.dialect);
+  const services = createServices(database, config);
+  await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
+
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
+    bodyLimit: config.bodyLimit,
+    routerOptions: ROUTER,
+    trustProxy: process.env.TRUST_PROXY === '1',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('services', services);
+  app.decorate('config', config);
+  app.setValidatorCompiler(validators());
+
+  // 1. The request id on every response, errors included (so it runs before any check).
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // 2. Errors, 404 and 405 in the envelope; the routing mirror must see every route.
+  installErrorHandling(app, ROUTER);
+  // 3. Every route declares its access; one hook checks token, scopes and account state.
+  installAccess(app, services.tokens, config.siteUrl);
+  // 4. The envelope around every success.
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    if (request.routeOptions.config?.raw || (payload && typeof payload === 'object' && BUILT in payload)) return payload;
+    return successEnvelope(request, payload);
+  });
+  // 5. The OpenAPI document, from the route schemas.
+  app.addSchema(ErrorEnvelope);
+  await app.register(swagger, swaggerOptions(config.siteUrl));
+
+  await app.register(v2Routes, { prefix: '/api/v2' });
+  await app.register(publicRoutes);
+
+  app.addHook('onClose', async () => {
+    if (!options.database) await database.close();
+  });
+  return app;
+}

@@ -1,0 +1,97 @@
+/**
+ * Environment -> typed, validated configuration. Read once at start; a bad value stops the
+ * process with a message naming the variable and what it accepts.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** {site_url}: the public root address, no trailing slash. */
+  siteUrl: string;
+  dataDir: string;
+  /** A postgres:// URL selects PostgreSQL; null means SQLite at `sqlitePath`. */
+  databaseUrl: string | null;
+  sqlitePath: string;
+  logLevel: LogLevel;
+  /** 32 bytes keying cursor signatures (and, later, credential encryption). */
+  secretKey: Buffer;
+  /** Largest JSON request body, in bytes. */
+  bodyLimit: number;
+  /** Largest icon upload, in bytes. */
+  iconMaxBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
+  }
+  return n;
+}
+
+/**
+ * SECRET_KEY (64 hex characters or any string of 32+ characters) or, when unset, a key
+ * generated once into DATA_DIR/secret.key. Several instances sharing one database must share
+ * SECRET_KEY, so set it explicitly when scaling out.
+ */
+function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
+  const raw = env.SECRET_KEY;
+  if (raw) {
+    if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');
+    if (raw.length >= 32) return Buffer.from(raw, 'utf8').subarray(0, 64);
+    throw new ConfigError('SECRET_KEY must be 64 hex characters or at least 32 characters; generate one with `openssl rand -hex 32`');
+  }
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+  return key;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '0.0.0.0';
+  const rawSite = env.SITE_URL || `http://localhost:${port}`;
+  let site: URL;
+  try {
+    site = new URL(rawSite);
+  } catch {
+    throw new ConfigError(`SITE_URL must be an absolute http(s) URL such as https://chat.example.com; got "${rawSite}"`);
+  }
+  if (site.protocol !== 'http:' && site.protocol !== 'https:') {
+    throw new ConfigError(`SITE_URL must start with http:// or https://; got "${rawSite}"`);
+  }
+  const siteUrl = rawSite.replace(/\/+$/, '');
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const dbUrl = env.DATABASE_URL || '';
+  let databaseUrl: string | null = null;
+  let sqlitePath = join(dataDir, 'parley.db');
+  if (/^postgres(ql)?:\/\//.test(dbUrl)) databaseUrl = dbUrl;
+  else if (dbUrl.startsWith('sqlite:')) sqlitePath = resolve(dbUrl.slice('sqlite:'.length).replace(/^\/\//, ''));
+  else if (dbUrl) throw new ConfigError(`DATABASE_URL must be a postgres:// URL or sqlite:<path>; got "${dbUrl}"`);
+  const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}"`);
+  return {
+    port,
+    host,
+    siteUrl,
+    dataDir,
+    databaseUrl,
+    sqlitePath,
+    logLevel,
+    secretKey: loadSecret(env, dataDir),
+    bodyLimit: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    iconMaxBytes: integer(env, 'ICON_MAX_BYTES', 1_048_576, 1024, 10 * 1_048_576),
+  };
+}

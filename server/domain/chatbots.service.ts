@@ -1,0 +1,148 @@
+import { DEFAULT_SETTINGS, SECTION_FIELDS, type SettingsSection } from '../../shared/settings.js';
+import { type AuthContext, assertChatbotReach } from './auth.js';
+import type { CursorCodec } from './cursor.js';
+import { AppError, confirmationRequired } from './errors.js';
+import { newId, nowIso } from './ids.js';
+import { requireFeature } from './plans.js';
+import type { ChatbotRecord, Store } from './ports.js';
+
+export interface ChatbotView {
+  id: string;
+  title: string;
+  description: string;
+  createdById: string;
+  createdByEmail: string | null;
+  createdAt: string;
+  updatedAt: string;
+  settings: Record<string, unknown>;
+}
+
+export type SettingsPatch = Partial<Record<SettingsSection, Record<string, unknown>>>;
+
+/** Changing these needs the plan's branding removal; the defaults may always be restored. */
+const BRANDING_FIELDS = ['hideWatermark', 'watermarkText', 'watermarkLink'] as const;
+
+export class ChatbotsService {
+  constructor(
+    private readonly store: Store,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** The chatbot the caller names, or 404 when it is missing or out of the token's reach. */
+  async reach(auth: AuthContext, chatbotId: string): Promise<ChatbotRecord> {
+    return assertChatbotReach(auth, await this.store.chatbots.get(chatbotId));
+  }
+
+  async create(auth: AuthContext, input: { title: string; description?: string; settings?: SettingsPatch }): Promise<ChatbotView> {
+    const at = nowIso();
+    const chatbot: ChatbotRecord = {
+      id: newId(),
+      accountId: auth.account.id,
+      createdById: auth.user.id,
+      title: input.title.trim(),
+      description: input.description ?? '',
+      settings: { ...DEFAULT_SETTINGS },
+      createdAt: at,
+      updatedAt: at,
+    };
+    if (input.settings) this.apply(auth, chatbot, input.settings);
+    await this.store.transaction(async (s) => {
+      const count = await s.chatbots.count(auth.account.id);
+      if (count >= auth.account.plan.maxChatbots) {
+        throw new AppError('CHATBOT_LIMIT_REACHED', `This plan allows ${auth.account.plan.maxChatbots} chatbots and all are in use`, {
+          hint: 'Delete a chatbot you no longer need (DELETE /chatbots/{chatbotId}?confirm=true) or upgrade the plan',
+        });
+      }
+      await s.chatbots.insert(chatbot);
+    });
+    return this.view(chatbot, auth);
+  }
+
+  async list(auth: AuthContext, limit: number, cursor?: string) {
+    const page = await this.store.chatbots.page(
+      auth.account.id,
+      { limit, after: this.cursors.decode('chatbots', cursor) },
+      auth.token.chatbotIds,
+    );
+    const creators = new Map<string, string | null>();
+    const chatbots = [];
+    for (const c of page.items) chatbots.push(await this.view(c, auth, creators));
+    return { chatbots, nextCursor: this.cursors.encode('chatbots', page.next) };
+  }
+
+  async get(auth: AuthContext, chatbotId: string): Promise<ChatbotView> {
+    return this.view(await this.reach(auth, chatbotId), auth);
+  }
+
+  async delete(auth: AuthContext, chatbotId: string, confirm: boolean): Promise<ChatbotView> {
+    const chatbot = await this.reach(auth, chatbotId);
+    if (!confirm) throw confirmationRequired('Add ?confirm=true to delete this chatbot and everything in it');
+    const view = await this.view(chatbot, auth);
+    await this.store.chatbots.delete(chatbot.id);
+    return view;
+  }
+
+  /** Applies one or several settings sections at once; either all of them change or none. */
+  async patchSettings(auth: AuthContext, chatbotId: string, patch: SettingsPatch): Promise<ChatbotView> {
+    const chatbot = await this.reach(auth, chatbotId);
+    this.apply(auth, chatbot, patch);
+    chatbot.updatedAt = nowIso();
+    await this.store.chatbots.update(
+      chatbot.id,
+      { title: chatbot.title, description: chatbot.description, settings: chatbot.settings },
+      chatbot.updatedAt,
+    );
+    return this.view(chatbot, auth);
+  }
+
+  private apply(auth: AuthContext, chatbot: ChatbotRecord, patch: SettingsPatch): void {
+    if (patch.webhooks) requireFeature(auth.account, 'webhooks');
+    const appearance = patch.appearance ?? {};
+    const changesBranding = BRANDING_FIELDS.some(
+      (k) => k in appearance && appearance[k] !== DEFAULT_SETTINGS[k] && appearance[k] !== chatbot.settings[k],
+    );
+    if (changesBranding) requireFeature(auth.account, 'brandingRemoval');
+    for (const section of Object.keys(patch) as SettingsSection[]) {
+      for (const [key, value] of Object.entries(patch[section] ?? {})) {
+        if (!(key in SECTION_FIELDS[section])) continue; // schema validation already refused it
+        if (key === 'title') chatbot.title = String(value).trim();
+        else if (key === 'description') chatbot.description = String(value);
+        else if (key === 'localization') chatbot.settings.localization = mergeLocalization(chatbot.settings.localization, value);
+        else chatbot.settings[key] = value;
+      }
+    }
+  }
+
+  private async view(c: ChatbotRecord, _auth: AuthContext, creators = new Map<string, string | null>()): Promise<ChatbotView> {
+    if (!creators.has(c.createdById)) creators.set(c.createdById, (await this.store.users.get(c.createdById))?.email ?? null);
+    return {
+      id: c.id,
+      title: c.title,
+      description: c.description,
+      createdById: c.createdById,
+      createdByEmail: creators.get(c.createdById) ?? null,
+      createdAt: c.createdAt,
+      updatedAt: c.updatedAt,
+      settings: { ...DEFAULT_SETTINGS, ...c.settings },
+    };
+  }
+}
+
+/** Writes read-only settings (icon URLs, the active instruction) from their own routes, in `store`'s transaction. */
+export async function writeInternalSettings(store: Store, chatbot: ChatbotRecord, values: Record<string, unknown>): Promise<void> {
+  const settings = { ...chatbot.settings, ...values };
+  await store.chatbots.update(chatbot.id, { settings }, nowIso());
+  chatbot.settings = settings;
+}
+
+/** Localization PATCHes merge group by group, so changing one string keeps the others. */
+function mergeLocalization(current: unknown, patch: unknown): unknown {
+  if (patch === null) return null;
+  const base = (current && typeof current === 'object' ? current : {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+    const prev = base[k];
+    out[k] = v && typeof v === 'object' && prev && typeof prev === 'object' ? { ...prev, ...v } : v;
+  }
+  return out;
+}

@@ -1,0 +1,81 @@
+/**
+ * Route access declarations and the one hook that enforces them. Every route declares
+ * `config.access`: `{ public: true }` or `{ scopes: [...] }` (an empty list: any valid token).
+ * Registering a route without a declaration fails at start, so no route is open by accident.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { Scope } from '../../shared/scopes.js';
+import { type AuthContext, requireScopes } from '../domain/auth.js';
+import { AppError } from '../domain/errors.js';
+import { requireActive } from '../domain/plans.js';
+import type { TokensService } from '../domain/tokens.service.js';
+
+export type Access =
+  | { public: true }
+  | {
+      public?: false;
+      scopes: Scope[];
+      /** Reachable while the account is inactive (so its owner can see why and fix it). */
+      whileInactive?: boolean;
+    };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Schema of `data` on success, for the OpenAPI document. */
+    response?: TSchema;
+    /** Status of a success, when not 200. */
+    successStatus?: number;
+    /** Not wrapped in the envelope (the OpenAPI document itself, icon files). */
+    raw?: boolean;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+    warnings: string[];
+  }
+}
+
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new Error('route declared public but reads the caller');
+  return request.auth;
+}
+
+export function installAccess(app: FastifyInstance, tokens: TokensService, siteUrl: string) {
+  const challenge = `Bearer resource_metadata="${siteUrl}/.well-known/oauth-protected-resource/api/v2"`;
+  const unauthorized = (code: 'AUTHORIZATION_HEADER_REQUIRED' | 'AUTHORIZATION_HEADER_NOT_VALID' | 'TOKEN_NOT_VALID', message: string, hint: string) =>
+    new AppError(code, message, { hint, headers: { 'www-authenticate': challenge } });
+
+  app.decorateRequest('auth', null);
+  app.decorateRequest('warnings', {
+    getter() {
+      return ((this as unknown as { _warnings?: string[] })._warnings ??= []);
+    },
+  });
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.access) {
+      throw new Error(`Route ${[route.method].flat().join(',')} ${route.url} declares no access (config.access)`);
+    }
+  });
+
+  app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
+    const access = request.routeOptions.config.access;
+    if (!access || access.public) return;
+    const header = request.headers.authorization;
+    if (header === undefined || header === '') {
+      throw unauthorized('AUTHORIZATION_HEADER_REQUIRED', 'This route needs an Authorization header', 'Send Authorization: Bearer <API token>');
+    }
+    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/.exec(header);
+    if (!match) {
+      throw unauthorized('AUTHORIZATION_HEADER_NOT_VALID', 'The Authorization header is not "Bearer <token>"', 'Send Authorization: Bearer <API token>, with one space');
+    }
+    const auth = await tokens.authenticate(match[1]);
+    if (!auth) {
+      throw unauthorized('TOKEN_NOT_VALID', 'The token is unknown or was revoked', 'Create a new token (CLI `tokens create` or POST /api/v2/tokens)');
+    }
+    request.auth = auth;
+    requireScopes(auth, access.scopes);
+    if (!access.whileInactive) requireActive(auth.account);
+  });
+}

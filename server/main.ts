@@ -1,0 +1,36 @@
+/** Process entry: configuration, listen, graceful close on SIGINT/SIGTERM. */
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const app = await buildApp(config);
+  let closing = false;
+  const close = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'closing');
+    const timer = setTimeout(() => process.exit(1), 10_000).unref();
+    await app.close();
+    clearTimeout(timer);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void close('SIGINT'));
+  process.on('SIGTERM', () => void close('SIGTERM'));
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Parley API at ${config.siteUrl}/api/v2 (OpenAPI: ${config.siteUrl}/api/v2/openapi.json)`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

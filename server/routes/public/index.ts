@@ -1,0 +1,20 @@
+/** Public, visitor-facing files outside the API: uploaded chatbot icons. */
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../domain/errors.js';
+
+export async function publicRoutes(app: FastifyInstance) {
+  app.get<{ Params: { file: string } }>(
+    '/icons/:file',
+    { schema: { hide: true }, config: { access: { public: true }, raw: true } },
+    async (request, reply) => {
+      const icon = await app.services.icons.file(request.params.file);
+      if (!icon) throw notFound('Icon');
+      return reply
+        .type(icon.mime)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'")
+        .send(icon.bytes);
+    },
+  );
+}

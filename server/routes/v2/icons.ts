@@ -1,0 +1,65 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { ICON_TYPES } from '../../../shared/settings.js';
+import { validationFailed } from '../../domain/errors.js';
+import { authOf } from '../../http/access.js';
+import { ChatbotParams, ConfirmQuery } from './schemas.js';
+
+const iconTypes = Object.keys(ICON_TYPES);
+
+export default async function icons(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // Multipart is read only by this plugin's routes; everywhere else it is a 415.
+  await app.register(multipart, {
+    limits: { fileSize: app.config.iconMaxBytes, files: 1, fields: 4, fieldSize: 1024, parts: 5, headerPairs: 50 },
+  });
+
+  app.post(
+    '/chatbots/:chatbotId/icons',
+    {
+      schema: {
+        tags: ['icons'],
+        summary: 'Upload an icon (multipart/form-data)',
+        description:
+          `Form fields: \`type\` (${iconTypes.join(', ')}; or ?type=) then \`file\`: PNG, JPEG, GIF, WebP or ICO, ` +
+          'checked by content. The icon replaces the previous one of that type and its public URL goes into the matching *IconSrcId setting.',
+        params: ChatbotParams,
+        querystring: Type.Object({ type: Type.Optional(Type.Enum(iconTypes)) }, { additionalProperties: false }),
+      },
+      config: { access: { scopes: ['settings:write'] }, successStatus: 201 },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw validationFailed([{ path: ['file'], message: 'send the image as multipart/form-data' }], 'The upload must be multipart/form-data');
+      }
+      let type = request.query.type as string | undefined;
+      let bytes: Buffer | null = null;
+      for await (const part of request.parts()) {
+        if (part.type === 'file') bytes = await part.toBuffer();
+        else if (part.fieldname === 'type') type = String(part.value);
+      }
+      const missing = [...(!type ? [{ path: ['type'], message: `is required: one of ${iconTypes.join(', ')}` }] : []),
+        ...(!bytes?.length ? [{ path: ['file'], message: 'is required: the image file' }] : [])];
+      if (missing.length) throw validationFailed(missing);
+      reply.code(201);
+      return app.services.icons.upload(authOf(request), request.params.chatbotId, type!, bytes!);
+    },
+  );
+
+  app.delete(
+    '/chatbots/:chatbotId/icons/:iconType',
+    {
+      schema: {
+        tags: ['icons'],
+        summary: 'Delete the icon of a type (needs ?confirm=true)',
+        params: Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, iconType: Type.String({ maxLength: 32 }) }),
+        querystring: ConfirmQuery,
+      },
+      config: { access: { scopes: ['settings:write'] } },
+    },
+    async (request) =>
+      app.services.icons.remove(authOf(request), request.params.chatbotId, request.params.iconType, request.query.confirm === true),
+  );
+}

@@ -1,0 +1,19 @@
+/** Every v2 route, one file per resource, mounted under /api/v2. */
+import type { FastifyInstance } from 'fastify';
+import account from './account.js';
+import analytics from './analytics.js';
+import chatbots from './chatbots.js';
+import health from './health.js';
+import icons from './icons.js';
+import me from './me.js';
+import settings from './settings.js';
+import tokens from './tokens.js';
+
+export async function v2Routes(app: FastifyInstance) {
+  app.get(
+    '/openapi.json',
+    { schema: { hide: true }, config: { access: { public: true }, raw: true } },
+    async () => app.swagger(),
+  );
+  for (const routes of [health, me, chatbots, settings, icons, tokens, account, analytics]) await app.register(routes);
+}

@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import { authOf } from '../../http/access.js';
+
+export default async function me(app: FastifyInstance) {
+  app.get(
+    '/me',
+    {
+      schema: { tags: ['account'], summary: "The token's user, account, effective scopes and chatbot restriction" },
+      config: { access: { scopes: [], whileInactive: true } },
+    },
+    async (request) => app.services.accounts.me(authOf(request)),
+  );
+}

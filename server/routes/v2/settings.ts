@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { SECTION_FIELDS, SETTINGS_SECTIONS, sectionPatchSchema, settingsPatchSchema } from '../../../shared/settings.js';
+import { authOf } from '../../http/access.js';
+import { ChatbotParams } from './schemas.js';
+
+export default async function settings(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { chatbots } = app.services;
+
+  app.get(
+    '/chatbots/:chatbotId/settings',
+    {
+      schema: { tags: ['settings'], summary: "The chatbot's settings, every field", params: ChatbotParams },
+      config: { access: { scopes: ['settings:read'] } },
+    },
+    async (request) => {
+      const chatbot = await chatbots.get(authOf(request), request.params.chatbotId);
+      return { settings: { title: chatbot.title, description: chatbot.description, ...chatbot.settings } };
+    },
+  );
+
+  app.patch(
+    '/chatbots/:chatbotId/settings',
+    {
+      schema: {
+        tags: ['settings'],
+        summary: 'Change several settings sections at once',
+        description: `Body keys are section names (${SETTINGS_SECTIONS.join(', ')}); all change together or none does.`,
+        params: ChatbotParams,
+        body: settingsPatchSchema,
+      },
+      config: { access: { scopes: ['settings:write'] } },
+    },
+    async (request) => ({ chatbot: await chatbots.patchSettings(authOf(request), request.params.chatbotId, request.body) }),
+  );
+
+  for (const section of SETTINGS_SECTIONS) {
+    app.patch(
+      `/chatbots/:chatbotId/settings/${section}`,
+      {
+        schema: {
+          tags: ['settings'],
+          summary: `Change the ${section} settings`,
+          description:
+            `Fields: ${Object.keys(SECTION_FIELDS[section]).join(', ')}. null clears a field.` +
+            (section === 'webhooks' ? ' Needs the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE); URLs must be HTTPS.' : ''),
+          params: ChatbotParams,
+          body: sectionPatchSchema(section),
+        },
+        config: { access: { scopes: ['settings:write'] } },
+      },
+      async (request) => ({
+        chatbot: await chatbots.patchSettings(authOf(request), request.params.chatbotId, { [section]: request.body }),
+      }),
+    );
+  }
+}

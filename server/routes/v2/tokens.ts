@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { SCOPES, TOKEN_ACCESS } from '../../../shared/scopes.js';
+import { authOf } from '../../http/access.js';
+import { paged } from '../../http/envelope.js';
+import { pageQuery } from './schemas.js';
+
+const CreateToken = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 100 })),
+    access: Type.Enum([...TOKEN_ACCESS], {
+      description: 'full: every scope; standard: every read and write scope except billing:write, tokens:write, account:write, members:write, and no delete scope; custom: exactly `scopes`',
+    }),
+    scopes: Type.Optional(Type.Array(Type.Enum([...SCOPES]), { maxItems: SCOPES.length, uniqueItems: true })),
+    chatbotIds: Type.Optional(Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxItems: 1000 }), Type.Null()], {
+      description: 'Restrict the token to these chatbots; null or absent: every chatbot',
+    })),
+  },
+  { additionalProperties: false },
+);
+
+export default async function tokens(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const service = app.services.tokens;
+
+  app.get(
+    '/tokens',
+    {
+      schema: { tags: ['tokens'], summary: "The account's API tokens (never their values)", querystring: pageQuery(50, 100) },
+      config: { access: { scopes: ['tokens:read'], whileInactive: true } },
+    },
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const page = await service.list(authOf(request), limit, cursor);
+      return paged('tokens', page.tokens, limit, page.nextCursor);
+    },
+  );
+
+  app.post(
+    '/tokens',
+    {
+      schema: {
+        tags: ['tokens'],
+        summary: 'Create a token; its value is in the response once and never again',
+        description: 'A token cannot create a token with scopes it does not hold, nor reach chatbots outside its own restriction.',
+        body: CreateToken,
+      },
+      config: { access: { scopes: ['tokens:write'], whileInactive: true }, successStatus: 201 },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const created = await service.create(auth.user, request.body, auth);
+      const withheld = created.record.scopes.filter((s) => !auth.scopes.has(s));
+      if (withheld.length) request.warnings.push(`Your role currently withholds ${withheld.join(', ')} from this token`);
+      reply.code(201);
+      return { token: created.token, ...created.record };
+    },
+  );
+
+  app.delete(
+    '/tokens/:tokenId',
+    {
+      schema: {
+        tags: ['tokens'],
+        summary: 'Revoke a token; it stops working on its next request',
+        params: Type.Object({ tokenId: Type.String({ maxLength: 64 }) }),
+      },
+      config: { access: { scopes: ['tokens:write'], whileInactive: true } },
+    },
+    async (request) => ({ revokedToken: await service.revoke(authOf(request).account.id, request.params.tokenId) }),
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * Every error code the v2 API can answer with, and its HTTP status (spec section 7, plus the
+ * transport-level codes the spec leaves to us). Clients match on the code, never the message.
+ */
+export const ERROR_STATUS = {
+  INVALID_JSON: 400,
+  VALIDATION_FAILED: 400,
+  CONFIRMATION_REQUIRED: 400,
+  INVALID_CURSOR: 400,
+  AUTHORIZATION_HEADER_REQUIRED: 401,
+  AUTHORIZATION_HEADER_NOT_VALID: 401,
+  TOKEN_NOT_VALID: 401,
+  TOKEN_SCOPE_NOT_ALLOWED: 403,
+  PLAN_UPGRADE_REQUIRED: 403,
+  HUMAN_TAKEOVER: 403,
+  CHATBOT_LIMIT_REACHED: 403,
+  ACCOUNT_INACTIVE: 403,
+  ANALYTICS_LOCKED: 403,
+  WEBHOOKS_NOT_AVAILABLE: 403,
+  CHATBOT_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONVERSATION_CLOSED: 409,
+  /** The request body is larger than the server accepts. */
+  PAYLOAD_TOO_LARGE: 413,
+  /** The request's Content-Type is not one this route reads. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  CHATBOT_PAGES_LIMIT_REACHED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** One failing field of a VALIDATION_FAILED error: the path to it (keys and array indexes) and why. */
+export interface FieldError {
+  path: (string | number)[];
+  message: string;
+}
