@@ -60,6 +60,11 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
       },
     },
     hideUntagged: false,
+    // Shared schemas keep their $id as the component name (#/components/schemas/ErrorEnvelope),
+    // not the default def-N, so clients generate readable type names.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     transform({ schema, url, route }) {
       const config = (route.config ?? {}) as { access?: Access; response?: unknown; successStatus?: number; raw?: boolean };
       const out: Record<string, unknown> = { ...(schema ?? {}) };
