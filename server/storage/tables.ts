@@ -86,7 +86,7 @@ export interface UsageCountersTable {
   value: Generated<number>;
 }
 
-export interface Database {
+export interface Database extends KnowledgeDatabase {
   accounts: AccountsTable;
   users: UsersTable;
   tokens: TokensTable;
@@ -103,3 +103,117 @@ export type ChatbotRow = Selectable<ChatbotsTable>;
 export type NewChatbot = Insertable<ChatbotsTable>;
 export type AccountUpdate = Updateable<AccountsTable>;
 export type InvoiceRow = Selectable<InvoicesTable>;
+
+export interface SourcesTable {
+  id: string;
+  chatbot_id: string;
+  account_id: string;
+  type: string;
+  /** Dedupe key within (chatbot, type): the start URL, sitemap URL, base URL; '' for singletons. */
+  key: string;
+  name: string;
+  config: string; // JSON
+  credentials: string | null; // encrypted (AES-256-GCM), never returned
+  status: string;
+  last_error: string | null;
+  last_sync_at: string | null;
+  sync_interval_minutes: number | null;
+  next_sync_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentsTable {
+  id: string;
+  chatbot_id: string;
+  source_id: string;
+  /** Dedupe key within the chatbot: normalised URL, `file:<sha256>`, `text:<id>`, `confluence:<page id>`. */
+  key: string;
+  url: string | null;
+  title: string;
+  kind: string;
+  status: string;
+  content_hash: string | null;
+  chars: Generated<number>;
+  chunk_count: Generated<number>;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChunksTable {
+  id: Generated<number>;
+  document_id: string;
+  chatbot_id: string;
+  idx: number;
+  title: string;
+  /** Heading path joined with ' > '. */
+  heading: string;
+  text: string;
+  location: string; // JSON {page?, startSeconds?, textFragment, headingPath}
+  token_count: number;
+}
+
+export interface IngestJobsTable {
+  id: string;
+  chatbot_id: string;
+  source_id: string;
+  trigger: string;
+  status: string;
+  found: Generated<number>;
+  done: Generated<number>;
+  failed: Generated<number>;
+  skipped: Generated<number>;
+  options: string; // JSON
+  error: string | null;
+  cancel_requested: Generated<number>;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface IngestItemsTable {
+  job_id: string;
+  key: string;
+  seq: number;
+  depth: Generated<number>;
+  status: string;
+  payload: string | null;
+  blob_id: string | null;
+  error: string | null;
+  updated_at: string;
+}
+
+export interface BlobsTable {
+  id: string;
+  chatbot_id: string;
+  name: string;
+  bytes: Buffer;
+  size: number;
+  created_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  name: string;
+  payload: string;
+  status: string;
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: string;
+  lease_until: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface KnowledgeDatabase {
+  sources: SourcesTable;
+  documents: DocumentsTable;
+  chunks: ChunksTable;
+  ingest_jobs: IngestJobsTable;
+  ingest_items: IngestItemsTable;
+  blobs: BlobsTable;
+  jobs: JobsTable;
+}

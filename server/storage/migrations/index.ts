@@ -3,10 +3,12 @@ import { type Kysely, type Migration, Migrator } from 'kysely';
 import type { DialectName } from '../dialects/index.js';
 import type { Database } from '../tables.js';
 import { foundation } from './0001-foundation.js';
+import { knowledge } from './0002-knowledge.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '0001-foundation': foundation(dialect),
+    '0002-knowledge': knowledge(dialect),
   };
 }
 

@@ -1,0 +1,183 @@
+/**
+ * What knowledge needs from storage and from the job queue, in domain terms. `storage/`
+ * implements the stores for SQLite and PostgreSQL; `server/queue/` implements JobQueue.
+ */
+import type { Page, PageRequest } from '../ports.js';
+
+export type SourceType = 'links' | 'website' | 'sitemap' | 'youtube' | 'text' | 'files' | 'confluence';
+export type SourceStatus = 'idle' | 'syncing' | 'ready' | 'error';
+
+export interface SourceRecord {
+  id: string;
+  chatbotId: string;
+  accountId: string;
+  type: SourceType;
+  /** Dedupe key within (chatbot, type): start URL, sitemap URL, Confluence base URL; '' for the singletons (links, text, files, youtube). */
+  key: string;
+  name: string;
+  config: Record<string, unknown>;
+  /** Encrypted credentials (never leave the server). */
+  credentials: string | null;
+  status: SourceStatus;
+  lastError: string | null;
+  lastSyncAt: string | null;
+  syncIntervalMinutes: number | null;
+  nextSyncAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type DocumentStatus = 'pending' | 'indexed' | 'failed' | 'skipped';
+
+export interface DocumentRecord {
+  id: string;
+  chatbotId: string;
+  sourceId: string;
+  key: string;
+  url: string | null;
+  title: string;
+  kind: string;
+  status: DocumentStatus;
+  contentHash: string | null;
+  chars: number;
+  chunkCount: number;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ChunkLocation {
+  url: string | null;
+  headingPath: string[];
+  page?: number;
+  startSeconds?: number;
+  /** A short exact quote from the chunk's start, usable as `#:~:text=`. */
+  textFragment: string;
+}
+
+export interface ChunkInput {
+  index: number;
+  title: string;
+  headingPath: string[];
+  text: string;
+  location: ChunkLocation;
+  tokenCount: number;
+}
+
+export interface SearchHit {
+  chunkId: number;
+  documentId: string;
+  title: string;
+  url: string | null;
+  headingPath: string[];
+  text: string;
+  location: ChunkLocation;
+  /** Higher is better; comparable only within one result list. */
+  score: number;
+}
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface IngestError {
+  url: string;
+  error: string;
+}
+
+export interface IngestJobRecord {
+  id: string;
+  chatbotId: string;
+  sourceId: string;
+  trigger: 'add' | 'resync' | 'schedule';
+  status: JobStatus;
+  found: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  options: Record<string, unknown>;
+  error: string | null;
+  cancelRequested: boolean;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export type ItemStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
+
+export interface IngestItem {
+  jobId: string;
+  key: string;
+  seq: number;
+  depth: number;
+  status: ItemStatus;
+  payload: Record<string, unknown> | null;
+  blobId: string | null;
+  error: string | null;
+}
+
+export interface KnowledgeStore {
+  sources: {
+    insert(source: SourceRecord): Promise<void>;
+    get(id: string): Promise<SourceRecord | null>;
+    byKey(chatbotId: string, type: SourceType, key: string): Promise<SourceRecord | null>;
+    list(chatbotId: string): Promise<SourceRecord[]>;
+    update(id: string, patch: Partial<Omit<SourceRecord, 'id' | 'chatbotId' | 'accountId' | 'createdAt'>>): Promise<void>;
+    /** Sources with a sync interval whose next sync time has passed. */
+    due(now: string): Promise<SourceRecord[]>;
+    delete(id: string): Promise<void>;
+  };
+  documents: {
+    byKey(chatbotId: string, key: string): Promise<DocumentRecord | null>;
+    insert(doc: DocumentRecord): Promise<void>;
+    update(id: string, patch: Partial<Omit<DocumentRecord, 'id' | 'chatbotId' | 'createdAt'>>): Promise<void>;
+    page(chatbotId: string, page: PageRequest, filter: { sourceId?: string; status?: DocumentStatus }): Promise<Page<DocumentRecord>>;
+    /** Document counts per source of a chatbot. */
+    countBySource(chatbotId: string): Promise<Map<string, number>>;
+    many(chatbotId: string, ids: string[]): Promise<DocumentRecord[]>;
+    delete(ids: string[]): Promise<void>;
+    /** Documents that count against the page quota (indexed ones) across an account. */
+    countIndexed(accountId: string): Promise<number>;
+  };
+  chunks: {
+    /** Replaces a document's chunks (and their index entries) in one go; returns the new chunk ids. */
+    replace(documentId: string, chatbotId: string, chunks: ChunkInput[]): Promise<number[]>;
+    /** Lexical ranking: FTS5 bm25 on SQLite, ts_rank_cd on PostgreSQL. */
+    searchLexical(chatbotId: string, query: string, k: number): Promise<SearchHit[]>;
+    byIds(ids: number[]): Promise<SearchHit[]>;
+    count(chatbotId: string): Promise<number>;
+  };
+  ingest: {
+    insertJob(job: IngestJobRecord): Promise<void>;
+    getJob(id: string): Promise<IngestJobRecord | null>;
+    pageJobs(chatbotId: string, page: PageRequest): Promise<Page<IngestJobRecord>>;
+    updateJob(id: string, patch: Partial<Pick<IngestJobRecord, 'status' | 'error' | 'startedAt' | 'finishedAt' | 'cancelRequested'>>): Promise<void>;
+    /** Atomically adds to the job's counters. */
+    addCounts(id: string, delta: Partial<Record<'found' | 'done' | 'failed' | 'skipped', number>>): Promise<void>;
+    /** Adds items that are not in the job yet (by key); returns how many were new. */
+    addItems(jobId: string, items: { key: string; depth: number; payload?: Record<string, unknown> | null; blobId?: string | null }[]): Promise<number>;
+    /** The next pending items in insertion order. */
+    pending(jobId: string, limit: number): Promise<IngestItem[]>;
+    setItem(jobId: string, key: string, status: ItemStatus, error?: string | null): Promise<void>;
+    /** Items left `running` by a crashed worker go back to pending. */
+    requeueRunning(jobId: string): Promise<void>;
+    errors(jobId: string, limit: number): Promise<IngestError[]>;
+    /** The job of a source that is queued or running, if any. */
+    activeForSource(sourceId: string): Promise<IngestJobRecord | null>;
+  };
+  blobs: {
+    insert(blob: { id: string; chatbotId: string; name: string; bytes: Buffer }): Promise<void>;
+    get(id: string): Promise<{ id: string; name: string; bytes: Buffer } | null>;
+    delete(ids: string[]): Promise<void>;
+  };
+}
+
+/** A durable background job queue (embedded: a polled table; scale-out: bullmq). */
+export interface JobQueue {
+  enqueue(name: string, payload: Record<string, unknown>, options?: { delayMs?: number; maxAttempts?: number }): Promise<string>;
+  /** Registers the handler of a job name; a throw retries with backoff until maxAttempts. */
+  handle(name: string, handler: (payload: Record<string, unknown>, job: { id: string; attempt: number }) => Promise<void>): void;
+  start(): void;
+  /** Stops taking jobs and waits for running ones. */
+  stop(): Promise<void>;
+  /** Resolves when no job is queued or running (tests, CLI). */
+  drain(timeoutMs?: number): Promise<void>;
+}
