@@ -36,7 +36,9 @@ const ROUTER = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSe
 
 /** Bodies are validated strictly (no type coercion); query strings and params are coerced. */
 function validators() {
-  const common = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
+  // multipleOfPrecision: 0.29 / 0.01 is 28.999999999999996 in floating point; without it a
+  // `multipleOf: 0.01` (temperature) refuses most valid two-decimal values.
+  const common = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, multipleOfPrecision: 9 } as const;
   const body = new Ajv({ ...common, coerceTypes: false });
   const query = new Ajv({ ...common, coerceTypes: 'array' });
   addFormats.default(body);
@@ -47,7 +49,7 @@ function validators() {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
-  await migrateToLatest(database.db, database.dialect);
+  await migrateToLatest(database.db, database.dialect, database.schema);
   const services = createServices(database, config);
   await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
 
@@ -62,6 +64,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('services', services);
   app.decorate('config', config);
   app.setValidatorCompiler(validators());
+  // The API reads JSON (and multipart where a route registers it); fastify's default text/plain
+  // parser would hand a string to a JSON schema and answer 400 instead of 415.
+  app.removeContentTypeParser('text/plain');
 
   // 1. The request id on every response, errors included (so it runs before any check).
   app.addHook('onRequest', async (request, reply) => {

@@ -49,7 +49,8 @@ const list = (v: string | undefined) => (v === undefined ? undefined : v.split('
 async function run(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
-    console.log(USAGE);
+    // Asked-for help goes to stdout; a missing command is an error, so its usage goes to stderr.
+    (command ? console.log : console.error)(USAGE);
     return command ? 0 : 2;
   }
   const needsSub = ['accounts', 'tokens', 'legacy-keys', 'plan', 'invoices'].includes(command);
@@ -82,7 +83,7 @@ async function run(argv: string[]): Promise<number> {
   const config = loadConfig();
   const database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: 2 });
   try {
-    const applied = await migrateToLatest(database.db, database.dialect);
+    const applied = await migrateToLatest(database.db, database.dialect, database.schema);
     const services = createServices(database, config);
     await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
     const out = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json) : text);

@@ -7,13 +7,17 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import * as sqliteVec from 'sqlite-vec';
 import type { Database } from '../tables.js';
+import { withStatementCache } from './sqlite-statements.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The PostgreSQL schema in use, when not the default. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -36,7 +40,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
   }
   const path = options.sqlitePath ?? ':memory:';
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -45,7 +49,15 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // sqlite-vec's vec0 tables hold chunk vectors for hybrid retrieval (storage/vectors.repository.ts).
+  // Loaded on every connection: a chunk delete fires the trigger that deletes from vec0. Without
+  // the extension (an unsupported platform) lexical search still works; vectors refuse to start.
+  try {
+    sqliteVec.load(sqlite);
+  } catch {
+    /* vectors.repository.ts reports it when an embeddings endpoint is configured */
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
@@ -56,3 +68,10 @@ function quoteIdent(name: string): string {
 
 /** Column type of raw bytes. */
 export const blobType = (dialect: DialectName) => (dialect === 'postgres' ? 'bytea' : 'blob');
+
+/**
+ * Column type of ids. Keyset pages break created_at ties by id, so ids must sort the same on
+ * both dialects: bytewise, as SQLite's BINARY does. A PostgreSQL database's default collation
+ * (en_US, ICU...) would put 'a' before 'B'; "C" keeps byte order whatever the database's.
+ */
+export const idType = (dialect: DialectName) => (dialect === 'postgres' ? 'text collate "C"' : 'text');

@@ -1,20 +1,29 @@
 /** Migrations live in code, in order; they run at start and with `cli migrate`. */
-import { type Kysely, type Migration, Migrator } from 'kysely';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { DialectName } from '../dialects/index.js';
 import type { Database } from '../tables.js';
 import { foundation } from './0001-foundation.js';
 import { knowledge } from './0002-knowledge.js';
+import { vectors } from './0003-vectors.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '0001-foundation': foundation(dialect),
     '0002-knowledge': knowledge(dialect),
+    '0003-vectors': vectors(dialect),
   };
 }
 
-export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName, schema?: string): Promise<string[]> {
+  // Without it kysely looks for its bookkeeping tables in every schema and may find another's
+  // (another app's, a parallel test run's), then fails to find them in ours. On PostgreSQL the
+  // default is the schema we work in: the first of search_path (`public` for most installs).
+  if (!schema && dialect === 'postgres') {
+    schema = (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? undefined;
+  }
   const migrator = new Migrator({
     db,
+    ...(schema ? { migrationTableSchema: schema } : {}),
     provider: { getMigrations: async () => migrations(dialect) },
   });
   const { error, results } = await migrator.migrateToLatest();
