@@ -20,7 +20,18 @@ export type Access =
       whileInactive?: boolean;
     };
 
+/** One registered route and its declared access, as the access hook saw it at start. */
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every registered route with its access declaration (tests walk it; see route-scopes.test.ts). */
+    routeTable: readonly RouteAccess[];
+  }
   interface FastifyContextConfig {
     access?: Access;
     /** Schema of `data` on success, for the OpenAPI document. */
@@ -53,10 +64,14 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
     },
   });
 
+  const routeTable: RouteAccess[] = [];
+  app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
-    if (!route.config?.access) {
+    const access = route.config?.access;
+    if (!access) {
       throw new Error(`Route ${[route.method].flat().join(',')} ${route.url} declares no access (config.access)`);
     }
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, access });
   });
 
   app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
@@ -66,7 +81,8 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
     if (header === undefined || header === '') {
       throw unauthorized('AUTHORIZATION_HEADER_REQUIRED', 'This route needs an Authorization header', 'Send Authorization: Bearer <API token>');
     }
-    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/.exec(header);
+    // The scheme name is case-insensitive (RFC 9110 11.1); the token is not.
+    const match = /^[Bb][Ee][Aa][Rr][Ee][Rr] ([A-Za-z0-9._~+/=-]{1,512})$/.exec(header);
     if (!match) {
       throw unauthorized('AUTHORIZATION_HEADER_NOT_VALID', 'The Authorization header is not "Bearer <token>"', 'Send Authorization: Bearer <API token>, with one space');
     }

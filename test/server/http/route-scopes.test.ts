@@ -1,0 +1,144 @@
+/**
+ * The route x scope matrix. Walks every registered route (app.routeTable, filled by the access
+ * hook) so a new route is covered the day it is added: each declares its access, each protected
+ * route refuses a request without a token, and each scoped route refuses a token holding every
+ * scope but its own with 403 TOKEN_SCOPE_NOT_ALLOWED naming exactly the route's scopes.
+ */
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SCOPES, type Scope } from '../../../shared/scopes.js';
+import { installAccess, type RouteAccess } from '../../../server/http/access.js';
+import { buildTestApp, type TestApp } from '../../helpers/app.js';
+
+/** The only routes anyone may call without a token. Adding one is a deliberate change here. */
+const PUBLIC_ROUTES = ['GET /api/v2/health', 'GET /api/v2/openapi.json', 'GET /icons/:file'];
+
+let t: TestApp;
+let routes: RouteAccess[];
+let ids: Record<string, string>;
+beforeAll(async () => {
+  t = await buildTestApp();
+  // HEAD routes are fastify's automatic twins of GET routes; they share the GET route's config.
+  routes = t.app.routeTable.filter((r) => r.method !== 'HEAD');
+  const { token } = await t.token();
+  const chatbot = await t.call('POST', '/api/v2/chatbots', token, { title: 'matrix' });
+  const other = await t.token({ access: 'standard' });
+  ids = { chatbotId: chatbot.body.data.chatbot.id, tokenId: other.id, iconType: 'icon', file: 'x.png' };
+});
+afterAll(() => t.close());
+
+/** The route's URL with real ids (or a placeholder) in its parameters. */
+const fill = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(ids[name] ?? 'x'));
+const key = (r: RouteAccess) => `${r.method} ${r.url}`;
+const scopesOf = (r: RouteAccess): Scope[] => (r.access.public ? [] : r.access.scopes);
+
+test('the route table holds every route fastify serves, the v2 core among them', () => {
+  const keys = routes.map(key);
+  for (const expected of [
+    'GET /api/v2/me',
+    'POST /api/v2/chatbots',
+    'GET /api/v2/chatbots',
+    'GET /api/v2/chatbots/:chatbotId',
+    'DELETE /api/v2/chatbots/:chatbotId',
+    'PATCH /api/v2/chatbots/:chatbotId/settings',
+    'PATCH /api/v2/chatbots/:chatbotId/settings/webhooks',
+    'POST /api/v2/chatbots/:chatbotId/icons',
+    'DELETE /api/v2/chatbots/:chatbotId/icons/:iconType',
+    'GET /api/v2/tokens',
+    'POST /api/v2/tokens',
+    'DELETE /api/v2/tokens/:tokenId',
+    'GET /api/v2/account',
+    'PATCH /api/v2/account',
+    'GET /api/v2/usage',
+    'GET /api/v2/billing/invoices',
+    'GET /api/v2/chatbots/:chatbotId/analytics',
+    ...PUBLIC_ROUTES,
+  ]) {
+    expect(keys).toContain(expected);
+  }
+  for (const r of routes) expect(t.app.hasRoute({ method: r.method as 'GET', url: r.url }), key(r)).toBe(true);
+});
+
+test('every route declares its access: public, or a list of known scopes', () => {
+  for (const r of routes) {
+    expect(r.access, key(r)).toBeTypeOf('object');
+    if (r.access.public) continue;
+    expect(Array.isArray(r.access.scopes), key(r)).toBe(true);
+    for (const s of r.access.scopes) expect(SCOPES, `${key(r)} declares ${s}`).toContain(s);
+  }
+});
+
+test('only the known public routes are public', () => {
+  expect(routes.filter((r) => r.access.public).map(key).sort()).toEqual([...PUBLIC_ROUTES].sort());
+});
+
+test('only /me (who am I) takes any valid token without a scope', () => {
+  expect(routes.filter((r) => !r.access.public && r.access.scopes.length === 0).map(key)).toEqual(['GET /api/v2/me']);
+});
+
+test('registering a route without an access declaration fails at start', async () => {
+  const bare = Fastify({ logger: false });
+  installAccess(bare, t.app.services.tokens, 'http://parley.test');
+  expect(() => bare.get('/open', async () => 'open')).toThrow(/declares no access/);
+  bare.get('/declared', { config: { access: { public: true } } }, async () => 'declared');
+  await bare.ready();
+  expect(bare.routeTable.map(key)).toEqual(expect.arrayContaining(['GET /declared']));
+  expect(bare.routeTable.map(key)).not.toContain('GET /open');
+  await bare.close();
+});
+
+describe('every protected route without a token', () => {
+  test('is 401 AUTHORIZATION_HEADER_REQUIRED', async () => {
+    const protectedRoutes = routes.filter((r) => !r.access.public);
+    expect(protectedRoutes.length).toBeGreaterThan(10);
+    for (const r of protectedRoutes) {
+      const res = await t.call(r.method as 'GET', fill(r.url));
+      expect(res.status, key(r)).toBe(401);
+      expect(res.body.error?.code, key(r)).toBe('AUTHORIZATION_HEADER_REQUIRED');
+    }
+  });
+});
+
+describe('every scoped route with a token holding every scope but its own', () => {
+  test('is 403 TOKEN_SCOPE_NOT_ALLOWED with details.requiredScopes equal to the route\'s scopes', async () => {
+    const scoped = routes.filter((r) => scopesOf(r).length > 0);
+    expect(scoped.length).toBeGreaterThan(10);
+    const tokens = new Map<string, string>();
+    for (const r of scoped) {
+      const required = scopesOf(r);
+      const sig = [...required].sort().join(',');
+      if (!tokens.has(sig)) {
+        const rest = SCOPES.filter((s) => !required.includes(s));
+        tokens.set(sig, (await t.token({ access: 'custom', scopes: rest })).token);
+      }
+      const res = await t.call(r.method as 'GET', fill(r.url), tokens.get(sig));
+      expect(res.status, key(r)).toBe(403);
+      expect(res.body.ok, key(r)).toBe(false);
+      expect(res.body.error.code, key(r)).toBe('TOKEN_SCOPE_NOT_ALLOWED');
+      expect([...res.body.error.details.requiredScopes].sort(), key(r)).toEqual([...required].sort());
+    }
+  });
+
+  test('HEAD twins of GET routes are refused the same way', async () => {
+    const heads = t.app.routeTable.filter((r) => r.method === 'HEAD' && scopesOf(r).length > 0);
+    expect(heads.length).toBeGreaterThan(0);
+    for (const r of heads) {
+      const rest = SCOPES.filter((s) => !scopesOf(r).includes(s));
+      const { token } = await t.token({ access: 'custom', scopes: rest });
+      const res = await t.call('HEAD', fill(r.url), token);
+      expect(res.status, key(r)).toBe(403);
+    }
+  });
+
+  test('with exactly the route\'s scopes the scope check passes (no 401 or 403)', async () => {
+    for (const r of routes.filter((x) => scopesOf(x).length > 0)) {
+      const { token } = await t.token({ access: 'custom', scopes: scopesOf(r) });
+      // No confirm and no body: deletes answer 400 and nothing changes.
+      const res = await t.call(r.method as 'GET', fill(r.url), token);
+      expect([401, 403], `${key(r)} -> ${res.status} ${res.body?.error?.code}`).not.toContain(res.status);
+    }
+    // The matrix's own chatbot and token are still there.
+    const { token } = await t.token();
+    expect((await t.call('GET', `/api/v2/chatbots/${ids.chatbotId}`, token)).status).toBe(200);
+  });
+});
