@@ -1,7 +1,8 @@
 /**
  * The one source of every table's types. Conventions shared by both dialects: ids are text,
  * timestamps are ISO-8601 UTC text (they sort and compare as strings), booleans are 0/1
- * integers, JSON is text. Dialect differences (blob type) live only in the migrations.
+ * integers, JSON is text. Dialect differences (blob type, bytewise id collation) live only in
+ * storage/dialects and the migrations.
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 

@@ -1,12 +1,13 @@
 import { type Kysely, sql } from 'kysely';
-import { blobType, type DialectName } from '../dialects/index.js';
+import { blobType, type DialectName, idType } from '../dialects/index.js';
 
 export function foundation(dialect: DialectName) {
+  const id = sql.raw(idType(dialect));
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('accounts')
-        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('id', id, (c) => c.primaryKey())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('plan_name', 'text', (c) => c.notNull())
         .addColumn('max_chatbots', 'integer', (c) => c.notNull())
@@ -20,8 +21,8 @@ export function foundation(dialect: DialectName) {
         .execute();
       await db.schema
         .createTable('users')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('id', id, (c) => c.primaryKey())
+        .addColumn('account_id', id, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('email', 'text', (c) => c.notNull())
         .addColumn('name', 'text')
         .addColumn('role', 'text', (c) => c.notNull())
@@ -30,9 +31,9 @@ export function foundation(dialect: DialectName) {
       await db.schema.createIndex('users_account_email').unique().on('users').columns(['account_id', 'email']).execute();
       await db.schema
         .createTable('tokens')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
-        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('id', id, (c) => c.primaryKey())
+        .addColumn('account_id', id, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('user_id', id, (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('token_hash', 'text', (c) => c.notNull().unique())
@@ -46,9 +47,9 @@ export function foundation(dialect: DialectName) {
       await db.schema.createIndex('tokens_account_created').on('tokens').columns(['account_id', 'created_at', 'id']).execute();
       await db.schema
         .createTable('chatbots')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
-        .addColumn('created_by_id', 'text', (c) => c.notNull())
+        .addColumn('id', id, (c) => c.primaryKey())
+        .addColumn('account_id', id, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('created_by_id', id, (c) => c.notNull())
         .addColumn('title', 'text', (c) => c.notNull())
         .addColumn('description', 'text', (c) => c.notNull())
         .addColumn('settings', 'text', (c) => c.notNull())
@@ -58,8 +59,8 @@ export function foundation(dialect: DialectName) {
       await db.schema.createIndex('chatbots_account_created').on('chatbots').columns(['account_id', 'created_at', 'id']).execute();
       await db.schema
         .createTable('icons')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('chatbot_id', 'text', (c) => c.notNull().references('chatbots.id').onDelete('cascade'))
+        .addColumn('id', id, (c) => c.primaryKey())
+        .addColumn('chatbot_id', id, (c) => c.notNull().references('chatbots.id').onDelete('cascade'))
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('mime', 'text', (c) => c.notNull())
         .addColumn('bytes', sql.raw(blobType(dialect)), (c) => c.notNull())
@@ -69,8 +70,8 @@ export function foundation(dialect: DialectName) {
       await db.schema.createIndex('icons_chatbot').on('icons').column('chatbot_id').execute();
       await db.schema
         .createTable('invoices')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('id', id, (c) => c.primaryKey())
+        .addColumn('account_id', id, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('amount_cents', 'integer', (c) => c.notNull())
         .addColumn('currency', 'text', (c) => c.notNull())
@@ -83,7 +84,7 @@ export function foundation(dialect: DialectName) {
       await db.schema.createIndex('invoices_account_created').on('invoices').columns(['account_id', 'created_at', 'id']).execute();
       await db.schema
         .createTable('usage_counters')
-        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('account_id', id, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('metric', 'text', (c) => c.notNull())
         .addColumn('period', 'text', (c) => c.notNull())
         .addColumn('value', 'integer', (c) => c.notNull().defaultTo(0))
