@@ -30,6 +30,8 @@ export interface BuildOptions {
   /** An already-open database (tests pass their own); otherwise opened from config. */
   database?: DatabaseHandle;
   logger?: boolean;
+  /** Run the job queue and the sync scheduler (default true; the CLI turns them off). */
+  backgroundJobs?: boolean;
 }
 
 const ROUTER = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: true, maxParamLength: 256 };
@@ -50,7 +52,8 @@ function validators() {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
   await migrateToLatest(database.db, database.dialect, database.schema);
-  const services = createServices(database, config);
+  let log: FastifyInstance['log'] | undefined;
+  const services = createServices(database, config, { error: (obj, msg) => log?.error(obj, msg) });
   await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
 
   const app = Fastify({
@@ -61,6 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: process.env.TRUST_PROXY === '1',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  log = app.log;
   app.decorate('services', services);
   app.decorate('config', config);
   app.setValidatorCompiler(validators());
@@ -88,7 +92,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(publicRoutes);
 
+  // Background work starts once the app is ready and stops (jobs put back) before it closes.
+  let scheduler: NodeJS.Timeout | null = null;
+  app.addHook('onReady', async () => {
+    if (options.backgroundJobs === false) return;
+    services.queue.start();
+    scheduler = setInterval(() => void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed')), 60_000);
+    scheduler.unref();
+  });
   app.addHook('onClose', async () => {
+    if (scheduler) clearInterval(scheduler);
+    await services.queue.stop();
+    await services.outbound.close();
     if (!options.database) await database.close();
   });
   return app;

@@ -25,6 +25,16 @@ export interface Config {
   bodyLimit: number;
   /** Largest icon upload, in bytes. */
   iconMaxBytes: number;
+  /** Largest knowledge file upload, in bytes. */
+  fileMaxBytes: number;
+  /** Lets outbound requests reach private and loopback addresses (intranet crawling, tests). */
+  allowPrivateFetch: boolean;
+  crawl: { maxPages: number; maxDepth: number; minDelayMs: number };
+  queue: { concurrency: number; leaseMs: number; pollMs: number };
+  /** Where YouTube watch pages are read from (a stand-in in tests). */
+  youtubeBaseUrl: string;
+  /** An OpenAI-compatible endpoint; null when none is configured (the built-in, offline mode). */
+  openai: { baseUrl: string; apiKey: string; embeddingModel: string | null } | null;
 }
 
 export class ConfigError extends Error {}
@@ -57,6 +67,24 @@ function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
   const key = randomBytes(32);
   writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
   return key;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0; got "${raw}"`);
+}
+
+function openaiConfig(env: NodeJS.ProcessEnv): Config['openai'] {
+  if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) return null;
+  const baseUrl = (env.OPENAI_BASE_URL || 'https://api.openai.com/v1').replace(/\/+$/, '');
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new ConfigError(`OPENAI_BASE_URL must be an absolute URL such as https://api.openai.com/v1; got "${env.OPENAI_BASE_URL}"`);
+  }
+  return { baseUrl, apiKey: env.OPENAI_API_KEY || '', embeddingModel: env.EMBEDDING_MODEL || null };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -93,5 +121,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: loadSecret(env, dataDir),
     bodyLimit: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     iconMaxBytes: integer(env, 'ICON_MAX_BYTES', 1_048_576, 1024, 10 * 1_048_576),
+    fileMaxBytes: integer(env, 'FILE_MAX_BYTES', 20 * 1_048_576, 1024, 512 * 1_048_576),
+    allowPrivateFetch: flag(env, 'ALLOW_PRIVATE_FETCH'),
+    crawl: {
+      maxPages: integer(env, 'CRAWL_MAX_PAGES', 500, 1, 100_000),
+      maxDepth: integer(env, 'CRAWL_MAX_DEPTH', 5, 0, 50),
+      minDelayMs: integer(env, 'CRAWL_MIN_DELAY_MS', 0, 0, 60_000),
+    },
+    queue: {
+      concurrency: integer(env, 'QUEUE_CONCURRENCY', 2, 1, 64),
+      leaseMs: integer(env, 'QUEUE_LEASE_MS', 60_000, 100, 3_600_000),
+      pollMs: integer(env, 'QUEUE_POLL_MS', 500, 10, 60_000),
+    },
+    youtubeBaseUrl: (env.YOUTUBE_BASE_URL || 'https://www.youtube.com').replace(/\/+$/, ''),
+    openai: openaiConfig(env),
   };
 }

@@ -1,25 +1,55 @@
-/** The domain services, built once per app over one Store. */
+/** The domain services, built once per app over one Store, one queue and one outbound client. */
 import type { Config } from '../config.js';
 import { AccountsService } from '../domain/accounts.service.js';
 import { BillingService } from '../domain/billing.service.js';
 import { ChatbotsService } from '../domain/chatbots.service.js';
 import { CursorCodec } from '../domain/cursor.js';
 import { IconsService } from '../domain/icons.service.js';
+import { guardedFetcher } from '../domain/knowledge/crawl/fetcher-adapter.js';
+import { DocumentIndexer } from '../domain/knowledge/indexer.js';
+import { IngestRunner } from '../domain/knowledge/ingest-runner.js';
+import { fileItem, textItem, youtubeItem } from '../domain/knowledge/items/content.js';
+import { linkItem, pageItem, sitemapItem } from '../domain/knowledge/items/web.js';
+import { KnowledgeService } from '../domain/knowledge/knowledge.service.js';
 import { TokensService } from '../domain/tokens.service.js';
+import { GuardedHttpClient } from '../outbound/guarded-client.js';
+import { EmbeddedQueue } from '../queue/embedded-queue.js';
 import type { DatabaseHandle } from '../storage/dialects/index.js';
 import { createStore } from '../storage/store.js';
 
-export function createServices(database: DatabaseHandle, config: Config) {
-  const store = createStore(database.db);
+export const USER_AGENT = 'Parley/0.1 (+https://github.com/parley-chat/parley)';
+
+export function createServices(database: DatabaseHandle, config: Config, log?: { error(obj: unknown, msg: string): void }) {
+  const store = createStore(database.db, database.dialect);
   const cursors = new CursorCodec(config.secretKey);
   const chatbots = new ChatbotsService(store, cursors);
+  const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateFetch, userAgent: USER_AGENT });
+  const queue = new EmbeddedQueue(database.db, {
+    concurrency: config.queue.concurrency,
+    leaseMs: config.queue.leaseMs,
+    pollMs: config.queue.pollMs,
+    onError: (err, job) => log?.error({ err, job }, 'background job failed'),
+  });
+  const fetcher = guardedFetcher(outbound);
+  const indexer = new DocumentIndexer(store);
+  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs });
+  runner.register('page', pageItem);
+  runner.register('link', linkItem);
+  runner.register('sitemap', sitemapItem);
+  runner.register('text', textItem);
+  runner.register('file', fileItem);
+  runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
   return {
     store,
+    queue,
+    outbound,
+    runner,
     accounts: new AccountsService(store),
     tokens: new TokensService(store, cursors),
     chatbots,
     icons: new IconsService(store, chatbots, config.siteUrl),
     billing: new BillingService(store, cursors),
+    knowledge: new KnowledgeService(store, chatbots, runner, cursors, config.crawl),
   };
 }
 

@@ -32,6 +32,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export class EmbeddedQueue implements JobQueue {
   private readonly handlers = new Map<string, Handler>();
   private readonly running = new Set<Promise<void>>();
+  private readonly aborts = new Set<AbortController>();
   private timer: NodeJS.Timeout | null = null;
   private started = false;
   private polling = false;
@@ -89,10 +90,12 @@ export class EmbeddedQueue implements JobQueue {
     void tick();
   }
 
+  /** Stops claiming, asks running handlers to stop (their jobs go back to the queue) and waits for them. */
   async stop() {
     this.started = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    for (const a of this.aborts) a.abort();
     await Promise.allSettled([...this.running]);
   }
 
@@ -171,6 +174,8 @@ export class EmbeddedQueue implements JobQueue {
 
   private async run(job: { id: string; name: string; payload: string; attempts: number; max_attempts: number }) {
     const handler = this.handlers.get(job.name)!;
+    const abort = new AbortController();
+    this.aborts.add(abort);
     const heartbeat = setInterval(() => {
       void this.db
         .updateTable('jobs')
@@ -181,9 +186,14 @@ export class EmbeddedQueue implements JobQueue {
         .catch(() => {});
     }, Math.max(50, Math.floor(this.o.leaseMs / 3)));
     try {
-      await handler(JSON.parse(job.payload) as Record<string, unknown>, { id: job.id, attempt: job.attempts });
+      await handler(JSON.parse(job.payload) as Record<string, unknown>, { id: job.id, attempt: job.attempts, signal: abort.signal });
       await this.finish(job.id, { status: 'done', finished_at: iso(Date.now()), lease_until: null, last_error: null });
     } catch (err) {
+      if (abort.signal.aborted) {
+        // Stopped by shutdown, not failed: back to the queue at once, the attempt not spent.
+        await this.finish(job.id, { status: 'queued', run_at: iso(Date.now()), lease_until: null, attempts: job.attempts - 1 });
+        return;
+      }
       this.o.onError?.(err, { id: job.id, name: job.name, attempt: job.attempts });
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= job.max_attempts) {
@@ -194,11 +204,12 @@ export class EmbeddedQueue implements JobQueue {
       }
     } finally {
       clearInterval(heartbeat);
+      this.aborts.delete(abort);
     }
   }
 
   /** Writes the outcome only while this worker still holds the job (a lost lease loses the write). */
-  private async finish(id: string, values: Partial<{ status: string; finished_at: string; lease_until: string | null; last_error: string | null; run_at: string }>) {
+  private async finish(id: string, values: Partial<{ status: string; finished_at: string; lease_until: string | null; last_error: string | null; run_at: string; attempts: number }>) {
     await this.db.updateTable('jobs').set(values).where('id', '=', id).where('locked_by', '=', this.o.workerId).execute();
   }
 }

@@ -173,11 +173,36 @@ export interface KnowledgeStore {
 /** A durable background job queue (embedded: a polled table; scale-out: bullmq). */
 export interface JobQueue {
   enqueue(name: string, payload: Record<string, unknown>, options?: { delayMs?: number; maxAttempts?: number }): Promise<string>;
-  /** Registers the handler of a job name; a throw retries with backoff until maxAttempts. */
-  handle(name: string, handler: (payload: Record<string, unknown>, job: { id: string; attempt: number }) => Promise<void>): void;
+  /**
+   * Registers the handler of a job name; a throw retries with backoff until maxAttempts. `signal`
+   * aborts when the process stops: a handler that then throws is put back without using an attempt.
+   */
+  handle(name: string, handler: (payload: Record<string, unknown>, job: { id: string; attempt: number; signal: AbortSignal }) => Promise<void>): void;
   start(): void;
   /** Stops taking jobs and waits for running ones. */
   stop(): Promise<void>;
   /** Resolves when no job is queued or running (tests, CLI). */
   drain(timeoutMs?: number): Promise<void>;
+}
+
+/** Text -> vectors, from an OpenAI-compatible `/embeddings` endpoint (see embeddings.ts). */
+export interface EmbeddingsPort {
+  /** One vector per text, in order, each `dimensions` long. */
+  embed(texts: string[]): Promise<number[][]>;
+  dimensions: number;
+  model: string;
+}
+
+/**
+ * Chunk vectors of one embedding space (model + dimensions). Rows follow their chunk: replacing
+ * or deleting chunks (a document, a chatbot) removes their vectors in the same statement.
+ */
+export interface VectorIndexPort {
+  /** Stores (or replaces) the vectors of these chunks; the chunks must exist. */
+  upsert(chunkIds: number[], vectors: number[][]): Promise<void>;
+  delete(chunkIds: number[]): Promise<void>;
+  /** The chatbot's `n` closest chunks, nearest first; distance is cosine distance (0 = same direction). */
+  nearest(chatbotId: string, vector: number[], n: number): Promise<{ chunkId: number; distance: number }[]>;
+  /** How many chunks of the chatbot have a vector in this space. */
+  count(chatbotId: string): Promise<number>;
 }

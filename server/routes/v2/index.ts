@@ -5,6 +5,7 @@ import analytics from './analytics.js';
 import chatbots from './chatbots.js';
 import health from './health.js';
 import icons from './icons.js';
+import knowledge from './knowledge.js';
 import me from './me.js';
 import settings from './settings.js';
 import tokens from './tokens.js';
@@ -15,5 +16,5 @@ export async function v2Routes(app: FastifyInstance) {
     { schema: { hide: true }, config: { access: { public: true }, raw: true } },
     async () => app.swagger(),
   );
-  for (const routes of [health, me, chatbots, settings, icons, tokens, account, analytics]) await app.register(routes);
+  for (const routes of [health, me, chatbots, settings, icons, tokens, account, analytics, knowledge]) await app.register(routes);
 }

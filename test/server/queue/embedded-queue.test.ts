@@ -153,6 +153,23 @@ describe.each(dialects)('embedded queue on %s', (dialect) => {
     expect(await row(id)).toMatchObject({ status: 'running', locked_by: 'someone-else' });
   });
 
+  test('stopping interrupts a running job: it goes back to the queue without spending an attempt', async () => {
+    const first = make();
+    first.handle('long', (_p, job) => new Promise<void>((_r, reject) => job.signal.addEventListener('abort', () => reject(new Error('aborted')))));
+    first.start();
+    const id = await first.enqueue('long', {}, { maxAttempts: 1 });
+    await expect.poll(async () => (await row(id)).status, { timeout: 3000 }).toBe('running');
+    await first.stop();
+    expect(await row(id)).toMatchObject({ status: 'queued', lease_until: null });
+    expect(Number((await row(id)).attempts)).toBe(0);
+    const second = make();
+    const attempts: number[] = [];
+    second.handle('long', async (_p, job) => void attempts.push(job.attempt));
+    second.start();
+    await second.drain(5000);
+    expect(attempts).toEqual([1]);
+  });
+
   test('two workers polling one table never run the same job twice', async () => {
     const a = make({ concurrency: 3 });
     const b = make({ concurrency: 3 });

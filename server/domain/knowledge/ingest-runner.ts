@@ -1,0 +1,193 @@
+/**
+ * Runs ingest jobs. A job's frontier lives in `ingest_items` (one row per URL, file, video or
+ * page to process), so the runner is a loop over pending rows in small batches: a crash or a
+ * restart leaves rows pending (or running, which are put back) and the queue runs the job
+ * again, continuing where it stopped. Each item type has one handler in a registry.
+ */
+import { newId, nowIso } from '../ids.js';
+import type { AccountRecord, ChatbotRecord, Store } from '../ports.js';
+import type { Fetcher } from './crawl/fetcher.js';
+import { HostPacer } from './crawl/pacing.js';
+import { RobotsCache } from './crawl/robots.js';
+import type { DocumentIndexer } from './indexer.js';
+import type { IngestItem, IngestJobRecord, JobQueue, SourceRecord } from './ports.js';
+
+export const INGEST_JOB = 'knowledge.ingest';
+
+export interface ItemResult {
+  status: 'done' | 'failed' | 'skipped';
+  error?: string;
+}
+
+/** What an item handler can use while processing one item of one job. */
+export interface ItemContext {
+  job: IngestJobRecord;
+  source: SourceRecord;
+  account: AccountRecord;
+  chatbot: ChatbotRecord;
+  store: Store;
+  fetcher: Fetcher;
+  robots: RobotsCache;
+  pacer: HostPacer;
+  indexer: DocumentIndexer;
+  signal: AbortSignal;
+  /** Adds newly found items to the job's frontier (deduplicated) and counts them as found. */
+  discover(items: { key: string; depth: number; payload: Record<string, unknown> }[]): Promise<number>;
+  /** Records items that failed before they could be queued (e.g. a sitemap that did not parse). */
+  recordErrors(errors: { url: string; error: string }[]): Promise<void>;
+}
+
+export type ItemHandler = (ctx: ItemContext, item: IngestItem) => Promise<ItemResult>;
+
+export interface IngestRunnerOptions {
+  userAgent: string;
+  /** Items processed at once within one job. */
+  batchSize?: number;
+  /** Floor between two requests to one host, whatever robots.txt says. */
+  minCrawlDelayMs?: number;
+}
+
+/** Thrown when the process is stopping: the queue puts the job back without counting an attempt. */
+export class JobInterrupted extends Error {
+  constructor() {
+    super('interrupted by shutdown');
+  }
+}
+
+const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+export class IngestRunner {
+  private readonly handlers = new Map<string, ItemHandler>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly queue: JobQueue,
+    private readonly fetcher: Fetcher,
+    private readonly indexer: DocumentIndexer,
+    private readonly options: IngestRunnerOptions,
+  ) {
+    queue.handle(INGEST_JOB, (payload, job) => this.run(String(payload.jobId), job.signal));
+  }
+
+  register(type: string, handler: ItemHandler) {
+    this.handlers.set(type, handler);
+  }
+
+  /** Creates a job with its first items in one transaction, then queues it. */
+  async createJob(
+    source: SourceRecord,
+    trigger: IngestJobRecord['trigger'],
+    items: { key: string; depth?: number; payload: Record<string, unknown>; blobId?: string | null }[],
+    options: Record<string, unknown> = {},
+  ): Promise<IngestJobRecord> {
+    const job: IngestJobRecord = {
+      id: newId(),
+      chatbotId: source.chatbotId,
+      sourceId: source.id,
+      trigger,
+      status: 'queued',
+      found: 0,
+      done: 0,
+      failed: 0,
+      skipped: 0,
+      options,
+      error: null,
+      cancelRequested: false,
+      createdAt: nowIso(),
+      startedAt: null,
+      finishedAt: null,
+    };
+    await this.store.transaction(async (s) => {
+      await s.knowledge.ingest.insertJob(job);
+      const added = await s.knowledge.ingest.addItems(job.id, items.map((i) => ({ depth: 0, ...i })));
+      await s.knowledge.ingest.addCounts(job.id, { found: added });
+      job.found = added;
+      await s.knowledge.sources.update(source.id, { status: 'syncing', updatedAt: job.createdAt });
+    });
+    await this.queue.enqueue(INGEST_JOB, { jobId: job.id }, { maxAttempts: 5 });
+    return job;
+  }
+
+  private async run(jobId: string, signal: AbortSignal) {
+    const ingest = this.store.knowledge.ingest;
+    let job = await ingest.getJob(jobId);
+    if (!job || FINAL.has(job.status)) return;
+    const source = await this.store.knowledge.sources.get(job.sourceId);
+    const chatbot = source && (await this.store.chatbots.get(source.chatbotId));
+    const account = chatbot && (await this.store.accounts.get(chatbot.accountId));
+    if (!source || !chatbot || !account) return; // deleted meanwhile: the cascade removed the job too
+    if (job.status === 'queued') await ingest.updateJob(jobId, { status: 'running', startedAt: nowIso() });
+    await ingest.requeueRunning(jobId);
+
+    // One lock per job run serialises frontier additions so maxPages is never overshot.
+    let frontier = Promise.resolve(0);
+    const ctx: ItemContext = {
+      job,
+      source,
+      account,
+      chatbot,
+      store: this.store,
+      fetcher: this.fetcher,
+      robots: new RobotsCache(this.fetcher, this.options.userAgent),
+      pacer: new HostPacer({ minDelayMs: this.options.minCrawlDelayMs ?? 0 }),
+      indexer: this.indexer,
+      signal,
+      discover: (items) => {
+        frontier = frontier.then(async () => {
+          if (!items.length) return 0;
+          const added = await ingest.addItems(jobId, items);
+          if (added) await ingest.addCounts(jobId, { found: added });
+          return added;
+        });
+        return frontier;
+      },
+      recordErrors: async (errors) => {
+        if (!errors.length) return;
+        const added = await ingest.addItems(jobId, errors.map((e) => ({ key: e.url, depth: 0, payload: { type: 'error' } })));
+        for (const e of errors) await ingest.setItem(jobId, e.url, 'failed', e.error);
+        await ingest.addCounts(jobId, { found: added, failed: added });
+      },
+    };
+
+    for (;;) {
+      if (signal.aborted) throw new JobInterrupted();
+      job = (await ingest.getJob(jobId))!;
+      ctx.job = job;
+      if (job.cancelRequested) return this.finish(job, source, 'cancelled');
+      const items = await ingest.pending(jobId, this.options.batchSize ?? 8);
+      if (!items.length) break;
+      await Promise.all(items.map((item) => this.process(ctx, item)));
+    }
+    job = (await ingest.getJob(jobId))!;
+    const status = job.done === 0 && job.failed > 0 ? 'failed' : 'succeeded';
+    return this.finish(job, source, status, status === 'failed' ? 'Every item failed; see the error list' : null);
+  }
+
+  private async process(ctx: ItemContext, item: IngestItem) {
+    const ingest = this.store.knowledge.ingest;
+    await ingest.setItem(item.jobId, item.key, 'running');
+    let result: ItemResult;
+    const handler = this.handlers.get(String(item.payload?.type));
+    try {
+      result = handler ? await handler(ctx, item) : { status: 'failed', error: `No handler for items of type ${String(item.payload?.type)}` };
+    } catch (err) {
+      if (ctx.signal.aborted) throw new JobInterrupted();
+      result = { status: 'failed', error: err instanceof Error ? err.message : String(err) };
+    }
+    await ingest.setItem(item.jobId, item.key, result.status, result.error ?? null);
+    await ingest.addCounts(item.jobId, { [result.status]: 1 });
+  }
+
+  private async finish(job: IngestJobRecord, source: SourceRecord, status: 'succeeded' | 'failed' | 'cancelled', error: string | null = null) {
+    const at = nowIso();
+    await this.store.knowledge.ingest.updateJob(job.id, { status, finishedAt: at, error });
+    const next = source.syncIntervalMinutes ? new Date(Date.now() + source.syncIntervalMinutes * 60_000).toISOString() : null;
+    await this.store.knowledge.sources.update(source.id, {
+      status: status === 'failed' ? 'error' : 'ready',
+      lastError: error,
+      lastSyncAt: status === 'cancelled' ? source.lastSyncAt : at,
+      nextSyncAt: next,
+      updatedAt: at,
+    });
+  }
+}

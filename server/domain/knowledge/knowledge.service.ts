@@ -1,0 +1,327 @@
+/**
+ * The knowledge API of a chatbot: adding sources (links, website, sitemap, YouTube, text,
+ * files), listing sources, documents and ingest jobs, deleting documents, cancelling a job
+ * and re-syncing a source. Every add is one ingest job; the work happens in the background.
+ */
+import type { AuthContext } from '../auth.js';
+import type { ChatbotsService } from '../chatbots.service.js';
+import type { CursorCodec } from '../cursor.js';
+import { AppError, confirmationRequired, notFound, validationFailed } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
+import type { ChatbotRecord, Store } from '../ports.js';
+import { normalizeUrl, originOf } from './crawl/url.js';
+import type { IngestRunner } from './ingest-runner.js';
+import type { DocumentRecord, DocumentStatus, IngestJobRecord, SourceRecord, SourceType } from './ports.js';
+import { parseVideoId } from './youtube.js';
+
+export interface CrawlDefaults {
+  maxPages: number;
+  maxDepth: number;
+}
+
+export const sourceView = (s: SourceRecord, documents: number) => ({
+  id: s.id,
+  type: s.type,
+  name: s.name,
+  status: s.status,
+  documentCount: documents,
+  lastSyncAt: s.lastSyncAt,
+  nextSyncAt: s.nextSyncAt,
+  syncIntervalMinutes: s.syncIntervalMinutes,
+  lastError: s.lastError,
+  // Credentials never leave the server; only whether some are stored.
+  config: s.config,
+  hasCredentials: s.credentials !== null,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
+});
+
+export const documentView = (d: DocumentRecord) => ({
+  id: d.id,
+  sourceId: d.sourceId,
+  title: d.title,
+  url: d.url,
+  kind: d.kind,
+  status: d.status,
+  chars: d.chars,
+  chunkCount: d.chunkCount,
+  error: d.error,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+export class KnowledgeService {
+  constructor(
+    private readonly store: Store,
+    private readonly chatbots: ChatbotsService,
+    private readonly runner: IngestRunner,
+    private readonly cursors: CursorCodec,
+    private readonly crawl: CrawlDefaults,
+  ) {}
+
+  // ---- adding ------------------------------------------------------------------------------
+
+  async addLinks(auth: AuthContext, chatbotId: string, urls: string[]) {
+    const chatbot = await this.writable(auth, chatbotId);
+    const normal = this.urls(urls, 'urls');
+    const source = await this.ensureSource(chatbot, 'links', '', 'Links', {});
+    return this.start(source, 'add', normal.map((url) => ({ key: url, payload: { type: 'link', url } })));
+  }
+
+  async addWebsite(auth: AuthContext, chatbotId: string, input: { url: string; pathPrefix?: string; maxPages?: number; maxDepth?: number; syncIntervalMinutes?: number | null }) {
+    const chatbot = await this.writable(auth, chatbotId);
+    const [start] = this.urls([input.url], 'url');
+    const origin = originOf(start)!;
+    const options = {
+      origin,
+      pathPrefix: input.pathPrefix ?? undefined,
+      maxPages: Math.min(input.maxPages ?? this.crawl.maxPages, auth.account.plan.maxPages),
+      maxDepth: input.maxDepth ?? this.crawl.maxDepth,
+    };
+    const source = await this.ensureSource(chatbot, 'website', start, new URL(start).host + (input.pathPrefix ?? ''), options, input.syncIntervalMinutes);
+    return this.start(source, 'add', [{ key: start, payload: { type: 'page', url: start, crawl: true } }], options);
+  }
+
+  async addSitemap(auth: AuthContext, chatbotId: string, input: { url: string; maxPages?: number; syncIntervalMinutes?: number | null }) {
+    const chatbot = await this.writable(auth, chatbotId);
+    const [sitemap] = this.urls([input.url], 'url');
+    const options = { origin: originOf(sitemap)!, maxPages: Math.min(input.maxPages ?? this.crawl.maxPages, auth.account.plan.maxPages), maxDepth: 0 };
+    const source = await this.ensureSource(chatbot, 'sitemap', sitemap, sitemap, options, input.syncIntervalMinutes);
+    return this.start(source, 'add', [{ key: `sitemap:${sitemap}`, payload: { type: 'sitemap', url: sitemap } }], options);
+  }
+
+  async addYoutube(auth: AuthContext, chatbotId: string, urls: string[]) {
+    const chatbot = await this.writable(auth, chatbotId);
+    const bad = urls.map((u, i) => [u, i] as const).filter(([u]) => !parseVideoId(u));
+    if (bad.length) throw validationFailed(bad.map(([u, i]) => ({ path: ['urls', i], message: `"${u.slice(0, 100)}" is not a YouTube video URL` })));
+    const ids = [...new Set(urls.map((u) => parseVideoId(u)!))];
+    const source = await this.ensureSource(chatbot, 'youtube', '', 'YouTube videos', {});
+    return this.start(source, 'add', ids.map((id) => ({ key: `youtube:${id}`, payload: { type: 'youtube', url: `https://www.youtube.com/watch?v=${id}` } })));
+  }
+
+  async addText(auth: AuthContext, chatbotId: string, input: { title: string; text: string }) {
+    const chatbot = await this.writable(auth, chatbotId);
+    const source = await this.ensureSource(chatbot, 'text', '', 'Text', {});
+    const key = newId();
+    return this.start(source, 'add', [{ key, payload: { type: 'text', title: input.title.trim(), text: input.text, documentKey: key } }]);
+  }
+
+  async addFiles(auth: AuthContext, chatbotId: string, files: { name: string; bytes: Buffer }[]) {
+    const chatbot = await this.writable(auth, chatbotId);
+    if (!files.length) throw validationFailed([{ path: ['files'], message: 'attach at least one file' }]);
+    const source = await this.ensureSource(chatbot, 'files', '', 'Files', {});
+    const items = [];
+    for (const f of files) {
+      const id = newId();
+      await this.store.knowledge.blobs.insert({ id, chatbotId: chatbot.id, name: f.name, bytes: f.bytes });
+      items.push({ key: `file:${id}`, blobId: id, payload: { type: 'file', name: f.name } });
+    }
+    return this.start(source, 'add', items);
+  }
+
+  // ---- reading -----------------------------------------------------------------------------
+
+  async sources(auth: AuthContext, chatbotId: string) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const [sources, counts] = await Promise.all([this.store.knowledge.sources.list(chatbot.id), this.store.knowledge.documents.countBySource(chatbot.id)]);
+    return sources.map((s) => sourceView(s, counts.get(s.id) ?? 0));
+  }
+
+  async getSource(auth: AuthContext, chatbotId: string, sourceId: string) {
+    const source = await this.reachSource(auth, chatbotId, sourceId);
+    const counts = await this.store.knowledge.documents.countBySource(source.chatbotId);
+    return sourceView(source, counts.get(source.id) ?? 0);
+  }
+
+  async sourceDocuments(auth: AuthContext, chatbotId: string, sourceId: string, limit: number, cursor?: string) {
+    const source = await this.reachSource(auth, chatbotId, sourceId);
+    return this.documents(auth, source.chatbotId, { limit, cursor, sourceId: source.id }, `source-documents:${source.id}`);
+  }
+
+  async documents(auth: AuthContext, chatbotId: string, q: { limit: number; cursor?: string; sourceId?: string; status?: DocumentStatus }, list = 'documents') {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const page = await this.store.knowledge.documents.page(chatbot.id, { limit: q.limit, after: this.cursors.decode(list, q.cursor) }, { sourceId: q.sourceId, status: q.status });
+    return { documents: page.items.map(documentView), nextCursor: this.cursors.encode(list, page.next) };
+  }
+
+  async jobs(auth: AuthContext, chatbotId: string, limit: number, cursor?: string) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const page = await this.store.knowledge.ingest.pageJobs(chatbot.id, { limit, after: this.cursors.decode('ingest-jobs', cursor) });
+    const jobs = await Promise.all(page.items.map((j) => this.jobView(j)));
+    return { jobs, nextCursor: this.cursors.encode('ingest-jobs', page.next) };
+  }
+
+  async job(auth: AuthContext, chatbotId: string, jobId: string) {
+    return this.jobView(await this.reachJob(auth, chatbotId, jobId));
+  }
+
+  // ---- changing ----------------------------------------------------------------------------
+
+  async deleteDocuments(auth: AuthContext, chatbotId: string, ids: string[], confirm: boolean) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    if (!confirm) throw confirmationRequired('Send "confirm": true in the body (or ?confirm=true) to delete these documents');
+    const docs = await this.store.knowledge.documents.many(chatbot.id, [...new Set(ids)]);
+    await this.store.knowledge.documents.delete(docs.map((d) => d.id));
+    const found = new Set(docs.map((d) => d.id));
+    return { deletedDocuments: docs.map(documentView), notFound: ids.filter((id) => !found.has(id)) };
+  }
+
+  async cancelJob(auth: AuthContext, chatbotId: string, jobId: string) {
+    const job = await this.reachJob(auth, chatbotId, jobId);
+    if (job.status === 'queued' || job.status === 'running') await this.store.knowledge.ingest.updateJob(job.id, { cancelRequested: true });
+    if (job.status === 'queued') {
+      // Nothing runs it yet: cancel at once rather than when a worker picks it up.
+      await this.store.knowledge.ingest.updateJob(job.id, { status: 'cancelled', finishedAt: nowIso() });
+      await this.store.knowledge.sources.update(job.sourceId, { status: 'ready', updatedAt: nowIso() });
+    }
+    return this.jobView((await this.store.knowledge.ingest.getJob(job.id))!);
+  }
+
+  /** Re-fetches every document of a URL-based source, or re-runs its crawl. */
+  async resync(auth: AuthContext, chatbotId: string, sourceId: string) {
+    const source = await this.reachSource(auth, chatbotId, sourceId);
+    await this.writable(auth, source.chatbotId);
+    return this.resyncSource(source, 'resync');
+  }
+
+  async resyncSource(source: SourceRecord, trigger: IngestJobRecord['trigger']) {
+    const active = await this.store.knowledge.ingest.activeForSource(source.id);
+    if (active) return { job: await this.jobView(active), source: sourceView(source, 0), alreadyRunning: true };
+    if (source.type === 'text' || source.type === 'files') {
+      throw validationFailed([{ path: ['sourceId'], message: `${source.type} sources have no origin to re-sync from; add the content again instead` }]);
+    }
+    const items = await this.resyncItems(source);
+    return this.start(source, trigger, items, source.config);
+  }
+
+  /** Starts the syncs of sources whose interval has elapsed (called periodically). */
+  async syncDue(): Promise<number> {
+    const due = await this.store.knowledge.sources.due(nowIso());
+    let started = 0;
+    for (const source of due) {
+      if (await this.store.knowledge.ingest.activeForSource(source.id)) continue;
+      await this.store.knowledge.sources.update(source.id, { nextSyncAt: null, updatedAt: nowIso() });
+      await this.resyncSource(source, 'schedule');
+      started++;
+    }
+    return started;
+  }
+
+  async deleteSource(auth: AuthContext, chatbotId: string, sourceId: string, confirm: boolean) {
+    const source = await this.reachSource(auth, chatbotId, sourceId);
+    if (!confirm) throw confirmationRequired('Add ?confirm=true to delete this source and all its documents');
+    const counts = await this.store.knowledge.documents.countBySource(source.chatbotId);
+    await this.store.knowledge.sources.delete(source.id);
+    return { deletedSource: sourceView(source, counts.get(source.id) ?? 0) };
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  /** Items that re-fetch a source: its seed for crawls, every known document for lists. */
+  private async resyncItems(source: SourceRecord) {
+    if (source.type === 'website') return [{ key: source.key, payload: { type: 'page', url: source.key, crawl: true } }];
+    if (source.type === 'sitemap') return [{ key: `sitemap:${source.key}`, payload: { type: 'sitemap', url: source.key } }];
+    const items: { key: string; payload: Record<string, unknown> }[] = [];
+    let after = null;
+    do {
+      const page = await this.store.knowledge.documents.page(source.chatbotId, { limit: 100, after }, { sourceId: source.id });
+      for (const d of page.items) {
+        if (source.type === 'links' && d.url) items.push({ key: d.url, payload: { type: 'link', url: d.url } });
+        if (source.type === 'youtube' && d.url) items.push({ key: d.key, payload: { type: 'youtube', url: d.url } });
+      }
+      after = page.next;
+    } while (after);
+    return items;
+  }
+
+  private async start(source: SourceRecord, trigger: IngestJobRecord['trigger'], items: Parameters<IngestRunner['createJob']>[2], options: Record<string, unknown> = {}) {
+    const job = await this.runner.createJob(source, trigger, items, options);
+    const counts = await this.store.knowledge.documents.countBySource(source.chatbotId);
+    return { job: await this.jobView(job), source: sourceView({ ...source, status: 'syncing' }, counts.get(source.id) ?? 0) };
+  }
+
+  private async ensureSource(chatbot: ChatbotRecord, type: SourceType, key: string, name: string, config: Record<string, unknown>, interval?: number | null): Promise<SourceRecord> {
+    const existing = await this.store.knowledge.sources.byKey(chatbot.id, type, key);
+    const at = nowIso();
+    if (existing) {
+      const patch: Partial<SourceRecord> = { config: { ...existing.config, ...config }, updatedAt: at };
+      if (interval !== undefined) patch.syncIntervalMinutes = interval;
+      await this.store.knowledge.sources.update(existing.id, patch);
+      return { ...existing, ...patch };
+    }
+    const source: SourceRecord = {
+      id: newId(),
+      chatbotId: chatbot.id,
+      accountId: chatbot.accountId,
+      type,
+      key,
+      name: name.slice(0, 300),
+      config,
+      credentials: null,
+      status: 'idle',
+      lastError: null,
+      lastSyncAt: null,
+      syncIntervalMinutes: interval ?? null,
+      nextSyncAt: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await this.store.knowledge.sources.insert(source);
+    return source;
+  }
+
+  /** The chatbot, when more pages may be added to the account (429 otherwise). */
+  async writable(auth: AuthContext, chatbotId: string): Promise<ChatbotRecord> {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const used = await this.store.knowledge.documents.countIndexed(auth.account.id);
+    if (used >= auth.account.plan.maxPages) {
+      throw new AppError('CHATBOT_PAGES_LIMIT_REACHED', `The plan's ${auth.account.plan.maxPages} content pages are all in use`, {
+        hint: 'Delete documents you no longer need (POST /chatbots/{chatbotId}/documents/delete) or upgrade the plan; do not retry in a loop',
+        details: { used, limit: auth.account.plan.maxPages },
+      });
+    }
+    return chatbot;
+  }
+
+  private urls(raw: string[], field: string): string[] {
+    const out: string[] = [];
+    const errors: { path: (string | number)[]; message: string }[] = [];
+    raw.forEach((u, i) => {
+      const n = normalizeUrl(u);
+      if (!n) errors.push({ path: field === 'url' ? [field] : [field, i], message: 'must be an absolute http(s) URL' });
+      else if (!out.includes(n)) out.push(n);
+    });
+    if (errors.length) throw validationFailed(errors);
+    return out;
+  }
+
+  async reachSource(auth: AuthContext, chatbotId: string, sourceId: string): Promise<SourceRecord> {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const source = await this.store.knowledge.sources.get(sourceId);
+    if (!source || source.chatbotId !== chatbot.id) throw notFound('Source');
+    return source;
+  }
+
+  private async reachJob(auth: AuthContext, chatbotId: string, jobId: string): Promise<IngestJobRecord> {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const job = await this.store.knowledge.ingest.getJob(jobId);
+    if (!job || job.chatbotId !== chatbot.id) throw notFound('Ingest job');
+    return job;
+  }
+
+  private async jobView(j: IngestJobRecord) {
+    return {
+      id: j.id,
+      sourceId: j.sourceId,
+      trigger: j.trigger,
+      status: j.status,
+      counts: { found: j.found, done: j.done, failed: j.failed, skipped: j.skipped },
+      errors: await this.store.knowledge.ingest.errors(j.id, 100),
+      error: j.error,
+      cancelRequested: j.cancelRequested,
+      createdAt: j.createdAt,
+      startedAt: j.startedAt,
+      finishedAt: j.finishedAt,
+    };
+  }
+}

@@ -1,0 +1,207 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { validationFailed } from '../../domain/errors.js';
+import { authOf } from '../../http/access.js';
+import { paged } from '../../http/envelope.js';
+import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
+
+const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An absolute http(s) URL' });
+const Interval = Type.Optional(
+  Type.Union([Type.Integer({ minimum: 60, maximum: 43_200 }), Type.Null()], { description: 'Re-sync every N minutes (60 to 43200); null: only on demand' }),
+);
+const SourceParams = Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, connectionId: Type.String({ minLength: 1, maxLength: 64 }) });
+const JobParams = Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, jobId: Type.String({ minLength: 1, maxLength: 64 }) });
+const ADDED = 'Starts one ingest job (202); follow it with GET /chatbots/{chatbotId}/ingest-jobs/{jobId}. 429 CHATBOT_PAGES_LIMIT_REACHED when the page quota is used up.';
+
+/** A display name from an upload's file name: no directories, no control characters. */
+export function safeFileName(raw: string | undefined): string {
+  const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').replace(/^\.+/, '').trim().slice(0, 200);
+  return clean || 'upload';
+}
+
+export default async function knowledge(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { knowledge: service } = app.services;
+  await app.register(multipart, {
+    limits: { fileSize: app.config.fileMaxBytes, files: 10, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
+  });
+  const write = { access: { scopes: ['knowledge:write' as const] }, successStatus: 202 };
+
+  app.post('/chatbots/:chatbotId/knowledge/links', {
+    schema: {
+      tags: ['knowledge'], summary: 'Add pages by URL (HTML, PDF, DOCX, text)', description: `A URL already known updates its document. ${ADDED}`,
+      params: ChatbotParams,
+      body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
+    },
+    config: write,
+  }, async (request, reply) => {
+    reply.code(202);
+    return service.addLinks(authOf(request), request.params.chatbotId, request.body.urls);
+  });
+
+  app.post('/chatbots/:chatbotId/knowledge/website', {
+    schema: {
+      tags: ['knowledge'], summary: 'Crawl a website from a start URL',
+      description: `Same origin only (optionally under pathPrefix), robots.txt and crawl-delay honoured, its Sitemap: lines followed. ${ADDED}`,
+      params: ChatbotParams,
+      body: Type.Object({
+        url: Url,
+        pathPrefix: Type.Optional(Type.String({ pattern: '^/', maxLength: 500 })),
+        maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+        maxDepth: Type.Optional(Type.Integer({ minimum: 0, maximum: 50 })),
+        syncIntervalMinutes: Interval,
+      }, { additionalProperties: false }),
+    },
+    config: write,
+  }, async (request, reply) => {
+    reply.code(202);
+    return service.addWebsite(authOf(request), request.params.chatbotId, request.body);
+  });
+
+  app.post('/chatbots/:chatbotId/knowledge/sitemap', {
+    schema: {
+      tags: ['knowledge'], summary: 'Import the pages of a sitemap or sitemap index (gzip too)', description: ADDED,
+      params: ChatbotParams,
+      body: Type.Object({ url: Url, maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })), syncIntervalMinutes: Interval }, { additionalProperties: false }),
+    },
+    config: write,
+  }, async (request, reply) => {
+    reply.code(202);
+    return service.addSitemap(authOf(request), request.params.chatbotId, request.body);
+  });
+
+  app.post('/chatbots/:chatbotId/knowledge/youtube', {
+    schema: {
+      tags: ['knowledge'], summary: 'Add YouTube videos: title and caption transcript with timestamps', description: ADDED,
+      params: ChatbotParams,
+      body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false }),
+    },
+    config: write,
+  }, async (request, reply) => {
+    reply.code(202);
+    return service.addYoutube(authOf(request), request.params.chatbotId, request.body.urls);
+  });
+
+  app.post('/chatbots/:chatbotId/knowledge/text', {
+    schema: {
+      tags: ['knowledge'], summary: 'Add free text (Markdown headings structure it)', description: ADDED,
+      params: ChatbotParams,
+      body: Type.Object({ title: Type.String({ minLength: 1, maxLength: 300 }), text: Type.String({ minLength: 1, maxLength: 500_000 }) }, { additionalProperties: false }),
+    },
+    config: write,
+  }, async (request, reply) => {
+    reply.code(202);
+    return service.addText(authOf(request), request.params.chatbotId, request.body);
+  });
+
+  app.post('/chatbots/:chatbotId/knowledge/files', {
+    schema: {
+      tags: ['knowledge'], summary: 'Upload files (multipart/form-data, field `files`, up to 10)',
+      description: `PDF, DOCX, TXT, Markdown, HTML or CSV, decided by content, not by name or claimed type. Each at most FILE_MAX_BYTES (413 beyond). ${ADDED}`,
+      params: ChatbotParams,
+    },
+    config: write,
+  }, async (request, reply) => {
+    if (!request.isMultipart()) throw validationFailed([{ path: ['files'], message: 'send the files as multipart/form-data' }], 'The upload must be multipart/form-data');
+    const files: { name: string; bytes: Buffer }[] = [];
+    for await (const part of request.parts()) {
+      if (part.type === 'file') files.push({ name: safeFileName(part.filename), bytes: await part.toBuffer() });
+    }
+    const empty = files.filter((f) => !f.bytes.length);
+    if (!files.length || empty.length) throw validationFailed([{ path: ['files'], message: files.length ? `${empty[0].name} is empty` : 'attach at least one file' }]);
+    reply.code(202);
+    return service.addFiles(authOf(request), request.params.chatbotId, files);
+  });
+
+  app.get('/chatbots/:chatbotId/knowledge/sources', {
+    schema: { tags: ['knowledge'], summary: 'Every source of the chatbot: type, status, document count, last sync', params: ChatbotParams },
+    config: { access: { scopes: ['knowledge:read'] } },
+  }, async (request) => ({ sources: await service.sources(authOf(request), request.params.chatbotId) }));
+
+  app.get('/chatbots/:chatbotId/knowledge/sources/:connectionId', {
+    schema: { tags: ['knowledge'], summary: 'One source (connection); credentials are never returned', params: SourceParams },
+    config: { access: { scopes: ['knowledge:read'] } },
+  }, async (request) => ({ source: await service.getSource(authOf(request), request.params.chatbotId, request.params.connectionId) }));
+
+  app.get('/chatbots/:chatbotId/knowledge/sources/:connectionId/documents', {
+    schema: { tags: ['knowledge'], summary: "A source's documents", params: SourceParams, querystring: pageQuery(50, 100) },
+    config: { access: { scopes: ['knowledge:read'] } },
+  }, async (request) => {
+    const { limit, cursor } = request.query;
+    const page = await service.sourceDocuments(authOf(request), request.params.chatbotId, request.params.connectionId, limit, cursor);
+    return paged('documents', page.documents, limit, page.nextCursor);
+  });
+
+  app.post('/chatbots/:chatbotId/knowledge/sources/:connectionId/sync', {
+    schema: {
+      tags: ['knowledge'], summary: 'Re-sync a source now',
+      description: 'Re-crawls a website or sitemap, re-fetches listed links and videos, re-imports a connected source. Unchanged content (same hash) keeps its chunks. When a job of the source is already queued or running, that job is returned.',
+      params: SourceParams,
+    },
+    config: write,
+  }, async (request, reply) => {
+    reply.code(202);
+    return service.resync(authOf(request), request.params.chatbotId, request.params.connectionId);
+  });
+
+  app.delete('/chatbots/:chatbotId/knowledge/sources/:connectionId', {
+    schema: { tags: ['knowledge'], summary: 'Delete a source with all its documents (needs ?confirm=true)', params: SourceParams, querystring: ConfirmQuery },
+    config: { access: { scopes: ['knowledge:delete'] } },
+  }, async (request) => service.deleteSource(authOf(request), request.params.chatbotId, request.params.connectionId, request.query.confirm === true));
+
+  app.get('/chatbots/:chatbotId/documents', {
+    schema: {
+      tags: ['documents'], summary: "The chatbot's documents, newest first",
+      params: ChatbotParams,
+      querystring: Type.Object({
+        ...pageQuery(50, 100).properties,
+        sourceId: Type.Optional(Type.String({ maxLength: 64 })),
+        status: Type.Optional(Type.Enum(['pending', 'indexed', 'failed', 'skipped'])),
+      }, { additionalProperties: false }),
+    },
+    config: { access: { scopes: ['knowledge:read'] } },
+  }, async (request) => {
+    const q = request.query;
+    const page = await service.documents(authOf(request), request.params.chatbotId, { limit: q.limit, cursor: q.cursor, sourceId: q.sourceId, status: q.status as never }, q.sourceId || q.status ? `documents:${q.sourceId ?? ''}:${q.status ?? ''}` : 'documents');
+    return paged('documents', page.documents, q.limit, page.nextCursor);
+  });
+
+  app.post('/chatbots/:chatbotId/documents/delete', {
+    schema: {
+      tags: ['documents'], summary: 'Delete documents; their chunks leave the index',
+      description: 'Needs `"confirm": true` in the body (or ?confirm=true); without it 400 CONFIRMATION_REQUIRED and nothing is removed.',
+      params: ChatbotParams,
+      querystring: ConfirmQuery,
+      body: Type.Object({ documentIds: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 500 }), confirm: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    },
+    config: { access: { scopes: ['knowledge:delete'] } },
+  }, async (request) =>
+    service.deleteDocuments(authOf(request), request.params.chatbotId, request.body.documentIds, request.body.confirm === true || request.query.confirm === true));
+
+  app.get('/chatbots/:chatbotId/ingest-jobs', {
+    schema: { tags: ['documents'], summary: 'Ingest jobs, newest first: status, counts and per-URL errors', params: ChatbotParams, querystring: pageQuery(50, 100) },
+    config: { access: { scopes: ['knowledge:read'] } },
+  }, async (request) => {
+    const { limit, cursor } = request.query;
+    const page = await service.jobs(authOf(request), request.params.chatbotId, limit, cursor);
+    return paged('jobs', page.jobs, limit, page.nextCursor);
+  });
+
+  app.get('/chatbots/:chatbotId/ingest-jobs/:jobId', {
+    schema: { tags: ['documents'], summary: 'One ingest job', params: JobParams },
+    config: { access: { scopes: ['knowledge:read'] } },
+  }, async (request) => ({ job: await service.job(authOf(request), request.params.chatbotId, request.params.jobId) }));
+
+  app.post('/chatbots/:chatbotId/ingest-jobs/:jobId/cancel', {
+    schema: {
+      tags: ['documents'], summary: 'Cancel a queued or running job',
+      description: 'A queued job is cancelled at once; a running one stops after the items in flight. Documents already indexed stay.',
+      params: JobParams,
+    },
+    config: { access: { scopes: ['knowledge:write'] } },
+  }, async (request) => ({ job: await service.cancelJob(authOf(request), request.params.chatbotId, request.params.jobId) }));
+}
