@@ -1,0 +1,22 @@
+/**
+ * The production Fetcher: the guarded HTTP client (SSRF checks on every hop, size and time
+ * limits, Parley's User-Agent), seen through the crawl's small port. Type-only import, so
+ * the crawl code stays testable without it.
+ */
+import type { GuardedHttpClient, OutboundLimits } from '../../../outbound/guarded-client.js';
+import type { Fetcher } from './fetcher.js';
+
+export function guardedFetcher(client: Pick<GuardedHttpClient, 'request'>, limits: OutboundLimits = {}): Fetcher {
+  return {
+    async get(url, opts = {}) {
+      const res = await client.request(url, {
+        method: 'GET',
+        headers: opts.accept ? { accept: opts.accept } : {},
+        limits: opts.maxBytes === undefined ? limits : { ...limits, maxBytes: opts.maxBytes },
+        followRedirects: true,
+        signal: opts.signal,
+      });
+      return { url: res.url, status: res.status, contentType: res.contentType, body: res.body, headers: res.headers };
+    },
+  };
+}

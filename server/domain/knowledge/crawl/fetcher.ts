@@ -1,0 +1,35 @@
+/**
+ * The one thing crawling needs from the network. The production implementation adapts the
+ * guarded HTTP client (fetcher-adapter.ts), so every crawl request gets its SSRF checks and
+ * limits; tests pass a plain node:http one. Redirects are followed by the fetcher: `url` is
+ * the final URL. A non-2xx status is a result, not an error; a failure to get any response
+ * (refused address, timeout, too large, network) is thrown.
+ */
+export interface FetchResult {
+  /** Final URL after redirects. */
+  url: string;
+  status: number;
+  contentType: string | null;
+  body: Buffer;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+}
+
+export interface FetchOptions {
+  accept?: string;
+  maxBytes?: number;
+  /** Aborts the request (a cancelled job). */
+  signal?: AbortSignal;
+}
+
+export interface Fetcher {
+  get(url: string, opts?: FetchOptions): Promise<FetchResult>;
+}
+
+/** A thrown fetch failure as one line a person can read, with the guarded client's code when there is one. */
+export function describeFetchError(err: unknown): { code: string; message: string } {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : 'NETWORK';
+  const message = typeof e?.message === 'string' && e.message ? e.message : String(err);
+  return { code, message };
+}
