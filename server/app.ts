@@ -34,6 +34,7 @@ export interface BuildOptions {
   backgroundJobs?: boolean;
 }
 
+const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 const ROUTER = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: true, maxParamLength: 256 };
 
 /** Bodies are validated strictly (no type coercion); query strings and params are coerced. */
@@ -75,6 +76,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 1. The request id on every response, errors included (so it runs before any check).
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Many clients send `Content-Type: application/json` on every call; a GET or DELETE without
+    // a body is not an empty JSON document.
+    const h = request.headers;
+    if (BODYLESS.has(request.method) && !h['transfer-encoding'] && (h['content-length'] === undefined || h['content-length'] === '0')) {
+      delete h['content-type'];
+    }
   });
   // 2. Errors, 404 and 405 in the envelope; the routing mirror must see every route.
   installErrorHandling(app, ROUTER);

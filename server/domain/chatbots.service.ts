@@ -34,6 +34,13 @@ export class ChatbotsService {
   }
 
   async create(auth: AuthContext, input: { title: string; description?: string; settings?: SettingsPatch }): Promise<ChatbotView> {
+    if (auth.token.chatbotIds) {
+      // It could never reach what it created: refuse rather than make an orphan it cannot see.
+      throw new AppError('TOKEN_SCOPE_NOT_ALLOWED', 'A token restricted to chosen chatbots cannot create chatbots', {
+        details: { requiredScopes: ['chatbots:write'], restrictedTo: auth.token.chatbotIds },
+        hint: 'Create chatbots with a token that is not restricted to chosen chatbots',
+      });
+    }
     const at = nowIso();
     const chatbot: ChatbotRecord = {
       id: newId(),
@@ -113,8 +120,10 @@ export class ChatbotsService {
     }
   }
 
-  private async view(c: ChatbotRecord, _auth: AuthContext, creators = new Map<string, string | null>()): Promise<ChatbotView> {
-    if (!creators.has(c.createdById)) creators.set(c.createdById, (await this.store.users.get(c.createdById))?.email ?? null);
+  private async view(c: ChatbotRecord, auth: AuthContext, creators = new Map<string, string | null>()): Promise<ChatbotView> {
+    // The caller's own user was read with the token in this request: no second read for it.
+    if (c.createdById === auth.user.id) creators.set(c.createdById, auth.user.email);
+    else if (!creators.has(c.createdById)) creators.set(c.createdById, (await this.store.users.get(c.createdById))?.email ?? null);
     return {
       id: c.id,
       title: c.title,

@@ -51,8 +51,6 @@ export default async function tokens(fastify: FastifyInstance) {
     async (request, reply) => {
       const auth = authOf(request);
       const created = await service.create(auth.user, request.body, auth);
-      const withheld = created.record.scopes.filter((s) => !auth.scopes.has(s));
-      if (withheld.length) request.warnings.push(`Your role currently withholds ${withheld.join(', ')} from this token`);
       reply.code(201);
       return { token: created.token, ...created.record };
     },

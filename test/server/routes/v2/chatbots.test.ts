@@ -406,3 +406,36 @@ describe('plan rules', () => {
     expect((await t.call('GET', '/api/v2/chatbots', tk)).status).toBe(200);
   });
 });
+
+describe('restricted tokens and body-less requests', () => {
+  test('a token restricted to chosen chatbots cannot create chatbots, and nothing is created', async () => {
+    const t = await buildTestApp();
+    try {
+      const { token } = await t.token();
+      const a = (await t.call('POST', '/api/v2/chatbots', token, { title: 'A' })).body.data.chatbot.id;
+      const restricted = (await t.token({ access: 'full', chatbotIds: [a] })).token;
+      const res = await t.call('POST', '/api/v2/chatbots', restricted, { title: 'B' });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('TOKEN_SCOPE_NOT_ALLOWED');
+      expect(res.body.error.details.restrictedTo).toEqual([a]);
+      expect((await t.call('GET', '/api/v2/chatbots', token)).body.data.chatbots).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a DELETE or GET that declares JSON but sends no body is not an INVALID_JSON', async () => {
+    const t = await buildTestApp();
+    try {
+      const { token } = await t.token();
+      const id = (await t.call('POST', '/api/v2/chatbots', token, { title: 'A' })).body.data.chatbot.id;
+      const json = { 'content-type': 'application/json' };
+      expect((await t.call('GET', `/api/v2/chatbots/${id}`, token, undefined, json)).status).toBe(200);
+      const del = await t.call('DELETE', `/api/v2/chatbots/${id}?confirm=true`, token, undefined, json);
+      expect(del.status).toBe(200);
+      expect(del.body.data.deletedChatbot.id).toBe(id);
+    } finally {
+      await t.close();
+    }
+  });
+});
