@@ -24,8 +24,12 @@ export function generateSecret(): { plaintext: string; hash: string } {
 
 export const hashSecret = (plaintext: string) => createHash('sha256').update(plaintext, 'utf8').digest('hex');
 
+/** Each role's scopes as a set, built once (every request intersects with one). */
+const ROLE_SCOPE_SETS = new Map<Role, ReadonlySet<Scope>>();
+
 export function effectiveScopes(tokenScopes: readonly Scope[], role: Role): Set<Scope> {
-  const allowed = new Set(ROLE_SCOPES[role] ?? []);
+  let allowed = ROLE_SCOPE_SETS.get(role);
+  if (!allowed) ROLE_SCOPE_SETS.set(role, (allowed = new Set(ROLE_SCOPES[role] ?? [])));
   return new Set(tokenScopes.filter((s) => allowed.has(s)));
 }
 

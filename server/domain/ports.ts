@@ -116,6 +116,8 @@ export interface Store {
   tokens: {
     insert(token: TokenRecord, hash: string): Promise<void>;
     byHash(hash: string): Promise<TokenRecord | null>;
+    /** The token of this hash with its user and account (null when any of the three is missing). */
+    withOwner(hash: string): Promise<{ token: TokenRecord; user: UserRecord; account: AccountRecord } | null>;
     get(accountId: string, id: string): Promise<TokenRecord | null>;
     page(accountId: string, page: PageRequest): Promise<Page<TokenRecord>>;
     listAll(accountId: string | null): Promise<TokenRecord[]>;

@@ -47,10 +47,10 @@ export class TokensService {
 
   /** Resolves a presented secret to its caller, or null when unknown or revoked. */
   async authenticate(plaintext: string, kind: TokenKind = 'api'): Promise<AuthContext | null> {
-    const token = await this.store.tokens.byHash(hashSecret(plaintext));
-    if (!token || token.revokedAt || token.kind !== kind) return null;
-    const [user, account] = await Promise.all([this.store.users.get(token.userId), this.store.accounts.get(token.accountId)]);
-    if (!user || !account || user.accountId !== account.id) return null;
+    const found = await this.store.tokens.withOwner(hashSecret(plaintext));
+    if (!found) return null;
+    const { token, user, account } = found;
+    if (token.revokedAt || token.kind !== kind || user.accountId !== account.id) return null;
     const at = Date.now();
     if (!token.lastUsedAt || at - Date.parse(token.lastUsedAt) > TOUCH_INTERVAL_MS) {
       const iso = new Date(at).toISOString();

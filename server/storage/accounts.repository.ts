@@ -3,7 +3,7 @@ import type { AccountRecord, Plan, Store, UserRecord } from '../domain/ports.js'
 import type { Role } from '../../shared/scopes.js';
 import type { Account, Database, User } from './tables.js';
 
-const toAccount = (r: Account): AccountRecord => ({
+export const toAccount = (r: Account): AccountRecord => ({
   id: r.id,
   name: r.name,
   plan: {
@@ -65,7 +65,7 @@ export const accountsRepository = (db: Kysely<Database>): Store['accounts'] => (
   },
 });
 
-const toUser = (r: User): UserRecord => ({
+export const toUser = (r: User): UserRecord => ({
   id: r.id,
   accountId: r.account_id,
   email: r.email,

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChatbotRecord, IconRecord, Store } from '../domain/ports.js';
+import { compileOnce } from './compile-once.js';
 import { keysetPage } from './keyset.js';
 import type { ChatbotRow, Database } from './tables.js';
 
@@ -13,6 +14,9 @@ const toChatbot = (r: ChatbotRow): ChatbotRecord => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
+
+/** Read on every chatbot route: compiled once. */
+const chatbotById = compileOnce((db) => db.selectFrom('chatbots').selectAll().where('id', '=', '<id>'));
 
 export const chatbotsRepository = (db: Kysely<Database>): Store['chatbots'] => ({
   async insert(c) {
@@ -31,7 +35,7 @@ export const chatbotsRepository = (db: Kysely<Database>): Store['chatbots'] => (
       .execute();
   },
   async get(id) {
-    const row = await db.selectFrom('chatbots').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await chatbotById(db, id);
     return row ? toChatbot(row) : null;
   },
   page(accountId, page, only) {
