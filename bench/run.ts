@@ -1,0 +1,31 @@
+/**
+ * `npm run bench -- <name>` runs bench/<name>.ts; with no name, every benchmark in turn.
+ * Benchmarks print figures and never fail a build: timings depend on the machine.
+ */
+const BENCHMARKS: Record<string, { about: string; load: () => Promise<{ run: () => Promise<unknown> }> }> = {
+  http: { about: 'authenticated GET /api/v2/chatbots/{id} against a bare Fastify route', load: () => import('./http.js') },
+};
+
+function usage(): string {
+  const names = Object.entries(BENCHMARKS).map(([name, b]) => `  ${name.padEnd(16)}${b.about}`);
+  return ['Usage: npm run bench [-- <name>]', '', 'Benchmarks (no name runs them all, one after another):', ...names, ''].join('\n');
+}
+
+const args = process.argv.slice(2).filter((a) => a !== '--');
+if (args[0] === '--help' || args[0] === '-h') {
+  console.log(usage());
+  process.exit(0);
+}
+if (args.length > 1 || (args[0] !== undefined && !Object.hasOwn(BENCHMARKS, args[0]))) {
+  console.error(`Unknown benchmark "${args.join(' ')}".\n`);
+  console.error(usage());
+  process.exit(2);
+}
+
+for (const name of args.length ? args : Object.keys(BENCHMARKS)) {
+  console.log(`== ${name}: ${BENCHMARKS[name].about}`);
+  const { run } = await BENCHMARKS[name].load();
+  await run();
+}
+// Open handles (pools, timers) of a finished benchmark must not keep the process alive.
+process.exit(0);
