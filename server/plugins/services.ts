@@ -5,12 +5,15 @@ import { BillingService } from '../domain/billing.service.js';
 import { ChatbotsService } from '../domain/chatbots.service.js';
 import { CursorCodec } from '../domain/cursor.js';
 import { IconsService } from '../domain/icons.service.js';
+import { ConfluenceService } from '../domain/knowledge/confluence/confluence.service.js';
+import { confluenceItems } from '../domain/knowledge/confluence/items.js';
 import { guardedFetcher } from '../domain/knowledge/crawl/fetcher-adapter.js';
 import { DocumentIndexer } from '../domain/knowledge/indexer.js';
 import { IngestRunner } from '../domain/knowledge/ingest-runner.js';
 import { fileItem, textItem, youtubeItem } from '../domain/knowledge/items/content.js';
 import { linkItem, pageItem, sitemapItem } from '../domain/knowledge/items/web.js';
 import { KnowledgeService } from '../domain/knowledge/knowledge.service.js';
+import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
 import { GuardedHttpClient } from '../outbound/guarded-client.js';
 import { EmbeddedQueue } from '../queue/embedded-queue.js';
@@ -39,6 +42,9 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
   runner.register('text', textItem);
   runner.register('file', fileItem);
   runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
+  const secrets = new SecretBox(config.secretKey);
+  for (const [type, handler] of Object.entries(confluenceItems(secrets))) runner.register(type, handler);
+  const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
   return {
     store,
     queue,
@@ -49,7 +55,8 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
     chatbots,
     icons: new IconsService(store, chatbots, config.siteUrl),
     billing: new BillingService(store, cursors),
-    knowledge: new KnowledgeService(store, chatbots, runner, cursors, config.crawl),
+    knowledge,
+    confluence: new ConfluenceService(store, chatbots, knowledge, runner, fetcher, secrets, cursors),
   };
 }
 

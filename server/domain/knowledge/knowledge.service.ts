@@ -9,6 +9,7 @@ import type { CursorCodec } from '../cursor.js';
 import { AppError, confirmationRequired, notFound, validationFailed } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
+import { configOf as confluenceConfig, selectionItems as confluenceSelection } from './confluence/items.js';
 import { normalizeUrl, originOf } from './crawl/url.js';
 import type { IngestRunner } from './ingest-runner.js';
 import type { DocumentRecord, DocumentStatus, IngestJobRecord, SourceRecord, SourceType } from './ports.js';
@@ -221,6 +222,10 @@ export class KnowledgeService {
   private async resyncItems(source: SourceRecord) {
     if (source.type === 'website') return [{ key: source.key, payload: { type: 'page', url: source.key, crawl: true } }];
     if (source.type === 'sitemap') return [{ key: `sitemap:${source.key}`, payload: { type: 'sitemap', url: source.key } }];
+    if (source.type === 'confluence') {
+      const config = confluenceConfig(source);
+      return confluenceSelection(config, { spaces: config.spaces, pageIds: config.pageIds });
+    }
     const items: { key: string; payload: Record<string, unknown> }[] = [];
     let after = null;
     do {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import account from './account.js';
 import analytics from './analytics.js';
 import chatbots from './chatbots.js';
+import confluence from './confluence.js';
 import health from './health.js';
 import icons from './icons.js';
 import knowledge from './knowledge.js';
@@ -16,5 +17,5 @@ export async function v2Routes(app: FastifyInstance) {
     { schema: { hide: true }, config: { access: { public: true }, raw: true } },
     async () => app.swagger(),
   );
-  for (const routes of [health, me, chatbots, settings, icons, tokens, account, analytics, knowledge]) await app.register(routes);
+  for (const routes of [health, me, chatbots, settings, icons, tokens, account, analytics, knowledge, confluence]) await app.register(routes);
 }

@@ -11,7 +11,7 @@ export function guardedFetcher(client: Pick<GuardedHttpClient, 'request'>, limit
     async get(url, opts = {}) {
       const res = await client.request(url, {
         method: 'GET',
-        headers: opts.accept ? { accept: opts.accept } : {},
+        headers: { ...opts.headers, ...(opts.accept ? { accept: opts.accept } : {}) },
         limits: opts.maxBytes === undefined ? limits : { ...limits, maxBytes: opts.maxBytes },
         followRedirects: true,
         signal: opts.signal,

@@ -18,6 +18,8 @@ export interface FetchResult {
 export interface FetchOptions {
   accept?: string;
   maxBytes?: number;
+  /** Extra request headers (an API's Authorization); dropped on a redirect to another origin. */
+  headers?: Record<string, string>;
   /** Aborts the request (a cancelled job). */
   signal?: AbortSignal;
 }
