@@ -63,7 +63,9 @@ export class BillingService {
     const period = currentPeriod();
     const [chatbots, pages, messages] = await Promise.all([
       this.store.chatbots.count(a.id),
-      this.store.usage.get(a.id, METERS.contentPages, 'all'),
+      // Stored pages are the account's indexed documents, counted where they live (the same
+      // count the page quota is enforced on), not a meter kept beside them.
+      this.store.knowledge.documents.countIndexed(a.id),
       this.store.usage.get(a.id, METERS.messages, period.key),
     ]);
     return {

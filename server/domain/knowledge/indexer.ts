@@ -35,12 +35,27 @@ export function contentHash(doc: ExtractedDocument): string {
 }
 
 export class DocumentIndexer {
+  /** Per account, the tail of the writes that add to its page count (one process; see index()). */
+  private readonly accountLocks = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly store: Store,
     private readonly vectors?: VectorHook,
   ) {}
 
   async index(input: IndexInput): Promise<{ outcome: IndexOutcome; documentId: string | null }> {
+    try {
+      return await this.indexOnce(input);
+    } catch (err) {
+      // Two URLs of one page (a canonical link, query variants) fetched in one batch, or two jobs,
+      // may both find no document under the key and both insert it: the unique key refuses the
+      // second, which then finds the first one's document and updates it (or leaves it unchanged).
+      if (await this.store.knowledge.documents.byKey(input.chatbotId, input.key)) return this.indexOnce(input);
+      throw err;
+    }
+  }
+
+  private async indexOnce(input: IndexInput): Promise<{ outcome: IndexOutcome; documentId: string | null }> {
     const hash = contentHash(input.doc);
     const title = (input.doc.title || input.url || 'Untitled').slice(0, 500);
     const existing = await this.store.knowledge.documents.byKey(input.chatbotId, input.key);
@@ -49,11 +64,6 @@ export class DocumentIndexer {
         await this.store.knowledge.documents.update(existing.id, { sourceId: input.sourceId, title, updatedAt: nowIso() });
       }
       return { outcome: 'unchanged', documentId: existing.id };
-    }
-    if (!existing || existing.status !== 'indexed') {
-      if ((await this.store.knowledge.documents.countIndexed(input.accountId)) >= input.maxPages) {
-        return { outcome: 'quota', documentId: existing?.id ?? null };
-      }
     }
     const chunks: ChunkInput[] = chunkDocument(input.doc).map((c) => ({
       index: c.index,
@@ -66,7 +76,7 @@ export class DocumentIndexer {
     const chars = input.doc.sections.reduce((n, s) => n + s.text.length, 0);
     const at = nowIso();
     const documentId = existing?.id ?? newId();
-    const ids = await this.store.transaction(async (s) => {
+    const write = () => this.store.transaction(async (s) => {
       if (existing) {
         await s.knowledge.documents.update(documentId, {
           sourceId: input.sourceId,
@@ -100,14 +110,41 @@ export class DocumentIndexer {
       }
       return s.knowledge.chunks.replace(documentId, input.chatbotId, chunks);
     });
+    let ids: number[];
+    if (existing?.status === 'indexed') {
+      ids = await write();
+    } else {
+      // A document that newly counts against the page quota: count and write under the account's
+      // lock, or the items of a batch (and concurrent jobs) all pass the same count and overshoot.
+      const written = await this.underAccountLock(input.accountId, async () => {
+        if ((await this.store.knowledge.documents.countIndexed(input.accountId)) >= input.maxPages) return null;
+        return write();
+      });
+      if (written === null) return { outcome: 'quota', documentId: existing?.id ?? null };
+      ids = written;
+    }
     if (this.vectors && ids.length) {
       await this.vectors.index(input.chatbotId, ids.map((id, i) => ({ id, text: `${title}\n${chunks[i].headingPath.join(' > ')}\n${chunks[i].text}` })));
     }
     return { outcome: 'indexed', documentId };
   }
 
-  /** Records a URL that could not be indexed, so the owner sees it in the document list. */
-  async recordFailure(input: Omit<IndexInput, 'doc' | 'accountId' | 'maxPages'> & { title: string; kind: string; error: string }) {
+  /** Runs `fn` after every earlier call for the same account has settled. */
+  private underAccountLock<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.accountLocks.get(accountId) ?? Promise.resolve()).then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.accountLocks.set(accountId, tail);
+    void tail.then(() => {
+      if (this.accountLocks.get(accountId) === tail) this.accountLocks.delete(accountId);
+    });
+    return run;
+  }
+
+  /**
+   * Records a URL that could not be indexed, so the owner sees it in the document list: `failed`,
+   * or `skipped` when it was readable but not taken in (the page quota was used up).
+   */
+  async recordFailure(input: Omit<IndexInput, 'doc' | 'accountId' | 'maxPages'> & { title: string; kind: string; error: string; status?: 'failed' | 'skipped' }) {
     const existing = await this.store.knowledge.documents.byKey(input.chatbotId, input.key);
     const at = nowIso();
     if (existing) {
@@ -123,7 +160,7 @@ export class DocumentIndexer {
       url: input.url,
       title: input.title.slice(0, 500),
       kind: input.kind,
-      status: 'failed',
+      status: input.status ?? 'failed',
       contentHash: null,
       chars: 0,
       chunkCount: 0,

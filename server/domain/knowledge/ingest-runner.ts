@@ -31,8 +31,12 @@ export interface ItemContext {
   pacer: HostPacer;
   indexer: DocumentIndexer;
   signal: AbortSignal;
-  /** Adds newly found items to the job's frontier (deduplicated) and counts them as found. */
-  discover(items: { key: string; depth: number; payload: Record<string, unknown> }[]): Promise<number>;
+  /**
+   * Adds newly found items to the job's frontier (deduplicated) and counts them as found. With
+   * `maxFound`, stops adding once the job has found that many items (its page budget), judged
+   * on the job's current count, not on what the caller saw when it started.
+   */
+  discover(items: { key: string; depth: number; payload: Record<string, unknown> }[], opts?: { maxFound?: number }): Promise<number>;
   /** Records items that failed before they could be queued (e.g. a sitemap that did not parse). */
   recordErrors(errors: { url: string; error: string }[]): Promise<void>;
 }
@@ -132,11 +136,21 @@ export class IngestRunner {
       pacer: new HostPacer({ minDelayMs: this.options.minCrawlDelayMs ?? 0 }),
       indexer: this.indexer,
       signal,
-      discover: (items) => {
+      discover: (items, opts = {}) => {
         frontier = frontier.then(async () => {
-          if (!items.length) return 0;
-          const added = await ingest.addItems(jobId, items);
-          if (added) await ingest.addCounts(jobId, { found: added });
+          let added = 0;
+          let rest = items;
+          while (rest.length) {
+            // Items of one batch discover concurrently: the budget is read here, under the lock.
+            // Keys the job already holds add nothing, so a slice that came back short is topped up.
+            let take = rest.length;
+            if (opts.maxFound !== undefined) take = Math.min(take, opts.maxFound - ((await ingest.getJob(jobId))?.found ?? 0));
+            if (take <= 0) break;
+            const n = await ingest.addItems(jobId, rest.slice(0, take));
+            rest = rest.slice(take);
+            if (n) await ingest.addCounts(jobId, { found: n });
+            added += n;
+          }
           return added;
         });
         return frontier;
@@ -174,6 +188,9 @@ export class IngestRunner {
       if (ctx.signal.aborted) throw new JobInterrupted();
       result = { status: 'failed', error: err instanceof Error ? err.message : String(err) };
     }
+    // A fetch cut by shutdown comes back as a failed page, not a throw: leave the item running so
+    // the next run of the job puts it back and fetches it again. Finished work (done) is kept.
+    if (ctx.signal.aborted && result.status !== 'done') throw new JobInterrupted();
     await ingest.setItem(item.jobId, item.key, result.status, result.error ?? null);
     await ingest.addCounts(item.jobId, { [result.status]: 1 });
   }

@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { describeFetchError } from '../crawl/fetcher.js';
 import { detectKind, extract } from '../extract/index.js';
-import type { ItemHandler } from '../ingest-runner.js';
+import type { ItemContext, ItemHandler, ItemResult } from '../ingest-runner.js';
+import type { IngestItem } from '../ports.js';
 import { captionTrackUrl, parseTimedText, parseVideoId, transcriptDocument } from '../youtube.js';
 import { failure, indexOutcome } from './web.js';
 
@@ -19,10 +20,21 @@ export const textItem: ItemHandler = async (ctx, item) => {
   }
 };
 
-/** An uploaded file: its kind is decided by its bytes; the upload is removed once indexed. */
+/**
+ * An uploaded file: its kind is decided by its bytes. The upload is removed once its item has an
+ * outcome (indexed, unchanged, failed or skipped): nothing reads it again, and a file that cannot
+ * be read would otherwise stay stored with no document pointing at it. An interrupted item keeps
+ * it for the run that resumes the job.
+ */
 export const fileItem: ItemHandler = async (ctx, item) => {
   const blob = item.blobId ? await ctx.store.knowledge.blobs.get(item.blobId) : null;
   if (!blob) return { status: 'failed', error: 'The uploaded file is no longer stored' };
+  const result = await readFile(ctx, item, blob);
+  if (!ctx.signal.aborted) await ctx.store.knowledge.blobs.delete([blob.id]);
+  return result;
+};
+
+async function readFile(ctx: ItemContext, item: IngestItem, blob: { id: string; name: string; bytes: Buffer }): Promise<ItemResult> {
   const name = String(item.payload?.name ?? blob.name);
   try {
     const kind = await detectKind(blob.bytes, { filename: name });
@@ -32,13 +44,11 @@ export const fileItem: ItemHandler = async (ctx, item) => {
     const doc = await extract({ bytes: blob.bytes, kind, filename: name });
     if (!doc.title) doc.title = name;
     const key = `file:${createHash('sha256').update(blob.bytes).digest('hex')}`;
-    const result = await indexOutcome(ctx, key, null as unknown as string, doc);
-    if (result.status === 'done') await ctx.store.knowledge.blobs.delete([blob.id]);
-    return result;
+    return await indexOutcome(ctx, key, null as unknown as string, doc);
   } catch (err) {
     return failure(err);
   }
-};
+}
 
 /** A YouTube video: title and captions from the watch page's caption track, timestamps kept. */
 export function youtubeItem(baseUrl: string): ItemHandler {

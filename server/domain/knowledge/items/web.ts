@@ -29,7 +29,13 @@ async function indexOutcome(ctx: ItemContext, key: string, url: string, doc: Awa
     url,
     doc,
   });
-  if (outcome === 'quota') return { status: 'skipped', error: 'CHATBOT_PAGES_LIMIT_REACHED: the plan\'s content page quota is used up' };
+  if (outcome === 'quota') {
+    const error = 'CHATBOT_PAGES_LIMIT_REACHED: the plan\'s content page quota is used up';
+    // Listed as a skipped document with the reason: the job's error list holds failures only, and
+    // a re-sync after the quota grows indexes it under the same key.
+    await ctx.indexer.recordFailure({ chatbotId: ctx.chatbot.id, sourceId: ctx.source.id, key, url, title: doc.title || url || 'Untitled', kind: doc.kind, error, status: 'skipped' });
+    return { status: 'skipped', error };
+  }
   return { status: 'done' };
 }
 
@@ -50,11 +56,16 @@ export const pageItem: ItemHandler = async (ctx, item) => {
   try {
     const doc = await extract({ bytes: res.body, kind: 'html', url: res.url, contentType: res.contentType ?? undefined });
     if (crawl) {
-      const links = nextLinks({ url: res.url, links: doc.links ?? [], canonicalUrl: doc.canonicalUrl, depth: item.depth }, scope, () => false, ctx.job.found);
-      await ctx.discover(links.map((l) => ({ key: l.url, depth: l.depth, payload: { type: 'page', url: l.url, crawl: true } })));
+      // The page budget is applied by discover() on the job's current count: pages of one batch
+      // run concurrently, so a count read before fetching would let each of them fill it.
+      const links = nextLinks({ url: res.url, links: doc.links ?? [], canonicalUrl: doc.canonicalUrl, depth: item.depth }, scope, () => false, 0);
+      await ctx.discover(links.map((l) => ({ key: l.url, depth: l.depth, payload: { type: 'page', url: l.url, crawl: true } })), { maxFound: scope.maxPages });
       if (item.depth === 0) await discoverRobotsSitemaps(ctx, scope);
     }
-    return await indexOutcome(ctx, canonicalKey({ url: res.url, canonicalUrl: doc.canonicalUrl }, scope), res.url, doc);
+    // Every URL of one page (canonical link, query variants) is one document, under its canonical
+    // URL: whichever variant is fetched first must not decide the URL answers cite.
+    const key = canonicalKey({ url: res.url, canonicalUrl: doc.canonicalUrl }, scope);
+    return await indexOutcome(ctx, key, key, doc);
   } catch (err) {
     return failure(err);
   }
@@ -66,7 +77,7 @@ async function discoverRobotsSitemaps(ctx: ItemContext, scope: CrawlScope) {
   for (const sitemap of sitemaps.slice(0, 5)) {
     const { urls } = await collectSitemapUrls(ctx.fetcher, sitemap, { maxUrls: scope.maxPages, sameSiteAs: scope.origin });
     const inside = urls.filter((u) => inScope(u, scope));
-    await ctx.discover(inside.map((url) => ({ key: url, depth: 1, payload: { type: 'page', url, crawl: true } })));
+    await ctx.discover(inside.map((url) => ({ key: url, depth: 1, payload: { type: 'page', url, crawl: true } })), { maxFound: scope.maxPages });
   }
 }
 
@@ -84,7 +95,14 @@ export const sitemapItem: ItemHandler = async (ctx, item) => {
 export const linkItem: ItemHandler = async (ctx, item: IngestItem) => {
   const url = normalizeUrl(String(item.payload?.url ?? item.key));
   if (!url) return { status: 'failed', error: 'not an absolute http(s) URL' };
-  if (!(await ctx.robots.allowed(url))) return { status: 'skipped', error: 'disallowed by robots.txt' };
+  const robots = await ctx.robots.check(url);
+  if (robots.reason === 'unreachable') {
+    // robots.txt could not be read: a refused address (or a timeout, a 5xx) is the real cause,
+    // and the page itself would fail the same way; not "disallowed by robots.txt".
+    const { code, message } = robots.error ?? { code: 'NETWORK', message: 'robots.txt could not be read' };
+    return { status: 'failed', error: code === 'HTTP_STATUS' ? `robots.txt could not be read (${message}); not fetched` : `${code}: ${message}` };
+  }
+  if (!robots.allowed) return { status: 'skipped', error: 'disallowed by robots.txt' };
   await ctx.pacer.wait(originOf(url)!, await ctx.robots.crawlDelayMs(originOf(url)!), ctx.signal);
   let res;
   try {
@@ -99,8 +117,9 @@ export const linkItem: ItemHandler = async (ctx, item: IngestItem) => {
     const kind = await detectKind(res.body, { contentType: res.contentType ?? undefined, filename: new URL(final).pathname });
     if (!kind || kind === 'youtube') return { status: 'skipped', error: `not a readable document (${res.contentType ?? 'unknown type'})` };
     const doc = await extract({ bytes: res.body, kind, url: final, contentType: res.contentType ?? undefined, filename: decodeURIComponent(new URL(final).pathname.split('/').pop() || '') });
+    // An HTML page is stored (and cited) under its canonical URL, like a crawled one.
     const key = kind === 'html' ? canonicalKey({ url: final, canonicalUrl: doc.canonicalUrl }) : final;
-    return await indexOutcome(ctx, key, final, doc);
+    return await indexOutcome(ctx, key, key, doc);
   } catch (err) {
     return failure(err);
   }
