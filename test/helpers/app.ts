@@ -29,8 +29,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(options: { dialect?: 'sqlite' | 'postgres'; env?: Record<string, string> } = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
+export interface TestAppOptions {
+  dialect?: 'sqlite' | 'postgres';
+  env?: Record<string, string>;
+  /**
+   * Reuse this DATA_DIR (its SQLite database and secret key) instead of a fresh one, e.g. to
+   * start a second app where a first one stopped. The caller owns it: close() leaves it in place.
+   */
+  dataDir?: string;
+}
+
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const ownDir = !options.dataDir;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'parley-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, SITE_URL: 'http://parley.test', LOG_LEVEL: 'silent', ...options.env });
   let dropSchema: (() => Promise<void>) | null = null;
   let database: DatabaseHandle;
@@ -74,7 +85,7 @@ export async function buildTestApp(options: { dialect?: 'sqlite' | 'postgres'; e
       await app.close();
       await database.close();
       if (dropSchema) await dropSchema();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
