@@ -34,6 +34,10 @@ export const ICON_TYPES = {
   bubble: 'bubbleIconSrcId',
 } as const;
 export type IconType = keyof typeof ICON_TYPES;
+/** Input kinds of the custom lead fields (`leadFields`); each validates its value on capture. */
+export const LEAD_FIELD_TYPES = ['text', 'email', 'phone', 'number', 'select'] as const;
+/** Most custom lead fields a chatbot may define. */
+export const MAX_LEAD_FIELDS = 20;
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const text = (maxLength: number, description?: string) =>
@@ -106,6 +110,19 @@ export const SECTION_FIELDS = {
       Type.Object({ name: Type.Boolean(), phone: Type.Boolean() }, { additionalProperties: false, description: 'Which visitor data to collect besides e-mail' }),
     ),
     disableLeadNotifications: flag('Disables e-mail notices of new leads'),
+    leadFields: Type.Array(
+      Type.Object(
+        {
+          key: Type.String({ pattern: '^(?!__proto__$)[a-z0-9_]{1,40}$', description: 'a-z, 0-9 and _ (1 to 40); stored under this key in lead.customFields; unique within the chatbot' }),
+          label: Type.String({ minLength: 1, maxLength: 100, description: 'What the widget shows' }),
+          type: Type.Enum([...LEAD_FIELD_TYPES], { description: 'text, email, phone, number, or select (one of `options`)' }),
+          required: Type.Boolean(),
+          options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'The choices of a select field' })),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: MAX_LEAD_FIELDS, description: 'Custom fields collected with a lead, besides name, e-mail and phone. Not nullable; [] for none' },
+    ),
   },
   appearance: {
     tooltip: text(300, 'Shown above the icon; when unset the welcome message is used'),
@@ -147,7 +164,7 @@ export const SECTION_FIELDS = {
 export type SettingsSection = keyof typeof SECTION_FIELDS;
 export const SETTINGS_SECTIONS = Object.keys(SECTION_FIELDS) as SettingsSection[];
 
-/** Fields set only by their own routes (icons, instructions /use), read-only in settings PATCHes. */
+/** Fields set only by their own routes (icons, instructions and personas /use), read-only in settings PATCHes. */
 export const READ_ONLY_SETTINGS = {
   iconSrcId: text(2048),
   personIconSrcId: text(2048),
@@ -155,6 +172,7 @@ export const READ_ONLY_SETTINGS = {
   watermarkIconSrcId: text(2048),
   bubbleIconSrcId: text(2048),
   promptId: text(64),
+  personaId: text(64),
 };
 
 const patchObject = (fields: Record<string, TSchema>) =>
@@ -206,6 +224,7 @@ export const DEFAULT_SETTINGS: Record<string, unknown> = {
   collectUserDetails: 'DONT_COLLECT',
   collectUserData: { name: true, phone: false },
   disableLeadNotifications: false,
+  leadFields: [],
   tooltip: null,
   welcomeMessage: 'Hi! How can I help you today?',
   placeholderText: 'Ask a question…',
@@ -243,4 +262,5 @@ export const DEFAULT_SETTINGS: Record<string, unknown> = {
   watermarkIconSrcId: null,
   bubbleIconSrcId: null,
   promptId: null,
+  personaId: null,
 };

@@ -1,10 +1,11 @@
 import { DEFAULT_SETTINGS, SECTION_FIELDS, type SettingsSection } from '../../shared/settings.js';
 import { type AuthContext, assertChatbotReach } from './auth.js';
 import type { CursorCodec } from './cursor.js';
-import { AppError, confirmationRequired } from './errors.js';
+import { AppError, chatbotNotFound, confirmationRequired, validationFailed } from './errors.js';
 import { newId, nowIso } from './ids.js';
 import { requireFeature } from './plans.js';
 import type { ChatbotRecord, Store } from './ports.js';
+import { checkLeadFields, type LeadField } from './resources/leads.js';
 
 export interface ChatbotView {
   id: string;
@@ -28,9 +29,14 @@ export class ChatbotsService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  /** The chatbot the caller names, or 404 when it is missing or out of the token's reach. */
+  /**
+   * The chatbot the caller names, or 404 when it is missing or out of the token's reach. A user
+   * with the dashboard role `member` reaches only the chatbots they were added to as a member.
+   */
   async reach(auth: AuthContext, chatbotId: string): Promise<ChatbotRecord> {
-    return assertChatbotReach(auth, await this.store.chatbots.get(chatbotId));
+    const chatbot = assertChatbotReach(auth, await this.store.chatbots.get(chatbotId));
+    if (auth.user.role === 'member' && !(await this.store.resources.members.byUser(chatbot.id, auth.user.id))) throw chatbotNotFound();
+    return chatbot;
   }
 
   async create(auth: AuthContext, input: { title: string; description?: string; settings?: SettingsPatch }): Promise<ChatbotView> {
@@ -65,16 +71,21 @@ export class ChatbotsService {
     return this.view(chatbot, auth);
   }
 
+  /**
+   * Owners and admins: every chatbot of the account, newest created first. Members: the chatbots
+   * they were added to, most recently added first (its own cursor list).
+   */
   async list(auth: AuthContext, limit: number, cursor?: string) {
-    const page = await this.store.chatbots.page(
-      auth.account.id,
-      { limit, after: this.cursors.decode('chatbots', cursor) },
-      auth.token.chatbotIds,
-    );
+    const member = auth.user.role === 'member';
+    const list = member ? 'chatbots:member' : 'chatbots';
+    const request = { limit, after: this.cursors.decode(list, cursor) };
+    const page = member
+      ? await this.store.chatbots.memberPage(auth.user.id, request, auth.token.chatbotIds)
+      : await this.store.chatbots.page(auth.account.id, request, auth.token.chatbotIds);
     const creators = new Map<string, string | null>();
     const chatbots = [];
     for (const c of page.items) chatbots.push(await this.view(c, auth, creators));
-    return { chatbots, nextCursor: this.cursors.encode('chatbots', page.next) };
+    return { chatbots, nextCursor: this.cursors.encode(list, page.next) };
   }
 
   async get(auth: AuthContext, chatbotId: string): Promise<ChatbotView> {
@@ -109,6 +120,11 @@ export class ChatbotsService {
       (k) => k in appearance && appearance[k] !== DEFAULT_SETTINGS[k] && appearance[k] !== chatbot.settings[k],
     );
     if (changesBranding) requireFeature(auth.account, 'brandingRemoval');
+    const leadFields = patch['user-data']?.leadFields;
+    if (Array.isArray(leadFields)) {
+      const errors = checkLeadFields(leadFields as LeadField[]);
+      if (errors.length) throw validationFailed(errors, 'The lead fields are not valid');
+    }
     for (const section of Object.keys(patch) as SettingsSection[]) {
       for (const [key, value] of Object.entries(patch[section] ?? {})) {
         if (!(key in SECTION_FIELDS[section])) continue; // schema validation already refused it

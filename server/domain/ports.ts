@@ -4,6 +4,7 @@
  * (createdAt, id), newest first, so inserts between requests never shift a page.
  */
 import type { Role, Scope, TokenAccess } from '../../shared/scopes.js';
+import type { ResourcesStore } from './resources/ports.js';
 
 export interface Plan {
   name: string;
@@ -129,6 +130,11 @@ export interface Store {
     get(id: string): Promise<ChatbotRecord | null>;
     /** `only`: restrict to these ids (a token's chatbot restriction). */
     page(accountId: string, page: PageRequest, only: string[] | null): Promise<Page<ChatbotRecord>>;
+    /**
+     * The chatbots `userId` was added to as a member, most recently added first: the keyset is
+     * the membership's (createdAt, id). `only`: a token's chatbot restriction.
+     */
+    memberPage(userId: string, page: PageRequest, only: string[] | null): Promise<Page<ChatbotRecord>>;
     count(accountId: string): Promise<number>;
     update(id: string, patch: { title?: string; description?: string; settings?: Record<string, unknown> }, at: string): Promise<void>;
     delete(id: string): Promise<void>;
@@ -147,4 +153,6 @@ export interface Store {
     get(accountId: string, metric: string, period: string): Promise<number>;
     add(accountId: string, metric: string, period: string, delta: number): Promise<void>;
   };
+  /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps (resources/ports.ts). */
+  resources: ResourcesStore;
 }

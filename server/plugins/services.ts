@@ -13,6 +13,7 @@ import { IngestRunner } from '../domain/knowledge/ingest-runner.js';
 import { fileItem, textItem, youtubeItem } from '../domain/knowledge/items/content.js';
 import { linkItem, pageItem, sitemapItem } from '../domain/knowledge/items/web.js';
 import { KnowledgeService } from '../domain/knowledge/knowledge.service.js';
+import { createResourceServices } from '../domain/resources/index.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
 import { GuardedHttpClient } from '../outbound/guarded-client.js';
@@ -57,6 +58,8 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
     billing: new BillingService(store, cursors),
     knowledge,
     confluence: new ConfluenceService(store, chatbots, knowledge, runner, fetcher, secrets, cursors),
+    /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps. */
+    resources: createResourceServices(store, chatbots, cursors),
   };
 }
 

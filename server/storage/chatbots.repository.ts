@@ -43,6 +43,27 @@ export const chatbotsRepository = (db: Kysely<Database>): Store['chatbots'] => (
     if (only) q = only.length ? q.where('id', 'in', only) : q.where(sql<boolean>`1 = 0`);
     return keysetPage(q, page, toChatbot, 'chatbots');
   },
+  async memberPage(userId, page, only) {
+    // Keyset over the membership (when the user was added), not the chatbot's creation.
+    let q = db
+      .selectFrom('chatbot_members as m')
+      .innerJoin('chatbots as c', 'c.id', 'm.chatbot_id')
+      .selectAll('c')
+      .select(['m.created_at as m_created_at', 'm.id as m_id'])
+      .where('m.user_id', '=', userId);
+    if (only) q = only.length ? q.where('c.id', 'in', only) : q.where(sql<boolean>`1 = 0`);
+    if (page.after) {
+      const { createdAt, id } = page.after;
+      q = q.where((eb) => eb.or([eb('m.created_at', '<', createdAt), eb.and([eb('m.created_at', '=', createdAt), eb('m.id', '<', id)])]));
+    }
+    const rows = await q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(page.limit + 1).execute();
+    const items = rows.slice(0, page.limit);
+    const last = items.at(-1);
+    return {
+      items: items.map(toChatbot),
+      next: rows.length > page.limit && last ? { createdAt: last.m_created_at, id: last.m_id } : null,
+    };
+  },
   async count(accountId) {
     const row = await db
       .selectFrom('chatbots')

@@ -4,6 +4,7 @@ import type { Store } from '../domain/ports.js';
 import { accountsRepository, usersRepository } from './accounts.repository.js';
 import { invoicesRepository, usageRepository } from './billing.repository.js';
 import { chatbotsRepository, iconsRepository } from './chatbots.repository.js';
+import { resourcesRepository } from './resources.repository.js';
 import type { Database } from './tables.js';
 import { tokensRepository } from './tokens.repository.js';
 
@@ -21,5 +22,6 @@ export function createStore(db: Kysely<Database>): Store {
     icons: iconsRepository(db),
     invoices: invoicesRepository(db),
     usage: usageRepository(db),
+    resources: resourcesRepository(db),
   };
 }

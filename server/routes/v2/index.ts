@@ -10,6 +10,15 @@ import knowledge from './knowledge.js';
 import me from './me.js';
 import settings from './settings.js';
 import tokens from './tokens.js';
+import customResponses from './custom-responses.js';
+import followups from './followups.js';
+import instructions from './instructions.js';
+import knowledgeGaps from './knowledge-gaps.js';
+import leads from './leads.js';
+import members from './members.js';
+import personas from './personas.js';
+import starters from './starters.js';
+import tagRoutes from './tags.js';
 
 export async function v2Routes(app: FastifyInstance) {
   app.get(
@@ -18,4 +27,6 @@ export async function v2Routes(app: FastifyInstance) {
     async () => app.swagger(),
   );
   for (const routes of [health, me, chatbots, settings, icons, tokens, account, analytics, knowledge, confluence]) await app.register(routes);
+  // The owner's resources: starters, follow-ups, instructions, personas, custom responses, tags, members, leads, gaps.
+  for (const routes of [starters, followups, instructions, personas, customResponses, tagRoutes, members, leads, knowledgeGaps]) await app.register(routes);
 }

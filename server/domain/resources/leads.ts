@@ -1,0 +1,211 @@
+/**
+ * Leads: contact details visitors leave (name, e-mail, phone) plus the chatbot's own custom
+ * fields (`leadFields` in the user-data settings). `captureLead` is how the conversation service
+ * records one; the owner lists and deletes them through LeadsService.
+ */
+import type { FieldError } from '../../../shared/errors.js';
+import { LEAD_FIELD_TYPES } from '../../../shared/settings.js';
+import type { AuthContext } from '../auth.js';
+import { chatbotNotFound, confirmationRequired, notFound, validationFailed } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
+import type { Store } from '../ports.js';
+import type { ResourceDeps } from './common.js';
+import type { LeadFilter, LeadRecord } from './ports.js';
+
+export interface LeadField {
+  key: string;
+  label: string;
+  type: (typeof LEAD_FIELD_TYPES)[number];
+  required: boolean;
+  options?: string[];
+}
+
+export interface LeadView {
+  id: string;
+  chatbotId: string;
+  /** The conversation it was captured in, if any. */
+  threadId: string | null;
+  chatUserId: string | null;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  customFields: Record<string, string | number>;
+  source: string;
+  createdAt: string;
+}
+
+export const leadView = (l: LeadRecord): LeadView => ({
+  id: l.id,
+  chatbotId: l.chatbotId,
+  threadId: l.conversationId,
+  chatUserId: l.chatUserId,
+  name: l.name,
+  email: l.email,
+  phone: l.phone,
+  customFields: l.customFields,
+  source: l.source,
+  createdAt: l.createdAt,
+});
+
+const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}\.[^\s@]{1,60}$/;
+const PHONE = /^\+?[0-9 ().-]{3,40}$/;
+const MAX_TEXT = 1000;
+
+/** The problems of a `leadFields` setting that its JSON schema cannot see (unique keys, select options). */
+export function checkLeadFields(fields: LeadField[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  fields.forEach((f, i) => {
+    if (seen.has(f.key)) errors.push({ path: ['leadFields', i, 'key'], message: `"${f.key}" is used by an earlier field; keys must be unique` });
+    seen.add(f.key);
+    if (f.type === 'select' && !f.options?.length) errors.push({ path: ['leadFields', i, 'options'], message: 'a select field needs its options' });
+    if (f.type !== 'select' && f.options !== undefined) errors.push({ path: ['leadFields', i, 'options'], message: 'only a select field has options' });
+  });
+  return errors;
+}
+
+/** The chatbot's custom lead fields ([] when none are set). */
+export const leadFieldsOf = (settings: Record<string, unknown>): LeadField[] =>
+  Array.isArray(settings.leadFields) ? (settings.leadFields as LeadField[]) : [];
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+function contact(value: unknown, path: string, kind: 'text' | 'email' | 'phone', errors: FieldError[]): string | null {
+  if (blank(value)) return null;
+  if (typeof value !== 'string') {
+    errors.push({ path: [path], message: 'must be a string' });
+    return null;
+  }
+  const v = value.trim();
+  if (kind === 'email' && !EMAIL.test(v)) errors.push({ path: [path], message: 'must be an e-mail address' });
+  else if (kind === 'phone' && (!PHONE.test(v) || (v.match(/[0-9]/g)?.length ?? 0) < 3)) errors.push({ path: [path], message: 'must be a phone number (digits, spaces, + ( ) . -)' });
+  else if (v.length > (kind === 'text' ? 200 : 254)) errors.push({ path: [path], message: 'is too long' });
+  return kind === 'email' ? v.toLowerCase() : v;
+}
+
+function customValue(field: LeadField, value: unknown, errors: FieldError[]): string | number | undefined {
+  const path = ['customFields', field.key];
+  if (blank(value)) {
+    if (field.required) errors.push({ path, message: `is required (${field.label})` });
+    return undefined;
+  }
+  if (field.type === 'number') {
+    const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
+    if (!Number.isFinite(n)) errors.push({ path, message: 'must be a number' });
+    return n;
+  }
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    errors.push({ path, message: 'must be a string' });
+    return undefined;
+  }
+  const v = String(value).trim();
+  if (v.length > MAX_TEXT) errors.push({ path, message: `must be at most ${MAX_TEXT} characters` });
+  else if (field.type === 'email' && !EMAIL.test(v)) errors.push({ path, message: 'must be an e-mail address' });
+  else if (field.type === 'phone' && !PHONE.test(v)) errors.push({ path, message: 'must be a phone number (digits, spaces, + ( ) . -)' });
+  else if (field.type === 'select' && !(field.options ?? []).includes(v)) errors.push({ path, message: `must be one of ${(field.options ?? []).join(', ')}` });
+  return field.type === 'email' ? v.toLowerCase() : v;
+}
+
+/**
+ * Validates `values` against the chatbot's lead fields: keys it does not define are dropped,
+ * required ones that are missing or blank and values of the wrong kind are errors (all of them
+ * reported at once).
+ */
+export function validateCustomFields(fields: LeadField[], values: Record<string, unknown>, errors: FieldError[] = []) {
+  const out: Record<string, string | number> = {};
+  for (const field of fields) {
+    const v = customValue(field, Object.hasOwn(values, field.key) ? values[field.key] : undefined, errors);
+    if (v !== undefined) out[field.key] = v;
+  }
+  return out;
+}
+
+export interface CaptureLeadInput {
+  chatbotId: string;
+  conversationId?: string | null;
+  chatUserId?: string | null;
+  name?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  customFields?: Record<string, unknown>;
+  /** Where it was captured: `widget`, `escalation`, `api`… */
+  source: string;
+}
+
+/**
+ * Records a lead for the conversation service (pass the transaction's store to write it with
+ * the conversation's change). Throws VALIDATION_FAILED listing every failing field; at least one
+ * of name, e-mail, phone or a custom field must be given.
+ */
+export async function captureLead(store: Store, input: CaptureLeadInput): Promise<LeadRecord> {
+  const chatbot = await store.chatbots.get(input.chatbotId);
+  if (!chatbot) throw chatbotNotFound();
+  const errors: FieldError[] = [];
+  const name = contact(input.name, 'name', 'text', errors);
+  const email = contact(input.email, 'email', 'email', errors);
+  const phone = contact(input.phone, 'phone', 'phone', errors);
+  const customFields = validateCustomFields(leadFieldsOf(chatbot.settings), input.customFields ?? {}, errors);
+  if (!errors.length && !name && !email && !phone && !Object.keys(customFields).length) {
+    errors.push({ path: ['email'], message: 'give at least a name, an e-mail, a phone number or a custom field' });
+  }
+  if (errors.length) throw validationFailed(errors, 'The contact details are not valid');
+  const lead: LeadRecord = {
+    id: newId(),
+    chatbotId: chatbot.id,
+    conversationId: input.conversationId ?? null,
+    chatUserId: input.chatUserId ?? null,
+    name,
+    email,
+    phone,
+    customFields,
+    source: input.source,
+    createdAt: nowIso(),
+  };
+  await store.resources.leads.insert(lead);
+  return lead;
+}
+
+export class LeadsService {
+  constructor(private readonly deps: ResourceDeps) {}
+
+  async list(auth: AuthContext, chatbotId: string, q: { limit: number; cursor?: string } & LeadFilter) {
+    const chatbot = await this.deps.chatbots.reach(auth, chatbotId);
+    // A cursor belongs to the filter it was issued for.
+    const list = q.from || q.to ? `leads:${q.from ?? ''}:${q.to ?? ''}` : 'leads';
+    const page = await this.deps.store.resources.leads.page(
+      chatbot.id,
+      { limit: q.limit, after: this.deps.cursors.decode(list, q.cursor) },
+      { from: q.from, to: q.to },
+    );
+    return { leads: page.items.map(leadView), nextCursor: this.deps.cursors.encode(list, page.next) };
+  }
+
+  async get(auth: AuthContext, chatbotId: string, id: string): Promise<LeadView> {
+    return leadView(await this.reachOne(auth, chatbotId, id));
+  }
+
+  async delete(auth: AuthContext, chatbotId: string, id: string, confirm: boolean): Promise<LeadView> {
+    const lead = await this.reachOne(auth, chatbotId, id);
+    if (!confirm) throw confirmationRequired('Add ?confirm=true to delete this lead');
+    await this.deps.store.resources.leads.delete([lead.id]);
+    return leadView(lead);
+  }
+
+  /** `delete`: removes the listed leads of this chatbot; ids it does not hold come back in notFound. */
+  async act(auth: AuthContext, chatbotId: string, input: { action: 'delete'; leadIds: string[]; confirm?: boolean }) {
+    const chatbot = await this.deps.chatbots.reach(auth, chatbotId);
+    if (input.confirm !== true) throw confirmationRequired('Send "confirm": true in the body to delete these leads');
+    const ids = [...new Set(input.leadIds)];
+    const leads = await this.deps.store.resources.leads.many(chatbot.id, ids);
+    await this.deps.store.resources.leads.delete(leads.map((l) => l.id));
+    const found = new Set(leads.map((l) => l.id));
+    return { action: input.action, deletedLeads: leads.map(leadView), notFound: ids.filter((id) => !found.has(id)) };
+  }
+
+  private async reachOne(auth: AuthContext, chatbotId: string, id: string): Promise<LeadRecord> {
+    const chatbot = await this.deps.chatbots.reach(auth, chatbotId);
+    const lead = await this.deps.store.resources.leads.get(chatbot.id, id);
+    if (!lead) throw notFound('Lead');
+    return lead;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Knowledge gaps: questions the assistant could not answer. Listing and deleting them is part of
+ * working conversations (conversations:read / conversations:delete); answering one writes a
+ * custom response, which takes the instructions scope like every custom response.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { authOf } from '../../http/access.js';
+import { paged } from '../../http/envelope.js';
+import { CONFIRM_NOTE, CustomResponseSchema, itemParams, KnowledgeGapSchema, NOT_FOUND_NOTE, one, page, Text } from './resource-schemas.js';
+import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
+
+const GapsQuery = Type.Object(
+  {
+    ...pageQuery(50, 100).properties,
+    answered: Type.Optional(Type.Boolean({ description: 'true: only answered gaps; false: only open ones; absent: all' })),
+  },
+  { additionalProperties: false },
+);
+const Params = itemParams('gapId');
+
+export default async function knowledgeGaps(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const service = app.services.resources.knowledgeGaps;
+  const tags = ['knowledge-gaps'];
+
+  app.get('/chatbots/:chatbotId/knowledge-gaps', {
+    schema: {
+      tags, summary: 'Questions the assistant could not answer, newest first',
+      description: 'Paginated (limit 1 to 100, default 50); `answered` filters, and a cursor works only with the filter it was issued for.',
+      params: ChatbotParams, querystring: GapsQuery,
+    },
+    config: { access: { scopes: ['conversations:read'] }, response: page('knowledgeGaps', KnowledgeGapSchema) },
+  }, async (request) => {
+    const q = request.query;
+    const result = await service.list(authOf(request), request.params.chatbotId, q);
+    return paged('knowledgeGaps', result.knowledgeGaps, q.limit, result.nextCursor);
+  });
+
+  app.get('/chatbots/:chatbotId/knowledge-gaps/:gapId', {
+    schema: { tags, summary: 'One knowledge gap', description: NOT_FOUND_NOTE, params: Params },
+    config: { access: { scopes: ['conversations:read'] }, response: one('knowledgeGap', KnowledgeGapSchema) },
+  }, async (request) => ({ knowledgeGap: await service.get(authOf(request), request.params.chatbotId, request.params.gapId) }));
+
+  app.post('/chatbots/:chatbotId/knowledge-gaps/:gapId/answer', {
+    schema: {
+      tags, summary: 'Answer a gap: the answer becomes a custom response to its question',
+      description: 'Marks the gap answered. Answering again updates that custom response (or creates a new one if it was deleted). Needs instructions:write, the scope of custom responses.',
+      params: Params,
+      body: Type.Object({ answer: Text(8000, 'Given verbatim to the next visitor who asks the question') }, { additionalProperties: false }),
+    },
+    config: {
+      access: { scopes: ['instructions:write'] },
+      response: Type.Object({ knowledgeGap: KnowledgeGapSchema, customResponse: CustomResponseSchema }),
+    },
+  }, async (request) => service.answer(authOf(request), request.params.chatbotId, request.params.gapId, request.body.answer));
+
+  app.delete('/chatbots/:chatbotId/knowledge-gaps/:gapId', {
+    schema: { tags, summary: 'Delete a knowledge gap', description: `${CONFIRM_NOTE} A custom response made from it stays.`, params: Params, querystring: ConfirmQuery },
+    config: { access: { scopes: ['conversations:delete'] }, response: one('deletedKnowledgeGap', KnowledgeGapSchema) },
+  }, async (request) => ({
+    deletedKnowledgeGap: await service.delete(authOf(request), request.params.chatbotId, request.params.gapId, request.query.confirm === true),
+  }));
+}

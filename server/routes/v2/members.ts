@@ -1,0 +1,70 @@
+/**
+ * Members: people invited by e-mail to work on a chatbot. The role is the user's dashboard role,
+ * which bounds what their tokens may do (see domain/resources/members.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { authOf } from '../../http/access.js';
+import { all, CONFIRM_NOTE, itemParams, MemberSchema, NOT_FOUND_NOTE, one } from './resource-schemas.js';
+import { ChatbotParams, ConfirmQuery } from './schemas.js';
+
+const Role = Type.Enum(['admin', 'member'], {
+  description: 'admin: everything but billing and account changes, on every chatbot of the account. member: reads, and works conversations, leads and knowledge, on the chatbots they were added to',
+});
+const InviteMember = Type.Object(
+  { email: Type.String({ minLength: 3, maxLength: 254, description: "The person's e-mail; a user of the account with it is reused, else created" }), role: Role },
+  { additionalProperties: false },
+);
+const PatchMember = Type.Object({ role: Role }, { additionalProperties: false });
+const Params = itemParams('memberId');
+const ROLES_NOTE =
+  "A role is the user's dashboard role (it applies account-wide and bounds every token of theirs). The account owner's role cannot change and the owner cannot be removed (400 VALIDATION_FAILED).";
+
+export default async function members(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const service = app.services.resources.members;
+  const tags = ['members'];
+
+  app.get('/chatbots/:chatbotId/members', {
+    schema: { tags, summary: "The chatbot's members, most recently added first", description: ROLES_NOTE, params: ChatbotParams },
+    config: { access: { scopes: ['members:read'] }, response: all('members', MemberSchema) },
+  }, async (request) => ({ members: await service.list(authOf(request), request.params.chatbotId) }));
+
+  app.post('/chatbots/:chatbotId/members', {
+    schema: {
+      tags, summary: 'Invite a person by e-mail',
+      description: `A new e-mail becomes a user of the account with the given role. An existing user keeps their role (meta.warnings says so when it differs; change it with PATCH). Someone already a member is 400 VALIDATION_FAILED. ${ROLES_NOTE}`,
+      params: ChatbotParams, body: InviteMember,
+    },
+    config: { access: { scopes: ['members:write'] }, successStatus: 201, response: one('member', MemberSchema) },
+  }, async (request, reply) => {
+    const { member, warnings } = await service.invite(authOf(request), request.params.chatbotId, request.body as { email: string; role: 'admin' | 'member' });
+    request.warnings.push(...warnings);
+    reply.code(201);
+    return { member };
+  });
+
+  app.get('/chatbots/:chatbotId/members/:memberId', {
+    schema: { tags, summary: 'One member', description: NOT_FOUND_NOTE, params: Params },
+    config: { access: { scopes: ['members:read'] }, response: one('member', MemberSchema) },
+  }, async (request) => ({ member: await service.get(authOf(request), request.params.chatbotId, request.params.memberId) }));
+
+  app.patch('/chatbots/:chatbotId/members/:memberId', {
+    schema: { tags, summary: "Change a member's role", description: `Takes effect on their next request. ${ROLES_NOTE}`, params: Params, body: PatchMember },
+    config: { access: { scopes: ['members:write'] }, response: one('member', MemberSchema) },
+  }, async (request) => ({
+    member: await service.update(authOf(request), request.params.chatbotId, request.params.memberId, request.body as { role: 'admin' | 'member' }),
+  }));
+
+  app.delete('/chatbots/:chatbotId/members/:memberId', {
+    schema: {
+      tags, summary: 'Remove a member from the chatbot',
+      description: `${CONFIRM_NOTE} The user stays in the account; with the role member they no longer reach this chatbot. ${ROLES_NOTE}`,
+      params: Params, querystring: ConfirmQuery,
+    },
+    config: { access: { scopes: ['members:delete'] }, response: one('deletedMember', MemberSchema) },
+  }, async (request) => ({
+    deletedMember: await service.delete(authOf(request), request.params.chatbotId, request.params.memberId, request.query.confirm === true),
+  }));
+}
