@@ -4,6 +4,7 @@
  * (createdAt, id), newest first, so inserts between requests never shift a page.
  */
 import type { Role, Scope, TokenAccess } from '../../shared/scopes.js';
+import type { KnowledgeStore } from './knowledge/ports.js';
 import type { ResourcesStore } from './resources/ports.js';
 
 export interface Plan {
@@ -155,4 +156,6 @@ export interface Store {
   };
   /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps (resources/ports.ts). */
   resources: ResourcesStore;
+  /** Sources, documents, chunks and their index, ingest jobs, blobs (knowledge/ports.ts). */
+  knowledge: KnowledgeStore;
 }

@@ -5,12 +5,14 @@ import type { Database } from '../tables.js';
 import { foundation } from './0001-foundation.js';
 import { knowledge } from './0002-knowledge.js';
 import { vectors } from './0003-vectors.js';
+import { searchIndex } from './0004-search-index.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '0001-foundation': foundation(dialect),
     '0002-knowledge': knowledge(dialect),
     '0003-vectors': vectors(dialect),
+    '0004-search-index': searchIndex(dialect),
   };
 }
 

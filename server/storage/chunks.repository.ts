@@ -1,0 +1,147 @@
+/**
+ * Chunks and their lexical index. The index follows the table by itself (SQLite: FTS5 external
+ * content kept by triggers; PostgreSQL: a generated tsvector column), so replacing or deleting
+ * chunks is plain SQL on `chunks`. Only the search statement differs between dialects.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { ChunkLocation, KnowledgeStore, SearchHit } from '../domain/knowledge/ports.js';
+import type { DialectName } from './dialects/index.js';
+import { fts5Query, searchPairs, searchTerms } from './search-terms.js';
+import type { Database } from './tables.js';
+
+const BATCH = 500;
+export const MAX_K = 1000;
+
+/**
+ * Field weights, title : heading path : text. A word in the title or a heading says what a
+ * passage is about far more than the same word in its body. SQLite passes them to bm25().
+ * PostgreSQL's ts_rank takes one weight per tsvector class {D, C, B, A} (text D, heading B,
+ * title A) and saturates repeated words differently from bm25, so its figures differ.
+ * Chosen with bench/retrieval.ts (`npm run bench -- retrieval`), where the figures are.
+ */
+export const WEIGHTS = { title: 4, heading: 2, text: 1 } as const;
+const PG_WEIGHTS = '{0.5,0,0.75,1}';
+
+interface ChunkRow {
+  id: number;
+  document_id: string;
+  title: string;
+  heading: string;
+  text: string;
+  location: string;
+  score?: number | string;
+}
+
+function toHit(r: ChunkRow): SearchHit {
+  const location = JSON.parse(r.location) as ChunkLocation;
+  return {
+    chunkId: Number(r.id),
+    documentId: r.document_id,
+    title: r.title,
+    url: location.url ?? null,
+    headingPath: Array.isArray(location.headingPath) ? location.headingPath : r.heading ? r.heading.split(' > ') : [],
+    text: r.text,
+    location,
+    score: Number(r.score ?? 0),
+  };
+}
+
+/** The chatbot's one-token key in chunks_fts (`hex(chatbot_id)`, as the triggers write it). */
+const chatbotToken = (chatbotId: string) => Buffer.from(chatbotId, 'utf8').toString('hex').toUpperCase();
+
+const clampK = (k: number) => Math.max(0, Math.min(MAX_K, Math.floor(Number.isFinite(k) ? k : 0)));
+
+export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): KnowledgeStore['chunks'] => {
+  const atomically = <T>(fn: (trx: Kysely<Database>) => Promise<T>) =>
+    db.isTransaction ? fn(db) : db.transaction().execute(fn);
+
+  return {
+    replace(documentId, chatbotId, chunks) {
+      return atomically(async (trx) => {
+        // Deleting the rows deletes their index entries (trigger / generated column) and vectors.
+        await trx.deleteFrom('chunks').where('document_id', '=', documentId).execute();
+        const ids: number[] = [];
+        for (let i = 0; i < chunks.length; i += BATCH) {
+          const rows = chunks.slice(i, i + BATCH).map((c) => ({
+            document_id: documentId,
+            chatbot_id: chatbotId,
+            idx: c.index,
+            title: c.title,
+            heading: c.headingPath.join(' > '),
+            text: c.text,
+            location: JSON.stringify(c.location),
+            token_count: c.tokenCount,
+          }));
+          const inserted = await trx.insertInto('chunks').values(rows).returning('id').execute();
+          // Ids are assigned in VALUES order in both dialects; sorting makes that explicit.
+          ids.push(...inserted.map((r) => Number(r.id)).sort((a, b) => a - b));
+        }
+        await trx.updateTable('documents').set({ chunk_count: chunks.length }).where('id', '=', documentId).execute();
+        return ids;
+      });
+    },
+
+    async searchLexical(chatbotId, query, k) {
+      const limit = clampK(k);
+      const terms = searchTerms(query);
+      if (!terms.length || !limit) return [];
+      if (dialect === 'postgres') {
+        // ts_rank knows no IDF: "request" would weigh as much as "xml". Each word is ranked on
+        // its own and weighted by its BM25 IDF over this chatbot's chunks (n from the documents'
+        // chunk counts, df from the GIN index), then summed, like bm25 on SQLite. Normalisation
+        // 1 divides by 1 + log(length), so long passages do not win by size alone.
+        const { rows } = await sql<ChunkRow>`
+          with t as materialized (
+            select q, (select count(*) from chunks c where c.chatbot_id = ${chatbotId} and c.tsv @@ q)::float8 as df
+            from (select to_tsquery('english', w) as q from unnest(${terms}::text[]) as u(w)) words
+            where numnode(q) > 0),
+          n as materialized (select coalesce(sum(chunk_count), 0)::float8 as n from documents where chatbot_id = ${chatbotId})
+          select c.id, c.document_id, c.title, c.heading, c.text, c.location,
+                 sum(ln(1 + (greatest(n.n, t.df) - t.df + 0.5) / (t.df + 0.5)) * ts_rank(${PG_WEIGHTS}::float4[], c.tsv, t.q, 1)) as score
+          from t join chunks c on c.chatbot_id = ${chatbotId} and c.tsv @@ t.q cross join n
+          group by c.id
+          order by score desc, c.id
+          limit ${limit}`.execute(db);
+        return rows.map(toHit);
+      }
+      // FTS5 filters by the chatbot's token, ranks, sorts and limits by itself; only the k
+      // winners are joined (migration 0004). bm25 is "lower is better": negated, so every hit
+      // list reads higher = better. Adjacent word pairs join the OR as phrases (searchPairs).
+      const match = `chatbot : "${chatbotToken(chatbotId)}" AND (${fts5Query(terms, searchPairs(query))})`;
+      const { rows } = await sql<ChunkRow>`
+        select c.id, c.document_id, c.title, c.heading, c.text, c.location, -m.rank as score
+        from (select rowid, bm25(chunks_fts, ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.heading)}, ${sql.lit(WEIGHTS.text)}, 0) as rank
+              from chunks_fts where chunks_fts match ${match}
+              order by rank, rowid
+              limit ${limit}) m
+        join chunks c on c.id = m.rowid
+        where c.chatbot_id = ${chatbotId}
+        order by m.rank, c.id`.execute(db);
+      return rows.map(toHit);
+    },
+
+    async byIds(ids) {
+      const wanted = [...new Set(ids.filter((id) => Number.isInteger(id)))];
+      if (!wanted.length) return [];
+      const found = new Map<number, SearchHit>();
+      for (let i = 0; i < wanted.length; i += BATCH) {
+        const rows = await db
+          .selectFrom('chunks')
+          .select(['id', 'document_id', 'title', 'heading', 'text', 'location'])
+          .where('id', 'in', wanted.slice(i, i + BATCH))
+          .execute();
+        for (const r of rows) found.set(Number(r.id), toHit(r));
+      }
+      return wanted.flatMap((id) => found.get(id) ?? []);
+    },
+
+    async count(chatbotId) {
+      const row = await db
+        .selectFrom('chunks')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('chatbot_id', '=', chatbotId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+};
