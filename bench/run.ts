@@ -5,6 +5,7 @@
 const BENCHMARKS: Record<string, { about: string; load: () => Promise<{ run: () => Promise<unknown> }> }> = {
   http: { about: 'authenticated GET /api/v2/chatbots/{id} against a bare Fastify route', load: () => import('./http.js') },
   retrieval: { about: "hit@1 / hit@3 of lexical retrieval over fastify's docs, SQLite and PostgreSQL", load: () => import('./retrieval.js') },
+  answers: { about: "answer engine: relevance gate rates, built-in latency, time to the first streamed token (stand-in model)", load: () => import('./answers.js') },
 };
 
 function usage(): string {

@@ -35,6 +35,11 @@ export interface Config {
   youtubeBaseUrl: string;
   /** An OpenAI-compatible endpoint; null when none is configured (the built-in, offline mode). */
   openai: { baseUrl: string; apiKey: string; embeddingModel: string | null } | null;
+  /**
+   * The answer engine: the provider model each public `gptModel` name maps to (used when
+   * `openai` is set), and how long a model may send nothing before the attempt fails.
+   */
+  answers: { models: { 'gpt-4.1': string; 'gpt-4.1-mini': string }; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -135,5 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     youtubeBaseUrl: (env.YOUTUBE_BASE_URL || 'https://www.youtube.com').replace(/\/+$/, ''),
     openai: openaiConfig(env),
+    answers: {
+      models: { 'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1', 'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini' },
+      timeoutMs: integer(env, 'ANSWER_TIMEOUT_MS', 30_000, 100, 600_000),
+    },
   };
 }

@@ -1,0 +1,169 @@
+/**
+ * The answer engine (conversations/ports.ts AnswerEngine): a visitor's question in, an answer
+ * with its sources and follow-ups out. In order:
+ *   1. a matching custom response is returned verbatim (custom-responses.ts);
+ *   2. retrieval finds the passages (topK for the answer, a few more for the relevance gate
+ *      and follow-ups), and the gate (relevance.ts) judges whether they cover the question;
+ *   3. the provider answers: a language model (openai-provider.ts) or the built-in extractive
+ *      answerer (extractive.ts), streaming through onToken;
+ *   4. the output filter (leak-guard.ts) withholds an answer quoting the instructions, for
+ *      providers that saw them;
+ *   5. sources (unless hideSources) link straight to the place; follow-ups are the smart ones
+ *      (unless disabled) then the owner's; `unanswered` marks a knowledge gap.
+ * Provider failures end in the locale's unavailable reply, never in an exception; only the
+ * caller's own abort (and storage failures) reject.
+ */
+import { citationUrl } from '../knowledge/chunk.js';
+import type { SearchHit } from '../knowledge/ports.js';
+import type { Answer, AnswerEngine, AnswerRequest, FollowUp, SourceRef } from '../conversations/ports.js';
+import { matchCustomResponse } from './custom-responses.js';
+import { LeakGuard, leaksSecrets } from './leak-guard.js';
+import { messagesFor, type AnswerMessages } from './messages.js';
+import type { AnswerContextStore, AnswerProvider, GenerateOutput, Passage } from './ports.js';
+import { buildPrompt, readSettings, temperatureFor } from './prompt.js';
+import { GATE_DEPTH, relevance } from './relevance.js';
+
+/** The retrieval the engine needs (knowledge/retrieval.ts Retriever satisfies it). */
+export interface PassageSearch {
+  search(chatbotId: string, query: string, k: number): Promise<SearchHit[]>;
+}
+
+export interface AnswerEngineOptions {
+  retriever: PassageSearch;
+  store: AnswerContextStore;
+  provider: AnswerProvider;
+  /** The engine's own strings per locale; messages.ts by default. */
+  messages?: (locale: string) => AnswerMessages;
+  /** Hears unexpected provider failures (logging). */
+  onError?: (err: unknown) => void;
+}
+
+/** Hits read beyond topK and the gate when smart follow-ups are wanted ("related passages"). */
+const RELATED_EXTRA = 6;
+
+/** Where a hit links to: a video at its second, a PDF at its page, a web page at its quote. */
+export function sourceLink(hit: Pick<SearchHit, 'url' | 'text' | 'headingPath' | 'location'>): string | null {
+  if (!hit.url) return null;
+  return citationUrl(hit.url, { index: 0, text: hit.text, tokenCount: 0, headingPath: hit.headingPath, location: hit.location });
+}
+
+/** One source per document, at its best passage, in the order given. */
+export function toSources(hits: SearchHit[]): SourceRef[] {
+  const seen = new Set<string>();
+  const out: SourceRef[] = [];
+  for (const hit of hits) {
+    if (seen.has(hit.documentId)) continue;
+    seen.add(hit.documentId);
+    out.push({ documentId: hit.documentId, title: hit.title, url: hit.url, link: sourceLink(hit), location: hit.location, score: hit.score });
+  }
+  return out;
+}
+
+export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine & { readonly provider: string } {
+  const { retriever, store, provider } = options;
+  const stringsFor = options.messages ?? messagesFor;
+
+  return {
+    provider: provider.name,
+    async answer(request: AnswerRequest): Promise<Answer> {
+      const settings = readSettings(request.settings ?? {});
+      const strings = stringsFor(settings.locale);
+      const [customs, ownerFollowUps, instruction, persona] = await Promise.all([
+        store.customResponses(request.chatbotId),
+        store.followUps(request.chatbotId),
+        settings.promptId ? store.instruction(request.chatbotId, settings.promptId) : null,
+        settings.personaId ? store.persona(request.chatbotId, settings.personaId) : null,
+      ]);
+
+      const custom = matchCustomResponse(request.question, customs);
+      if (custom) {
+        request.onToken?.(custom.response.answer);
+        return {
+          text: custom.response.answer,
+          sources: [],
+          followUps: ownerFollowUps,
+          unanswered: false,
+          customResponseId: custom.response.id,
+          provider: 'custom-response',
+          model: null,
+        };
+      }
+
+      const followUpCount = settings.disableSmartFollowUpPrompts ? 0 : settings.smartFollowUpPromptsCount;
+      const depth = Math.max(settings.topK, GATE_DEPTH) + (followUpCount ? RELATED_EXTRA : 0);
+      const hits = await retriever.search(request.chatbotId, request.question, depth);
+      const gate = relevance(request.question, hits);
+      const numbered: Passage[] = hits.map((h, i) => ({ ...h, n: i + 1, coverage: gate.perHit[i] }));
+      const passages = numbered.slice(0, settings.topK);
+      const related = numbered.slice(settings.topK);
+
+      const prompt = provider.seesInstructions
+        ? buildPrompt({ question: request.question, history: request.history ?? [], passages, instruction, persona, settings, followUpCount, strings })
+        : { messages: [], secrets: [] };
+      const guard = prompt.secrets.length ? new LeakGuard(prompt.secrets) : null;
+      const onToken = request.onToken
+        ? guard
+          ? (text: string) => {
+              const safe = guard.push(text);
+              if (safe) request.onToken!(safe);
+            }
+          : request.onToken
+        : undefined;
+
+      let out: GenerateOutput;
+      try {
+        out = await provider.generate({
+          question: request.question,
+          settings,
+          messages: prompt.messages,
+          temperature: temperatureFor(settings, instruction),
+          passages,
+          related,
+          relevant: gate.relevant,
+          followUpCount,
+          strings,
+          onToken: guard && !request.onToken ? (text) => void guard.push(text) : onToken,
+          signal: request.signal,
+        });
+      } catch (err) {
+        if (request.signal?.aborted) throw err;
+        options.onError?.(err);
+        onToken?.(strings.unavailable);
+        out = { text: strings.unavailable, answered: true, used: [], followUps: [], provider: 'unavailable', model: null };
+      }
+
+      if (guard && (guard.leaked || leaksSecrets(out.text, prompt.secrets))) {
+        // The text quoted the instructions: none of it is kept, the visitor gets a refusal.
+        request.onToken?.(strings.cannotShareInstructions);
+        return {
+          text: strings.cannotShareInstructions,
+          sources: [],
+          followUps: ownerFollowUps,
+          unanswered: false,
+          customResponseId: null,
+          provider: out.provider,
+          model: out.model,
+        };
+      }
+      const rest = guard?.flush();
+      if (rest) request.onToken?.(rest);
+
+      const answered = out.provider === 'unavailable' || out.answered;
+      let sources: SourceRef[] = [];
+      if (!settings.hideSources && out.provider !== 'unavailable' && out.answered) {
+        const used = out.used ?? (gate.relevant ? passages.map((p) => p.n) : []);
+        sources = toSources(numbered.filter((p) => used.includes(p.n)));
+      }
+      const smart: FollowUp[] = out.answered && out.provider !== 'unavailable' ? out.followUps.slice(0, followUpCount) : [];
+      return {
+        text: out.text,
+        sources,
+        followUps: [...smart, ...ownerFollowUps],
+        unanswered: !answered,
+        customResponseId: null,
+        provider: out.provider,
+        model: out.model,
+      };
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * What the answer engine needs besides retrieval: the owner's resources it reads (storage
+ * implements AnswerContextStore in storage/answers.repository.ts) and the provider port its
+ * two generators implement (openai-provider.ts, extractive.ts).
+ */
+import type { FollowUp } from '../conversations/ports.js';
+import type { SearchHit } from '../knowledge/ports.js';
+import type { AnswerMessages } from './messages.js';
+import type { AnswerSettings, ChatMessage } from './prompt.js';
+
+/** ChatbotPrompt (v2 "instruction"): its instructions and temperature (0..1) drive the model. */
+export interface InstructionContext {
+  id: string;
+  title: string;
+  instructions: string;
+  temperature: number | null;
+}
+
+/** ChatbotPersona: its instructions go to the model. */
+export interface PersonaContext {
+  id: string;
+  title: string;
+  instructions: string;
+}
+
+export interface CustomResponseContext {
+  id: string;
+  question: string;
+  answer: string;
+}
+
+/** Read-only access to the chatbot's resources the engine uses; every read is scoped to the chatbot. */
+export interface AnswerContextStore {
+  instruction(chatbotId: string, id: string): Promise<InstructionContext | null>;
+  persona(chatbotId: string, id: string): Promise<PersonaContext | null>;
+  /** Every custom response of the chatbot, oldest first. */
+  customResponses(chatbotId: string): Promise<CustomResponseContext[]>;
+  /** The owner-defined follow-ups, in their order (position). */
+  followUps(chatbotId: string): Promise<FollowUp[]>;
+}
+
+/** A retrieved passage as a provider sees it: numbered from 1 in the prompt. */
+export interface Passage extends SearchHit {
+  /** 1-based number in the prompt ([1], [2]…). */
+  n: number;
+  /** Share of the question's terms the passage contains (relevance.ts), when the engine computed it. */
+  coverage?: number;
+}
+
+export interface GenerateInput {
+  question: string;
+  settings: AnswerSettings;
+  /** The prompt built by prompt.ts (providers that use a language model send it as is). */
+  messages: ChatMessage[];
+  temperature: number;
+  /** The top `topK` passages, best first. */
+  passages: Passage[];
+  /** Further hits after the passages ("related passages", numbered on from topK + 1): suggestions, and the built-in answerer's wider reading. */
+  related: Passage[];
+  /** True when the relevance gate (relevance.ts) says the knowledge covers the question. */
+  relevant: boolean;
+  /** Smart follow-ups wanted (0 when disabled). */
+  followUpCount: number;
+  /** The locale's own strings (unavailable reply, honest reply…). */
+  strings: AnswerMessages;
+  onToken?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface GenerateOutput {
+  /** The answer text (already streamed through onToken when the provider streams). */
+  text: string;
+  /** False when the provider could not answer from the knowledge (a knowledge gap). */
+  answered: boolean;
+  /** Numbers (Passage.n) of the passages the answer used; null: not known (the engine decides). */
+  used: number[] | null;
+  /** Smart follow-ups: suggested next questions or topics. */
+  followUps: FollowUp[];
+  provider: 'openai' | 'built-in' | 'unavailable';
+  model: string | null;
+}
+
+export interface AnswerProvider {
+  /** `openai` or `built-in`: what Answer.provider says when this provider answered. */
+  readonly name: 'openai' | 'built-in';
+  /**
+   * True when the provider sends the instructions to a model, so its output is checked for
+   * quoting them (engine.ts). The built-in answerer only ever quotes the knowledge.
+   */
+  readonly seesInstructions: boolean;
+  generate(input: GenerateInput): Promise<GenerateOutput>;
+}

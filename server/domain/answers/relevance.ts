@@ -1,0 +1,58 @@
+/**
+ * The relevance gate: does the chatbot's knowledge cover the question, or should the
+ * built-in answerer say honestly that it has no information? Retrieval scores cannot decide
+ * it: bm25, ts_rank and fused ranks are comparable only within one result list. What carries
+ * over between questions, corpora and dialects is how much of the question the best passages
+ * talk about:
+ *
+ *   union = share of the question's terms found in any of the top GATE_DEPTH passages
+ *   best  = share found in the single best-covering one of them
+ *   relevance = (union + best) / 2
+ *
+ * Terms are content words, stemmed (text.ts); a passage's words include its title and heading
+ * path. An off-topic question ("how long should I boil an egg?") shares a word or two with a
+ * corpus at most, scattered over passages; an on-topic one finds most of its words, several of
+ * them in one passage. RELEVANCE_THRESHOLD was tuned on bench/retrieval-questions.json against
+ * bench/offtopic-questions.json (README.md: the figures; bench/answers.ts measures them again).
+ */
+import type { SearchHit } from '../knowledge/ports.js';
+import { termSet, terms } from './text.js';
+
+/** How many of the best hits the gate reads. */
+export const GATE_DEPTH = 5;
+/** At or above: the knowledge covers the question. */
+export const RELEVANCE_THRESHOLD = 0.55;
+
+export interface Relevance {
+  /** (union + best) / 2, 0..1. */
+  score: number;
+  union: number;
+  best: number;
+  /** The question's terms. */
+  terms: string[];
+  /** Per hit (same order as given): the share of the question's terms it contains. */
+  perHit: number[];
+  relevant: boolean;
+}
+
+/** The terms a hit is about: its title, heading path and text. */
+export function hitTerms(hit: Pick<SearchHit, 'title' | 'headingPath' | 'text'>): Set<string> {
+  return new Set(terms(`${hit.title}\n${hit.headingPath.join('\n')}\n${hit.text}`));
+}
+
+export function relevance(question: string, hits: Pick<SearchHit, 'title' | 'headingPath' | 'text'>[], threshold = RELEVANCE_THRESHOLD): Relevance {
+  const q = termSet(question);
+  const top = hits.slice(0, GATE_DEPTH);
+  if (!q.length || !top.length) return { score: 0, union: 0, best: 0, terms: q, perHit: hits.map(() => 0), relevant: false };
+  const found = new Set<string>();
+  const perHit = hits.map((hit, i) => {
+    const words = hitTerms(hit);
+    const matched = q.filter((t) => words.has(t));
+    if (i < GATE_DEPTH) for (const t of matched) found.add(t);
+    return matched.length / q.length;
+  });
+  const union = found.size / q.length;
+  const best = Math.max(...perHit.slice(0, GATE_DEPTH));
+  const score = (union + best) / 2;
+  return { score, union, best, terms: q, perHit, relevant: score >= threshold };
+}

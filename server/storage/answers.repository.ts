@@ -1,0 +1,55 @@
+/**
+ * The answer engine's read-only view of a chatbot's resources (domain/answers/ports.ts
+ * AnswerContextStore): the active instruction and persona, custom responses and the owner's
+ * follow-ups. Every read is scoped to the chatbot, so an id of another chatbot finds nothing.
+ */
+import type { Kysely } from 'kysely';
+import type { AnswerContextStore } from '../domain/answers/ports.js';
+import type { Database } from './tables.js';
+
+/** More custom responses than this are not matched against (oldest first are kept). */
+const MAX_CUSTOM_RESPONSES = 5000;
+const MAX_FOLLOWUPS = 50;
+
+export const answerContextRepository = (db: Kysely<Database>): AnswerContextStore => ({
+  async instruction(chatbotId, id) {
+    const row = await db
+      .selectFrom('instructions')
+      .select(['id', 'title', 'instructions', 'temperature'])
+      .where('id', '=', id)
+      .where('chatbot_id', '=', chatbotId)
+      .executeTakeFirst();
+    return row ? { id: row.id, title: row.title, instructions: row.instructions, temperature: row.temperature === null ? null : Number(row.temperature) } : null;
+  },
+  async persona(chatbotId, id) {
+    const row = await db
+      .selectFrom('personas')
+      .select(['id', 'title', 'instructions'])
+      .where('id', '=', id)
+      .where('chatbot_id', '=', chatbotId)
+      .executeTakeFirst();
+    return row ?? null;
+  },
+  async customResponses(chatbotId) {
+    return db
+      .selectFrom('custom_responses')
+      .select(['id', 'question', 'answer'])
+      .where('chatbot_id', '=', chatbotId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(MAX_CUSTOM_RESPONSES)
+      .execute();
+  },
+  async followUps(chatbotId) {
+    const rows = await db
+      .selectFrom('followups')
+      .select(['title', 'description', 'link', 'is_escalation_prompt'])
+      .where('chatbot_id', '=', chatbotId)
+      .orderBy('position')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(MAX_FOLLOWUPS)
+      .execute();
+    return rows.map((r) => ({ title: r.title, description: r.description, link: r.link, isEscalationPrompt: Number(r.is_escalation_prompt) === 1 }));
+  },
+});
