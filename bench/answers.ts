@@ -93,10 +93,12 @@ export async function run() {
         engineTimes.push(performance.now() - start);
       }
     }
-    console.log(`\nbuilt-in answerer, ${questions.length} questions x ${BUILTIN_ROUNDS} rounds (ms):`);
-    console.log(`  target                               p50       p99`);
-    console.log(`  retrieval alone (baseline)      ${ms(percentile(searchTimes, 50))}  ${ms(percentile(searchTimes, 99))}`);
-    console.log(`  engine.answer, built-in         ${ms(percentile(engineTimes, 50))}  ${ms(percentile(engineTimes, 99))}`);
+    if (engineTimes.length) {
+      console.log(`\nbuilt-in answerer, ${questions.length} questions x ${BUILTIN_ROUNDS} rounds (ms):`);
+      console.log(`  target                               p50       p99`);
+      console.log(`  retrieval alone (baseline)      ${ms(percentile(searchTimes, 50))}  ${ms(percentile(searchTimes, 99))}`);
+      console.log(`  engine.answer, built-in         ${ms(percentile(engineTimes, 50))}  ${ms(percentile(engineTimes, 99))}`);
+    }
 
     // 3. Time to the first streamed token with the stand-in.
     const fetch = outbound.fetchWith({ timeoutMs: 30_000 });

@@ -35,12 +35,25 @@ export interface Relevance {
   relevant: boolean;
 }
 
+/** Terms of recently seen chunks: the same popular chunks come back question after question. */
+const hitCache = new Map<string, Set<string>>();
+const HIT_CACHE_SIZE = 5000;
+
 /** The terms a hit is about: its title, heading path and text. */
-export function hitTerms(hit: Pick<SearchHit, 'title' | 'headingPath' | 'text'>): Set<string> {
-  return new Set(terms(`${hit.title}\n${hit.headingPath.join('\n')}\n${hit.text}`));
+export function hitTerms(hit: Pick<SearchHit, 'title' | 'headingPath' | 'text'> & Partial<Pick<SearchHit, 'chunkId' | 'documentId'>>): Set<string> {
+  // A chunk's text never changes under its id (re-indexing writes new chunks); the length guards the rest.
+  const key = hit.chunkId !== undefined && hit.documentId ? `${hit.documentId}:${hit.chunkId}:${hit.text.length}:${hit.title.length}` : null;
+  const cached = key ? hitCache.get(key) : undefined;
+  if (cached) return cached;
+  const set = new Set(terms(`${hit.title}\n${hit.headingPath.join('\n')}\n${hit.text}`));
+  if (key) {
+    if (hitCache.size >= HIT_CACHE_SIZE) hitCache.delete(hitCache.keys().next().value!);
+    hitCache.set(key, set);
+  }
+  return set;
 }
 
-export function relevance(question: string, hits: Pick<SearchHit, 'title' | 'headingPath' | 'text'>[], threshold = RELEVANCE_THRESHOLD): Relevance {
+export function relevance(question: string, hits: Parameters<typeof hitTerms>[0][], threshold = RELEVANCE_THRESHOLD): Relevance {
   const q = termSet(question);
   const top = hits.slice(0, GATE_DEPTH);
   if (!q.length || !top.length) return { score: 0, union: 0, best: 0, terms: q, perHit: hits.map(() => 0), relevant: false };
