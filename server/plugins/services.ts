@@ -20,6 +20,7 @@ import { GuardedHttpClient } from '../outbound/guarded-client.js';
 import { EmbeddedQueue } from '../queue/embedded-queue.js';
 import type { DatabaseHandle } from '../storage/dialects/index.js';
 import { createStore } from '../storage/store.js';
+import { createRetrieval } from './retrieval.js';
 
 export const USER_AGENT = 'Parley/0.1 (+https://github.com/parley-chat/parley)';
 
@@ -35,7 +36,9 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
     onError: (err, job) => log?.error({ err, job }, 'background job failed'),
   });
   const fetcher = guardedFetcher(outbound);
-  const indexer = new DocumentIndexer(store);
+  // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
+  const retriever = createRetrieval(store.knowledge, database, config, outbound.fetch, log);
+  const indexer = new DocumentIndexer(store, retriever);
   const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs });
   runner.register('page', pageItem);
   runner.register('link', linkItem);
@@ -48,6 +51,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
   const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
   return {
     store,
+    retriever,
     queue,
     outbound,
     runner,

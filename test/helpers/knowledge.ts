@@ -15,25 +15,31 @@ import { openPostgresSchema } from './postgres.js';
 
 export interface KnowledgeDb {
   database: DatabaseHandle;
+  /** A temporary directory for files of the run (DATA_DIR). */
+  dataDir: string;
   store: Store;
   close(): Promise<void>;
 }
 
 export async function openKnowledgeDb(dialect: DialectName): Promise<KnowledgeDb> {
   let database: DatabaseHandle;
-  let cleanup: () => Promise<void>;
+  let drop = async () => {};
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-knowledge-'));
   if (dialect === 'postgres') {
     const pg = await openPostgresSchema();
     database = pg.database;
-    cleanup = pg.drop;
+    drop = pg.drop;
   } else {
-    const dir = mkdtempSync(join(tmpdir(), 'parley-knowledge-'));
-    database = openDatabase({ sqlitePath: join(dir, 'knowledge.db') });
-    cleanup = async () => rmSync(dir, { recursive: true, force: true });
+    database = openDatabase({ sqlitePath: join(dataDir, 'knowledge.db') });
   }
+  const cleanup = async () => {
+    await drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   await migrateToLatest(database.db, database.dialect);
   return {
     database,
+    dataDir,
     store: createStore(database.db, database.dialect),
     async close() {
       await database.close();

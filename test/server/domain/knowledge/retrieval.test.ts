@@ -8,6 +8,9 @@ import { EmbeddingsError, openAIEmbeddings } from '../../../../server/domain/kno
 import type { EmbeddingsPort, SearchHit } from '../../../../server/domain/knowledge/ports.js';
 import { createRetriever, reciprocalRankFusion, type Retriever } from '../../../../server/domain/knowledge/retrieval.js';
 import type { Store } from '../../../../server/domain/ports.js';
+import { loadConfig } from '../../../../server/config.js';
+import { GuardedHttpClient } from '../../../../server/outbound/guarded-client.js';
+import { createRetrieval } from '../../../../server/plugins/retrieval.js';
 import { createVectorIndex } from '../../../../server/storage/vectors.repository.js';
 import { startEmbeddingsStandin, STANDIN_DIMENSIONS, type EmbeddingsStandin } from '../../../helpers/embeddings-standin.js';
 import { addDocument, chunkInputs, HOSTILE_QUERIES, newChatbot, openKnowledgeDb, type KnowledgeDb } from '../../../helpers/knowledge.js';
@@ -183,6 +186,28 @@ describe.each(['sqlite', 'postgres'] as const)('retrieval on %s', (dialect) => {
     expect(vectorErrors).toEqual([]);
   });
 
+  test('connects on first use through the guarded client, as the app wires it; an unreachable endpoint means words only', async () => {
+    const { bot, car } = await corpus();
+    const dataDir = kdb.dataDir;
+    const env = { DATA_DIR: dataDir, OPENAI_BASE_URL: standin.baseUrl, OPENAI_API_KEY: 'sk-standin', EMBEDDING_MODEL: 'standin-64' };
+    // The stand-in listens on 127.0.0.1: only ALLOW_PRIVATE_FETCH lets the guarded client reach it.
+    const outbound = new GuardedHttpClient({ allowPrivate: true });
+    const errors: unknown[] = [];
+    const wired = createRetrieval(store.knowledge, kdb.database, loadConfig(env), outbound.fetch, { error: (e) => errors.push(e) });
+    expect(wired.hybrid).toBe(true);
+    expect(car.chunkIds).toContain((await wired.search(bot.chatbotId, 'automobile upkeep', 1))[0]?.chunkId);
+    expect(errors).toEqual([]);
+
+    const refused = createRetrieval(store.knowledge, kdb.database, loadConfig(env), new GuardedHttpClient({ allowPrivate: false }).fetch, { error: (e) => errors.push(e) });
+    expect(await refused.search(bot.chatbotId, 'automobile upkeep', 3)).toEqual([]);
+    expect((await refused.search(bot.chatbotId, 'garage', 3))[0]?.documentId).toBe(car.doc.id);
+    await refused.index(bot.chatbotId, [{ id: car.chunkIds[0], text: 'x' }]); // never throws for the endpoint
+    expect(errors).toHaveLength(1); // reported once, not on every call
+
+    const lexicalOnly = createRetrieval(store.knowledge, kdb.database, loadConfig({ DATA_DIR: dataDir }), outbound.fetch);
+    expect(lexicalOnly.hybrid).toBe(false);
+  });
+
   test('an embeddings outage degrades to lexical and is reported', async () => {
     const { bot, billing } = await corpus();
     const errors = vectorErrors.length;
@@ -191,5 +216,11 @@ describe.each(['sqlite', 'postgres'] as const)('retrieval on %s', (dialect) => {
     expect(hits[0].chunkId).toBe(billing.chunkIds[1]);
     expect(vectorErrors.length).toBe(errors + 1);
     expect(vectorErrors.at(-1)).toBeInstanceOf(EmbeddingsError);
+    // Indexing during an outage keeps the chunks (searchable by words) and reports.
+    const more = await addDocument(store, bot, 'Shipping', [{ text: 'Parcels ship within two days.' }]);
+    standin.failNext(1);
+    await hybrid.index(bot.chatbotId, more.chunkIds.map((id) => ({ id, text: 'Parcels ship within two days.' })));
+    expect(vectorErrors.length).toBe(errors + 2);
+    expect((await hybrid.search(bot.chatbotId, 'parcels', 1))[0].documentId).toBe(more.doc.id);
   });
 });
