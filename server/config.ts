@@ -29,6 +29,10 @@ export interface Config {
   fileMaxBytes: number;
   /** Lets outbound requests reach private and loopback addresses (intranet crawling, tests). */
   allowPrivateFetch: boolean;
+  /** Total time of one outbound request, headers and body. */
+  outboundTimeoutMs: number;
+  /** Time one file or page may take to extract in its worker before the worker is stopped. */
+  extractTimeoutMs: number;
   crawl: { maxPages: number; maxDepth: number; minDelayMs: number };
   queue: { concurrency: number; leaseMs: number; pollMs: number };
   /** Where YouTube watch pages are read from (a stand-in in tests). */
@@ -128,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     iconMaxBytes: integer(env, 'ICON_MAX_BYTES', 1_048_576, 1024, 10 * 1_048_576),
     fileMaxBytes: integer(env, 'FILE_MAX_BYTES', 20 * 1_048_576, 1024, 512 * 1_048_576),
     allowPrivateFetch: flag(env, 'ALLOW_PRIVATE_FETCH'),
+    outboundTimeoutMs: integer(env, 'OUTBOUND_TIMEOUT_MS', 15_000, 100, 600_000),
+    extractTimeoutMs: integer(env, 'EXTRACT_TIMEOUT_MS', 30_000, 100, 600_000),
     crawl: {
       maxPages: integer(env, 'CRAWL_MAX_PAGES', 500, 1, 100_000),
       maxDepth: integer(env, 'CRAWL_MAX_DEPTH', 5, 0, 50),

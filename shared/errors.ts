@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   CHATBOT_PAGES_LIMIT_REACHED: 429,
   INTERNAL_SERVER_ERROR: 500,
+  /** A service we call for the caller (a connected source such as Confluence) is down or throttling. */
+  UPSTREAM_UNAVAILABLE: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -4,6 +4,7 @@
  * (createdAt, id), newest first, so inserts between requests never shift a page.
  */
 import type { Role, Scope, TokenAccess } from '../../shared/scopes.js';
+import type { ConversationStore } from './conversations/ports.js';
 import type { KnowledgeStore } from './knowledge/ports.js';
 import type { ResourcesStore } from './resources/ports.js';
 
@@ -154,8 +155,10 @@ export interface Store {
     get(accountId: string, metric: string, period: string): Promise<number>;
     add(accountId: string, metric: string, period: string, delta: number): Promise<void>;
   };
-  /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps (resources/ports.ts). */
-  resources: ResourcesStore;
   /** Sources, documents, chunks and their index, ingest jobs, blobs (knowledge/ports.ts). */
   knowledge: KnowledgeStore;
+  /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps (resources/ports.ts). */
+  resources: ResourcesStore;
+  /** Conversations with their visitors, messages and events (conversations/ports.ts). */
+  conversations: ConversationStore;
 }

@@ -4,9 +4,10 @@ import type { Store } from '../domain/ports.js';
 import { accountsRepository, usersRepository } from './accounts.repository.js';
 import { invoicesRepository, usageRepository } from './billing.repository.js';
 import { chatbotsRepository, iconsRepository } from './chatbots.repository.js';
-import { resourcesRepository } from './resources.repository.js';
 import type { DialectName } from './dialects/index.js';
+import { conversationStore } from './conversations.repository.js';
 import { createKnowledgeStore } from './knowledge.repository.js';
+import { resourcesRepository } from './resources.repository.js';
 import type { Database } from './tables.js';
 import { tokensRepository } from './tokens.repository.js';
 
@@ -30,5 +31,6 @@ export function createStore(db: Kysely<Database>, dialect: DialectName = dialect
     usage: usageRepository(db),
     knowledge: createKnowledgeStore(db, dialect),
     resources: resourcesRepository(db),
+    conversations: conversationStore(db),
   };
 }

@@ -9,6 +9,7 @@ import type { AccountRecord, ChatbotRecord, Store } from '../ports.js';
 import type { Fetcher } from './crawl/fetcher.js';
 import { HostPacer } from './crawl/pacing.js';
 import { RobotsCache } from './crawl/robots.js';
+import type { ExtractLimits } from './extract/index.js';
 import type { DocumentIndexer } from './indexer.js';
 import type { IngestItem, IngestJobRecord, JobQueue, SourceRecord } from './ports.js';
 
@@ -30,6 +31,8 @@ export interface ItemContext {
   robots: RobotsCache;
   pacer: HostPacer;
   indexer: DocumentIndexer;
+  /** Time and memory limits of one extraction (EXTRACT_TIMEOUT_MS). */
+  extractLimits: ExtractLimits;
   signal: AbortSignal;
   /**
    * Adds newly found items to the job's frontier (deduplicated) and counts them as found. With
@@ -49,6 +52,7 @@ export interface IngestRunnerOptions {
   batchSize?: number;
   /** Floor between two requests to one host, whatever robots.txt says. */
   minCrawlDelayMs?: number;
+  extractLimits?: ExtractLimits;
 }
 
 /** Thrown when the process is stopping: the queue puts the job back without counting an attempt. */
@@ -135,6 +139,7 @@ export class IngestRunner {
       robots: new RobotsCache(this.fetcher, this.options.userAgent),
       pacer: new HostPacer({ minDelayMs: this.options.minCrawlDelayMs ?? 0 }),
       indexer: this.indexer,
+      extractLimits: this.options.extractLimits ?? {},
       signal,
       discover: (items, opts = {}) => {
         frontier = frontier.then(async () => {

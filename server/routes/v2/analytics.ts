@@ -1,12 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { validationFailed } from '../../domain/errors.js';
-import { requireFeature } from '../../domain/plans.js';
 import { authOf } from '../../http/access.js';
 import { ChatbotParams } from './schemas.js';
-
-const DAY = 86_400_000;
 
 export default async function analytics(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -16,8 +12,8 @@ export default async function analytics(fastify: FastifyInstance) {
     {
       schema: {
         tags: ['analytics'],
-        summary: "A chatbot's figures over a date range (default: the last 30 days)",
-        description: '403 ANALYTICS_LOCKED when the plan lacks analytics.',
+        summary: "A chatbot's figures over a date range (default: the last 30 days, at most 366)",
+        description: 'Conversations, messages by author, escalations, take-overs, hand-backs, resolutions, leads, answer feedback and satisfaction, unanswered questions and the 10 most cited sources, all in the range. 403 ANALYTICS_LOCKED when the plan lacks analytics.',
         params: ChatbotParams,
         querystring: Type.Object(
           { from: Type.Optional(Type.String({ format: 'date-time' })), to: Type.Optional(Type.String({ format: 'date-time' })) },
@@ -26,14 +22,6 @@ export default async function analytics(fastify: FastifyInstance) {
       },
       config: { access: { scopes: ['chatbots:read'] } },
     },
-    async (request) => {
-      const auth = authOf(request);
-      const chatbot = await app.services.chatbots.reach(auth, request.params.chatbotId);
-      requireFeature(auth.account, 'analytics');
-      const to = request.query.to ? new Date(request.query.to) : new Date();
-      const from = request.query.from ? new Date(request.query.from) : new Date(to.getTime() - 30 * DAY);
-      if (from > to) throw validationFailed([{ path: ['from'], message: 'must not be after `to`' }]);
-      return { analytics: { chatbotId: chatbot.id, range: { from: from.toISOString(), to: to.toISOString() } } };
-    },
+    async (request) => ({ analytics: await app.services.analytics.get(authOf(request), request.params.chatbotId, request.query) }),
   );
 }

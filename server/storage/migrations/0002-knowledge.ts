@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { blobType, type DialectName } from '../dialects/index.js';
+import { blobType, type DialectName, idType } from '../dialects/index.js';
 
 /**
  * Knowledge: sources (connections), documents, chunks with a full-text index, ingest jobs with
@@ -9,11 +9,13 @@ import { blobType, type DialectName } from '../dialects/index.js';
  */
 export function knowledge(dialect: DialectName) {
   const pg = dialect === 'postgres';
+  // Ids order keyset pages: byte order on both dialects.
+  const id = sql.raw(idType(dialect));
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('sources')
-        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('id', id, (c) => c.primaryKey())
         .addColumn('chatbot_id', 'text', (c) => c.notNull().references('chatbots.id').onDelete('cascade'))
         .addColumn('account_id', 'text', (c) => c.notNull())
         .addColumn('type', 'text', (c) => c.notNull())
@@ -34,7 +36,7 @@ export function knowledge(dialect: DialectName) {
 
       await db.schema
         .createTable('documents')
-        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('id', id, (c) => c.primaryKey())
         .addColumn('chatbot_id', 'text', (c) => c.notNull().references('chatbots.id').onDelete('cascade'))
         .addColumn('source_id', 'text', (c) => c.notNull().references('sources.id').onDelete('cascade'))
         .addColumn('key', 'text', (c) => c.notNull())
@@ -90,7 +92,7 @@ export function knowledge(dialect: DialectName) {
 
       await db.schema
         .createTable('ingest_jobs')
-        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('id', id, (c) => c.primaryKey())
         .addColumn('chatbot_id', 'text', (c) => c.notNull().references('chatbots.id').onDelete('cascade'))
         .addColumn('source_id', 'text', (c) => c.notNull().references('sources.id').onDelete('cascade'))
         .addColumn('trigger', 'text', (c) => c.notNull())
@@ -126,7 +128,7 @@ export function knowledge(dialect: DialectName) {
 
       await db.schema
         .createTable('blobs')
-        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('id', id, (c) => c.primaryKey())
         .addColumn('chatbot_id', 'text', (c) => c.notNull().references('chatbots.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('bytes', sql.raw(blobType(dialect)), (c) => c.notNull())
@@ -137,7 +139,7 @@ export function knowledge(dialect: DialectName) {
       // The embedded job queue: polled in-process, leased, retried with backoff.
       await db.schema
         .createTable('jobs')
-        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('id', id, (c) => c.primaryKey())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('payload', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())

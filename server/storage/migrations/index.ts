@@ -6,6 +6,7 @@ import { foundation } from './0001-foundation.js';
 import { knowledge } from './0002-knowledge.js';
 import { vectors } from './0003-vectors.js';
 import { searchIndex } from './0004-search-index.js';
+import { conversations } from './0010-conversations.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -13,6 +14,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0002-knowledge': knowledge(dialect),
     '0003-vectors': vectors(dialect),
     '0004-search-index': searchIndex(dialect),
+    '0010-conversations': conversations(dialect),
   };
 }
 

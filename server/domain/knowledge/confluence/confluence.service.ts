@@ -226,10 +226,10 @@ export class ConfluenceService {
   }
 }
 
-/** Confluence is down or throttling: not the caller's mistake, so a 5xx that says whose it is. */
+/** Confluence is down or throttling: not the caller's mistake nor ours, so a 502 that says whose it is. */
 function upstreamError(err: ConfluenceError): AppError {
   const retry = err.retryAfterSeconds;
-  return new AppError('INTERNAL_SERVER_ERROR', err.message, {
+  return new AppError('UPSTREAM_UNAVAILABLE', `Confluence: ${err.message}`, {
     hint: retry !== null ? `Confluence asks to wait ${retry} s; try again after that` : 'Confluence did not answer properly; try again later',
     ...(retry !== null ? { headers: { 'retry-after': String(retry) } } : {}),
   });

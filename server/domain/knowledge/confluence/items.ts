@@ -125,7 +125,7 @@ export function confluenceItems(secrets: SecretBox): Record<typeof SPACE_ITEM | 
         return { status: 'skipped', error: `Page ${pageId} is now in space ${p.spaceKey}, which is not imported` };
       }
       const url = p.url ?? item.key;
-      const doc = await extract({ bytes: Buffer.from(storageToHtml(p.storage, p.title), 'utf8'), kind: 'html', url, contentType: 'text/html; charset=utf-8' });
+      const doc = await extract({ bytes: Buffer.from(storageToHtml(p.storage, p.title), 'utf8'), kind: 'html', url, contentType: 'text/html; charset=utf-8' }, ctx.extractLimits);
       doc.title = p.title;
       return await indexOutcome(ctx, key, url, doc);
     } catch (err) {

@@ -12,7 +12,7 @@ export const textItem: ItemHandler = async (ctx, item) => {
   const title = String(item.payload?.title ?? 'Text');
   const text = String(item.payload?.text ?? '');
   try {
-    const doc = await extract({ bytes: Buffer.from(text, 'utf8'), kind: 'markdown', filename: title });
+    const doc = await extract({ bytes: Buffer.from(text, 'utf8'), kind: 'markdown', filename: title }, ctx.extractLimits);
     doc.title = title;
     return await indexOutcome(ctx, `text:${item.payload?.documentKey ?? item.key}`, null as unknown as string, doc);
   } catch (err) {
@@ -41,7 +41,7 @@ async function readFile(ctx: ItemContext, item: IngestItem, blob: { id: string; 
     if (!kind || kind === 'youtube' || kind === 'html' && false) {
       return { status: 'failed', error: `${name}: not a PDF, DOCX, TXT, Markdown, HTML or CSV file` };
     }
-    const doc = await extract({ bytes: blob.bytes, kind, filename: name });
+    const doc = await extract({ bytes: blob.bytes, kind, filename: name }, ctx.extractLimits);
     if (!doc.title) doc.title = name;
     const key = `file:${createHash('sha256').update(blob.bytes).digest('hex')}`;
     return await indexOutcome(ctx, key, null as unknown as string, doc);

@@ -54,7 +54,7 @@ export const pageItem: ItemHandler = async (ctx, item) => {
     return { status: quiet ? 'skipped' : 'failed', error: res.error };
   }
   try {
-    const doc = await extract({ bytes: res.body, kind: 'html', url: res.url, contentType: res.contentType ?? undefined });
+    const doc = await extract({ bytes: res.body, kind: 'html', url: res.url, contentType: res.contentType ?? undefined }, ctx.extractLimits);
     if (crawl) {
       // The page budget is applied by discover() on the job's current count: pages of one batch
       // run concurrently, so a count read before fetching would let each of them fill it.
@@ -116,7 +116,7 @@ export const linkItem: ItemHandler = async (ctx, item: IngestItem) => {
   try {
     const kind = await detectKind(res.body, { contentType: res.contentType ?? undefined, filename: new URL(final).pathname });
     if (!kind || kind === 'youtube') return { status: 'skipped', error: `not a readable document (${res.contentType ?? 'unknown type'})` };
-    const doc = await extract({ bytes: res.body, kind, url: final, contentType: res.contentType ?? undefined, filename: decodeURIComponent(new URL(final).pathname.split('/').pop() || '') });
+    const doc = await extract({ bytes: res.body, kind, url: final, contentType: res.contentType ?? undefined, filename: decodeURIComponent(new URL(final).pathname.split('/').pop() || '') }, ctx.extractLimits);
     // An HTML page is stored (and cited) under its canonical URL, like a crawled one.
     const key = kind === 'html' ? canonicalKey({ url: final, canonicalUrl: doc.canonicalUrl }) : final;
     return await indexOutcome(ctx, key, key, doc);

@@ -268,7 +268,8 @@ describe('browsing spaces and pages', () => {
   test('Confluence throttling or a revoked token is said plainly', async () => {
     cf.failNext(429, 1, { 'retry-after': '30' });
     const limited = await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}`, token);
-    expect(limited.status).toBe(500);
+    expect(limited.status).toBe(502);
+    expect(limited.body.error.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(limited.body.error.message).toMatch(/rate-limiting.*429/);
     expect(limited.body.error.hint).toMatch(/30 s/);
     expect(limited.headers['retry-after']).toBe('30');

@@ -283,9 +283,29 @@ describe('POST /knowledge/website', () => {
     expect((await k.documents()).filter((d) => d.status === 'indexed').map((d) => d.title).sort()).toEqual(['Fine', 'Home']);
   });
 
-  // The guarded client's 15 s deadline has no environment knob (OUTBOUND_TIMEOUT_MS or the like),
-  // so an HTTP-level slow-drip test would wait 15 s; the client's own tests cover TIMEOUT.
-  test.todo('a slow-drip page fails with TIMEOUT (needs an env knob for the outbound deadline)');
+  test('a slow-drip page fails with TIMEOUT (OUTBOUND_TIMEOUT_MS) while the rest of the crawl succeeds', async () => {
+    const k = await knowledgeApp({ env: { ALLOW_PRIVATE_FETCH: '1', OUTBOUND_TIMEOUT_MS: '800' } });
+    try {
+      let timer: NodeJS.Timeout | undefined;
+      const s = await site({
+        '/': page('Home', para('the home page'), ['/drip']),
+        // Headers at once, then one byte every 200 ms: only a deadline on the whole body stops it.
+        '/drip': (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          timer = setInterval(() => res.write('a'), 200);
+          res.on('close', () => clearInterval(timer));
+        },
+      });
+      const { job } = await post(k, 'website', { url: `${s.url}/` });
+      await k.settle();
+      clearInterval(timer);
+      const done = await k.job(job.id);
+      expect(done.counts).toMatchObject({ done: 1, failed: 1 });
+      expect(done.errors).toEqual([{ url: `${s.url}/drip`, error: expect.stringMatching(/^TIMEOUT/) }]);
+    } finally {
+      await k.t.close();
+    }
+  });
 });
 
 describe('POST /knowledge/sitemap', () => {

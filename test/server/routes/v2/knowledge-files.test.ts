@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { heavyPdf } from '../../domain/knowledge/fixtures.js';
 import { knowledgeApp, makeDocx, makePdf, multipart, PNG, type KnowledgeApp, type UploadFile } from '../../../helpers/knowledge-http.js';
 
 const MAX = 64 * 1024;
@@ -143,5 +144,23 @@ describe('POST /knowledge/files', () => {
     expect(titles).toContain('complete');
     expect(titles).not.toContain('truncated');
     expect(titles).not.toContain('garbage');
+  });
+
+  test('a PDF that keeps the parser busy is stopped at EXTRACT_TIMEOUT_MS; the API answers meanwhile and after', async () => {
+    const slow = await knowledgeApp({ env: { EXTRACT_TIMEOUT_MS: '400' } });
+    try {
+      const bytes = await heavyPdf(400_000);
+      const body = multipart([{ name: 'heavy.pdf', contentType: 'application/pdf', bytes }]);
+      const res = await slow.t.call('POST', `${slow.base}/knowledge/files`, slow.token, body.payload, body.headers);
+      expect(res.status).toBe(202);
+      for (let i = 0; i < 3; i++) expect((await slow.t.call('GET', '/api/v2/health')).status).toBe(200);
+      await slow.settle();
+      const job = await slow.job(res.body.data.job.id);
+      expect(job.counts).toMatchObject({ done: 0, failed: 1 });
+      expect(job.errors[0].error).toMatch(/^TIMEOUT: /);
+      expect((await slow.t.call('GET', '/api/v2/health')).status).toBe(200);
+    } finally {
+      await slow.t.close();
+    }
   });
 });

@@ -1,0 +1,508 @@
+/**
+ * Conversations: starting them, visitor messages and AI answers, team replies, escalation,
+ * take-over and hand-back, resolving, tags, feedback. Every change runs `transition()` on the
+ * current condition and commits with a compare-and-set on the conversation's sequence number,
+ * together with the events it emits (one per change, numbered by that sequence) in the same
+ * transaction; when another change came first, the change is evaluated again on the newer
+ * condition. The realtime gateway and the webhook outbox read those events.
+ */
+import type { ChatUser, MessageSource, Thread, ThreadMessage } from '../../../shared/conversations.js';
+import type { AuthContext } from '../auth.js';
+import { currentPeriod, METERS } from '../billing.service.js';
+import type { ChatbotsService } from '../chatbots.service.js';
+import type { CursorCodec } from '../cursor.js';
+import { AppError, confirmationRequired, notFound, validationFailed } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
+import { requireFeature } from '../plans.js';
+import type { ChatbotRecord, Store } from '../ports.js';
+import type {
+  Answer,
+  AnswerEngine,
+  ChatUserRecord,
+  ConversationEventRecord,
+  ConversationEventType,
+  ConversationFilter,
+  ConversationRecord,
+  MessageRecord,
+} from './ports.js';
+import { type ConversationEvent, type ConversationState, type Effect, transition } from './state.js';
+
+export interface VisitorDetails {
+  email?: string | null;
+  name?: string | null;
+  phone?: string | null;
+  customFields?: Record<string, unknown>;
+}
+
+/** Hooks into the leads and knowledge-gap resources, run inside the change's transaction. */
+export interface ConversationHooks {
+  captureLead?(store: Store, lead: { chatbotId: string; conversationId: string; chatUserId: string; name: string | null; email: string | null; phone: string | null; customFields: Record<string, unknown>; source: string }): Promise<{ id: string }>;
+  recordGap?(store: Store, gap: { chatbotId: string; conversationId: string; messageId: string; question: string }): Promise<void>;
+}
+
+const EFFECT_EVENT: Record<Effect, ConversationEventType> = {
+  escalated: 'conversation.escalated',
+  taken_over: 'conversation.taken_over',
+  released: 'conversation.released',
+  resolved: 'conversation.resolved',
+  reopened: 'conversation.reopened',
+};
+
+class Conflict extends Error {}
+
+interface ChangeContext {
+  s: Store;
+  current: ConversationRecord;
+  next: ConversationState;
+  at: string;
+  /** Appends an event; returns its sequence number. */
+  emit(type: ConversationEventType, payload: Record<string, unknown>): number;
+  /** Extra conversation fields to write with the compare-and-set. */
+  patch: Partial<ConversationRecord>;
+}
+
+const stateOf = (c: ConversationRecord): ConversationState => ({ status: c.status, mode: c.mode, escalated: c.escalated, agentId: c.agentId });
+
+export const messageView = (m: MessageRecord): ThreadMessage => ({
+  id: m.id,
+  threadId: m.conversationId,
+  author: m.author,
+  text: m.text,
+  sources: m.sources.map(
+    (s): MessageSource => ({
+      documentId: s.documentId,
+      title: s.title,
+      url: s.url,
+      link: s.link,
+      headingPath: s.location?.headingPath ?? [],
+      ...(s.location?.page !== undefined && { page: s.location.page }),
+      ...(s.location?.startSeconds !== undefined && { startSeconds: s.location.startSeconds }),
+    }),
+  ),
+  followUps: (m.meta.followUps as ThreadMessage['followUps']) ?? [],
+  agent: m.agentId ? { id: m.agentId, name: m.agentName ?? '' } : null,
+  feedback: m.feedback,
+  feedbackComment: m.feedbackComment,
+  originalText: m.originalText,
+  unanswered: m.meta.unanswered === true,
+  seq: m.seq,
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+});
+
+const chatUserView = (u: ChatUserRecord): ChatUser => ({ id: u.id, email: u.email, name: u.name, phone: u.phone, verified: u.verified, createdAt: u.createdAt });
+
+export class ConversationsService {
+  constructor(
+    private readonly store: Store,
+    private readonly chatbots: ChatbotsService,
+    private readonly cursors: CursorCodec,
+    private readonly answers: AnswerEngine,
+    private readonly hooks: ConversationHooks = {},
+  ) {}
+
+  // ---- starting ----------------------------------------------------------------------------
+
+  /** `POST /chatbots/{id}/conversations`: a new, empty conversation. */
+  async create(auth: AuthContext, chatbotId: string, input: { visitor?: VisitorDetails; tagIds?: string[]; webhookUrl?: string | null; webhookToken?: string | null } = {}) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    if (input.webhookUrl || input.webhookToken) requireFeature(auth.account, 'webhooks');
+    const conversation = await this.open(chatbot, input.visitor, { webhookUrl: input.webhookUrl ?? null, webhookToken: input.webhookToken ?? null });
+    if (input.tagIds?.length) await this.setTags(chatbot, conversation, input.tagIds);
+    return this.view(conversation);
+  }
+
+  /** `POST /chatbots/{id}/messages`: a new conversation with the visitor's first message, and its answer. */
+  async start(auth: AuthContext, chatbotId: string, input: { message: string; visitor?: VisitorDetails }) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const conversation = await this.open(chatbot, input.visitor, {});
+    const result = await this.visitorMessage(auth, chatbot, conversation, input.message);
+    return { conversation: await this.view((await this.store.conversations.get(conversation.id))!), ...result };
+  }
+
+  private async open(chatbot: ChatbotRecord, visitor: VisitorDetails | undefined, extra: Partial<ConversationRecord>): Promise<ConversationRecord> {
+    const at = nowIso();
+    const humanOnly = chatbot.settings.mode === 'HUMAN_ONLY';
+    const conversation: ConversationRecord = {
+      id: newId(),
+      chatbotId: chatbot.id,
+      chatUserId: null,
+      status: 'OPEN',
+      mode: humanOnly ? 'AGENT' : 'AI',
+      escalated: false,
+      agentId: null,
+      seq: 1,
+      webhookUrl: null,
+      webhookToken: null,
+      totalMessagesRead: 0,
+      messageCount: 0,
+      lastMessageAt: null,
+      createdAt: at,
+      updatedAt: at,
+      endedAt: null,
+      ...extra,
+    };
+    await this.store.transaction(async (s) => {
+      await s.conversations.insert(conversation);
+      await s.conversations.events.insert([event(conversation, 1, 'conversation.started', { mode: conversation.mode }, at)]);
+    });
+    if (visitor && hasDetails(visitor)) await this.identify(chatbot, conversation, visitor);
+    return (await this.store.conversations.get(conversation.id))!;
+  }
+
+  // ---- messages ----------------------------------------------------------------------------
+
+  /** `POST .../conversations/{threadId}/messages`: the visitor's message, and the AI's answer when the condition lets it answer. */
+  async sendVisitorMessage(auth: AuthContext, chatbotId: string, threadId: string, input: { message: string; visitor?: VisitorDetails }, onToken?: (t: string) => void) {
+    const { chatbot, conversation } = await this.reach(auth, chatbotId, threadId);
+    if (input.visitor && hasDetails(input.visitor)) await this.identify(chatbot, conversation, input.visitor);
+    return this.visitorMessage(auth, chatbot, (await this.store.conversations.get(conversation.id))!, input.message, onToken);
+  }
+
+  private async visitorMessage(auth: AuthContext, chatbot: ChatbotRecord, conversation: ConversationRecord, text: string, onToken?: (t: string) => void) {
+    const { result: message, aiAnswers } = await this.change(conversation, { type: 'visitor_message' }, async (ctx) =>
+      this.addMessage(ctx, chatbot, { author: 'visitor', text }),
+    );
+    let answer: MessageRecord | null = null;
+    if (aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY') answer = await this.answer(chatbot, conversation.id, message, onToken);
+    return { message: messageView(message), answer: answer ? messageView(answer) : null };
+  }
+
+  /** Generates the answer outside any transaction, then appends it only if the AI may still answer. */
+  private async answer(chatbot: ChatbotRecord, conversationId: string, question: MessageRecord, onToken?: (t: string) => void): Promise<MessageRecord | null> {
+    const historyCount = Number(chatbot.settings.historyCount ?? 10);
+    const history = (await this.store.conversations.messages.last(conversationId, historyCount + 1)).filter((m) => m.id !== question.id).slice(-historyCount);
+    let result: Answer;
+    try {
+      result = await this.answers.answer({
+        chatbotId: chatbot.id,
+        accountId: chatbot.accountId,
+        conversationId,
+        settings: chatbot.settings,
+        question: question.text,
+        history: history.map((m) => ({ author: m.author, text: m.text })),
+        onToken,
+      });
+    } catch {
+      return null; // the engine turns provider failures into its own reply; anything else leaves the visitor's message unanswered
+    }
+    const conversation = (await this.store.conversations.get(conversationId))!;
+    try {
+      const { result: saved } = await this.change(conversation, null, async (ctx) => {
+        // The newer condition wins: a take-over, escalation or resolve that came first silences the AI.
+        const s = ctx.current;
+        if (s.status !== 'OPEN' || s.mode !== 'AI' || s.escalated) throw new Discard();
+        const m = await this.addMessage(ctx, chatbot, {
+          author: 'ai',
+          text: result.text,
+          sources: result.sources,
+          meta: { followUps: result.followUps, unanswered: result.unanswered, customResponseId: result.customResponseId, provider: result.provider, model: result.model, questionId: question.id },
+        });
+        if (result.unanswered && this.hooks.recordGap) {
+          await this.hooks.recordGap(ctx.s, { chatbotId: chatbot.id, conversationId, messageId: m.id, question: question.text });
+        }
+        return m;
+      });
+      return saved;
+    } catch (err) {
+      if (err instanceof Discard) return null;
+      throw err;
+    }
+  }
+
+  /** `POST .../replies`: a reply to the visitor as the team; the agent is the token's user. */
+  async reply(auth: AuthContext, chatbotId: string, threadId: string, input: { message: string }) {
+    const { chatbot, conversation } = await this.reach(auth, chatbotId, threadId);
+    const { result, next } = await this.change(conversation, { type: 'agent_reply', agentId: auth.user.id }, (ctx) =>
+      this.addMessage(ctx, chatbot, { author: 'agent', text: input.message, agentId: auth.user.id, agentName: auth.user.name ?? auth.user.email }),
+    );
+    return { message: messageView(result), conversation: await this.view(next) };
+  }
+
+  async messages(auth: AuthContext, chatbotId: string, threadId: string, limit: number, cursor?: string) {
+    const { conversation } = await this.reach(auth, chatbotId, threadId);
+    const list = `messages:${conversation.id}`;
+    const after = this.cursors.decode(list, cursor);
+    const page = await this.store.conversations.messages.page(conversation.id, limit, after ? Number(after.id) : null);
+    const last = page.items.at(-1);
+    const nextCursor = page.more && last ? this.cursors.encode(list, { createdAt: last.createdAt, id: String(last.seq) }) : null;
+    return { messages: page.items.map(messageView), nextCursor };
+  }
+
+  /** Feedback on an answer, or a team member's correction of it (the AI's text is kept). */
+  async patchMessage(auth: AuthContext, chatbotId: string, threadId: string, messageId: string, input: { feedback?: 'up' | 'down' | null; feedbackComment?: string | null; text?: string }) {
+    const { conversation } = await this.reach(auth, chatbotId, threadId);
+    const message = await this.store.conversations.messages.get(conversation.id, messageId);
+    if (!message) throw notFound('Message');
+    if (message.author !== 'ai' && (input.feedback !== undefined || input.text !== undefined)) {
+      throw validationFailed([{ path: [input.text !== undefined ? 'text' : 'feedback'], message: 'only answers of the AI take feedback or corrections' }]);
+    }
+    const { result } = await this.change(conversation, null, async (ctx) => {
+      const patch: Partial<MessageRecord> = { updatedAt: ctx.at };
+      if (input.feedback !== undefined) patch.feedback = input.feedback;
+      if (input.feedbackComment !== undefined) patch.feedbackComment = input.feedbackComment;
+      if (input.text !== undefined && input.text !== message.text) {
+        patch.text = input.text;
+        patch.originalText = message.originalText ?? message.text;
+      }
+      await ctx.s.conversations.messages.update(message.id, patch);
+      ctx.emit('message.updated', { messageId: message.id, feedback: patch.feedback, corrected: patch.text !== undefined });
+      return { ...message, ...patch };
+    });
+    return { message: messageView(result) };
+  }
+
+  // ---- condition changes -------------------------------------------------------------------
+
+  escalate = (auth: AuthContext, chatbotId: string, threadId: string) => this.simple(auth, chatbotId, threadId, { type: 'escalate' });
+  takeOver = (auth: AuthContext, chatbotId: string, threadId: string) => this.simple(auth, chatbotId, threadId, { type: 'take_over', agentId: auth.user.id });
+  switchToAi = (auth: AuthContext, chatbotId: string, threadId: string) => this.simple(auth, chatbotId, threadId, { type: 'switch_to_ai' });
+
+  private async simple(auth: AuthContext, chatbotId: string, threadId: string, e: ConversationEvent) {
+    const { conversation } = await this.reach(auth, chatbotId, threadId);
+    const { next } = await this.change(conversation, e, async () => undefined);
+    return { conversation: await this.view(next) };
+  }
+
+  /** `PATCH .../conversations/{threadId}`: status (resolve/reopen), tags, the thread-level webhook pair, visitor details, read count. */
+  async patch(auth: AuthContext, chatbotId: string, threadId: string, input: { status?: 'OPEN' | 'RESOLVED'; tagIds?: string[]; webhookUrl?: string | null; webhookToken?: string | null; visitor?: VisitorDetails; totalMessagesRead?: number }) {
+    const { chatbot, conversation } = await this.reach(auth, chatbotId, threadId);
+    if (input.webhookUrl || input.webhookToken) requireFeature(auth.account, 'webhooks');
+    if (input.tagIds) await this.setTags(chatbot, conversation, input.tagIds);
+    if (input.visitor && hasDetails(input.visitor)) await this.identify(chatbot, conversation, input.visitor);
+    const fields: Partial<ConversationRecord> = {};
+    if (input.webhookUrl !== undefined) fields.webhookUrl = input.webhookUrl;
+    if (input.webhookToken !== undefined) fields.webhookToken = input.webhookToken;
+    if (input.totalMessagesRead !== undefined) fields.totalMessagesRead = input.totalMessagesRead;
+    const e: ConversationEvent | null = input.status === 'RESOLVED' ? { type: 'resolve' } : input.status === 'OPEN' ? { type: 'reopen' } : null;
+    const fresh = (await this.store.conversations.get(conversation.id))!;
+    if (e || Object.keys(fields).length) {
+      const { next } = await this.change(fresh, e, async (ctx) => {
+        Object.assign(ctx.patch, fields);
+        if (Object.keys(fields).length) ctx.emit('conversation.updated', { fields: Object.keys(fields) });
+      });
+      return { conversation: await this.view(next) };
+    }
+    return { conversation: await this.view(fresh) };
+  }
+
+  async bulk(auth: AuthContext, chatbotId: string, input: { action: 'resolve' | 'reopen' | 'tag' | 'untag' | 'delete'; threadIds: string[]; tagIds?: string[]; confirm?: boolean }) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    if (input.action === 'delete' && input.confirm !== true) throw confirmationRequired('Send "confirm": true in the body to delete these conversations');
+    if ((input.action === 'tag' || input.action === 'untag') && !input.tagIds?.length) throw validationFailed([{ path: ['tagIds'], message: `is required for ${input.action}` }]);
+    const results: { threadId: string; ok: boolean; error?: { code: string; message: string } }[] = [];
+    const deletable: string[] = [];
+    for (const threadId of [...new Set(input.threadIds)]) {
+      const conversation = await this.store.conversations.get(threadId);
+      if (!conversation || conversation.chatbotId !== chatbot.id) {
+        results.push({ threadId, ok: false, error: { code: 'NOT_FOUND', message: 'Conversation not found' } });
+        continue;
+      }
+      try {
+        if (input.action === 'delete') deletable.push(threadId);
+        else if (input.action === 'resolve' || input.action === 'reopen') await this.change(conversation, { type: input.action }, async () => undefined);
+        else {
+          const current = (await this.store.conversations.tags([threadId])).get(threadId)!.map((t) => t.id);
+          const tagIds = input.action === 'tag' ? [...new Set([...current, ...input.tagIds!])] : current.filter((id) => !input.tagIds!.includes(id));
+          await this.setTags(chatbot, conversation, tagIds);
+        }
+        results.push({ threadId, ok: true });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        results.push({ threadId, ok: false, error: { code: err.code, message: err.message } });
+      }
+    }
+    if (deletable.length) await this.store.conversations.delete(deletable);
+    return { action: input.action, results };
+  }
+
+  // ---- reading -----------------------------------------------------------------------------
+
+  async list(auth: AuthContext, chatbotId: string, q: ConversationFilter & { limit: number; cursor?: string }) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const { limit, cursor, ...filter } = q;
+    const list = `conversations:${JSON.stringify(filter)}`;
+    const page = await this.store.conversations.page(chatbot.id, { limit, after: this.cursors.decode(list, cursor) }, filter);
+    return { conversations: await this.views(page.items), nextCursor: this.cursors.encode(list, page.next) };
+  }
+
+  async get(auth: AuthContext, chatbotId: string, threadId: string) {
+    const { conversation } = await this.reach(auth, chatbotId, threadId);
+    return { conversation: await this.view(conversation) };
+  }
+
+  /** Events after `afterSeq` (resume), for the realtime gateway and the outbox. */
+  events(conversationId: string, afterSeq: number, limit = 500) {
+    return this.store.conversations.events.after(conversationId, afterSeq, limit);
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  private async reach(auth: AuthContext, chatbotId: string, threadId: string) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const conversation = await this.store.conversations.get(threadId);
+    if (!conversation || conversation.chatbotId !== chatbot.id) throw notFound('Conversation');
+    return { chatbot, conversation };
+  }
+
+  /**
+   * Applies `event` (or none) to the conversation's current condition and commits `write`'s
+   * changes with the conversation's new condition and events, all or nothing. On a
+   * concurrent change the whole step is evaluated again on the newer condition.
+   */
+  private async change<T>(conversation: ConversationRecord, e: ConversationEvent | null, write: (ctx: ChangeContext) => Promise<T>): Promise<{ result: T; next: ConversationRecord; aiAnswers: boolean }> {
+    let current = conversation;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      if (attempt > 0) {
+        const fresh = await this.store.conversations.get(conversation.id);
+        if (!fresh) throw notFound('Conversation');
+        current = fresh;
+      }
+      const t = e ? transition(stateOf(current), e) : { ok: true as const, next: stateOf(current), effects: [] as Effect[], aiAnswers: false };
+      if (!t.ok) {
+        throw t.code === 'CONVERSATION_CLOSED'
+          ? new AppError('CONVERSATION_CLOSED', 'This conversation is resolved', { hint: 'Reopen it first: PATCH the conversation with {"status":"OPEN"}' })
+          : new AppError('HUMAN_TAKEOVER', 'A team member has taken this conversation over', { hint: 'The team is already handling it; hand it back with switch-to-ai to escalate later' });
+      }
+      const at = nowIso();
+      try {
+        const out = await this.store.transaction(async (s) => {
+          const events: ConversationEventRecord[] = [];
+          let seq = current.seq;
+          const ctx: ChangeContext = {
+            s,
+            current,
+            next: t.next,
+            at,
+            emit: (type, payload) => {
+              events.push(event(current, ++seq, type, payload, at));
+              return seq;
+            },
+            patch: {},
+          };
+          for (const effect of t.effects) ctx.emit(EFFECT_EVENT[effect], { mode: t.next.mode, escalated: t.next.escalated, agentId: t.next.agentId });
+          const result = await write(ctx);
+          if (seq === current.seq) return { result, next: current };
+          const patch: Partial<ConversationRecord> = {
+            ...ctx.patch,
+            status: t.next.status,
+            mode: t.next.mode,
+            escalated: t.next.escalated,
+            agentId: t.next.agentId,
+            updatedAt: at,
+            ...(t.effects.includes('resolved') && { endedAt: at }),
+            ...(t.effects.includes('reopened') && { endedAt: null }),
+          };
+          if (!(await s.conversations.cas(current.id, current.seq, seq, patch))) throw new Conflict();
+          await s.conversations.events.insert(events);
+          return { result, next: { ...current, ...patch, seq } };
+        });
+        return { ...out, aiAnswers: t.aiAnswers };
+      } catch (err) {
+        if (err instanceof Conflict) continue;
+        throw err;
+      }
+    }
+    throw new Error('conversation changed too often concurrently');
+  }
+
+  private async addMessage(ctx: ChangeContext, chatbot: ChatbotRecord, m: Partial<MessageRecord> & Pick<MessageRecord, 'author' | 'text'>): Promise<MessageRecord> {
+    const message: MessageRecord = {
+      id: newId(),
+      conversationId: ctx.current.id,
+      chatbotId: chatbot.id,
+      seq: 0,
+      sources: [],
+      agentId: null,
+      agentName: null,
+      feedback: null,
+      feedbackComment: null,
+      originalText: null,
+      meta: {},
+      createdAt: ctx.at,
+      updatedAt: ctx.at,
+      ...m,
+    };
+    message.seq = ctx.emit('message.added', { messageId: message.id, author: message.author });
+    await ctx.s.conversations.messages.insert(message);
+    ctx.patch.messageCount = ctx.current.messageCount + 1;
+    ctx.patch.lastMessageAt = ctx.at;
+    await ctx.s.usage.add(chatbot.accountId, METERS.messages, currentPeriod().key, 1);
+    return message;
+  }
+
+  /** Stores the visitor's contact details on the conversation's chat user and captures a lead. */
+  private async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails) {
+    const email = v.email?.trim().toLowerCase() || null;
+    const clean = { email, name: v.name?.trim() || null, phone: v.phone?.trim() || null };
+    await this.change((await this.store.conversations.get(conversation.id))!, null, async (ctx) => {
+      const at = ctx.at;
+      let userId = ctx.current.chatUserId;
+      if (userId) {
+        await ctx.s.conversations.chatUsers.update(userId, { ...Object.fromEntries(Object.entries(clean).filter(([, x]) => x !== null)), updatedAt: at });
+      } else {
+        userId = newId();
+        await ctx.s.conversations.chatUsers.insert({ id: userId, chatbotId: chatbot.id, ...clean, verified: false, metadata: {}, createdAt: at, updatedAt: at });
+        ctx.patch.chatUserId = userId;
+      }
+      if (this.hooks.captureLead && (clean.email || clean.phone)) {
+        const lead = await this.hooks.captureLead(ctx.s, { chatbotId: chatbot.id, conversationId: conversation.id, chatUserId: userId, ...clean, customFields: v.customFields ?? {}, source: 'conversation' });
+        ctx.emit('lead.captured', { leadId: lead.id });
+      } else {
+        ctx.emit('conversation.updated', { fields: ['chatUser'] });
+      }
+    });
+  }
+
+  private async setTags(chatbot: ChatbotRecord, conversation: ConversationRecord, tagIds: string[]) {
+    const unique = [...new Set(tagIds)];
+    const known = await this.store.conversations.knownTags(chatbot.id, unique);
+    const unknown = unique.filter((id) => !known.includes(id));
+    if (unknown.length) throw validationFailed(unknown.map((id) => ({ path: ['tagIds'], message: `no tag "${id}" on this chatbot` })));
+    await this.change((await this.store.conversations.get(conversation.id))!, null, async (ctx) => {
+      await ctx.s.conversations.setTags(conversation.id, unique);
+      ctx.emit('conversation.updated', { fields: ['tags'], tagIds: unique });
+    });
+  }
+
+  private async views(list: ConversationRecord[]): Promise<Thread[]> {
+    const tags = await this.store.conversations.tags(list.map((c) => c.id));
+    const users = new Map<string, ChatUserRecord | null>();
+    for (const c of list) if (c.chatUserId && !users.has(c.chatUserId)) users.set(c.chatUserId, await this.store.conversations.chatUsers.get(c.chatUserId));
+    return list.map((c) => {
+      const user = c.chatUserId ? users.get(c.chatUserId) : null;
+      return {
+        threadId: c.id,
+        chatbotId: c.chatbotId,
+        chatUserId: c.chatUserId,
+        chatUser: user ? chatUserView(user) : null,
+        mode: c.mode,
+        status: c.status,
+        escalated: c.escalated,
+        agentId: c.agentId,
+        startedAt: c.createdAt,
+        updatedAt: c.updatedAt,
+        endedAt: c.endedAt,
+        webhookUrl: c.webhookUrl,
+        webhookToken: c.webhookToken,
+        totalMessagesRead: c.totalMessagesRead,
+        messageCount: c.messageCount,
+        lastMessageAt: c.lastMessageAt,
+        tags: tags.get(c.id) ?? [],
+        seq: c.seq,
+      };
+    });
+  }
+
+  private async view(c: ConversationRecord): Promise<Thread> {
+    return (await this.views([c]))[0];
+  }
+}
+
+class Discard extends Error {}
+
+function event(c: Pick<ConversationRecord, 'id' | 'chatbotId'>, seq: number, type: ConversationEventType, payload: Record<string, unknown>, at: string): ConversationEventRecord {
+  return { id: newId(), conversationId: c.id, chatbotId: c.chatbotId, seq, type, payload, createdAt: at };
+}
+
+const hasDetails = (v: VisitorDetails) => !!(v.email || v.name || v.phone || (v.customFields && Object.keys(v.customFields).length));

@@ -1,0 +1,186 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { requireScopes } from '../../domain/auth.js';
+import { authOf } from '../../http/access.js';
+import { paged } from '../../http/envelope.js';
+import { ChatbotParams } from './schemas.js';
+
+const ThreadParams = Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, threadId: Type.String({ minLength: 1, maxLength: 64 }) });
+const MessageParams = Type.Object({ ...ThreadParams.properties, messageId: Type.String({ minLength: 1, maxLength: 64 }) });
+const Text = Type.String({ minLength: 1, maxLength: 8000, description: 'Message text (1 to 8000 characters)' });
+const Visitor = Type.Object(
+  {
+    email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 320 }), Type.Null()])),
+    name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    phone: Type.Optional(Type.Union([Type.String({ maxLength: 40, pattern: '^[0-9+()\\-. ]{3,40}$' }), Type.Null()])),
+    customFields: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.Unknown())),
+  },
+  { additionalProperties: false, description: "The visitor's contact details; an e-mail or phone captures a lead" },
+);
+const WebhookUrl = Type.Optional(Type.Union([Type.String({ pattern: '^https://', maxLength: 2048 }), Type.Null()]));
+const WebhookToken = Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()]));
+const TagIds = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 });
+const CLOSED = '409 CONVERSATION_CLOSED when the conversation is resolved.';
+
+export default async function conversations(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const service = app.services.conversations;
+  const read = { access: { scopes: ['conversations:read' as const] } };
+  const write = { access: { scopes: ['conversations:write' as const] } };
+
+  app.post('/chatbots/:chatbotId/messages', {
+    schema: {
+      tags: ['conversations'], summary: "Start a conversation with the visitor's first message",
+      description: 'Returns the new conversation, the visitor message and the answer (null when the AI does not answer: HUMAN_ONLY chat mode).',
+      params: ChatbotParams,
+      body: Type.Object({ message: Text, visitor: Type.Optional(Visitor) }, { additionalProperties: false }),
+    },
+    config: { ...write, successStatus: 201 },
+  }, async (request, reply) => {
+    reply.code(201);
+    return app.services.conversations.start(authOf(request), request.params.chatbotId, request.body);
+  });
+
+  app.get('/chatbots/:chatbotId/conversations', {
+    schema: {
+      tags: ['conversations'], summary: 'Conversations, newest first',
+      params: ChatbotParams,
+      querystring: Type.Object({
+        limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+        cursor: Type.Optional(Type.String({ maxLength: 512 })),
+        status: Type.Optional(Type.Enum(['OPEN', 'RESOLVED'])),
+        mode: Type.Optional(Type.Enum(['AI', 'AGENT'])),
+        escalated: Type.Optional(Type.Boolean()),
+        tagId: Type.Optional(Type.String({ maxLength: 64 })),
+        from: Type.Optional(Type.String({ format: 'date-time', description: 'Started at or after' })),
+        to: Type.Optional(Type.String({ format: 'date-time', description: 'Started before' })),
+      }, { additionalProperties: false }),
+    },
+    config: read,
+  }, async (request) => {
+    const q = request.query;
+    const norm = (d?: string) => (d ? new Date(d).toISOString() : undefined);
+    const page = await service.list(authOf(request), request.params.chatbotId, {
+      limit: q.limit, cursor: q.cursor, status: q.status as never, mode: q.mode as never, escalated: q.escalated, tagId: q.tagId, from: norm(q.from), to: norm(q.to),
+    });
+    return paged('conversations', page.conversations, q.limit, page.nextCursor);
+  });
+
+  app.post('/chatbots/:chatbotId/conversations', {
+    schema: {
+      tags: ['conversations'], summary: 'Create an empty conversation',
+      description: 'Thread-level webhook fields need the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE).',
+      params: ChatbotParams,
+      body: Type.Object({ visitor: Type.Optional(Visitor), tagIds: Type.Optional(TagIds), webhookUrl: WebhookUrl, webhookToken: WebhookToken }, { additionalProperties: false }),
+    },
+    config: { ...write, successStatus: 201 },
+  }, async (request, reply) => {
+    reply.code(201);
+    return { conversation: await service.create(authOf(request), request.params.chatbotId, request.body ?? {}) };
+  });
+
+  app.get('/chatbots/:chatbotId/conversations/:threadId', {
+    schema: { tags: ['conversations'], summary: 'A conversation (Thread) with its visitor and tags', params: ThreadParams },
+    config: read,
+  }, async (request) => service.get(authOf(request), request.params.chatbotId, request.params.threadId));
+
+  app.patch('/chatbots/:chatbotId/conversations/:threadId', {
+    schema: {
+      tags: ['conversations'], summary: 'Resolve, reopen, tag, set the thread webhook, add visitor details',
+      description: '`{"status":"RESOLVED"}` resolves, `{"status":"OPEN"}` reopens (AI mode, not escalated). `tagIds` replaces the tags.',
+      params: ThreadParams,
+      body: Type.Object({
+        status: Type.Optional(Type.Enum(['OPEN', 'RESOLVED'])),
+        tagIds: Type.Optional(TagIds),
+        webhookUrl: WebhookUrl,
+        webhookToken: WebhookToken,
+        visitor: Type.Optional(Visitor),
+        totalMessagesRead: Type.Optional(Type.Integer({ minimum: 0 })),
+      }, { additionalProperties: false, minProperties: 1 }),
+    },
+    config: write,
+  }, async (request) => service.patch(authOf(request), request.params.chatbotId, request.params.threadId, request.body as never));
+
+  app.post('/chatbots/:chatbotId/conversations/:threadId/messages', {
+    schema: {
+      tags: ['conversations'], summary: "Send a visitor message (the AI answers when the conversation's condition lets it)",
+      description: `data.message is the visitor message; data.answer the AI's answer or null (taken over, escalated, HUMAN_ONLY). ${CLOSED}`,
+      params: ThreadParams,
+      body: Type.Object({ message: Text, visitor: Type.Optional(Visitor) }, { additionalProperties: false }),
+    },
+    config: { ...write, successStatus: 201 },
+  }, async (request, reply) => {
+    reply.code(201);
+    return service.sendVisitorMessage(authOf(request), request.params.chatbotId, request.params.threadId, request.body);
+  });
+
+  app.get('/chatbots/:chatbotId/conversations/:threadId/messages', {
+    schema: {
+      tags: ['conversations'], summary: 'Messages, oldest first',
+      params: ThreadParams,
+      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }), cursor: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false }),
+    },
+    config: read,
+  }, async (request) => {
+    const { limit, cursor } = request.query;
+    const page = await service.messages(authOf(request), request.params.chatbotId, request.params.threadId, limit, cursor);
+    return paged('messages', page.messages, limit, page.nextCursor);
+  });
+
+  app.patch('/chatbots/:chatbotId/conversations/:threadId/messages/:messageId', {
+    schema: {
+      tags: ['conversations'], summary: "Rate an answer, or correct the AI's text (the original is kept)",
+      params: MessageParams,
+      body: Type.Object({
+        feedback: Type.Optional(Type.Union([Type.Enum(['up', 'down']), Type.Null()])),
+        feedbackComment: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+        text: Type.Optional(Text),
+      }, { additionalProperties: false, minProperties: 1 }),
+    },
+    config: write,
+  }, async (request) => service.patchMessage(authOf(request), request.params.chatbotId, request.params.threadId, request.params.messageId, request.body as never));
+
+  const action = (path: string, summary: string, description: string, run: typeof service.escalate) =>
+    app.post(`/chatbots/:chatbotId/conversations/:threadId/${path}`, {
+      schema: { tags: ['conversations'], summary, description, params: ThreadParams },
+      config: write,
+    }, async (request) => run(authOf(request), request.params.chatbotId, request.params.threadId));
+
+  action('escalate', 'The visitor asks for a person', `The AI stays silent until the team takes over or hands back. 403 HUMAN_TAKEOVER when taken over and not escalated (success when already escalated). ${CLOSED}`, service.escalate);
+  action('take-over', 'A team member takes the conversation over (mode AGENT)', `The AI stops answering; the caller becomes the agent. ${CLOSED}`, service.takeOver);
+  action('switch-to-ai', 'Hand the conversation back to the AI', `Mode AI, escalation cleared; the AI answers the next message. ${CLOSED}`, service.switchToAi);
+
+  app.post('/chatbots/:chatbotId/conversations/:threadId/replies', {
+    schema: {
+      tags: ['conversations'], summary: 'Reply to the visitor as the team (the agent is the token\'s user)',
+      description: `A reply in AI mode takes the conversation over first. ${CLOSED}`,
+      params: ThreadParams,
+      body: Type.Object({ message: Text }, { additionalProperties: false }),
+    },
+    config: { ...write, successStatus: 201 },
+  }, async (request, reply) => {
+    reply.code(201);
+    return service.reply(authOf(request), request.params.chatbotId, request.params.threadId, request.body);
+  });
+
+  app.post('/chatbots/:chatbotId/conversations/bulk', {
+    schema: {
+      tags: ['conversations'], summary: 'Resolve, reopen, tag, untag or delete several conversations',
+      description: '`delete` needs `"confirm": true` in the body (400 CONFIRMATION_REQUIRED otherwise, nothing deleted) and the conversations:delete scope. Each thread gets its own result.',
+      params: ChatbotParams,
+      body: Type.Object({
+        action: Type.Enum(['resolve', 'reopen', 'tag', 'untag', 'delete']),
+        threadIds: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 500 }),
+        tagIds: Type.Optional(TagIds),
+        confirm: Type.Optional(Type.Boolean()),
+      }, { additionalProperties: false }),
+    },
+    config: write,
+  }, async (request) => {
+    const auth = authOf(request);
+    // Deleting needs the delete scope on top of the route's write scope.
+    if (request.body.action === 'delete') requireScopes(auth, ['conversations:delete']);
+    return service.bulk(auth, request.params.chatbotId, request.body as never);
+  });
+}

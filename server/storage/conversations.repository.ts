@@ -1,0 +1,250 @@
+import type { Kysely } from 'kysely';
+import type { ChatUserRecord, ConversationEventRecord, ConversationRecord, ConversationStore, MessageRecord } from '../domain/conversations/ports.js';
+import type { Mode, Status } from '../domain/conversations/state.js';
+import { keysetPage } from './keyset.js';
+import type { Database } from './tables.js';
+
+type Row<T extends keyof Database> = { [K in keyof Database[T]]: Database[T][K] extends import('kysely').Generated<infer U> ? U : Database[T][K] };
+
+const toChatUser = (r: Row<'chat_users'>): ChatUserRecord => ({
+  id: r.id,
+  chatbotId: r.chatbot_id,
+  email: r.email,
+  name: r.name,
+  phone: r.phone,
+  verified: !!r.verified,
+  metadata: JSON.parse(r.metadata),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toConversation = (r: Row<'conversations'>): ConversationRecord => ({
+  id: r.id,
+  chatbotId: r.chatbot_id,
+  chatUserId: r.chat_user_id,
+  status: r.status as Status,
+  mode: r.mode as Mode,
+  escalated: !!r.escalated,
+  agentId: r.agent_id,
+  seq: Number(r.seq),
+  webhookUrl: r.webhook_url,
+  webhookToken: r.webhook_token,
+  totalMessagesRead: Number(r.total_messages_read),
+  messageCount: Number(r.message_count),
+  lastMessageAt: r.last_message_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  endedAt: r.ended_at,
+});
+
+const toMessage = (r: Row<'messages'>): MessageRecord => ({
+  id: r.id,
+  conversationId: r.conversation_id,
+  chatbotId: r.chatbot_id,
+  seq: Number(r.seq),
+  author: r.author as MessageRecord['author'],
+  text: r.text,
+  sources: JSON.parse(r.sources),
+  agentId: r.agent_id,
+  agentName: r.agent_name,
+  feedback: r.feedback as MessageRecord['feedback'],
+  feedbackComment: r.feedback_comment,
+  originalText: r.original_text,
+  meta: JSON.parse(r.meta),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const conversationColumns = (c: Partial<ConversationRecord>) => ({
+  ...(c.chatUserId !== undefined && { chat_user_id: c.chatUserId }),
+  ...(c.status !== undefined && { status: c.status }),
+  ...(c.mode !== undefined && { mode: c.mode }),
+  ...(c.escalated !== undefined && { escalated: +c.escalated }),
+  ...(c.agentId !== undefined && { agent_id: c.agentId }),
+  ...(c.webhookUrl !== undefined && { webhook_url: c.webhookUrl }),
+  ...(c.webhookToken !== undefined && { webhook_token: c.webhookToken }),
+  ...(c.totalMessagesRead !== undefined && { total_messages_read: c.totalMessagesRead }),
+  ...(c.messageCount !== undefined && { message_count: c.messageCount }),
+  ...(c.lastMessageAt !== undefined && { last_message_at: c.lastMessageAt }),
+  ...(c.updatedAt !== undefined && { updated_at: c.updatedAt }),
+  ...(c.endedAt !== undefined && { ended_at: c.endedAt }),
+});
+
+export function conversationStore(db: Kysely<Database>): ConversationStore {
+  return {
+    chatUsers: {
+      async insert(u) {
+        await db
+          .insertInto('chat_users')
+          .values({ id: u.id, chatbot_id: u.chatbotId, email: u.email, name: u.name, phone: u.phone, verified: +u.verified, metadata: JSON.stringify(u.metadata), created_at: u.createdAt, updated_at: u.updatedAt })
+          .execute();
+      },
+      async get(id) {
+        const r = await db.selectFrom('chat_users').selectAll().where('id', '=', id).executeTakeFirst();
+        return r ? toChatUser(r as Row<'chat_users'>) : null;
+      },
+      async update(id, p) {
+        await db
+          .updateTable('chat_users')
+          .set({
+            ...(p.email !== undefined && { email: p.email }),
+            ...(p.name !== undefined && { name: p.name }),
+            ...(p.phone !== undefined && { phone: p.phone }),
+            ...(p.verified !== undefined && { verified: +p.verified }),
+            ...(p.metadata !== undefined && { metadata: JSON.stringify(p.metadata) }),
+            ...(p.updatedAt !== undefined && { updated_at: p.updatedAt }),
+          })
+          .where('id', '=', id)
+          .execute();
+      },
+    },
+      async insert(c) {
+        await db
+          .insertInto('conversations')
+          .values({
+            id: c.id,
+            chatbot_id: c.chatbotId,
+            seq: c.seq,
+            created_at: c.createdAt,
+            ...conversationColumns(c),
+            status: c.status,
+            mode: c.mode,
+            updated_at: c.updatedAt,
+          } as never)
+          .execute();
+      },
+      async get(id) {
+        const r = await db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+        return r ? toConversation(r as Row<'conversations'>) : null;
+      },
+      page(chatbotId, page, f) {
+        let q = db.selectFrom('conversations').selectAll().where('chatbot_id', '=', chatbotId);
+        if (f.status) q = q.where('status', '=', f.status);
+        if (f.mode) q = q.where('mode', '=', f.mode);
+        if (f.escalated !== undefined) q = q.where('escalated', '=', +f.escalated);
+        if (f.from) q = q.where('created_at', '>=', f.from);
+        if (f.to) q = q.where('created_at', '<', f.to);
+        if (f.tagId) {
+          const tagId = f.tagId;
+          q = q.where((eb) => eb.exists(eb.selectFrom('conversation_tags').select('tag_id').whereRef('conversation_tags.conversation_id', '=', 'conversations.id').where('tag_id', '=', tagId)));
+        }
+        return keysetPage(q, page, (r) => toConversation(r as Row<'conversations'>), 'conversations');
+      },
+      async cas(id, expectedSeq, newSeq, patch) {
+        const res = await db
+          .updateTable('conversations')
+          .set({ ...conversationColumns(patch), seq: newSeq })
+          .where('id', '=', id)
+          .where('seq', '=', expectedSeq)
+          .executeTakeFirst();
+        return Number(res.numUpdatedRows) === 1;
+      },
+      async delete(ids) {
+        if (ids.length) await db.deleteFrom('conversations').where('id', 'in', ids).execute();
+      },
+      async tags(ids) {
+        const out = new Map<string, { id: string; name: string; color: string | null }[]>(ids.map((id) => [id, []]));
+        if (!ids.length) return out;
+        const rows = await db
+          .selectFrom('conversation_tags')
+          .innerJoin('tags', 'tags.id', 'conversation_tags.tag_id')
+          .select(['conversation_tags.conversation_id as cid', 'tags.id', 'tags.name', 'tags.color'])
+          .where('conversation_tags.conversation_id', 'in', ids)
+          .orderBy('tags.name')
+          .execute();
+        for (const r of rows) out.get(r.cid)?.push({ id: r.id, name: r.name, color: r.color });
+        return out;
+      },
+      async knownTags(chatbotId, tagIds) {
+        if (!tagIds.length) return [];
+        const rows = await db.selectFrom('tags').select('id').where('chatbot_id', '=', chatbotId).where('id', 'in', tagIds).execute();
+        return rows.map((r) => r.id);
+      },
+      async setTags(conversationId, tagIds) {
+        await db.deleteFrom('conversation_tags').where('conversation_id', '=', conversationId).execute();
+        if (tagIds.length) await db.insertInto('conversation_tags').values(tagIds.map((tag_id) => ({ conversation_id: conversationId, tag_id }))).execute();
+      },
+    messages: {
+      async insert(m) {
+        await db
+          .insertInto('messages')
+          .values({
+            id: m.id,
+            conversation_id: m.conversationId,
+            chatbot_id: m.chatbotId,
+            seq: m.seq,
+            author: m.author,
+            text: m.text,
+            sources: JSON.stringify(m.sources),
+            agent_id: m.agentId,
+            agent_name: m.agentName,
+            feedback: m.feedback,
+            feedback_comment: m.feedbackComment,
+            original_text: m.originalText,
+            meta: JSON.stringify(m.meta),
+            created_at: m.createdAt,
+            updated_at: m.updatedAt,
+          })
+          .execute();
+      },
+      async get(conversationId, id) {
+        const r = await db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).where('id', '=', id).executeTakeFirst();
+        return r ? toMessage(r as Row<'messages'>) : null;
+      },
+      async page(conversationId, limit, afterSeq) {
+        let q = db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId);
+        if (afterSeq !== null) q = q.where('seq', '>', afterSeq);
+        const rows = await q.orderBy('seq', 'asc').limit(limit + 1).execute();
+        return { items: rows.slice(0, limit).map((r) => toMessage(r as Row<'messages'>)), more: rows.length > limit };
+      },
+      async last(conversationId, n) {
+        if (n <= 0) return [];
+        const rows = await db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).orderBy('seq', 'desc').limit(n).execute();
+        return rows.reverse().map((r) => toMessage(r as Row<'messages'>));
+      },
+      async update(id, p) {
+        await db
+          .updateTable('messages')
+          .set({
+            ...(p.text !== undefined && { text: p.text }),
+            ...(p.feedback !== undefined && { feedback: p.feedback }),
+            ...(p.feedbackComment !== undefined && { feedback_comment: p.feedbackComment }),
+            ...(p.originalText !== undefined && { original_text: p.originalText }),
+            ...(p.meta !== undefined && { meta: JSON.stringify(p.meta) }),
+            ...(p.updatedAt !== undefined && { updated_at: p.updatedAt }),
+          })
+          .where('id', '=', id)
+          .execute();
+      },
+    },
+    events: {
+      async insert(events) {
+        if (!events.length) return;
+        await db
+          .insertInto('conversation_events')
+          .values(events.map((e: ConversationEventRecord) => ({ id: e.id, conversation_id: e.conversationId, chatbot_id: e.chatbotId, seq: e.seq, type: e.type, payload: JSON.stringify(e.payload), created_at: e.createdAt })))
+          .execute();
+      },
+      async after(conversationId, afterSeq, limit) {
+        const rows = await db
+          .selectFrom('conversation_events')
+          .selectAll()
+          .where('conversation_id', '=', conversationId)
+          .where('seq', '>', afterSeq)
+          .orderBy('seq')
+          .limit(limit)
+          .execute();
+        return rows.map((r) => ({
+          id: r.id,
+          conversationId: r.conversation_id,
+          chatbotId: r.chatbot_id,
+          seq: Number(r.seq),
+          type: r.type as ConversationEventRecord['type'],
+          payload: JSON.parse(r.payload),
+          createdAt: r.created_at,
+        }));
+      },
+    },
+  };
+}
+
