@@ -18,7 +18,6 @@ import { IngestRunner } from '../domain/knowledge/ingest-runner.js';
 import { fileItem, textItem, youtubeItem } from '../domain/knowledge/items/content.js';
 import { linkItem, pageItem, sitemapItem } from '../domain/knowledge/items/web.js';
 import { KnowledgeService } from '../domain/knowledge/knowledge.service.js';
-import { createRetriever } from '../domain/knowledge/retrieval.js';
 import { createResourceServices } from '../domain/resources/index.js';
 import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
