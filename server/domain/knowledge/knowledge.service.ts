@@ -15,6 +15,9 @@ import type { IngestRunner } from './ingest-runner.js';
 import type { DocumentRecord, DocumentStatus, IngestJobRecord, SourceRecord, SourceType } from './ports.js';
 import { parseVideoId } from './youtube.js';
 
+/** Sources whose job walks one whole site: two of them at once would fetch every page twice. */
+const CRAWLED = new Set<SourceType>(['website', 'sitemap']);
+
 export interface CrawlDefaults {
   maxPages: number;
   maxDepth: number;
@@ -186,8 +189,6 @@ export class KnowledgeService {
   }
 
   async resyncSource(source: SourceRecord, trigger: IngestJobRecord['trigger']) {
-    const active = await this.store.knowledge.ingest.activeForSource(source.id);
-    if (active) return { job: await this.jobView(active), source: sourceView(source, 0), alreadyRunning: true };
     if (source.type === 'text' || source.type === 'files') {
       throw validationFailed([{ path: ['sourceId'], message: `${source.type} sources have no origin to re-sync from; add the content again instead` }]);
     }
@@ -240,6 +241,12 @@ export class KnowledgeService {
   }
 
   private async start(source: SourceRecord, trigger: IngestJobRecord['trigger'], items: Parameters<IngestRunner['createJob']>[2], options: Record<string, unknown> = {}) {
+    // A re-sync, or a new crawl of a site (or sitemap), while a job of the source is queued or
+    // running would fetch the same pages twice: hand that job back instead.
+    if (trigger !== 'add' || CRAWLED.has(source.type)) {
+      const active = await this.store.knowledge.ingest.activeForSource(source.id);
+      if (active) return { job: await this.jobView(active), source: sourceView(source, (await this.store.knowledge.documents.countBySource(source.chatbotId)).get(source.id) ?? 0), alreadyRunning: true };
+    }
     const job = await this.runner.createJob(source, trigger, items, options);
     const counts = await this.store.knowledge.documents.countBySource(source.chatbotId);
     return { job: await this.jobView(job), source: sourceView({ ...source, status: 'syncing' }, counts.get(source.id) ?? 0) };

@@ -59,3 +59,24 @@ describe('knowledge ingestion over HTTP', () => {
     expect(hits[0].title).toBe('Refunds');
   });
 });
+
+describe('one crawl per site at a time', () => {
+  test('adding a website that is being crawled hands back the running job', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = await serveSite({ '/': (_req, res) => void gate.then(() => res.writeHead(200, { 'content-type': 'text/html' }).end(page('Slow', para('a slow page')))) });
+    try {
+      const first = await t.call('POST', `${base()}/knowledge/website`, token, { url: `${slow.url}/` });
+      const second = await t.call('POST', `${base()}/knowledge/website`, token, { url: `${slow.url}/` });
+      expect(second.status).toBe(202);
+      expect(second.body.data.job.id).toBe(first.body.data.job.id);
+      expect(second.body.data.alreadyRunning).toBe(true);
+      release();
+      await settle();
+      expect(slow.hits.get('/')).toBe(1);
+    } finally {
+      release();
+      await slow.close();
+    }
+  });
+});
