@@ -1,52 +1,10 @@
 /**
- * A migrated database of either dialect with a Store over it, and small builders for knowledge
- * fixtures (chatbot, source, document, chunks) written through the real Store.
+ * Small builders for knowledge fixtures (chatbot, source, document, chunks) written through the
+ * real Store (open the database with database.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { newId } from '../../server/domain/ids.js';
 import type { ChunkInput, DocumentRecord, SourceRecord } from '../../server/domain/knowledge/ports.js';
 import type { Store } from '../../server/domain/ports.js';
-import { openDatabase, type DatabaseHandle, type DialectName } from '../../server/storage/dialects/index.js';
-import { migrateToLatest } from '../../server/storage/migrations/index.js';
-import { createStore } from '../../server/storage/store.js';
-import { openPostgresSchema } from './postgres.js';
-
-export interface KnowledgeDb {
-  database: DatabaseHandle;
-  /** A temporary directory for files of the run (DATA_DIR). */
-  dataDir: string;
-  store: Store;
-  close(): Promise<void>;
-}
-
-export async function openKnowledgeDb(dialect: DialectName): Promise<KnowledgeDb> {
-  let database: DatabaseHandle;
-  let drop = async () => {};
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-knowledge-'));
-  if (dialect === 'postgres') {
-    const pg = await openPostgresSchema();
-    database = pg.database;
-    drop = pg.drop;
-  } else {
-    database = openDatabase({ sqlitePath: join(dataDir, 'knowledge.db') });
-  }
-  const cleanup = async () => {
-    await drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  await migrateToLatest(database.db, database.dialect);
-  return {
-    database,
-    dataDir,
-    store: createStore(database.db, database.dialect),
-    async close() {
-      await database.close();
-      await cleanup();
-    },
-  };
-}
 
 const T0 = Date.UTC(2025, 0, 1);
 /** `at(n)`: n seconds after a fixed instant, ISO-8601 UTC. */

@@ -1,18 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { EmbeddedQueue } from '../../../server/queue/embedded-queue.js';
-import { openDatabase, type DatabaseHandle } from '../../../server/storage/dialects/index.js';
-import { migrateToLatest } from '../../../server/storage/migrations/index.js';
-import { openPostgresSchema, postgresAvailable } from '../../helpers/postgres.js';
+import type { DatabaseHandle } from '../../../server/storage/dialects/index.js';
+import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
+import { postgresAvailable } from '../../helpers/postgres.js';
 
 const dialects = ['sqlite', 'postgres'] as const;
 const pgUp = await postgresAvailable();
 
 describe.each(dialects)('embedded queue on %s', (dialect) => {
   let database: DatabaseHandle;
-  let cleanup: () => Promise<void>;
+  let opened: TestDatabase | undefined;
   const queues: EmbeddedQueue[] = [];
   const make = (o: ConstructorParameters<typeof EmbeddedQueue>[1] = {}) => {
     const q = new EmbeddedQueue(database.db, { pollMs: 20, backoffBaseMs: 10, ...o });
@@ -22,27 +19,14 @@ describe.each(dialects)('embedded queue on %s', (dialect) => {
 
   beforeEach(async (ctx) => {
     if (dialect === 'postgres' && !pgUp) ctx.skip();
-    if (dialect === 'postgres') {
-      const pg = await openPostgresSchema();
-      database = pg.database;
-      cleanup = async () => {
-        await database.close();
-        await pg.drop();
-      };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'parley-queue-'));
-      database = openDatabase({ sqlitePath: join(dir, 'q.db') });
-      cleanup = async () => {
-        await database.close();
-        rmSync(dir, { recursive: true, force: true });
-      };
-    }
-    await migrateToLatest(database.db, database.dialect, database.schema);
+    opened = await openTestDatabase(dialect);
+    database = opened.database;
   });
 
   afterEach(async () => {
     await Promise.all(queues.splice(0).map((q) => q.stop()));
-    await cleanup?.();
+    await opened?.close();
+    opened = undefined;
   });
 
   const row = (id: string) => database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

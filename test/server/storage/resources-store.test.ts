@@ -4,17 +4,13 @@
  * the unique index, tag removal from conversations, members with their users and role changes,
  * the member keyset over chatbot_members, lead and gap pages with their filters.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
 import type { ChatbotRecord, Page, Store, UserRecord } from '../../../server/domain/ports.js';
 import type { PromptRecord } from '../../../server/domain/resources/ports.js';
-import { openDatabase, type DatabaseHandle } from '../../../server/storage/dialects/index.js';
-import { migrateToLatest } from '../../../server/storage/migrations/index.js';
-import { createStore } from '../../../server/storage/store.js';
-import { openPostgresSchema, POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import type { DatabaseHandle } from '../../../server/storage/dialects/index.js';
+import { POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { openTestDatabase } from '../../helpers/database.js';
 
 const pgReady = await postgresAvailable();
 const at = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 1000).toISOString();
@@ -41,23 +37,9 @@ describe.each(['sqlite', 'postgres'] as const)('resources store on %s', (dialect
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    if (dialect === 'postgres') {
-      const pg = await openPostgresSchema();
-      database = pg.database;
-      cleanup = async () => {
-        await database.close();
-        await pg.drop();
-      };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'parley-resources-'));
-      database = openDatabase({ sqlitePath: join(dir, 'r.db') });
-      cleanup = async () => {
-        await database.close();
-        rmSync(dir, { recursive: true, force: true });
-      };
-    }
-    await migrateToLatest(database.db, database.dialect, database.schema);
-    store = createStore(database.db, database.dialect);
+    const opened = await openTestDatabase(dialect);
+    ({ database, store } = opened);
+    cleanup = () => opened.close();
   });
   afterAll(() => cleanup?.());
 

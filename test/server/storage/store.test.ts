@@ -4,9 +4,6 @@
  * fresh account, so tests never see each other's rows. In CI (CI=true) an unreachable
  * PostgreSQL fails the file instead of skipping it (postgresAvailable() throws).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
@@ -16,6 +13,7 @@ import { migrateToLatest } from '../../../server/storage/migrations/index.js';
 import { createStore } from '../../../server/storage/store.js';
 import { buildTestApp } from '../../helpers/app.js';
 import { openPostgresSchema, POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { openTestDatabase } from '../../helpers/database.js';
 
 const pgReady = await postgresAvailable();
 const PG_SKIP = `PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`;
@@ -52,23 +50,9 @@ describe.each(['sqlite', 'postgres'] as const)('Store on %s', (dialect) => {
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    if (dialect === 'postgres') {
-      const pg = await openPostgresSchema();
-      database = pg.database;
-      cleanup = async () => {
-        await database.close();
-        await pg.drop();
-      };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'parley-store-'));
-      database = openDatabase({ sqlitePath: join(dir, 'store.db') });
-      cleanup = async () => {
-        await database.close();
-        rmSync(dir, { recursive: true, force: true });
-      };
-    }
-    firstMigration = await migrateToLatest(database.db, database.dialect);
-    store = createStore(database.db);
+    const opened = await openTestDatabase(dialect);
+    ({ database, store, migrations: firstMigration } = opened);
+    cleanup = () => opened.close();
   });
   afterAll(() => cleanup?.());
 

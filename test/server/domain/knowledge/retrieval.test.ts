@@ -13,7 +13,8 @@ import { GuardedHttpClient } from '../../../../server/outbound/guarded-client.js
 import { createRetrieval } from '../../../../server/plugins/retrieval.js';
 import { createVectorIndex } from '../../../../server/storage/vectors.repository.js';
 import { startEmbeddingsStandin, STANDIN_DIMENSIONS, type EmbeddingsStandin } from '../../../helpers/embeddings-standin.js';
-import { addDocument, chunkInputs, HOSTILE_QUERIES, newChatbot, openKnowledgeDb, type KnowledgeDb } from '../../../helpers/knowledge.js';
+import { openTestDatabase, type TestDatabase } from '../../../helpers/database.js';
+import { addDocument, chunkInputs, HOSTILE_QUERIES, newChatbot } from '../../../helpers/knowledge.js';
 import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
 
 const pgReady = await postgresAvailable();
@@ -74,7 +75,7 @@ describe.each(['sqlite', 'postgres'] as const)('retrieval on %s', (dialect) => {
     return;
   }
 
-  let kdb: KnowledgeDb;
+  let kdb: TestDatabase;
   let store: Store;
   let embeddings: EmbeddingsPort;
   let lexical: Retriever;
@@ -82,7 +83,7 @@ describe.each(['sqlite', 'postgres'] as const)('retrieval on %s', (dialect) => {
   const vectorErrors: unknown[] = [];
 
   beforeAll(async () => {
-    kdb = await openKnowledgeDb(dialect);
+    kdb = await openTestDatabase(dialect);
     store = kdb.store;
     embeddings = await connect();
     const vectors = createVectorIndex(kdb.database.db, dialect, { model: embeddings.model, dimensions: embeddings.dimensions });
