@@ -3,9 +3,9 @@
  * for jobs and documents through the API, a hand-built multipart body, and PDF/DOCX files built
  * on the fly (pdf-lib, jszip; nothing binary is checked in).
  */
-import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { buildTestApp, type TestApp, type TestAppOptions } from './app.js';
+import { buildDocx } from '../server/domain/knowledge/fixtures.js';
 
 export interface KnowledgeApp {
   t: TestApp;
@@ -154,37 +154,9 @@ export async function makePdf(pages: { heading: string; text: string }[], title?
   return Buffer.from(await doc.save());
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** The smallest DOCX mammoth reads: [Content_Types].xml, _rels/.rels and word/document.xml. */
-export async function makeDocx(paragraphs: { heading?: boolean; text: string }[]): Promise<Buffer> {
-  const zip = new JSZip();
-  zip.file(
-    '[Content_Types].xml',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
-      '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-      '<Default Extension="xml" ContentType="application/xml"/>' +
-      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
-      '</Types>',
-  );
-  zip.file(
-    '_rels/.rels',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
-      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
-      '</Relationships>',
-  );
-  const body = paragraphs
-    .map((p) => `<w:p>${p.heading ? '<w:pPr><w:pStyle w:val="Heading1"/></w:pPr>' : ''}<w:r><w:t xml:space="preserve">${esc(p.text)}</w:t></w:r></w:p>`)
-    .join('');
-  zip.file(
-    'word/document.xml',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
-      `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
-  );
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-}
+/** A DOCX of paragraphs, headings styled Heading1 (the extraction tests' builder). */
+export const makeDocx = (paragraphs: { heading?: boolean; text: string }[]) =>
+  buildDocx(paragraphs.map((p) => ({ text: p.text, ...(p.heading && { style: 'Heading1' }) })));
 
 /** The 8-byte PNG signature and an IHDR chunk: enough for any sniffer to call it an image. */
 export const PNG = Buffer.from(
