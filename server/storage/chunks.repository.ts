@@ -6,7 +6,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChunkLocation, KnowledgeStore, SearchHit } from '../domain/knowledge/ports.js';
 import type { DialectName } from './dialects/index.js';
-import { fts5Query, searchPairs, searchTerms } from './search-terms.js';
+import { searchPairs, searchTerms } from './search-terms.js';
+import { CANDIDATE_BUDGET, createFts5Planner } from './sqlite-search.js';
 import type { Database } from './tables.js';
 
 const BATCH = 500;
@@ -55,6 +56,8 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
   const atomically = <T>(fn: (trx: Kysely<Database>) => Promise<T>) =>
     db.isTransaction ? fn(db) : db.transaction().execute(fn);
 
+  const planner = dialect === 'sqlite' ? createFts5Planner(db) : null;
+
   return {
     replace(documentId, chatbotId, chunks) {
       return atomically(async (trx) => {
@@ -88,26 +91,51 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
       if (dialect === 'postgres') {
         // ts_rank knows no IDF: "request" would weigh as much as "xml". Each word is ranked on
         // its own and weighted by its BM25 IDF over this chatbot's chunks (n from the documents'
-        // chunk counts, df from the GIN index), then summed, like bm25 on SQLite. Normalisation
-        // 1 divides by 1 + log(length), so long passages do not win by size alone.
+        // chunk counts), then summed, like bm25 on SQLite; normalisation 1 divides by
+        // 1 + log(length), so long passages do not win by size alone. As on SQLite, a large
+        // index takes candidates only from the rarest words; every word still scores them.
+        // Document frequencies are counted up to CANDIDATE_BUDGET + 1 rows (counting stays
+        // bounded); past that, ANALYZE's statistics estimate them.
         const { rows } = await sql<ChunkRow>`
-          with t as materialized (
-            select q, (select count(*) from chunks c where c.chatbot_id = ${chatbotId} and c.tsv @@ q)::float8 as df
-            from (select to_tsquery('english', w) as q from unnest(${terms}::text[]) as u(w)) words
+          with n as materialized (select coalesce(sum(chunk_count), 0)::float8 as n from documents where chatbot_id = ${chatbotId}),
+          -- ANALYZE's most common lexemes with their share of rows: the estimate for words too
+          -- frequent to count exactly.
+          stats as materialized (
+            select e.lexeme, e.freq from pg_stats s,
+                   unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(lexeme, freq)
+            where s.schemaname = current_schema() and s.tablename = 'chunks' and s.attname = 'tsv' and e.lexeme is not null),
+          counted as materialized (
+            select w, q, (tsvector_to_array(to_tsvector('english', w)))[1] as lexeme,
+                   (select count(*) from (select 1 from chunks c where c.chatbot_id = ${chatbotId} and c.tsv @@ q
+                                          limit ${CANDIDATE_BUDGET + 1}) s)::float8 as df
+            from (select w, to_tsquery('english', w) as q from unnest(${terms}::text[]) as u(w)) x
             where numnode(q) > 0),
-          n as materialized (select coalesce(sum(chunk_count), 0)::float8 as n from documents where chatbot_id = ${chatbotId})
-          select c.id, c.document_id, c.title, c.heading, c.text, c.location,
-                 sum(ln(1 + (greatest(n.n, t.df) - t.df + 0.5) / (t.df + 0.5)) * ts_rank(${PG_WEIGHTS}::float4[], c.tsv, t.q, 1)) as score
-          from t join chunks c on c.chatbot_id = ${chatbotId} and c.tsv @@ t.q cross join n
-          group by c.id
-          order by score desc, c.id
-          limit ${limit}`.execute(db);
+          words as materialized (
+            select c.w, c.q, case when c.df > ${CANDIDATE_BUDGET}
+                                  then greatest(c.df, coalesce((select max(st.freq) from stats st where st.lexeme = c.lexeme), 0) * n.n)
+                                  else c.df end as df
+            from counted c cross join n),
+          ranked as (select w, sum(df) over (order by df, w) as cum, row_number() over (order by df, w) as rn from words),
+          wanted as materialized (
+            select to_tsquery('english', string_agg(w, ' | ')) as q from ranked where cum <= ${CANDIDATE_BUDGET} or rn = 1),
+          candidates as materialized (
+            select c.id, c.tsv from chunks c, wanted where c.chatbot_id = ${chatbotId} and c.tsv @@ wanted.q),
+          scored as (
+            select k.id, sum(ln(1 + (greatest(n.n, w.df) - w.df + 0.5) / (w.df + 0.5)) * ts_rank(${PG_WEIGHTS}::float4[], k.tsv, w.q, 1)) as score
+            from candidates k join words w on k.tsv @@ w.q cross join n
+            group by k.id
+            order by score desc, k.id
+            limit ${limit})
+          select c.id, c.document_id, c.title, c.heading, c.text, c.location, s.score
+          from scored s join chunks c on c.id = s.id
+          order by s.score desc, c.id`.execute(db);
         return rows.map(toHit);
       }
       // FTS5 filters by the chatbot's token, ranks, sorts and limits by itself; only the k
-      // winners are joined (migration 0004). bm25 is "lower is better": negated, so every hit
-      // list reads higher = better. Adjacent word pairs join the OR as phrases (searchPairs).
-      const match = `chatbot : "${chatbotToken(chatbotId)}" AND (${fts5Query(terms, searchPairs(query))})`;
+      // winners are joined (migration 0004). The words and adjacent word pairs (as phrases) are
+      // ORed; on a large index the common words only score (sqlite-search.ts). bm25 is "lower is
+      // better": negated, so every hit list reads higher = better.
+      const { match } = await planner!.plan(chatbotToken(chatbotId), terms, searchPairs(query));
       const { rows } = await sql<ChunkRow>`
         select c.id, c.document_id, c.title, c.heading, c.text, c.location, -m.rank as score
         from (select rowid, bm25(chunks_fts, ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.heading)}, ${sql.lit(WEIGHTS.text)}, 0) as rank

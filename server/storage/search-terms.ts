@@ -63,11 +63,3 @@ export function searchPairs(text: string): [string, string][] {
   }
   return [...pairs.values()];
 }
-
-/**
- * FTS5 MATCH expression: every term and every pair a quoted string (a `"` cannot occur in one),
- * ORed. bm25 scores a matched pair like a rare term, so passages with the words side by side rise.
- */
-export function fts5Query(terms: string[], pairs: [string, string][] = []): string {
-  return [...terms.map((t) => `"${t}"`), ...pairs.map(([a, b]) => `"${a} ${b}"`)].join(' OR ');
-}
