@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import type { Database } from '../tables.js';
+import { attachReader } from './sqlite-reader.js';
 import { withStatementCache } from './sqlite-statements.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -58,7 +59,16 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     /* vectors.repository.ts reports it when an embeddings endpoint is configured */
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  // A file database gets a read-only connection for the per-request lookups (sqlite-reader.ts).
+  const reader = path === ':memory:' ? null : attachReader(db, path);
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      reader?.close();
+      await db.destroy();
+    },
+  };
 }
 
 function quoteIdent(name: string): string {
