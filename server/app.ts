@@ -111,6 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (scheduler) clearInterval(scheduler);
     await services.queue.stop();
     await services.outbound.close();
+    if (services.models !== services.outbound) await services.models.close();
     if (!options.database) await database.close();
   });
   return app;

@@ -38,6 +38,9 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
   const cursors = new CursorCodec(config.secretKey);
   const chatbots = new ChatbotsService(store, cursors);
   const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateFetch, userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } });
+  // The model endpoint (OPENAI_BASE_URL) is the operator's choice, not anyone's input: it may be a
+  // model server on the private network. Its requests keep every other limit.
+  const models = config.openai ? new GuardedHttpClient({ allowPrivate: true, userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } }) : outbound;
   const queue = new EmbeddedQueue(database.db, {
     concurrency: config.queue.concurrency,
     leaseMs: config.queue.leaseMs,
@@ -46,7 +49,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
   });
   const fetcher = guardedFetcher(outbound);
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
-  const retriever = createRetrieval(store.knowledge, database, config, outbound.fetch, log);
+  const retriever = createRetrieval(store.knowledge, database, config, models.fetch, log);
   const indexer = new DocumentIndexer(store, retriever);
   const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs } });
   runner.register('page', pageItem);
@@ -67,7 +70,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
           baseUrl: config.openai.baseUrl,
           apiKey: config.openai.apiKey || null,
           models: config.answers.models,
-          fetch: outbound.fetchWith({ timeoutMs: streamDeadlineMs(config.answers.timeoutMs) }),
+          fetch: models.fetchWith({ timeoutMs: streamDeadlineMs(config.answers.timeoutMs) }),
           timeoutMs: config.answers.timeoutMs,
           onError: (err, context) => log?.error({ err, ...context }, 'language model failed; answered with the unavailable reply'),
         })
@@ -78,6 +81,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
     retriever,
     queue,
     outbound,
+    models,
     runner,
     accounts: new AccountsService(store),
     tokens: new TokensService(store, cursors),

@@ -191,7 +191,7 @@ describe.each(['sqlite', 'postgres'] as const)('retrieval on %s', (dialect) => {
     const { bot, car } = await corpus();
     const dataDir = kdb.dataDir;
     const env = { DATA_DIR: dataDir, OPENAI_BASE_URL: standin.baseUrl, OPENAI_API_KEY: 'sk-standin', EMBEDDING_MODEL: 'standin-64' };
-    // The stand-in listens on 127.0.0.1: only ALLOW_PRIVATE_FETCH lets the guarded client reach it.
+    // The stand-in listens on 127.0.0.1; the app's client for the operator's model endpoint allows private addresses.
     const outbound = new GuardedHttpClient({ allowPrivate: true });
     const errors: unknown[] = [];
     const wired = createRetrieval(store.knowledge, kdb.database, loadConfig(env), outbound.fetch, { error: (e) => errors.push(e) });

@@ -14,7 +14,8 @@ let base: string;
 
 beforeAll(async () => {
   model = await startChatStandin();
-  t = await buildTestApp({ env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key', ALLOW_PRIVATE_FETCH: '1', QUEUE_POLL_MS: '20' } });
+  // No ALLOW_PRIVATE_FETCH: the operator's own model endpoint is reachable on a private address.
+  t = await buildTestApp({ env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key', QUEUE_POLL_MS: '20' } });
   token = (await t.token()).token;
   base = `/api/v2/chatbots/${(await t.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id}`;
   await t.call('POST', `${base}/knowledge/text`, token, { title: 'Returns', text: '# Returns\n\nRefunds are paid within 5 business days.' });
