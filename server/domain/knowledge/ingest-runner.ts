@@ -168,14 +168,42 @@ export class IngestRunner {
       },
     };
 
+    // Up to `batchSize` items in flight, topped up as each one finishes: waiting for a whole batch
+    // left the extraction workers idle behind each batch's slowest page (bench/knowledge.ts). Depth
+    // by depth, though: an item starts only when no shallower one is in flight, so every link of
+    // depth d is found before any page of depth d+1 runs and a page gets its shortest depth
+    // (maxDepth). The first item error (shutdown) ends the run, as before.
+    const limit = Math.max(1, this.options.batchSize ?? 8);
+    const inFlight = new Map<string, { depth: number; done: Promise<void> }>();
+    const failures: unknown[] = [];
     for (;;) {
+      if (failures.length) throw failures[0];
       if (signal.aborted) throw new JobInterrupted();
       job = (await ingest.getJob(jobId))!;
       ctx.job = job;
-      if (job.cancelRequested) return this.finish(job, source, 'cancelled');
-      const items = await ingest.pending(jobId, this.options.batchSize ?? 8);
-      if (!items.length) break;
-      await Promise.all(items.map((item) => this.process(ctx, item)));
+      if (job.cancelRequested) {
+        await Promise.all([...inFlight.values()].map((f) => f.done));
+        if (failures.length) throw failures[0];
+        return this.finish(job, source, 'cancelled');
+      }
+      if (inFlight.size < limit) {
+        // Items just started may still read as pending: they are in flight, not new.
+        const candidates = (await ingest.pending(jobId, limit + inFlight.size)).filter((i) => !inFlight.has(i.key));
+        const depths = inFlight.size ? [...inFlight.values()].map((f) => f.depth) : candidates.map((i) => i.depth);
+        const floor = Math.min(...depths);
+        for (const item of candidates.filter((i) => i.depth <= floor).slice(0, limit - inFlight.size)) {
+          const done = this.process(ctx, item).then(
+            () => void inFlight.delete(item.key),
+            (err: unknown) => {
+              inFlight.delete(item.key);
+              failures.push(err);
+            },
+          );
+          inFlight.set(item.key, { depth: item.depth, done });
+        }
+      }
+      if (!inFlight.size) break;
+      await Promise.race([...inFlight.values()].map((f) => f.done));
     }
     job = (await ingest.getJob(jobId))!;
     const status = job.done === 0 && job.failed > 0 ? 'failed' : 'succeeded';
