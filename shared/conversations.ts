@@ -39,6 +39,8 @@ export interface ThreadMessage {
   threadId: string;
   /** Who wrote it: the visitor, the AI, a team member (agent) or the system. */
   author: 'visitor' | 'ai' | 'agent' | 'system';
+  /** The author's display name when it was written: the visitor's name (null until given), the bot's name (localised botName or the chatbot title), the agent's name. */
+  name: string | null;
   text: string;
   /** AI answers: the places cited (empty when the chatbot hides sources). */
   sources: MessageSource[];

@@ -67,6 +67,7 @@ export const messageView = (m: MessageRecord): ThreadMessage => ({
   id: m.id,
   threadId: m.conversationId,
   author: m.author,
+  name: typeof m.meta.name === 'string' ? m.meta.name : m.author === 'agent' ? m.agentName : null,
   text: m.text,
   sources: m.sources.map(
     (s): MessageSource => ({
@@ -423,12 +424,24 @@ export class ConversationsService {
       updatedAt: ctx.at,
       ...m,
     };
+    message.meta = { ...message.meta, name: await this.authorName(ctx, chatbot, message) };
     message.seq = ctx.emit('message.added', { messageId: message.id, author: message.author });
     await ctx.s.conversations.messages.insert(message);
     ctx.patch.messageCount = ctx.current.messageCount + 1;
     ctx.patch.lastMessageAt = ctx.at;
     await ctx.s.usage.add(chatbot.accountId, METERS.messages, currentPeriod().key, 1);
     return message;
+  }
+
+  /** The display name of a message's author at the time it is written. */
+  private async authorName(ctx: ChangeContext, chatbot: ChatbotRecord, m: Pick<MessageRecord, 'author' | 'agentName'>): Promise<string | null> {
+    if (m.author === 'agent') return m.agentName;
+    if (m.author === 'ai') {
+      const localized = (chatbot.settings.localization as { chatMessage?: { botName?: string | null } } | null)?.chatMessage?.botName;
+      return localized || chatbot.title;
+    }
+    if (m.author === 'visitor' && ctx.current.chatUserId) return (await ctx.s.conversations.chatUsers.get(ctx.current.chatUserId))?.name ?? null;
+    return null;
   }
 
   /** Stores the visitor's contact details on the conversation's chat user and captures a lead. */

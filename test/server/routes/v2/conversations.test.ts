@@ -35,6 +35,7 @@ describe('starting and messaging', () => {
     const d = await start();
     expect(d.answer).not.toBeNull();
     expect(d.answer!.text).toMatch(/5 business days/);
+    expect(d.answer).toMatchObject({ name: 'Shop' }); // the bot's name: the chatbot title unless localised
     expect(d.answer!.sources).toEqual(expect.arrayContaining([expect.objectContaining({ title: 'Returns' })]));
     const list = (await t.call('GET', `${base()}/conversations/${d.conversation.threadId}/messages`, token)).body.data;
     expect(list.messages.map((m: { author: string }) => m.author)).toEqual(['visitor', 'ai']);
@@ -50,6 +51,17 @@ describe('starting and messaging', () => {
     expect(res.status).toBe(201);
     expect(res.body.data.message).toMatchObject({ id: expect.any(String), author: 'visitor', text: 'Is shipping free?' });
     expect(new Date(res.body.data.message.createdAt).toISOString()).toBe(res.body.data.message.createdAt);
+  });
+
+  test("a visitor's message carries the name they gave; details with an e-mail capture a lead", async () => {
+    const res = await t.call('POST', `${base()}/messages`, token, { message: 'Hi there', visitor: { name: 'Ada', email: 'ADA@example.com' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.message).toMatchObject({ author: 'visitor', name: 'Ada' });
+    expect(res.body.data.conversation.chatUser).toMatchObject({ name: 'Ada', email: 'ada@example.com', verified: false });
+    const leads = (await t.call('GET', `${base()}/leads`, token)).body.data.leads;
+    expect(leads).toEqual(expect.arrayContaining([expect.objectContaining({ email: 'ada@example.com', name: 'Ada' })]));
+    const ev = await events(res.body.data.conversation.threadId);
+    expect(ev.map((e) => e.type)).toContain('lead.captured');
   });
 
   test('POST /conversations creates an empty conversation; an unknown thread is 404', async () => {
@@ -111,7 +123,7 @@ describe('the handoff state machine over HTTP', () => {
     const { conversation } = await start();
     const res = await t.call('POST', `${base()}/conversations/${conversation.threadId}/replies`, token, { message: 'Hi, Sam here.' });
     expect(res.status).toBe(201);
-    expect(res.body.data.message).toMatchObject({ author: 'agent', agent: { id: expect.any(String), name: 'owner@parley.local' } });
+    expect(res.body.data.message).toMatchObject({ author: 'agent', name: 'owner@parley.local', agent: { id: expect.any(String), name: 'owner@parley.local' } });
     expect(res.body.data.conversation.mode).toBe('AGENT');
   });
 
