@@ -32,6 +32,8 @@ export interface MatchPlan {
   match: string;
   /** Words left out of candidate generation (they still score), for tests and explain. */
   scoringOnly: string[];
+  /** Words in more than half the index: left out entirely (their bm25 weight is ~0). */
+  ignored?: string[];
 }
 
 export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGET) {
@@ -84,6 +86,17 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
     return out;
   }
 
+  let rows = { n: 0, at: 0 };
+  /** Rows in the index (every chatbot's, as FTS5's own statistics), refreshed like the frequencies. */
+  async function rowCount(): Promise<number> {
+    const now = Date.now();
+    if (now - rows.at > DF_TTL_MS) {
+      const r = await sql<{ n: number }>`select count(*) as n from chunks`.execute(db);
+      rows = { n: Number(r.rows[0]?.n ?? 0), at: now };
+    }
+    return rows.n;
+  }
+
   return {
     async plan(chatbotToken: string, terms: string[], pairs: [string, string][]): Promise<MatchPlan> {
       const chatbot = `chatbot : "${chatbotToken}"`;
@@ -91,11 +104,23 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
       const plain = { match: `${chatbot} AND (${all.join(' OR ')})`, scoringOnly: [] };
       if (terms.length < 2) return plain;
 
-      const stemmed = await stems(terms);
-      const df = await frequencies([...new Set(stemmed.flat())]);
+      // The chatbot token goes through the tokenizer too: the index holds its indexed form.
+      const stemmed = await stems([...terms, chatbotToken]);
+      const token = stemmed.pop()!;
+      const df = await frequencies([...new Set(stemmed.flat().concat(token))]);
+      const total = await rowCount();
+      // bm25 counts every row of every phrase to weigh it; a chatbot that holds the whole index
+      // (one big chatbot) filters nothing, so its token is left out, results unchanged.
+      const filter = token.length === 1 && (df.get(token[0]) ?? 0) >= total ? null : chatbot;
+      const and = (...parts: string[]) => [filter, ...parts].filter(Boolean).join(' AND ');
       // A word's frequency is its most frequent token's (a word may yield several tokens).
-      const words = terms.map((t, i) => ({ t, df: Math.max(0, ...stemmed[i].map((x) => df.get(x) ?? 0)) }));
+      let words = terms.map((t, i) => ({ t, df: Math.max(0, ...stemmed[i].map((x) => df.get(x) ?? 0)) }));
       if (words.reduce((n, w) => n + w.df, 0) <= budget) return plain;
+      // bm25 gives a word in more than half the rows an IDF of ~0 (FTS5 clamps log((N-n+.5)/(n+.5))
+      // to 1e-6): it cannot change the order, yet reading its doclist to score it costs the most.
+      const informative = words.filter((w) => w.df * 2 <= total);
+      const dropped = words.filter((w) => w.df * 2 > total).map((w) => w.t);
+      if (informative.length) words = informative;
 
       words.sort((a, b) => a.df - b.df);
       const rare: string[] = [];
@@ -112,9 +137,13 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
       // likeliest answer, whatever the words' frequencies (measured: leaving them out or
       // budgeting them cost hit@3 at 100k chunks).
       const candidates = [...rare.map(quote), ...pairs.map(([a, b]) => quote(`${a} ${b}`))];
+      // The scoring-only group must hold for every candidate: ORed with the chatbot token, which
+      // every candidate has and which weighs 0 in bm25 (so the order is unchanged).
+      const scoring = common.length ? [`(${[...common.map(quote), chatbot].join(' OR ')})`] : [];
       return {
-        match: `${chatbot} AND (${candidates.join(' OR ')}) AND (${[...common.map(quote), chatbot].join(' OR ')})`,
+        match: and(`(${candidates.join(' OR ')})`, ...scoring),
         scoringOnly: common,
+        ...(informative.length ? { ignored: dropped } : {}),
       };
     },
   };

@@ -363,6 +363,8 @@ describe.each(['sqlite', 'postgres'] as const)('KnowledgeStore on %s', (dialect)
       const fillers = Array.from({ length: 12 }, (_, i) => ({ text: `widget request handler number ${i}` }));
       const target = await addDocument(store, bot, 'Target', [{ text: 'the zebra request handler' }]);
       await addDocument(store, bot, 'Fillers', fillers);
+      // Another chatbot's rows: the index is shared, so "request" stays under half of it.
+      await addDocument(store, await newChatbot(store), 'Elsewhere', Array.from({ length: 30 }, (_, i) => ({ text: `unrelated passage ${i}` })));
       // A budget of 3 rows makes "widgets" (12 rows) and "request" (13+) too common to bring
       // candidates; the scoring group lists them rarest first.
       const planner = createFts5Planner(kdb.database.db, 3);
@@ -379,6 +381,27 @@ describe.each(['sqlite', 'postgres'] as const)('KnowledgeStore on %s', (dialect)
       expect(stemmed.every((p) => typeof p.match === 'string')).toBe(true);
       const hits = await store.knowledge.chunks.searchLexical(bot.chatbotId, q, 3);
       expect(hits[0].chunkId).toBe(target.chunkIds[0]);
+    });
+
+    test('a chatbot holding the whole index is not filtered, and words in over half the rows neither bring nor score candidates', async () => {
+      // A database of its own: one chatbot, so its token matches every row.
+      const own = await openTestDatabase('sqlite');
+      try {
+        const bot = await newChatbot(own.store);
+        const token = Buffer.from(bot.chatbotId).toString('hex').toUpperCase();
+        const target = await addDocument(own.store, bot, 'Target', [{ text: 'the zebra request handler' }]);
+        await addDocument(own.store, bot, 'Fillers', Array.from({ length: 12 }, (_, i) => ({ text: `widget request handler number ${i}` })));
+        const planner = createFts5Planner(own.database.db, 3);
+        const q = 'zebra request widgets';
+        const plan = await planner.plan(token, searchTerms(q), searchPairs(q));
+        // "request" is in all 13 rows: weightless in bm25, so left out; "widgets" (12 of 13) too.
+        expect(plan.ignored?.sort()).toEqual(['request', 'widgets']);
+        expect(plan.match).toBe('("zebra" OR "zebra request" OR "request widgets")');
+        const hits = await own.store.knowledge.chunks.searchLexical(bot.chatbotId, q, 3);
+        expect(hits[0].chunkId).toBe(target.chunkIds[0]);
+      } finally {
+        await own.close();
+      }
     });
   }
 
