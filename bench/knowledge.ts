@@ -26,7 +26,6 @@
  * PostgreSQL runs in a schema of its own, dropped afterwards; it is skipped with a note when
  * unreachable.
  */
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,22 +33,21 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { newId, nowIso } from '../server/domain/ids.js';
 import { closeExtractionWorkers } from '../server/domain/knowledge/extract/index.js';
 import type { ChunkInput } from '../server/domain/knowledge/ports.js';
 import { createRetriever } from '../server/domain/knowledge/retrieval.js';
 import type { Store } from '../server/domain/ports.js';
-import { openDatabase, type DatabaseHandle, type DialectName } from '../server/storage/dialects/index.js';
+import type { DatabaseHandle, DialectName } from '../server/storage/dialects/index.js';
 import { migrateToLatest } from '../server/storage/migrations/index.js';
 import { STOPWORDS } from '../server/storage/search-terms.js';
 import { createStore } from '../server/storage/store.js';
 import { buildTestApp } from '../test/helpers/app.js';
 import { loadQuestions } from './retrieval.js';
+import { withPostgres, withSqlite } from './databases.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DOCS = join(ROOT, 'node_modules', 'fastify', 'docs');
-const PG_URL = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL_TEST || 'postgres://postgres@127.0.0.1:5432/test';
 
 const int = (name: string, fallback: number) => {
   const n = Number(process.env[name] || fallback);
@@ -425,37 +423,6 @@ export async function ingest(c: Corpus, store: Store, chatbotId: string, sourceI
   return { ms, chunks: written };
 }
 
-async function withSqlite<T>(fn: (db: DatabaseHandle) => Promise<T>): Promise<T> {
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-knowledge-'));
-  const database = openDatabase({ sqlitePath: join(dir, 'bench.db') });
-  try {
-    return await fn(database);
-  } finally {
-    await database.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function withPostgres<T>(fn: (db: DatabaseHandle) => Promise<T>): Promise<T | string> {
-  const schema = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch (err) {
-    return `PostgreSQL unreachable at ${PG_URL} (${(err as Error).message}); set BENCH_DATABASE_URL`;
-  }
-  await admin.query(`create schema ${schema}`);
-  const database = openDatabase({ url: PG_URL, schema, poolSize: 2 });
-  try {
-    return await fn(database);
-  } finally {
-    await database.close();
-    await admin.query(`drop schema if exists ${schema} cascade`);
-    await admin.end();
-  }
-}
 
 async function scale(c: Corpus, qs: string[], database: DatabaseHandle) {
   const dialect: DialectName = database.dialect;

@@ -12,26 +12,23 @@
  * in a schema of its own that is dropped afterwards; skipped with a note when unreachable.
  * `RETRIEVAL_VERBOSE=1` lists every miss with what came first.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { chunkDocument } from '../server/domain/knowledge/chunk.js';
 import { extract } from '../server/domain/knowledge/extract/index.js';
 import type { ChunkInput } from '../server/domain/knowledge/ports.js';
 import { createRetriever } from '../server/domain/knowledge/retrieval.js';
 import { newId, nowIso } from '../server/domain/ids.js';
 import type { Store } from '../server/domain/ports.js';
-import { openDatabase, type DatabaseHandle, type DialectName } from '../server/storage/dialects/index.js';
+import type { DatabaseHandle, DialectName } from '../server/storage/dialects/index.js';
 import { migrateToLatest } from '../server/storage/migrations/index.js';
 import { createStore } from '../server/storage/store.js';
+import { withPostgres, withSqlite } from './databases.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DOCS = join(ROOT, 'node_modules', 'fastify', 'docs');
 const QUESTIONS = join(ROOT, 'bench', 'retrieval-questions.json');
-const PG_URL = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL_TEST || 'postgres://postgres@127.0.0.1:5432/test';
 const GOAL_HIT3 = 0.85;
 
 interface Question {
@@ -157,35 +154,6 @@ export async function evaluate(database: DatabaseHandle): Promise<RetrievalScore
   };
 }
 
-async function withSqlite<T>(fn: (db: DatabaseHandle) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-retrieval-'));
-  const database = openDatabase({ sqlitePath: join(dir, 'bench.db') });
-  try {
-    return await fn(database);
-  } finally {
-    await database.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function withPostgres<T>(fn: (db: DatabaseHandle) => Promise<T>): Promise<T | string> {
-  const schema = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch (err) {
-    return `PostgreSQL unreachable at ${PG_URL} (${(err as Error).message}); set BENCH_DATABASE_URL`;
-  }
-  await admin.query(`create schema ${schema}`);
-  const database = openDatabase({ url: PG_URL, schema, poolSize: 2 });
-  try {
-    return await fn(database);
-  } finally {
-    await database.close();
-    await admin.query(`drop schema if exists ${schema} cascade`);
-    await admin.end();
-  }
-}
 
 const pct = (x: number) => x.toFixed(3);
 

@@ -77,37 +77,20 @@ export class DocumentIndexer {
     const at = nowIso();
     const documentId = existing?.id ?? newId();
     const write = () => this.store.transaction(async (s) => {
-      if (existing) {
-        await s.knowledge.documents.update(documentId, {
-          sourceId: input.sourceId,
-          url: input.url,
-          title,
-          kind: input.doc.kind,
-          status: 'indexed',
-          contentHash: hash,
-          chars,
-          chunkCount: chunks.length,
-          error: null,
-          updatedAt: at,
-        });
-      } else {
-        await s.knowledge.documents.insert({
-          id: documentId,
-          chatbotId: input.chatbotId,
-          sourceId: input.sourceId,
-          key: input.key,
-          url: input.url,
-          title,
-          kind: input.doc.kind,
-          status: 'indexed',
-          contentHash: hash,
-          chars,
-          chunkCount: chunks.length,
-          error: null,
-          createdAt: at,
-          updatedAt: at,
-        });
-      }
+      const fields = {
+        sourceId: input.sourceId,
+        url: input.url,
+        title,
+        kind: input.doc.kind,
+        status: 'indexed' as const,
+        contentHash: hash,
+        chars,
+        chunkCount: chunks.length,
+        error: null,
+        updatedAt: at,
+      };
+      if (existing) await s.knowledge.documents.update(documentId, fields);
+      else await s.knowledge.documents.insert({ id: documentId, chatbotId: input.chatbotId, key: input.key, createdAt: at, ...fields });
       return s.knowledge.chunks.replace(documentId, input.chatbotId, chunks);
     });
     let ids: number[];
