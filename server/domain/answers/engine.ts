@@ -22,6 +22,7 @@ import { messagesFor, type AnswerMessages } from './messages.js';
 import type { AnswerContextStore, AnswerProvider, GenerateOutput, Passage } from './ports.js';
 import { buildPrompt, readSettings, temperatureFor } from './prompt.js';
 import { GATE_DEPTH, relevance } from './relevance.js';
+import { termSet } from './text.js';
 
 /** The retrieval the engine needs (knowledge/retrieval.ts Retriever satisfies it). */
 export interface PassageSearch {
@@ -91,8 +92,9 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
 
       const followUpCount = settings.disableSmartFollowUpPrompts ? 0 : settings.smartFollowUpPromptsCount;
       const depth = Math.max(settings.topK, GATE_DEPTH) + (followUpCount ? RELATED_EXTRA : 0);
-      const hits = await retriever.search(request.chatbotId, request.question, depth);
-      const gate = relevance(request.question, hits);
+      const query = retrievalQuery(request.question, request.history ?? []);
+      const hits = await retriever.search(request.chatbotId, query, depth);
+      const gate = relevance(query, hits);
       const numbered: Passage[] = hits.map((h, i) => ({ ...h, n: i + 1, coverage: gate.perHit[i] }));
       const passages = numbered.slice(0, settings.topK);
       const related = numbered.slice(settings.topK);
@@ -166,4 +168,17 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       };
     },
   };
+}
+
+/** Questions with at most this many content terms are read as follow-ups of the previous one. */
+const FOLLOW_UP_TERMS = 3;
+
+/**
+ * What to search for: a short follow-up ("and on Sundays?", "how much does it cost?") is
+ * searched together with the visitor's previous question, so its topic carries over.
+ */
+export function retrievalQuery(question: string, history: { author: string; text: string }[]): string {
+  if (termSet(question).length > FOLLOW_UP_TERMS) return question;
+  const previous = [...history].reverse().find((m) => m.author === 'visitor')?.text;
+  return previous ? `${question} ${previous}` : question;
 }

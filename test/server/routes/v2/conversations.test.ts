@@ -72,6 +72,24 @@ describe('starting and messaging', () => {
   });
 });
 
+describe('follow-up questions', () => {
+  test("a short follow-up is answered in the topic of the visitor's previous question", async () => {
+    const bot = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Plans' })).body.data.chatbot.id;
+    const b = `/api/v2/chatbots/${bot}`;
+    await t.call('POST', `${b}/knowledge/text`, token, { title: 'Premium plan', text: '# Premium plan\n\nThe premium plan includes priority support and unlimited chatbots. The premium plan costs 49 euros per month.' });
+    await t.call('POST', `${b}/knowledge/text`, token, { title: 'Basic plan', text: '# Basic plan\n\nThe basic plan costs 9 euros per month; its cost is the lowest cost of all our plans, at a low cost.' });
+    await t.app.services.queue.drain(30_000);
+    // Alone, "What is the cost?" is about the basic plan (the page that says "cost" most).
+    const alone = await t.call('POST', `${b}/messages`, token, { message: 'What is the cost?' });
+    expect(alone.body.data.answer.text).toMatch(/9 euros/);
+    const first = await t.call('POST', `${b}/messages`, token, { message: 'What does the premium plan include?' });
+    const id = first.body.data.conversation.threadId;
+    const followUp = await t.call('POST', `${b}/conversations/${id}/messages`, token, { message: 'What is the cost?' });
+    expect(followUp.body.data.answer.text).toMatch(/49 euros/);
+    expect(followUp.body.data.answer.sources[0].title).toBe('Premium plan');
+  });
+});
+
 describe('the handoff state machine over HTTP', () => {
   test('taken over: the visitor message is saved and the AI stays silent; after switch-to-ai it answers again', async () => {
     const { conversation } = await start();
