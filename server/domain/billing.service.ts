@@ -4,8 +4,8 @@ import { validationFailed } from './errors.js';
 import { newId, nowIso } from './ids.js';
 import type { InvoiceRecord, Store } from './ports.js';
 
-/** Usage meters other features keep in `usage_counters`, in the transaction of their change. */
-export const METERS = { contentPages: 'content_pages', messages: 'messages' } as const;
+/** Usage meters other features keep in `usage_counters`, in the transaction of their change (content pages are counted from the indexed documents instead). */
+export const METERS = { messages: 'messages' } as const;
 
 /** The current billing period: the calendar month, UTC. */
 export function currentPeriod(at = new Date()): { key: string; start: string; end: string } {

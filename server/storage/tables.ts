@@ -4,7 +4,7 @@
  * integers, JSON is text. Dialect differences (blob type, bytewise id collation) live only in
  * storage/dialects and the migrations.
  */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 export interface AccountsTable {
   id: string;
@@ -101,8 +101,6 @@ export type Account = Selectable<AccountsTable>;
 export type User = Selectable<UsersTable>;
 export type TokenRow = Selectable<TokensTable>;
 export type ChatbotRow = Selectable<ChatbotsTable>;
-export type NewChatbot = Insertable<ChatbotsTable>;
-export type AccountUpdate = Updateable<AccountsTable>;
 export type InvoiceRow = Selectable<InvoicesTable>;
 
 export interface SourcesTable {

@@ -147,7 +147,8 @@ export class ConversationsService {
       await s.conversations.insert(conversation);
       await s.conversations.events.insert([event(conversation, 1, 'conversation.started', { mode: conversation.mode }, at)]);
     });
-    if (visitor && hasDetails(visitor)) await this.identify(chatbot, conversation, visitor);
+    if (!visitor || !hasDetails(visitor)) return conversation;
+    await this.identify(chatbot, conversation, visitor);
     return (await this.store.conversations.get(conversation.id))!;
   }
 
@@ -156,8 +157,12 @@ export class ConversationsService {
   /** `POST .../conversations/{threadId}/messages`: the visitor's message, and the AI's answer when the condition lets it answer. */
   async sendVisitorMessage(auth: AuthContext, chatbotId: string, threadId: string, input: { message: string; visitor?: VisitorDetails }, onToken?: (t: string) => void) {
     const { chatbot, conversation } = await this.reach(auth, chatbotId, threadId);
-    if (input.visitor && hasDetails(input.visitor)) await this.identify(chatbot, conversation, input.visitor);
-    return this.visitorMessage(auth, chatbot, (await this.store.conversations.get(conversation.id))!, input.message, onToken);
+    let current = conversation;
+    if (input.visitor && hasDetails(input.visitor)) {
+      await this.identify(chatbot, conversation, input.visitor);
+      current = (await this.store.conversations.get(conversation.id))!;
+    }
+    return this.visitorMessage(auth, chatbot, current, input.message, onToken);
   }
 
   private async visitorMessage(auth: AuthContext, chatbot: ChatbotRecord, conversation: ConversationRecord, text: string, onToken?: (t: string) => void) {
@@ -448,7 +453,7 @@ export class ConversationsService {
   private async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails) {
     const email = v.email?.trim().toLowerCase() || null;
     const clean = { email, name: v.name?.trim() || null, phone: v.phone?.trim() || null };
-    await this.change((await this.store.conversations.get(conversation.id))!, null, async (ctx) => {
+    await this.change(conversation, null, async (ctx) => {
       const at = ctx.at;
       let userId = ctx.current.chatUserId;
       if (userId) {
@@ -472,7 +477,7 @@ export class ConversationsService {
     const known = await this.store.conversations.knownTags(chatbot.id, unique);
     const unknown = unique.filter((id) => !known.includes(id));
     if (unknown.length) throw validationFailed(unknown.map((id) => ({ path: ['tagIds'], message: `no tag "${id}" on this chatbot` })));
-    await this.change((await this.store.conversations.get(conversation.id))!, null, async (ctx) => {
+    await this.change(conversation, null, async (ctx) => {
       await ctx.s.conversations.setTags(conversation.id, unique);
       ctx.emit('conversation.updated', { fields: ['tags'], tagIds: unique });
     });

@@ -14,4 +14,3 @@ export interface FollowupView extends StarterView {
 export const followupView = (p: PromptRecord): FollowupView => ({ ...starterView(p), isEscalationPrompt: p.isEscalationPrompt });
 
 export const followupsService = (deps: ResourceDeps) => new PromptsService(deps, 'followups', 'Follow-up', followupView);
-export type FollowupsService = ReturnType<typeof followupsService>;

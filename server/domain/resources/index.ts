@@ -27,4 +27,3 @@ export function createResourceServices(store: Store, chatbots: ChatbotsService, 
   };
 }
 
-export type ResourceServices = ReturnType<typeof createResourceServices>;

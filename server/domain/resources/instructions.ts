@@ -33,4 +33,3 @@ export const instructionView = (d: DirectiveRecord, active: boolean): Instructio
 });
 
 export const instructionsService = (deps: ResourceDeps) => new DirectivesService(deps, 'instructions', 'promptId', 'Instruction', instructionView);
-export type InstructionsService = ReturnType<typeof instructionsService>;

@@ -27,4 +27,3 @@ export const personaView = (d: DirectiveRecord, active: boolean): PersonaView =>
 });
 
 export const personasService = (deps: ResourceDeps) => new DirectivesService(deps, 'personas', 'personaId', 'Persona', personaView);
-export type PersonasService = ReturnType<typeof personasService>;

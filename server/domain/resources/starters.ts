@@ -26,4 +26,3 @@ export const starterView = (p: PromptRecord): StarterView => ({
 });
 
 export const startersService = (deps: ResourceDeps) => new PromptsService(deps, 'starters', 'Starter', starterView);
-export type StartersService = ReturnType<typeof startersService>;

@@ -52,9 +52,6 @@ export const collapseSpaces = (s: string): string => s.replace(/[\s\u00a0]+/g, '
 export const normaliseNewlines = (s: string): string => s.replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '');
 
 /** Joins non-empty paragraphs with the one paragraph separator sections use. */
-export const joinParagraphs = (paragraphs: string[]): string =>
-  paragraphs.map((p) => p.trim()).filter(Boolean).join('\n\n');
-
 /** Filename without folders and extension, for titles of uploads. */
 export function baseTitle(filename: string | undefined): string | undefined {
   if (!filename) return undefined;
