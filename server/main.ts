@@ -1,6 +1,7 @@
 /** Process entry: configuration, listen, graceful close on SIGINT/SIGTERM. */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { rankExtension } from './storage/sqlite-rank/index.js';
 
 async function main() {
   let config;
@@ -14,6 +15,9 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
+  if (!config.databaseUrl && !rankExtension.loaded) {
+    app.log.warn(`SQLite search ranks with FTS5's bm25(): nearly the same results, slower on large indexes (${rankExtension.reason})`);
+  }
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;

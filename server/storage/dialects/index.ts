@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
+import { loadRankExtension } from '../sqlite-rank/index.js';
 import type { Database } from '../tables.js';
 import { attachReader } from './sqlite-reader.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -29,6 +30,8 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests run each in their own). */
   schema?: string;
   poolSize?: number;
+  /** SQLite: load parley_bm25 (default true); false ranks with FTS5's bm25(), for tests of that path. */
+  rankExtension?: boolean;
 }
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
@@ -58,6 +61,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   } catch {
     /* vectors.repository.ts reports it when an embeddings endpoint is configured */
   }
+  // parley_bm25 for lexical search (sqlite-rank/); without it search uses bm25(), slower.
+  if (options.rankExtension !== false) loadRankExtension(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   // A file database gets a read-only connection for the per-request lookups (sqlite-reader.ts).
   const reader = path === ':memory:' ? null : attachReader(db, path);
