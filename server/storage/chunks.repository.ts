@@ -6,11 +6,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChunkLocation, KnowledgeStore, SearchHit } from '../domain/knowledge/ports.js';
 import type { DialectName } from './dialects/index.js';
-import { searchPairs, searchTerms } from './search-terms.js';
-import { CANDIDATE_BUDGET, createFts5Planner } from './sqlite-search.js';
+import { extraTokens, searchPairs, searchTerms } from './search-terms.js';
+import { createFts5Planner } from './sqlite-search.js';
 import type { Database } from './tables.js';
 
 const BATCH = 500;
+/** PostgreSQL's candidate budget (rows counted per word; see searchLexical). */
+const PG_CANDIDATE_BUDGET = 4000;
 export const MAX_K = 1000;
 
 /**
@@ -21,6 +23,17 @@ export const MAX_K = 1000;
  * Chosen with bench/retrieval.ts (`npm run bench -- retrieval`), where the figures are.
  */
 export const WEIGHTS = { title: 4, heading: 2, text: 1 } as const;
+
+/**
+ * A chunk's tokens for SQLite's `extra` column (search-terms.ts `extraTokens`: word pairs and
+ * title/heading words): title pairs repeated WEIGHTS.title times and heading pairs
+ * WEIGHTS.heading times stand in for those columns' weights, so the column itself weighs 1.
+ */
+export const chunkExtraTokens = (c: { title: string; headingPath: string[]; text: string }) => extraTokens(c, WEIGHTS.title, WEIGHTS.heading);
+
+/** chunks_fts columns: title, heading, text, chatbot token, extra; the first three make a row's length. */
+const FTS_WEIGHTS = [WEIGHTS.title, WEIGHTS.heading, WEIGHTS.text, 0, 1] as const;
+const LENGTH_COLUMNS = 3;
 const PG_WEIGHTS = '{0.5,0,0.75,1}';
 
 interface ChunkRow {
@@ -47,8 +60,6 @@ function toHit(r: ChunkRow): SearchHit {
   };
 }
 
-/** The chatbot's one-token key in chunks_fts (`hex(chatbot_id)`, as the triggers write it). */
-const chatbotToken = (chatbotId: string) => Buffer.from(chatbotId, 'utf8').toString('hex').toUpperCase();
 
 const clampK = (k: number) => Math.max(0, Math.min(MAX_K, Math.floor(Number.isFinite(k) ? k : 0)));
 
@@ -57,6 +68,12 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
     db.isTransaction ? fn(db) : db.transaction().execute(fn);
 
   const planner = dialect === 'sqlite' ? createFts5Planner(db) : null;
+  let parleyRank: Promise<boolean> | null = null;
+  /** Whether this connection has parley_bm25 (dialects/index.ts loads it); asked once. */
+  const hasParleyRank = () =>
+    (parleyRank ??= sql`select parley_bm25(chunks_fts, 1) from chunks_fts where chunks_fts match 'x' limit 0`
+      .execute(db)
+      .then(() => true, () => false));
 
   return {
     replace(documentId, chatbotId, chunks) {
@@ -74,6 +91,7 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
             text: c.text,
             location: JSON.stringify(c.location),
             token_count: c.tokenCount,
+            ...(dialect === 'sqlite' ? { extra: chunkExtraTokens(c) } : {}),
           }));
           const inserted = await trx.insertInto('chunks').values(rows).returning('id').execute();
           // Ids are assigned in VALUES order in both dialects; sorting makes that explicit.
@@ -94,7 +112,7 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
         // chunk counts), then summed, like bm25 on SQLite; normalisation 1 divides by
         // 1 + log(length), so long passages do not win by size alone. As on SQLite, a large
         // index takes candidates only from the rarest words; every word still scores them.
-        // Document frequencies are counted up to CANDIDATE_BUDGET + 1 rows (counting stays
+        // Document frequencies are counted up to PG_CANDIDATE_BUDGET + 1 rows (counting stays
         // bounded); past that, ANALYZE's statistics estimate them.
         const { rows } = await sql<ChunkRow>`
           with n as materialized (select coalesce(sum(chunk_count), 0)::float8 as n from documents where chatbot_id = ${chatbotId}),
@@ -107,17 +125,17 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
           counted as materialized (
             select w, q, (tsvector_to_array(to_tsvector('english', w)))[1] as lexeme,
                    (select count(*) from (select 1 from chunks c where c.chatbot_id = ${chatbotId} and c.tsv @@ q
-                                          limit ${CANDIDATE_BUDGET + 1}) s)::float8 as df
+                                          limit ${PG_CANDIDATE_BUDGET + 1}) s)::float8 as df
             from (select w, to_tsquery('english', w) as q from unnest(${terms}::text[]) as u(w)) x
             where numnode(q) > 0),
           words as materialized (
-            select c.w, c.q, case when c.df > ${CANDIDATE_BUDGET}
+            select c.w, c.q, case when c.df > ${PG_CANDIDATE_BUDGET}
                                   then greatest(c.df, coalesce((select max(st.freq) from stats st where st.lexeme = c.lexeme), 0) * n.n)
                                   else c.df end as df
             from counted c cross join n),
           ranked as (select w, sum(df) over (order by df, w) as cum, row_number() over (order by df, w) as rn from words),
           wanted as materialized (
-            select to_tsquery('english', string_agg(w, ' | ')) as q from ranked where cum <= ${CANDIDATE_BUDGET} or rn = 1),
+            select to_tsquery('english', string_agg(w, ' | ')) as q from ranked where cum <= ${PG_CANDIDATE_BUDGET} or rn = 1),
           candidates as materialized (
             select c.id, c.tsv from chunks c, wanted where c.chatbot_id = ${chatbotId} and c.tsv @@ wanted.q),
           scored as (
@@ -132,17 +150,26 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
         return rows.map(toHit);
       }
       // FTS5 filters by the chatbot's token, ranks, sorts and limits by itself; only the k
-      // winners are joined (migration 0004). The words and adjacent word pairs (as phrases) are
-      // ORed; on a large index the common words only score (sqlite-search.ts). bm25 is "lower is
-      // better": negated, so every hit list reads higher = better.
-      const { match } = await planner!.plan(chatbotToken(chatbotId), terms, searchPairs(query));
+      // winners are joined (migration 0004). The words and adjacent word pairs (tokens of the
+      // extra column, migration 0011) are ORed; on a large index the common words only score
+      // (sqlite-search.ts). The rank is parley_bm25 with the planner's document frequencies and
+      // the LIMIT, or FTS5's bm25() where the extension is missing (nearly the same order: bm25()
+      // counts the extra column in a row's length; slower on large indexes). Both are "lower is
+      // better": negated, so every hit list reads higher = better. CROSS JOIN keeps the k ranked
+      // rows as the outer loop: with a plain JOIN, SQLite's planner walked every chunk of the
+      // chatbot by its index and probed the k rows (6 ms at 100k chunks).
+      const plan = await planner!.plan(chatbotId, terms, searchPairs(query));
+      if (!plan.match) return [];
+      const rank = (await hasParleyRank())
+        ? sql`parley_bm25(chunks_fts, ${LENGTH_COLUMNS}, ${limit}, ${sql.join(FTS_WEIGHTS.map((w) => sql.lit(w)))}, ${sql.join(plan.frequencies)})`
+        : sql`bm25(chunks_fts, ${sql.join(FTS_WEIGHTS.map((w) => sql.lit(w)))})`;
       const { rows } = await sql<ChunkRow>`
         select c.id, c.document_id, c.title, c.heading, c.text, c.location, -m.rank as score
-        from (select rowid, bm25(chunks_fts, ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.heading)}, ${sql.lit(WEIGHTS.text)}, 0) as rank
-              from chunks_fts where chunks_fts match ${match}
+        from (select rowid, ${rank} as rank
+              from chunks_fts where chunks_fts match ${plan.match}
               order by rank, rowid
               limit ${limit}) m
-        join chunks c on c.id = m.rowid
+        cross join chunks c on c.id = m.rowid
         where c.chatbot_id = ${chatbotId}
         order by m.rank, c.id`.execute(db);
       return rows.map(toHit);

@@ -6,6 +6,7 @@
  * ORed and ranking rewards passages that match more (and rarer) of them; stopwords are dropped
  * because they match everything and rank nothing.
  */
+import { stemmer } from 'stemmer';
 
 /** PostgreSQL's (Snowball's) English list, so both dialects drop the same words. */
 const SNOWBALL = `i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she
@@ -31,20 +32,25 @@ export const MAX_TERMS = 32;
 
 /** The distinct, lower-cased, non-stopword words of `text`, in order of first appearance. */
 export function searchTerms(text: string): string[] {
-  const words = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
   const terms: string[] = [];
   const seen = new Set<string>();
-  for (const raw of words) {
-    // A leading mark (after a stripped symbol) is not a word start for either tokenizer.
-    const word = raw.replace(/^\p{M}+/u, '');
-    if (!word || STOPWORDS.has(word) || seen.has(word)) continue;
-    if (/^[a-z]$/.test(word)) continue; // a lone Latin letter is an initial or a list marker
+  for (const word of wordsOf(text)) {
+    if (!isContent(word) || seen.has(word)) continue;
     seen.add(word);
     terms.push(word);
     if (terms.length === MAX_TERMS) break;
   }
   return terms;
 }
+
+/**
+ * The words of `text` as queries and the pairs index see them: NFKC, lower case, runs of letters,
+ * digits and marks (a leading mark, left after a stripped symbol, is not a word start for either
+ * tokenizer).
+ */
+const wordsOf = (text: string) => (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).map((w) => w.replace(/^\p{M}+/u, ''));
+/** Not a stopword, and not a lone Latin letter (an initial or a list marker). */
+const isContent = (w: string) => !!w && !STOPWORDS.has(w) && !/^[a-z]$/.test(w);
 
 /** At most this many word pairs join a query. */
 export const MAX_PAIRS = 16;
@@ -55,11 +61,72 @@ export const MAX_PAIRS = 16;
  * adjacent in the question pair up (never across a stopword).
  */
 export function searchPairs(text: string): [string, string][] {
-  const words = (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).map((w) => w.replace(/^\p{M}+/u, ''));
-  const content = (w: string) => !!w && !STOPWORDS.has(w) && !/^[a-z]$/.test(w);
   const pairs = new Map<string, [string, string]>();
-  for (let i = 0; i + 1 < words.length && pairs.size < MAX_PAIRS; i++) {
-    if (content(words[i]) && content(words[i + 1]) && words[i] !== words[i + 1]) pairs.set(`${words[i]} ${words[i + 1]}`, [words[i], words[i + 1]]);
+  for (const pair of adjacentPairs(text)) {
+    pairs.set(`${pair[0]} ${pair[1]}`, pair);
+    if (pairs.size === MAX_PAIRS) break;
   }
   return [...pairs.values()];
+}
+
+
+/** Adjacent content words of `text`, in order (repeats included), never across a stopword. */
+function* adjacentPairs(text: string): Generator<[string, string]> {
+  const w = wordsOf(text);
+  for (let i = 0; i + 1 < w.length; i++) if (isContent(w[i]) && isContent(w[i + 1]) && w[i] !== w[i + 1]) yield [w[i], w[i + 1]];
+}
+
+/**
+ * One index token for a pair of adjacent words: both words stemmed (so "routes handlers" and
+ * "route handler" meet) and joined by U+01C2 "ǂ", a letter to FTS5's unicode61 tokenizer, so the
+ * pair stays one token that no single word can match. SQLite indexes these tokens in a column of
+ * their own (`extra`, migration 0011), so a pair is one short doclist instead of a phrase that
+ * intersects two long ones, and its document frequency is known (fts5vocab) instead of counted
+ * per search.
+ */
+export function pairToken(a: string, b: string): string {
+  return `${stem(a)}${MARK}${stem(b)}`;
+}
+
+/**
+ * The index token saying "this word is in the chunk's title or heading path" (`ǂroute`): the
+ * rows where a common word weighs most, found without walking every row of the word.
+ */
+export function headToken(word: string): string {
+  return `${MARK}${stem(word)}`;
+}
+
+const MARK = '\u01c2';
+
+const stems = new Map<string, string>();
+/** Porter stems, remembered: ingestion stems every word of every chunk, from a small vocabulary. */
+function stem(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    s = stemmer(word);
+    if (stems.size > 100_000) stems.clear();
+    stems.set(word, s);
+  }
+  return s;
+}
+
+/**
+ * A chunk's extra index tokens, as SQLite's `extra` column stores them: its title's pairs
+ * `titleRepeat` times, its heading path's (pairs never cross from one heading to the next)
+ * `headingRepeat` times, its text's pairs, then one head token per distinct content word of the
+ * title and headings. Repeating stands in for the column weights words get (bm25 adds a weight
+ * per occurrence) without three more columns; the column is not part of a row's length in the
+ * ranking (parley_rank.c), so repeats do not make a chunk look longer.
+ */
+export function extraTokens(chunk: { title: string; headingPath: string[]; text: string }, titleRepeat: number, headingRepeat: number): string {
+  const pairs = (text: string) => Array.from(adjacentPairs(text), ([a, b]) => pairToken(a, b));
+  const title = pairs(chunk.title);
+  const heading = chunk.headingPath.flatMap(pairs);
+  const out: string[] = [];
+  for (let i = 0; i < titleRepeat; i++) out.push(...title);
+  for (let i = 0; i < headingRepeat; i++) out.push(...heading);
+  out.push(...pairs(chunk.text));
+  const heads = new Set([chunk.title, ...chunk.headingPath].flatMap((t) => wordsOf(t).filter(isContent)).map(headToken));
+  out.push(...heads);
+  return out.join(' ');
 }

@@ -1,48 +1,69 @@
 /**
- * The FTS5 MATCH expression of a search, planned so its cost stays bounded on large indexes.
+ * The FTS5 MATCH expression of a search, planned so its cost stays bounded on large indexes, and
+ * the document frequency of each of its phrases, so the ranking need not count them per search.
+ *
+ * A question becomes its words and its adjacent word pairs. Pairs are single tokens of the
+ * `pairs` column (search-terms.ts `pairToken`, migration 0011): one short doclist each, not a
+ * phrase intersecting two long ones.
  *
  * FTS5 scores every row a query matches, and the words of a natural question are often common
- * ("request", "handler", "use"): at 100k chunks an OR of them matches half the index and bm25
- * runs 50,000 times. So, when the words' document frequencies add up to more than
- * CANDIDATE_BUDGET rows, candidates come only from the rarest words and the word pairs, and
- * the common words still score those candidates:
+ * ("request", "handler", "use"): at 100k chunks an OR of them matches half the index. So, when
+ * the words' document frequencies add up to more than CANDIDATE_BUDGET rows, candidates come
+ * only from the rarest words and the pairs, and the common words still score those candidates:
  *
- *   chatbot : "<id>" AND (rare1 OR rare2 OR "word pair" ...) AND (common1 OR common2 OR chatbot : "<id>")
+ *   chatbot : "<id>" AND (rare1 OR rare2 OR "pairǂtoken" ...) AND (common1 OR common2 OR chatbot : "<id>")
  *
- * The last group is true for every candidate (the chatbot token, weight 0 in bm25, is always
- * there), so it filters nothing and only adds the common words' bm25 share. Below the budget
- * (every chatbot of a few thousand chunks) the plan is the plain OR of all words and pairs.
+ * The last group is true for every candidate (the chatbot token, weight 0, is always there), so
+ * it filters nothing and only adds the common words' share of the score. Below the budget (every
+ * chatbot of a few thousand chunks) the plan is the plain OR of all words and pairs.
  *
- * Document frequencies come from an fts5vocab table over chunks_fts for the stemmed words; stems
+ * The frequencies feed parley_bm25 (sqlite-rank/parley_rank.c): FTS5's own bm25() walks every
+ * row of every phrase, each search, to count them, which cost more than the rest of a search on
+ * 100k chunks. They come from an fts5vocab table over chunks_fts (cached for a minute), stems
  * from FTS5's own tokenizer (a scratch FTS5 table), so they match the index. Both live in the
  * connection's temp schema, created on first use: nothing to migrate.
  */
 import { type Kysely, sql } from 'kysely';
+import { headToken, pairToken } from './search-terms.js';
 import type { Database } from './tables.js';
 
-/** Most rows a search scores before it drops its most common words from candidate generation. */
-export const CANDIDATE_BUDGET = 4000;
-/** Document frequencies change slowly; a minute-old figure plans as well. */
+/**
+ * Most rows a search scores before it drops its most common words from candidate generation.
+ * Chosen on 100k chunks (bench/knowledge.ts): the top hit is the exhaustive ranking's for 98 %
+ * of questions at 8,000 (88 % at 4,000, 98.4 % at 16,000, where p95 time is 1.5x).
+ */
+export const CANDIDATE_BUDGET = 8000;
+/** Document frequencies change slowly; a minute-old figure plans and ranks as well. */
 const DF_TTL_MS = 60_000;
 const DF_CACHE_MAX = 5000;
 
-const quote = (t: string) => `"${t}"`;
-
 export interface MatchPlan {
   match: string;
+  /** Rows holding each phrase of `match`, in the order FTS5 numbers them (left to right). */
+  frequencies: number[];
   /** Words left out of candidate generation (they still score), for tests and explain. */
   scoringOnly: string[];
-  /** Words in more than half the index: left out entirely (their bm25 weight is ~0). */
+  /** Words in more than half the index: left out entirely (their weight is ~0). */
   ignored?: string[];
 }
+
+interface Phrase {
+  text: string;
+  df: number;
+}
+
+const quote = (t: string) => `"${t}"`;
+
+/** The chatbot's one-token key in chunks_fts (`hex(chatbot_id)`, as the triggers write it). */
+export const chatbotTokenOf = (chatbotId: string) => Buffer.from(chatbotId, 'utf8').toString('hex').toUpperCase();
 
 export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGET) {
   const dfCache = new Map<string, { df: number; at: number }>();
   let probeReady = false;
   let probeCalls = 0;
 
-  /** FTS5's stem of each word (porter unicode61 remove_diacritics 2, as chunks_fts). */
-  async function stems(words: string[]): Promise<string[][]> {
+  /** FTS5's tokens of each string (porter unicode61 remove_diacritics 2, as chunks_fts). */
+  async function tokens(words: string[]): Promise<string[][]> {
     if (!probeReady) {
       await sql`create virtual table if not exists temp.parley_stem using fts5(w, tokenize = 'porter unicode61 remove_diacritics 2')`.execute(db);
       await sql`create virtual table if not exists temp.parley_stem_v using fts5vocab(temp, parley_stem, 'instance')`.execute(db);
@@ -51,18 +72,18 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
     }
     // Each call writes its own rowid range, so concurrent searches on the one connection never
     // read or delete each other's words.
-    const base = (probeCalls = (probeCalls + 1) % 1_000_000) * 64;
-    const rows = words.slice(0, 63).map((w, i) => sql`(${base + i + 1}, ${w})`);
+    const base = (probeCalls = (probeCalls + 1) % 1_000_000) * 128;
+    const rows = words.slice(0, 127).map((w, i) => sql`(${base + i + 1}, ${w})`);
     await sql`insert into temp.parley_stem (rowid, w) values ${sql.join(rows)}`.execute(db);
     const { rows: found } = await sql<{ doc: number; term: string }>`
-      select doc, term from temp.parley_stem_v where doc > ${base} and doc <= ${base + 63} order by doc, offset`.execute(db);
-    await sql`delete from temp.parley_stem where rowid > ${base} and rowid <= ${base + 63}`.execute(db);
+      select doc, term from temp.parley_stem_v where doc > ${base} and doc <= ${base + 127} order by doc, offset`.execute(db);
+    await sql`delete from temp.parley_stem where rowid > ${base} and rowid <= ${base + 127}`.execute(db);
     const out: string[][] = words.map(() => []);
     for (const r of found) out[Number(r.doc) - base - 1]?.push(r.term);
     return out;
   }
 
-  /** Rows of chunks_fts holding the stem (every chatbot's: FTS5 keeps one set of statistics). */
+  /** Rows of chunks_fts holding the token (every chatbot's: FTS5 keeps one set of statistics). */
   async function frequencies(terms: string[]): Promise<Map<string, number>> {
     const now = Date.now();
     const out = new Map<string, number>();
@@ -86,6 +107,14 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
     return out;
   }
 
+  /** Whether any other chatbot has a chunk (two seeks on the chatbot_id index). */
+  async function othersHaveRows(chatbotId: string): Promise<boolean> {
+    const { rows } = await sql<{ other: number }>`
+      select exists(select 1 from chunks where chatbot_id < ${chatbotId})
+          or exists(select 1 from chunks where chatbot_id > ${chatbotId}) as other`.execute(db);
+    return Number(rows[0]?.other) === 1;
+  }
+
   let rows = { n: 0, at: 0 };
   /** Rows in the index (every chatbot's, as FTS5's own statistics), refreshed like the frequencies. */
   async function rowCount(): Promise<number> {
@@ -98,53 +127,93 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
   }
 
   return {
-    async plan(chatbotToken: string, terms: string[], pairs: [string, string][]): Promise<MatchPlan> {
-      const chatbot = `chatbot : "${chatbotToken}"`;
-      const all = [...terms.map(quote), ...pairs.map(([a, b]) => quote(`${a} ${b}`))];
-      const plain = { match: `${chatbot} AND (${all.join(' OR ')})`, scoringOnly: [] };
-      if (terms.length < 2) return plain;
-
+    async plan(chatbotId: string, terms: string[], pairs: [string, string][]): Promise<MatchPlan> {
+      const chatbotToken = chatbotTokenOf(chatbotId);
+      const pairTokens = [...new Set(pairs.map(([a, b]) => pairToken(a, b)))];
       // The chatbot token goes through the tokenizer too: the index holds its indexed form.
-      const stemmed = await stems([...terms, chatbotToken]);
-      const token = stemmed.pop()!;
-      const df = await frequencies([...new Set(stemmed.flat().concat(token))]);
+      const tokenized = await tokens([...terms, ...pairTokens, ...terms.map(headToken), chatbotToken]);
+      const chatbotTokens = tokenized.pop()!;
+      const headTokens = tokenized.splice(terms.length + pairTokens.length);
+      const df = await frequencies([...new Set(tokenized.flat().concat(chatbotTokens))]);
       const total = await rowCount();
-      // bm25 counts every row of every phrase to weigh it; a chatbot that holds the whole index
-      // (one big chatbot) filters nothing, so its token is left out, results unchanged.
-      const filter = token.length === 1 && (df.get(token[0]) ?? 0) >= total ? null : chatbot;
-      const and = (...parts: string[]) => [filter, ...parts].filter(Boolean).join(' AND ');
-      // A word's frequency is its most frequent token's (a word may yield several tokens).
-      let words = terms.map((t, i) => ({ t, df: Math.max(0, ...stemmed[i].map((x) => df.get(x) ?? 0)) }));
-      if (words.reduce((n, w) => n + w.df, 0) <= budget) return plain;
-      // bm25 gives a word in more than half the rows an IDF of ~0 (FTS5 clamps log((N-n+.5)/(n+.5))
-      // to 1e-6): it cannot change the order, yet reading its doclist to score it costs the most.
-      const informative = words.filter((w) => w.df * 2 <= total);
-      const dropped = words.filter((w) => w.df * 2 > total).map((w) => w.t);
+      const dfOf = (ts: string[]) => ts.map((t) => df.get(t) ?? 0);
+      // A word that yields several tokens is a phrase: it is rarer than each of them (the least
+      // frequent bounds its rows), while it costs as much to find as the most frequent. A word
+      // with no token at all cannot match and stays out (FTS5 would still number it).
+      let words = terms
+        .map((t, i) => ({ t, cost: Math.max(0, ...dfOf(tokenized[i])), df: Math.min(...dfOf(tokenized[i])) }))
+        .filter((_, i) => tokenized[i].length > 0);
+      const pairPhrases: Phrase[] = pairTokens
+        .map((t, i) => ({ text: quote(t), df: Math.min(...dfOf(tokenized[terms.length + i])) }))
+        .filter((_, i) => tokenized[terms.length + i].length > 0);
+      const chatbot: Phrase = { text: `chatbot : ${quote(chatbotToken)}`, df: Math.min(...dfOf(chatbotTokens)) };
+      // A chatbot holding the whole index (one big chatbot) is not filtered: the filter would
+      // drop nothing, and matching its token costs a walk over every row. The cached figures
+      // only suggest it; an index lookup confirms that no other chatbot has a row right now.
+      const filter = chatbotTokens.length === 1 && chatbot.df >= total && !(await othersHaveRows(chatbotId)) ? null : chatbot;
+
+      const build = (candidates: Phrase[], scoring: Phrase[], extra: Omit<MatchPlan, 'match' | 'frequencies'>): MatchPlan => {
+        const groups: Phrase[][] = [];
+        if (filter) groups.push([filter]);
+        groups.push(candidates);
+        // The scoring-only group must hold for every candidate: ORed with the chatbot token,
+        // which every candidate has and which weighs 0 (so the order is unchanged).
+        if (scoring.length) groups.push([...scoring, chatbot]);
+        const group = (g: Phrase[]) => (g.length === 1 && g === groups[0] && filter ? g[0].text : `(${g.map((p) => p.text).join(' OR ')})`);
+        return { match: groups.map(group).join(' AND '), frequencies: groups.flat().map((p) => p.df), ...extra };
+      };
+      const phrase = (w: { t: string; df: number }): Phrase => ({ text: quote(w.t), df: w.df });
+
+      // Nothing the index could hold: no search at all.
+      if (!words.length && !pairPhrases.length) return { match: '', frequencies: [], scoringOnly: [] };
+      if (words.reduce((n, w) => n + w.cost, 0) <= budget) return build([...words.map(phrase), ...pairPhrases], [], { scoringOnly: [] });
+
+      // A word in more than half the rows has an IDF of ~0 (bm25 clamps log((N-n+.5)/(n+.5)) to
+      // 1e-6): it cannot change the order, yet finding and scoring its rows costs the most.
+      const informative = words.filter((w) => w.cost * 2 <= total);
+      const ignored = words.filter((w) => w.cost * 2 > total).map((w) => w.t);
       if (informative.length) words = informative;
 
-      words.sort((a, b) => a.df - b.df);
-      const rare: string[] = [];
-      const common: string[] = [];
-      let rows = 0;
-      for (const w of words) {
-        if (rare.length && rows + w.df > budget) common.push(w.t);
-        else {
-          rare.push(w.t);
-          rows += w.df;
+      // Candidates come from the cheapest words and pairs while their rows fit the budget; the
+      // rest only score. A pair is a candidate as readily as a word: a passage with two of the
+      // words side by side is the likeliest answer.
+      type Source = { phrase: Phrase; cost: number; word?: (typeof words)[number] };
+      const sources: Source[] = [
+        ...words.map((w) => ({ phrase: phrase(w), cost: w.cost, word: w })),
+        ...pairPhrases.map((p) => ({ phrase: p, cost: p.df })),
+      ].sort((a, b) => a.cost - b.cost);
+      const candidates: Phrase[] = [];
+      const scoring: Source[] = [];
+      let rowsSoFar = 0;
+      for (const source of sources) {
+        if (rowsSoFar + source.cost <= budget) {
+          candidates.push(source.phrase);
+          rowsSoFar += source.cost;
+        } else scoring.push(source);
+      }
+      // A word too common to bring all its rows brings those where it is in the title or a
+      // heading (its head token, search-terms.ts), while they fit: weighted 4 and 2 against 1 in
+      // the text, they are the rows the word ranks first. That phrase is given the frequency of
+      // every row (a weight of ~0): the word itself scores them, in the scoring group.
+      const headOf = (w: { t: string }) => headTokens[terms.indexOf(w.t)];
+      const heads = await frequencies(scoring.flatMap((s) => (s.word ? headOf(s.word) : [])));
+      const narrower = scoring.flatMap((s) => {
+        if (!s.word || headOf(s.word).length !== 1) return [];
+        const cost = heads.get(headOf(s.word)[0]) ?? 0;
+        return cost > 0 ? [{ phrase: { text: quote(headToken(s.word.t)), df: total }, cost }] : [];
+      });
+      for (const n of narrower) {
+        if (rowsSoFar + n.cost <= budget) {
+          candidates.push(n.phrase);
+          rowsSoFar += n.cost;
         }
       }
-      // Pairs always bring candidates: a passage with two of the words side by side is the
-      // likeliest answer, whatever the words' frequencies (measured: leaving them out or
-      // budgeting them cost hit@3 at 100k chunks).
-      const candidates = [...rare.map(quote), ...pairs.map(([a, b]) => quote(`${a} ${b}`))];
-      // The scoring-only group must hold for every candidate: ORed with the chatbot token, which
-      // every candidate has and which weighs 0 in bm25 (so the order is unchanged).
-      const scoring = common.length ? [`(${[...common.map(quote), chatbot].join(' OR ')})`] : [];
-      return {
-        match: and(`(${candidates.join(' OR ')})`, ...scoring),
-        scoringOnly: common,
-        ...(informative.length ? { ignored: dropped } : {}),
-      };
+      // Nothing fits: the cheapest of them brings its rows anyway.
+      if (!candidates.length) candidates.push([...scoring, ...narrower].sort((a, b) => a.cost - b.cost)[0].phrase);
+      return build(candidates, scoring.map((s) => s.phrase), {
+        scoringOnly: scoring.flatMap((s) => (s.word ? [s.word.t] : [])),
+        ...(informative.length ? { ignored } : {}),
+      });
     },
   };
 }

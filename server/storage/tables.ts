@@ -151,6 +151,8 @@ export interface ChunksTable {
   text: string;
   location: string; // JSON {page?, startSeconds?, textFragment, headingPath}
   token_count: number;
+  /** SQLite only (migration 0011): the chunk's extra tokens for chunks_fts (word pairs, title/heading words). */
+  extra: Generated<string>;
 }
 
 export interface IngestJobsTable {

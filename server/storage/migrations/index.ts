@@ -7,6 +7,7 @@ import { knowledge } from './0002-knowledge.js';
 import { vectors } from './0003-vectors.js';
 import { searchIndex } from './0004-search-index.js';
 import { conversations } from './0010-conversations.js';
+import { searchExtraTokens } from './0011-search-extra.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -15,6 +16,8 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0003-vectors': vectors(dialect),
     '0004-search-index': searchIndex(dialect),
     '0010-conversations': conversations(dialect),
+    // Numbered after 0010: kysely refuses a migration ordered before one already applied.
+    '0011-search-extra': searchExtraTokens(dialect),
   };
 }
 

@@ -3,13 +3,11 @@
  * sources, documents, chunks and their lexical index, ingest jobs and items, blobs, the vector
  * index. In CI (CI=true) an unreachable PostgreSQL fails the file instead of skipping it.
  */
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
 import type { IngestJobRecord, VectorIndexPort } from '../../../server/domain/knowledge/ports.js';
 import type { Page, Store } from '../../../server/domain/ports.js';
-import { searchPairs, searchTerms } from '../../../server/storage/search-terms.js';
-import { createFts5Planner } from '../../../server/storage/sqlite-search.js';
+import { searchTerms } from '../../../server/storage/search-terms.js';
 import { createVectorIndex } from '../../../server/storage/vectors.repository.js';
 import {
   addDocument,
@@ -355,55 +353,6 @@ describe.each(['sqlite', 'postgres'] as const)('KnowledgeStore on %s', (dialect)
     expect(await store.knowledge.blobs.get(id)).toBeNull();
     await store.knowledge.blobs.delete([]);
   });
-
-  if (dialect === 'sqlite') {
-    test('on a large index common words only score: candidates come from the rarest words and the pairs', async () => {
-      const bot = await newChatbot(store);
-      const token = Buffer.from(bot.chatbotId).toString('hex').toUpperCase();
-      const fillers = Array.from({ length: 12 }, (_, i) => ({ text: `widget request handler number ${i}` }));
-      const target = await addDocument(store, bot, 'Target', [{ text: 'the zebra request handler' }]);
-      await addDocument(store, bot, 'Fillers', fillers);
-      // Another chatbot's rows: the index is shared, so "request" stays under half of it.
-      await addDocument(store, await newChatbot(store), 'Elsewhere', Array.from({ length: 30 }, (_, i) => ({ text: `unrelated passage ${i}` })));
-      // A budget of 3 rows makes "widgets" (12 rows) and "request" (13+) too common to bring
-      // candidates; the scoring group lists them rarest first.
-      const planner = createFts5Planner(kdb.database.db, 3);
-      const q = 'zebra request widgets';
-      const plan = await planner.plan(token, searchTerms(q), searchPairs(q));
-      expect(plan.scoringOnly.sort()).toEqual(['request', 'widgets']);
-      expect(plan.match).toBe(`chatbot : "${token}" AND ("zebra" OR "zebra request" OR "request widgets") AND ("widgets" OR "request" OR chatbot : "${token}")`);
-      const rows = (await sql<{ rowid: number }>`select rowid from chunks_fts where chunks_fts match ${plan.match}`.execute(kdb.database.db)).rows;
-      expect(rows.map((r) => Number(r.rowid))).toEqual(target.chunkIds);
-      // Below the budget: the plain OR of every word and pair.
-      expect((await createFts5Planner(kdb.database.db).plan(token, ['zebra', 'request'], [])).scoringOnly).toEqual([]);
-      // Stems come from FTS5's tokenizer, also for concurrent searches on the one connection.
-      const stemmed = await Promise.all(['handlers', 'requests', 'zebras', 'widgets'].map((w) => planner.plan(token, [w, 'filler'], [])));
-      expect(stemmed.every((p) => typeof p.match === 'string')).toBe(true);
-      const hits = await store.knowledge.chunks.searchLexical(bot.chatbotId, q, 3);
-      expect(hits[0].chunkId).toBe(target.chunkIds[0]);
-    });
-
-    test('a chatbot holding the whole index is not filtered, and words in over half the rows neither bring nor score candidates', async () => {
-      // A database of its own: one chatbot, so its token matches every row.
-      const own = await openTestDatabase('sqlite');
-      try {
-        const bot = await newChatbot(own.store);
-        const token = Buffer.from(bot.chatbotId).toString('hex').toUpperCase();
-        const target = await addDocument(own.store, bot, 'Target', [{ text: 'the zebra request handler' }]);
-        await addDocument(own.store, bot, 'Fillers', Array.from({ length: 12 }, (_, i) => ({ text: `widget request handler number ${i}` })));
-        const planner = createFts5Planner(own.database.db, 3);
-        const q = 'zebra request widgets';
-        const plan = await planner.plan(token, searchTerms(q), searchPairs(q));
-        // "request" is in all 13 rows: weightless in bm25, so left out; "widgets" (12 of 13) too.
-        expect(plan.ignored?.sort()).toEqual(['request', 'widgets']);
-        expect(plan.match).toBe('("zebra" OR "zebra request" OR "request widgets")');
-        const hits = await own.store.knowledge.chunks.searchLexical(bot.chatbotId, q, 3);
-        expect(hits[0].chunkId).toBe(target.chunkIds[0]);
-      } finally {
-        await own.close();
-      }
-    });
-  }
 
   describe('vector index', () => {
     let vectors: VectorIndexPort;
