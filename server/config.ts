@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseAddressRanges } from './outbound/address-policy.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -28,7 +29,10 @@ export interface Config {
   /** Largest knowledge file upload, in bytes. */
   fileMaxBytes: number;
   /** Lets outbound requests reach private and loopback addresses (intranet crawling, tests). */
+  /** ALLOW_PRIVATE_FETCH=1: every internal address may be fetched. */
   allowPrivateFetch: boolean;
+  /** ALLOW_PRIVATE_FETCH=<ranges>: only these internal address ranges may be fetched. */
+  privateFetchRanges: string[];
   /** Total time of one outbound request, headers and body. */
   outboundTimeoutMs: number;
   /** Time one file or page may take to extract in its worker before the worker is stopped. */
@@ -85,6 +89,18 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be 1 or 0; got "${raw}"`);
 }
 
+/** ALLOW_PRIVATE_FETCH: off (unset, 0), on for every address (1), or a list of address ranges. */
+function privateFetch(env: NodeJS.ProcessEnv): Pick<Config, 'allowPrivateFetch' | 'privateFetchRanges'> {
+  const raw = (env.ALLOW_PRIVATE_FETCH ?? '').trim();
+  if (raw === '' || raw === '0' || raw === 'false') return { allowPrivateFetch: false, privateFetchRanges: [] };
+  if (raw === '1' || raw === 'true') return { allowPrivateFetch: true, privateFetchRanges: [] };
+  try {
+    return { allowPrivateFetch: false, privateFetchRanges: parseAddressRanges(raw) };
+  } catch (err) {
+    throw new ConfigError(`ALLOW_PRIVATE_FETCH must be 1, 0 or a comma-separated list of address ranges: ${(err as Error).message}`);
+  }
+}
+
 function openaiConfig(env: NodeJS.ProcessEnv): Config['openai'] {
   if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) return null;
   const baseUrl = (env.OPENAI_BASE_URL || 'https://api.openai.com/v1').replace(/\/+$/, '');
@@ -131,7 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     iconMaxBytes: integer(env, 'ICON_MAX_BYTES', 1_048_576, 1024, 10 * 1_048_576),
     fileMaxBytes: integer(env, 'FILE_MAX_BYTES', 20 * 1_048_576, 1024, 512 * 1_048_576),
-    allowPrivateFetch: flag(env, 'ALLOW_PRIVATE_FETCH'),
+    ...privateFetch(env),
     outboundTimeoutMs: integer(env, 'OUTBOUND_TIMEOUT_MS', 15_000, 100, 600_000),
     extractTimeoutMs: integer(env, 'EXTRACT_TIMEOUT_MS', 30_000, 100, 600_000),
     crawl: {

@@ -4,7 +4,7 @@
  * IPv4 address (mapped, NAT64, 6to4) are judged by the IPv4 address inside, because that is
  * where the packets end up.
  */
-import { isIPv4, isIPv6 } from 'node:net';
+import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 
 export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
 
@@ -130,4 +130,45 @@ export function checkAddress(ip: string): AddressVerdict {
 
 export function isPublicAddress(ip: string): boolean {
   return checkAddress(ip).allowed;
+}
+
+/**
+ * ALLOW_PRIVATE_FETCH as a list: "10.20.0.0/16, 192.168.5.10, fd00:1::/32". Each entry is an
+ * address or an address/prefix; throws on anything else, with the entry named. The ranges an
+ * operator opens are the only internal addresses reachable; everything else is judged as usual.
+ */
+export function parseAddressRanges(text: string): string[] {
+  const ranges: string[] = [];
+  for (const entry of text.split(/[\s,]+/).filter(Boolean)) {
+    const [address, prefix, extra] = entry.split('/');
+    const version = isIP(address);
+    const max = version === 4 ? 32 : 128;
+    const bits = prefix === undefined ? max : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+    if (!version || extra !== undefined || !(bits >= 0 && bits <= max)) {
+      throw new Error(`"${entry}" is not an address or an address/prefix (such as 10.0.0.0/8 or fd00::/8)`);
+    }
+    ranges.push(`${address}/${bits}`);
+  }
+  if (!ranges.length) throw new Error('no address range given');
+  return ranges;
+}
+
+/** A test for "is this address inside one of the ranges", IPv4-mapped IPv6 judged as its IPv4. */
+export function addressRangeMatcher(ranges: string[]): (ip: string) => boolean {
+  const list = new BlockList();
+  for (const range of ranges) {
+    const [address, bits] = range.split('/');
+    list.addSubnet(address, Number(bits), isIP(address) === 4 ? 'ipv4' : 'ipv6');
+  }
+  return (ip) => {
+    const text = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
+    if (parseIPv4(text) !== null) return list.check(text, 'ipv4');
+    const words = parseIPv6(text);
+    if (!words) return false;
+    if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) {
+      const v4 = [words[6] >> 8, words[6] & 0xff, words[7] >> 8, words[7] & 0xff].join('.');
+      return list.check(v4, 'ipv4');
+    }
+    return list.check(text, 'ipv6');
+  };
 }

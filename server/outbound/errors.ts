@@ -10,7 +10,7 @@ export type OutboundErrorCode =
 const HINTS: Record<OutboundErrorCode, string> = {
   INVALID_URL: 'Check the address: it must be a full http:// or https:// URL without a user name or password.',
   BLOCKED_ADDRESS:
-    'The address is on a private, loopback or otherwise internal network. An operator who means to fetch intranet pages can set ALLOW_PRIVATE_FETCH=1.',
+    'The address is on a private, loopback or otherwise internal network. An operator who means to fetch intranet pages can set ALLOW_PRIVATE_FETCH to the intranet address ranges (or to 1 for every internal address).',
   TOO_MANY_REDIRECTS: 'The page keeps redirecting; use the final address or check the site for a redirect loop.',
   TOO_LARGE: 'The response is larger than the size limit for this kind of request.',
   TIMEOUT: 'The server did not send the whole response in time; try again later.',

@@ -9,6 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { request as undiciRequest, type Agent } from 'undici';
+import { addressRangeMatcher, parseAddressRanges } from './address-policy.js';
 import { boundBody } from './body.js';
 import { OutboundError, findOutboundError, type OutboundErrorCode } from './errors.js';
 import { assertAddressAllowed, createGuardedAgent, systemResolver, type AddressGuard, type Resolver } from './guarded-agent.js';
@@ -33,7 +34,7 @@ export interface OutboundOptions {
   defaults?: OutboundLimits;
   /** DNS resolution; defaults to the system resolver (dns.lookup, all addresses). */
   lookup?: Resolver;
-  /** Test hook: addresses for which this returns true count as public. Never set in production. */
+  /** Addresses for which this returns true count as public: ALLOW_PRIVATE_FETCH=<ranges> (addressRangeMatcher), and tests. */
   isAllowedAddress?: (ip: string) => boolean;
   /** PEM certificates trusted in addition to the system roots (an intranet's own CA). */
   extraCaCertificates?: string[];
@@ -417,10 +418,20 @@ function toWebStream(source: Readable, settle: () => void, mapError: (err: unkno
   });
 }
 
-/** A client configured from the environment: ALLOW_PRIVATE_FETCH=1 allows private addresses. */
+/**
+ * A client configured from the environment: ALLOW_PRIVATE_FETCH=1 allows every private address,
+ * a list of ranges (`10.20.0.0/16, fd00::/8`) only those.
+ */
 export function createGuardedClient(
   env: NodeJS.ProcessEnv = process.env,
   options: Omit<OutboundOptions, 'allowPrivate'> = {},
 ): GuardedHttpClient {
-  return new GuardedHttpClient({ ...options, allowPrivate: env.ALLOW_PRIVATE_FETCH === '1' });
+  const raw = (env.ALLOW_PRIVATE_FETCH ?? '').trim();
+  const all = raw === '1' || raw === 'true';
+  const ranges = !all && raw && raw !== '0' && raw !== 'false' ? parseAddressRanges(raw) : [];
+  return new GuardedHttpClient({
+    ...options,
+    allowPrivate: all,
+    ...(ranges.length ? { isAllowedAddress: addressRangeMatcher(ranges) } : {}),
+  });
 }

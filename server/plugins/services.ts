@@ -23,6 +23,7 @@ import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
+import { addressRangeMatcher } from '../outbound/address-policy.js';
 import { GuardedHttpClient } from '../outbound/guarded-client.js';
 import { EmbeddedQueue } from '../queue/embedded-queue.js';
 import type { DatabaseHandle } from '../storage/dialects/index.js';
@@ -37,7 +38,10 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
   const store = createStore(database.db, database.dialect);
   const cursors = new CursorCodec(config.secretKey);
   const chatbots = new ChatbotsService(store, cursors);
-  const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateFetch, userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } });
+  const outbound = new GuardedHttpClient({
+    allowPrivate: config.allowPrivateFetch,
+    ...(config.privateFetchRanges.length ? { isAllowedAddress: addressRangeMatcher(config.privateFetchRanges) } : {}),
+    userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } });
   // The model endpoint (OPENAI_BASE_URL) is the operator's choice, not anyone's input: it may be a
   // model server on the private network. Its requests keep every other limit.
   const models = config.openai ? new GuardedHttpClient({ allowPrivate: true, userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } }) : outbound;

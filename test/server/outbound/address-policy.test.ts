@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAddress, isPublicAddress, parseIPv6 } from '../../../server/outbound/address-policy.js';
+import { addressRangeMatcher, checkAddress, isPublicAddress, parseAddressRanges, parseIPv6 } from '../../../server/outbound/address-policy.js';
 
 describe('address policy', () => {
   it.each([
@@ -72,5 +72,34 @@ describe('address policy', () => {
     expect(parseIPv6('1:2:3:4:5:6:7.8.9.10')).toEqual([1, 2, 3, 4, 5, 6, 0x0708, 0x090a]);
     expect(parseIPv6('2001:db8:0:0:1:0:0:1')).toEqual([0x2001, 0xdb8, 0, 0, 1, 0, 0, 1]);
     expect(parseIPv6('not-an-ip')).toBeNull();
+  });
+});
+
+describe('ALLOW_PRIVATE_FETCH address ranges', () => {
+  it('parses addresses and address/prefix entries, separated by commas or spaces', () => {
+    expect(parseAddressRanges('10.20.0.0/16, 192.168.5.10  fd00:1::/32')).toEqual(['10.20.0.0/16', '192.168.5.10/32', 'fd00:1::/32']);
+  });
+
+  it.each(['10.0.0.0/33', 'fd00::/129', '10.0.0/8', 'intranet.local', '10.0.0.0/8/1', '10.0.0.0/x'])('refuses %j, naming it', (text) => {
+    expect(() => parseAddressRanges(`10.1.0.0/16, ${text}`)).toThrow(`"${text}" is not an address or an address/prefix`);
+  });
+
+  it('refuses an empty list', () => {
+    expect(() => parseAddressRanges(' , ')).toThrow(/no address range/);
+  });
+
+  it('matches only inside the ranges; IPv4-mapped IPv6 is judged as its IPv4 address', () => {
+    const inside = addressRangeMatcher(parseAddressRanges('10.20.0.0/16, fd00:1::/32, 127.0.0.1'));
+    expect(inside('10.20.3.4')).toBe(true);
+    expect(inside('10.21.0.1')).toBe(false);
+    expect(inside('169.254.169.254')).toBe(false);
+    expect(inside('127.0.0.1')).toBe(true);
+    expect(inside('127.0.0.2')).toBe(false);
+    expect(inside('::ffff:7f00:1')).toBe(true);
+    expect(inside('[::ffff:10.20.0.9]')).toBe(true);
+    expect(inside('fd00:1:ffff::1')).toBe(true);
+    expect(inside('fd00:2::1')).toBe(false);
+    expect(inside('::1')).toBe(false);
+    expect(inside('not an address')).toBe(false);
   });
 });

@@ -1,11 +1,15 @@
 /**
  * The guarded client end to end, with ALLOW_PRIVATE_FETCH unset (off, the default): every
  * internal address is refused with BLOCKED_ADDRESS in the job's error list, before anything is
- * sent. The local site exists only to prove it saw no request. No test here ever points at a
- * non-loopback address with private fetching on (this machine forbids such traffic).
+ * sent. The local site exists only to prove it saw no request. Then with ALLOW_PRIVATE_FETCH
+ * set to a range (127.0.0.0/8): the local site is crawled, and its redirects into other internal
+ * addresses are refused. No test here ever lets a request reach a non-loopback address (this
+ * machine forbids such traffic).
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { knowledgeApp, type KnowledgeApp } from '../../../helpers/knowledge-http.js';
+import { loadConfig } from '../../../../server/config.js';
+import { knowledgeApp, para, type KnowledgeApp } from '../../../helpers/knowledge-http.js';
 import { page, serveSite, type TestSite } from '../../../helpers/site.js';
 
 let k: KnowledgeApp;
@@ -83,6 +87,55 @@ describe('ALLOW_PRIVATE_FETCH off', () => {
   });
 });
 
-// A public page that redirects to a private address cannot be staged here: with the guard on,
-// the local site itself is refused, and no public address may be reached from this machine. The
-// per-hop re-check is covered by test/server/outbound/guarded-client.test.ts.
+// A page that redirects to a private address, end to end: ALLOW_PRIVATE_FETCH opens only
+// 127.0.0.0/8 (the local site), so every other internal address stays refused, on every hop.
+// The refusal happens before a connection is attempted: no traffic leaves for 10.0.0.1.
+describe('ALLOW_PRIVATE_FETCH as address ranges', () => {
+  let ranged: KnowledgeApp;
+  let s: TestSite;
+  beforeAll(async () => {
+    const redirect = (to: string) => (_req: IncomingMessage, res: ServerResponse) => void res.writeHead(302, { location: to }).end();
+    s = await serveSite({
+      '/': page('Home', para('the home page'), ['/fine', '/to-private', '/to-metadata']),
+      '/fine': page('Fine', para('a fine page')),
+      '/to-private': redirect('http://10.0.0.1/secret'),
+      '/to-metadata': redirect('http://169.254.169.254/latest/meta-data/'),
+      '/robots.txt': 'User-agent: *\nAllow: /\n',
+    });
+    ranged = await knowledgeApp({ env: { ALLOW_PRIVATE_FETCH: '127.0.0.0/8' } });
+    expect(ranged.t.config.allowPrivateFetch).toBe(false);
+    expect(ranged.t.config.privateFetchRanges).toEqual(['127.0.0.0/8']);
+  });
+  afterAll(async () => {
+    await ranged.t.close();
+    await s.close();
+  });
+
+  test('the crawl indexes the open range and refuses the redirects into other internal addresses', async () => {
+    const res = await ranged.t.call('POST', `${ranged.base}/knowledge/website`, ranged.token, { url: `${s.url}/` });
+    expect(res.status).toBe(202);
+    await ranged.settle();
+    const job = await ranged.job(res.body.data.job.id);
+    expect(job.counts).toEqual({ found: 4, done: 2, failed: 2, skipped: 0 });
+    const errors = Object.fromEntries(job.errors.map((e) => [e.url, e.error]));
+    expect(errors[`${s.url}/to-private`]).toMatch(/^BLOCKED_ADDRESS.*10\.0\.0\.1/);
+    expect(errors[`${s.url}/to-metadata`]).toMatch(/^BLOCKED_ADDRESS.*169\.254\.169\.254/);
+    expect((await ranged.documents()).filter((d) => d.status === 'indexed').map((d) => d.title).sort()).toEqual(['Fine', 'Home']);
+    // The redirecting pages were asked once each; nothing was fetched past them.
+    expect(s.hits.get('/to-private')).toBe(1);
+    expect(s.hits.get('/to-metadata')).toBe(1);
+  });
+
+  test('an internal address outside the ranges is refused directly too ([::1] is not in 127.0.0.0/8)', async () => {
+    const res = await ranged.t.call('POST', `${ranged.base}/knowledge/links`, ranged.token, { urls: [`http://[::1]:${new URL(s.url).port}/fine`] });
+    await ranged.settle();
+    const job = await ranged.job(res.body.data.job.id);
+    expect(job.errors.map((e) => e.error)).toEqual([expect.stringMatching(/^BLOCKED_ADDRESS/)]);
+  });
+
+  test('a value that is neither 0, 1 nor address ranges stops the server at start, naming the entry', () => {
+    expect(() => loadConfig({ DATA_DIR: ranged.t.dataDir, ALLOW_PRIVATE_FETCH: '10.0.0.0/8, intranet.local' })).toThrow(
+      /ALLOW_PRIVATE_FETCH must be 1, 0 or a comma-separated list of address ranges: "intranet.local" is not an address/,
+    );
+  });
+});
