@@ -208,8 +208,13 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
           rowsSoFar += n.cost;
         }
       }
-      // Nothing fits: the cheapest of them brings its rows anyway.
-      if (!candidates.length) candidates.push([...scoring, ...narrower].sort((a, b) => a.cost - b.cost)[0].phrase);
+      // Nothing fits: the cheapest of them brings its rows anyway (a word or pair that does
+      // leaves the scoring group: in both, it would count twice).
+      if (!candidates.length) {
+        const cheapest = [...scoring, ...narrower].sort((a, b) => a.cost - b.cost)[0];
+        candidates.push(cheapest.phrase);
+        if (scoring.includes(cheapest as Source)) scoring.splice(scoring.indexOf(cheapest as Source), 1);
+      }
       return build(candidates, scoring.map((s) => s.phrase), {
         scoringOnly: scoring.flatMap((s) => (s.word ? [s.word.t] : [])),
         ...(informative.length ? { ignored } : {}),

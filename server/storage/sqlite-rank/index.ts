@@ -25,7 +25,7 @@ export function loadRankExtension(sqlite: SQLite.Database): boolean {
     return false;
   }
   try {
-    sqlite.loadExtension(path);
+    sqlite.loadExtension(path); // entry point from the file name: sqlite3_parleyrank_init
     Object.assign(rankExtension, { loaded: true, reason: null });
     return true;
   } catch (err) {
