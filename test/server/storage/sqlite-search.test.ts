@@ -106,6 +106,11 @@ describe('SQLite search', () => {
     expect(plan.match).toBe(`chatbot : "${token}" AND ("${headToken('gadget')}") AND ("gadget" OR chatbot : "${token}")`);
     const rows = (await sql<{ rowid: number }>`select rowid from chunks_fts where chunks_fts match ${plan.match} order by rowid`.execute(db())).rows;
     expect(rows.map((r) => Number(r.rowid))).toEqual([...titled.chunkIds, ...headed.chunkIds]);
+    // A word in no title or heading, too common for the budget: its rows come anyway, and the
+    // word is not also in a scoring group (it would count twice).
+    const alone = await planner.plan(bot.chatbotId, ['mentioned'], []);
+    expect(alone.match).toBe(`chatbot : "${token}" AND ("mentioned")`);
+    expect(alone.frequencies).toEqual([13, 10]);
   });
 
   test('a chatbot holding the whole index is not filtered, and words in over half the rows neither bring nor score candidates', async () => {
