@@ -7,12 +7,11 @@ import { type Kysely, sql } from 'kysely';
 import type { ChunkLocation, KnowledgeStore, SearchHit } from '../domain/knowledge/ports.js';
 import type { DialectName } from './dialects/index.js';
 import { extraTokens, searchPairs, searchTerms } from './search-terms.js';
+import { createPgPlanner } from './postgres-search.js';
 import { createFts5Planner } from './sqlite-search.js';
 import type { Database } from './tables.js';
 
 const BATCH = 500;
-/** PostgreSQL's candidate budget (rows counted per word; see searchLexical). */
-const PG_CANDIDATE_BUDGET = 4000;
 export const MAX_K = 1000;
 
 /**
@@ -68,6 +67,7 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
     db.isTransaction ? fn(db) : db.transaction().execute(fn);
 
   const planner = dialect === 'sqlite' ? createFts5Planner(db) : null;
+  const pgPlanner = dialect === 'postgres' ? createPgPlanner(db) : null;
   let parleyRank: Promise<boolean> | null = null;
   /** Whether this connection has parley_bm25 (dialects/index.ts loads it); asked once. */
   const hasParleyRank = () =>
@@ -108,41 +108,23 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
       if (!terms.length || !limit) return [];
       if (dialect === 'postgres') {
         // ts_rank knows no IDF: "request" would weigh as much as "xml". Each word is ranked on
-        // its own and weighted by its BM25 IDF over this chatbot's chunks (n from the documents'
-        // chunk counts), then summed, like bm25 on SQLite; normalisation 1 divides by
-        // 1 + log(length), so long passages do not win by size alone. As on SQLite, a large
-        // index takes candidates only from the rarest words; every word still scores them.
-        // Document frequencies are counted up to PG_CANDIDATE_BUDGET + 1 rows (counting stays
-        // bounded); past that, ANALYZE's statistics estimate them.
+        // its own and weighted by its BM25 IDF over this chatbot's chunks, then summed, like
+        // bm25 on SQLite; normalisation 1 divides by 1 + log(length), so long passages do not
+        // win by size alone. The plan (postgres-search.ts) gives each word's frequency and the
+        // words that bring candidates; every word scores them, summed per candidate in a
+        // subquery, so PostgreSQL keeps only the top k (no sort of every candidate-word pair).
+        const plan = await pgPlanner!.plan(chatbotId, terms);
+        if (!plan.candidates.length) return [];
         const { rows } = await sql<ChunkRow>`
-          with n as materialized (select coalesce(sum(chunk_count), 0)::float8 as n from documents where chatbot_id = ${chatbotId}),
-          -- ANALYZE's most common lexemes with their share of rows: the estimate for words too
-          -- frequent to count exactly.
-          stats as materialized (
-            select e.lexeme, e.freq from pg_stats s,
-                   unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(lexeme, freq)
-            where s.schemaname = current_schema() and s.tablename = 'chunks' and s.attname = 'tsv' and e.lexeme is not null),
-          counted as materialized (
-            select w, q, (tsvector_to_array(to_tsvector('english', w)))[1] as lexeme,
-                   (select count(*) from (select 1 from chunks c where c.chatbot_id = ${chatbotId} and c.tsv @@ q
-                                          limit ${PG_CANDIDATE_BUDGET + 1}) s)::float8 as df
-            from (select w, to_tsquery('english', w) as q from unnest(${terms}::text[]) as u(w)) x
-            where numnode(q) > 0),
-          words as materialized (
-            select c.w, c.q, case when c.df > ${PG_CANDIDATE_BUDGET}
-                                  then greatest(c.df, coalesce((select max(st.freq) from stats st where st.lexeme = c.lexeme), 0) * n.n)
-                                  else c.df end as df
-            from counted c cross join n),
-          ranked as (select w, sum(df) over (order by df, w) as cum, row_number() over (order by df, w) as rn from words),
-          wanted as materialized (
-            select to_tsquery('english', string_agg(w, ' | ')) as q from ranked where cum <= ${PG_CANDIDATE_BUDGET} or rn = 1),
-          candidates as materialized (
-            select c.id, c.tsv from chunks c, wanted where c.chatbot_id = ${chatbotId} and c.tsv @@ wanted.q),
+          with words as materialized (
+            select to_tsquery('english', u.w) as q, ln(1 + (greatest(${plan.n}::float8, u.df) - u.df + 0.5) / (u.df + 0.5)) as idf
+            from unnest(${plan.words.map((x) => x.w)}::text[], ${plan.words.map((x) => x.df)}::float8[]) as u(w, df)),
+          wanted as materialized (select to_tsquery('english', ${plan.candidates.join(' | ')}) as q),
           scored as (
-            select k.id, sum(ln(1 + (greatest(n.n, w.df) - w.df + 0.5) / (w.df + 0.5)) * ts_rank(${PG_WEIGHTS}::float4[], k.tsv, w.q, 1)) as score
-            from candidates k join words w on k.tsv @@ w.q cross join n
-            group by k.id
-            order by score desc, k.id
+            select c.id, (select sum(x.idf * ts_rank(${PG_WEIGHTS}::float4[], c.tsv, x.q, 1)) from words x where c.tsv @@ x.q) as score
+            from chunks c, wanted
+            where c.chatbot_id = ${chatbotId} and c.tsv @@ wanted.q
+            order by score desc, c.id
             limit ${limit})
           select c.id, c.document_id, c.title, c.heading, c.text, c.location, s.score
           from scored s join chunks c on c.id = s.id

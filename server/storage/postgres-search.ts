@@ -1,0 +1,98 @@
+/**
+ * PostgreSQL's search plan: each word's document frequency in the chatbot, and which words bring
+ * candidates. The same rule as SQLite's planner (sqlite-search.ts): past a budget of summed
+ * frequencies, candidates come from the rarest words only and every word still scores them.
+ *
+ * Frequencies are counted up to CANDIDATE_BUDGET + 1 rows (counting stays bounded); past that,
+ * ANALYZE's statistics (pg_stats.most_common_elems) estimate them. Counting costs a bitmap heap
+ * scan per word (about 28 ms for a common word at 100k chunks), so counts are remembered per
+ * chatbot and word for a minute, like the chatbot's chunk count: a minute-old figure ranks as
+ * well, and the common words, the costliest to count, are the ones questions repeat.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Database } from './tables.js';
+
+/** Most rows a search ranks before it drops its most common words from candidate generation. */
+export const CANDIDATE_BUDGET = 4000;
+const TTL_MS = 60_000;
+const CACHE_MAX = 5000;
+
+export interface PgSearchPlan {
+  /** Chunks of the chatbot (BM25's N). */
+  n: number;
+  /** Every word that can match (PostgreSQL's parser keeps a lexeme of it), with its frequency. */
+  words: { w: string; df: number }[];
+  /** The words whose rows are the candidates. */
+  candidates: string[];
+}
+
+export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET) {
+  const counts = new Map<string, { df: number | null; at: number }>();
+  const sizes = new Map<string, { n: number; at: number }>();
+  const fresh = (at: number, now: number) => now - at < TTL_MS;
+
+  async function chunkCount(chatbotId: string, now: number): Promise<number> {
+    const hit = sizes.get(chatbotId);
+    if (hit && fresh(hit.at, now)) return hit.n;
+    const { rows } = await sql<{ n: number | string }>`
+      select coalesce(sum(chunk_count), 0) as n from documents where chatbot_id = ${chatbotId}`.execute(db);
+    const n = Number(rows[0]?.n ?? 0);
+    if (sizes.size > CACHE_MAX) sizes.clear();
+    sizes.set(chatbotId, { n, at: now });
+    return n;
+  }
+
+  /** df per word; null for a word PostgreSQL's parser turns into no lexeme (it cannot match). */
+  async function frequencies(chatbotId: string, terms: string[], n: number, now: number): Promise<Map<string, number | null>> {
+    const out = new Map<string, number | null>();
+    const missing: string[] = [];
+    for (const w of terms) {
+      const hit = counts.get(`${chatbotId}\u0000${w}`);
+      if (hit && fresh(hit.at, now)) out.set(w, hit.df);
+      else missing.push(w);
+    }
+    if (missing.length) {
+      const { rows } = await sql<{ w: string; df: number | string; freq: number | string }>`
+        select x.w,
+               (select count(*) from (select 1 from chunks c where c.chatbot_id = ${chatbotId} and c.tsv @@ x.q
+                                      limit ${budget + 1}) s) as df,
+               -- ANALYZE's share of rows holding the lexeme: the estimate past the budget.
+               coalesce((select max(e.freq) from pg_stats s,
+                                unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(lexeme, freq)
+                         where s.schemaname = current_schema() and s.tablename = 'chunks' and s.attname = 'tsv'
+                           and e.lexeme = (tsvector_to_array(to_tsvector('english', x.w)))[1]), 0) as freq
+        from (select w, to_tsquery('english', w) as q from unnest(${missing}::text[]) as u(w)) x
+        where numnode(x.q) > 0`.execute(db);
+      const got = new Map(rows.map((r) => [r.w, Number(r.df) > budget ? Math.max(Number(r.df), Number(r.freq) * n) : Number(r.df)]));
+      if (counts.size > CACHE_MAX) counts.clear();
+      for (const w of missing) {
+        const df = got.get(w) ?? null;
+        counts.set(`${chatbotId}\u0000${w}`, { df, at: now });
+        out.set(w, df);
+      }
+    }
+    return out;
+  }
+
+  return {
+    async plan(chatbotId: string, terms: string[]): Promise<PgSearchPlan> {
+      const now = Date.now();
+      const n = await chunkCount(chatbotId, now);
+      const dfs = await frequencies(chatbotId, terms, n, now);
+      const words = terms.flatMap((w) => {
+        const df = dfs.get(w);
+        return df === null || df === undefined ? [] : [{ w, df }];
+      });
+      // Rarest first (ties by the word, for a stable plan); the first always brings candidates.
+      const order = [...words].sort((a, b) => a.df - b.df || (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
+      const candidates: string[] = [];
+      let rows = 0;
+      for (const { w, df } of order) {
+        if (candidates.length && rows + df > budget) break;
+        candidates.push(w);
+        rows += df;
+      }
+      return { n, words, candidates };
+    },
+  };
+}
