@@ -114,16 +114,19 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
         // words that bring candidates; every word scores them, summed per candidate in a
         // subquery, so PostgreSQL keeps only the top k (no sort of every candidate-word pair).
         const plan = await pgPlanner!.plan(chatbotId, terms);
-        if (!plan.candidates.length) return [];
+        const bring = [
+          ...(plan.candidates.length ? [sql`c.tsv @@ to_tsquery('english', ${plan.candidates.join(' | ')})`] : []),
+          ...(plan.headCandidates.length ? [sql`c.head_tsv @@ to_tsquery('english', ${plan.headCandidates.join(' | ')})`] : []),
+        ];
+        if (!bring.length) return [];
         const { rows } = await sql<ChunkRow>`
           with words as materialized (
             select to_tsquery('english', u.w) as q, ln(1 + (greatest(${plan.n}::float8, u.df) - u.df + 0.5) / (u.df + 0.5)) as idf
             from unnest(${plan.words.map((x) => x.w)}::text[], ${plan.words.map((x) => x.df)}::float8[]) as u(w, df)),
-          wanted as materialized (select to_tsquery('english', ${plan.candidates.join(' | ')}) as q),
           scored as (
             select c.id, (select sum(x.idf * ts_rank(${PG_WEIGHTS}::float4[], c.tsv, x.q, 1)) from words x where c.tsv @@ x.q) as score
-            from chunks c, wanted
-            where c.chatbot_id = ${chatbotId} and c.tsv @@ wanted.q
+            from chunks c
+            where c.chatbot_id = ${chatbotId} and (${sql.join(bring, sql` or `)})
             order by score desc, c.id
             limit ${limit})
           select c.id, c.document_id, c.title, c.heading, c.text, c.location, s.score

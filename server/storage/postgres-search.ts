@@ -3,6 +3,9 @@
  * candidates. The same rule as SQLite's planner (sqlite-search.ts): past a budget of summed
  * frequencies, candidates come from the rarest words only and every word still scores them.
  *
+ * A word too common to bring all its rows brings those with it in their title or a heading
+ * (`head_tsv`, migration 0012), where it weighs most, while they fit the budget.
+ *
  * Frequencies are counted up to CANDIDATE_BUDGET + 1 rows (counting stays bounded); past that,
  * ANALYZE's statistics (pg_stats.most_common_elems) estimate them. Counting costs a bitmap heap
  * scan per word (about 28 ms for a common word at 100k chunks), so counts are remembered per
@@ -24,10 +27,13 @@ export interface PgSearchPlan {
   words: { w: string; df: number }[];
   /** The words whose rows are the candidates. */
   candidates: string[];
+  /** The words whose rows with them in the title or a heading are candidates too (head_tsv). */
+  headCandidates: string[];
 }
 
 export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET) {
   const counts = new Map<string, { df: number | null; at: number }>();
+  const headCounts = new Map<string, { df: number; at: number }>();
   const sizes = new Map<string, { n: number; at: number }>();
   const fresh = (at: number, now: number) => now - at < TTL_MS;
 
@@ -74,6 +80,30 @@ export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET)
     return out;
   }
 
+  /** Rows of the chatbot with the word in their title or heading path, counted up to the budget + 1. */
+  async function headFrequencies(chatbotId: string, terms: string[], now: number): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const missing = terms.filter((w) => {
+      const hit = headCounts.get(`${chatbotId}\u0000${w}`);
+      if (hit && fresh(hit.at, now)) out.set(w, hit.df);
+      return !out.has(w);
+    });
+    if (missing.length) {
+      const { rows } = await sql<{ w: string; df: number | string }>`
+        select u.w, (select count(*) from (select 1 from chunks c where c.chatbot_id = ${chatbotId} and c.head_tsv @@ to_tsquery('english', u.w)
+                                           limit ${budget + 1}) s) as df
+        from unnest(${missing}::text[]) as u(w)`.execute(db);
+      const got = new Map(rows.map((r) => [r.w, Number(r.df)]));
+      if (headCounts.size > CACHE_MAX) headCounts.clear();
+      for (const w of missing) {
+        const df = got.get(w) ?? 0;
+        headCounts.set(`${chatbotId}\u0000${w}`, { df, at: now });
+        out.set(w, df);
+      }
+    }
+    return out;
+  }
+
   return {
     async plan(chatbotId: string, terms: string[]): Promise<PgSearchPlan> {
       const now = Date.now();
@@ -83,16 +113,37 @@ export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET)
         const df = dfs.get(w);
         return df === null || df === undefined ? [] : [{ w, df }];
       });
-      // Rarest first (ties by the word, for a stable plan); the first always brings candidates.
+      // Rarest first (ties by the word, for a stable plan), while their rows fit the budget.
       const order = [...words].sort((a, b) => a.df - b.df || (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
       const candidates: string[] = [];
+      const headCandidates: string[] = [];
       let rows = 0;
-      for (const { w, df } of order) {
-        if (candidates.length && rows + df > budget) break;
-        candidates.push(w);
-        rows += df;
+      let i = 0;
+      for (; i < order.length && rows + order[i].df <= budget; i++) {
+        candidates.push(order[i].w);
+        rows += order[i].df;
       }
-      return { n, words, candidates };
+      const rest = order.slice(i);
+      if (rest.length) {
+        const heads = await headFrequencies(chatbotId, rest.map((x) => x.w), now);
+        for (const { w } of rest) {
+          const df = heads.get(w) ?? 0;
+          if (df > 0 && rows + df <= budget) {
+            headCandidates.push(w);
+            rows += df;
+          }
+        }
+        // Nothing fits: the cheapest of the words' rows or their head rows, anyway.
+        if (!candidates.length && !headCandidates.length) {
+          const cheapest = rest
+            .flatMap(({ w, df }) => [{ w, df, head: false }, { w, df: heads.get(w) ?? 0, head: true }])
+            .filter((x) => x.df > 0)
+            .sort((a, b) => a.df - b.df)[0];
+          if (cheapest?.head) headCandidates.push(cheapest.w);
+          else candidates.push(cheapest?.w ?? rest[0].w);
+        }
+      }
+      return { n, words, candidates, headCandidates };
     },
   };
 }

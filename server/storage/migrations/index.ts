@@ -8,6 +8,7 @@ import { vectors } from './0003-vectors.js';
 import { searchIndex } from './0004-search-index.js';
 import { conversations } from './0010-conversations.js';
 import { searchExtraTokens } from './0011-search-extra.js';
+import { searchHeads } from './0012-search-heads.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -18,6 +19,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0010-conversations': conversations(dialect),
     // Numbered after 0010: kysely refuses a migration ordered before one already applied.
     '0011-search-extra': searchExtraTokens(dialect),
+    '0012-search-heads': searchHeads(dialect),
   };
 }
 
