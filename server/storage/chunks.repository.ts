@@ -145,10 +145,8 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
       // chatbot by its index and probed the k rows (6 ms at 100k chunks).
       const plan = await planner!.plan(chatbotId, terms, searchPairs(query));
       if (!plan.match) return [];
-      const rank = (await hasParleyRank())
-        ? sql`parley_bm25(chunks_fts, ${LENGTH_COLUMNS}, ${limit}, ${sql.join(FTS_WEIGHTS.map((w) => sql.lit(w)))}, ${sql.join(plan.frequencies)})`
-        : sql`bm25(chunks_fts, ${sql.join(FTS_WEIGHTS.map((w) => sql.lit(w)))})`;
-      const { rows } = await sql<ChunkRow>`
+      const weights = sql.join(FTS_WEIGHTS.map((w) => sql.lit(w)));
+      const search = (rank: ReturnType<typeof sql>) => sql<ChunkRow>`
         select c.id, c.document_id, c.title, c.heading, c.text, c.location, -m.rank as score
         from (select rowid, ${rank} as rank
               from chunks_fts where chunks_fts match ${plan.match}
@@ -157,6 +155,18 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
         cross join chunks c on c.id = m.rowid
         where c.chatbot_id = ${chatbotId}
         order by m.rank, c.id`.execute(db);
+      const fallback = () => search(sql`bm25(chunks_fts, ${weights})`);
+      if (!(await hasParleyRank())) return (await fallback()).rows.map(toHit);
+      let rows: ChunkRow[];
+      try {
+        ({ rows } = await search(sql`parley_bm25(chunks_fts, ${LENGTH_COLUMNS}, ${limit}, ${weights}, ${sql.join(plan.frequencies)})`));
+      } catch (err) {
+        // A library built from another parley_rank.c (a stale build) must not fail searches:
+        // this connection ranks with bm25() from now on.
+        if (!/parley_bm25/.test(String((err as Error)?.message))) throw err;
+        parleyRank = Promise.resolve(false);
+        ({ rows } = await fallback());
+      }
       return rows.map(toHit);
     },
 

@@ -4,7 +4,7 @@
 // with nearly the same results, slower on large indexes. The headers are better-sqlite3's own, so the
 // extension matches the SQLite it is loaded into.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,8 @@ if (process.platform === 'win32') {
 try {
   const include = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'deps', 'sqlite3');
   mkdirSync(dirname(out), { recursive: true });
+  // A failed build must not leave an older library behind (one built from another parley_rank.c).
+  rmSync(out, { force: true });
   const cc = process.env.CC || 'cc';
   execFileSync(cc, ['-O2', '-fPIC', '-shared', '-I', include, join(here, 'parley_rank.c'), '-o', out, '-lm'], { stdio: 'inherit' });
   console.log(`parley: built ${out}`);

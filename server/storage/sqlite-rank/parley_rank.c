@@ -22,7 +22,10 @@
 ** exact scores, in exact order; only rows past the LIMIT may carry a bound. So k must be the
 ** LIMIT of an `ORDER BY rank LIMIT k` over this very function, or 0.
 **
-** Built by scripts/build-sqlite-rank.mjs at install; when it cannot be built or loaded, the
+** Changing the arguments means a new function name (parley_bm25_v2): a library built from an
+** older file may still be loaded, and chunks.repository.ts would then misuse it.
+**
+** Built by build.mjs at install; when it cannot be built or loaded, the
 ** search falls back to bm25() with nearly the same results, only slower (chunks.repository.ts).
 */
 #include "sqlite3ext.h"
