@@ -59,7 +59,6 @@ function toHit(r: ChunkRow): SearchHit {
   };
 }
 
-
 const clampK = (k: number) => Math.max(0, Math.min(MAX_K, Math.floor(Number.isFinite(k) ? k : 0)));
 
 export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): KnowledgeStore['chunks'] => {
