@@ -52,11 +52,6 @@ function validators() {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
-  await migrateToLatest(database.db, database.dialect, database.schema);
-  let log: FastifyInstance['log'] | undefined;
-  const services = createServices(database, config, { error: (obj, msg) => log?.error(obj, msg) });
-  await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
-
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
@@ -64,8 +59,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: ROUTER,
     trustProxy: process.env.TRUST_PROXY === '1',
   }).withTypeProvider<TypeBoxTypeProvider>();
+  await migrateToLatest(database.db, database.dialect, database.schema, (name) => app.log.info({ migration: name }, `applying migration ${name}`));
+  const services = createServices(database, config, { error: (obj, msg) => app.log.error(obj, msg) });
+  await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
 
-  log = app.log;
   app.decorate('services', services);
   app.decorate('config', config);
   app.setValidatorCompiler(validators());

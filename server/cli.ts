@@ -83,7 +83,8 @@ async function run(argv: string[]): Promise<number> {
   const config = loadConfig();
   const database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: 2 });
   try {
-    const applied = await migrateToLatest(database.db, database.dialect, database.schema);
+    // Progress on stderr, so --json output stays one document.
+    const applied = await migrateToLatest(database.db, database.dialect, database.schema, (name) => process.stderr.write(`applying migration ${name}\n`));
     const services = createServices(database, config);
     await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
     const out = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json) : text);

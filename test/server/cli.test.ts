@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
+import { migrations } from '../../server/storage/migrations/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -154,8 +155,8 @@ afterAll(async () => {
 
 // Generous timeouts: runs queue behind each other, and CI shares two cores with other test files.
 describe('cli', { timeout: 120_000 }, () => {
-  test('migrate brings a new database up to date', async () => {
-    expect(migrate.stderr).toBe('');
+  test('migrate brings a new database up to date, announcing each migration on stderr as it starts', async () => {
+    expect(migrate.stderr).toBe(Object.keys(migrations('sqlite')).map((name) => `applying migration ${name}\n`).join(''));
     expect(migrate.code).toBe(0);
     expect(migrate.stdout).toMatch(/^Applied: 0001-foundation/);
   });

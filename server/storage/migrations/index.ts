@@ -23,7 +23,16 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
   };
 }
 
-export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName, schema?: string): Promise<string[]> {
+/**
+ * Applies every pending migration; `onStart` hears each one's name as it begins (some rebuild an
+ * index over every chunk: 0011 takes about 20 s per 100k chunks, and a silent start looks hung).
+ */
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  schema?: string,
+  onStart?: (name: string) => void,
+): Promise<string[]> {
   // Without it kysely looks for its bookkeeping tables in every schema and may find another's
   // (another app's, a parallel test run's), then fails to find them in ours. On PostgreSQL the
   // default is the schema we work in: the first of search_path (`public` for most installs).
@@ -33,7 +42,21 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName
   const migrator = new Migrator({
     db,
     ...(schema ? { migrationTableSchema: schema } : {}),
-    provider: { getMigrations: async () => migrations(dialect) },
+    provider: {
+      getMigrations: async () =>
+        Object.fromEntries(
+          Object.entries(migrations(dialect)).map(([name, m]) => [
+            name,
+            {
+              ...m,
+              up: async (trx: Kysely<unknown>) => {
+                onStart?.(name);
+                await m.up(trx);
+              },
+            },
+          ]),
+        ),
+    },
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -4,12 +4,15 @@
  * fresh account, so tests never see each other's rows. In CI (CI=true) an unreachable
  * PostgreSQL fails the file instead of skipping it (postgresAvailable() throws).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
 import type { AccountRecord, ChatbotRecord, InvoiceRecord, Page, Store, TokenRecord, UserRecord } from '../../../server/domain/ports.js';
 import { openDatabase, type DatabaseHandle } from '../../../server/storage/dialects/index.js';
-import { migrateToLatest } from '../../../server/storage/migrations/index.js';
+import { migrateToLatest, migrations } from '../../../server/storage/migrations/index.js';
 import { createStore } from '../../../server/storage/store.js';
 import { buildTestApp } from '../../helpers/app.js';
 import { openPostgresSchema, POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
@@ -109,7 +112,9 @@ describe.each(['sqlite', 'postgres'] as const)('Store on %s', (dialect) => {
 
   test('migrations are idempotent: a second run applies nothing', async () => {
     expect(firstMigration).toContain('0001-foundation');
-    expect(await migrateToLatest(database.db, database.dialect)).toEqual([]);
+    const started: string[] = [];
+    expect(await migrateToLatest(database.db, database.dialect, undefined, (name) => started.push(name))).toEqual([]);
+    expect(started).toEqual([]);
     await expect(store.ping()).resolves.toBeUndefined();
   });
 
@@ -499,4 +504,18 @@ describe.skipIf(!pgReady)('the app on PostgreSQL', () => {
       await t.close();
     }
   });
+});
+
+test('each pending migration is announced as it starts, in order (a long one must not look hung)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-migrate-'));
+  const fresh = openDatabase({ sqlitePath: join(dir, 'fresh.db') });
+  try {
+    const started: string[] = [];
+    const applied = await migrateToLatest(fresh.db, 'sqlite', undefined, (name) => started.push(name));
+    expect(applied).toEqual(Object.keys(migrations('sqlite')));
+    expect(started).toEqual(applied);
+  } finally {
+    await fresh.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
