@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseAddressRanges } from './outbound/address-policy.js';
+import { parsePrivateFetch } from './outbound/address-policy.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -91,11 +91,9 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
 
 /** ALLOW_PRIVATE_FETCH: off (unset, 0), on for every address (1), or a list of address ranges. */
 function privateFetch(env: NodeJS.ProcessEnv): Pick<Config, 'allowPrivateFetch' | 'privateFetchRanges'> {
-  const raw = (env.ALLOW_PRIVATE_FETCH ?? '').trim();
-  if (raw === '' || raw === '0' || raw === 'false') return { allowPrivateFetch: false, privateFetchRanges: [] };
-  if (raw === '1' || raw === 'true') return { allowPrivateFetch: true, privateFetchRanges: [] };
   try {
-    return { allowPrivateFetch: false, privateFetchRanges: parseAddressRanges(raw) };
+    const { all, ranges } = parsePrivateFetch(env.ALLOW_PRIVATE_FETCH);
+    return { allowPrivateFetch: all, privateFetchRanges: ranges };
   } catch (err) {
     throw new ConfigError(`ALLOW_PRIVATE_FETCH must be 1, 0 or a comma-separated list of address ranges: ${(err as Error).message}`);
   }

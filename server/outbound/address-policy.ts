@@ -153,6 +153,17 @@ export function parseAddressRanges(text: string): string[] {
   return ranges;
 }
 
+/**
+ * ALLOW_PRIVATE_FETCH read once for everyone: off (unset, 0, false), every internal address
+ * (1, true), or only the listed ranges. Throws on a malformed list, naming the entry.
+ */
+export function parsePrivateFetch(raw: string | undefined): { all: boolean; ranges: string[] } {
+  const text = (raw ?? '').trim();
+  if (text === '' || text === '0' || text === 'false') return { all: false, ranges: [] };
+  if (text === '1' || text === 'true') return { all: true, ranges: [] };
+  return { all: false, ranges: parseAddressRanges(text) };
+}
+
 /** A test for "is this address inside one of the ranges", IPv4-mapped IPv6 judged as its IPv4. */
 export function addressRangeMatcher(ranges: string[]): (ip: string) => boolean {
   const list = new BlockList();

@@ -9,7 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { request as undiciRequest, type Agent } from 'undici';
-import { addressRangeMatcher, parseAddressRanges } from './address-policy.js';
+import { addressRangeMatcher, parsePrivateFetch } from './address-policy.js';
 import { boundBody } from './body.js';
 import { OutboundError, findOutboundError, type OutboundErrorCode } from './errors.js';
 import { assertAddressAllowed, createGuardedAgent, systemResolver, type AddressGuard, type Resolver } from './guarded-agent.js';
@@ -426,9 +426,7 @@ export function createGuardedClient(
   env: NodeJS.ProcessEnv = process.env,
   options: Omit<OutboundOptions, 'allowPrivate'> = {},
 ): GuardedHttpClient {
-  const raw = (env.ALLOW_PRIVATE_FETCH ?? '').trim();
-  const all = raw === '1' || raw === 'true';
-  const ranges = !all && raw && raw !== '0' && raw !== 'false' ? parseAddressRanges(raw) : [];
+  const { all, ranges } = parsePrivateFetch(env.ALLOW_PRIVATE_FETCH);
   return new GuardedHttpClient({
     ...options,
     allowPrivate: all,

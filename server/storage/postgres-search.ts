@@ -14,11 +14,10 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './tables.js';
+import { ttlCache } from './ttl-cache.js';
 
 /** Most rows a search ranks before it drops its most common words from candidate generation. */
 export const CANDIDATE_BUDGET = 4000;
-const TTL_MS = 60_000;
-const CACHE_MAX = 5000;
 
 export interface PgSearchPlan {
   /** Chunks of the chatbot (BM25's N). */
@@ -32,32 +31,21 @@ export interface PgSearchPlan {
 }
 
 export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET) {
-  const counts = new Map<string, { df: number | null; at: number }>();
-  const headCounts = new Map<string, { df: number; at: number }>();
-  const sizes = new Map<string, { n: number; at: number }>();
-  const fresh = (at: number, now: number) => now - at < TTL_MS;
+  const counts = ttlCache<number | null>();
+  const headCounts = ttlCache<number>();
+  const sizes = ttlCache<number>();
 
-  async function chunkCount(chatbotId: string, now: number): Promise<number> {
-    const hit = sizes.get(chatbotId);
-    if (hit && fresh(hit.at, now)) return hit.n;
-    const { rows } = await sql<{ n: number | string }>`
-      select coalesce(sum(chunk_count), 0) as n from documents where chatbot_id = ${chatbotId}`.execute(db);
-    const n = Number(rows[0]?.n ?? 0);
-    if (sizes.size > CACHE_MAX) sizes.clear();
-    sizes.set(chatbotId, { n, at: now });
-    return n;
+  function chunkCount(chatbotId: string): Promise<number> {
+    return sizes.one(chatbotId, async () => {
+      const { rows } = await sql<{ n: number | string }>`
+        select coalesce(sum(chunk_count), 0) as n from documents where chatbot_id = ${chatbotId}`.execute(db);
+      return Number(rows[0]?.n ?? 0);
+    });
   }
 
   /** df per word; null for a word PostgreSQL's parser turns into no lexeme (it cannot match). */
-  async function frequencies(chatbotId: string, terms: string[], n: number, now: number): Promise<Map<string, number | null>> {
-    const out = new Map<string, number | null>();
-    const missing: string[] = [];
-    for (const w of terms) {
-      const hit = counts.get(`${chatbotId}\u0000${w}`);
-      if (hit && fresh(hit.at, now)) out.set(w, hit.df);
-      else missing.push(w);
-    }
-    if (missing.length) {
+  function frequencies(chatbotId: string, terms: string[], n: number): Promise<Map<string, number | null>> {
+    return counts.many(terms, async (missing) => {
       const { rows } = await sql<{ w: string; df: number | string; freq: number | string }>`
         select x.w,
                (select count(*) from (select 1 from chunks c where c.chatbot_id = ${chatbotId} and c.tsv @@ x.q
@@ -69,46 +57,25 @@ export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET)
                            and e.lexeme = (tsvector_to_array(to_tsvector('english', x.w)))[1]), 0) as freq
         from (select w, to_tsquery('english', w) as q from unnest(${missing}::text[]) as u(w)) x
         where numnode(x.q) > 0`.execute(db);
-      const got = new Map(rows.map((r) => [r.w, Number(r.df) > budget ? Math.max(Number(r.df), Number(r.freq) * n) : Number(r.df)]));
-      if (counts.size > CACHE_MAX) counts.clear();
-      for (const w of missing) {
-        const df = got.get(w) ?? null;
-        counts.set(`${chatbotId}\u0000${w}`, { df, at: now });
-        out.set(w, df);
-      }
-    }
-    return out;
+      return new Map(rows.map((r) => [r.w, Number(r.df) > budget ? Math.max(Number(r.df), Number(r.freq) * n) : Number(r.df)]));
+    }, null, chatbotId);
   }
 
   /** Rows of the chatbot with the word in their title or heading path, counted up to the budget + 1. */
-  async function headFrequencies(chatbotId: string, terms: string[], now: number): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    const missing = terms.filter((w) => {
-      const hit = headCounts.get(`${chatbotId}\u0000${w}`);
-      if (hit && fresh(hit.at, now)) out.set(w, hit.df);
-      return !out.has(w);
-    });
-    if (missing.length) {
+  function headFrequencies(chatbotId: string, terms: string[]): Promise<Map<string, number>> {
+    return headCounts.many(terms, async (missing) => {
       const { rows } = await sql<{ w: string; df: number | string }>`
         select u.w, (select count(*) from (select 1 from chunks c where c.chatbot_id = ${chatbotId} and c.head_tsv @@ to_tsquery('english', u.w)
                                            limit ${budget + 1}) s) as df
         from unnest(${missing}::text[]) as u(w)`.execute(db);
-      const got = new Map(rows.map((r) => [r.w, Number(r.df)]));
-      if (headCounts.size > CACHE_MAX) headCounts.clear();
-      for (const w of missing) {
-        const df = got.get(w) ?? 0;
-        headCounts.set(`${chatbotId}\u0000${w}`, { df, at: now });
-        out.set(w, df);
-      }
-    }
-    return out;
+      return new Map(rows.map((r) => [r.w, Number(r.df)]));
+    }, 0, chatbotId);
   }
 
   return {
     async plan(chatbotId: string, terms: string[]): Promise<PgSearchPlan> {
-      const now = Date.now();
-      const n = await chunkCount(chatbotId, now);
-      const dfs = await frequencies(chatbotId, terms, n, now);
+      const n = await chunkCount(chatbotId);
+      const dfs = await frequencies(chatbotId, terms, n);
       const words = terms.flatMap((w) => {
         const df = dfs.get(w);
         return df === null || df === undefined ? [] : [{ w, df }];
@@ -125,7 +92,7 @@ export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET)
       }
       const rest = order.slice(i);
       if (rest.length) {
-        const heads = await headFrequencies(chatbotId, rest.map((x) => x.w), now);
+        const heads = await headFrequencies(chatbotId, rest.map((x) => x.w));
         for (const { w } of rest) {
           const df = heads.get(w) ?? 0;
           if (df > 0 && rows + df <= budget) {

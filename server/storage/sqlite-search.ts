@@ -25,6 +25,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { headToken, pairToken } from './search-terms.js';
+import { ttlCache } from './ttl-cache.js';
 import type { Database } from './tables.js';
 
 /**
@@ -33,9 +34,6 @@ import type { Database } from './tables.js';
  * of questions at 8,000 (88 % at 4,000, 98.4 % at 16,000, where p95 time is 1.5x).
  */
 export const CANDIDATE_BUDGET = 8000;
-/** Document frequencies change slowly; a minute-old figure plans and ranks as well. */
-const DF_TTL_MS = 60_000;
-const DF_CACHE_MAX = 5000;
 
 export interface MatchPlan {
   match: string;
@@ -58,7 +56,9 @@ const quote = (t: string) => `"${t}"`;
 export const chatbotTokenOf = (chatbotId: string) => Buffer.from(chatbotId, 'utf8').toString('hex').toUpperCase();
 
 export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGET) {
-  const dfCache = new Map<string, { df: number; at: number }>();
+  // Document frequencies and the row count change slowly: a minute-old figure plans and ranks as well.
+  const dfCache = ttlCache<number>();
+  const rowsCache = ttlCache<number>();
   let probeReady = false;
   let probeCalls = 0;
 
@@ -84,27 +84,12 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
   }
 
   /** Rows of chunks_fts holding the token (every chatbot's: FTS5 keeps one set of statistics). */
-  async function frequencies(terms: string[]): Promise<Map<string, number>> {
-    const now = Date.now();
-    const out = new Map<string, number>();
-    const missing: string[] = [];
-    for (const t of terms) {
-      const hit = dfCache.get(t);
-      if (hit && now - hit.at < DF_TTL_MS) out.set(t, hit.df);
-      else missing.push(t);
-    }
-    if (missing.length) {
+  function frequencies(terms: string[]): Promise<Map<string, number>> {
+    return dfCache.many(terms, async (missing) => {
       const { rows } = await sql<{ term: string; doc: number }>`
         select term, doc from temp.chunks_fts_vocab where term in (${sql.join(missing)})`.execute(db);
-      const got = new Map(rows.map((r) => [r.term, Number(r.doc)]));
-      if (dfCache.size > DF_CACHE_MAX) dfCache.clear();
-      for (const t of missing) {
-        const df = got.get(t) ?? 0;
-        dfCache.set(t, { df, at: now });
-        out.set(t, df);
-      }
-    }
-    return out;
+      return new Map(rows.map((r) => [r.term, Number(r.doc)]));
+    }, 0);
   }
 
   /** Whether any other chatbot has a chunk (two seeks on the chatbot_id index). */
@@ -115,15 +100,12 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
     return Number(rows[0]?.other) === 1;
   }
 
-  let rows = { n: 0, at: 0 };
-  /** Rows in the index (every chatbot's, as FTS5's own statistics), refreshed like the frequencies. */
-  async function rowCount(): Promise<number> {
-    const now = Date.now();
-    if (now - rows.at > DF_TTL_MS) {
+  /** Rows in the index (every chatbot's, as FTS5's own statistics). */
+  function rowCount(): Promise<number> {
+    return rowsCache.one('', async () => {
       const r = await sql<{ n: number }>`select count(*) as n from chunks`.execute(db);
-      rows = { n: Number(r.rows[0]?.n ?? 0), at: now };
-    }
-    return rows.n;
+      return Number(r.rows[0]?.n ?? 0);
+    });
   }
 
   return {
