@@ -1,0 +1,309 @@
+/**
+ * The widget <-> server protocol (types only: the widget imports this at zero bytes).
+ *
+ * One WebSocket per visitor at `/api/widget/ws` (or, when the upgrade is stripped, the same
+ * server frames as Server-Sent Events from `/api/widget/sse` with client frames POSTed to
+ * `/api/widget/frames`). Every frame is one JSON object discriminated on `type`.
+ *
+ * Numbers and resume: every event of a conversation carries `seq`, the conversation's event
+ * number persisted with the event. A client remembers the highest `seq` it saw per conversation
+ * and sends it in `hello.resume`; the server replays exactly the events after it, in order, then
+ * a `condition` frame with the current state. `answer.delta` frames are transient (not stored,
+ * no `seq` of their own): they carry the `seq` the finished answer will follow, and a client
+ * that missed some rebuilds the answer from the stored `message.created` that `answer.done`
+ * announces.
+ */
+import type { MessageFollowUp, MessageSource } from './conversations.js';
+
+/** Bumped on any incompatible change; the server refuses a hello with another major version. */
+export const PROTOCOL_VERSION = 1;
+
+/** WebSocket subprotocol a client offers: `parley.v1` plus `parley.session.<token>`. */
+export const WS_SUBPROTOCOL = 'parley.v1';
+export const WS_SESSION_PROTOCOL_PREFIX = 'parley.session.';
+
+/** Close codes the server uses (1008 policy, 4xxx ours). */
+export const CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  policy: 1008,
+  tooBig: 1009,
+  /** The session token is missing, expired or invalid: get a new session, then reconnect. */
+  sessionInvalid: 4001,
+  /** Origin not in the chatbot's allowed domains. */
+  originRefused: 4003,
+  /** Too many sockets for this IP or visitor. */
+  tooManySockets: 4029,
+  /** The reader fell behind (backpressure); reconnect and resume. */
+  slowConsumer: 4008,
+  /** Logged out (from this or another tab). */
+  loggedOut: 4010,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Public HTTP shapes
+
+/** `POST /api/widget/{chatbotId}/session` body. */
+export interface SessionRequest {
+  /** A previous session token to renew (same visitor, same history). */
+  renew?: string;
+  /** Host-page identity: an e-mail signed with the chatbot's identity secret (HMAC-SHA256 hex). */
+  identity?: { email: string; signature: string; name?: string };
+  /** Page context the host page passes along (URL, title, custom fields), shown to the team and the answer. */
+  context?: Record<string, string>;
+  locale?: string;
+}
+
+/** `POST /api/widget/{chatbotId}/session` data. */
+export interface SessionResponse {
+  token: string;
+  /** ISO 8601; renew before it. */
+  expiresAt: string;
+  visitor: VisitorInfo;
+}
+
+export interface VisitorInfo {
+  id: string;
+  email: string | null;
+  name: string | null;
+  phone: string | null;
+  /** Verified by OTP or a signed identity. */
+  verified: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client frames
+
+export interface HelloFrame {
+  type: 'hello';
+  v: number;
+  /** Last seen seq per conversation id. */
+  resume?: Record<string, number>;
+}
+export interface SendMessageFrame {
+  type: 'message.send';
+  /** A client-made id (1-64 chars): a resend with the same id is stored once and answered once. */
+  clientId: string;
+  /** Absent: start a new conversation. */
+  conversationId?: string;
+  text: string;
+  /** A starter or follow-up the visitor clicked. */
+  via?: { kind: 'starter' | 'followup'; id?: string };
+}
+export interface TypingFrame {
+  type: 'typing';
+  conversationId: string;
+  typing: boolean;
+}
+export interface FeedbackFrame {
+  type: 'feedback';
+  conversationId: string;
+  messageId: string;
+  feedback: 'up' | 'down' | null;
+  comment?: string;
+}
+export interface EscalateFrame {
+  type: 'escalate';
+  conversationId: string;
+  reason?: string;
+}
+export interface LeadFrame {
+  type: 'lead.submit';
+  conversationId?: string;
+  email?: string;
+  name?: string;
+  phone?: string;
+  customFields?: Record<string, string | number>;
+}
+export interface OtpRequestFrame {
+  type: 'otp.request';
+  email: string;
+  name?: string;
+  phone?: string;
+}
+export interface OtpVerifyFrame {
+  type: 'otp.verify';
+  email: string;
+  code: string;
+}
+export interface ListConversationsFrame {
+  type: 'conversations.list';
+}
+export interface OpenConversationFrame {
+  type: 'conversation.open';
+  conversationId: string;
+  /** Replay events after this seq (0 or absent: the whole history). */
+  after?: number;
+}
+export interface LogoutFrame {
+  type: 'logout';
+}
+export interface PingFrame {
+  type: 'ping';
+}
+
+export type ClientFrame =
+  | HelloFrame
+  | SendMessageFrame
+  | TypingFrame
+  | FeedbackFrame
+  | EscalateFrame
+  | LeadFrame
+  | OtpRequestFrame
+  | OtpVerifyFrame
+  | ListConversationsFrame
+  | OpenConversationFrame
+  | LogoutFrame
+  | PingFrame;
+
+// ---------------------------------------------------------------------------------------------
+// Server frames
+
+/** A message as the widget shows it. */
+export interface WireMessage {
+  id: string;
+  conversationId: string;
+  author: 'visitor' | 'ai' | 'agent' | 'system';
+  name: string | null;
+  text: string;
+  sources: MessageSource[];
+  followUps: MessageFollowUp[];
+  agent: { id: string; name: string; avatarUrl: string | null } | null;
+  feedback: 'up' | 'down' | null;
+  /** The client id of the visitor message that created it (echoed so the sender can match it). */
+  clientId: string | null;
+  createdAt: string;
+  seq: number;
+}
+
+export type ConditionState = {
+  mode: 'AI' | 'AGENT';
+  status: 'OPEN' | 'RESOLVED';
+  escalated: boolean;
+  agent: { id: string; name: string; avatarUrl: string | null } | null;
+};
+
+export interface ReadyFrame {
+  type: 'ready';
+  v: number;
+  visitor: VisitorInfo;
+  /** Heartbeat the server expects (ms); it pings, and closes a socket silent for twice this. */
+  heartbeatMs: number;
+}
+export interface MessageCreatedFrame {
+  type: 'message.created';
+  conversationId: string;
+  seq: number;
+  message: WireMessage;
+}
+export interface MessageUpdatedFrame {
+  type: 'message.updated';
+  conversationId: string;
+  seq: number;
+  message: WireMessage;
+}
+export interface AnswerDeltaFrame {
+  type: 'answer.delta';
+  conversationId: string;
+  /** The id the stored answer will have. */
+  messageId: string;
+  /** Position of this delta in the answer (0, 1, 2…): a client drops repeats and detects gaps. */
+  index: number;
+  delta: string;
+}
+export interface AnswerDoneFrame {
+  type: 'answer.done';
+  conversationId: string;
+  seq: number;
+  message: WireMessage;
+}
+export interface TypingServerFrame {
+  type: 'typing';
+  conversationId: string;
+  who: 'ai' | 'agent';
+  typing: boolean;
+  agent?: { id: string; name: string; avatarUrl: string | null };
+}
+export type ConditionChange = 'started' | 'escalated' | 'taken_over' | 'released' | 'resolved' | 'reopened';
+export interface ConditionFrame {
+  type: 'condition';
+  conversationId: string;
+  seq: number;
+  /** What happened; absent on the state sent after a resume. */
+  change?: ConditionChange;
+  state: ConditionState;
+}
+export interface ConversationsFrame {
+  type: 'conversations';
+  items: Array<{ id: string; lastMessage: string | null; lastMessageAt: string | null; seq: number; state: ConditionState }>;
+}
+/** Sent after a resume or open has replayed everything after the client's seq. */
+export interface SyncedFrame {
+  type: 'synced';
+  conversationId: string;
+  seq: number;
+}
+export interface AckFrame {
+  type: 'ack';
+  /** The client id of the message.send this acknowledges (stored; a resend is a no-op). */
+  clientId: string;
+  conversationId: string;
+  messageId: string;
+  seq: number;
+}
+export interface OtpSentFrame {
+  type: 'otp.sent';
+  email: string;
+  /** Seconds before another code may be requested. */
+  resendAfter: number;
+}
+export interface VerifiedFrame {
+  type: 'verified';
+  visitor: VisitorInfo;
+  /** A new session token bound to the verified visitor (history on any device). */
+  token: string;
+  expiresAt: string;
+}
+export interface LeadSavedFrame {
+  type: 'lead.saved';
+  visitor: VisitorInfo;
+}
+export interface LoggedOutFrame {
+  type: 'logged_out';
+}
+export interface PongFrame {
+  type: 'pong';
+}
+export interface ErrorFrame {
+  type: 'error';
+  /** The spec's codes (VALIDATION_FAILED, CONVERSATION_CLOSED, RATE_LIMITED, …). */
+  code: string;
+  message: string;
+  /** The client frame this answers, when known. */
+  ref?: { type?: string; clientId?: string; conversationId?: string };
+}
+
+export type ServerFrame =
+  | ReadyFrame
+  | MessageCreatedFrame
+  | MessageUpdatedFrame
+  | AnswerDeltaFrame
+  | AnswerDoneFrame
+  | TypingServerFrame
+  | ConditionFrame
+  | ConversationsFrame
+  | SyncedFrame
+  | AckFrame
+  | OtpSentFrame
+  | VerifiedFrame
+  | LeadSavedFrame
+  | LoggedOutFrame
+  | PongFrame
+  | ErrorFrame;
+
+/** Limits shared by both sides. */
+export const LIMITS = {
+  maxPayloadBytes: 64 * 1024,
+  maxMessageChars: 4000,
+  clientIdMax: 64,
+} as const;
