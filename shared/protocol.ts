@@ -307,3 +307,65 @@ export const LIMITS = {
   maxMessageChars: 4000,
   clientIdMax: 64,
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// `GET /api/widget/{chatbotId}/config` data: only what the widget needs (never instructions,
+// personas, prompts, webhook targets or tokens, secrets, metadata or extraData).
+
+/** Spec QuickPrompt (starter) / FollowUpPrompt: a click sends `description`, or opens `link` when set. */
+export interface WidgetPrompt {
+  id: string;
+  title: string;
+  description: string;
+  link: string | null;
+  isEscalationPrompt?: boolean;
+}
+
+export interface WidgetConfig {
+  chatbotId: string;
+  /** The localised botName, else the chatbot title. */
+  name: string;
+  /** BCP 47 tag of the widget's own text (`en` when the setting is null). */
+  locale: string;
+  appearance: {
+    tooltip: string | null;
+    hideTooltip: boolean;
+    welcomeMessage: string | null;
+    placeholderText: string | null;
+    brandColor: string;
+    brandTextColor: string;
+    rtl: boolean;
+    autoOpenChatWindowInDesktop: 'ALWAYS_OPEN_WITH_DELAY' | 'DONT_OPEN';
+    autoOpenChatWindowInMobile: 'ALWAYS_OPEN_WITH_DELAY' | 'DONT_OPEN';
+    autoOpenChatWindowDelayInDesktop: number;
+    autoOpenChatWindowDelayInMobile: number;
+    distanceFromBottom: number;
+    horizontalDistance: number;
+    fontSize: number;
+    iconSize: 'SMALL' | 'MEDIUM' | 'LARGE';
+    iconPosition: 'BOTTOM_RIGHT' | 'BOTTOM_LEFT';
+    height: number | null;
+    maxWidth: number;
+    ctaText: string | null;
+    ctaLink: string | null;
+  };
+  /** Absolute URLs of the uploaded icons (null: the widget's built-in icon). */
+  icons: { icon: string | null; person: string | null; agent: string | null; bubble: string | null };
+  watermark: { hide: boolean; text: string | null; link: string | null; iconUrl: string | null };
+  /** The owner's localisation overrides, group by group, as the settings hold them (spec ChatbotLocalizationSettings). */
+  localization: Record<string, unknown> | null;
+  chat: {
+    mode: 'AI_WITH_HUMAN_ESCALATION' | 'AI_ONLY' | 'HUMAN_ONLY';
+    hideSources: boolean;
+    hideFeedbackButtons: boolean;
+    disableSmartFollowUpPrompts: boolean;
+    smartFollowUpPromptsCount: number;
+  };
+  userData: {
+    collectUserDetails: 'DONT_COLLECT' | 'BEFORE_CONVERSATION' | 'DURING_CONVERSATION' | 'ON_ESCALATION';
+    collectUserData: { name: boolean; phone: boolean };
+    leadFields: Array<{ key: string; label: string; type: 'text' | 'email' | 'phone' | 'number' | 'select'; required: boolean; options?: string[] }>;
+  };
+  starters: WidgetPrompt[];
+  followUps: WidgetPrompt[];
+}
