@@ -35,7 +35,8 @@ import { createRetrieval } from './retrieval.js';
 export const USER_AGENT = 'Parley/0.1 (+https://github.com/parley-chat/parley)';
 
 export function createServices(database: DatabaseHandle, config: Config, log?: { error(obj: unknown, msg: string): void }) {
-  const store = createStore(database.db, database.dialect);
+  const secrets = new SecretBox(config.secretKey);
+  const store = createStore(database.db, database.dialect, { secrets });
   const cursors = new CursorCodec(config.secretKey);
   const chatbots = new ChatbotsService(store, cursors);
   const outbound = new GuardedHttpClient({
@@ -62,7 +63,6 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
   runner.register('text', textItem);
   runner.register('file', fileItem);
   runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
-  const secrets = new SecretBox(config.secretKey);
   for (const [type, handler] of Object.entries(confluenceItems(secrets))) runner.register(type, handler);
   const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
