@@ -105,7 +105,7 @@ export function createServices({ config, database, store, outbound, models, queu
     conversations: new ConversationsService(store, chatbots, cursors, answers, {
       captureLead: (s, lead) => captureLead(s, lead),
       recordGap: async (s, gap) => void (await recordGap(s, gap)),
-    }),
+    }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') }),
   };
 }
 
@@ -133,12 +133,19 @@ export default fp<ServicesOptions>(
     app.decorate('services', services);
     if (options.schedule === false) return;
     let scheduler: NodeJS.Timeout | null = null;
+    let owedTimer: NodeJS.Timeout | null = null;
     app.addHook('onReady', async () => {
       scheduler = setInterval(() => void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed')), SYNC_CHECK_MS);
       scheduler.unref();
+      // Answers owed by a process that died are written by the next instance to look (conversations.service.ts).
+      const answerOwed = () => void services.conversations.answerOwed().catch((err) => app.log.error({ err }, 'answering owed messages failed'));
+      answerOwed();
+      owedTimer = setInterval(answerOwed, Math.max(100, Math.floor(app.config.answerLeaseMs / 2)));
+      owedTimer.unref();
     });
     app.addHook('onClose', async () => {
       if (scheduler) clearInterval(scheduler);
+      if (owedTimer) clearInterval(owedTimer);
     });
   },
   { name: 'services', dependencies: ['storage', 'outbound', 'queue'] },
