@@ -48,6 +48,8 @@ export interface Config {
    * `openai` is set), and how long a model may send nothing before the attempt fails.
    */
   answers: { models: { 'gpt-4.1': string; 'gpt-4.1-mini': string }; timeoutMs: number };
+  /** Outgoing mail: SMTP_URL (smtp:// or smtps://), else .eml files in `folder` ($DATA_DIR/mail). */
+  mail: { smtpUrl: string | null; from: string; folder: string };
 }
 
 export class ConfigError extends Error {}
@@ -110,6 +112,14 @@ function openaiConfig(env: NodeJS.ProcessEnv): Config['openai'] {
   return { baseUrl, apiKey: env.OPENAI_API_KEY || '', embeddingModel: env.EMBEDDING_MODEL || null };
 }
 
+function mailConfig(env: NodeJS.ProcessEnv, siteUrl: string, dataDir: string): Config['mail'] {
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587');
+  }
+  return { smtpUrl, from: env.MAIL_FROM || `Parley <no-reply@${new URL(siteUrl).hostname}>`, folder: join(dataDir, 'mail') };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -164,5 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       models: { 'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1', 'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini' },
       timeoutMs: integer(env, 'ANSWER_TIMEOUT_MS', 30_000, 100, 600_000),
     },
+    mail: mailConfig(env, siteUrl, dataDir),
   };
 }

@@ -23,6 +23,8 @@ import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
+import { createVisitorServices } from '../domain/visitors/index.js';
+import { createMailer } from '../adapters/mail.js';
 import { addressRangeMatcher } from '../outbound/address-policy.js';
 import { GuardedHttpClient } from '../outbound/guarded-client.js';
 import { EmbeddedQueue } from '../queue/embedded-queue.js';
@@ -34,7 +36,7 @@ import { createRetrieval } from './retrieval.js';
 
 export const USER_AGENT = 'Parley/0.1 (+https://github.com/parley-chat/parley)';
 
-export function createServices(database: DatabaseHandle, config: Config, log?: { error(obj: unknown, msg: string): void }) {
+export function createServices(database: DatabaseHandle, config: Config, log?: { error(obj: unknown, msg: string): void; info?(obj: unknown, msg: string): void }) {
   const store = createStore(database.db, database.dialect);
   const cursors = new CursorCodec(config.secretKey);
   const chatbots = new ChatbotsService(store, cursors);
@@ -80,6 +82,12 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
         })
       : createExtractiveProvider(),
   });
+  const conversations = new ConversationsService(store, chatbots, cursors, answers, {
+    captureLead: (s, lead) => captureLead(s, lead),
+    recordGap: async (s, gap) => void (await recordGap(s, gap)),
+  });
+  const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
+  const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl });
   return {
     store,
     retriever,
@@ -96,12 +104,16 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
     analytics: new AnalyticsService(analyticsStore(database.db), chatbots),
     confluence: new ConfluenceService(store, chatbots, knowledge, runner, fetcher, secrets, cursors),
     /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps. */
-    resources: createResourceServices(store, chatbots, cursors),
-    answers,
-    conversations: new ConversationsService(store, chatbots, cursors, answers, {
-      captureLead: (s, lead) => captureLead(s, lead),
-      recordGap: async (s, gap) => void (await recordGap(s, gap)),
+    resources: createResourceServices(store, chatbots, cursors, {
+      // The gap is answered either way; a conversation that cannot take the answer is logged.
+      onGapAnswered: (gap, answer, auth) =>
+        visitors.gaps.answered(gap, answer, auth.user).catch((err) => log?.error({ err, gapId: gap.id }, 'the answer could not be posted into its conversation')),
     }),
+    answers,
+    conversations,
+    mailer,
+    /** Visitor accounts (e-mail codes, sessions ended), signed identities, widget leads, gap answers (domain/visitors/README.md). */
+    visitors,
   };
 }
 
