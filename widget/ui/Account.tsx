@@ -42,7 +42,7 @@ export function Account({ model }: { model: ChatModel }) {
   }
 
   if (otp.stage === 'code') {
-    const wait = Math.max(0, Math.ceil((otp.resendAt - now) / 1000));
+    const wait = Math.max(0, Math.ceil((otp.resendAt - Date.now()) / 1000));
     return (
       <section class="account" aria-labelledby="acc-h">
         <h2 id="acc-h">{s.verifyOtp}</h2>
