@@ -102,14 +102,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Background work starts once the app is ready and stops (jobs put back) before it closes.
   let scheduler: NodeJS.Timeout | null = null;
+  let owedTimer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
     if (options.backgroundJobs === false) return;
     services.queue.start();
     scheduler = setInterval(() => void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed')), 60_000);
     scheduler.unref();
+    // Answers owed by a process that died are written by the next instance to look (conversations.service.ts).
+    const answerOwed = () => void services.conversations.answerOwed().catch((err) => app.log.error({ err }, 'answering owed messages failed'));
+    answerOwed();
+    owedTimer = setInterval(answerOwed, Math.max(100, Math.floor(config.answerLeaseMs / 2)));
+    owedTimer.unref();
   });
   app.addHook('onClose', async () => {
     if (scheduler) clearInterval(scheduler);
+    if (owedTimer) clearInterval(owedTimer);
     await services.queue.stop();
     await services.outbound.close();
     if (services.models !== services.outbound) await services.models.close();

@@ -48,6 +48,8 @@ export interface Config {
    * `openai` is set), and how long a model may send nothing before the attempt fails.
    */
   answers: { models: { 'gpt-4.1': string; 'gpt-4.1-mini': string }; timeoutMs: number };
+  /** An owed answer whose writer sent no heartbeat for this long (its process died) is written by another instance. */
+  answerLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -164,5 +166,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       models: { 'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1', 'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini' },
       timeoutMs: integer(env, 'ANSWER_TIMEOUT_MS', 30_000, 100, 600_000),
     },
+    answerLeaseMs: integer(env, 'ANSWER_LEASE_MS', 30_000, 200, 3_600_000),
   };
 }

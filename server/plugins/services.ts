@@ -101,7 +101,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
     conversations: new ConversationsService(store, chatbots, cursors, answers, {
       captureLead: (s, lead) => captureLead(s, lead),
       recordGap: async (s, gap) => void (await recordGap(s, gap)),
-    }),
+    }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') }),
   };
 }
 

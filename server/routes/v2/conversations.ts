@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requireScopes } from '../../domain/auth.js';
@@ -22,6 +22,16 @@ const WebhookUrl = Type.Optional(Type.Union([Type.String({ pattern: '^https://',
 const WebhookToken = Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()]));
 const TagIds = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 });
 const CLOSED = '409 CONVERSATION_CLOSED when the conversation is resolved.';
+const IDEMPOTENCY =
+  ' With an `Idempotency-Key` header (1-255 visible characters, unique per chatbot) a retry stores nothing and triggers no second answer: it returns the message stored the first time, its answer when stored, and the header `Idempotent-Replayed: true`; the same key on another conversation is 400 VALIDATION_FAILED.';
+const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' })) });
+/** The service's result minus `replayed`, which becomes the `Idempotent-Replayed` header. */
+function replayAware<T extends { replayed: boolean }>(reply: FastifyReply, result: T): Omit<T, 'replayed'> {
+  const { replayed, ...data } = result;
+  reply.code(201);
+  if (replayed) reply.header('idempotent-replayed', 'true');
+  return data;
+}
 
 export default async function conversations(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -32,15 +42,14 @@ export default async function conversations(fastify: FastifyInstance) {
   app.post('/chatbots/:chatbotId/messages', {
     schema: {
       tags: ['conversations'], summary: "Start a conversation with the visitor's first message",
-      description: 'Returns the new conversation, the visitor message and the answer (null when the AI does not answer: HUMAN_ONLY chat mode).',
+      description: `Returns the new conversation, the visitor message and the answer (null when the AI does not answer: HUMAN_ONLY chat mode).${IDEMPOTENCY}`,
       params: ChatbotParams,
+      headers: IdempotencyHeaders,
       body: Type.Object({ message: Text, visitor: Type.Optional(Visitor) }, { additionalProperties: false }),
     },
     config: { ...write, successStatus: 201 },
-  }, async (request, reply) => {
-    reply.code(201);
-    return app.services.conversations.start(authOf(request), request.params.chatbotId, request.body);
-  });
+  }, async (request, reply) =>
+    replayAware(reply, await service.start(authOf(request), request.params.chatbotId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
 
   app.get('/chatbots/:chatbotId/conversations', {
     schema: {
@@ -105,15 +114,14 @@ export default async function conversations(fastify: FastifyInstance) {
   app.post('/chatbots/:chatbotId/conversations/:threadId/messages', {
     schema: {
       tags: ['conversations'], summary: "Send a visitor message (the AI answers when the conversation's condition lets it)",
-      description: `data.message is the visitor message; data.answer the AI's answer or null (taken over, escalated, HUMAN_ONLY). ${CLOSED}`,
+      description: `data.message is the visitor message; data.answer the AI's answer or null (taken over, escalated, HUMAN_ONLY). ${CLOSED}${IDEMPOTENCY}`,
       params: ThreadParams,
+      headers: IdempotencyHeaders,
       body: Type.Object({ message: Text, visitor: Type.Optional(Visitor) }, { additionalProperties: false }),
     },
     config: { ...write, successStatus: 201 },
-  }, async (request, reply) => {
-    reply.code(201);
-    return service.sendVisitorMessage(authOf(request), request.params.chatbotId, request.params.threadId, request.body);
-  });
+  }, async (request, reply) =>
+    replayAware(reply, await service.sendVisitorMessage(authOf(request), request.params.chatbotId, request.params.threadId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
 
   app.get('/chatbots/:chatbotId/conversations/:threadId/messages', {
     schema: {
