@@ -4,7 +4,7 @@
  * `import()`s it on intent. `--watch` rebuilds both on change (npm run dev:widget).
  */
 import preact from '@preact/preset-vite';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,17 @@ export async function buildWidget(options: { watch?: boolean } = {}) {
   });
 }
 
+/** True when dist/widget is missing or older than any widget source (or the shared protocol). */
+export function widgetIsStale(): boolean {
+  const built = join(WIDGET_DIST, 'widget.js');
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  const newest = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+  return newest(here) > builtAt || statSync(join(here, '..', 'shared', 'protocol.ts')).mtimeMs > builtAt;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (process.argv.includes('--if-stale') && !widgetIsStale()) process.exit(0);
   await buildWidget({ watch });
 }
