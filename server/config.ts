@@ -13,6 +13,10 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trac
 export interface Config {
   port: number;
   host: string;
+  /** TRUST_PROXY=1: the app sits behind a reverse proxy, so client addresses come from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** OWNER_EMAIL: the owner of the account a fresh install creates (at the first start or `cli migrate`). */
+  ownerEmail: string;
   /** {site_url}: the public root address, no trailing slash. */
   siteUrl: string;
   dataDir: string;
@@ -112,6 +116,14 @@ function openaiConfig(env: NodeJS.ProcessEnv): Config['openai'] {
   return { baseUrl, apiKey: env.OPENAI_API_KEY || '', embeddingModel: env.EMBEDDING_MODEL || null };
 }
 
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+function ownerEmail(env: NodeJS.ProcessEnv): string {
+  const raw = env.OWNER_EMAIL || 'owner@parley.local';
+  if (!EMAIL.test(raw)) throw new ConfigError(`OWNER_EMAIL must be an e-mail address such as you@example.com; got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -138,6 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host,
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    ownerEmail: ownerEmail(env),
     siteUrl,
     dataDir,
     databaseUrl,
