@@ -20,6 +20,7 @@ import servicesPlugin from './plugins/services.js';
 import storagePlugin from './plugins/storage.js';
 import { publicRoutes } from './routes/public/index.js';
 import { v2Routes } from './routes/v2/index.js';
+import widgetFiles from './routes/widget-files/index.js';
 import type { DatabaseHandle } from './storage/dialects/index.js';
 
 declare module 'fastify' {
@@ -106,5 +107,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 6. Routes.
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(publicRoutes);
+  await app.register(widgetFiles);
   return app;
 }

@@ -12,6 +12,7 @@ import type { SecretBox } from '../domain/secrets.js';
 import { fieldSeal, sealedChatbots, sealedConversations } from './sealed-fields.js';
 import type { Database } from './tables.js';
 import { tokensRepository } from './tokens.repository.js';
+import { visitorsRepository } from './visitors.repository.js';
 
 /** The dialect of a kysely handle, for callers that hold only `db` (prefer passing it). */
 const dialectOf = (db: Kysely<Database>): DialectName =>
@@ -39,5 +40,6 @@ export function createStore(db: Kysely<Database>, dialect: DialectName = dialect
     knowledge: createKnowledgeStore(db, dialect),
     resources: resourcesRepository(db),
     conversations: sealedConversations(conversationStore(db), sealed),
+    visitors: visitorsRepository(db),
   };
 }
