@@ -13,9 +13,11 @@ import { installAccess } from './http/access.js';
 import { acceptedRequestId, BUILT, successEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { ErrorEnvelope, swaggerOptions } from './http/openapi.js';
+import realtime from './plugins/realtime.js';
 import { createServices, type Services } from './plugins/services.js';
 import { publicRoutes } from './routes/public/index.js';
 import { v2Routes } from './routes/v2/index.js';
+import { widgetRoutes } from './routes/widget/index.js';
 import { openDatabase, type DatabaseHandle } from './storage/dialects/index.js';
 import { migrateToLatest } from './storage/migrations/index.js';
 
@@ -95,8 +97,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addSchema(ErrorEnvelope);
   await app.register(swagger, swaggerOptions(config.siteUrl));
 
+  // 6. The realtime hub and the visitor gateway (sockets close before the storage below).
+  await app.register(realtime);
+
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(publicRoutes);
+  await app.register(widgetRoutes);
 
   // Background work starts once the app is ready and stops (jobs put back) before it closes.
   let scheduler: NodeJS.Timeout | null = null;

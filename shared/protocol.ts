@@ -79,6 +79,8 @@ export interface HelloFrame {
   v: number;
   /** Last seen seq per conversation id. */
   resume?: Record<string, number>;
+  /** The session token, when it could not be offered as a subprotocol at the upgrade. */
+  token?: string;
 }
 export interface SendMessageFrame {
   type: 'message.send';
@@ -220,7 +222,8 @@ export interface AnswerDoneFrame {
 export interface TypingServerFrame {
   type: 'typing';
   conversationId: string;
-  who: 'ai' | 'agent';
+  /** `visitor` reaches the team's stream only. */
+  who: 'ai' | 'agent' | 'visitor';
   typing: boolean;
   agent?: { id: string; name: string; avatarUrl: string | null };
 }
@@ -281,6 +284,8 @@ export interface ErrorFrame {
   message: string;
   /** The client frame this answers, when known. */
   ref?: { type?: string; clientId?: string; conversationId?: string };
+  /** VALIDATION_FAILED: the failing fields (as in the REST envelope). */
+  details?: unknown;
 }
 
 export type ServerFrame =

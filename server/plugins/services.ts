@@ -23,6 +23,8 @@ import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
+import { SessionTokens } from '../domain/widget/sessions.js';
+import { WidgetService } from '../domain/widget/widget.service.js';
 import { addressRangeMatcher } from '../outbound/address-policy.js';
 import { GuardedHttpClient } from '../outbound/guarded-client.js';
 import { EmbeddedQueue } from '../queue/embedded-queue.js';
@@ -98,6 +100,8 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
     /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps. */
     resources: createResourceServices(store, chatbots, cursors),
     answers,
+    /** The visitor-facing side: public widget configuration and visitor sessions. */
+    widget: new WidgetService(store, new SessionTokens(config.secretKey)),
     conversations: new ConversationsService(store, chatbots, cursors, answers, {
       captureLead: (s, lead) => captureLead(s, lead),
       recordGap: async (s, gap) => void (await recordGap(s, gap)),

@@ -34,6 +34,23 @@ export interface VisitorDetails {
   customFields?: Record<string, unknown>;
 }
 
+/** Hears every committed change: the conversation as it now is and the events the change appended. */
+export type CommitListener = (conversation: ConversationRecord, events: ConversationEventRecord[]) => void;
+
+/** How a visitor message is answered (the realtime gateway streams and caps answers). */
+export interface AnswerOptions {
+  onToken?: (t: string) => void;
+  /** The id the stored answer gets, known before it is generated (streamed deltas carry it). */
+  answerId?: string;
+  /** Reserves an answer slot; null when the chatbot is at its cap: the `busy` text is stored instead. */
+  reserve?: () => (() => void) | null;
+  busy?: string;
+  /** The client's own id of the visitor message, echoed on it. */
+  clientId?: string;
+  /** Called once the visitor's message is stored, before any answer. */
+  onStored?: (message: ThreadMessage) => void;
+}
+
 /** Hooks into the leads and knowledge-gap resources, run inside the change's transaction. */
 export interface ConversationHooks {
   captureLead?(store: Store, lead: { chatbotId: string; conversationId: string; chatUserId: string; name: string | null; email: string | null; phone: string | null; customFields: Record<string, unknown>; source: string }): Promise<{ id: string }>;
@@ -49,6 +66,8 @@ const EFFECT_EVENT: Record<Effect, ConversationEventType> = {
 };
 
 class Conflict extends Error {}
+
+const noop = () => {};
 
 interface ChangeContext {
   s: Store;
@@ -94,6 +113,8 @@ export const messageView = (m: MessageRecord): ThreadMessage => ({
 const chatUserView = (u: ChatUserRecord): ChatUser => ({ id: u.id, email: u.email, name: u.name, phone: u.phone, verified: u.verified, createdAt: u.createdAt });
 
 export class ConversationsService {
+  private readonly listeners = new Set<CommitListener>();
+
   constructor(
     private readonly store: Store,
     private readonly chatbots: ChatbotsService,
@@ -101,6 +122,22 @@ export class ConversationsService {
     private readonly answers: AnswerEngine,
     private readonly hooks: ConversationHooks = {},
   ) {}
+
+  /** Calls `listener` after every commit (realtime doorbells); returns the unsubscribe function. */
+  onCommit(listener: CommitListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private committed(conversation: ConversationRecord, events: ConversationEventRecord[]) {
+    for (const listener of this.listeners) {
+      try {
+        listener(conversation, events);
+      } catch {
+        // a listener's failure never undoes or fails a committed change
+      }
+    }
+  }
 
   // ---- starting ----------------------------------------------------------------------------
 
@@ -143,10 +180,12 @@ export class ConversationsService {
       endedAt: null,
       ...extra,
     };
+    const started = [event(conversation, 1, 'conversation.started', { mode: conversation.mode }, at)];
     await this.store.transaction(async (s) => {
       await s.conversations.insert(conversation);
-      await s.conversations.events.insert([event(conversation, 1, 'conversation.started', { mode: conversation.mode }, at)]);
+      await s.conversations.events.insert(started);
     });
+    this.committed(conversation, started);
     if (!visitor || !hasDetails(visitor)) return conversation;
     await this.identify(chatbot, conversation, visitor);
     return (await this.store.conversations.get(conversation.id))!;
@@ -166,16 +205,71 @@ export class ConversationsService {
   }
 
   private async visitorMessage(auth: AuthContext, chatbot: ChatbotRecord, conversation: ConversationRecord, text: string, onToken?: (t: string) => void) {
+    return this.sendAsVisitor(chatbot, conversation, text, { onToken });
+  }
+
+  /**
+   * The visitor's message and, when the condition lets the AI answer, its answer. The caller has
+   * already established who the visitor is (a v2 token or a visitor session of this chatbot).
+   */
+  async sendAsVisitor(chatbot: ChatbotRecord, conversation: ConversationRecord, text: string, options: AnswerOptions = {}) {
     const { result: message, aiAnswers } = await this.change(conversation, { type: 'visitor_message' }, async (ctx) =>
-      this.addMessage(ctx, chatbot, { author: 'visitor', text }),
+      this.addMessage(ctx, chatbot, { author: 'visitor', text, ...(options.clientId && { meta: { clientId: options.clientId } }) }),
     );
+    options.onStored?.(messageView(message));
     let answer: MessageRecord | null = null;
-    if (aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY') answer = await this.answer(chatbot, conversation.id, message, onToken);
+    if (aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY') {
+      const release = options.reserve ? options.reserve() : noop;
+      if (release) {
+        try {
+          answer = await this.answer(chatbot, conversation.id, message, options.onToken, options.answerId);
+        } finally {
+          release();
+        }
+      } else {
+        answer = await this.busyReply(chatbot, conversation.id, message, options);
+      }
+    }
     return { message: messageView(message), answer: answer ? messageView(answer) : null };
   }
 
+  /** A conversation a visitor starts from the widget, bound to their chat user. */
+  async openForVisitor(chatbot: ChatbotRecord, chatUserId: string): Promise<ConversationRecord> {
+    return this.open(chatbot, undefined, { chatUserId });
+  }
+
+  /** The visitor asks for a person (same rules as the v2 escalate). */
+  async escalateAsVisitor(conversation: ConversationRecord): Promise<ConversationRecord> {
+    return (await this.change(conversation, { type: 'escalate' }, async () => undefined)).next;
+  }
+
+  /** The visitor rates an answer of the AI. */
+  async feedbackAsVisitor(conversation: ConversationRecord, messageId: string, feedback: 'up' | 'down' | null, comment: string | null) {
+    const message = await this.store.conversations.messages.get(conversation.id, messageId);
+    if (!message) throw notFound('Message');
+    if (message.author !== 'ai') throw validationFailed([{ path: ['messageId'], message: 'only answers of the AI take feedback' }]);
+    const { result } = await this.change(conversation, null, async (ctx) => {
+      const patch: Partial<MessageRecord> = { updatedAt: ctx.at, feedback, feedbackComment: comment };
+      await ctx.s.conversations.messages.update(message.id, patch);
+      ctx.emit('message.updated', { messageId: message.id, feedback });
+      return { ...message, ...patch };
+    });
+    return messageView(result);
+  }
+
+  /** The chatbot is at its cap of concurrent answers: the visitor is told so, in the chatbot's language. */
+  private async busyReply(chatbot: ChatbotRecord, conversationId: string, question: MessageRecord, options: AnswerOptions): Promise<MessageRecord | null> {
+    const text = options.busy ?? 'Busy';
+    options.onToken?.(text);
+    const conversation = (await this.store.conversations.get(conversationId))!;
+    const { result } = await this.change(conversation, null, (ctx) =>
+      this.addMessage(ctx, chatbot, { author: 'ai', text, ...(options.answerId && { id: options.answerId }), meta: { busy: true, questionId: question.id } }),
+    );
+    return result;
+  }
+
   /** Generates the answer outside any transaction, then appends it only if the AI may still answer. */
-  private async answer(chatbot: ChatbotRecord, conversationId: string, question: MessageRecord, onToken?: (t: string) => void): Promise<MessageRecord | null> {
+  private async answer(chatbot: ChatbotRecord, conversationId: string, question: MessageRecord, onToken?: (t: string) => void, answerId?: string): Promise<MessageRecord | null> {
     const historyCount = Number(chatbot.settings.historyCount ?? 10);
     const history = (await this.store.conversations.messages.last(conversationId, historyCount + 1)).filter((m) => m.id !== question.id).slice(-historyCount);
     let result: Answer;
@@ -199,6 +293,7 @@ export class ConversationsService {
         const s = ctx.current;
         if (s.status !== 'OPEN' || s.mode !== 'AI' || s.escalated) throw new Discard();
         const m = await this.addMessage(ctx, chatbot, {
+          ...(answerId && { id: answerId }),
           author: 'ai',
           text: result.text,
           sources: result.sources,
@@ -388,7 +483,7 @@ export class ConversationsService {
           };
           for (const effect of t.effects) ctx.emit(EFFECT_EVENT[effect], { mode: t.next.mode, escalated: t.next.escalated, agentId: t.next.agentId });
           const result = await write(ctx);
-          if (seq === current.seq) return { result, next: current };
+          if (seq === current.seq) return { result, next: current, events: null };
           const patch: Partial<ConversationRecord> = {
             ...ctx.patch,
             status: t.next.status,
@@ -401,9 +496,10 @@ export class ConversationsService {
           };
           if (!(await s.conversations.cas(current.id, current.seq, seq, patch))) throw new Conflict();
           await s.conversations.events.insert(events);
-          return { result, next: { ...current, ...patch, seq } };
+          return { result, next: { ...current, ...patch, seq }, events };
         });
-        return { ...out, aiAnswers: t.aiAnswers };
+        if (out.events) this.committed(out.next, out.events);
+        return { result: out.result, next: out.next, aiAnswers: t.aiAnswers };
       } catch (err) {
         if (err instanceof Conflict) continue;
         throw err;
