@@ -14,6 +14,10 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trac
 export interface Config {
   port: number;
   host: string;
+  /** TRUST_PROXY=1: the app sits behind a reverse proxy, so client addresses come from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** OWNER_EMAIL: the owner of the account a fresh install creates (at the first start or `cli migrate`). */
+  ownerEmail: string;
   /** {site_url}: the public root address, no trailing slash. */
   siteUrl: string;
   dataDir: string;
@@ -53,6 +57,8 @@ export interface Config {
   redisUrl: string | null;
   /** The visitor gateway's limits (server/realtime/gateway.ts). */
   realtime: GatewayLimits;
+  /** An owed answer whose writer sent no heartbeat for this long (its process died) is written by another instance. */
+  answerLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -122,6 +128,14 @@ function redisUrl(env: NodeJS.ProcessEnv): string | null {
   return raw;
 }
 
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+function ownerEmail(env: NodeJS.ProcessEnv): string {
+  const raw = env.OWNER_EMAIL || 'owner@parley.local';
+  if (!EMAIL.test(raw)) throw new ConfigError(`OWNER_EMAIL must be an e-mail address such as you@example.com; got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -148,6 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host,
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    ownerEmail: ownerEmail(env),
     siteUrl,
     dataDir,
     databaseUrl,
@@ -187,5 +203,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAnswersPerChatbot: integer(env, 'MAX_ANSWERS_PER_CHATBOT', 20, 1, 10_000),
       helloTimeoutMs: integer(env, 'WS_HELLO_TIMEOUT_MS', 10_000, 50, 600_000),
     },
+    answerLeaseMs: integer(env, 'ANSWER_LEASE_MS', 30_000, 200, 3_600_000),
   };
 }

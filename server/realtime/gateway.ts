@@ -4,7 +4,7 @@
  * (answer deltas, typing) travel the hub only, and the instance's limits are kept here: sockets
  * per IP and per visitor, and concurrent answers per chatbot.
  */
-import type { ServerFrame } from '../../shared/protocol.js';
+import type { TeamFrame } from '../../shared/protocol.js';
 import type { ConversationsService } from '../domain/conversations/conversations.service.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
 import type { Store } from '../domain/ports.js';
@@ -53,7 +53,7 @@ export class Gateway {
   }
 
   /** A frame that is not stored (answer deltas, typing) to the readers of a conversation. */
-  transient(c: Pick<ConversationRecord, 'id' | 'chatbotId' | 'chatUserId'>, frame: ServerFrame, toVisitor = true) {
+  transient(c: Pick<ConversationRecord, 'id' | 'chatbotId' | 'chatUserId'>, frame: TeamFrame, toVisitor = true) {
     this.publish({ ...c }, { kind: 'transient', conversationId: c.id, chatbotId: c.chatbotId, chatUserId: c.chatUserId, frame: frame as unknown as Record<string, unknown> }, toVisitor);
   }
 

@@ -107,7 +107,7 @@ export class VisitorConnection {
         }
         case 'typing': {
           const c = await this.own(frame.conversationId);
-          this.gateway.transient(c, { type: 'typing', conversationId: c.id, who: 'visitor', typing: frame.typing }, false);
+          this.gateway.transient(c, { type: 'visitor.typing', conversationId: c.id, typing: frame.typing }, false);
           return;
         }
         case 'feedback': {
@@ -197,21 +197,25 @@ export class VisitorConnection {
 
   private async sendMessage(frame: Extract<ClientFrame, { type: 'message.send' }>) {
     const { chatbot, visitor } = this.session!;
-    const conversation = frame.conversationId ? await this.own(frame.conversationId) : await this.gateway.conversations.openForVisitor(chatbot, visitor.id);
-    // A new conversation is followed from its start; one it did not resume, from now (the client has its history).
-    this.tracker.track(conversation.id, chatbot, frame.conversationId ? conversation.seq : 0);
+    const existing = frame.conversationId ? await this.own(frame.conversationId) : null;
     const answerId = newId();
+    let conversation: Pick<ConversationRecord, 'id' | 'chatbotId' | 'chatUserId'> = existing ?? { id: '', chatbotId: chatbot.id, chatUserId: visitor.id };
     let index = 0;
     let isStored = false;
     let stored!: () => void;
     const storedPromise = new Promise<void>((resolve) => (stored = resolve));
-    const work = this.gateway.conversations.sendAsVisitor(chatbot, conversation, frame.text, {
+    const work = this.gateway.conversations.sendAsVisitor(chatbot, visitor.id, existing, frame.text, {
       clientId: frame.clientId,
+      // A new conversation is followed from its start; one it did not resume, from now (the client has its history).
+      onConversation: (c) => {
+        conversation = c;
+        this.tracker.track(c.id, chatbot, existing ? c.seq : 0);
+      },
       answerId,
       busy: busyMessage(chatbot.settings),
       onStored: (m) => {
         isStored = true;
-        this.send({ type: 'ack', clientId: frame.clientId, conversationId: conversation.id, messageId: m.id, seq: m.seq });
+        this.send({ type: 'ack', clientId: frame.clientId, conversationId: m.threadId, messageId: m.id, seq: m.seq });
         stored();
       },
       reserve: () => {

@@ -5,6 +5,19 @@
  * together with the events it emits (one per change, numbered by that sequence) in the same
  * transaction; when another change came first, the change is evaluated again on the newer
  * condition. The realtime gateway and the webhook outbox read those events.
+ *
+ * Delivery guarantees:
+ * - A visitor message may carry the client's own id (`clientMessageId`: the REST
+ *   `Idempotency-Key` header, the widget's `clientId`), unique per chatbot. A resend with the same
+ *   id stores nothing and triggers no answer: it returns the message stored the first time and
+ *   its answer when there is one (`replayed: true`). Callers acting for visitors (the gateway)
+ *   prefix the client's id with the visitor's id, so one visitor's ids never meet another's.
+ * - An answer owed is an answer given: the message and an `answers_owed` row are stored in one
+ *   transaction; the answer and the row's removal in another (only the caller that removes the
+ *   row stores an answer, so it is stored once). While it is being written a heartbeat extends
+ *   the row's lease; a row whose lease ran out (the process died) is claimed by `answerOwed()`,
+ *   run periodically by every instance, and answered, or given the locale's "assistant
+ *   unavailable" reply after MAX_ANSWER_ATTEMPTS claims.
  */
 import type { ChatUser, MessageSource, Thread, ThreadMessage } from '../../../shared/conversations.js';
 import type { AuthContext } from '../auth.js';
@@ -13,6 +26,7 @@ import type { ChatbotsService } from '../chatbots.service.js';
 import type { CursorCodec } from '../cursor.js';
 import { AppError, confirmationRequired, notFound, validationFailed } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
+import { messagesFor } from '../answers/messages.js';
 import { requireFeature } from '../plans.js';
 import type { ChatbotRecord, Store } from '../ports.js';
 import type {
@@ -24,6 +38,7 @@ import type {
   ConversationFilter,
   ConversationRecord,
   MessageRecord,
+  OwedAnswer,
 } from './ports.js';
 import { type ConversationEvent, type ConversationState, type Effect, transition } from './state.js';
 
@@ -32,23 +47,6 @@ export interface VisitorDetails {
   name?: string | null;
   phone?: string | null;
   customFields?: Record<string, unknown>;
-}
-
-/** Hears every committed change: the conversation as it now is and the events the change appended. */
-export type CommitListener = (conversation: ConversationRecord, events: ConversationEventRecord[]) => void;
-
-/** How a visitor message is answered (the realtime gateway streams and caps answers). */
-export interface AnswerOptions {
-  onToken?: (t: string) => void;
-  /** The id the stored answer gets, known before it is generated (streamed deltas carry it). */
-  answerId?: string;
-  /** Reserves an answer slot; null when the chatbot is at its cap: the `busy` text is stored instead. */
-  reserve?: () => (() => void) | null;
-  busy?: string;
-  /** The client's own id of the visitor message, echoed on it. */
-  clientId?: string;
-  /** Called once the visitor's message is stored, before any answer. */
-  onStored?: (message: ThreadMessage) => void;
 }
 
 /** Hooks into the leads and knowledge-gap resources, run inside the change's transaction. */
@@ -69,10 +67,45 @@ class Conflict extends Error {}
 
 const noop = () => {};
 
+/** Hears every committed change: the conversation as it now is and the events the change appended. */
+export type CommitListener = (conversation: ConversationRecord, events: ConversationEventRecord[]) => void;
+
+/** How a visitor message is answered (the realtime gateway streams and caps answers). */
+export interface AnswerOptions {
+  onToken?: (t: string) => void;
+  /** The id the stored answer gets, known before it is generated (streamed deltas carry it). */
+  answerId?: string;
+  /** Reserves an answer slot; null when the chatbot is at its cap: the `busy` text is stored instead. */
+  reserve?: () => (() => void) | null;
+  busy?: string;
+  /** Called once the visitor's message is stored (or found stored under its client id), before any answer. */
+  onStored?: (message: ThreadMessage) => void;
+}
+/** Another request stored a message under the same client id first. */
+class DuplicateClientId extends Error {}
+
+/** Claims of an owed answer after which the visitor gets the unavailable reply instead. */
+const MAX_ANSWER_ATTEMPTS = 3;
+
+export interface ConversationsOptions {
+  /** How long an owed answer's claim lasts without a heartbeat (ANSWER_LEASE_MS). */
+  answerLeaseMs?: number;
+  onError?: (err: unknown, context: Record<string, unknown>) => void;
+}
+
+export interface VisitorMessageResult {
+  message: ThreadMessage;
+  answer: ThreadMessage | null;
+  /** True when the client id was seen before: nothing was stored, this is the first result. */
+  replayed: boolean;
+}
+
 interface ChangeContext {
   s: Store;
   current: ConversationRecord;
   next: ConversationState;
+  /** The AI answers the message this change adds. */
+  aiAnswers: boolean;
   at: string;
   /** Appends an event; returns its sequence number. */
   emit(type: ConversationEventType, payload: Record<string, unknown>): number;
@@ -121,7 +154,12 @@ export class ConversationsService {
     private readonly cursors: CursorCodec,
     private readonly answers: AnswerEngine,
     private readonly hooks: ConversationHooks = {},
+    private readonly options: ConversationsOptions = {},
   ) {}
+
+  private get leaseMs() {
+    return this.options.answerLeaseMs ?? 30_000;
+  }
 
   /** Calls `listener` after every commit (realtime doorbells); returns the unsubscribe function. */
   onCommit(listener: CommitListener): () => void {
@@ -133,8 +171,9 @@ export class ConversationsService {
     for (const listener of this.listeners) {
       try {
         listener(conversation, events);
-      } catch {
+      } catch (err) {
         // a listener's failure never undoes or fails a committed change
+        this.options.onError?.(err, { conversationId: conversation.id });
       }
     }
   }
@@ -151,11 +190,24 @@ export class ConversationsService {
   }
 
   /** `POST /chatbots/{id}/messages`: a new conversation with the visitor's first message, and its answer. */
-  async start(auth: AuthContext, chatbotId: string, input: { message: string; visitor?: VisitorDetails }) {
+  async start(auth: AuthContext, chatbotId: string, input: { message: string; visitor?: VisitorDetails; clientMessageId?: string }, onToken?: (t: string) => void) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const key = input.clientMessageId;
+    const replay = async () => {
+      const r = (await this.replay(chatbot, key!))!;
+      return { conversation: await this.view((await this.store.conversations.get(r.message.threadId))!), ...r };
+    };
+    if (key && (await this.store.conversations.messages.byClientId(chatbot.id, key))) return replay();
     const conversation = await this.open(chatbot, input.visitor, {});
-    const result = await this.visitorMessage(auth, chatbot, conversation, input.message);
-    return { conversation: await this.view((await this.store.conversations.get(conversation.id))!), ...result };
+    try {
+      const result = await this.visitorMessage(chatbot, conversation, input.message, onToken, key);
+      return { conversation: await this.view((await this.store.conversations.get(conversation.id))!), ...result };
+    } catch (err) {
+      if (!(err instanceof DuplicateClientId)) throw err;
+      // A concurrent resend won: the conversation opened for this one stays empty, so it goes.
+      await this.store.conversations.delete([conversation.id]);
+      return replay();
+    }
   }
 
   private async open(chatbot: ChatbotRecord, visitor: VisitorDetails | undefined, extra: Partial<ConversationRecord>): Promise<ConversationRecord> {
@@ -193,52 +245,85 @@ export class ConversationsService {
 
   // ---- messages ----------------------------------------------------------------------------
 
-  /** `POST .../conversations/{threadId}/messages`: the visitor's message, and the AI's answer when the condition lets it answer. */
-  async sendVisitorMessage(auth: AuthContext, chatbotId: string, threadId: string, input: { message: string; visitor?: VisitorDetails }, onToken?: (t: string) => void) {
+  /**
+   * `POST .../conversations/{threadId}/messages`: the visitor's message, and the AI's answer when
+   * the condition lets it answer. With `clientMessageId`, a resend returns the first result.
+   */
+  async sendVisitorMessage(
+    auth: AuthContext,
+    chatbotId: string,
+    threadId: string,
+    input: { message: string; visitor?: VisitorDetails; clientMessageId?: string },
+    onToken?: (t: string) => void,
+  ): Promise<VisitorMessageResult> {
     const { chatbot, conversation } = await this.reach(auth, chatbotId, threadId);
+    const key = input.clientMessageId;
+    const replay = async () => {
+      const r = (await this.replay(chatbot, key!))!;
+      if (r.message.threadId !== conversation.id) {
+        throw validationFailed([{ path: ['clientMessageId'], message: 'was already used for a message of another conversation; use a new id for each message' }]);
+      }
+      return r;
+    };
+    if (key && (await this.store.conversations.messages.byClientId(chatbot.id, key))) return replay();
     let current = conversation;
     if (input.visitor && hasDetails(input.visitor)) {
       await this.identify(chatbot, conversation, input.visitor);
       current = (await this.store.conversations.get(conversation.id))!;
     }
-    return this.visitorMessage(auth, chatbot, current, input.message, onToken);
+    try {
+      return await this.visitorMessage(chatbot, current, input.message, onToken, key);
+    } catch (err) {
+      if (err instanceof DuplicateClientId) return replay();
+      throw err;
+    }
   }
 
-  private async visitorMessage(auth: AuthContext, chatbot: ChatbotRecord, conversation: ConversationRecord, text: string, onToken?: (t: string) => void) {
-    return this.sendAsVisitor(chatbot, conversation, text, { onToken });
+  /** The message stored under a client id, with its answer when one was stored. */
+  private async replay(chatbot: ChatbotRecord, clientMessageId: string): Promise<VisitorMessageResult | null> {
+    const message = await this.store.conversations.messages.byClientId(chatbot.id, clientMessageId);
+    if (!message) return null;
+    const after = await this.store.conversations.messages.page(message.conversationId, 50, message.seq);
+    const answer = after.items.find((m) => m.author === 'ai' && m.meta.questionId === message.id) ?? null;
+    return { message: messageView(message), answer: answer ? messageView(answer) : null, replayed: true };
   }
 
   /**
-   * The visitor's message and, when the condition lets the AI answer, its answer. The caller has
-   * already established who the visitor is (a v2 token or a visitor session of this chatbot).
+   * A visitor of the widget writes (the gateway has authenticated their session for this chatbot):
+   * in `conversation`, or in a new one of theirs when it is null (`onConversation` hears which).
+   * The client's id is kept per visitor: a resend stores nothing and answers nothing again.
    */
-  async sendAsVisitor(chatbot: ChatbotRecord, conversation: ConversationRecord, text: string, options: AnswerOptions = {}) {
-    const { result: message, aiAnswers } = await this.change(conversation, { type: 'visitor_message' }, async (ctx) =>
-      this.addMessage(ctx, chatbot, { author: 'visitor', text, ...(options.clientId && { meta: { clientId: options.clientId } }) }),
-    );
-    options.onStored?.(messageView(message));
-    let answer: MessageRecord | null = null;
-    if (aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY') {
-      const release = options.reserve ? options.reserve() : noop;
-      if (release) {
-        try {
-          answer = await this.answer(chatbot, conversation.id, message, options.onToken, options.answerId);
-        } finally {
-          release();
-        }
-      } else {
-        answer = await this.busyReply(chatbot, conversation.id, message, options);
+  async sendAsVisitor(
+    chatbot: ChatbotRecord,
+    chatUserId: string,
+    conversation: ConversationRecord | null,
+    text: string,
+    options: AnswerOptions & { clientId: string; onConversation?: (c: ConversationRecord) => void },
+  ): Promise<VisitorMessageResult> {
+    const key = `${chatUserId}:${options.clientId}`;
+    const replay = async () => {
+      const r = (await this.replay(chatbot, key))!;
+      if (conversation && r.message.threadId !== conversation.id) {
+        throw validationFailed([{ path: ['clientId'], message: 'was already used for a message of another conversation; use a new id for each message' }]);
       }
+      options.onConversation?.((await this.store.conversations.get(r.message.threadId))!);
+      options.onStored?.(r.message);
+      return r;
+    };
+    if (await this.store.conversations.messages.byClientId(chatbot.id, key)) return replay();
+    const target = conversation ?? (await this.open(chatbot, undefined, { chatUserId }));
+    options.onConversation?.(target);
+    try {
+      return await this.visitorMessage(chatbot, target, text, options.onToken, key, { ...options, meta: { clientId: options.clientId } });
+    } catch (err) {
+      if (!(err instanceof DuplicateClientId)) throw err;
+      // A concurrent resend won: a conversation opened for this one stays empty, so it goes.
+      if (!conversation) await this.store.conversations.delete([target.id]);
+      return replay();
     }
-    return { message: messageView(message), answer: answer ? messageView(answer) : null };
   }
 
-  /** A conversation a visitor starts from the widget, bound to their chat user. */
-  async openForVisitor(chatbot: ChatbotRecord, chatUserId: string): Promise<ConversationRecord> {
-    return this.open(chatbot, undefined, { chatUserId });
-  }
-
-  /** The visitor asks for a person (same rules as the v2 escalate). */
+  /** The visitor asks for a person (the rules of the v2 escalate). */
   async escalateAsVisitor(conversation: ConversationRecord): Promise<ConversationRecord> {
     return (await this.change(conversation, { type: 'escalate' }, async () => undefined)).next;
   }
@@ -257,23 +342,100 @@ export class ConversationsService {
     return messageView(result);
   }
 
-  /** The chatbot is at its cap of concurrent answers: the visitor is told so, in the chatbot's language. */
-  private async busyReply(chatbot: ChatbotRecord, conversationId: string, question: MessageRecord, options: AnswerOptions): Promise<MessageRecord | null> {
-    const text = options.busy ?? 'Busy';
-    options.onToken?.(text);
-    const conversation = (await this.store.conversations.get(conversationId))!;
-    const { result } = await this.change(conversation, null, (ctx) =>
-      this.addMessage(ctx, chatbot, { author: 'ai', text, ...(options.answerId && { id: options.answerId }), meta: { busy: true, questionId: question.id } }),
-    );
-    return result;
+  private async visitorMessage(
+    chatbot: ChatbotRecord,
+    conversation: ConversationRecord,
+    text: string,
+    onToken?: (t: string) => void,
+    clientMessageId?: string,
+    options: AnswerOptions & { meta?: Record<string, unknown> } = {},
+  ): Promise<VisitorMessageResult> {
+    let owed = false;
+    let out;
+    try {
+      out = await this.change(conversation, { type: 'visitor_message' }, async (ctx) => {
+        const m = await this.addMessage(ctx, chatbot, { author: 'visitor', text, clientMessageId: clientMessageId ?? null, ...(options.meta && { meta: options.meta }) });
+        owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
+        if (owed) {
+          await ctx.s.conversations.owed.insert({ messageId: m.id, conversationId: m.conversationId, chatbotId: chatbot.id, leaseUntil: this.leaseFrom(Date.now()), attempts: 0, createdAt: ctx.at });
+        }
+        return m;
+      });
+    } catch (err) {
+      if (clientMessageId && isUniqueViolation(err)) throw new DuplicateClientId();
+      throw err;
+    }
+    const message = out.result;
+    options.onStored?.(messageView(message));
+    let answer: MessageRecord | null = null;
+    if (owed) {
+      const release = options.reserve ? options.reserve() : noop;
+      try {
+        // At the chatbot's cap of concurrent answers the visitor is told so rather than queued.
+        answer = await this.answer(chatbot, conversation.id, message, onToken, false, { answerId: options.answerId, ...(!release && { busy: options.busy ?? messagesFor(localeOf(chatbot.settings)).unavailable }) });
+      } finally {
+        release?.();
+      }
+    }
+    return { message: messageView(message), answer: answer ? messageView(answer) : null, replayed: false };
   }
 
-  /** Generates the answer outside any transaction, then appends it only if the AI may still answer. */
-  private async answer(chatbot: ChatbotRecord, conversationId: string, question: MessageRecord, onToken?: (t: string) => void, answerId?: string): Promise<MessageRecord | null> {
-    const historyCount = Number(chatbot.settings.historyCount ?? 10);
-    const history = (await this.store.conversations.messages.last(conversationId, historyCount + 1)).filter((m) => m.id !== question.id).slice(-historyCount);
+  private leaseFrom(ms: number) {
+    return new Date(ms + this.leaseMs).toISOString();
+  }
+
+  /**
+   * Answers owed whose writer died (lease ended): claims each with a compare-and-set on its lease,
+   * so among instances running this at once one writes it. Returns how many it claimed.
+   */
+  async answerOwed(limit = 20): Promise<number> {
+    const due = await this.store.conversations.owed.expired(nowIso(), limit);
+    let claimed = 0;
+    for (const row of due) {
+      if (!(await this.store.conversations.owed.claim(row.messageId, row.leaseUntil, this.leaseFrom(Date.now())))) continue;
+      claimed++;
+      try {
+        await this.answerClaimed(row);
+      } catch (err) {
+        this.options.onError?.(err, { messageId: row.messageId, conversationId: row.conversationId });
+      }
+    }
+    return claimed;
+  }
+
+  private async answerClaimed(row: OwedAnswer) {
+    const chatbot = await this.store.chatbots.get(row.chatbotId);
+    const question = chatbot ? await this.store.conversations.messages.get(row.conversationId, row.messageId) : null;
+    if (!chatbot || !question) {
+      await this.store.conversations.owed.settle(row.messageId);
+      return;
+    }
+    // This claim is attempt `attempts + 1`: past the limit the answer keeps failing, so the visitor hears so.
+    await this.answer(chatbot, row.conversationId, question, undefined, row.attempts + 1 > MAX_ANSWER_ATTEMPTS);
+  }
+
+  /**
+   * Generates the answer outside any transaction (the owed row's lease kept alive meanwhile), then
+   * stores it with the owed row's removal, only if the AI may still answer and no one else did.
+   * An engine failure (or `giveUp`) stores the locale's "assistant unavailable" reply instead.
+   */
+  private async answer(
+    chatbot: ChatbotRecord,
+    conversationId: string,
+    question: MessageRecord,
+    onToken?: (t: string) => void,
+    giveUp = false,
+    options: { answerId?: string; busy?: string } = {},
+  ): Promise<MessageRecord | null> {
     let result: Answer;
+    const heartbeat = setInterval(() => {
+      void this.store.conversations.owed.extend([question.id], this.leaseFrom(Date.now())).catch(() => undefined);
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
     try {
+      if (giveUp) throw new Error('the answer failed too many times');
+      if (options.busy !== undefined) throw new Busy();
+      const historyCount = Number(chatbot.settings.historyCount ?? 10);
+      const history = (await this.store.conversations.messages.last(conversationId, historyCount + 1)).filter((m) => m.seq < question.seq).slice(-historyCount);
       result = await this.answers.answer({
         chatbotId: chatbot.id,
         accountId: chatbot.accountId,
@@ -283,17 +445,27 @@ export class ConversationsService {
         history: history.map((m) => ({ author: m.author, text: m.text })),
         onToken,
       });
-    } catch {
-      return null; // the engine turns provider failures into its own reply; anything else leaves the visitor's message unanswered
+    } catch (err) {
+      // The engine turns provider failures into its own reply; anything else (storage, retrieval) ends here.
+      const busy = err instanceof Busy;
+      if (!giveUp && !busy) this.options.onError?.(err, { conversationId, messageId: question.id });
+      const text = busy ? options.busy! : messagesFor(localeOf(chatbot.settings)).unavailable;
+      onToken?.(text);
+      result = { text, sources: [], followUps: [], unanswered: false, customResponseId: null, provider: busy ? 'busy' : 'unavailable', model: null };
+    } finally {
+      clearInterval(heartbeat);
     }
-    const conversation = (await this.store.conversations.get(conversationId))!;
+    const conversation = await this.store.conversations.get(conversationId);
+    if (!conversation) return null;
     try {
       const { result: saved } = await this.change(conversation, null, async (ctx) => {
         // The newer condition wins: a take-over, escalation or resolve that came first silences the AI.
         const s = ctx.current;
         if (s.status !== 'OPEN' || s.mode !== 'AI' || s.escalated) throw new Discard();
+        // Whoever removes the owed row stores the answer; a second writer (a claim after a lost lease) stores nothing.
+        if (!(await ctx.s.conversations.owed.settle(question.id))) throw new Discard();
         const m = await this.addMessage(ctx, chatbot, {
-          ...(answerId && { id: answerId }),
+          ...(options.answerId && { id: options.answerId }),
           author: 'ai',
           text: result.text,
           sources: result.sources,
@@ -306,8 +478,10 @@ export class ConversationsService {
       });
       return saved;
     } catch (err) {
-      if (err instanceof Discard) return null;
-      throw err;
+      if (!(err instanceof Discard)) throw err;
+      // Silenced by the condition: nothing is owed any more.
+      await this.store.conversations.owed.settle(question.id);
+      return null;
     }
   }
 
@@ -474,6 +648,7 @@ export class ConversationsService {
             s,
             current,
             next: t.next,
+            aiAnswers: t.aiAnswers,
             at,
             emit: (type, payload) => {
               events.push(event(current, ++seq, type, payload, at));
@@ -521,6 +696,7 @@ export class ConversationsService {
       feedbackComment: null,
       originalText: null,
       meta: {},
+      clientMessageId: null,
       createdAt: ctx.at,
       updatedAt: ctx.at,
       ...m,
@@ -614,9 +790,17 @@ export class ConversationsService {
 }
 
 class Discard extends Error {}
+/** The chatbot is at its cap of concurrent answers. */
+class Busy extends Error {}
 
 function event(c: Pick<ConversationRecord, 'id' | 'chatbotId'>, seq: number, type: ConversationEventType, payload: Record<string, unknown>, at: string): ConversationEventRecord {
   return { id: newId(), conversationId: c.id, chatbotId: c.chatbotId, seq, type, payload, createdAt: at };
 }
+
+const localeOf = (settings: Record<string, unknown>) => (settings.localization as { locale?: string } | null)?.locale ?? null;
+
+/** A unique index refused the row (SQLite and PostgreSQL). */
+const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string }).code === '23505' || /UNIQUE constraint failed/i.test(String((err as Error)?.message));
 
 const hasDetails = (v: VisitorDetails) => !!(v.email || v.name || v.phone || (v.customFields && Object.keys(v.customFields).length));

@@ -15,7 +15,10 @@ const PUBLIC_ROUTES = [
   'GET /api/v2/health',
   'GET /api/v2/openapi.json',
   'GET /icons/:file',
-  // The visitor gateway: rate-limited, origin-checked, and the socket and stream take a visitor session.
+  'GET /widget.js',
+  'GET /widget/:file',
+  'GET /chat/:chatbotId',
+  // The visitor gateway: rate-limited, origin-checked; the socket and stream take a visitor session.
   'GET /api/widget/:chatbotId/config',
   'POST /api/widget/:chatbotId/session',
   'GET /api/widget/ws',
