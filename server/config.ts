@@ -59,6 +59,8 @@ export interface Config {
   realtime: GatewayLimits;
   /** An owed answer whose writer sent no heartbeat for this long (its process died) is written by another instance. */
   answerLeaseMs: number;
+  /** Outgoing mail: SMTP_URL (smtp:// or smtps://), else .eml files in `folder` ($DATA_DIR/mail). */
+  mail: { smtpUrl: string | null; from: string; folder: string };
 }
 
 export class ConfigError extends Error {}
@@ -136,6 +138,14 @@ function ownerEmail(env: NodeJS.ProcessEnv): string {
   return raw;
 }
 
+function mailConfig(env: NodeJS.ProcessEnv, siteUrl: string, dataDir: string): Config['mail'] {
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587');
+  }
+  return { smtpUrl, from: env.MAIL_FROM || `Parley <no-reply@${new URL(siteUrl).hostname}>`, folder: join(dataDir, 'mail') };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -204,5 +214,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       helloTimeoutMs: integer(env, 'WS_HELLO_TIMEOUT_MS', 10_000, 50, 600_000),
     },
     answerLeaseMs: integer(env, 'ANSWER_LEASE_MS', 30_000, 200, 3_600_000),
+    mail: mailConfig(env, siteUrl, dataDir),
   };
 }

@@ -30,8 +30,12 @@ export const ERROR_STATUS = {
   SESSION_NOT_VALID: 401,
   /** The page's Origin is not among the chatbot's allowed domains. */
   ORIGIN_NOT_ALLOWED: 403,
-  /** Too many requests or frames from this client; slow down (Retry-After says when). */
+  /** Too many requests of this kind (visitor codes per address, IP or chatbot); Retry-After says when to try again. */
   RATE_LIMITED: 429,
+  /** A visitor's e-mail code is wrong, expired, used, replaced by a newer one or voided by wrong tries (one answer for all). */
+  CODE_NOT_VALID: 400,
+  /** A host page's signed identity claim is unsigned, wrongly signed, or the chatbot has no identity secret. */
+  IDENTITY_NOT_VALID: 401,
   INTERNAL_SERVER_ERROR: 500,
   /** A service we call for the caller (a connected source such as Confluence) is down or throttling. */
   UPSTREAM_UNAVAILABLE: 502,

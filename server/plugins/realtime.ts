@@ -27,8 +27,8 @@ async function realtime(app: FastifyInstance) {
   } else {
     hub = new InProcessHub((err) => log(err, 'realtime subscriber failed'));
   }
-  const { store, conversations, widget } = app.services;
-  const gateway = new Gateway(hub, store, conversations, widget, app.config.realtime, log);
+  const { store, conversations, widget, visitors } = app.services;
+  const gateway = new Gateway(hub, store, conversations, widget, visitors, app.config.realtime, log);
   app.decorate('realtime', gateway);
 
   await app.register(websocket, {

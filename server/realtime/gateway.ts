@@ -8,6 +8,7 @@ import type { TeamFrame } from '../../shared/protocol.js';
 import type { ConversationsService } from '../domain/conversations/conversations.service.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
 import type { Store } from '../domain/ports.js';
+import type { VisitorServices } from '../domain/visitors/index.js';
 import type { WidgetService } from '../domain/widget/widget.service.js';
 import { type HubMessage, type RealtimeHub, topics } from './hub.js';
 import { Wire } from './wire.js';
@@ -40,11 +41,14 @@ export class Gateway {
     readonly store: Store,
     readonly conversations: ConversationsService,
     readonly widget: WidgetService,
+    readonly visitors: VisitorServices,
     readonly limits: GatewayLimits,
     private readonly onError: (err: unknown, msg: string) => void,
   ) {
     this.wire = new Wire(store);
     this.detach = conversations.onCommit((c, events) => this.ring(c, events.at(-1)!.seq, events.map((e) => e.type)));
+    // A knowledge-gap answer is e-mailed only to visitors not connected here.
+    visitors.setPresence(({ chatUserId }) => this.socketsByVisitor.has(chatUserId));
   }
 
   /** Tells every reader of the conversation that events up to `seq` are stored. */
@@ -67,8 +71,8 @@ export class Gateway {
     this.onError(err, msg);
   }
 
-  logout(chatUserId: string) {
-    this.hub.publish(topics.visitor(chatUserId), { kind: 'logout', chatUserId }).catch((err) => this.onError(err, 'realtime hub publish failed'));
+  logout(chatUserId: string, sid: string) {
+    this.hub.publish(topics.visitor(chatUserId), { kind: 'logout', chatUserId, sid }).catch((err) => this.onError(err, 'realtime hub publish failed'));
   }
 
   /** Reserves one of the chatbot's answer slots; null when all are taken. */

@@ -12,8 +12,8 @@ export type HubMessage =
   | { kind: 'committed'; conversationId: string; chatbotId: string; chatUserId: string | null; seq: number; types: string[] }
   /** A transient server frame for the readers of a conversation. */
   | { kind: 'transient'; conversationId: string; chatbotId: string; chatUserId: string | null; frame: Record<string, unknown> }
-  /** The visitor logged out: their other sockets close. */
-  | { kind: 'logout'; chatUserId: string };
+  /** A visitor session ended (logout): its other tabs close. */
+  | { kind: 'logout'; chatUserId: string; sid: string };
 
 export type HubHandler = (message: HubMessage) => void;
 

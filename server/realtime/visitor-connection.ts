@@ -4,7 +4,7 @@
  * the token did not come with the upgrade), follows the visitor's conversations through the hub
  * and answers client frames. Bad frames get an error frame and change nothing.
  */
-import { type ClientFrame, PROTOCOL_VERSION, type ServerFrame } from '../../shared/protocol.js';
+import { CLOSE, type ClientFrame, PROTOCOL_VERSION, type ServerFrame } from '../../shared/protocol.js';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
@@ -37,11 +37,11 @@ export class VisitorConnection {
   constructor(
     private readonly gateway: Gateway,
     session: VisitorSession | null,
+    /** `stateless`: one frame POSTed on its own (the SSE fallback): no hello, no subscription. */
+    private readonly options: { stateless?: boolean; ip: string },
     private readonly transport: Transport,
     /** Checks a session authenticated by the first frame (its chatbot's allowed domains). */
     private readonly admitSession: (session: VisitorSession) => void = () => {},
-    /** One frame POSTed on its own (the SSE fallback): no hello, no subscription. */
-    options: { stateless?: boolean } = {},
   ) {
     this.session = session;
     this.greeted = options.stateless === true;
@@ -123,13 +123,48 @@ export class VisitorConnection {
           await this.gateway.conversations.escalateAsVisitor(c);
           return;
         }
-        case 'conversations.list':
-        case 'lead.submit':
-        case 'otp.request':
-        case 'otp.verify':
-        case 'logout':
-          this.send({ type: 'error', code: 'NOT_AVAILABLE', message: `${frame.type} is not available on this server yet`, ref: { type: frame.type } });
+        case 'conversations.list': {
+          const items = await this.visitors.accounts.conversations(this.session.chatbot.id, this.session.visitor.id);
+          this.send({ type: 'conversations', items });
           return;
+        }
+        case 'otp.request': {
+          const sent = await this.visitors.accounts.requestCode({ chatbotId: this.session.chatbot.id, email: frame.email, name: frame.name, phone: frame.phone, ip: this.options.ip });
+          this.send({ type: 'otp.sent', email: sent.email, resendAfter: sent.resendAfter });
+          return;
+        }
+        case 'otp.verify': {
+          const { chatUser, visitor } = await this.visitors.accounts.verifyCode({ chatbotId: this.session.chatbot.id, email: frame.email, code: frame.code, currentChatUserId: this.session.visitor.id });
+          const fresh = this.gateway.widget.sessionFor(this.session.chatbot, chatUser);
+          await this.become({ ...this.session, claims: this.gateway.widget.tokens.read(fresh.token)!, visitor: chatUser });
+          this.send({ type: 'verified', visitor, token: fresh.token, expiresAt: fresh.expiresAt });
+          return;
+        }
+        case 'lead.submit': {
+          if (frame.conversationId) await this.own(frame.conversationId);
+          const saved = await this.visitors.leads.submit({
+            chatbotId: this.session.chatbot.id,
+            chatUserId: this.session.visitor.id,
+            conversationId: frame.conversationId,
+            email: frame.email,
+            name: frame.name,
+            phone: frame.phone,
+            customFields: frame.customFields,
+          });
+          const visitor = await this.gateway.store.conversations.chatUsers.get(this.session.visitor.id);
+          if (visitor) this.session = { ...this.session, visitor };
+          this.send({ type: 'lead.saved', visitor: saved.visitor });
+          return;
+        }
+        case 'logout': {
+          const { claims } = this.session;
+          await this.visitors.accounts.logout({ id: claims.sid, chatUserId: claims.chatUserId, expiresAt: new Date(claims.exp * 1000).toISOString() });
+          this.send({ type: 'logged_out' });
+          // Every tab of this session, on every instance, closes.
+          this.gateway.logout(claims.chatUserId, claims.sid);
+          this.close(CLOSE.loggedOut, 'logged out');
+          return;
+        }
       }
     } catch (err) {
       if (err instanceof CloseError) return this.close(err.code, err.message);
@@ -147,13 +182,13 @@ export class VisitorConnection {
     if (this.greeted) throw new AppError('VALIDATION_FAILED', 'hello was already sent on this connection');
     if (frame.v !== PROTOCOL_VERSION) throw new CloseError(1008, `protocol version ${frame.v} is not supported; this server speaks ${PROTOCOL_VERSION}`);
     if (!this.session) {
-      if (!frame.token) throw new CloseError(4001, 'no session: send the token in hello or as a subprotocol');
+      if (!frame.token) throw new CloseError(CLOSE.sessionInvalid, 'no session: send the token in hello or as a subprotocol');
       try {
         this.session = await this.gateway.widget.authenticate(frame.token);
         this.admitSession(this.session);
       } catch (err) {
         if (err instanceof CloseError) throw err;
-        throw new CloseError(4001, err instanceof AppError ? err.message : 'session not valid');
+        throw new CloseError(CLOSE.sessionInvalid, err instanceof AppError ? err.message : 'session not valid');
       }
     }
     const session = this.session;
@@ -172,10 +207,26 @@ export class VisitorConnection {
     }
   }
 
+  private get visitors() {
+    return this.gateway.visitors;
+  }
+
+  /** The connection acts as another visitor from now on (verified: the history of every device). */
+  private async become(session: VisitorSession) {
+    const previous = this.unsubscribe;
+    this.session = session;
+    if (this.options.stateless) return;
+    this.unsubscribe = await this.gateway.hub.subscribe(topics.visitor(session.visitor.id), (m) => this.onHub(m));
+    previous?.();
+  }
+
   private onHub(m: HubMessage) {
     const session = this.session;
     if (!session || this.closed) return;
-    if (m.kind === 'logout') return this.close(4010, 'logged out');
+    if (m.kind === 'logout') {
+      if (m.sid === session.claims.sid) this.close(CLOSE.loggedOut, 'logged out');
+      return;
+    }
     if (m.chatbotId !== session.chatbot.id || m.chatUserId !== session.visitor.id) return;
     if (m.kind === 'transient') {
       if (this.tracker.has(m.conversationId)) this.tracker.transient(m.conversationId, m.frame as unknown as ServerFrame);

@@ -123,11 +123,12 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const chatbot = await checkOrigin(request, request.params.chatbotId);
     const body = request.body ?? {};
-    if (body.identity) {
-      throw new AppError('VALIDATION_FAILED', 'Signed identity is not available on this server yet', { details: [{ path: ['identity'], message: 'is not supported yet' }], hint: 'Leave out "identity"' });
-    }
+    const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
     reply.code(201);
-    return widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
+    if (!body.identity) return session;
+    // The host page vouches for its signed-in user: the session continues as that verified visitor.
+    const { chatUser } = await app.services.visitors.identity.identify(chatbot.id, body.identity, session.visitor.id);
+    return widget.sessionFor(chatbot, chatUser);
   });
 
   // ---- WebSocket ------------------------------------------------------------------------------
@@ -160,7 +161,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       releaseVisitor = gateway.admit('visitor', session.visitor.id);
       if (!releaseVisitor) throw new CloseError(CLOSE.tooManySockets, 'too many sockets for this visitor');
     };
-    const connection = new VisitorConnection(gateway, null, socketTransport(socket, gateway), (session) => {
+    const connection = new VisitorConnection(gateway, null, { ip: request.ip }, socketTransport(socket, gateway), (session) => {
       try {
         admitVisitor(session);
       } catch (err) {
@@ -229,7 +230,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       releaseVisitor();
       res.end();
     };
-    const connection = new VisitorConnection(gateway, session, {
+    const connection = new VisitorConnection(gateway, session, { ip: request.ip }, {
       send(frame: ServerFrame) {
         if (ended) return;
         if (res.writableLength > gateway.limits.bufferLimitBytes) {
@@ -259,7 +260,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   }, async (request) => {
     const session = await sessionOf(request);
     const frames: ServerFrame[] = [];
-    const connection = new VisitorConnection(gateway, session, { send: (f) => frames.push(f), close: () => {} }, undefined, { stateless: true });
+    const connection = new VisitorConnection(gateway, session, { ip: request.ip, stateless: true }, { send: (f) => frames.push(f), close: () => {} });
     const raw = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
     const parsed = parseClientFrame(raw);
     if (parsed.ok && parsed.frame.type === 'hello') throw new AppError('VALIDATION_FAILED', 'hello opens the stream: POST it to /api/widget/sse', { details: [{ path: ['type'], message: 'hello is not taken here' }] });
