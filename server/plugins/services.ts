@@ -57,6 +57,7 @@ export interface ServiceParts {
 }
 
 export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
+  const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
   const chatbots = new ChatbotsService(store, cursors);
   const fetcher = guardedFetcher(outbound);
@@ -70,7 +71,6 @@ export function createServices({ config, database, store, outbound, models, queu
   runner.register('text', textItem);
   runner.register('file', fileItem);
   runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
-  const secrets = new SecretBox(config.secretKey);
   for (const [type, handler] of Object.entries(confluenceItems(secrets))) runner.register(type, handler);
   const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
