@@ -10,7 +10,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type SQLite from 'better-sqlite3';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** The project folder (the nearest package.json up), from the source or from its build in dist/. */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+const ROOT = projectRoot();
 
 /** Where build.mjs writes the library (keep in step with it). */
 export const rankExtensionPath = () => join(ROOT, 'build', process.platform === 'darwin' ? 'parley_rank.dylib' : 'parley_rank.so');
