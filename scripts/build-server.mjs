@@ -6,12 +6,14 @@
 // extraction worker's entry and tasks), are found in the sources and emitted next to the
 // bundles under their own file names, since that URL now resolves against the bundle.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const OUT = join(ROOT, 'dist', 'server');
+const FINAL = join(ROOT, 'dist', 'server');
+// Built beside and swapped in at the end, so a running CLI or test never sees half a build.
+const OUT = `${FINAL}.${process.pid}.tmp`;
 const PROGRAMS = ['server/main.ts', 'server/cli.ts'];
 // Native addons and what is only loaded when the build is missing stay in node_modules.
 const EXTERNAL = ['better-sqlite3', 'sqlite-vec', 'pg-native', 'tsx', 'bufferutil', 'utf-8-validate'];
@@ -57,3 +59,5 @@ await build({
   sourcesContent: false,
   logLevel: 'warning',
 });
+rmSync(FINAL, { recursive: true, force: true });
+renameSync(OUT, FINAL);

@@ -61,7 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: process.env.TRUST_PROXY === '1',
   }).withTypeProvider<TypeBoxTypeProvider>();
   await migrateToLatest(database.db, database.dialect, database.schema, (name) => app.log.info({ migration: name }, `applying migration ${name}`));
-  const services = createServices(database, config, { error: (obj, msg) => app.log.error(obj, msg) });
+  const services = createServices(database, config, app.log);
   await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
 
   app.decorate('services', services);

@@ -1,6 +1,8 @@
 /** Process entry: configuration, listen, graceful close on SIGINT/SIGTERM. */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { startSummary } from './start-summary.js';
+import { startupFailure } from './startup-errors.js';
 import { rankExtension } from './storage/sqlite-rank/index.js';
 
 async function main() {
@@ -12,9 +14,16 @@ async function main() {
       console.error(`Configuration error: ${err.message}`);
       process.exit(78);
     }
-    throw err;
+    console.error(`Parley could not start: ${startupFailure(err)}`);
+    process.exit(1);
   }
-  const app = await buildApp(config);
+  let app;
+  try {
+    app = await buildApp(config);
+  } catch (err) {
+    console.error(`Parley could not start: ${startupFailure(err, config)}`);
+    process.exit(1);
+  }
   if (!config.databaseUrl && !rankExtension.loaded) {
     app.log.warn(`SQLite search ranks with FTS5's bm25(): nearly the same results, slower on large indexes (${rankExtension.reason})`);
   }
@@ -30,8 +39,16 @@ async function main() {
   };
   process.on('SIGINT', () => void close('SIGINT'));
   process.on('SIGTERM', () => void close('SIGTERM'));
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Parley API at ${config.siteUrl}/api/v2 (OpenAPI: ${config.siteUrl}/api/v2/openapi.json)`);
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    console.error(`Parley could not start: ${startupFailure(err, config)}`);
+    // Jobs the queue claimed while getting ready go back before the process ends.
+    await app.close().catch(() => undefined);
+    process.exit(1);
+  }
+  const summary = startSummary(config);
+  app.log.info(summary.fields, summary.message);
 }
 
 main().catch((err) => {

@@ -14,7 +14,7 @@ import { ConfluenceService } from '../domain/knowledge/confluence/confluence.ser
 import { confluenceItems } from '../domain/knowledge/confluence/items.js';
 import { guardedFetcher } from '../domain/knowledge/crawl/fetcher-adapter.js';
 import { DocumentIndexer } from '../domain/knowledge/indexer.js';
-import { IngestRunner } from '../domain/knowledge/ingest-runner.js';
+import { IngestRunner, type JobLog } from '../domain/knowledge/ingest-runner.js';
 import { fileItem, textItem, youtubeItem } from '../domain/knowledge/items/content.js';
 import { linkItem, pageItem, sitemapItem } from '../domain/knowledge/items/web.js';
 import { KnowledgeService } from '../domain/knowledge/knowledge.service.js';
@@ -34,7 +34,7 @@ import { createRetrieval } from './retrieval.js';
 
 export const USER_AGENT = 'Parley/0.1 (+https://github.com/parley-chat/parley)';
 
-export function createServices(database: DatabaseHandle, config: Config, log?: { error(obj: unknown, msg: string): void }) {
+export function createServices(database: DatabaseHandle, config: Config, log?: { error(obj: unknown, msg: string): void } & Partial<JobLog>) {
   const store = createStore(database.db, database.dialect);
   const cursors = new CursorCodec(config.secretKey);
   const chatbots = new ChatbotsService(store, cursors);
@@ -55,7 +55,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
   const retriever = createRetrieval(store.knowledge, database, config, models.fetch, log);
   const indexer = new DocumentIndexer(store, retriever);
-  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs } });
+  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs }, log: log?.info && log.warn ? (log as JobLog) : undefined });
   runner.register('page', pageItem);
   runner.register('link', linkItem);
   runner.register('sitemap', sitemapItem);
