@@ -89,6 +89,8 @@ export interface SendMessageFrame {
   text: string;
   /** A starter or follow-up the visitor clicked. */
   via?: { kind: 'starter' | 'followup'; id?: string };
+  /** Page context the host page set since the session began (`parley.push(['setContext', {...}])`): replaces the session's. */
+  context?: Record<string, string>;
 }
 export interface TypingFrame {
   type: 'typing';
@@ -300,6 +302,15 @@ export type ServerFrame =
   | LoggedOutFrame
   | PongFrame
   | ErrorFrame;
+
+// ---------------------------------------------------------------------------------------------
+// SSE fallback (when a proxy strips the WebSocket upgrade)
+//
+// `POST /api/widget/sse` with `Authorization: Bearer <session token>` and the hello frame as the
+// body answers `text/event-stream`: one server frame per event (`data:` JSON), and `event: close`
+// with `{ code, reason }` before the server ends it. Client frames other than hello go one per
+// `POST /api/widget/frames` (same header); the frames meant for that request (ack, errors,
+// lists) come back in `data.frames`, conversation events on the stream.
 
 /** Limits shared by both sides. */
 export const LIMITS = {

@@ -7,6 +7,6 @@ import { fileURLToPath } from 'node:url';
 
 export default function setup() {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  const run = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) throw new Error('The build failed: run `npm run build` to see why');
 }
