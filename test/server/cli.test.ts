@@ -147,6 +147,9 @@ function startRuns() {
     notANumber: cli('invoices', 'record', '--name', 'April', '--amount', 'abc', '--currency', 'EUR'),
     badConfig: cliWith({ LOG_LEVEL: 'loud' }, 'accounts', 'list'),
     unreachable: cliWith({ DATABASE_URL: 'postgres://parley:secret-password@127.0.0.1:1/nowhere' }, 'accounts', 'list'),
+    // A member's first token, and a user the account does not have.
+    member: cli('tokens', 'create', '--access', 'standard', '--user', 'Member@Example.com', '--json'),
+    noUser: cli('tokens', 'create', '--access', 'standard', '--user', 'nobody@example.com'),
     invoice: cli('invoices', 'record', '--name', 'March', '--amount', '12.50', '--currency', 'EUR', '--json'),
   };
 }
@@ -165,6 +168,7 @@ beforeAll(async () => {
   const plan = { name: 'dashed', maxChatbots: 3, maxPages: 10, webhooks: false, analytics: true, brandingRemoval: false, active: true };
   await app.services.store.accounts.insert({ id: DASHED, name: 'Dashed', plan, createdAt: at, updatedAt: at });
   await app.services.store.users.insert({ id: 'dashed-owner', accountId: DASHED, email: 'dash@example.com', name: null, role: 'owner', createdAt: at });
+  expect((await call('POST', `/chatbots/${chatbotIds[0]}/members`, admin, { email: 'member@example.com', role: 'member' })).status).toBe(201);
   runs = startRuns();
 }, 90_000);
 
@@ -203,6 +207,17 @@ describe('cli', { timeout: 120_000 }, () => {
     expect(revoked.code).toBe(0);
     expect(revoked.stdout.trim()).toBe(`Revoked ${id}`);
     await expectError(call('GET', '/me', token), 401, 'TOKEN_NOT_VALID');
+  });
+
+  test("tokens create --user EMAIL gives that user of the account a token within their role; an unknown e-mail exits 2", async () => {
+    const created = json(await runs.member);
+    const me = await call('GET', '/me', created.token);
+    expect(me.status).toBe(200);
+    expect(me.body.data.user).toMatchObject({ email: 'member@example.com', role: 'member' });
+    expect(me.body.data.scopes).not.toContain('settings:write');
+    const none = await runs.noUser;
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no user nobody@example.com/);
   });
 
   test('tokens create --access custom --scopes gives exactly those scopes', async () => {
