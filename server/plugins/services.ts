@@ -98,6 +98,8 @@ export function createServices({ config, database, store, outbound, models, queu
   const conversations = new ConversationsService(store, chatbots, cursors, answers, {
     captureLead: (s, lead) => captureLead(s, lead),
     recordGap: async (s, gap) => void (await recordGap(s, gap)),
+    // The lead is stored either way; a notice that cannot be queued is logged.
+    leadCaptured: (chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId).catch((err) => log?.error({ err, leadId }, 'the new-lead notice could not be queued')),
   }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') });
   const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
   const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl });

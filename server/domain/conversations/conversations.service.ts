@@ -54,6 +54,8 @@ export interface VisitorDetails {
 export interface ConversationHooks {
   captureLead?(store: Store, lead: { chatbotId: string; conversationId: string; chatUserId: string; name: string | null; email: string | null; phone: string | null; customFields: Record<string, unknown>; source: string }): Promise<{ id: string }>;
   recordGap?(store: Store, gap: { chatbotId: string; conversationId: string; messageId: string; question: string }): Promise<void>;
+  /** After a captured lead committed (the owner's notice). */
+  leadCaptured?(chatbotId: string, leadId: string): Promise<void>;
 }
 
 const EFFECT_EVENT: Record<Effect, ConversationEventType> = {
@@ -749,6 +751,7 @@ export class ConversationsService {
       ctx.emit('conversation.updated', { fields: ['chatUser'] });
       return null;
     });
+    if (result && this.hooks.leadCaptured) await this.hooks.leadCaptured(chatbot.id, result);
     return { leadId: result };
   }
 
