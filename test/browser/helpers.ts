@@ -82,7 +82,12 @@ ${page.before ? `<script nonce="${nonce}">${page.before}</script>` : ''}
   const port = (server.address() as AddressInfo).port;
   return {
     origin: `http://localhost:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // The browser keeps connections alive; close() alone would wait for them.
+        server.closeAllConnections();
+      }),
   };
 }
 
