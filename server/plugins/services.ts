@@ -27,6 +27,8 @@ import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
+import { SessionTokens } from '../domain/widget/sessions.js';
+import { WidgetService } from '../domain/widget/widget.service.js';
 import { createVisitorServices } from '../domain/visitors/index.js';
 import { createMailer } from '../adapters/mail.js';
 import { DEFAULT_USER_AGENT, type GuardedHttpClient } from '../outbound/guarded-client.js';
@@ -55,6 +57,7 @@ export interface ServiceParts {
 }
 
 export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
+  const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
   const chatbots = new ChatbotsService(store, cursors);
   const fetcher = guardedFetcher(outbound);
@@ -68,7 +71,6 @@ export function createServices({ config, database, store, outbound, models, queu
   runner.register('text', textItem);
   runner.register('file', fileItem);
   runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
-  const secrets = new SecretBox(config.secretKey);
   for (const [type, handler] of Object.entries(confluenceItems(secrets))) runner.register(type, handler);
   const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
@@ -89,9 +91,12 @@ export function createServices({ config, database, store, outbound, models, queu
   const conversations = new ConversationsService(store, chatbots, cursors, answers, {
     captureLead: (s, lead) => captureLead(s, lead),
     recordGap: async (s, gap) => void (await recordGap(s, gap)),
+    // The lead is stored either way; a notice that cannot be queued is logged.
+    leadCaptured: (chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId).catch((err) => log?.error({ err, leadId }, 'the new-lead notice could not be queued')),
   }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') });
   const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
   const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl });
+  const widget = new WidgetService(store, new SessionTokens(config.secretKey), (sid) => visitors.accounts.isLoggedOut(sid));
   return {
     store,
     retriever,
@@ -114,6 +119,8 @@ export function createServices({ config, database, store, outbound, models, queu
         visitors.gaps.answered(gap, answer, auth.user).catch((err) => log?.error({ err, gapId: gap.id }, 'the answer could not be posted into its conversation')),
     }),
     answers,
+    /** The visitor-facing side: public widget configuration and visitor sessions. */
+    widget,
     conversations,
     mailer,
     /** Visitor accounts (e-mail codes, sessions ended), signed identities, widget leads, gap answers (domain/visitors/README.md). */
