@@ -14,6 +14,7 @@ import { acceptedRequestId, BUILT, successEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { ErrorEnvelope, swaggerOptions } from './http/openapi.js';
 import { createServices, type Services } from './plugins/services.js';
+import { webhooksPlugin } from './plugins/webhooks.js';
 import { publicRoutes } from './routes/public/index.js';
 import { v2Routes } from './routes/v2/index.js';
 import { openDatabase, type DatabaseHandle } from './storage/dialects/index.js';
@@ -97,6 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(publicRoutes);
+  await app.register(webhooksPlugin, { dispatcher: services.webhookDispatcher, run: options.backgroundJobs !== false });
 
   // Background work starts once the app is ready and stops (jobs put back) before it closes.
   let scheduler: NodeJS.Timeout | null = null;

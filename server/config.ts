@@ -48,6 +48,10 @@ export interface Config {
    * `openai` is set), and how long a model may send nothing before the attempt fails.
    */
   answers: { models: { 'gpt-4.1': string; 'gpt-4.1-mini': string }; timeoutMs: number };
+  /** Webhook delivery: the receiver's deadline, concurrency overall and per target URL, the idle poll. */
+  webhooks: { timeoutMs: number; concurrency: number; perTarget: number; pollMs: number };
+  /** NODE_EXTRA_CA_CERTS, read so the guarded client trusts the same extra CAs as Node itself. */
+  extraCaCertificates: string[];
 }
 
 export class ConfigError extends Error {}
@@ -164,5 +168,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       models: { 'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1', 'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini' },
       timeoutMs: integer(env, 'ANSWER_TIMEOUT_MS', 30_000, 100, 600_000),
     },
+    webhooks: {
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5_000, 100, 60_000),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
+      perTarget: integer(env, 'WEBHOOK_TARGET_CONCURRENCY', 4, 1, 64),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 60_000),
+    },
+    extraCaCertificates: extraCa(env),
   };
+}
+
+function extraCa(env: NodeJS.ProcessEnv): string[] {
+  const file = env.NODE_EXTRA_CA_CERTS;
+  if (!file) return [];
+  try {
+    return [readFileSync(file, 'utf8')];
+  } catch (err) {
+    throw new ConfigError(`NODE_EXTRA_CA_CERTS must name a readable PEM file: ${(err as Error).message}`);
+  }
 }

@@ -31,17 +31,21 @@ import { analyticsStore } from '../storage/analytics.repository.js';
 import { answerContextRepository } from '../storage/answers.repository.js';
 import { createStore } from '../storage/store.js';
 import { createRetrieval } from './retrieval.js';
+import { createWebhooks } from './webhooks.js';
 
 export const USER_AGENT = 'Parley/0.1 (+https://github.com/parley-chat/parley)';
 
 export function createServices(database: DatabaseHandle, config: Config, log?: { error(obj: unknown, msg: string): void }) {
   const store = createStore(database.db, database.dialect);
   const cursors = new CursorCodec(config.secretKey);
-  const chatbots = new ChatbotsService(store, cursors);
   const outbound = new GuardedHttpClient({
     allowPrivate: config.allowPrivateFetch,
     ...(config.privateFetchRanges.length ? { isAllowedAddress: addressRangeMatcher(config.privateFetchRanges) } : {}),
+    extraCaCertificates: config.extraCaCertificates,
     userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } });
+  const secrets = new SecretBox(config.secretKey);
+  const webhooks = createWebhooks(store, outbound, secrets, config, log);
+  const chatbots = new ChatbotsService(store, cursors, webhooks.checkUrls);
   // The model endpoint (OPENAI_BASE_URL) is the operator's choice, not anyone's input: it may be a
   // model server on the private network. Its requests keep every other limit.
   const models = config.openai ? new GuardedHttpClient({ allowPrivate: true, userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } }) : outbound;
@@ -62,7 +66,6 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
   runner.register('text', textItem);
   runner.register('file', fileItem);
   runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
-  const secrets = new SecretBox(config.secretKey);
   for (const [type, handler] of Object.entries(confluenceItems(secrets))) runner.register(type, handler);
   const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
@@ -101,7 +104,11 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
     conversations: new ConversationsService(store, chatbots, cursors, answers, {
       captureLead: (s, lead) => captureLead(s, lead),
       recordGap: async (s, gap) => void (await recordGap(s, gap)),
+      onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
+      checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
     }),
+    webhooks: webhooks.service(chatbots, cursors),
+    webhookDispatcher: webhooks.dispatcher,
   };
 }
 

@@ -10,6 +10,7 @@ import { createKnowledgeStore } from './knowledge.repository.js';
 import { resourcesRepository } from './resources.repository.js';
 import type { Database } from './tables.js';
 import { tokensRepository } from './tokens.repository.js';
+import { webhooksRepository } from './webhooks.repository.js';
 
 /** The dialect of a kysely handle, for callers that hold only `db` (prefer passing it). */
 const dialectOf = (db: Kysely<Database>): DialectName =>
@@ -32,5 +33,6 @@ export function createStore(db: Kysely<Database>, dialect: DialectName = dialect
     knowledge: createKnowledgeStore(db, dialect),
     resources: resourcesRepository(db),
     conversations: conversationStore(db),
+    webhooks: webhooksRepository(db),
   };
 }

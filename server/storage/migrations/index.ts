@@ -9,6 +9,7 @@ import { searchIndex } from './0004-search-index.js';
 import { conversations } from './0010-conversations.js';
 import { searchExtraTokens } from './0011-search-extra.js';
 import { searchHeads } from './0012-search-heads.js';
+import { webhooks } from './0013-webhooks.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -20,6 +21,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     // Numbered after 0010: kysely refuses a migration ordered before one already applied.
     '0011-search-extra': searchExtraTokens(dialect),
     '0012-search-heads': searchHeads(dialect),
+    '0013-webhooks': webhooks(dialect),
   };
 }
 

@@ -1,0 +1,58 @@
+/**
+ * Webhooks, composed: the HTTP sender (an outbound adapter), the outbox rules, the signing
+ * secrets, the dispatcher; and the plugin that runs the dispatcher from onReady to onClose.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import type { ChatbotsService } from '../domain/chatbots.service.js';
+import type { CursorCodec } from '../domain/cursor.js';
+import type { Store } from '../domain/ports.js';
+import type { SecretBox } from '../domain/secrets.js';
+import { WebhookDispatcher } from '../domain/webhooks/dispatcher.js';
+import { WebhookOutbox } from '../domain/webhooks/outbox.js';
+import { SigningSecrets } from '../domain/webhooks/signing-secrets.js';
+import { checkWebhookUrls, WebhooksService } from '../domain/webhooks/webhooks.service.js';
+import { addressRangeMatcher } from '../outbound/address-policy.js';
+import type { GuardedHttpClient } from '../outbound/guarded-client.js';
+import { webhookSender } from '../outbound/webhook-sender.js';
+
+export function createWebhooks(store: Store, outbound: GuardedHttpClient, box: SecretBox, config: Config, log?: { error(obj: unknown, msg: string): void }) {
+  const sender = webhookSender(outbound, {
+    timeoutMs: config.webhooks.timeoutMs,
+    guard: {
+      allowPrivate: config.allowPrivateFetch,
+      ...(config.privateFetchRanges.length ? { isAllowedAddress: addressRangeMatcher(config.privateFetchRanges) } : {}),
+    },
+  });
+  const outbox = new WebhookOutbox(box, config.siteUrl);
+  const secrets = new SigningSecrets(store, box);
+  const dispatcher = new WebhookDispatcher(store, sender, outbox, secrets, {
+    concurrency: config.webhooks.concurrency,
+    perTarget: config.webhooks.perTarget,
+    pollMs: config.webhooks.pollMs,
+    // Longer than an attempt can take, so only a process that died loses its claim.
+    leaseMs: 2 * config.webhooks.timeoutMs + 1_000,
+    log,
+  });
+  return {
+    sender,
+    outbox,
+    dispatcher,
+    checkUrls: (fields: Record<string, unknown>, path: (string | number)[] = []) => checkWebhookUrls(sender, fields, path),
+    service: (chatbots: ChatbotsService, cursors: CursorCodec) => new WebhooksService(store, chatbots, cursors, outbox, secrets, sender),
+  };
+}
+
+/** Starts delivering once the app is ready; on close stops claiming and puts in-flight deliveries back. */
+export const webhooksPlugin = fp(
+  async (app: FastifyInstance, options: { dispatcher: WebhookDispatcher; run: boolean }) => {
+    app.addHook('onReady', async () => {
+      if (options.run) options.dispatcher.start();
+    });
+    app.addHook('onClose', async () => {
+      await options.dispatcher.stop();
+    });
+  },
+  { name: 'parley-webhooks' },
+);
