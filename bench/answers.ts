@@ -1,5 +1,6 @@
 /**
- * The answer engine, over fastify's docs ingested into a temporary SQLite database (the same
+ * First the multi-corpus answer eval (bench/eval/answers-eval.ts: five unseen sites crawled and
+ * asked over HTTP, against plain BM25; also `npm run eval` alone). Then the answer engine, over fastify's docs ingested into a temporary SQLite database (the same
  * corpus as bench/retrieval.ts), in three parts:
  *
  * 1. Relevance gate: share of bench/retrieval-questions.json answered by the built-in answerer
@@ -28,6 +29,7 @@ import { createRetriever } from '../server/domain/knowledge/retrieval.js';
 import { GuardedHttpClient } from '../server/outbound/guarded-client.js';
 import { answerContextRepository } from '../server/storage/answers.repository.js';
 import { startChatStandin } from '../test/helpers/chat-standin.js';
+import { runEval } from './eval/answers-eval.js';
 import { ingestFastifyDocs, openAnswersDb, resources } from '../test/server/domain/answers/fixtures.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -43,6 +45,9 @@ const percentile = (values: number[], p: number) => {
 const ms = (x: number) => x.toFixed(2).padStart(8);
 
 export async function run() {
+  console.log('-- the answer eval: five sites of different kinds (npm run eval runs this part alone)');
+  await runEval();
+  console.log("\n-- fastify's docs");
   const t = await openAnswersDb();
   const standin = await startChatStandin();
   const outbound = new GuardedHttpClient({ allowPrivate: true });

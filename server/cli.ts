@@ -3,14 +3,15 @@
  * database as the server (DATABASE_URL / DATA_DIR) and exits non-zero with a message on any
  * bad argument.
  */
+import Fastify from 'fastify';
 import { parseArgs } from 'node:util';
 import { TOKEN_ACCESS, type TokenAccess } from '../shared/scopes.js';
+import { registerCore } from './app.js';
 import { loadConfig } from './config.js';
 import { AppError } from './domain/errors.js';
 import type { Plan } from './domain/ports.js';
-import { createServices } from './plugins/services.js';
+import { prepareDatabase } from './prepare.js';
 import { openDatabase } from './storage/dialects/index.js';
-import { migrateToLatest } from './storage/migrations/index.js';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -82,11 +83,16 @@ async function run(argv: string[]): Promise<number> {
 
   const config = loadConfig();
   const database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: 2 });
+  let closeCore = async () => {};
   try {
     // Progress on stderr, so --json output stays one document.
-    const applied = await migrateToLatest(database.db, database.dialect, database.schema, (name) => process.stderr.write(`applying migration ${name}\n`));
-    const services = createServices(database, config);
-    await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
+    const applied = await prepareDatabase(database, config.ownerEmail, (name) => process.stderr.write(`applying migration ${name}\n`));
+    // The services without HTTP and without background work.
+    const core = Fastify({ logger: false });
+    await registerCore(core, config, { database, backgroundJobs: false });
+    await core.ready();
+    closeCore = () => core.close();
+    const services = core.services;
     const out = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json) : text);
     const key = `${command}${needsSub ? ` ${sub ?? ''}` : ''}`.trim();
 
@@ -184,6 +190,7 @@ async function run(argv: string[]): Promise<number> {
         throw new UsageError(`Unknown command "${key}"`);
     }
   } finally {
+    await closeCore();
     await database.close();
   }
 }

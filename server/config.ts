@@ -13,6 +13,10 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trac
 export interface Config {
   port: number;
   host: string;
+  /** TRUST_PROXY=1: the app sits behind a reverse proxy, so client addresses come from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** OWNER_EMAIL: the owner of the account a fresh install creates (at the first start or `cli migrate`). */
+  ownerEmail: string;
   /** {site_url}: the public root address, no trailing slash. */
   siteUrl: string;
   dataDir: string;
@@ -48,6 +52,8 @@ export interface Config {
    * `openai` is set), and how long a model may send nothing before the attempt fails.
    */
   answers: { models: { 'gpt-4.1': string; 'gpt-4.1-mini': string }; timeoutMs: number };
+  /** An owed answer whose writer sent no heartbeat for this long (its process died) is written by another instance. */
+  answerLeaseMs: number;
   /** Webhook delivery: the receiver's deadline, concurrency overall and per target URL, the idle poll. */
   webhooks: { timeoutMs: number; concurrency: number; perTarget: number; pollMs: number };
   /** NODE_EXTRA_CA_CERTS, read so the guarded client trusts the same extra CAs as Node itself. */
@@ -114,6 +120,14 @@ function openaiConfig(env: NodeJS.ProcessEnv): Config['openai'] {
   return { baseUrl, apiKey: env.OPENAI_API_KEY || '', embeddingModel: env.EMBEDDING_MODEL || null };
 }
 
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+function ownerEmail(env: NodeJS.ProcessEnv): string {
+  const raw = env.OWNER_EMAIL || 'owner@parley.local';
+  if (!EMAIL.test(raw)) throw new ConfigError(`OWNER_EMAIL must be an e-mail address such as you@example.com; got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -140,6 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host,
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    ownerEmail: ownerEmail(env),
     siteUrl,
     dataDir,
     databaseUrl,
@@ -168,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       models: { 'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1', 'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini' },
       timeoutMs: integer(env, 'ANSWER_TIMEOUT_MS', 30_000, 100, 600_000),
     },
+    answerLeaseMs: integer(env, 'ANSWER_LEASE_MS', 30_000, 200, 3_600_000),
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5_000, 100, 60_000),
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),

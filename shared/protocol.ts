@@ -89,6 +89,8 @@ export interface SendMessageFrame {
   text: string;
   /** A starter or follow-up the visitor clicked. */
   via?: { kind: 'starter' | 'followup'; id?: string };
+  /** Page context the host page set since the session began (`parley.push(['setContext', {...}])`): replaces the session's. */
+  context?: Record<string, string>;
 }
 export interface TypingFrame {
   type: 'typing';
@@ -189,6 +191,8 @@ export interface ReadyFrame {
   visitor: VisitorInfo;
   /** Heartbeat the server expects (ms); it pings, and closes a socket silent for twice this. */
   heartbeatMs: number;
+  /** SSE fallback only: the id of this event stream, which `POST /api/widget/frames` names. */
+  stream?: string;
 }
 export interface MessageCreatedFrame {
   type: 'message.created';
@@ -300,6 +304,20 @@ export type ServerFrame =
   | LoggedOutFrame
   | PongFrame
   | ErrorFrame;
+
+// ---------------------------------------------------------------------------------------------
+// SSE fallback (when a proxy strips the WebSocket upgrade)
+
+/**
+ * `GET /api/widget/sse?token=<session token>&hello=<JSON of a HelloFrame>` (EventSource cannot
+ * send headers): server frames, one JSON object per `data:` line; the first is `ready` with
+ * `stream`. Client frames go to `POST /api/widget/frames` with `Authorization: Bearer <session
+ * token>` and this body; they are handled in order, as if sent on the socket.
+ */
+export interface SseFramesRequest {
+  stream: string;
+  frames: ClientFrame[];
+}
 
 /** Limits shared by both sides. */
 export const LIMITS = {

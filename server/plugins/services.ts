@@ -1,4 +1,8 @@
-/** The domain services, built once per app over one Store, one queue and one outbound client. */
+/**
+ * services: the domain services, built once per app over the storage, outbound and queue plugins'
+ * parts, and the scheduled knowledge sync (started with the queue, stopped before it).
+ */
+import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { AccountsService } from '../domain/accounts.service.js';
 import { AnalyticsService } from '../domain/analytics.service.js';
@@ -23,43 +27,42 @@ import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
-import { addressRangeMatcher } from '../outbound/address-policy.js';
-import { GuardedHttpClient } from '../outbound/guarded-client.js';
-import { EmbeddedQueue } from '../queue/embedded-queue.js';
+import { DEFAULT_USER_AGENT, type GuardedHttpClient } from '../outbound/guarded-client.js';
+import type { EmbeddedQueue } from '../queue/embedded-queue.js';
 import type { DatabaseHandle } from '../storage/dialects/index.js';
 import { analyticsStore } from '../storage/analytics.repository.js';
 import { answerContextRepository } from '../storage/answers.repository.js';
-import { createStore } from '../storage/store.js';
+import type { Store } from '../domain/ports.js';
 import { createRetrieval } from './retrieval.js';
 import { createWebhooks } from './webhooks.js';
 
-export const USER_AGENT = 'Parley/0.1 (+https://github.com/parley-chat/parley)';
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
 
-export function createServices(database: DatabaseHandle, config: Config, log?: { error(obj: unknown, msg: string): void }) {
-  const store = createStore(database.db, database.dialect);
+/** What the services are built over: the other plugins' decorations. */
+export interface ServiceParts {
+  config: Config;
+  database: DatabaseHandle;
+  store: Store;
+  outbound: GuardedHttpClient;
+  models: GuardedHttpClient;
+  queue: EmbeddedQueue;
+  log?: { error(obj: unknown, msg: string): void };
+}
+
+export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
   const cursors = new CursorCodec(config.secretKey);
-  const outbound = new GuardedHttpClient({
-    allowPrivate: config.allowPrivateFetch,
-    ...(config.privateFetchRanges.length ? { isAllowedAddress: addressRangeMatcher(config.privateFetchRanges) } : {}),
-    extraCaCertificates: config.extraCaCertificates,
-    userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } });
   const secrets = new SecretBox(config.secretKey);
   const webhooks = createWebhooks(store, outbound, secrets, config, log);
   const chatbots = new ChatbotsService(store, cursors, webhooks.checkUrls);
-  // The model endpoint (OPENAI_BASE_URL) is the operator's choice, not anyone's input: it may be a
-  // model server on the private network. Its requests keep every other limit.
-  const models = config.openai ? new GuardedHttpClient({ allowPrivate: true, userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } }) : outbound;
-  const queue = new EmbeddedQueue(database.db, {
-    concurrency: config.queue.concurrency,
-    leaseMs: config.queue.leaseMs,
-    pollMs: config.queue.pollMs,
-    onError: (err, job) => log?.error({ err, job }, 'background job failed'),
-  });
   const fetcher = guardedFetcher(outbound);
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
   const retriever = createRetrieval(store.knowledge, database, config, models.fetch, log);
   const indexer = new DocumentIndexer(store, retriever);
-  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs } });
+  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: DEFAULT_USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs } });
   runner.register('page', pageItem);
   runner.register('link', linkItem);
   runner.register('sitemap', sitemapItem);
@@ -106,10 +109,50 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
       recordGap: async (s, gap) => void (await recordGap(s, gap)),
       onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
       checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
-    }),
+    }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') }),
     webhooks: webhooks.service(chatbots, cursors),
     webhookDispatcher: webhooks.dispatcher,
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+export interface ServicesOptions {
+  /** Run the scheduled knowledge sync (default true). */
+  schedule?: boolean;
+}
+
+/** How often sources are checked for a due scheduled sync. */
+const SYNC_CHECK_MS = 60_000;
+
+export default fp<ServicesOptions>(
+  async (app, options) => {
+    const services = createServices({
+      config: app.config,
+      database: app.database,
+      store: app.store,
+      outbound: app.outbound,
+      models: app.models,
+      queue: app.queue,
+      log: app.log,
+    });
+    app.decorate('services', services);
+    if (options.schedule === false) return;
+    let scheduler: NodeJS.Timeout | null = null;
+    let owedTimer: NodeJS.Timeout | null = null;
+    app.addHook('onReady', async () => {
+      scheduler = setInterval(() => void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed')), SYNC_CHECK_MS);
+      scheduler.unref();
+      // Answers owed by a process that died are written by the next instance to look (conversations.service.ts).
+      const answerOwed = () => void services.conversations.answerOwed().catch((err) => app.log.error({ err }, 'answering owed messages failed'));
+      answerOwed();
+      owedTimer = setInterval(answerOwed, Math.max(100, Math.floor(app.config.answerLeaseMs / 2)));
+      owedTimer.unref();
+    });
+    app.addHook('onClose', async () => {
+      if (scheduler) clearInterval(scheduler);
+      if (owedTimer) clearInterval(owedTimer);
+    });
+  },
+  { name: 'services', dependencies: ['storage', 'outbound', 'queue'] },
+);

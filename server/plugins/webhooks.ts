@@ -1,8 +1,8 @@
 /**
- * Webhooks, composed: the HTTP sender (an outbound adapter), the outbox rules, the signing
- * secrets, the dispatcher; and the plugin that runs the dispatcher from onReady to onClose.
+ * webhooks: the parts composed (the HTTP sender, an outbound adapter; the outbox rules; the
+ * signing secrets; the dispatcher), built inside the services plugin because conversations and
+ * settings use them; and this plugin, which runs the dispatcher from onReady to onClose.
  */
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { ChatbotsService } from '../domain/chatbots.service.js';
@@ -44,15 +44,17 @@ export function createWebhooks(store: Store, outbound: GuardedHttpClient, box: S
   };
 }
 
-/** Starts delivering once the app is ready; on close stops claiming and puts in-flight deliveries back. */
-export const webhooksPlugin = fp(
-  async (app: FastifyInstance, options: { dispatcher: WebhookDispatcher; run: boolean }) => {
-    app.addHook('onReady', async () => {
-      if (options.run) options.dispatcher.start();
-    });
-    app.addHook('onClose', async () => {
-      await options.dispatcher.stop();
-    });
+export interface WebhooksOptions {
+  /** Deliver (default true; the CLI turns background work off). */
+  run?: boolean;
+}
+
+/** Starts delivering once the app is ready; on close stops claiming and puts in-flight deliveries back, before the services' parts close. */
+export default fp<WebhooksOptions>(
+  async (app, options) => {
+    const dispatcher: WebhookDispatcher = app.services.webhookDispatcher;
+    if (options.run !== false) app.addHook('onReady', async () => dispatcher.start());
+    app.addHook('onClose', () => dispatcher.stop());
   },
-  { name: 'parley-webhooks' },
+  { name: 'webhooks', dependencies: ['services'] },
 );

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { ChatUserRecord, ConversationEventRecord, ConversationRecord, ConversationStore, MessageRecord } from '../domain/conversations/ports.js';
 import type { Mode, Status } from '../domain/conversations/state.js';
 import { keysetPage } from './keyset.js';
@@ -51,6 +51,7 @@ const toMessage = (r: Row<'messages'>): MessageRecord => ({
   feedbackComment: r.feedback_comment,
   originalText: r.original_text,
   meta: JSON.parse(r.meta),
+  clientMessageId: r.client_message_id,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -182,6 +183,7 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
             feedback_comment: m.feedbackComment,
             original_text: m.originalText,
             meta: JSON.stringify(m.meta),
+            client_message_id: m.clientMessageId,
             created_at: m.createdAt,
             updated_at: m.updatedAt,
           })
@@ -215,6 +217,45 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
           })
           .where('id', '=', id)
           .execute();
+      },
+      async byClientId(chatbotId, clientMessageId) {
+        const r = await db.selectFrom('messages').selectAll().where('chatbot_id', '=', chatbotId).where('client_message_id', '=', clientMessageId).executeTakeFirst();
+        return r ? toMessage(r as Row<'messages'>) : null;
+      },
+    },
+    owed: {
+      async insert(o) {
+        await db
+          .insertInto('answers_owed')
+          .values({ message_id: o.messageId, conversation_id: o.conversationId, chatbot_id: o.chatbotId, lease_until: o.leaseUntil, attempts: o.attempts, created_at: o.createdAt })
+          .execute();
+      },
+      async settle(messageId) {
+        const res = await db.deleteFrom('answers_owed').where('message_id', '=', messageId).executeTakeFirst();
+        return Number(res.numDeletedRows) === 1;
+      },
+      async extend(messageIds, leaseUntil) {
+        if (messageIds.length) await db.updateTable('answers_owed').set({ lease_until: leaseUntil }).where('message_id', 'in', messageIds).execute();
+      },
+      async expired(now, limit) {
+        const rows = await db.selectFrom('answers_owed').selectAll().where('lease_until', '<', now).orderBy('created_at').limit(limit).execute();
+        return rows.map((r) => ({
+          messageId: r.message_id,
+          conversationId: r.conversation_id,
+          chatbotId: r.chatbot_id,
+          leaseUntil: r.lease_until,
+          attempts: Number(r.attempts),
+          createdAt: r.created_at,
+        }));
+      },
+      async claim(messageId, expectedLease, leaseUntil) {
+        const res = await db
+          .updateTable('answers_owed')
+          .set({ lease_until: leaseUntil, attempts: sql`attempts + 1` })
+          .where('message_id', '=', messageId)
+          .where('lease_until', '=', expectedLease)
+          .executeTakeFirst();
+        return Number(res.numUpdatedRows) === 1;
       },
     },
     events: {

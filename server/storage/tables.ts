@@ -265,8 +265,21 @@ export interface MessagesTable {
   feedback_comment: string | null;
   original_text: string | null;
   meta: string; // JSON
+  /** The client's id for the message (Idempotency-Key, widget clientId), unique per chatbot. */
+  client_message_id: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** Visitor messages the AI still owes an answer (conversations.service.ts). */
+export interface AnswersOwedTable {
+  message_id: string;
+  conversation_id: string;
+  chatbot_id: string;
+  /** Until then the answer is being written by a live process; after it, anyone may claim it. */
+  lease_until: string;
+  attempts: Generated<number>;
+  created_at: string;
 }
 
 export interface ConversationEventsTable {
@@ -362,6 +375,7 @@ export interface ConversationsDatabase {
   chat_users: ChatUsersTable;
   conversations: ConversationsTable;
   messages: MessagesTable;
+  answers_owed: AnswersOwedTable;
   conversation_events: ConversationEventsTable;
   tags: TagsTable;
   conversation_tags: ConversationTagsTable;

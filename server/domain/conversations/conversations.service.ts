@@ -5,6 +5,19 @@
  * together with the events it emits (one per change, numbered by that sequence) in the same
  * transaction; when another change came first, the change is evaluated again on the newer
  * condition. The realtime gateway and the webhook outbox read those events.
+ *
+ * Delivery guarantees:
+ * - A visitor message may carry the client's own id (`clientMessageId`: the REST
+ *   `Idempotency-Key` header, the widget's `clientId`), unique per chatbot. A resend with the same
+ *   id stores nothing and triggers no answer: it returns the message stored the first time and
+ *   its answer when there is one (`replayed: true`). Callers acting for visitors (the gateway)
+ *   prefix the client's id with the visitor's id, so one visitor's ids never meet another's.
+ * - An answer owed is an answer given: the message and an `answers_owed` row are stored in one
+ *   transaction; the answer and the row's removal in another (only the caller that removes the
+ *   row stores an answer, so it is stored once). While it is being written a heartbeat extends
+ *   the row's lease; a row whose lease ran out (the process died) is claimed by `answerOwed()`,
+ *   run periodically by every instance, and answered, or given the locale's "assistant
+ *   unavailable" reply after MAX_ANSWER_ATTEMPTS claims.
  */
 import type { ChatUser, MessageSource, Thread, ThreadMessage } from '../../../shared/conversations.js';
 import type { AuthContext } from '../auth.js';
@@ -13,6 +26,7 @@ import type { ChatbotsService } from '../chatbots.service.js';
 import type { CursorCodec } from '../cursor.js';
 import { AppError, confirmationRequired, notFound, validationFailed } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
+import { messagesFor } from '../answers/messages.js';
 import { requireFeature } from '../plans.js';
 import type { ChatbotRecord, Store } from '../ports.js';
 import type {
@@ -24,6 +38,7 @@ import type {
   ConversationFilter,
   ConversationRecord,
   MessageRecord,
+  OwedAnswer,
 } from './ports.js';
 import { type ConversationEvent, type ConversationState, type Effect, transition } from './state.js';
 
@@ -53,11 +68,31 @@ const EFFECT_EVENT: Record<Effect, ConversationEventType> = {
 };
 
 class Conflict extends Error {}
+/** Another request stored a message under the same client id first. */
+class DuplicateClientId extends Error {}
+
+/** Claims of an owed answer after which the visitor gets the unavailable reply instead. */
+const MAX_ANSWER_ATTEMPTS = 3;
+
+export interface ConversationsOptions {
+  /** How long an owed answer's claim lasts without a heartbeat (ANSWER_LEASE_MS). */
+  answerLeaseMs?: number;
+  onError?: (err: unknown, context: Record<string, unknown>) => void;
+}
+
+export interface VisitorMessageResult {
+  message: ThreadMessage;
+  answer: ThreadMessage | null;
+  /** True when the client id was seen before: nothing was stored, this is the first result. */
+  replayed: boolean;
+}
 
 interface ChangeContext {
   s: Store;
   current: ConversationRecord;
   next: ConversationState;
+  /** The AI answers the message this change adds. */
+  aiAnswers: boolean;
   at: string;
   /** Appends an event; returns its sequence number. */
   emit(type: ConversationEventType, payload: Record<string, unknown>): number;
@@ -104,7 +139,12 @@ export class ConversationsService {
     private readonly cursors: CursorCodec,
     private readonly answers: AnswerEngine,
     private readonly hooks: ConversationHooks = {},
+    private readonly options: ConversationsOptions = {},
   ) {}
+
+  private get leaseMs() {
+    return this.options.answerLeaseMs ?? 30_000;
+  }
 
   // ---- starting ----------------------------------------------------------------------------
 
@@ -119,11 +159,24 @@ export class ConversationsService {
   }
 
   /** `POST /chatbots/{id}/messages`: a new conversation with the visitor's first message, and its answer. */
-  async start(auth: AuthContext, chatbotId: string, input: { message: string; visitor?: VisitorDetails }) {
+  async start(auth: AuthContext, chatbotId: string, input: { message: string; visitor?: VisitorDetails; clientMessageId?: string }, onToken?: (t: string) => void) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const key = input.clientMessageId;
+    const replay = async () => {
+      const r = (await this.replay(chatbot, key!))!;
+      return { conversation: await this.view((await this.store.conversations.get(r.message.threadId))!), ...r };
+    };
+    if (key && (await this.store.conversations.messages.byClientId(chatbot.id, key))) return replay();
     const conversation = await this.open(chatbot, input.visitor, {});
-    const result = await this.visitorMessage(auth, chatbot, conversation, input.message);
-    return { conversation: await this.view((await this.store.conversations.get(conversation.id))!), ...result };
+    try {
+      const result = await this.visitorMessage(chatbot, conversation, input.message, onToken, key);
+      return { conversation: await this.view((await this.store.conversations.get(conversation.id))!), ...result };
+    } catch (err) {
+      if (!(err instanceof DuplicateClientId)) throw err;
+      // A concurrent resend won: the conversation opened for this one stays empty, so it goes.
+      await this.store.conversations.delete([conversation.id]);
+      return replay();
+    }
   }
 
   private async open(chatbot: ChatbotRecord, visitor: VisitorDetails | undefined, extra: Partial<ConversationRecord>): Promise<ConversationRecord> {
@@ -159,32 +212,118 @@ export class ConversationsService {
 
   // ---- messages ----------------------------------------------------------------------------
 
-  /** `POST .../conversations/{threadId}/messages`: the visitor's message, and the AI's answer when the condition lets it answer. */
-  async sendVisitorMessage(auth: AuthContext, chatbotId: string, threadId: string, input: { message: string; visitor?: VisitorDetails }, onToken?: (t: string) => void) {
+  /**
+   * `POST .../conversations/{threadId}/messages`: the visitor's message, and the AI's answer when
+   * the condition lets it answer. With `clientMessageId`, a resend returns the first result.
+   */
+  async sendVisitorMessage(
+    auth: AuthContext,
+    chatbotId: string,
+    threadId: string,
+    input: { message: string; visitor?: VisitorDetails; clientMessageId?: string },
+    onToken?: (t: string) => void,
+  ): Promise<VisitorMessageResult> {
     const { chatbot, conversation } = await this.reach(auth, chatbotId, threadId);
+    const key = input.clientMessageId;
+    const replay = async () => {
+      const r = (await this.replay(chatbot, key!))!;
+      if (r.message.threadId !== conversation.id) {
+        throw validationFailed([{ path: ['clientMessageId'], message: 'was already used for a message of another conversation; use a new id for each message' }]);
+      }
+      return r;
+    };
+    if (key && (await this.store.conversations.messages.byClientId(chatbot.id, key))) return replay();
     let current = conversation;
     if (input.visitor && hasDetails(input.visitor)) {
       await this.identify(chatbot, conversation, input.visitor);
       current = (await this.store.conversations.get(conversation.id))!;
     }
-    return this.visitorMessage(auth, chatbot, current, input.message, onToken);
-  }
-
-  private async visitorMessage(auth: AuthContext, chatbot: ChatbotRecord, conversation: ConversationRecord, text: string, onToken?: (t: string) => void) {
-    const { result: message, aiAnswers } = await this.change(conversation, { type: 'visitor_message' }, async (ctx) =>
-      this.addMessage(ctx, chatbot, { author: 'visitor', text }),
-    );
-    let answer: MessageRecord | null = null;
-    if (aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY') answer = await this.answer(chatbot, conversation.id, message, onToken);
-    return { message: messageView(message), answer: answer ? messageView(answer) : null };
-  }
-
-  /** Generates the answer outside any transaction, then appends it only if the AI may still answer. */
-  private async answer(chatbot: ChatbotRecord, conversationId: string, question: MessageRecord, onToken?: (t: string) => void): Promise<MessageRecord | null> {
-    const historyCount = Number(chatbot.settings.historyCount ?? 10);
-    const history = (await this.store.conversations.messages.last(conversationId, historyCount + 1)).filter((m) => m.id !== question.id).slice(-historyCount);
-    let result: Answer;
     try {
+      return await this.visitorMessage(chatbot, current, input.message, onToken, key);
+    } catch (err) {
+      if (err instanceof DuplicateClientId) return replay();
+      throw err;
+    }
+  }
+
+  /** The message stored under a client id, with its answer when one was stored. */
+  private async replay(chatbot: ChatbotRecord, clientMessageId: string): Promise<VisitorMessageResult | null> {
+    const message = await this.store.conversations.messages.byClientId(chatbot.id, clientMessageId);
+    if (!message) return null;
+    const after = await this.store.conversations.messages.page(message.conversationId, 50, message.seq);
+    const answer = after.items.find((m) => m.author === 'ai' && m.meta.questionId === message.id) ?? null;
+    return { message: messageView(message), answer: answer ? messageView(answer) : null, replayed: true };
+  }
+
+  private async visitorMessage(chatbot: ChatbotRecord, conversation: ConversationRecord, text: string, onToken?: (t: string) => void, clientMessageId?: string): Promise<VisitorMessageResult> {
+    let owed = false;
+    let out;
+    try {
+      out = await this.change(conversation, { type: 'visitor_message' }, async (ctx) => {
+        const m = await this.addMessage(ctx, chatbot, { author: 'visitor', text, clientMessageId: clientMessageId ?? null });
+        owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
+        if (owed) {
+          await ctx.s.conversations.owed.insert({ messageId: m.id, conversationId: m.conversationId, chatbotId: chatbot.id, leaseUntil: this.leaseFrom(Date.now()), attempts: 0, createdAt: ctx.at });
+        }
+        return m;
+      });
+    } catch (err) {
+      if (clientMessageId && isUniqueViolation(err)) throw new DuplicateClientId();
+      throw err;
+    }
+    const message = out.result;
+    const answer = owed ? await this.answer(chatbot, conversation.id, message, onToken) : null;
+    return { message: messageView(message), answer: answer ? messageView(answer) : null, replayed: false };
+  }
+
+  private leaseFrom(ms: number) {
+    return new Date(ms + this.leaseMs).toISOString();
+  }
+
+  /**
+   * Answers owed whose writer died (lease ended): claims each with a compare-and-set on its lease,
+   * so among instances running this at once one writes it. Returns how many it claimed.
+   */
+  async answerOwed(limit = 20): Promise<number> {
+    const due = await this.store.conversations.owed.expired(nowIso(), limit);
+    let claimed = 0;
+    for (const row of due) {
+      if (!(await this.store.conversations.owed.claim(row.messageId, row.leaseUntil, this.leaseFrom(Date.now())))) continue;
+      claimed++;
+      try {
+        await this.answerClaimed(row);
+      } catch (err) {
+        this.options.onError?.(err, { messageId: row.messageId, conversationId: row.conversationId });
+      }
+    }
+    return claimed;
+  }
+
+  private async answerClaimed(row: OwedAnswer) {
+    const chatbot = await this.store.chatbots.get(row.chatbotId);
+    const question = chatbot ? await this.store.conversations.messages.get(row.conversationId, row.messageId) : null;
+    if (!chatbot || !question) {
+      await this.store.conversations.owed.settle(row.messageId);
+      return;
+    }
+    // This claim is attempt `attempts + 1`: past the limit the answer keeps failing, so the visitor hears so.
+    await this.answer(chatbot, row.conversationId, question, undefined, row.attempts + 1 > MAX_ANSWER_ATTEMPTS);
+  }
+
+  /**
+   * Generates the answer outside any transaction (the owed row's lease kept alive meanwhile), then
+   * stores it with the owed row's removal, only if the AI may still answer and no one else did.
+   * An engine failure (or `giveUp`) stores the locale's "assistant unavailable" reply instead.
+   */
+  private async answer(chatbot: ChatbotRecord, conversationId: string, question: MessageRecord, onToken?: (t: string) => void, giveUp = false): Promise<MessageRecord | null> {
+    let result: Answer;
+    const heartbeat = setInterval(() => {
+      void this.store.conversations.owed.extend([question.id], this.leaseFrom(Date.now())).catch(() => undefined);
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    try {
+      if (giveUp) throw new Error('the answer failed too many times');
+      const historyCount = Number(chatbot.settings.historyCount ?? 10);
+      const history = (await this.store.conversations.messages.last(conversationId, historyCount + 1)).filter((m) => m.seq < question.seq).slice(-historyCount);
       result = await this.answers.answer({
         chatbotId: chatbot.id,
         accountId: chatbot.accountId,
@@ -194,15 +333,24 @@ export class ConversationsService {
         history: history.map((m) => ({ author: m.author, text: m.text })),
         onToken,
       });
-    } catch {
-      return null; // the engine turns provider failures into its own reply; anything else leaves the visitor's message unanswered
+    } catch (err) {
+      // The engine turns provider failures into its own reply; anything else (storage, retrieval) ends here.
+      if (!giveUp) this.options.onError?.(err, { conversationId, messageId: question.id });
+      const text = messagesFor(localeOf(chatbot.settings)).unavailable;
+      onToken?.(text);
+      result = { text, sources: [], followUps: [], unanswered: false, customResponseId: null, provider: 'unavailable', model: null };
+    } finally {
+      clearInterval(heartbeat);
     }
-    const conversation = (await this.store.conversations.get(conversationId))!;
+    const conversation = await this.store.conversations.get(conversationId);
+    if (!conversation) return null;
     try {
       const { result: saved } = await this.change(conversation, null, async (ctx) => {
         // The newer condition wins: a take-over, escalation or resolve that came first silences the AI.
         const s = ctx.current;
         if (s.status !== 'OPEN' || s.mode !== 'AI' || s.escalated) throw new Discard();
+        // Whoever removes the owed row stores the answer; a second writer (a claim after a lost lease) stores nothing.
+        if (!(await ctx.s.conversations.owed.settle(question.id))) throw new Discard();
         const m = await this.addMessage(ctx, chatbot, {
           author: 'ai',
           text: result.text,
@@ -216,8 +364,10 @@ export class ConversationsService {
       });
       return saved;
     } catch (err) {
-      if (err instanceof Discard) return null;
-      throw err;
+      if (!(err instanceof Discard)) throw err;
+      // Silenced by the condition: nothing is owed any more.
+      await this.store.conversations.owed.settle(question.id);
+      return null;
     }
   }
 
@@ -385,6 +535,7 @@ export class ConversationsService {
             s,
             current,
             next: t.next,
+            aiAnswers: t.aiAnswers,
             at,
             emit: (type, payload) => {
               events.push(event(current, ++seq, type, payload, at));
@@ -433,6 +584,7 @@ export class ConversationsService {
       feedbackComment: null,
       originalText: null,
       meta: {},
+      clientMessageId: null,
       createdAt: ctx.at,
       updatedAt: ctx.at,
       ...m,
@@ -530,5 +682,11 @@ class Discard extends Error {}
 function event(c: Pick<ConversationRecord, 'id' | 'chatbotId'>, seq: number, type: ConversationEventType, payload: Record<string, unknown>, at: string): ConversationEventRecord {
   return { id: newId(), conversationId: c.id, chatbotId: c.chatbotId, seq, type, payload, createdAt: at };
 }
+
+const localeOf = (settings: Record<string, unknown>) => (settings.localization as { locale?: string } | null)?.locale ?? null;
+
+/** A unique index refused the row (SQLite and PostgreSQL). */
+const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string }).code === '23505' || /UNIQUE constraint failed/i.test(String((err as Error)?.message));
 
 const hasDetails = (v: VisitorDetails) => !!(v.email || v.name || v.phone || (v.customFields && Object.keys(v.customFields).length));

@@ -65,6 +65,8 @@ export interface MessageRecord {
   originalText: string | null;
   /** followUps, unanswered, customResponseId, provider, model… */
   meta: Record<string, unknown>;
+  /** The client's id for the message (Idempotency-Key, the widget's clientId): unique per chatbot. */
+  clientMessageId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -89,6 +91,16 @@ export interface ConversationEventRecord {
   seq: number;
   type: ConversationEventType;
   payload: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface OwedAnswer {
+  messageId: string;
+  conversationId: string;
+  chatbotId: string;
+  leaseUntil: string;
+  /** Claims after a lease ended (a process that died while answering). */
+  attempts: number;
   createdAt: string;
 }
 
@@ -137,6 +149,20 @@ export interface ConversationParts {
     /** The last `n` messages, oldest first (prompt history). */
     last(conversationId: string, n: number): Promise<MessageRecord[]>;
     update(id: string, patch: Partial<Pick<MessageRecord, 'text' | 'feedback' | 'feedbackComment' | 'originalText' | 'meta' | 'updatedAt'>>): Promise<void>;
+    /** The message a client sent under `clientMessageId` to this chatbot, if any. */
+    byClientId(chatbotId: string, clientMessageId: string): Promise<MessageRecord | null>;
+  };
+  /** Visitor messages the AI still owes an answer, each under a lease its writer keeps extending. */
+  owed: {
+    insert(o: OwedAnswer): Promise<void>;
+    /** Deletes the row; true for the one caller that deleted it (only that one stores the answer). */
+    settle(messageId: string): Promise<boolean>;
+    /** Pushes the leases of rows still owed to `leaseUntil` (the writer's heartbeat). */
+    extend(messageIds: string[], leaseUntil: string): Promise<void>;
+    /** Rows whose lease ended before `now`, oldest first. */
+    expired(now: string, limit: number): Promise<OwedAnswer[]>;
+    /** Compare-and-set on the lease: true when this caller took the expired row over. */
+    claim(messageId: string, expectedLease: string, leaseUntil: string): Promise<boolean>;
   };
   events: {
     insert(events: ConversationEventRecord[]): Promise<void>;

@@ -142,7 +142,7 @@ export function sampleBody(variant: PayloadVariant, event: WebhookEvent, chatbot
   if (event === 'message') {
     const message: MessageRecord = {
       id: 'test_message', conversationId: threadId, chatbotId: chatbot.id, seq: 1, author: 'visitor', text: 'This is a test message from Parley.',
-      sources: [], agentId: null, agentName: null, feedback: null, feedbackComment: null, originalText: null, meta: {}, createdAt: at, updatedAt: at,
+      sources: [], agentId: null, agentName: null, feedback: null, feedbackComment: null, originalText: null, meta: {}, clientMessageId: null, createdAt: at, updatedAt: at,
     };
     return messageBody(variant, { chatbot, conversation: { id: threadId }, message, question: null, user });
   }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { SECTION_FIELDS, SETTINGS_SECTIONS, sectionPatchSchema, settingsPatchSchema } from '../../../shared/settings.js';
-import { authOf } from '../../http/access.js';
 import { ChatbotParams } from './schemas.js';
 
 export default async function settings(fastify: FastifyInstance) {
@@ -21,7 +20,7 @@ export default async function settings(fastify: FastifyInstance) {
       config: { access: { scopes: ['settings:read'] } },
     },
     async (request) => {
-      const chatbot = await chatbots.get(authOf(request), request.params.chatbotId);
+      const chatbot = await chatbots.get(request.auth, request.params.chatbotId);
       return { settings: { title: chatbot.title, description: chatbot.description, ...chatbot.settings } };
     },
   );
@@ -38,7 +37,7 @@ export default async function settings(fastify: FastifyInstance) {
       },
       config: { access: { scopes: ['settings:write'] } },
     },
-    async (request) => withFirstSecret(await chatbots.patchSettings(authOf(request), request.params.chatbotId, request.body), request.body.webhooks as Record<string, unknown> | undefined),
+    async (request) => withFirstSecret(await chatbots.patchSettings(request.auth, request.params.chatbotId, request.body), request.body.webhooks as Record<string, unknown> | undefined),
   );
 
   for (const section of SETTINGS_SECTIONS) {
@@ -60,7 +59,7 @@ export default async function settings(fastify: FastifyInstance) {
       },
       async (request) =>
         withFirstSecret(
-          await chatbots.patchSettings(authOf(request), request.params.chatbotId, { [section]: request.body }),
+          await chatbots.patchSettings(request.auth, request.params.chatbotId, { [section]: request.body }),
           section === 'webhooks' ? (request.body as Record<string, unknown>) : undefined,
         ),
     );

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { SCOPES, TOKEN_ACCESS } from '../../../shared/scopes.js';
-import { authOf } from '../../http/access.js';
 import { paged } from '../../http/envelope.js';
 import { pageQuery } from './schemas.js';
 
@@ -32,7 +31,7 @@ export default async function tokens(fastify: FastifyInstance) {
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const page = await service.list(authOf(request), limit, cursor);
+      const page = await service.list(request.auth, limit, cursor);
       return paged('tokens', page.tokens, limit, page.nextCursor);
     },
   );
@@ -49,7 +48,7 @@ export default async function tokens(fastify: FastifyInstance) {
       config: { access: { scopes: ['tokens:write'], whileInactive: true }, successStatus: 201 },
     },
     async (request, reply) => {
-      const auth = authOf(request);
+      const auth = request.auth;
       const created = await service.create(auth.user, request.body, auth);
       reply.code(201);
       return { token: created.token, ...created.record };
@@ -66,6 +65,6 @@ export default async function tokens(fastify: FastifyInstance) {
       },
       config: { access: { scopes: ['tokens:write'], whileInactive: true } },
     },
-    async (request) => ({ revokedToken: await service.revoke(authOf(request).account.id, request.params.tokenId) }),
+    async (request) => ({ revokedToken: await service.revoke(request.auth.account.id, request.params.tokenId) }),
   );
 }

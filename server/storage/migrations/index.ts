@@ -9,7 +9,8 @@ import { searchIndex } from './0004-search-index.js';
 import { conversations } from './0010-conversations.js';
 import { searchExtraTokens } from './0011-search-extra.js';
 import { searchHeads } from './0012-search-heads.js';
-import { webhooks } from './0013-webhooks.js';
+import { delivery } from './0013-delivery.js';
+import { webhooks } from './0014-webhooks.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -21,7 +22,8 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     // Numbered after 0010: kysely refuses a migration ordered before one already applied.
     '0011-search-extra': searchExtraTokens(dialect),
     '0012-search-heads': searchHeads(dialect),
-    '0013-webhooks': webhooks(dialect),
+    '0013-delivery': delivery(dialect),
+    '0014-webhooks': webhooks(dialect),
   };
 }
 

@@ -1,0 +1,226 @@
+/**
+ * The answer eval: five small websites of different kinds (bench/eval/corpora/, corpus.ts), none
+ * of them the fastify docs the engine was first tuned on, each crawled by the real app and asked
+ * its questions through the real HTTP route, with the built-in (offline) answerer.
+ *
+ * Per corpus: the site is served on 127.0.0.1; a fresh app (SQLite, ALLOW_PRIVATE_FETCH=1)
+ * crawls it from `/` (POST /knowledge/website, the queue drained); every question starts a
+ * conversation of its own (POST /chatbots/{id}/messages, app.inject) and the answer's sources
+ * and `unanswered` flag are read back. Figures, per corpus and split (tuning / held-out):
+ *
+ * - hit@1 / hit@3: the first / one of the first three cited sources is a page that answers the
+ *   question (in-scope questions; a refusal is a miss), and hit@3 on the reworded ones alone;
+ * - correct abstention: out-of-scope questions answered with the honest reply (`unanswered`);
+ * - false abstention: in-scope questions answered with it;
+ * - p50 / p95 of the message request (everything from auth to the stored answer);
+ * - beside them, plain BM25 over the same chunks (bm25.ts): hit@1 / hit@3 of its top chunks.
+ *
+ * Goals (issue 14) on the held-out halves, every corpus: hit@3 >= 0.90, hit@1 >= 0.75, correct
+ * abstention >= 0.90, false abstention <= 0.05, reworded hit@3 >= 0.80, p95 <= 25 ms.
+ * `EVAL_SPLIT=tuning` prints the tuning halves only (what parameters are chosen on);
+ * `EVAL_VERBOSE=1` lists every miss; `EVAL_CORPUS=shop` runs one corpus.
+ */
+import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { closeExtractionWorkers } from '../../server/domain/knowledge/extract/index.js';
+import { plainBm25, type AnchorChunk } from './bm25.js';
+import { checkQuestions, CORPORA, loadCorpus, serveCorpus, type Corpus, type CorpusName, type Question } from './corpus.js';
+
+export const GOALS = { hit3: 0.9, hit1: 0.75, abstain: 0.9, falseAbstain: 0.05, reworded3: 0.8, p95: 25 };
+
+export interface Outcome {
+  question: Question;
+  /** Page paths of the cited sources, in order. */
+  cited: string[];
+  unanswered: boolean;
+  ms: number;
+  text: string;
+  /** Page paths of plain BM25's top three chunks. */
+  anchor: string[];
+}
+
+export interface Bot {
+  t: TestApp;
+  token: string;
+  chatbotId: string;
+  /** Document id -> page path. */
+  pathOf: Map<string, string>;
+  chunks: number;
+}
+
+/** A fresh app that crawled the corpus's site; the caller closes `t`. */
+export async function ingestCorpus(corpus: Corpus, env: Record<string, string> = {}): Promise<Bot> {
+  const site = await serveCorpus(corpus);
+  const t = await buildTestApp({ env: { ALLOW_PRIVATE_FETCH: '1', QUEUE_POLL_MS: '20', ...env } });
+  try {
+    const { token } = await t.token();
+    const created = await t.call('POST', '/api/v2/chatbots', token, { title: corpus.name });
+    const chatbotId = created.body.data.chatbot.id as string;
+    const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge/website`, token, { url: `${site.url}/`, maxPages: 100 });
+    if (res.status !== 202) throw new Error(`POST /knowledge/website: ${res.status} ${JSON.stringify(res.body)}`);
+    await t.app.services.queue.drain(300_000);
+    const docs = await t.database.db.selectFrom('documents').select(['id', 'url', 'status']).where('chatbot_id', '=', chatbotId).execute();
+    const pathOf = new Map(docs.map((d) => [d.id, d.url ? new URL(d.url).pathname : '?']));
+    const missing = corpus.pages.filter((p) => ![...pathOf.values()].includes(p.path));
+    if (missing.length) throw new Error(`${corpus.name}: the crawl missed ${missing.map((p) => p.path).join(', ')}`);
+    const chunks = await t.app.services.store.knowledge.chunks.count(chatbotId);
+    return { t, token, chatbotId, pathOf, chunks };
+  } catch (err) {
+    await t.close();
+    throw err;
+  } finally {
+    await site.close();
+  }
+}
+
+export async function anchorOf(bot: Bot) {
+  const rows = await bot.t.database.db.selectFrom('chunks').select(['document_id', 'title', 'heading', 'text']).where('chatbot_id', '=', bot.chatbotId).execute();
+  return plainBm25(rows.map((r): AnchorChunk => ({ documentId: r.document_id, title: r.title, heading: r.heading, text: r.text })));
+}
+
+/** Asks every question through POST /chatbots/{id}/messages, each in a conversation of its own. */
+export async function askAll(bot: Bot, questions: Question[]): Promise<Outcome[]> {
+  const anchor = await anchorOf(bot);
+  const ask = async (message: string) => {
+    const start = performance.now();
+    const res = await bot.t.app.inject({
+      method: 'POST',
+      url: `/api/v2/chatbots/${bot.chatbotId}/messages`,
+      headers: { authorization: `Bearer ${bot.token}` },
+      payload: { message },
+    });
+    const ms = performance.now() - start;
+    if (res.statusCode !== 201) throw new Error(`POST messages: ${res.statusCode} ${res.body.slice(0, 300)}`);
+    return { answer: JSON.parse(res.body).data.answer, ms };
+  };
+  // Warm-up (statement caches, the JIT), not counted.
+  for (const q of questions.slice(0, 8)) await ask(q.q);
+  const out: Outcome[] = [];
+  for (const question of questions) {
+    const { answer, ms } = await ask(question.q);
+    out.push({
+      question,
+      cited: (answer.sources as { documentId: string }[]).map((s) => bot.pathOf.get(s.documentId) ?? '?'),
+      unanswered: answer.unanswered === true,
+      ms,
+      text: answer.text,
+      anchor: anchor.search(question.q, 3).map((c) => bot.pathOf.get(c.documentId) ?? '?'),
+    });
+  }
+  return out;
+}
+
+// ---- Figures -----------------------------------------------------------------------------------
+
+export interface Figures {
+  inScope: number;
+  oos: number;
+  hit1: number;
+  hit3: number;
+  reworded: number;
+  reworded3: number;
+  abstain: number;
+  falseAbstain: number;
+  p50: number;
+  p95: number;
+  anchor1: number;
+  anchor3: number;
+  anchorReworded3: number;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : NaN;
+};
+const share = (n: number, of: number) => (of ? n / of : NaN);
+
+export function figures(outcomes: Outcome[]): Figures {
+  const inScope = outcomes.filter((o) => o.question.kind !== 'oos');
+  const oos = outcomes.filter((o) => o.question.kind === 'oos');
+  const reworded = inScope.filter((o) => o.question.kind === 'reworded');
+  const at = (paths: string[], k: number, o: Outcome) => paths.slice(0, k).some((p) => o.question.pages.includes(p));
+  const count = (xs: Outcome[], f: (o: Outcome) => boolean) => xs.filter(f).length;
+  return {
+    inScope: inScope.length,
+    oos: oos.length,
+    hit1: share(count(inScope, (o) => at(o.cited, 1, o)), inScope.length),
+    hit3: share(count(inScope, (o) => at(o.cited, 3, o)), inScope.length),
+    reworded: reworded.length,
+    reworded3: share(count(reworded, (o) => at(o.cited, 3, o)), reworded.length),
+    abstain: share(count(oos, (o) => o.unanswered), oos.length),
+    falseAbstain: share(count(inScope, (o) => o.unanswered), inScope.length),
+    p50: percentile(outcomes.map((o) => o.ms), 50),
+    p95: percentile(outcomes.map((o) => o.ms), 95),
+    anchor1: share(count(inScope, (o) => at(o.anchor, 1, o)), inScope.length),
+    anchor3: share(count(inScope, (o) => at(o.anchor, 3, o)), inScope.length),
+    anchorReworded3: share(count(reworded, (o) => at(o.anchor, 3, o)), reworded.length),
+  };
+}
+
+const f2 = (x: number) => (Number.isNaN(x) ? '   -' : x.toFixed(2));
+const f1 = (x: number) => (Number.isNaN(x) ? '   -' : x.toFixed(1));
+
+export function goalsMet(f: Figures): string[] {
+  const missed: string[] = [];
+  if (!(f.hit3 >= GOALS.hit3)) missed.push('hit@3');
+  if (!(f.hit1 >= GOALS.hit1)) missed.push('hit@1');
+  if (!(f.abstain >= GOALS.abstain)) missed.push('abstain');
+  if (!(f.falseAbstain <= GOALS.falseAbstain)) missed.push('false-abstain');
+  if (!(f.reworded3 >= GOALS.reworded3)) missed.push('reworded@3');
+  if (!(f.p95 <= GOALS.p95)) missed.push('p95');
+  return missed;
+}
+
+const HEADER =
+  'corpus          split     in/oos | hit@1 hit@3 rew@3 abstain false-abst  p50 ms  p95 ms | BM25 hit@1 hit@3 rew@3 | held-out goals';
+function row(name: string, split: string, f: Figures, goals: boolean) {
+  const missed = goals ? goalsMet(f) : null;
+  return (
+    `${name.padEnd(15)} ${split.padEnd(9)} ${`${f.inScope}/${f.oos}`.padStart(6)} | ${f2(f.hit1)}  ${f2(f.hit3)}  ${f2(f.reworded3)}   ${f2(f.abstain)}      ${f2(f.falseAbstain)} ${f1(f.p50).padStart(7)} ${f1(f.p95).padStart(7)} |` +
+    `       ${f2(f.anchor1)}  ${f2(f.anchor3)}  ${f2(f.reworded3 === f.reworded3 ? f.anchorReworded3 : NaN)} | ${missed === null ? '' : missed.length ? `missed: ${missed.join(', ')}` : 'all met'}`
+  );
+}
+
+export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !process.env.EVAL_CORPUS || process.env.EVAL_CORPUS.split(',').includes(n))) {
+  const splits = process.env.EVAL_SPLIT === 'tuning' ? (['tuning'] as const) : (['tuning', 'held-out'] as const);
+  const all: Outcome[] = [];
+  const lines: string[] = [];
+  try {
+    for (const name of names) {
+      const corpus = loadCorpus(name);
+      const check = checkQuestions(corpus);
+      if (check.overlapping.length) throw new Error(`${name}: reworded questions sharing a word with their page: ${JSON.stringify(check.overlapping)}`);
+      const bot = await ingestCorpus(corpus);
+      try {
+        const outcomes = await askAll(bot, corpus.questions);
+        all.push(...outcomes);
+        console.log(
+          `${name}: ${corpus.pages.length} pages crawled (${bot.chunks} chunks); ${check.inScope} in-scope questions ` +
+            `(${check.reworded} reworded, none sharing a content word with the answering page), ${check.oos} near-topic out-of-scope`,
+        );
+        for (const split of splits) lines.push(row(name, split, figures(outcomes.filter((o) => o.question.split === split)), split === 'held-out'));
+        if (process.env.EVAL_VERBOSE) {
+          for (const o of outcomes.filter((o) => splits.includes(o.question.split as never))) {
+            const ok = o.question.kind === 'oos' ? o.unanswered : o.question.pages.includes(o.cited[0]);
+            if (!ok) console.log(`   ${o.question.split === 'tuning' ? 't' : 'h'} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}; BM25 ${o.anchor.join(', ')}`);
+          }
+        }
+      } finally {
+        await bot.t.close();
+      }
+    }
+  } finally {
+    await closeExtractionWorkers();
+  }
+  console.log(`\nbuilt-in answerer through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`);
+  console.log(HEADER);
+  for (const l of lines) console.log(l);
+  if (names.length > 1) for (const split of splits) console.log(row('overall', split, figures(all.filter((o) => o.question.split === split)), false));
+  console.log(
+    `goals on the held-out halves: hit@3 >= ${GOALS.hit3}, hit@1 >= ${GOALS.hit1}, abstain >= ${GOALS.abstain}, false abstain <= ${GOALS.falseAbstain}, reworded hit@3 >= ${GOALS.reworded3}, p95 <= ${GOALS.p95} ms`,
+  );
+  return all;
+}
+
+export async function run() {
+  return runEval();
+}

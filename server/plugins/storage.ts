@@ -1,0 +1,30 @@
+/**
+ * storage: the database handle and the one Store over it. Opens the database from config unless
+ * the caller hands one in (main.ts, the CLI and tests migrate it first); closes only what it opened.
+ */
+import fp from 'fastify-plugin';
+import type { Store } from '../domain/ports.js';
+import { openDatabase, type DatabaseHandle } from '../storage/dialects/index.js';
+import { createStore } from '../storage/store.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: DatabaseHandle;
+    store: Store;
+  }
+}
+
+export interface StorageOptions {
+  /** An open, migrated database; the caller closes it. */
+  database?: DatabaseHandle;
+}
+
+export default fp<StorageOptions>(
+  async (app, options) => {
+    const database = options.database ?? openDatabase({ url: app.config.databaseUrl, sqlitePath: app.config.sqlitePath });
+    app.decorate('database', database);
+    app.decorate('store', createStore(database.db, database.dialect));
+    if (!options.database) app.addHook('onClose', () => database.close());
+  },
+  { name: 'storage', decorators: { fastify: ['config'] } },
+);
