@@ -21,6 +21,7 @@ import storagePlugin from './plugins/storage.js';
 import webhooksPlugin from './plugins/webhooks.js';
 import { publicRoutes } from './routes/public/index.js';
 import { v2Routes } from './routes/v2/index.js';
+import widgetFiles from './routes/widget-files/index.js';
 import type { DatabaseHandle } from './storage/dialects/index.js';
 
 declare module 'fastify' {
@@ -108,5 +109,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 6. Routes.
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(publicRoutes);
+  await app.register(widgetFiles);
   return app;
 }

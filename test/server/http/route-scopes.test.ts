@@ -11,7 +11,7 @@ import { installAccess, type RouteAccess } from '../../../server/http/access.js'
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 /** The only routes anyone may call without a token. Adding one is a deliberate change here. */
-const PUBLIC_ROUTES = ['GET /api/v2/health', 'GET /api/v2/openapi.json', 'GET /icons/:file'];
+const PUBLIC_ROUTES = ['GET /api/v2/health', 'GET /api/v2/openapi.json', 'GET /icons/:file', 'GET /widget.js', 'GET /widget/:file', 'GET /chat/:chatbotId'];
 
 let t: TestApp;
 let routes: RouteAccess[];
