@@ -54,6 +54,8 @@ export interface Config {
   answers: { models: { 'gpt-4.1': string; 'gpt-4.1-mini': string }; timeoutMs: number };
   /** An owed answer whose writer sent no heartbeat for this long (its process died) is written by another instance. */
   answerLeaseMs: number;
+  /** Outgoing mail: SMTP_URL (smtp:// or smtps://), else .eml files in `folder` ($DATA_DIR/mail). */
+  mail: { smtpUrl: string | null; from: string; folder: string };
   /** Webhook delivery: the receiver's deadline, concurrency overall and per target URL, the idle poll. */
   webhooks: { timeoutMs: number; concurrency: number; perTarget: number; pollMs: number };
   /** NODE_EXTRA_CA_CERTS, read so the guarded client trusts the same extra CAs as Node itself. */
@@ -128,6 +130,14 @@ function ownerEmail(env: NodeJS.ProcessEnv): string {
   return raw;
 }
 
+function mailConfig(env: NodeJS.ProcessEnv, siteUrl: string, dataDir: string): Config['mail'] {
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587');
+  }
+  return { smtpUrl, from: env.MAIL_FROM || `Parley <no-reply@${new URL(siteUrl).hostname}>`, folder: join(dataDir, 'mail') };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -185,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'ANSWER_TIMEOUT_MS', 30_000, 100, 600_000),
     },
     answerLeaseMs: integer(env, 'ANSWER_LEASE_MS', 30_000, 200, 3_600_000),
+    mail: mailConfig(env, siteUrl, dataDir),
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5_000, 100, 60_000),
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),

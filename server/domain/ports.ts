@@ -7,6 +7,7 @@ import type { Role, Scope, TokenAccess } from '../../shared/scopes.js';
 import type { ConversationStore } from './conversations/ports.js';
 import type { KnowledgeStore } from './knowledge/ports.js';
 import type { ResourcesStore } from './resources/ports.js';
+import type { VisitorsStore } from './visitors/ports.js';
 import type { WebhookStore } from './webhooks/ports.js';
 
 export interface Plan {
@@ -162,6 +163,8 @@ export interface Store {
   resources: ResourcesStore;
   /** Conversations with their visitors, messages and events (conversations/ports.ts). */
   conversations: ConversationStore;
+  /** Visitor accounts: e-mail codes, their throttles, identity secrets, sessions ended, gap answers delivered (visitors/ports.ts). */
+  visitors: VisitorsStore;
   /** The webhook outbox, disabled targets and signing secrets (webhooks/ports.ts). */
   webhooks: WebhookStore;
 }

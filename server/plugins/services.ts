@@ -27,6 +27,8 @@ import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
+import { createVisitorServices } from '../domain/visitors/index.js';
+import { createMailer } from '../adapters/mail.js';
 import { DEFAULT_USER_AGENT, type GuardedHttpClient } from '../outbound/guarded-client.js';
 import type { EmbeddedQueue } from '../queue/embedded-queue.js';
 import type { DatabaseHandle } from '../storage/dialects/index.js';
@@ -50,7 +52,7 @@ export interface ServiceParts {
   outbound: GuardedHttpClient;
   models: GuardedHttpClient;
   queue: EmbeddedQueue;
-  log?: { error(obj: unknown, msg: string): void };
+  log?: { error(obj: unknown, msg: string): void; info?(obj: unknown, msg: string): void };
 }
 
 export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
@@ -86,6 +88,14 @@ export function createServices({ config, database, store, outbound, models, queu
         })
       : createExtractiveProvider(),
   });
+  const conversations = new ConversationsService(store, chatbots, cursors, answers, {
+    captureLead: (s, lead) => captureLead(s, lead),
+    recordGap: async (s, gap) => void (await recordGap(s, gap)),
+    onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
+    checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
+  }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') });
+  const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
+  const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl, onLead: (s, lead) => webhooks.outbox.fromLead(s, lead) });
   return {
     store,
     retriever,
@@ -102,14 +112,16 @@ export function createServices({ config, database, store, outbound, models, queu
     analytics: new AnalyticsService(analyticsStore(database.db), chatbots),
     confluence: new ConfluenceService(store, chatbots, knowledge, runner, fetcher, secrets, cursors),
     /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps. */
-    resources: createResourceServices(store, chatbots, cursors),
+    resources: createResourceServices(store, chatbots, cursors, {
+      // The gap is answered either way; a conversation that cannot take the answer is logged.
+      onGapAnswered: (gap, answer, auth) =>
+        visitors.gaps.answered(gap, answer, auth.user).catch((err) => log?.error({ err, gapId: gap.id }, 'the answer could not be posted into its conversation')),
+    }),
     answers,
-    conversations: new ConversationsService(store, chatbots, cursors, answers, {
-      captureLead: (s, lead) => captureLead(s, lead),
-      recordGap: async (s, gap) => void (await recordGap(s, gap)),
-      onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
-      checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
-    }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') }),
+    conversations,
+    mailer,
+    /** Visitor accounts (e-mail codes, sessions ended), signed identities, widget leads, gap answers (domain/visitors/README.md). */
+    visitors,
     webhooks: webhooks.service(chatbots, cursors),
     webhookDispatcher: webhooks.dispatcher,
   };
@@ -137,6 +149,7 @@ export default fp<ServicesOptions>(
       log: app.log,
     });
     app.decorate('services', services);
+    if (!app.config.mail.smtpUrl) app.log.info({ folder: app.config.mail.folder }, 'SMTP_URL is not set: e-mails are written as .eml files to this folder');
     if (options.schedule === false) return;
     let scheduler: NodeJS.Timeout | null = null;
     let owedTimer: NodeJS.Timeout | null = null;

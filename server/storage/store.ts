@@ -10,6 +10,7 @@ import { createKnowledgeStore } from './knowledge.repository.js';
 import { resourcesRepository } from './resources.repository.js';
 import type { Database } from './tables.js';
 import { tokensRepository } from './tokens.repository.js';
+import { visitorsRepository } from './visitors.repository.js';
 import { webhooksRepository } from './webhooks.repository.js';
 
 /** The dialect of a kysely handle, for callers that hold only `db` (prefer passing it). */
@@ -33,6 +34,7 @@ export function createStore(db: Kysely<Database>, dialect: DialectName = dialect
     knowledge: createKnowledgeStore(db, dialect),
     resources: resourcesRepository(db),
     conversations: conversationStore(db),
+    visitors: visitorsRepository(db),
     webhooks: webhooksRepository(db),
   };
 }

@@ -609,27 +609,66 @@ export class ConversationsService {
     return null;
   }
 
-  /** Stores the visitor's contact details on the conversation's chat user and captures a lead. */
-  private async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails) {
+  /**
+   * Stores the visitor's contact details on the conversation's chat user and captures a lead
+   * (`source` says where). A verified visitor's address stays: it is who they proved to be.
+   */
+  private async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails, source = 'conversation'): Promise<{ leadId: string | null }> {
     const email = v.email?.trim().toLowerCase() || null;
     const clean = { email, name: v.name?.trim() || null, phone: v.phone?.trim() || null };
-    await this.change(conversation, null, async (ctx) => {
+    const { result } = await this.change(conversation, null, async (ctx) => {
       const at = ctx.at;
       let userId = ctx.current.chatUserId;
       if (userId) {
-        await ctx.s.conversations.chatUsers.update(userId, { ...Object.fromEntries(Object.entries(clean).filter(([, x]) => x !== null)), updatedAt: at });
+        const user = await ctx.s.conversations.chatUsers.get(userId);
+        const fields = Object.entries(clean).filter(([k, x]) => x !== null && !(k === 'email' && user?.verified));
+        await ctx.s.conversations.chatUsers.update(userId, { ...Object.fromEntries(fields), updatedAt: at });
       } else {
         userId = newId();
         await ctx.s.conversations.chatUsers.insert({ id: userId, chatbotId: chatbot.id, ...clean, verified: false, metadata: {}, createdAt: at, updatedAt: at });
         ctx.patch.chatUserId = userId;
       }
-      if (this.hooks.captureLead && (clean.email || clean.phone)) {
-        const lead = await this.hooks.captureLead(ctx.s, { chatbotId: chatbot.id, conversationId: conversation.id, chatUserId: userId, ...clean, customFields: v.customFields ?? {}, source: 'conversation' });
+      if (this.hooks.captureLead && (clean.email || clean.phone || (v.customFields && Object.keys(v.customFields).length))) {
+        const lead = await this.hooks.captureLead(ctx.s, { chatbotId: chatbot.id, conversationId: conversation.id, chatUserId: userId, ...clean, customFields: v.customFields ?? {}, source });
         ctx.emit('lead.captured', { leadId: lead.id });
-      } else {
-        ctx.emit('conversation.updated', { fields: ['chatUser'] });
+        return lead.id;
       }
+      ctx.emit('conversation.updated', { fields: ['chatUser'] });
+      return null;
     });
+    return { leadId: result };
+  }
+
+  // ---- the visitor gateway (no token: the gateway has checked the visitor's session) -------
+
+  /** The visitor's contact details from the widget, for a conversation of theirs; a lead when they leave an address, phone or custom field. */
+  async identifyVisitor(chatbotId: string, threadId: string, details: VisitorDetails, source = 'widget'): Promise<{ leadId: string | null }> {
+    const conversation = await this.store.conversations.get(threadId);
+    const chatbot = await this.store.chatbots.get(chatbotId);
+    if (!conversation || !chatbot || conversation.chatbotId !== chatbot.id) throw notFound('Conversation');
+    return this.identify(chatbot, conversation, details, source);
+  }
+
+  /**
+   * A team member's answer posted into a conversation without changing its condition (it may be
+   * resolved or with the AI): the answer to a knowledge gap it raised. `claim` runs in the same
+   * transaction with the new message's id; when it returns false nothing is posted (null).
+   */
+  async postTeamAnswer(chatbotId: string, threadId: string, input: { text: string; agentId: string; agentName: string; meta?: Record<string, unknown> }, claim?: (s: Store, messageId: string) => Promise<boolean>): Promise<ThreadMessage | null> {
+    const conversation = await this.store.conversations.get(threadId);
+    const chatbot = await this.store.chatbots.get(chatbotId);
+    if (!conversation || !chatbot || conversation.chatbotId !== chatbot.id) throw notFound('Conversation');
+    try {
+      const { result } = await this.change(conversation, null, async (ctx) => {
+        const id = newId();
+        if (claim && !(await claim(ctx.s, id))) throw new Discard();
+        return this.addMessage(ctx, chatbot, { id, author: 'agent', text: input.text, agentId: input.agentId, agentName: input.agentName, meta: input.meta ?? {} });
+      });
+      return messageView(result);
+    } catch (err) {
+      if (err instanceof Discard) return null;
+      throw err;
+    }
   }
 
   private async setTags(chatbot: ChatbotRecord, conversation: ConversationRecord, tagIds: string[]) {

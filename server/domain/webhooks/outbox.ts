@@ -6,6 +6,7 @@
 import type { ConversationEventRecord, ConversationRecord } from '../conversations/ports.js';
 import { newId } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
+import type { LeadRecord } from '../resources/ports.js';
 import type { SecretBox } from '../secrets.js';
 import { escalationBody, leadBody, messageBody } from './payloads.js';
 import type { DeliveryRecord, PayloadVariant, WebhookEvent } from './ports.js';
@@ -66,6 +67,18 @@ export class WebhookOutbox {
     }
     if (written) this.onEnqueued();
     return written;
+  }
+
+  /** A lead captured outside any conversation (the widget's form before the first message), in its transaction. */
+  async fromLead(s: Store, lead: LeadRecord): Promise<number> {
+    const chatbot = await s.chatbots.get(lead.chatbotId);
+    if (!chatbot) return 0;
+    const target = resolveTarget('lead', chatbot.settings, null);
+    if (!target || !(await this.planAllows(s, chatbot))) return 0;
+    const variant = payloadVariant(chatbot.settings);
+    await this.write(s, chatbot.id, null, 'lead', variant, target, leadBody(variant, { chatbot, lead, siteUrl: this.siteUrl }), lead.createdAt);
+    this.onEnqueued();
+    return 1;
   }
 
   /** One delivery row; the token is sealed to this row so a copied value does not open elsewhere. */

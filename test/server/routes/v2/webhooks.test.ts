@@ -121,6 +121,16 @@ describe('events of section 6', () => {
     expect(esc.user).toEqual({ email: 'bo@example.com', name: 'Bo' });
   });
 
+  test('a lead from the widget form before any conversation is delivered too', async () => {
+    const { id } = await chatbot({ leadsWebhookUrl: `${receiver.url}/widget-lead` });
+    const userId = `u${Date.now()}`;
+    const now = new Date().toISOString();
+    await t.app.services.store.conversations.chatUsers.insert({ id: userId, chatbotId: id, email: null, name: null, phone: null, verified: false, metadata: {}, createdAt: now, updatedAt: now });
+    const { leadId } = await t.app.services.visitors.leads.submit({ chatbotId: id, chatUserId: userId, email: 'form@example.com', name: 'Form' });
+    await waitCount('/widget-lead', 1);
+    expect(bodies('/widget-lead')[0].data.leadDetails).toMatchObject({ id: leadId, email: 'form@example.com', name: 'Form' });
+  });
+
   test("target order: the thread's own pair, then the event's URL, then the global one", async () => {
     const { id } = await chatbot({ webhookUrl: `${receiver.url}/order/global`, webhookToken: 'g', escalationWebhookUrl: `${receiver.url}/order/escalation`, escalationWebhookToken: 'e' });
     const plain = (await t.call('POST', `/api/v2/chatbots/${id}/conversations`, token, {})).body.data.conversation.threadId;
