@@ -56,6 +56,7 @@ export interface ServiceParts {
 }
 
 export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
+  const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
   const secrets = new SecretBox(config.secretKey);
   const webhooks = createWebhooks(store, outbound, secrets, config, log);

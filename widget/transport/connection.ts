@@ -194,6 +194,8 @@ export class Connection {
       if (frame) on.frame(frame);
     };
     ws.onclose = (event) => on.lost(event.code, opened);
+    // Failures arrive as a close event too; handled there.
+    ws.onerror = () => {};
     return {
       send: (frames) => {
         if (ws.readyState === 1) for (const f of frames) ws.send(JSON.stringify(f));
@@ -207,39 +209,54 @@ export class Connection {
 
   private openSse(token: string, on: { frame(f: ServerFrame): void; lost(code: number, opened: boolean): void }): Channel {
     const base = this.options.base;
-    const url = `${base}/api/widget/sse?token=${encodeURIComponent(token)}&hello=${encodeURIComponent(JSON.stringify(this.options.hello()))}`;
-    const source = new EventSource(url);
-    let stream: string | null = null;
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const abort = new AbortController();
+    let opened = false;
     let chain = Promise.resolve();
-    source.onmessage = (event) => {
-      const frame = parse(event.data);
-      if (!frame) return;
-      if (frame.type === 'ready') stream = frame.stream ?? null;
-      on.frame(frame);
-    };
-    source.onerror = () => {
-      // EventSource retries by itself without our resume point; we reconnect with it instead.
-      source.close();
-      on.lost(1006, stream !== null);
-    };
+    let code = 1006;
+    void (async () => {
+      try {
+        const res = await fetch(`${base}/api/widget/sse`, { method: 'POST', headers: auth, body: JSON.stringify(this.options.hello()), signal: abort.signal });
+        if (res.status === 401) code = CLOSE.sessionInvalid;
+        if (!res.ok || !res.body) throw new Error(`sse ${res.status}`);
+        opened = true;
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          this.lastHeard = Date.now();
+          buffer += value;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const event = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+            if (!data) continue;
+            if (/^event:\s*close$/m.test(event)) code = (JSON.parse(data) as { code?: number }).code ?? 1006;
+            else {
+              const frame = parse(data);
+              if (frame) on.frame(frame);
+            }
+          }
+        }
+      } catch {
+        if (abort.signal.aborted) return;
+      }
+      if (!abort.signal.aborted) on.lost(code, opened);
+    })();
     return {
       send: (frames) => {
-        if (!stream) return;
-        const body = JSON.stringify({ stream, frames });
-        chain = chain.then(() =>
-          fetch(`${base}/api/widget/frames`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-            body,
-          }).then(
-            (res) => {
-              if (res.status === 401) on.lost(CLOSE.sessionInvalid, true);
-            },
-            () => on.lost(1006, true),
-          ),
-        );
+        for (const frame of frames) {
+          if (frame.type === 'ping') continue;
+          chain = chain.then(async () => {
+            const res = await fetch(`${base}/api/widget/frames`, { method: 'POST', headers: auth, body: JSON.stringify(frame) }).catch(() => null);
+            const body = (await res?.json().catch(() => null)) as { data?: { frames?: ServerFrame[] } } | null;
+            for (const f of body?.data?.frames ?? []) on.frame(f);
+          });
+        }
       },
-      close: () => source.close(),
+      close: () => abort.abort(),
     };
   }
 }

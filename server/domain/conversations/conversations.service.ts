@@ -28,6 +28,7 @@ import { AppError, confirmationRequired, notFound, validationFailed } from '../e
 import { newId, nowIso } from '../ids.js';
 import { messagesFor } from '../answers/messages.js';
 import { requireFeature } from '../plans.js';
+import { keepMaskedSecret, maskSecret } from '../secret-settings.js';
 import type { ChatbotRecord, Store } from '../ports.js';
 import type {
   Answer,
@@ -434,7 +435,7 @@ export class ConversationsService {
     if (input.visitor && hasDetails(input.visitor)) await this.identify(chatbot, conversation, input.visitor);
     const fields: Partial<ConversationRecord> = {};
     if (input.webhookUrl !== undefined) fields.webhookUrl = input.webhookUrl;
-    if (input.webhookToken !== undefined) fields.webhookToken = input.webhookToken;
+    if (input.webhookToken !== undefined) fields.webhookToken = keepMaskedSecret('webhookToken', input.webhookToken, conversation.webhookToken) as string | null;
     if (input.totalMessagesRead !== undefined) fields.totalMessagesRead = input.totalMessagesRead;
     const e: ConversationEvent | null = input.status === 'RESOLVED' ? { type: 'resolve' } : input.status === 'OPEN' ? { type: 'reopen' } : null;
     const fresh = (await this.store.conversations.get(conversation.id))!;
@@ -701,7 +702,7 @@ export class ConversationsService {
         updatedAt: c.updatedAt,
         endedAt: c.endedAt,
         webhookUrl: c.webhookUrl,
-        webhookToken: c.webhookToken,
+        webhookToken: maskSecret(c.webhookToken),
         totalMessagesRead: c.totalMessagesRead,
         messageCount: c.messageCount,
         lastMessageAt: c.lastMessageAt,
