@@ -58,7 +58,6 @@ export interface ServiceParts {
 export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
   const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
-  const secrets = new SecretBox(config.secretKey);
   const webhooks = createWebhooks(store, outbound, secrets, config, log);
   const chatbots = new ChatbotsService(store, cursors, webhooks.checkUrls);
   const fetcher = guardedFetcher(outbound);
