@@ -16,12 +16,14 @@ import { installErrorHandling } from './http/errors.js';
 import { ErrorEnvelope, swaggerOptions } from './http/openapi.js';
 import outboundPlugin from './plugins/outbound.js';
 import queuePlugin from './plugins/queue.js';
+import realtimePlugin from './plugins/realtime.js';
 import servicesPlugin from './plugins/services.js';
 import storagePlugin from './plugins/storage.js';
 import webhooksPlugin from './plugins/webhooks.js';
 import { publicRoutes } from './routes/public/index.js';
 import { v2Routes } from './routes/v2/index.js';
 import widgetFiles from './routes/widget-files/index.js';
+import { widgetRoutes } from './routes/widget/index.js';
 import type { DatabaseHandle } from './storage/dialects/index.js';
 
 declare module 'fastify' {
@@ -106,9 +108,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addSchema(ErrorEnvelope);
   await app.register(swagger, swaggerOptions(config.siteUrl));
 
-  // 6. Routes.
+  // 6. The realtime hub and the visitor gateway's sockets (closed before the services they use).
+  await app.register(realtimePlugin);
+
+  // 7. Routes.
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(publicRoutes);
   await app.register(widgetFiles);
+  await app.register(widgetRoutes);
   return app;
 }

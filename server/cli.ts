@@ -20,8 +20,9 @@ Commands:
   accounts create --email E [--name N]    a new account with E as its owner
   accounts list
   tokens create --access full|standard|custom [--scopes a,b] [--chatbots ID,ID]
-                [--account ID] [--name N] [--json]
-                                          a v2 API token for the account's owner; printed once
+                [--account ID] [--user EMAIL] [--name N] [--json]
+                                          a v2 API token for the account's owner (or the user
+                                          EMAIL of the account, within their role); printed once
   tokens list [--account ID] [--json]
   tokens revoke ID [--account ID]
   legacy-keys create [--account ID] [--json]
@@ -62,6 +63,7 @@ async function run(argv: string[]): Promise<number> {
     strict: true,
     options: {
       email: { type: 'string' },
+      user: { type: 'string' },
       name: { type: 'string' },
       access: { type: 'string' },
       scopes: { type: 'string' },
@@ -117,8 +119,8 @@ async function run(argv: string[]): Promise<number> {
         if (!access || !TOKEN_ACCESS.includes(access)) throw new UsageError('tokens create needs --access full, standard or custom');
         if (access === 'custom' && !values.scopes) throw new UsageError('--access custom needs --scopes a,b');
         const account = await services.accounts.resolve(values.account);
-        const owner = await services.store.users.owner(account.id);
-        if (!owner) throw new UsageError(`account ${account.id} has no owner`);
+        const owner = values.user ? await services.store.users.byEmail(account.id, values.user) : await services.store.users.owner(account.id);
+        if (!owner) throw new UsageError(values.user ? `no user ${values.user} in account ${account.id}` : `account ${account.id} has no owner`);
         const created = await services.tokens.create(owner, {
           access,
           name: values.name,
@@ -144,7 +146,7 @@ async function run(argv: string[]): Promise<number> {
         const account = values.account ? await services.accounts.resolve(values.account) : null;
         const token = (await services.store.tokens.listAll(account?.id ?? null)).find((t) => t.id === id);
         if (!token) throw new UsageError(`no token ${id}${account ? ` in account ${account.id}` : ''}`);
-        const revoked = await services.tokens.revoke(token.accountId, id);
+        const revoked = await services.tokens.revokeAsOperator(token.accountId, id);
         out(revoked, `Revoked ${revoked.id}`);
         return 0;
       }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parsePrivateFetch } from './outbound/address-policy.js';
+import type { GatewayLimits } from './realtime/gateway.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -52,6 +53,10 @@ export interface Config {
    * `openai` is set), and how long a model may send nothing before the attempt fails.
    */
   answers: { models: { 'gpt-4.1': string; 'gpt-4.1-mini': string }; timeoutMs: number };
+  /** REDIS_URL: the realtime hub across instances; null keeps it in this process. */
+  redisUrl: string | null;
+  /** The visitor gateway's limits (server/realtime/gateway.ts). */
+  realtime: GatewayLimits;
   /** An owed answer whose writer sent no heartbeat for this long (its process died) is written by another instance. */
   answerLeaseMs: number;
   /** Outgoing mail: SMTP_URL (smtp:// or smtps://), else .eml files in `folder` ($DATA_DIR/mail). */
@@ -120,6 +125,13 @@ function openaiConfig(env: NodeJS.ProcessEnv): Config['openai'] {
     throw new ConfigError(`OPENAI_BASE_URL must be an absolute URL such as https://api.openai.com/v1; got "${env.OPENAI_BASE_URL}"`);
   }
   return { baseUrl, apiKey: env.OPENAI_API_KEY || '', embeddingModel: env.EMBEDDING_MODEL || null };
+}
+
+function redisUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.REDIS_URL;
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL; got "${raw}"`);
+  return raw;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -193,6 +205,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     answers: {
       models: { 'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1', 'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini' },
       timeoutMs: integer(env, 'ANSWER_TIMEOUT_MS', 30_000, 100, 600_000),
+    },
+    redisUrl: redisUrl(env),
+    realtime: {
+      heartbeatMs: integer(env, 'WS_HEARTBEAT_MS', 25_000, 50, 600_000),
+      maxSocketsPerIp: integer(env, 'WS_MAX_SOCKETS_PER_IP', 50, 1, 1_000_000),
+      maxSocketsPerVisitor: integer(env, 'WS_MAX_SOCKETS_PER_VISITOR', 10, 1, 10_000),
+      framesPerWindow: integer(env, 'WS_MAX_FRAMES_PER_10S', 60, 1, 100_000),
+      rateWindowMs: 10_000,
+      bufferLimitBytes: integer(env, 'WS_BUFFER_LIMIT_BYTES', 1_048_576, 1024, 256 * 1_048_576),
+      maxAnswersPerChatbot: integer(env, 'MAX_ANSWERS_PER_CHATBOT', 20, 1, 10_000),
+      helloTimeoutMs: integer(env, 'WS_HELLO_TIMEOUT_MS', 10_000, 50, 600_000),
     },
     answerLeaseMs: integer(env, 'ANSWER_LEASE_MS', 30_000, 200, 3_600_000),
     mail: mailConfig(env, siteUrl, dataDir),

@@ -28,6 +28,10 @@ export const ERROR_STATUS = {
   /** The request's Content-Type is not one this route reads. */
   UNSUPPORTED_MEDIA_TYPE: 415,
   CHATBOT_PAGES_LIMIT_REACHED: 429,
+  /** A visitor session token is missing, malformed, expired or logged out: ask for a new session. */
+  SESSION_NOT_VALID: 401,
+  /** The page's Origin is not among the chatbot's allowed domains. */
+  ORIGIN_NOT_ALLOWED: 403,
   /** Too many requests of this kind (visitor codes per address, IP or chatbot); Retry-After says when to try again. */
   RATE_LIMITED: 429,
   /** A visitor's e-mail code is wrong, expired, used, replaced by a newer one or voided by wrong tries (one answer for all). */

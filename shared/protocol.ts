@@ -79,6 +79,8 @@ export interface HelloFrame {
   v: number;
   /** Last seen seq per conversation id. */
   resume?: Record<string, number>;
+  /** The session token, when it could not be offered as a subprotocol at the upgrade. */
+  token?: string;
 }
 export interface SendMessageFrame {
   type: 'message.send';
@@ -283,6 +285,8 @@ export interface ErrorFrame {
   message: string;
   /** The client frame this answers, when known. */
   ref?: { type?: string; clientId?: string; conversationId?: string };
+  /** VALIDATION_FAILED: the failing fields (as in the REST envelope). */
+  details?: unknown;
 }
 
 export type ServerFrame =
@@ -311,6 +315,14 @@ export type ServerFrame =
 // with `{ code, reason }` before the server ends it. Client frames other than hello go one per
 // `POST /api/widget/frames` (same header); the frames meant for that request (ack, errors,
 // lists) come back in `data.frames`, conversation events on the stream.
+
+/** The team's live stream (`/api/v2/stream`) carries the server frames above and these. */
+export interface VisitorTypingFrame {
+  type: 'visitor.typing';
+  conversationId: string;
+  typing: boolean;
+}
+export type TeamFrame = ServerFrame | VisitorTypingFrame;
 
 /** Limits shared by both sides. */
 export const LIMITS = {

@@ -117,6 +117,7 @@ export interface Store {
     insert(user: UserRecord): Promise<void>;
     get(id: string): Promise<UserRecord | null>;
     owner(accountId: string): Promise<UserRecord | null>;
+    byEmail(accountId: string, email: string): Promise<UserRecord | null>;
   };
   tokens: {
     insert(token: TokenRecord, hash: string): Promise<void>;
@@ -124,7 +125,8 @@ export interface Store {
     /** The token of this hash with its user and account (null when any of the three is missing). */
     withOwner(hash: string): Promise<{ token: TokenRecord; user: UserRecord; account: AccountRecord } | null>;
     get(accountId: string, id: string): Promise<TokenRecord | null>;
-    page(accountId: string, page: PageRequest): Promise<Page<TokenRecord>>;
+    /** `userId`: only that user's tokens. */
+    page(accountId: string, page: PageRequest, userId?: string | null): Promise<Page<TokenRecord>>;
     listAll(accountId: string | null): Promise<TokenRecord[]>;
     revoke(id: string, at: string): Promise<void>;
     touch(id: string, at: string): Promise<void>;

@@ -27,6 +27,8 @@ import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
+import { SessionTokens } from '../domain/widget/sessions.js';
+import { WidgetService } from '../domain/widget/widget.service.js';
 import { createVisitorServices } from '../domain/visitors/index.js';
 import { createMailer } from '../adapters/mail.js';
 import { DEFAULT_USER_AGENT, type GuardedHttpClient } from '../outbound/guarded-client.js';
@@ -96,6 +98,7 @@ export function createServices({ config, database, store, outbound, models, queu
   }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') });
   const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
   const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl, onLead: (s, lead) => webhooks.outbox.fromLead(s, lead) });
+  const widget = new WidgetService(store, new SessionTokens(config.secretKey), (sid) => visitors.accounts.isLoggedOut(sid));
   return {
     store,
     retriever,
@@ -118,6 +121,8 @@ export function createServices({ config, database, store, outbound, models, queu
         visitors.gaps.answered(gap, answer, auth.user).catch((err) => log?.error({ err, gapId: gap.id }, 'the answer could not be posted into its conversation')),
     }),
     answers,
+    /** The visitor-facing side: public widget configuration and visitor sessions. */
+    widget,
     conversations,
     mailer,
     /** Visitor accounts (e-mail codes, sessions ended), signed identities, widget leads, gap answers (domain/visitors/README.md). */

@@ -54,7 +54,14 @@ export default fp<WebhooksOptions>(
   async (app, options) => {
     const dispatcher: WebhookDispatcher = app.services.webhookDispatcher;
     if (options.run !== false) app.addHook('onReady', async () => dispatcher.start());
-    app.addHook('onClose', () => dispatcher.stop());
+    // Rows written in a change's transaction are visible once it commits: look then, not at the next poll.
+    const unsubscribe = app.services.conversations.onCommit((_, events) => {
+      if (events.some((e) => e.type === 'message.added' || e.type === 'conversation.escalated' || e.type === 'lead.captured')) dispatcher.nudge();
+    });
+    app.addHook('onClose', async () => {
+      unsubscribe();
+      await dispatcher.stop();
+    });
   },
   { name: 'webhooks', dependencies: ['services'] },
 );

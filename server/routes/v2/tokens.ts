@@ -26,7 +26,7 @@ export default async function tokens(fastify: FastifyInstance) {
   app.get(
     '/tokens',
     {
-      schema: { tags: ['tokens'], summary: "The account's API tokens (never their values)", querystring: pageQuery(50, 100) },
+      schema: { tags: ['tokens'], summary: "The account's API tokens (never their values)", description: "Members and tokens restricted to chosen chatbots see only their own user's tokens", querystring: pageQuery(50, 100) },
       config: { access: { scopes: ['tokens:read'], whileInactive: true } },
     },
     async (request) => {
@@ -61,10 +61,11 @@ export default async function tokens(fastify: FastifyInstance) {
       schema: {
         tags: ['tokens'],
         summary: 'Revoke a token; it stops working on its next request',
+        description: "Members and tokens restricted to chosen chatbots revoke only their own user's tokens (others: 404); only the owner revokes the owner's (403 TOKEN_SCOPE_NOT_ALLOWED).",
         params: Type.Object({ tokenId: Type.String({ maxLength: 64 }) }),
       },
       config: { access: { scopes: ['tokens:write'], whileInactive: true } },
     },
-    async (request) => ({ revokedToken: await service.revoke(request.auth.account.id, request.params.tokenId) }),
+    async (request) => ({ revokedToken: await service.revoke(request.auth, request.params.tokenId) }),
   );
 }
