@@ -66,7 +66,7 @@ describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dial
   });
 
   function dispatcher(options: { timeoutMs?: number; perTarget?: number; concurrency?: number } = {}) {
-    const sender = webhookSender(client, { timeoutMs: options.timeoutMs ?? 400, guard: { allowPrivate: false, isAllowedAddress: addressRangeMatcher(['127.0.0.0/8']) } });
+    const sender = webhookSender(client, { timeoutMs: options.timeoutMs ?? 10_000, guard: { allowPrivate: false, isAllowedAddress: addressRangeMatcher(['127.0.0.0/8']) } });
     const d = new WebhookDispatcher(store, sender, outbox, new SigningSecrets(store, box), {
       concurrency: options.concurrency ?? 8,
       perTarget: options.perTarget ?? 4,
@@ -160,7 +160,7 @@ describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dial
   test('a receiver that hangs past the deadline, or drops the connection, is a failure with no status', async () => {
     const bot = await chatbot();
     receiver.respond = (r) => (r.path === '/hang' ? 'hang' : 'destroy');
-    const d = dispatcher({ timeoutMs: 300 });
+    const d = dispatcher({ timeoutMs: 1_500 });
     const [hung] = await enqueue(bot, `${receiver.url}/hang`);
     const [dropped] = await enqueue(bot, `${receiver.url}/drop`);
     await d.runDue();
@@ -225,8 +225,12 @@ describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dial
     const fast = await enqueue(bot, `${other.url}/fast`, 'A', 6);
     d.start();
     await other.waitFor((r) => r.length === 6);
-    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received.length).toBeLessThanOrEqual(2);
     for (const id of fast) await expect.poll(async () => (await row(bot, id))!.status).toBe('delivered');
+    await receiver.waitFor((r) => r.length === 2);
+    // Several polls later the hung target still holds only its two slots.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.received).toHaveLength(2);
     await d.stop();
     for (const id of slow) expect(await row(bot, id)).toMatchObject({ status: 'pending', attempts: 0, totalAttempts: 0, leaseUntil: null });
   });
