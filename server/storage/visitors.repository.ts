@@ -42,10 +42,18 @@ export function visitorsRepository(db: Kysely<Database>): VisitorsStore {
         const r = await db.selectFrom('visitor_codes').selectAll().where('chatbot_id', '=', chatbotId).where('email', '=', email).executeTakeFirst();
         return r ? toCode(r as Row<'visitor_codes'>) : null;
       },
-      async fail(id) {
-        await db.updateTable('visitor_codes').set({ attempts: sql`attempts + 1` }).where('id', '=', id).where('consumed_at', 'is', null).execute();
+      async attempt(id, now, maxAttempts) {
+        const res = await db
+          .updateTable('visitor_codes')
+          .set({ attempts: sql`attempts + 1` })
+          .where('id', '=', id)
+          .where('consumed_at', 'is', null)
+          .where('expires_at', '>', now)
+          .where('attempts', '<', maxAttempts)
+          .executeTakeFirst();
+        return Number(res.numUpdatedRows) === 1;
       },
-      async consume(id, codeHash, now, maxAttempts) {
+      async consume(id, codeHash, now) {
         // The conditions and the write are one statement: a row lock (PostgreSQL) or the write
         // lock (SQLite) lets exactly one of concurrent callers see `consumed_at is null`.
         const res = await db
@@ -55,7 +63,6 @@ export function visitorsRepository(db: Kysely<Database>): VisitorsStore {
           .where('code_hash', '=', codeHash)
           .where('consumed_at', 'is', null)
           .where('expires_at', '>', now)
-          .where('attempts', '<', maxAttempts)
           .executeTakeFirst();
         return Number(res.numUpdatedRows) === 1;
       },

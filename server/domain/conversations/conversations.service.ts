@@ -58,6 +58,8 @@ export interface ConversationHooks {
   onEvents?(store: Store, conversation: ConversationRecord, events: ConversationEventRecord[]): Promise<unknown>;
   /** Refuses a thread-level webhook URL that is not HTTPS or points inside. */
   checkWebhookUrl?(fields: { webhookUrl?: string | null }): Promise<void>;
+  /** After a captured lead committed (the owner's notice). */
+  leadCaptured?(chatbotId: string, leadId: string): Promise<void>;
 }
 
 const EFFECT_EVENT: Record<Effect, ConversationEventType> = {
@@ -757,6 +759,7 @@ export class ConversationsService {
       ctx.emit('conversation.updated', { fields: ['chatUser'] });
       return null;
     });
+    if (result && this.hooks.leadCaptured) await this.hooks.leadCaptured(chatbot.id, result);
     return { leadId: result };
   }
 

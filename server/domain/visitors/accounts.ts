@@ -21,7 +21,7 @@ import type { Mailer } from './ports.js';
 export interface CodeLimits {
   /** How long a code is valid. */
   ttlMs: number;
-  /** Wrong tries that void a code. */
+  /** Tries a code allows: each try is counted before the comparison, so the 5th wrong one voids it. */
   maxAttempts: number;
   /** Least time between two codes for one address. */
   resendAfterMs: number;
@@ -141,13 +141,11 @@ export class VisitorAccounts {
     if (!/^[0-9]{6}$/.test(code)) throw invalidCode();
     const record = await this.store.visitors.codes.get(chatbot.id, email);
     const now = nowIso();
-    if (!record || record.consumedAt || record.expiresAt <= now || record.attempts >= this.limits.maxAttempts) throw invalidCode();
+    // A try is taken before the comparison, so concurrent guesses cannot outrun the limit.
+    if (!record || !(await this.store.visitors.codes.attempt(record.id, now, this.limits.maxAttempts))) throw invalidCode();
     const hash = this.hash(chatbot.id, email, code);
-    if (!timingSafeEqual(Buffer.from(hash, 'hex'), Buffer.from(record.codeHash, 'hex'))) {
-      await this.store.visitors.codes.fail(record.id);
-      throw invalidCode();
-    }
-    if (!(await this.store.visitors.codes.consume(record.id, hash, now, this.limits.maxAttempts))) throw invalidCode();
+    if (!timingSafeEqual(Buffer.from(hash, 'hex'), Buffer.from(record.codeHash, 'hex'))) throw invalidCode();
+    if (!(await this.store.visitors.codes.consume(record.id, hash, now))) throw invalidCode();
     const chatUser = await this.bindVerified(chatbot.id, email, { name: record.name, phone: record.phone }, input.currentChatUserId ?? null);
     return { visitor: visitorInfo(chatUser), chatUser };
   }

@@ -11,7 +11,8 @@
  * `collectUserData` says which of name and phone the form has besides the e-mail; `leadFields`
  * adds the chatbot's own fields. Validation and storage are the v2 API's leads
  * (resources/leads.ts `captureLead`): a widget lead is listed by GET /chatbots/{id}/leads with
- * `source: "widget"`. The owner is e-mailed about each one unless disableLeadNotifications.
+ * `source: "widget"`. The owner is e-mailed about each new lead, the widget's and the v2 API's
+ * (`notify`, also the conversations service's leadCaptured hook), unless disableLeadNotifications.
  */
 import type { VisitorInfo } from '../../../shared/protocol.js';
 import type { ConversationsService } from '../conversations/conversations.service.js';
@@ -65,6 +66,7 @@ export class VisitorLeads {
     if (input.conversationId) {
       const conversation = await this.store.conversations.get(input.conversationId);
       if (!conversation || conversation.chatbotId !== chatbot.id || conversation.chatUserId !== user.id) throw notFound('Conversation');
+      // The conversations service's leadCaptured hook sends the owner's notice.
       ({ leadId } = await this.conversations.identifyVisitor(chatbot.id, conversation.id, details, 'widget'));
     } else {
       leadId = await this.store.transaction(async (s) => {
@@ -78,12 +80,17 @@ export class VisitorLeads {
         await s.conversations.chatUsers.update(user.id, { ...patch, updatedAt: nowIso() });
         return lead.id;
       });
-    }
-    if (leadId && chatbot.settings.disableLeadNotifications !== true) {
-      await this.queue.enqueue(LEAD_NOTICE_JOB, { chatbotId: chatbot.id, leadId });
+      await this.notify(chatbot.id, leadId);
     }
     const fresh = (await this.store.conversations.chatUsers.get(user.id))!;
     return { visitor: visitorInfo(fresh), leadId };
+  }
+
+  /** Queues the owner's notice of a new lead, unless the chatbot has disableLeadNotifications. */
+  async notify(chatbotId: string, leadId: string): Promise<void> {
+    const chatbot = await this.store.chatbots.get(chatbotId);
+    if (!chatbot || chatbot.settings.disableLeadNotifications === true) return;
+    await this.queue.enqueue(LEAD_NOTICE_JOB, { chatbotId, leadId });
   }
 
   /** The owner's notice of a new lead (a queued job: retried when the mail server is away). */
@@ -99,9 +106,9 @@ export class VisitorLeads {
     const lines = [
       t.leadIntro(bot),
       '',
-      ...(lead.name ? [`Name: ${lead.name}`] : []),
-      ...(lead.email ? [`E-mail: ${lead.email}`] : []),
-      ...(lead.phone ? [`Phone: ${lead.phone}`] : []),
+      ...(lead.name ? [`${t.labels.name}: ${lead.name}`] : []),
+      ...(lead.email ? [`${t.labels.email}: ${lead.email}`] : []),
+      ...(lead.phone ? [`${t.labels.phone}: ${lead.phone}`] : []),
       ...Object.entries(lead.customFields).map(([k, v]) => `${k}: ${v}`),
       '',
       `${this.siteUrl}/api/v2/chatbots/${chatbot.id}/leads/${lead.id}`,

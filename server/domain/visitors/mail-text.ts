@@ -13,6 +13,8 @@ interface MailStrings {
   yourQuestion: string;
   answer: string;
   ignore: string;
+  /** Field labels of the lead notice. */
+  labels: { name: string; email: string; phone: string };
 }
 
 const STRINGS: Record<string, MailStrings> = {
@@ -26,6 +28,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'Your question',
     answer: 'Answer',
     ignore: 'If you did not ask for this, you can ignore this e-mail.',
+    labels: { name: 'Name', email: 'E-mail', phone: 'Phone' },
   },
   da: {
     codeSubject: (b) => `Din kode til ${b}`,
@@ -37,6 +40,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'Dit spørgsmål',
     answer: 'Svar',
     ignore: 'Hvis du ikke har bedt om dette, kan du se bort fra denne e-mail.',
+    labels: { name: 'Navn', email: 'E-mail', phone: 'Telefon' },
   },
   de: {
     codeSubject: (b) => `Ihr Code für ${b}`,
@@ -48,6 +52,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'Ihre Frage',
     answer: 'Antwort',
     ignore: 'Wenn Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.',
+    labels: { name: 'Name', email: 'E-Mail', phone: 'Telefon' },
   },
   es: {
     codeSubject: (b) => `Tu código de ${b}`,
@@ -59,6 +64,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'Tu pregunta',
     answer: 'Respuesta',
     ignore: 'Si no lo solicitaste, puedes ignorar este correo.',
+    labels: { name: 'Nombre', email: 'Correo', phone: 'Teléfono' },
   },
   fr: {
     codeSubject: (b) => `Votre code ${b}`,
@@ -70,6 +76,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'Votre question',
     answer: 'Réponse',
     ignore: "Si vous n'avez rien demandé, ignorez cet e-mail.",
+    labels: { name: 'Nom', email: 'E-mail', phone: 'Téléphone' },
   },
   it: {
     codeSubject: (b) => `Il tuo codice ${b}`,
@@ -81,6 +88,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'La tua domanda',
     answer: 'Risposta',
     ignore: 'Se non lo hai richiesto, puoi ignorare questa e-mail.',
+    labels: { name: 'Nome', email: 'E-mail', phone: 'Telefono' },
   },
   ja: {
     codeSubject: (b) => `${b} の確認コード`,
@@ -92,6 +100,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'ご質問',
     answer: '回答',
     ignore: 'お心当たりがない場合は、このメールを無視してください。',
+    labels: { name: '名前', email: 'メール', phone: '電話' },
   },
   nl: {
     codeSubject: (b) => `Je code voor ${b}`,
@@ -103,6 +112,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'Je vraag',
     answer: 'Antwoord',
     ignore: 'Heb je hier niet om gevraagd, dan kun je deze e-mail negeren.',
+    labels: { name: 'Naam', email: 'E-mail', phone: 'Telefoon' },
   },
   pl: {
     codeSubject: (b) => `Twój kod do ${b}`,
@@ -114,6 +124,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'Twoje pytanie',
     answer: 'Odpowiedź',
     ignore: 'Jeśli to nie Ty, zignoruj tę wiadomość.',
+    labels: { name: 'Imię', email: 'E-mail', phone: 'Telefon' },
   },
   pt: {
     codeSubject: (b) => `Seu código de ${b}`,
@@ -125,6 +136,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'Sua pergunta',
     answer: 'Resposta',
     ignore: 'Se você não pediu isto, ignore este e-mail.',
+    labels: { name: 'Nome', email: 'E-mail', phone: 'Telefone' },
   },
   sv: {
     codeSubject: (b) => `Din kod för ${b}`,
@@ -136,6 +148,7 @@ const STRINGS: Record<string, MailStrings> = {
     yourQuestion: 'Din fråga',
     answer: 'Svar',
     ignore: 'Om du inte bad om detta kan du bortse från det här mejlet.',
+    labels: { name: 'Namn', email: 'E-post', phone: 'Telefon' },
   },
 };
 

@@ -24,13 +24,17 @@ export interface VisitorsStore {
     /** Stores `code` as the address's one live code, replacing (voiding) any earlier one. */
     put(code: CodeRecord): Promise<void>;
     get(chatbotId: string, email: string): Promise<CodeRecord | null>;
-    /** Counts one wrong try. */
-    fail(id: string): Promise<void>;
     /**
-     * Marks the code used if, at this moment, it is unused, unexpired at `now`, has fewer than
-     * `maxAttempts` wrong tries and has this hash: true for exactly one of concurrent callers.
+     * Takes one try before the code is compared: true (and counted) only while the code is unused,
+     * unexpired at `now` and has had fewer than `maxAttempts` tries, so a burst of concurrent
+     * guesses gets no more than `maxAttempts` compared.
      */
-    consume(id: string, codeHash: string, now: string, maxAttempts: number): Promise<boolean>;
+    attempt(id: string, now: string, maxAttempts: number): Promise<boolean>;
+    /**
+     * Marks the code used if, at this moment, it is unused, unexpired at `now` and has this hash:
+     * true for exactly one of concurrent callers.
+     */
+    consume(id: string, codeHash: string, now: string): Promise<boolean>;
     deleteExpired(before: string): Promise<void>;
   };
   throttle: {

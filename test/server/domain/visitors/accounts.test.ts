@@ -82,6 +82,26 @@ describe.each(dialects)('visitor e-mail codes on %s', (dialect) => {
     await expect(accounts().verifyCode({ chatbotId, email, code })).rejects.toMatchObject({ code: 'CODE_NOT_VALID' });
   });
 
+  test('a burst of concurrent guesses gets no more than five compared', async () => {
+    const email = address();
+    await accounts().requestCode({ chatbotId, email, ip: '198.51.100.21' });
+    const code = codeOf(await inbox.next(email));
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+    const burst = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => accounts().verifyCode({ chatbotId, email, code: wrong(i) })));
+    expect(burst.every((r) => r.status === 'rejected' && r.reason.code === 'CODE_NOT_VALID')).toBe(true);
+    const row = await t.database.db.selectFrom('visitor_codes').select('attempts').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(Number(row.attempts)).toBe(5);
+    await expect(accounts().verifyCode({ chatbotId, email, code })).rejects.toMatchObject({ code: 'CODE_NOT_VALID' });
+
+    // Four wrong guesses and the right one at once: five tries, the right one among them succeeds.
+    const other = address();
+    await accounts().requestCode({ chatbotId, email: other, ip: '198.51.100.22' });
+    const good = codeOf(await inbox.next(other));
+    const miss = (i: number) => String((Number(good) + 1 + i) % 1_000_000).padStart(6, '0');
+    const mixed = await Promise.allSettled([0, 1, 2, 3].map((i) => accounts().verifyCode({ chatbotId, email: other, code: miss(i) })).concat(accounts().verifyCode({ chatbotId, email: other, code: good })));
+    expect(mixed.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'fulfilled']);
+  });
+
   test('an expired code and a replaced code do not work; the newest does', async () => {
     const email = address();
     // resendAfter 0 so the second code can follow at once; the same store and mail server.

@@ -60,8 +60,8 @@ describe('widget leads', () => {
     expect(mail.text).toContain('company: Acme');
   });
 
-  test('in a conversation: a lead.captured event with its seq; another visitor\'s conversation is not found', async () => {
-    const { token, chatbotId } = await freshAccount(t, 'Shop 2');
+  test('in a conversation: a lead.captured event with its seq, one notice; another visitor\'s conversation is not found', async () => {
+    const { accountId, token, chatbotId } = await freshAccount(t, 'Shop 2');
     const mine = await conversation(chatbotId, token);
     const theirs = await conversation(chatbotId, token);
     const before = (await t.app.services.store.conversations.get(mine.conversationId))!.seq;
@@ -69,6 +69,18 @@ describe('widget leads', () => {
     const events = await t.app.services.conversations.events(mine.conversationId, before);
     expect(events.map((e) => [e.type, e.seq, e.payload.leadId])).toEqual([['lead.captured', before + 1, saved.leadId]]);
     await expect(visitors().leads.submit({ chatbotId, chatUserId: mine.chatUserId, conversationId: theirs.conversationId, phone: '+1 555 0100' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await settle();
+    const notices = inbox.to(await ownerEmail(accountId));
+    expect(notices).toHaveLength(1);
+    expect(notices[0].text).toContain('+1 555 0100');
+  });
+
+  test('a lead captured through the v2 API is announced to the owner too', async () => {
+    const { accountId, token, chatbotId } = await freshAccount(t, 'Api');
+    await conversation(chatbotId, token, { email: 'api-lead@example.com' });
+    const mail = await inbox.next(await ownerEmail(accountId));
+    expect(mail.subject).toBe('New lead from Api');
+    expect(mail.text).toContain('api-lead@example.com');
   });
 
   test('a verified visitor keeps the address they proved; the lead records what was typed', async () => {
