@@ -85,7 +85,8 @@ function MessageView({ model, message, pending }: { model: ChatModel; message: W
             <ul>
               {sources.map((src) => {
                 const href = safeUrl(src.link ?? src.url ?? '');
-                const label = [src.title, ...src.headingPath.slice(-1)].filter(Boolean).join(' › ') || href || '';
+                const heading = src.headingPath.at(-1);
+                const label = [src.title, heading !== src.title ? heading : null].filter(Boolean).join(' › ') || href || '';
                 return <li>{href ? <ExternalLink href={href}>{label}</ExternalLink> : <span>{label}</span>}</li>;
               })}
             </ul>
