@@ -13,6 +13,7 @@ import type { Config } from './config.js';
 import { installAccess } from './http/access.js';
 import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
+import { installJsonBody } from './http/json-body.js';
 import { ErrorEnvelope, swaggerOptions } from './http/openapi.js';
 import outboundPlugin from './plugins/outbound.js';
 import queuePlugin from './plugins/queue.js';
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The API reads JSON (and multipart where a route registers it); fastify's default text/plain
   // parser would hand a string to a JSON schema and answer 400 instead of 415.
   app.removeContentTypeParser('text/plain');
+  installJsonBody(app);
 
   // 1. The request id on every response, errors included (so it runs before any check).
   // Callback-style hooks: no promise per request on the hot path.

@@ -112,14 +112,24 @@ function privateFetch(env: NodeJS.ProcessEnv): Pick<Config, 'allowPrivateFetch' 
   }
 }
 
+/** An http(s) address without its trailing slash; anything else names the variable. */
+function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    /* reported below */
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ConfigError(`${name} must be an http:// or https:// address such as ${fallback}; got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
 function openaiConfig(env: NodeJS.ProcessEnv): Config['openai'] {
   if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) return null;
-  const baseUrl = (env.OPENAI_BASE_URL || 'https://api.openai.com/v1').replace(/\/+$/, '');
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new ConfigError(`OPENAI_BASE_URL must be an absolute URL such as https://api.openai.com/v1; got "${env.OPENAI_BASE_URL}"`);
-  }
+  const baseUrl = httpUrl(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1');
   return { baseUrl, apiKey: env.OPENAI_API_KEY || '', embeddingModel: env.EMBEDDING_MODEL || null };
 }
 
@@ -196,7 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: integer(env, 'QUEUE_LEASE_MS', 60_000, 100, 3_600_000),
       pollMs: integer(env, 'QUEUE_POLL_MS', 500, 10, 60_000),
     },
-    youtubeBaseUrl: (env.YOUTUBE_BASE_URL || 'https://www.youtube.com').replace(/\/+$/, ''),
+    youtubeBaseUrl: httpUrl(env, 'YOUTUBE_BASE_URL', 'https://www.youtube.com'),
     openai: openaiConfig(env),
     answers: {
       models: { 'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1', 'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini' },

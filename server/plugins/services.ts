@@ -18,7 +18,7 @@ import { ConfluenceService } from '../domain/knowledge/confluence/confluence.ser
 import { confluenceItems } from '../domain/knowledge/confluence/items.js';
 import { guardedFetcher } from '../domain/knowledge/crawl/fetcher-adapter.js';
 import { DocumentIndexer } from '../domain/knowledge/indexer.js';
-import { IngestRunner } from '../domain/knowledge/ingest-runner.js';
+import { IngestRunner, type JobLog } from '../domain/knowledge/ingest-runner.js';
 import { fileItem, textItem, youtubeItem } from '../domain/knowledge/items/content.js';
 import { linkItem, pageItem, sitemapItem } from '../domain/knowledge/items/web.js';
 import { KnowledgeService } from '../domain/knowledge/knowledge.service.js';
@@ -53,7 +53,14 @@ export interface ServiceParts {
   outbound: GuardedHttpClient;
   models: GuardedHttpClient;
   queue: EmbeddedQueue;
-  log?: { error(obj: unknown, msg: string): void; info?(obj: unknown, msg: string): void };
+  log?: { error(obj: unknown, msg: string): void; info?(obj: unknown, msg: string): void; warn?(obj: unknown, msg: string): void };
+}
+
+/** The ingest runner logs through the app's logger when it has info and warn. */
+function jobLog(log: ServiceParts['log']): JobLog | undefined {
+  const { info, warn } = log ?? {};
+  if (!log || !info || !warn) return undefined;
+  return { info: (fields, message) => info.call(log, fields, message), warn: (fields, message) => warn.call(log, fields, message) };
 }
 
 export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
@@ -64,7 +71,7 @@ export function createServices({ config, database, store, outbound, models, queu
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
   const retriever = createRetrieval(store.knowledge, database, config, models.fetch, log);
   const indexer = new DocumentIndexer(store, retriever);
-  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: DEFAULT_USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs } });
+  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: DEFAULT_USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs }, log: jobLog(log) });
   runner.register('page', pageItem);
   runner.register('link', linkItem);
   runner.register('sitemap', sitemapItem);
