@@ -43,7 +43,7 @@ export interface Config {
   /** Time one file or page may take to extract in its worker before the worker is stopped. */
   extractTimeoutMs: number;
   crawl: { maxPages: number; maxDepth: number; minDelayMs: number };
-  queue: { concurrency: number; leaseMs: number; pollMs: number };
+  queue: { concurrency: number; accountConcurrency: number; chatbotConcurrency: number; leaseMs: number; pollMs: number };
   /** Where YouTube watch pages are read from (a stand-in in tests). */
   youtubeBaseUrl: string;
   /** An OpenAI-compatible endpoint; null when none is configured (the built-in, offline mode). */
@@ -64,6 +64,14 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** Jobs at once: per process, then per account and per chatbot over every instance (each defaults to the one before). */
+function queueConcurrency(env: NodeJS.ProcessEnv) {
+  const concurrency = integer(env, 'QUEUE_CONCURRENCY', 2, 1, 64);
+  const accountConcurrency = integer(env, 'QUEUE_ACCOUNT_CONCURRENCY', concurrency, 1, 64);
+  const chatbotConcurrency = integer(env, 'QUEUE_CHATBOT_CONCURRENCY', accountConcurrency, 1, 64);
+  return { concurrency, accountConcurrency, chatbotConcurrency };
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -202,7 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minDelayMs: integer(env, 'CRAWL_MIN_DELAY_MS', 0, 0, 60_000),
     },
     queue: {
-      concurrency: integer(env, 'QUEUE_CONCURRENCY', 2, 1, 64),
+      ...queueConcurrency(env),
       leaseMs: integer(env, 'QUEUE_LEASE_MS', 60_000, 100, 3_600_000),
       pollMs: integer(env, 'QUEUE_POLL_MS', 500, 10, 60_000),
     },

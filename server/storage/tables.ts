@@ -207,6 +207,9 @@ export interface JobsTable {
   last_error: string | null;
   created_at: string;
   finished_at: string | null;
+  /** Whose work it is (fair turns and per-account limits); null: no account's. */
+  account_id: string | null;
+  chatbot_id: string | null;
 }
 
 export interface KnowledgeDatabase {
