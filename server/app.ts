@@ -20,6 +20,7 @@ import queuePlugin from './plugins/queue.js';
 import realtimePlugin from './plugins/realtime.js';
 import servicesPlugin from './plugins/services.js';
 import storagePlugin from './plugins/storage.js';
+import webhooksPlugin from './plugins/webhooks.js';
 import { publicRoutes } from './routes/public/index.js';
 import { v2Routes } from './routes/v2/index.js';
 import widgetFiles from './routes/widget-files/index.js';
@@ -66,6 +67,7 @@ export async function registerCore(app: FastifyInstance, config: Config, options
   await app.register(outboundPlugin);
   await app.register(queuePlugin, { run: options.backgroundJobs !== false });
   await app.register(servicesPlugin, { schedule: options.backgroundJobs !== false });
+  await app.register(webhooksPlugin, { run: options.backgroundJobs !== false });
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
