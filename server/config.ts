@@ -65,6 +65,10 @@ export interface Config {
   answerLeaseMs: number;
   /** Outgoing mail: SMTP_URL (smtp:// or smtps://), else .eml files in `folder` ($DATA_DIR/mail). */
   mail: { smtpUrl: string | null; from: string; folder: string };
+  /** Webhook delivery: the receiver's deadline, concurrency overall and per target URL, the idle poll. */
+  webhooks: { timeoutMs: number; concurrency: number; perTarget: number; pollMs: number };
+  /** NODE_EXTRA_CA_CERTS, read so the guarded client trusts the same extra CAs as Node itself. */
+  extraCaCertificates: string[];
 }
 
 export class ConfigError extends Error {}
@@ -245,5 +249,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     answerLeaseMs: integer(env, 'ANSWER_LEASE_MS', 30_000, 200, 3_600_000),
     mail: mailConfig(env, siteUrl, dataDir),
+    webhooks: {
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5_000, 100, 60_000),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
+      perTarget: integer(env, 'WEBHOOK_TARGET_CONCURRENCY', 4, 1, 64),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 60_000),
+    },
+    extraCaCertificates: extraCa(env),
   };
+}
+
+function extraCa(env: NodeJS.ProcessEnv): string[] {
+  const file = env.NODE_EXTRA_CA_CERTS;
+  if (!file) return [];
+  try {
+    return [readFileSync(file, 'utf8')];
+  } catch (err) {
+    throw new ConfigError(`NODE_EXTRA_CA_CERTS must name a readable PEM file: ${(err as Error).message}`);
+  }
 }
