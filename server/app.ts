@@ -37,6 +37,8 @@ export interface BuildOptions {
   /** An open, migrated database (main.ts, the CLI, tests); otherwise opened from config, unmigrated. */
   database?: DatabaseHandle;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests that read the log). */
+  logStream?: { write(line: string): void };
   /** Run the job queue and the sync scheduler (default true; the CLI turns them off). */
   backgroundJobs?: boolean;
 }
@@ -72,7 +74,7 @@ export async function registerCore(app: FastifyInstance, config: Config, options
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
     bodyLimit: config.bodyLimit,
     routerOptions: ROUTER,
