@@ -31,8 +31,9 @@ export function createWebhooks(store: Store, outbound: GuardedHttpClient, box: S
     concurrency: config.webhooks.concurrency,
     perTarget: config.webhooks.perTarget,
     pollMs: config.webhooks.pollMs,
-    // Longer than an attempt can take, so only a process that died loses its claim.
-    leaseMs: 2 * config.webhooks.timeoutMs + 1_000,
+    // The client's deadline bounds an attempt; the margin covers recording it. Only a process that
+    // died loses its claim.
+    leaseMs: config.webhooks.timeoutMs + 2_000,
     log,
   });
   return {

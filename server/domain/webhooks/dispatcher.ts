@@ -126,7 +126,9 @@ export class WebhookDispatcher {
     let free = this.options.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
     const now = this.clock.now();
-    const rows = await this.store.webhooks.deliveries.due(iso(now), Math.max(50, free * 8));
+    // Targets at their limit are left out of the query, so a backlog to one never hides another's rows.
+    const full = [...this.perUrl].filter(([, n]) => n >= this.options.perTarget).map(([url]) => url);
+    const rows = await this.store.webhooks.deliveries.due(iso(now), free * 4, full);
     let started = 0;
     for (const row of rows) {
       if (free <= 0) break;

@@ -221,7 +221,9 @@ describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dial
     const bot = await chatbot();
     receiver.respond = () => 'hang';
     const d = dispatcher({ timeoutMs: 60_000, perTarget: 2, concurrency: 4 });
-    const slow = await enqueue(bot, `${receiver.url}/slow`, 'A', 6);
+    // A backlog to the hung target, due before anything else: it must not hide the other target's rows.
+    const slow = await enqueue(bot, `${receiver.url}/slow`, 'A', 60);
+    clock.t += 1;
     const fast = await enqueue(bot, `${other.url}/fast`, 'A', 6);
     d.start();
     await other.waitFor((r) => r.length === 6);
