@@ -38,6 +38,7 @@ import { analyticsStore } from '../storage/analytics.repository.js';
 import { answerContextRepository } from '../storage/answers.repository.js';
 import type { Store } from '../domain/ports.js';
 import { createRetrieval } from './retrieval.js';
+import { createWebhooks } from './webhooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,7 +67,8 @@ function jobLog(log: ServiceParts['log']): JobLog | undefined {
 export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
   const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
-  const chatbots = new ChatbotsService(store, cursors);
+  const webhooks = createWebhooks(store, outbound, secrets, config, log);
+  const chatbots = new ChatbotsService(store, cursors, webhooks.checkUrls);
   const fetcher = guardedFetcher(outbound);
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
   const retriever = createRetrieval(store.knowledge, database, config, models.fetch, log);
@@ -98,11 +100,13 @@ export function createServices({ config, database, store, outbound, models, queu
   const conversations = new ConversationsService(store, chatbots, cursors, answers, {
     captureLead: (s, lead) => captureLead(s, lead),
     recordGap: async (s, gap) => void (await recordGap(s, gap)),
+    onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
+    checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
     // The lead is stored either way; a notice that cannot be queued is logged.
     leadCaptured: (chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId).catch((err) => log?.error({ err, leadId }, 'the new-lead notice could not be queued')),
   }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') });
   const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
-  const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl });
+  const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl, onLead: (s, lead) => webhooks.outbox.fromLead(s, lead) });
   const widget = new WidgetService(store, new SessionTokens(config.secretKey), (sid) => visitors.accounts.isLoggedOut(sid));
   return {
     store,
@@ -132,6 +136,8 @@ export function createServices({ config, database, store, outbound, models, queu
     mailer,
     /** Visitor accounts (e-mail codes, sessions ended), signed identities, widget leads, gap answers (domain/visitors/README.md). */
     visitors,
+    webhooks: webhooks.service(chatbots, cursors),
+    webhookDispatcher: webhooks.dispatcher,
   };
 }
 

@@ -125,7 +125,8 @@ export class IngestRunner {
       job.found = added;
       await s.knowledge.sources.update(source.id, { status: 'syncing', updatedAt: job.createdAt });
     });
-    await this.queue.enqueue(INGEST_JOB, { jobId: job.id }, { maxAttempts: 5 });
+    const accountId = (await this.store.chatbots.get(source.chatbotId))?.accountId ?? null;
+    await this.queue.enqueue(INGEST_JOB, { jobId: job.id }, { maxAttempts: 5, accountId, chatbotId: source.chatbotId });
     return job;
   }
 
