@@ -135,6 +135,16 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
           .where('id', '=', id)
           .execute();
       },
+      async prune(before, limit) {
+        const ids = db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', 'in', ['delivered', 'failed', 'skipped'])
+          .where('updated_at', '<', before)
+          .limit(limit);
+        const res = await db.deleteFrom('webhook_deliveries').where('id', 'in', ids).executeTakeFirst();
+        return Number(res.numDeletedRows);
+      },
       async countByStatus(chatbotId) {
         let q = db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status');
         if (chatbotId) q = q.where('chatbot_id', '=', chatbotId);

@@ -83,6 +83,20 @@ export class WebhookDispatcher {
     return started;
   }
 
+  /**
+   * Deletes finished deliveries older than `retentionMs` (the log keeps them that long), in
+   * batches so a large backlog never holds the database for long.
+   */
+  async prune(retentionMs: number): Promise<number> {
+    const before = iso(this.clock.now() - retentionMs);
+    let total = 0;
+    for (;;) {
+      const n = await this.store.webhooks.deliveries.prune(before, 500);
+      total += n;
+      if (n < 500) return total;
+    }
+  }
+
   /** Waits until nothing is in flight. */
   async drain(): Promise<void> {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));

@@ -75,7 +75,9 @@ export interface WebhookStore {
     release(id: string): Promise<void>;
     /** Sends the event again from a fresh retry round (same id, same body). */
     requeue(id: string, at: string): Promise<void>;
-    /** Pending deliveries by status, for the dispatcher's count and tests. */
+    /** Deletes finished deliveries (delivered, failed, skipped) last changed before `before`; returns how many. */
+    prune(before: string, limit: number): Promise<number>;
+    /** Deliveries by status. */
     countByStatus(chatbotId?: string): Promise<Record<DeliveryStatus, number>>;
   };
   targets: {

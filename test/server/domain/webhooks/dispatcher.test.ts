@@ -248,4 +248,18 @@ describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dial
     expect(await d.runDue()).toBe(1);
     expect(await row(bot, id)).toMatchObject({ status: 'delivered' });
   });
+
+  test('the log keeps finished deliveries for the retention time, pending ones always', async () => {
+    const bot = await chatbot();
+    receiver.respond = (r) => (r.path === '/keep' ? 500 : 200);
+    const d = dispatcher();
+    const [done] = await enqueue(bot, `${receiver.url}/done`);
+    const [waiting] = await enqueue(bot, `${receiver.url}/keep`);
+    await d.runDue();
+    clock.t += 10 * 86_400_000;
+    expect(await d.prune(11 * 86_400_000)).toBe(0);
+    expect(await d.prune(9 * 86_400_000)).toBe(1);
+    expect(await row(bot, done)).toBeNull();
+    expect(await row(bot, waiting)).toMatchObject({ status: 'pending' });
+  });
 });
