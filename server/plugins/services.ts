@@ -29,6 +29,7 @@ import { EmbeddedQueue } from '../queue/embedded-queue.js';
 import type { DatabaseHandle } from '../storage/dialects/index.js';
 import { analyticsStore } from '../storage/analytics.repository.js';
 import { answerContextRepository } from '../storage/answers.repository.js';
+import { createWordNet } from '../lexicon/wordnet.js';
 import { createStore } from '../storage/store.js';
 import { createRetrieval } from './retrieval.js';
 
@@ -69,6 +70,7 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
   const answers = createAnswerEngine({
     retriever,
     store: answerContextRepository(database.db),
+    lexicon: createWordNet(),
     provider: config.openai
       ? createOpenAIProvider({
           baseUrl: config.openai.baseUrl,

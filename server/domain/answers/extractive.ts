@@ -267,8 +267,8 @@ export interface ExtractiveAnswer {
 }
 
 /** The extractive answer to `question` from `passages`, or null when no sentence speaks to it. */
-export function extractAnswer(question: string, passages: Passage[], locale = 'en', maxPassages = 5): ExtractiveAnswer | null {
-  const q = termSet(question);
+export function extractAnswer(question: string, passages: Passage[], locale = 'en', maxPassages = 5, questionTerms?: string[]): ExtractiveAnswer | null {
+  const q = questionTerms ?? termSet(question);
   if (!q.length || !passages.length) return null;
   const pool = candidates(passages, locale);
   score(pool, q, passages);
@@ -292,13 +292,13 @@ export function createExtractiveProvider(): AnswerProvider {
       // Sentences are scored over the top passages and the related ones after them (a sentence-level
       // re-ranking); the answer quotes at most topK passages. Passages the question's words do not
       // reach are not quoted from.
-      const q = termSet(input.question);
+      const q = input.terms ?? termSet(input.question);
       const pool = [...input.passages, ...input.related].slice(0, MAX_POOL).filter((p) => {
         if (p.coverage !== undefined) return p.coverage > 0;
         const words = hitTerms(p);
         return q.some((t) => words.has(t));
       });
-      const answer = input.relevant ? extractAnswer(input.question, pool, input.settings.locale, input.settings.topK) : null;
+      const answer = input.relevant ? extractAnswer(input.question, pool, input.settings.locale, input.settings.topK, input.terms) : null;
       if (!answer) return reply(strings.noInformation, false);
       const related = [...input.passages, ...input.related].filter((p) => !answer.used.includes(p));
       const followUps = headingFollowUps(related, answer.used, input.question, input.followUpCount, strings);

@@ -1,0 +1,98 @@
+/**
+ * Parameter search for the answer engine on the TUNING halves of the answer eval only: each
+ * corpus is crawled once by the app, then every setting of the grid answers the tuning questions
+ * through an engine built on that app's own retriever and store (no HTTP, so a grid runs in
+ * seconds). The held-out halves are never read here. `npx tsx bench/eval/tune.ts`;
+ * `TUNE_VERBOSE=1` prints the misses of the first setting.
+ */
+import { createAnswerEngine } from '../../server/domain/answers/engine.js';
+import { createExtractiveProvider } from '../../server/domain/answers/extractive.js';
+import { closeExtractionWorkers } from '../../server/domain/knowledge/extract/index.js';
+import { createWordNet } from '../../server/lexicon/wordnet.js';
+import { answerContextRepository } from '../../server/storage/answers.repository.js';
+import { figures, ingestCorpus, type Bot, type Outcome } from './answers-eval.js';
+import { CORPORA, loadCorpus, type Corpus } from './corpus.js';
+
+interface Setting {
+  threshold: number;
+  relatedWeight: number;
+  maxRelated: number;
+  typoWeight: number;
+  lexicon: boolean;
+  nounSalience?: number;
+  otherSalience?: number;
+  broaderWeight?: number;
+}
+
+const grid: Setting[] = [];
+if (process.env.TUNE_BROADER)
+  for (const broaderWeight of [0.4])
+    for (const maxRelated of [2])
+      for (const threshold of [0.45, 0.5, 0.55, 0.6]) grid.push({ threshold, relatedWeight: 0.8, broaderWeight, maxRelated, typoWeight: 0.9, lexicon: true, nounSalience: 2, otherSalience: 0.6 });
+if (process.env.TUNE_SALIENCE)
+  for (const nounSalience of [1, 1.5, 2, 3])
+    for (const otherSalience of [0.3, 0.6, 1])
+      for (const threshold of [0.35, 0.4, 0.45, 0.5, 0.55]) grid.push({ threshold, relatedWeight: 0.8, maxRelated: 2, typoWeight: 0.9, lexicon: true, nounSalience, otherSalience });
+if (!grid.length) for (const lexicon of process.env.TUNE_QUICK ? [true] : [true, false])
+  for (const maxRelated of process.env.TUNE_QUICK ? [4] : lexicon ? [2, 4, 8] : [0])
+    for (const relatedWeight of process.env.TUNE_QUICK ? [0.6] : lexicon ? [0.4, 0.6, 0.8] : [0])
+      for (const threshold of process.env.TUNE_QUICK ? [0.45] : [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]) grid.push({ threshold, relatedWeight, maxRelated, typoWeight: 0.9, lexicon });
+
+const wordnet = createWordNet();
+
+async function answerAll(bot: Bot, corpus: Corpus, s: Setting): Promise<Outcome[]> {
+  const engine = createAnswerEngine({
+    retriever: bot.t.app.services.retriever,
+    store: answerContextRepository(bot.t.database.db),
+    provider: createExtractiveProvider(),
+    lexicon: s.lexicon ? wordnet : null,
+    tuning: { threshold: s.threshold, expansion: { broaderWeight: s.broaderWeight, nounSalience: s.nounSalience, otherSalience: s.otherSalience, relatedWeight: s.relatedWeight, maxRelated: s.maxRelated, typoWeight: s.typoWeight } },
+  });
+  const out: Outcome[] = [];
+  for (const question of corpus.questions.filter((q) => q.split === 'tuning')) {
+    const start = performance.now();
+    const a = await engine.answer({ chatbotId: bot.chatbotId, accountId: 'x', conversationId: 'tune', settings: {}, question: question.q, history: [] });
+    out.push({ question, cited: a.sources.map((x) => bot.pathOf.get(x.documentId) ?? '?'), unanswered: a.unanswered, ms: performance.now() - start, text: a.text, anchor: [] });
+  }
+  return out;
+}
+
+const bots: { corpus: Corpus; bot: Bot }[] = [];
+try {
+  for (const name of CORPORA) {
+    const corpus = loadCorpus(name);
+    bots.push({ corpus, bot: await ingestCorpus(corpus) });
+  }
+  const rows: { s: Setting; score: number; line: string }[] = [];
+  for (const [i, s] of grid.entries()) {
+    const all: Outcome[] = [];
+    const per: string[] = [];
+    for (const { corpus, bot } of bots) {
+      const o = await answerAll(bot, corpus, s);
+      all.push(...o);
+      const f = figures(o);
+      per.push(`${corpus.name.slice(0, 5)} ${f.hit3.toFixed(2)}/${f.abstain.toFixed(2)}/${f.falseAbstain.toFixed(2)}`);
+      if (i === 0 && process.env.TUNE_VERBOSE) {
+        for (const x of o) {
+          const ok = x.question.kind === 'oos' ? x.unanswered : x.question.pages.includes(x.cited[0]);
+          if (!ok) console.log(`  ${corpus.name} ${x.question.kind} ${x.question.q} -> ${x.unanswered ? 'abstained' : x.cited.join(',')} (want ${x.question.pages.join(',') || 'abstain'})`);
+        }
+      }
+    }
+    const f = figures(all);
+    // One figure to rank settings by: every goal counts, abstention errors as much as misses.
+    const score = f.hit3 + f.hit1 + f.abstain - 2 * f.falseAbstain + f.reworded3;
+    rows.push({
+      s,
+      score,
+      line: `${JSON.stringify(s)} hit1 ${f.hit1.toFixed(2)} hit3 ${f.hit3.toFixed(2)} rew3 ${f.reworded3.toFixed(2)} abst ${f.abstain.toFixed(2)} false ${f.falseAbstain.toFixed(2)} | ${per.join(' | ')}`,
+    });
+  }
+  rows.sort((a, b) => b.score - a.score);
+  for (const r of rows.slice(0, 15)) console.log(r.score.toFixed(3), r.line);
+} finally {
+  for (const { bot } of bots) await bot.t.close();
+  await closeExtractionWorkers();
+  wordnet.close();
+}
+process.exit(0);
