@@ -18,6 +18,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.js';
+import { prepareDatabase } from '../server/prepare.js';
+import { openDatabase } from '../server/storage/dialects/index.js';
 import { loadConfig } from '../server/config.js';
 
 const GOAL = 0.5;
@@ -76,7 +78,10 @@ export async function run(): Promise<{ parley: Figures; bare: Figures; ratio: nu
   }
 
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  const parley = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const database = openDatabase({ sqlitePath: config.sqlitePath });
+  await prepareDatabase(database, config.ownerEmail);
+  const parley = await buildApp(config, { database });
   const bare = Fastify({ logger: false });
   let sameBody: unknown = null;
   bare.get('/bare', async () => sameBody);
@@ -129,6 +134,7 @@ export async function run(): Promise<{ parley: Figures; bare: Figures; ratio: nu
   } finally {
     await bare.close();
     await parley.close();
+    await database.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,6 @@
 /**
- * buildApp(config): the whole HTTP application, registered in a visible order. The caller owns
+ * buildApp(config): the whole HTTP application, registered in a visible order. It never listens,
+ * migrates or creates accounts: the caller prepares the database first (server/prepare.ts) and owns
  * listening and closing (server/main.ts, tests with app.inject).
  */
 import swagger from '@fastify/swagger';
@@ -10,24 +11,28 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { installAccess } from './http/access.js';
-import { acceptedRequestId, BUILT, successEnvelope } from './http/envelope.js';
+import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { ErrorEnvelope, swaggerOptions } from './http/openapi.js';
-import { createServices, type Services } from './plugins/services.js';
+import outboundPlugin from './plugins/outbound.js';
+import queuePlugin from './plugins/queue.js';
+import realtimePlugin from './plugins/realtime.js';
+import servicesPlugin from './plugins/services.js';
+import storagePlugin from './plugins/storage.js';
 import { publicRoutes } from './routes/public/index.js';
 import { v2Routes } from './routes/v2/index.js';
-import { openDatabase, type DatabaseHandle } from './storage/dialects/index.js';
-import { migrateToLatest } from './storage/migrations/index.js';
+import widgetFiles from './routes/widget-files/index.js';
+import { widgetRoutes } from './routes/widget/index.js';
+import type { DatabaseHandle } from './storage/dialects/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    services: Services;
     config: Config;
   }
 }
 
 export interface BuildOptions {
-  /** An already-open database (tests pass their own); otherwise opened from config. */
+  /** An open, migrated database (main.ts, the CLI, tests); otherwise opened from config, unmigrated. */
   database?: DatabaseHandle;
   logger?: boolean;
   /** Run the job queue and the sync scheduler (default true; the CLI turns them off). */
@@ -50,21 +55,30 @@ function validators() {
     (httpPart === 'body' ? body : query).compile(schema);
 }
 
+/**
+ * The parts every entry point shares, as plugins in dependency order: storage -> outbound -> queue
+ * -> services. The CLI registers only these; buildApp adds the HTTP layer on top.
+ */
+export async function registerCore(app: FastifyInstance, config: Config, options: BuildOptions = {}) {
+  app.decorate('config', config);
+  await app.register(storagePlugin, { database: options.database });
+  await app.register(outboundPlugin);
+  await app.register(queuePlugin, { run: options.backgroundJobs !== false });
+  await app.register(servicesPlugin, { schedule: options.backgroundJobs !== false });
+}
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const database = options.database ?? openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
     bodyLimit: config.bodyLimit,
     routerOptions: ROUTER,
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  await migrateToLatest(database.db, database.dialect, database.schema, (name) => app.log.info({ migration: name }, `applying migration ${name}`));
-  const services = createServices(database, config, { error: (obj, msg) => app.log.error(obj, msg) });
-  await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
 
-  app.decorate('services', services);
-  app.decorate('config', config);
+  // 0. The shared parts: storage, outbound clients, queue, services (closed in reverse order).
+  await registerCore(app, config, options);
+
   app.setValidatorCompiler(validators());
   // The API reads JSON (and multipart where a route registers it); fastify's default text/plain
   // parser would hand a string to a JSON schema and answer 400 instead of 415.
@@ -85,40 +99,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 2. Errors, 404 and 405 in the envelope; the routing mirror must see every route.
   installErrorHandling(app, ROUTER);
   // 3. Every route declares its access; one hook checks token, scopes and account state.
-  installAccess(app, services.tokens, config.siteUrl);
-  // 4. The envelope around every success.
-  app.addHook('preSerialization', (request, _reply, payload, done) => {
-    if (request.routeOptions.config?.raw || (payload && typeof payload === 'object' && BUILT in payload)) return done(null, payload);
-    done(null, successEnvelope(request, payload));
-  });
-  // 5. The OpenAPI document, from the route schemas.
+  installAccess(app, app.services.tokens, config.siteUrl);
+  // 4. The envelope around every success, and each route's success status.
+  installEnvelope(app);
+  // 5. The OpenAPI document, from the route schemas (the same ones that serialise responses).
   app.addSchema(ErrorEnvelope);
   await app.register(swagger, swaggerOptions(config.siteUrl));
 
+  // 6. The realtime hub and the visitor gateway's sockets (closed before the services they use).
+  await app.register(realtimePlugin);
+
+  // 7. Routes.
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(publicRoutes);
-
-  // Background work starts once the app is ready and stops (jobs put back) before it closes.
-  let scheduler: NodeJS.Timeout | null = null;
-  let owedTimer: NodeJS.Timeout | null = null;
-  app.addHook('onReady', async () => {
-    if (options.backgroundJobs === false) return;
-    services.queue.start();
-    scheduler = setInterval(() => void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed')), 60_000);
-    scheduler.unref();
-    // Answers owed by a process that died are written by the next instance to look (conversations.service.ts).
-    const answerOwed = () => void services.conversations.answerOwed().catch((err) => app.log.error({ err }, 'answering owed messages failed'));
-    answerOwed();
-    owedTimer = setInterval(answerOwed, Math.max(100, Math.floor(config.answerLeaseMs / 2)));
-    owedTimer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (scheduler) clearInterval(scheduler);
-    if (owedTimer) clearInterval(owedTimer);
-    await services.queue.stop();
-    await services.outbound.close();
-    if (services.models !== services.outbound) await services.models.close();
-    if (!options.database) await database.close();
-  });
+  await app.register(widgetFiles);
+  await app.register(widgetRoutes);
   return app;
 }

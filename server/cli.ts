@@ -3,14 +3,15 @@
  * database as the server (DATABASE_URL / DATA_DIR) and exits non-zero with a message on any
  * bad argument.
  */
+import Fastify from 'fastify';
 import { parseArgs } from 'node:util';
 import { TOKEN_ACCESS, type TokenAccess } from '../shared/scopes.js';
+import { registerCore } from './app.js';
 import { loadConfig } from './config.js';
 import { AppError } from './domain/errors.js';
 import type { Plan } from './domain/ports.js';
-import { createServices } from './plugins/services.js';
+import { prepareDatabase } from './prepare.js';
 import { openDatabase } from './storage/dialects/index.js';
-import { migrateToLatest } from './storage/migrations/index.js';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -19,8 +20,9 @@ Commands:
   accounts create --email E [--name N]    a new account with E as its owner
   accounts list
   tokens create --access full|standard|custom [--scopes a,b] [--chatbots ID,ID]
-                [--account ID] [--name N] [--json]
-                                          a v2 API token for the account's owner; printed once
+                [--account ID] [--user EMAIL] [--name N] [--json]
+                                          a v2 API token for the account's owner (or the user
+                                          EMAIL of the account, within their role); printed once
   tokens list [--account ID] [--json]
   tokens revoke ID [--account ID]
   legacy-keys create [--account ID] [--json]
@@ -61,6 +63,7 @@ async function run(argv: string[]): Promise<number> {
     strict: true,
     options: {
       email: { type: 'string' },
+      user: { type: 'string' },
       name: { type: 'string' },
       access: { type: 'string' },
       scopes: { type: 'string' },
@@ -82,11 +85,16 @@ async function run(argv: string[]): Promise<number> {
 
   const config = loadConfig();
   const database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: 2 });
+  let closeCore = async () => {};
   try {
     // Progress on stderr, so --json output stays one document.
-    const applied = await migrateToLatest(database.db, database.dialect, database.schema, (name) => process.stderr.write(`applying migration ${name}\n`));
-    const services = createServices(database, config);
-    await services.accounts.bootstrap(process.env.OWNER_EMAIL || 'owner@parley.local');
+    const applied = await prepareDatabase(database, config.ownerEmail, (name) => process.stderr.write(`applying migration ${name}\n`));
+    // The services without HTTP and without background work.
+    const core = Fastify({ logger: false });
+    await registerCore(core, config, { database, backgroundJobs: false });
+    await core.ready();
+    closeCore = () => core.close();
+    const services = core.services;
     const out = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json) : text);
     const key = `${command}${needsSub ? ` ${sub ?? ''}` : ''}`.trim();
 
@@ -111,8 +119,8 @@ async function run(argv: string[]): Promise<number> {
         if (!access || !TOKEN_ACCESS.includes(access)) throw new UsageError('tokens create needs --access full, standard or custom');
         if (access === 'custom' && !values.scopes) throw new UsageError('--access custom needs --scopes a,b');
         const account = await services.accounts.resolve(values.account);
-        const owner = await services.store.users.owner(account.id);
-        if (!owner) throw new UsageError(`account ${account.id} has no owner`);
+        const owner = values.user ? await services.store.users.byEmail(account.id, values.user) : await services.store.users.owner(account.id);
+        if (!owner) throw new UsageError(values.user ? `no user ${values.user} in account ${account.id}` : `account ${account.id} has no owner`);
         const created = await services.tokens.create(owner, {
           access,
           name: values.name,
@@ -138,7 +146,7 @@ async function run(argv: string[]): Promise<number> {
         const account = values.account ? await services.accounts.resolve(values.account) : null;
         const token = (await services.store.tokens.listAll(account?.id ?? null)).find((t) => t.id === id);
         if (!token) throw new UsageError(`no token ${id}${account ? ` in account ${account.id}` : ''}`);
-        const revoked = await services.tokens.revoke(token.accountId, id);
+        const revoked = await services.tokens.revokeAsOperator(token.accountId, id);
         out(revoked, `Revoked ${revoked.id}`);
         return 0;
       }
@@ -184,6 +192,7 @@ async function run(argv: string[]): Promise<number> {
         throw new UsageError(`Unknown command "${key}"`);
     }
   } finally {
+    await closeCore();
     await database.close();
   }
 }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parsePrivateFetch } from './outbound/address-policy.js';
+import type { GatewayLimits } from './realtime/gateway.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -13,6 +14,10 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trac
 export interface Config {
   port: number;
   host: string;
+  /** TRUST_PROXY=1: the app sits behind a reverse proxy, so client addresses come from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** OWNER_EMAIL: the owner of the account a fresh install creates (at the first start or `cli migrate`). */
+  ownerEmail: string;
   /** {site_url}: the public root address, no trailing slash. */
   siteUrl: string;
   dataDir: string;
@@ -48,8 +53,14 @@ export interface Config {
    * `openai` is set), and how long a model may send nothing before the attempt fails.
    */
   answers: { models: { 'gpt-4.1': string; 'gpt-4.1-mini': string }; timeoutMs: number };
+  /** REDIS_URL: the realtime hub across instances; null keeps it in this process. */
+  redisUrl: string | null;
+  /** The visitor gateway's limits (server/realtime/gateway.ts). */
+  realtime: GatewayLimits;
   /** An owed answer whose writer sent no heartbeat for this long (its process died) is written by another instance. */
   answerLeaseMs: number;
+  /** Outgoing mail: SMTP_URL (smtp:// or smtps://), else .eml files in `folder` ($DATA_DIR/mail). */
+  mail: { smtpUrl: string | null; from: string; folder: string };
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +123,29 @@ function openaiConfig(env: NodeJS.ProcessEnv): Config['openai'] {
   return { baseUrl, apiKey: env.OPENAI_API_KEY || '', embeddingModel: env.EMBEDDING_MODEL || null };
 }
 
+function redisUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.REDIS_URL;
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL; got "${raw}"`);
+  return raw;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+function ownerEmail(env: NodeJS.ProcessEnv): string {
+  const raw = env.OWNER_EMAIL || 'owner@parley.local';
+  if (!EMAIL.test(raw)) throw new ConfigError(`OWNER_EMAIL must be an e-mail address such as you@example.com; got "${raw}"`);
+  return raw;
+}
+
+function mailConfig(env: NodeJS.ProcessEnv, siteUrl: string, dataDir: string): Config['mail'] {
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587');
+  }
+  return { smtpUrl, from: env.MAIL_FROM || `Parley <no-reply@${new URL(siteUrl).hostname}>`, folder: join(dataDir, 'mail') };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -138,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host,
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    ownerEmail: ownerEmail(env),
     siteUrl,
     dataDir,
     databaseUrl,
@@ -166,6 +202,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       models: { 'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1', 'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini' },
       timeoutMs: integer(env, 'ANSWER_TIMEOUT_MS', 30_000, 100, 600_000),
     },
+    redisUrl: redisUrl(env),
+    realtime: {
+      heartbeatMs: integer(env, 'WS_HEARTBEAT_MS', 25_000, 50, 600_000),
+      maxSocketsPerIp: integer(env, 'WS_MAX_SOCKETS_PER_IP', 50, 1, 1_000_000),
+      maxSocketsPerVisitor: integer(env, 'WS_MAX_SOCKETS_PER_VISITOR', 10, 1, 10_000),
+      framesPerWindow: integer(env, 'WS_MAX_FRAMES_PER_10S', 60, 1, 100_000),
+      rateWindowMs: 10_000,
+      bufferLimitBytes: integer(env, 'WS_BUFFER_LIMIT_BYTES', 1_048_576, 1024, 256 * 1_048_576),
+      maxAnswersPerChatbot: integer(env, 'MAX_ANSWERS_PER_CHATBOT', 20, 1, 10_000),
+      helloTimeoutMs: integer(env, 'WS_HELLO_TIMEOUT_MS', 10_000, 50, 600_000),
+    },
     answerLeaseMs: integer(env, 'ANSWER_LEASE_MS', 30_000, 200, 3_600_000),
+    mail: mailConfig(env, siteUrl, dataDir),
   };
 }

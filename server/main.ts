@@ -1,6 +1,8 @@
-/** Process entry: configuration, listen, graceful close on SIGINT/SIGTERM. */
+/** Process entry: configuration, database migrations, listen, graceful close on SIGINT/SIGTERM. */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { prepareDatabase } from './prepare.js';
+import { openDatabase } from './storage/dialects/index.js';
 import { rankExtension } from './storage/sqlite-rank/index.js';
 
 async function main() {
@@ -14,7 +16,9 @@ async function main() {
     }
     throw err;
   }
-  const app = await buildApp(config);
+  const database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
+  const app = await buildApp(config, { database });
+  await prepareDatabase(database, config.ownerEmail, (name) => app.log.info({ migration: name }, `applying migration ${name}`));
   if (!config.databaseUrl && !rankExtension.loaded) {
     app.log.warn(`SQLite search ranks with FTS5's bm25(): nearly the same results, slower on large indexes (${rankExtension.reason})`);
   }
@@ -25,6 +29,7 @@ async function main() {
     app.log.info({ signal }, 'closing');
     const timer = setTimeout(() => process.exit(1), 10_000).unref();
     await app.close();
+    await database.close();
     clearTimeout(timer);
     process.exit(0);
   };

@@ -71,6 +71,15 @@ export const SECTION_FIELDS = {
     userPrompt: text(8000, 'Template wrapped around the visitor question'),
     extraData: text(8000),
     metadata: nullable(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { description: 'Free key-value pairs' })),
+    allowedDomains: Type.Array(
+      Type.String({ maxLength: 260, pattern: '^(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$' }),
+      {
+        maxItems: 100,
+        uniqueItems: true,
+        description:
+          'Web pages that may embed the widget and use its public routes and socket: `example.com`, `localhost:5173` (that port only) or `*.example.com` (its subdomains). Empty: any page. Not nullable; [] for any',
+      },
+    ),
   },
   'chat-mode': {
     mode: oneOf(CHAT_MODES, 'Who answers visitors'),
@@ -215,6 +224,7 @@ export const DEFAULT_SETTINGS: Record<string, unknown> = {
   userPrompt: null,
   extraData: null,
   metadata: null,
+  allowedDomains: [],
   mode: 'AI_WITH_HUMAN_ESCALATION',
   disableSmartFollowUpPrompts: false,
   smartFollowUpPromptsCount: 3,

@@ -4,6 +4,7 @@ import type { CursorCodec } from './cursor.js';
 import { AppError, chatbotNotFound, confirmationRequired, validationFailed } from './errors.js';
 import { newId, nowIso } from './ids.js';
 import { requireFeature } from './plans.js';
+import { keepMaskedSecret, visibleSettings } from './secret-settings.js';
 import type { ChatbotRecord, Store } from './ports.js';
 import { checkLeadFields, type LeadField } from './resources/leads.js';
 
@@ -131,7 +132,7 @@ export class ChatbotsService {
         if (key === 'title') chatbot.title = String(value).trim();
         else if (key === 'description') chatbot.description = String(value);
         else if (key === 'localization') chatbot.settings.localization = mergeLocalization(chatbot.settings.localization, value);
-        else chatbot.settings[key] = value;
+        else chatbot.settings[key] = keepMaskedSecret(key, value, chatbot.settings[key]);
       }
     }
   }
@@ -148,7 +149,7 @@ export class ChatbotsService {
       createdByEmail: creators.get(c.createdById) ?? null,
       createdAt: c.createdAt,
       updatedAt: c.updatedAt,
-      settings: { ...DEFAULT_SETTINGS, ...c.settings },
+      settings: visibleSettings(auth, { ...DEFAULT_SETTINGS, ...c.settings }),
     };
   }
 }

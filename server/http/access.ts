@@ -42,14 +42,12 @@ declare module 'fastify' {
     raw?: boolean;
   }
   interface FastifyRequest {
-    auth: AuthContext | null;
+    /** The caller of an authenticated route; reading it on a public route is a programming error. */
+    readonly auth: AuthContext;
+    /** The caller, or null on a public route (set by the access hook). */
+    authContext: AuthContext | null;
     warnings: string[];
   }
-}
-
-export function authOf(request: FastifyRequest): AuthContext {
-  if (!request.auth) throw new Error('route declared public but reads the caller');
-  return request.auth;
 }
 
 export function installAccess(app: FastifyInstance, tokens: TokensService, siteUrl: string) {
@@ -57,7 +55,13 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
   const unauthorized = (code: 'AUTHORIZATION_HEADER_REQUIRED' | 'AUTHORIZATION_HEADER_NOT_VALID' | 'TOKEN_NOT_VALID', message: string, hint: string) =>
     new AppError(code, message, { hint, headers: { 'www-authenticate': challenge } });
 
-  app.decorateRequest('auth', null);
+  app.decorateRequest('authContext', null);
+  app.decorateRequest('auth', {
+    getter(this: FastifyRequest) {
+      if (!this.authContext) throw new Error(`${this.method} ${this.routeOptions.url} is public but reads request.auth`);
+      return this.authContext;
+    },
+  });
   app.decorateRequest('warnings', {
     getter() {
       return ((this as unknown as { _warnings?: string[] })._warnings ??= []);
@@ -90,7 +94,7 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
     if (!auth) {
       throw unauthorized('TOKEN_NOT_VALID', 'The token is unknown or was revoked', 'Create a new token (CLI `tokens create` or POST /api/v2/tokens)');
     }
-    request.auth = auth;
+    request.authContext = auth;
     requireScopes(auth, access.scopes);
     if (!access.whileInactive) requireActive(auth.account);
   });

@@ -2,7 +2,7 @@
  * The one place that builds v2 response envelopes (spec 2.1). Handlers return only `data`; a
  * preSerialization hook wraps it, the error handler wraps errors, and both add `meta`.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import './access.js';
 import type { ErrorBody, ErrorEnvelope, Meta, SuccessEnvelope } from '../../shared/envelope.js';
 
@@ -42,4 +42,24 @@ export function paged<K extends string, T>(key: K, items: T[], limit: number, ne
   return { [key]: items, pagination: { limit, hasNextPage: nextCursor !== null, nextCursor } } as Record<K, T[]> & {
     pagination: { limit: number; hasNextPage: boolean; nextCursor: string | null };
   };
+}
+
+/**
+ * The envelope around every success (unless the route is `raw` or the payload already is one), and
+ * each route's declared success status, set before its handler runs so a handler never repeats it.
+ */
+export function installEnvelope(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const status = route.config?.successStatus;
+    if (!status) return;
+    const setStatus: preHandlerHookHandler = (_request, reply, done) => {
+      reply.code(status);
+      done();
+    };
+    route.preHandler = [setStatus, ...[route.preHandler ?? []].flat()];
+  });
+  app.addHook('preSerialization', (request, _reply, payload, done) => {
+    if (request.routeOptions.config?.raw || (payload && typeof payload === 'object' && BUILT in payload)) return done(null, payload);
+    done(null, successEnvelope(request, payload));
+  });
 }

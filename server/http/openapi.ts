@@ -9,7 +9,7 @@ import { ERROR_CODES, ERROR_STATUS } from '../../shared/errors.js';
 import { SCOPES } from '../../shared/scopes.js';
 import type { Access } from './access.js';
 
-const Meta = Type.Object({
+export const Meta = Type.Object({
   requestId: Type.String({ description: 'The x-request-id sent (1-64 of A-Z a-z 0-9 _ -) or a generated id' }),
   warnings: Type.Optional(Type.Array(Type.String())),
   nextCursor: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'List endpoints: null on the last page' })),
@@ -70,7 +70,7 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
       const out: Record<string, unknown> = { ...(schema ?? {}) };
       const path = url.replace(/^\/api\/v2/, '') || '/';
       const access = config.access;
-      if (!config.raw) {
+      if (!config.raw && !out.response) {
         out.response = {
           [config.successStatus ?? 200]: { description: 'Success', ...envelope(config.response) },
           '4XX': { description: 'Error (see error.code)', $ref: 'ErrorEnvelope#' },

@@ -9,7 +9,6 @@ import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { request as undiciRequest, type Agent } from 'undici';
-import { addressRangeMatcher, parsePrivateFetch } from './address-policy.js';
 import { boundBody } from './body.js';
 import { OutboundError, findOutboundError, type OutboundErrorCode } from './errors.js';
 import { assertAddressAllowed, createGuardedAgent, systemResolver, type AddressGuard, type Resolver } from './guarded-agent.js';
@@ -415,21 +414,5 @@ function toWebStream(source: Readable, settle: () => void, mapError: (err: unkno
       finish();
       await iterator.return?.();
     },
-  });
-}
-
-/**
- * A client configured from the environment: ALLOW_PRIVATE_FETCH=1 allows every private address,
- * a list of ranges (`10.20.0.0/16, fd00::/8`) only those.
- */
-export function createGuardedClient(
-  env: NodeJS.ProcessEnv = process.env,
-  options: Omit<OutboundOptions, 'allowPrivate'> = {},
-): GuardedHttpClient {
-  const { all, ranges } = parsePrivateFetch(env.ALLOW_PRIVATE_FETCH);
-  return new GuardedHttpClient({
-    ...options,
-    allowPrivate: all,
-    ...(ranges.length ? { isAllowedAddress: addressRangeMatcher(ranges) } : {}),
   });
 }

@@ -1,4 +1,8 @@
-/** The domain services, built once per app over one Store, one queue and one outbound client. */
+/**
+ * services: the domain services, built once per app over the storage, outbound and queue plugins'
+ * parts, and the scheduled knowledge sync (started with the queue, stopped before it).
+ */
+import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { AccountsService } from '../domain/accounts.service.js';
 import { AnalyticsService } from '../domain/analytics.service.js';
@@ -23,47 +27,51 @@ import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
-import { addressRangeMatcher } from '../outbound/address-policy.js';
-import { GuardedHttpClient } from '../outbound/guarded-client.js';
-import { EmbeddedQueue } from '../queue/embedded-queue.js';
+import { SessionTokens } from '../domain/widget/sessions.js';
+import { WidgetService } from '../domain/widget/widget.service.js';
+import { createVisitorServices } from '../domain/visitors/index.js';
+import { createMailer } from '../adapters/mail.js';
+import { DEFAULT_USER_AGENT, type GuardedHttpClient } from '../outbound/guarded-client.js';
+import type { EmbeddedQueue } from '../queue/embedded-queue.js';
 import type { DatabaseHandle } from '../storage/dialects/index.js';
 import { analyticsStore } from '../storage/analytics.repository.js';
 import { answerContextRepository } from '../storage/answers.repository.js';
-import { createWordNet } from '../lexicon/wordnet.js';
-import { createStore } from '../storage/store.js';
+import type { Store } from '../domain/ports.js';
+import { createWordNet } from '../adapters/wordnet.js';
 import { createRetrieval } from './retrieval.js';
 
-export const USER_AGENT = 'Parley/0.1 (+https://github.com/parley-chat/parley)';
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
 
-export function createServices(database: DatabaseHandle, config: Config, log?: { error(obj: unknown, msg: string): void }) {
-  const store = createStore(database.db, database.dialect);
+/** What the services are built over: the other plugins' decorations. */
+export interface ServiceParts {
+  config: Config;
+  database: DatabaseHandle;
+  store: Store;
+  outbound: GuardedHttpClient;
+  models: GuardedHttpClient;
+  queue: EmbeddedQueue;
+  log?: { error(obj: unknown, msg: string): void; info?(obj: unknown, msg: string): void };
+}
+
+export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
+  const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
   const chatbots = new ChatbotsService(store, cursors);
-  const outbound = new GuardedHttpClient({
-    allowPrivate: config.allowPrivateFetch,
-    ...(config.privateFetchRanges.length ? { isAllowedAddress: addressRangeMatcher(config.privateFetchRanges) } : {}),
-    userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } });
-  // The model endpoint (OPENAI_BASE_URL) is the operator's choice, not anyone's input: it may be a
-  // model server on the private network. Its requests keep every other limit.
-  const models = config.openai ? new GuardedHttpClient({ allowPrivate: true, userAgent: USER_AGENT, defaults: { timeoutMs: config.outboundTimeoutMs } }) : outbound;
-  const queue = new EmbeddedQueue(database.db, {
-    concurrency: config.queue.concurrency,
-    leaseMs: config.queue.leaseMs,
-    pollMs: config.queue.pollMs,
-    onError: (err, job) => log?.error({ err, job }, 'background job failed'),
-  });
   const fetcher = guardedFetcher(outbound);
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
   const retriever = createRetrieval(store.knowledge, database, config, models.fetch, log);
   const indexer = new DocumentIndexer(store, retriever);
-  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs } });
+  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: DEFAULT_USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs } });
   runner.register('page', pageItem);
   runner.register('link', linkItem);
   runner.register('sitemap', sitemapItem);
   runner.register('text', textItem);
   runner.register('file', fileItem);
   runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
-  const secrets = new SecretBox(config.secretKey);
   for (const [type, handler] of Object.entries(confluenceItems(secrets))) runner.register(type, handler);
   const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
@@ -82,6 +90,15 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
         })
       : createExtractiveProvider(),
   });
+  const conversations = new ConversationsService(store, chatbots, cursors, answers, {
+    captureLead: (s, lead) => captureLead(s, lead),
+    recordGap: async (s, gap) => void (await recordGap(s, gap)),
+    // The lead is stored either way; a notice that cannot be queued is logged.
+    leadCaptured: (chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId).catch((err) => log?.error({ err, leadId }, 'the new-lead notice could not be queued')),
+  }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') });
+  const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
+  const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl });
+  const widget = new WidgetService(store, new SessionTokens(config.secretKey), (sid) => visitors.accounts.isLoggedOut(sid));
   return {
     store,
     retriever,
@@ -98,13 +115,60 @@ export function createServices(database: DatabaseHandle, config: Config, log?: {
     analytics: new AnalyticsService(analyticsStore(database.db), chatbots),
     confluence: new ConfluenceService(store, chatbots, knowledge, runner, fetcher, secrets, cursors),
     /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps. */
-    resources: createResourceServices(store, chatbots, cursors),
+    resources: createResourceServices(store, chatbots, cursors, {
+      // The gap is answered either way; a conversation that cannot take the answer is logged.
+      onGapAnswered: (gap, answer, auth) =>
+        visitors.gaps.answered(gap, answer, auth.user).catch((err) => log?.error({ err, gapId: gap.id }, 'the answer could not be posted into its conversation')),
+    }),
     answers,
-    conversations: new ConversationsService(store, chatbots, cursors, answers, {
-      captureLead: (s, lead) => captureLead(s, lead),
-      recordGap: async (s, gap) => void (await recordGap(s, gap)),
-    }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') }),
+    /** The visitor-facing side: public widget configuration and visitor sessions. */
+    widget,
+    conversations,
+    mailer,
+    /** Visitor accounts (e-mail codes, sessions ended), signed identities, widget leads, gap answers (domain/visitors/README.md). */
+    visitors,
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+export interface ServicesOptions {
+  /** Run the scheduled knowledge sync (default true). */
+  schedule?: boolean;
+}
+
+/** How often sources are checked for a due scheduled sync. */
+const SYNC_CHECK_MS = 60_000;
+
+export default fp<ServicesOptions>(
+  async (app, options) => {
+    const services = createServices({
+      config: app.config,
+      database: app.database,
+      store: app.store,
+      outbound: app.outbound,
+      models: app.models,
+      queue: app.queue,
+      log: app.log,
+    });
+    app.decorate('services', services);
+    if (!app.config.mail.smtpUrl) app.log.info({ folder: app.config.mail.folder }, 'SMTP_URL is not set: e-mails are written as .eml files to this folder');
+    if (options.schedule === false) return;
+    let scheduler: NodeJS.Timeout | null = null;
+    let owedTimer: NodeJS.Timeout | null = null;
+    app.addHook('onReady', async () => {
+      scheduler = setInterval(() => void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed')), SYNC_CHECK_MS);
+      scheduler.unref();
+      // Answers owed by a process that died are written by the next instance to look (conversations.service.ts).
+      const answerOwed = () => void services.conversations.answerOwed().catch((err) => app.log.error({ err }, 'answering owed messages failed'));
+      answerOwed();
+      owedTimer = setInterval(answerOwed, Math.max(100, Math.floor(app.config.answerLeaseMs / 2)));
+      owedTimer.unref();
+    });
+    app.addHook('onClose', async () => {
+      if (scheduler) clearInterval(scheduler);
+      if (owedTimer) clearInterval(owedTimer);
+    });
+  },
+  { name: 'services', dependencies: ['storage', 'outbound', 'queue'] },
+);

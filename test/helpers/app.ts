@@ -10,6 +10,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { NewToken } from '../../server/domain/tokens.service.js';
+import { prepareDatabase } from '../../server/prepare.js';
 import { openDatabase, type DatabaseHandle } from '../../server/storage/dialects/index.js';
 import { openPostgresSchema } from './postgres.js';
 
@@ -52,6 +53,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   } else {
     database = openDatabase({ sqlitePath: join(dataDir, 'test.db') });
   }
+  await prepareDatabase(database, config.ownerEmail);
   const app = await buildApp(config, { database, logger: false });
   await app.ready();
 

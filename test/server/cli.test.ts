@@ -129,6 +129,9 @@ function startRuns() {
       return { id, created, listed, token, bearer, chatbotId: chatbot.body?.data?.chatbot?.id as string | undefined, plan };
     })(),
     legacy: cli('legacy-keys', 'create', '--json'),
+    // A member's first token, and a user the account does not have.
+    member: cli('tokens', 'create', '--access', 'standard', '--user', 'Member@Example.com', '--json'),
+    noUser: cli('tokens', 'create', '--access', 'standard', '--user', 'nobody@example.com'),
     invoice: cli('invoices', 'record', '--name', 'March', '--amount', '12.50', '--currency', 'EUR', '--json'),
   };
 }
@@ -143,6 +146,7 @@ beforeAll(async () => {
   admin = (await app.services.tokens.create(owner, { access: 'full' })).token;
   chatbotIds = [];
   for (const title of ['Inside', 'Outside']) chatbotIds.push((await call('POST', '/chatbots', admin, { title })).body.data.chatbot.id);
+  expect((await call('POST', `/chatbots/${chatbotIds[0]}/members`, admin, { email: 'member@example.com', role: 'member' })).status).toBe(201);
   runs = startRuns();
 }, 90_000);
 
@@ -180,6 +184,17 @@ describe('cli', { timeout: 120_000 }, () => {
     expect(revoked.code).toBe(0);
     expect(revoked.stdout.trim()).toBe(`Revoked ${id}`);
     await expectError(call('GET', '/me', token), 401, 'TOKEN_NOT_VALID');
+  });
+
+  test("tokens create --user EMAIL gives that user of the account a token within their role; an unknown e-mail exits 2", async () => {
+    const created = json(await runs.member);
+    const me = await call('GET', '/me', created.token);
+    expect(me.status).toBe(200);
+    expect(me.body.data.user).toMatchObject({ email: 'member@example.com', role: 'member' });
+    expect(me.body.data.scopes).not.toContain('settings:write');
+    const none = await runs.noUser;
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no user nobody@example.com/);
   });
 
   test('tokens create --access custom --scopes gives exactly those scopes', async () => {

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { authOf } from '../../http/access.js';
 import { paged } from '../../http/envelope.js';
 import { pageQuery } from './schemas.js';
 
@@ -15,7 +14,7 @@ export default async function account(fastify: FastifyInstance) {
       schema: { tags: ['account'], summary: 'The account, its plan and your role' },
       config: { access: { scopes: ['account:read'], whileInactive: true } },
     },
-    async (request) => ({ account: accounts.view(authOf(request)) }),
+    async (request) => ({ account: accounts.view(request.auth) }),
   );
 
   app.patch(
@@ -29,7 +28,7 @@ export default async function account(fastify: FastifyInstance) {
       },
       config: { access: { scopes: ['account:write'], whileInactive: true } },
     },
-    async (request) => ({ account: await accounts.update(authOf(request), request.body) }),
+    async (request) => ({ account: await accounts.update(request.auth, request.body) }),
   );
 
   app.get(
@@ -38,7 +37,7 @@ export default async function account(fastify: FastifyInstance) {
       schema: { tags: ['account'], summary: 'Chatbots, content pages and messages this period, against the plan' },
       config: { access: { scopes: ['account:read'], whileInactive: true } },
     },
-    async (request) => ({ usage: await billing.usage(authOf(request)) }),
+    async (request) => ({ usage: await billing.usage(request.auth) }),
   );
 
   app.get(
@@ -49,7 +48,7 @@ export default async function account(fastify: FastifyInstance) {
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const page = await billing.invoices(authOf(request), limit, cursor);
+      const page = await billing.invoices(request.auth, limit, cursor);
       return paged('billings', page.billings, limit, page.nextCursor);
     },
   );

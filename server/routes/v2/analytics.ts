@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { authOf } from '../../http/access.js';
 import { ChatbotParams } from './schemas.js';
 
 export default async function analytics(fastify: FastifyInstance) {
@@ -22,6 +21,6 @@ export default async function analytics(fastify: FastifyInstance) {
       },
       config: { access: { scopes: ['chatbots:read'] } },
     },
-    async (request) => ({ analytics: await app.services.analytics.get(authOf(request), request.params.chatbotId, request.query) }),
+    async (request) => ({ analytics: await app.services.analytics.get(request.auth, request.params.chatbotId, request.query) }),
   );
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { settingsPatchSchema } from '../../../shared/settings.js';
-import { authOf } from '../../http/access.js';
 import { paged } from '../../http/envelope.js';
 import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
 
@@ -31,7 +30,7 @@ export default async function chatbots(fastify: FastifyInstance) {
       config: { access: { scopes: ['chatbots:write'] }, successStatus: 201 },
     },
     async (request, reply) => {
-      const chatbot = await chatbots.create(authOf(request), request.body);
+      const chatbot = await chatbots.create(request.auth, request.body);
       reply.code(201);
       return { chatbot };
     },
@@ -49,7 +48,7 @@ export default async function chatbots(fastify: FastifyInstance) {
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const page = await chatbots.list(authOf(request), limit, cursor);
+      const page = await chatbots.list(request.auth, limit, cursor);
       return paged('chatbots', page.chatbots, limit, page.nextCursor);
     },
   );
@@ -60,7 +59,7 @@ export default async function chatbots(fastify: FastifyInstance) {
       schema: { tags: ['chatbots'], summary: 'A chatbot with every settings field', params: ChatbotParams },
       config: { access: { scopes: ['chatbots:read'] } },
     },
-    async (request) => ({ chatbot: await chatbots.get(authOf(request), request.params.chatbotId) }),
+    async (request) => ({ chatbot: await chatbots.get(request.auth, request.params.chatbotId) }),
   );
 
   app.delete(
@@ -75,7 +74,7 @@ export default async function chatbots(fastify: FastifyInstance) {
       config: { access: { scopes: ['chatbots:delete'] } },
     },
     async (request) => ({
-      deletedChatbot: await chatbots.delete(authOf(request), request.params.chatbotId, request.query.confirm === true),
+      deletedChatbot: await chatbots.delete(request.auth, request.params.chatbotId, request.query.confirm === true),
     }),
   );
 }

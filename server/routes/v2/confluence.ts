@@ -7,7 +7,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { authOf } from '../../http/access.js';
 import { paged } from '../../http/envelope.js';
 import { ChatbotParams, pageQuery } from './schemas.js';
 
@@ -48,7 +47,7 @@ export default async function confluence(fastify: FastifyInstance) {
     },
     config: { access: { scopes: ['knowledge:write'] }, successStatus: 201 },
   }, async (request, reply) => {
-    const { source, created } = await service.connect(authOf(request), request.params.chatbotId, request.body);
+    const { source, created } = await service.connect(request.auth, request.params.chatbotId, request.body);
     reply.code(created ? 201 : 200);
     return { source };
   });
@@ -64,7 +63,7 @@ export default async function confluence(fastify: FastifyInstance) {
     config: read,
   }, async (request) => {
     const { connectionId, limit, cursor } = request.query;
-    const page = await service.spaces(authOf(request), request.params.chatbotId, connectionId, limit, cursor);
+    const page = await service.spaces(request.auth, request.params.chatbotId, connectionId, limit, cursor);
     return paged('spaces', page.spaces, limit, page.nextCursor);
   });
 
@@ -79,7 +78,7 @@ export default async function confluence(fastify: FastifyInstance) {
     config: read,
   }, async (request) => {
     const { connectionId, spaceKey, limit, cursor } = request.query;
-    const page = await service.pages(authOf(request), request.params.chatbotId, connectionId, spaceKey, limit, cursor);
+    const page = await service.pages(request.auth, request.params.chatbotId, connectionId, spaceKey, limit, cursor);
     return paged('pages', page.pages, limit, page.nextCursor);
   });
 
@@ -103,6 +102,6 @@ export default async function confluence(fastify: FastifyInstance) {
     config: { access: { scopes: ['knowledge:write'] }, successStatus: 202 },
   }, async (request, reply) => {
     reply.code(202);
-    return service.importSelection(authOf(request), request.params.chatbotId, request.params.connectionId, request.body);
+    return service.importSelection(request.auth, request.params.chatbotId, request.params.connectionId, request.body);
   });
 }

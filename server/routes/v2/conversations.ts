@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requireScopes } from '../../domain/auth.js';
-import { authOf } from '../../http/access.js';
 import { paged } from '../../http/envelope.js';
 import { ChatbotParams } from './schemas.js';
 
@@ -49,7 +48,7 @@ export default async function conversations(fastify: FastifyInstance) {
     },
     config: { ...write, successStatus: 201 },
   }, async (request, reply) =>
-    replayAware(reply, await service.start(authOf(request), request.params.chatbotId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
+    replayAware(reply, await service.start(request.auth, request.params.chatbotId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
 
   app.get('/chatbots/:chatbotId/conversations', {
     schema: {
@@ -70,7 +69,7 @@ export default async function conversations(fastify: FastifyInstance) {
   }, async (request) => {
     const q = request.query;
     const norm = (d?: string) => (d ? new Date(d).toISOString() : undefined);
-    const page = await service.list(authOf(request), request.params.chatbotId, {
+    const page = await service.list(request.auth, request.params.chatbotId, {
       limit: q.limit, cursor: q.cursor, status: q.status as never, mode: q.mode as never, escalated: q.escalated, tagId: q.tagId, from: norm(q.from), to: norm(q.to),
     });
     return paged('conversations', page.conversations, q.limit, page.nextCursor);
@@ -86,13 +85,13 @@ export default async function conversations(fastify: FastifyInstance) {
     config: { ...write, successStatus: 201 },
   }, async (request, reply) => {
     reply.code(201);
-    return { conversation: await service.create(authOf(request), request.params.chatbotId, request.body ?? {}) };
+    return { conversation: await service.create(request.auth, request.params.chatbotId, request.body ?? {}) };
   });
 
   app.get('/chatbots/:chatbotId/conversations/:threadId', {
     schema: { tags: ['conversations'], summary: 'A conversation (Thread) with its visitor and tags', params: ThreadParams },
     config: read,
-  }, async (request) => service.get(authOf(request), request.params.chatbotId, request.params.threadId));
+  }, async (request) => service.get(request.auth, request.params.chatbotId, request.params.threadId));
 
   app.patch('/chatbots/:chatbotId/conversations/:threadId', {
     schema: {
@@ -109,7 +108,7 @@ export default async function conversations(fastify: FastifyInstance) {
       }, { additionalProperties: false, minProperties: 1 }),
     },
     config: write,
-  }, async (request) => service.patch(authOf(request), request.params.chatbotId, request.params.threadId, request.body as never));
+  }, async (request) => service.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never));
 
   app.post('/chatbots/:chatbotId/conversations/:threadId/messages', {
     schema: {
@@ -121,7 +120,7 @@ export default async function conversations(fastify: FastifyInstance) {
     },
     config: { ...write, successStatus: 201 },
   }, async (request, reply) =>
-    replayAware(reply, await service.sendVisitorMessage(authOf(request), request.params.chatbotId, request.params.threadId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
+    replayAware(reply, await service.sendVisitorMessage(request.auth, request.params.chatbotId, request.params.threadId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
 
   app.get('/chatbots/:chatbotId/conversations/:threadId/messages', {
     schema: {
@@ -132,7 +131,7 @@ export default async function conversations(fastify: FastifyInstance) {
     config: read,
   }, async (request) => {
     const { limit, cursor } = request.query;
-    const page = await service.messages(authOf(request), request.params.chatbotId, request.params.threadId, limit, cursor);
+    const page = await service.messages(request.auth, request.params.chatbotId, request.params.threadId, limit, cursor);
     return paged('messages', page.messages, limit, page.nextCursor);
   });
 
@@ -147,13 +146,13 @@ export default async function conversations(fastify: FastifyInstance) {
       }, { additionalProperties: false, minProperties: 1 }),
     },
     config: write,
-  }, async (request) => service.patchMessage(authOf(request), request.params.chatbotId, request.params.threadId, request.params.messageId, request.body as never));
+  }, async (request) => service.patchMessage(request.auth, request.params.chatbotId, request.params.threadId, request.params.messageId, request.body as never));
 
   const action = (path: string, summary: string, description: string, run: typeof service.escalate) =>
     app.post(`/chatbots/:chatbotId/conversations/:threadId/${path}`, {
       schema: { tags: ['conversations'], summary, description, params: ThreadParams },
       config: write,
-    }, async (request) => run(authOf(request), request.params.chatbotId, request.params.threadId));
+    }, async (request) => run(request.auth, request.params.chatbotId, request.params.threadId));
 
   action('escalate', 'The visitor asks for a person', `The AI stays silent until the team takes over or hands back. 403 HUMAN_TAKEOVER when taken over and not escalated (success when already escalated). ${CLOSED}`, service.escalate);
   action('take-over', 'A team member takes the conversation over (mode AGENT)', `The AI stops answering; the caller becomes the agent. ${CLOSED}`, service.takeOver);
@@ -169,7 +168,7 @@ export default async function conversations(fastify: FastifyInstance) {
     config: { ...write, successStatus: 201 },
   }, async (request, reply) => {
     reply.code(201);
-    return service.reply(authOf(request), request.params.chatbotId, request.params.threadId, request.body);
+    return service.reply(request.auth, request.params.chatbotId, request.params.threadId, request.body);
   });
 
   app.post('/chatbots/:chatbotId/conversations/bulk', {
@@ -186,7 +185,7 @@ export default async function conversations(fastify: FastifyInstance) {
     },
     config: write,
   }, async (request) => {
-    const auth = authOf(request);
+    const auth = request.auth;
     // Deleting needs the delete scope on top of the route's write scope.
     if (request.body.action === 'delete') requireScopes(auth, ['conversations:delete']);
     return service.bulk(auth, request.params.chatbotId, request.body as never);

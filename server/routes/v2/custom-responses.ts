@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { authOf } from '../../http/access.js';
 import { paged } from '../../http/envelope.js';
 import { CONFIRM_NOTE, CustomResponseSchema, itemParams, NOT_FOUND_NOTE, one, page, Text } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
@@ -33,7 +32,7 @@ export default async function customResponses(fastify: FastifyInstance) {
     config: { access: { scopes: ['instructions:read'] }, response: page('customResponses', CustomResponseSchema) },
   }, async (request) => {
     const { limit, cursor } = request.query;
-    const result = await service.list(authOf(request), request.params.chatbotId, limit, cursor);
+    const result = await service.list(request.auth, request.params.chatbotId, limit, cursor);
     return paged('customResponses', result.customResponses, limit, result.nextCursor);
   });
 
@@ -41,7 +40,7 @@ export default async function customResponses(fastify: FastifyInstance) {
     schema: { tags, summary: 'Add a custom response', description: `When a visitor asks the question, the answer is given verbatim. ${SCOPE_NOTE}`, params: ChatbotParams, body: CreateCustomResponse },
     config: { access: { scopes: ['instructions:write'] }, successStatus: 201, response: one('customResponse', CustomResponseSchema) },
   }, async (request, reply) => {
-    const customResponse = await service.create(authOf(request), request.params.chatbotId, request.body);
+    const customResponse = await service.create(request.auth, request.params.chatbotId, request.body);
     reply.code(201);
     return { customResponse };
   });
@@ -49,19 +48,19 @@ export default async function customResponses(fastify: FastifyInstance) {
   app.get('/chatbots/:chatbotId/custom-responses/:customResponseId', {
     schema: { tags, summary: 'One custom response', description: `${NOT_FOUND_NOTE} ${SCOPE_NOTE}`, params: Params },
     config: { access: { scopes: ['instructions:read'] }, response: one('customResponse', CustomResponseSchema) },
-  }, async (request) => ({ customResponse: await service.get(authOf(request), request.params.chatbotId, request.params.customResponseId) }));
+  }, async (request) => ({ customResponse: await service.get(request.auth, request.params.chatbotId, request.params.customResponseId) }));
 
   app.patch('/chatbots/:chatbotId/custom-responses/:customResponseId', {
     schema: { tags, summary: 'Change a custom response', description: `Send only the fields to change. ${SCOPE_NOTE}`, params: Params, body: PatchCustomResponse },
     config: { access: { scopes: ['instructions:write'] }, response: one('customResponse', CustomResponseSchema) },
   }, async (request) => ({
-    customResponse: await service.update(authOf(request), request.params.chatbotId, request.params.customResponseId, request.body),
+    customResponse: await service.update(request.auth, request.params.chatbotId, request.params.customResponseId, request.body),
   }));
 
   app.delete('/chatbots/:chatbotId/custom-responses/:customResponseId', {
     schema: { tags, summary: 'Delete a custom response', description: `${CONFIRM_NOTE} ${SCOPE_NOTE}`, params: Params, querystring: ConfirmQuery },
     config: { access: { scopes: ['instructions:delete'] }, response: one('deletedCustomResponse', CustomResponseSchema) },
   }, async (request) => ({
-    deletedCustomResponse: await service.delete(authOf(request), request.params.chatbotId, request.params.customResponseId, request.query.confirm === true),
+    deletedCustomResponse: await service.delete(request.auth, request.params.chatbotId, request.params.customResponseId, request.query.confirm === true),
   }));
 }

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { authOf } from '../../http/access.js';
 import { all, CONFIRM_NOTE, FollowupSchema, itemParams, Link, NOT_FOUND_NOTE, one, Position, Text } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery } from './schemas.js';
 
@@ -29,7 +28,7 @@ export default async function followups(fastify: FastifyInstance) {
   app.get('/chatbots/:chatbotId/followups', {
     schema: { tags, summary: "The chatbot's follow-ups, by position", description: 'Every follow-up (not paginated; at most 100 per chatbot).', params: ChatbotParams },
     config: { access: { scopes: ['followups:read'] }, response: all('followups', FollowupSchema) },
-  }, async (request) => ({ followups: await service.list(authOf(request), request.params.chatbotId) }));
+  }, async (request) => ({ followups: await service.list(request.auth, request.params.chatbotId) }));
 
   app.post('/chatbots/:chatbotId/followups', {
     schema: {
@@ -39,7 +38,7 @@ export default async function followups(fastify: FastifyInstance) {
     },
     config: { access: { scopes: ['followups:write'] }, successStatus: 201, response: one('followup', FollowupSchema) },
   }, async (request, reply) => {
-    const followup = await service.create(authOf(request), request.params.chatbotId, request.body);
+    const followup = await service.create(request.auth, request.params.chatbotId, request.body);
     reply.code(201);
     return { followup };
   });
@@ -47,17 +46,17 @@ export default async function followups(fastify: FastifyInstance) {
   app.get('/chatbots/:chatbotId/followups/:followupId', {
     schema: { tags, summary: 'One follow-up', description: NOT_FOUND_NOTE, params: Params },
     config: { access: { scopes: ['followups:read'] }, response: one('followup', FollowupSchema) },
-  }, async (request) => ({ followup: await service.get(authOf(request), request.params.chatbotId, request.params.followupId) }));
+  }, async (request) => ({ followup: await service.get(request.auth, request.params.chatbotId, request.params.followupId) }));
 
   app.patch('/chatbots/:chatbotId/followups/:followupId', {
     schema: { tags, summary: 'Change a follow-up', description: `Send only the fields to change; \`link: null\` removes the link. ${ESCALATION}`, params: Params, body: PatchFollowup },
     config: { access: { scopes: ['followups:write'] }, response: one('followup', FollowupSchema) },
-  }, async (request) => ({ followup: await service.update(authOf(request), request.params.chatbotId, request.params.followupId, request.body) }));
+  }, async (request) => ({ followup: await service.update(request.auth, request.params.chatbotId, request.params.followupId, request.body) }));
 
   app.delete('/chatbots/:chatbotId/followups/:followupId', {
     schema: { tags, summary: 'Delete a follow-up', description: CONFIRM_NOTE, params: Params, querystring: ConfirmQuery },
     config: { access: { scopes: ['followups:delete'] }, response: one('deletedFollowup', FollowupSchema) },
   }, async (request) => ({
-    deletedFollowup: await service.delete(authOf(request), request.params.chatbotId, request.params.followupId, request.query.confirm === true),
+    deletedFollowup: await service.delete(request.auth, request.params.chatbotId, request.params.followupId, request.query.confirm === true),
   }));
 }

@@ -4,7 +4,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { ICON_TYPES } from '../../../shared/settings.js';
 import { validationFailed } from '../../domain/errors.js';
-import { authOf } from '../../http/access.js';
 import { ChatbotParams, ConfirmQuery } from './schemas.js';
 
 const iconTypes = Object.keys(ICON_TYPES);
@@ -44,7 +43,7 @@ export default async function icons(fastify: FastifyInstance) {
         ...(!bytes?.length ? [{ path: ['file'], message: 'is required: the image file' }] : [])];
       if (missing.length) throw validationFailed(missing);
       reply.code(201);
-      return app.services.icons.upload(authOf(request), request.params.chatbotId, type!, bytes!);
+      return app.services.icons.upload(request.auth, request.params.chatbotId, type!, bytes!);
     },
   );
 
@@ -60,6 +59,6 @@ export default async function icons(fastify: FastifyInstance) {
       config: { access: { scopes: ['settings:write'] } },
     },
     async (request) =>
-      app.services.icons.remove(authOf(request), request.params.chatbotId, request.params.iconType, request.query.confirm === true),
+      app.services.icons.remove(request.auth, request.params.chatbotId, request.params.iconType, request.query.confirm === true),
   );
 }

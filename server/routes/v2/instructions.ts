@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { authOf } from '../../http/access.js';
 import { all, CONFIRM_NOTE, InstructionSchema, itemParams, NOT_FOUND_NOTE, one, Text } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery } from './schemas.js';
 
@@ -31,7 +30,7 @@ export default async function instructions(fastify: FastifyInstance) {
   app.get('/chatbots/:chatbotId/instructions', {
     schema: { tags, summary: "The chatbot's instructions, newest first", description: '`active` marks the one in use (settings.promptId). Not paginated; at most 100 per chatbot.', params: ChatbotParams },
     config: { access: { scopes: ['instructions:read'] }, response: all('instructions', InstructionSchema) },
-  }, async (request) => ({ instructions: await service.list(authOf(request), request.params.chatbotId) }));
+  }, async (request) => ({ instructions: await service.list(request.auth, request.params.chatbotId) }));
 
   app.post('/chatbots/:chatbotId/instructions', {
     schema: {
@@ -41,7 +40,7 @@ export default async function instructions(fastify: FastifyInstance) {
     },
     config: { access: { scopes: ['instructions:write'] }, successStatus: 201, response: one('instruction', InstructionSchema) },
   }, async (request, reply) => {
-    const instruction = await service.create(authOf(request), request.params.chatbotId, request.body);
+    const instruction = await service.create(request.auth, request.params.chatbotId, request.body);
     reply.code(201);
     return { instruction };
   });
@@ -49,22 +48,22 @@ export default async function instructions(fastify: FastifyInstance) {
   app.get('/chatbots/:chatbotId/instructions/:instructionId', {
     schema: { tags, summary: 'One instruction', description: NOT_FOUND_NOTE, params: Params },
     config: { access: { scopes: ['instructions:read'] }, response: one('instruction', InstructionSchema) },
-  }, async (request) => ({ instruction: await service.get(authOf(request), request.params.chatbotId, request.params.instructionId) }));
+  }, async (request) => ({ instruction: await service.get(request.auth, request.params.chatbotId, request.params.instructionId) }));
 
   app.patch('/chatbots/:chatbotId/instructions/:instructionId', {
     schema: { tags, summary: 'Change an instruction', description: 'Send only the fields to change. Changes to the active one apply from the next answer.', params: Params, body: PatchInstruction },
     config: { access: { scopes: ['instructions:write'] }, response: one('instruction', InstructionSchema) },
-  }, async (request) => ({ instruction: await service.update(authOf(request), request.params.chatbotId, request.params.instructionId, request.body) }));
+  }, async (request) => ({ instruction: await service.update(request.auth, request.params.chatbotId, request.params.instructionId, request.body) }));
 
   app.post('/chatbots/:chatbotId/instructions/:instructionId/use', {
     schema: { tags, summary: 'Make it the active instruction', description: 'Sets the read-only setting `promptId`; the answer engine uses it (and its temperature) from the next answer.', params: Params },
     config: { access: { scopes: ['instructions:write'] }, response: one('instruction', InstructionSchema) },
-  }, async (request) => ({ instruction: await service.use(authOf(request), request.params.chatbotId, request.params.instructionId) }));
+  }, async (request) => ({ instruction: await service.use(request.auth, request.params.chatbotId, request.params.instructionId) }));
 
   app.delete('/chatbots/:chatbotId/instructions/:instructionId', {
     schema: { tags, summary: 'Delete an instruction', description: `${CONFIRM_NOTE} Deleting the active one clears settings.promptId.`, params: Params, querystring: ConfirmQuery },
     config: { access: { scopes: ['instructions:delete'] }, response: one('deletedInstruction', InstructionSchema) },
   }, async (request) => ({
-    deletedInstruction: await service.delete(authOf(request), request.params.chatbotId, request.params.instructionId, request.query.confirm === true),
+    deletedInstruction: await service.delete(request.auth, request.params.chatbotId, request.params.instructionId, request.query.confirm === true),
   }));
 }

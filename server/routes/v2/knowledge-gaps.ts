@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { authOf } from '../../http/access.js';
 import { paged } from '../../http/envelope.js';
 import { CONFIRM_NOTE, CustomResponseSchema, itemParams, KnowledgeGapSchema, NOT_FOUND_NOTE, one, page, Text } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
@@ -34,14 +33,14 @@ export default async function knowledgeGaps(fastify: FastifyInstance) {
     config: { access: { scopes: ['conversations:read'] }, response: page('knowledgeGaps', KnowledgeGapSchema) },
   }, async (request) => {
     const q = request.query;
-    const result = await service.list(authOf(request), request.params.chatbotId, q);
+    const result = await service.list(request.auth, request.params.chatbotId, q);
     return paged('knowledgeGaps', result.knowledgeGaps, q.limit, result.nextCursor);
   });
 
   app.get('/chatbots/:chatbotId/knowledge-gaps/:gapId', {
     schema: { tags, summary: 'One knowledge gap', description: NOT_FOUND_NOTE, params: Params },
     config: { access: { scopes: ['conversations:read'] }, response: one('knowledgeGap', KnowledgeGapSchema) },
-  }, async (request) => ({ knowledgeGap: await service.get(authOf(request), request.params.chatbotId, request.params.gapId) }));
+  }, async (request) => ({ knowledgeGap: await service.get(request.auth, request.params.chatbotId, request.params.gapId) }));
 
   app.post('/chatbots/:chatbotId/knowledge-gaps/:gapId/answer', {
     schema: {
@@ -54,12 +53,12 @@ export default async function knowledgeGaps(fastify: FastifyInstance) {
       access: { scopes: ['instructions:write'] },
       response: Type.Object({ knowledgeGap: KnowledgeGapSchema, customResponse: CustomResponseSchema }),
     },
-  }, async (request) => service.answer(authOf(request), request.params.chatbotId, request.params.gapId, request.body.answer));
+  }, async (request) => service.answer(request.auth, request.params.chatbotId, request.params.gapId, request.body.answer));
 
   app.delete('/chatbots/:chatbotId/knowledge-gaps/:gapId', {
     schema: { tags, summary: 'Delete a knowledge gap', description: `${CONFIRM_NOTE} A custom response made from it stays.`, params: Params, querystring: ConfirmQuery },
     config: { access: { scopes: ['conversations:delete'] }, response: one('deletedKnowledgeGap', KnowledgeGapSchema) },
   }, async (request) => ({
-    deletedKnowledgeGap: await service.delete(authOf(request), request.params.chatbotId, request.params.gapId, request.query.confirm === true),
+    deletedKnowledgeGap: await service.delete(request.auth, request.params.chatbotId, request.params.gapId, request.query.confirm === true),
   }));
 }

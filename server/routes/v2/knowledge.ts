@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { validationFailed } from '../../domain/errors.js';
-import { authOf } from '../../http/access.js';
 import { paged } from '../../http/envelope.js';
 import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
 
@@ -40,7 +39,7 @@ export default async function knowledge(fastify: FastifyInstance) {
     config: write,
   }, async (request, reply) => {
     reply.code(202);
-    return service.addLinks(authOf(request), request.params.chatbotId, request.body.urls);
+    return service.addLinks(request.auth, request.params.chatbotId, request.body.urls);
   });
 
   app.post('/chatbots/:chatbotId/knowledge/website', {
@@ -59,7 +58,7 @@ export default async function knowledge(fastify: FastifyInstance) {
     config: write,
   }, async (request, reply) => {
     reply.code(202);
-    return service.addWebsite(authOf(request), request.params.chatbotId, request.body);
+    return service.addWebsite(request.auth, request.params.chatbotId, request.body);
   });
 
   app.post('/chatbots/:chatbotId/knowledge/sitemap', {
@@ -71,7 +70,7 @@ export default async function knowledge(fastify: FastifyInstance) {
     config: write,
   }, async (request, reply) => {
     reply.code(202);
-    return service.addSitemap(authOf(request), request.params.chatbotId, request.body);
+    return service.addSitemap(request.auth, request.params.chatbotId, request.body);
   });
 
   app.post('/chatbots/:chatbotId/knowledge/youtube', {
@@ -83,7 +82,7 @@ export default async function knowledge(fastify: FastifyInstance) {
     config: write,
   }, async (request, reply) => {
     reply.code(202);
-    return service.addYoutube(authOf(request), request.params.chatbotId, request.body.urls);
+    return service.addYoutube(request.auth, request.params.chatbotId, request.body.urls);
   });
 
   app.post('/chatbots/:chatbotId/knowledge/text', {
@@ -95,7 +94,7 @@ export default async function knowledge(fastify: FastifyInstance) {
     config: write,
   }, async (request, reply) => {
     reply.code(202);
-    return service.addText(authOf(request), request.params.chatbotId, request.body);
+    return service.addText(request.auth, request.params.chatbotId, request.body);
   });
 
   app.post('/chatbots/:chatbotId/knowledge/files', {
@@ -114,25 +113,25 @@ export default async function knowledge(fastify: FastifyInstance) {
     const empty = files.filter((f) => !f.bytes.length);
     if (!files.length || empty.length) throw validationFailed([{ path: ['files'], message: files.length ? `${empty[0].name} is empty` : 'attach at least one file' }]);
     reply.code(202);
-    return service.addFiles(authOf(request), request.params.chatbotId, files);
+    return service.addFiles(request.auth, request.params.chatbotId, files);
   });
 
   app.get('/chatbots/:chatbotId/knowledge/sources', {
     schema: { tags: ['knowledge'], summary: 'Every source of the chatbot: type, status, document count, last sync', params: ChatbotParams },
     config: { access: { scopes: ['knowledge:read'] } },
-  }, async (request) => ({ sources: await service.sources(authOf(request), request.params.chatbotId) }));
+  }, async (request) => ({ sources: await service.sources(request.auth, request.params.chatbotId) }));
 
   app.get('/chatbots/:chatbotId/knowledge/sources/:connectionId', {
     schema: { tags: ['knowledge'], summary: 'One source (connection); credentials are never returned', params: SourceParams },
     config: { access: { scopes: ['knowledge:read'] } },
-  }, async (request) => ({ source: await service.getSource(authOf(request), request.params.chatbotId, request.params.connectionId) }));
+  }, async (request) => ({ source: await service.getSource(request.auth, request.params.chatbotId, request.params.connectionId) }));
 
   app.get('/chatbots/:chatbotId/knowledge/sources/:connectionId/documents', {
     schema: { tags: ['knowledge'], summary: "A source's documents", params: SourceParams, querystring: pageQuery(50, 100) },
     config: { access: { scopes: ['knowledge:read'] } },
   }, async (request) => {
     const { limit, cursor } = request.query;
-    const page = await service.sourceDocuments(authOf(request), request.params.chatbotId, request.params.connectionId, limit, cursor);
+    const page = await service.sourceDocuments(request.auth, request.params.chatbotId, request.params.connectionId, limit, cursor);
     return paged('documents', page.documents, limit, page.nextCursor);
   });
 
@@ -145,13 +144,13 @@ export default async function knowledge(fastify: FastifyInstance) {
     config: write,
   }, async (request, reply) => {
     reply.code(202);
-    return service.resync(authOf(request), request.params.chatbotId, request.params.connectionId);
+    return service.resync(request.auth, request.params.chatbotId, request.params.connectionId);
   });
 
   app.delete('/chatbots/:chatbotId/knowledge/sources/:connectionId', {
     schema: { tags: ['knowledge'], summary: 'Delete a source with all its documents (needs ?confirm=true)', params: SourceParams, querystring: ConfirmQuery },
     config: { access: { scopes: ['knowledge:delete'] } },
-  }, async (request) => service.deleteSource(authOf(request), request.params.chatbotId, request.params.connectionId, request.query.confirm === true));
+  }, async (request) => service.deleteSource(request.auth, request.params.chatbotId, request.params.connectionId, request.query.confirm === true));
 
   app.get('/chatbots/:chatbotId/documents', {
     schema: {
@@ -166,7 +165,7 @@ export default async function knowledge(fastify: FastifyInstance) {
     config: { access: { scopes: ['knowledge:read'] } },
   }, async (request) => {
     const q = request.query;
-    const page = await service.documents(authOf(request), request.params.chatbotId, { limit: q.limit, cursor: q.cursor, sourceId: q.sourceId, status: q.status as never }, q.sourceId || q.status ? `documents:${q.sourceId ?? ''}:${q.status ?? ''}` : 'documents');
+    const page = await service.documents(request.auth, request.params.chatbotId, { limit: q.limit, cursor: q.cursor, sourceId: q.sourceId, status: q.status as never }, q.sourceId || q.status ? `documents:${q.sourceId ?? ''}:${q.status ?? ''}` : 'documents');
     return paged('documents', page.documents, q.limit, page.nextCursor);
   });
 
@@ -180,21 +179,21 @@ export default async function knowledge(fastify: FastifyInstance) {
     },
     config: { access: { scopes: ['knowledge:delete'] } },
   }, async (request) =>
-    service.deleteDocuments(authOf(request), request.params.chatbotId, request.body.documentIds, request.body.confirm === true || request.query.confirm === true));
+    service.deleteDocuments(request.auth, request.params.chatbotId, request.body.documentIds, request.body.confirm === true || request.query.confirm === true));
 
   app.get('/chatbots/:chatbotId/ingest-jobs', {
     schema: { tags: ['documents'], summary: 'Ingest jobs, newest first: status, counts and per-URL errors', params: ChatbotParams, querystring: pageQuery(50, 100) },
     config: { access: { scopes: ['knowledge:read'] } },
   }, async (request) => {
     const { limit, cursor } = request.query;
-    const page = await service.jobs(authOf(request), request.params.chatbotId, limit, cursor);
+    const page = await service.jobs(request.auth, request.params.chatbotId, limit, cursor);
     return paged('jobs', page.jobs, limit, page.nextCursor);
   });
 
   app.get('/chatbots/:chatbotId/ingest-jobs/:jobId', {
     schema: { tags: ['documents'], summary: 'One ingest job', params: JobParams },
     config: { access: { scopes: ['knowledge:read'] } },
-  }, async (request) => ({ job: await service.job(authOf(request), request.params.chatbotId, request.params.jobId) }));
+  }, async (request) => ({ job: await service.job(request.auth, request.params.chatbotId, request.params.jobId) }));
 
   app.post('/chatbots/:chatbotId/ingest-jobs/:jobId/cancel', {
     schema: {
@@ -203,5 +202,5 @@ export default async function knowledge(fastify: FastifyInstance) {
       params: JobParams,
     },
     config: { access: { scopes: ['knowledge:write'] } },
-  }, async (request) => ({ job: await service.cancelJob(authOf(request), request.params.chatbotId, request.params.jobId) }));
+  }, async (request) => ({ job: await service.cancelJob(request.auth, request.params.chatbotId, request.params.jobId) }));
 }

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { authOf } from '../../http/access.js';
 import { paged } from '../../http/envelope.js';
 import { CONFIRM_NOTE, itemParams, LeadSchema, NOT_FOUND_NOTE, one, page } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
@@ -43,20 +42,20 @@ export default async function leads(fastify: FastifyInstance) {
     config: { access: { scopes: ['leads:read'] }, response: page('leads', LeadSchema) },
   }, async (request) => {
     const q = request.query;
-    const result = await service.list(authOf(request), request.params.chatbotId, { limit: q.limit, cursor: q.cursor, from: utc(q.from), to: utc(q.to) });
+    const result = await service.list(request.auth, request.params.chatbotId, { limit: q.limit, cursor: q.cursor, from: utc(q.from), to: utc(q.to) });
     return paged('leads', result.leads, q.limit, result.nextCursor);
   });
 
   app.get('/chatbots/:chatbotId/leads/:leadId', {
     schema: { tags, summary: 'One lead', description: NOT_FOUND_NOTE, params: Params },
     config: { access: { scopes: ['leads:read'] }, response: one('lead', LeadSchema) },
-  }, async (request) => ({ lead: await service.get(authOf(request), request.params.chatbotId, request.params.leadId) }));
+  }, async (request) => ({ lead: await service.get(request.auth, request.params.chatbotId, request.params.leadId) }));
 
   app.delete('/chatbots/:chatbotId/leads/:leadId', {
     schema: { tags, summary: 'Delete a lead', description: CONFIRM_NOTE, params: Params, querystring: ConfirmQuery },
     config: { access: { scopes: ['leads:delete'] }, response: one('deletedLead', LeadSchema) },
   }, async (request) => ({
-    deletedLead: await service.delete(authOf(request), request.params.chatbotId, request.params.leadId, request.query.confirm === true),
+    deletedLead: await service.delete(request.auth, request.params.chatbotId, request.params.leadId, request.query.confirm === true),
   }));
 
   app.post('/chatbots/:chatbotId/leads/actions', {
@@ -69,5 +68,5 @@ export default async function leads(fastify: FastifyInstance) {
       access: { scopes: ['leads:delete'] },
       response: Type.Object({ action: Type.String(), deletedLeads: Type.Array(LeadSchema), notFound: Type.Array(Type.String()) }),
     },
-  }, async (request) => service.act(authOf(request), request.params.chatbotId, request.body as { action: 'delete'; leadIds: string[]; confirm?: boolean }));
+  }, async (request) => service.act(request.auth, request.params.chatbotId, request.body as { action: 'delete'; leadIds: string[]; confirm?: boolean }));
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { authOf } from '../../http/access.js';
 
 export default async function me(app: FastifyInstance) {
   app.get(
@@ -8,6 +7,6 @@ export default async function me(app: FastifyInstance) {
       schema: { tags: ['account'], summary: "The token's user, account, effective scopes and chatbot restriction" },
       config: { access: { scopes: [], whileInactive: true } },
     },
-    async (request) => app.services.accounts.me(authOf(request)),
+    async (request) => app.services.accounts.me(request.auth),
   );
 }

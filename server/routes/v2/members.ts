@@ -5,7 +5,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { authOf } from '../../http/access.js';
 import { all, CONFIRM_NOTE, itemParams, MemberSchema, NOT_FOUND_NOTE, one } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery } from './schemas.js';
 
@@ -29,7 +28,7 @@ export default async function members(fastify: FastifyInstance) {
   app.get('/chatbots/:chatbotId/members', {
     schema: { tags, summary: "The chatbot's members, most recently added first", description: ROLES_NOTE, params: ChatbotParams },
     config: { access: { scopes: ['members:read'] }, response: all('members', MemberSchema) },
-  }, async (request) => ({ members: await service.list(authOf(request), request.params.chatbotId) }));
+  }, async (request) => ({ members: await service.list(request.auth, request.params.chatbotId) }));
 
   app.post('/chatbots/:chatbotId/members', {
     schema: {
@@ -39,7 +38,7 @@ export default async function members(fastify: FastifyInstance) {
     },
     config: { access: { scopes: ['members:write'] }, successStatus: 201, response: one('member', MemberSchema) },
   }, async (request, reply) => {
-    const { member, warnings } = await service.invite(authOf(request), request.params.chatbotId, request.body as { email: string; role: 'admin' | 'member' });
+    const { member, warnings } = await service.invite(request.auth, request.params.chatbotId, request.body as { email: string; role: 'admin' | 'member' });
     request.warnings.push(...warnings);
     reply.code(201);
     return { member };
@@ -48,13 +47,13 @@ export default async function members(fastify: FastifyInstance) {
   app.get('/chatbots/:chatbotId/members/:memberId', {
     schema: { tags, summary: 'One member', description: NOT_FOUND_NOTE, params: Params },
     config: { access: { scopes: ['members:read'] }, response: one('member', MemberSchema) },
-  }, async (request) => ({ member: await service.get(authOf(request), request.params.chatbotId, request.params.memberId) }));
+  }, async (request) => ({ member: await service.get(request.auth, request.params.chatbotId, request.params.memberId) }));
 
   app.patch('/chatbots/:chatbotId/members/:memberId', {
     schema: { tags, summary: "Change a member's role", description: `Takes effect on their next request. ${ROLES_NOTE}`, params: Params, body: PatchMember },
     config: { access: { scopes: ['members:write'] }, response: one('member', MemberSchema) },
   }, async (request) => ({
-    member: await service.update(authOf(request), request.params.chatbotId, request.params.memberId, request.body as { role: 'admin' | 'member' }),
+    member: await service.update(request.auth, request.params.chatbotId, request.params.memberId, request.body as { role: 'admin' | 'member' }),
   }));
 
   app.delete('/chatbots/:chatbotId/members/:memberId', {
@@ -65,6 +64,6 @@ export default async function members(fastify: FastifyInstance) {
     },
     config: { access: { scopes: ['members:delete'] }, response: one('deletedMember', MemberSchema) },
   }, async (request) => ({
-    deletedMember: await service.delete(authOf(request), request.params.chatbotId, request.params.memberId, request.query.confirm === true),
+    deletedMember: await service.delete(request.auth, request.params.chatbotId, request.params.memberId, request.query.confirm === true),
   }));
 }

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { authOf } from '../../http/access.js';
 import { all, CONFIRM_NOTE, itemParams, NOT_FOUND_NOTE, one, PersonaSchema, Text } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery } from './schemas.js';
 
@@ -26,7 +25,7 @@ export default async function personas(fastify: FastifyInstance) {
   app.get('/chatbots/:chatbotId/personas', {
     schema: { tags, summary: "The chatbot's personas, newest first", description: '`active` marks the one in use (settings.personaId). Not paginated; at most 100 per chatbot.', params: ChatbotParams },
     config: { access: { scopes: ['personas:read'] }, response: all('personas', PersonaSchema) },
-  }, async (request) => ({ personas: await service.list(authOf(request), request.params.chatbotId) }));
+  }, async (request) => ({ personas: await service.list(request.auth, request.params.chatbotId) }));
 
   app.post('/chatbots/:chatbotId/personas', {
     schema: {
@@ -36,7 +35,7 @@ export default async function personas(fastify: FastifyInstance) {
     },
     config: { access: { scopes: ['personas:write'] }, successStatus: 201, response: one('persona', PersonaSchema) },
   }, async (request, reply) => {
-    const persona = await service.create(authOf(request), request.params.chatbotId, request.body);
+    const persona = await service.create(request.auth, request.params.chatbotId, request.body);
     reply.code(201);
     return { persona };
   });
@@ -44,22 +43,22 @@ export default async function personas(fastify: FastifyInstance) {
   app.get('/chatbots/:chatbotId/personas/:personaId', {
     schema: { tags, summary: 'One persona', description: NOT_FOUND_NOTE, params: Params },
     config: { access: { scopes: ['personas:read'] }, response: one('persona', PersonaSchema) },
-  }, async (request) => ({ persona: await service.get(authOf(request), request.params.chatbotId, request.params.personaId) }));
+  }, async (request) => ({ persona: await service.get(request.auth, request.params.chatbotId, request.params.personaId) }));
 
   app.patch('/chatbots/:chatbotId/personas/:personaId', {
     schema: { tags, summary: 'Change a persona', description: 'Send only the fields to change. Changes to the active one apply from the next answer.', params: Params, body: PatchPersona },
     config: { access: { scopes: ['personas:write'] }, response: one('persona', PersonaSchema) },
-  }, async (request) => ({ persona: await service.update(authOf(request), request.params.chatbotId, request.params.personaId, request.body) }));
+  }, async (request) => ({ persona: await service.update(request.auth, request.params.chatbotId, request.params.personaId, request.body) }));
 
   app.post('/chatbots/:chatbotId/personas/:personaId/use', {
     schema: { tags, summary: 'Make it the active persona', description: 'Sets the read-only setting `personaId`; the answer engine speaks as it from the next answer.', params: Params },
     config: { access: { scopes: ['personas:write'] }, response: one('persona', PersonaSchema) },
-  }, async (request) => ({ persona: await service.use(authOf(request), request.params.chatbotId, request.params.personaId) }));
+  }, async (request) => ({ persona: await service.use(request.auth, request.params.chatbotId, request.params.personaId) }));
 
   app.delete('/chatbots/:chatbotId/personas/:personaId', {
     schema: { tags, summary: 'Delete a persona', description: `${CONFIRM_NOTE} Deleting the active one clears settings.personaId.`, params: Params, querystring: ConfirmQuery },
     config: { access: { scopes: ['personas:delete'] }, response: one('deletedPersona', PersonaSchema) },
   }, async (request) => ({
-    deletedPersona: await service.delete(authOf(request), request.params.chatbotId, request.params.personaId, request.query.confirm === true),
+    deletedPersona: await service.delete(request.auth, request.params.chatbotId, request.params.personaId, request.query.confirm === true),
   }));
 }

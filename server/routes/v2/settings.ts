@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { SECTION_FIELDS, SETTINGS_SECTIONS, sectionPatchSchema, settingsPatchSchema } from '../../../shared/settings.js';
-import { authOf } from '../../http/access.js';
 import { ChatbotParams } from './schemas.js';
 
 export default async function settings(fastify: FastifyInstance) {
@@ -15,7 +14,7 @@ export default async function settings(fastify: FastifyInstance) {
       config: { access: { scopes: ['settings:read'] } },
     },
     async (request) => {
-      const chatbot = await chatbots.get(authOf(request), request.params.chatbotId);
+      const chatbot = await chatbots.get(request.auth, request.params.chatbotId);
       return { settings: { title: chatbot.title, description: chatbot.description, ...chatbot.settings } };
     },
   );
@@ -32,7 +31,7 @@ export default async function settings(fastify: FastifyInstance) {
       },
       config: { access: { scopes: ['settings:write'] } },
     },
-    async (request) => ({ chatbot: await chatbots.patchSettings(authOf(request), request.params.chatbotId, request.body) }),
+    async (request) => ({ chatbot: await chatbots.patchSettings(request.auth, request.params.chatbotId, request.body) }),
   );
 
   for (const section of SETTINGS_SECTIONS) {
@@ -51,7 +50,7 @@ export default async function settings(fastify: FastifyInstance) {
         config: { access: { scopes: ['settings:write'] } },
       },
       async (request) => ({
-        chatbot: await chatbots.patchSettings(authOf(request), request.params.chatbotId, { [section]: request.body }),
+        chatbot: await chatbots.patchSettings(request.auth, request.params.chatbotId, { [section]: request.body }),
       }),
     );
   }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { SCOPES, TOKEN_ACCESS } from '../../../shared/scopes.js';
-import { authOf } from '../../http/access.js';
 import { paged } from '../../http/envelope.js';
 import { pageQuery } from './schemas.js';
 
@@ -27,12 +26,12 @@ export default async function tokens(fastify: FastifyInstance) {
   app.get(
     '/tokens',
     {
-      schema: { tags: ['tokens'], summary: "The account's API tokens (never their values)", querystring: pageQuery(50, 100) },
+      schema: { tags: ['tokens'], summary: "The account's API tokens (never their values)", description: "Members and tokens restricted to chosen chatbots see only their own user's tokens", querystring: pageQuery(50, 100) },
       config: { access: { scopes: ['tokens:read'], whileInactive: true } },
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const page = await service.list(authOf(request), limit, cursor);
+      const page = await service.list(request.auth, limit, cursor);
       return paged('tokens', page.tokens, limit, page.nextCursor);
     },
   );
@@ -49,7 +48,7 @@ export default async function tokens(fastify: FastifyInstance) {
       config: { access: { scopes: ['tokens:write'], whileInactive: true }, successStatus: 201 },
     },
     async (request, reply) => {
-      const auth = authOf(request);
+      const auth = request.auth;
       const created = await service.create(auth.user, request.body, auth);
       reply.code(201);
       return { token: created.token, ...created.record };
@@ -62,10 +61,11 @@ export default async function tokens(fastify: FastifyInstance) {
       schema: {
         tags: ['tokens'],
         summary: 'Revoke a token; it stops working on its next request',
+        description: "Members and tokens restricted to chosen chatbots revoke only their own user's tokens (others: 404); only the owner revokes the owner's (403 TOKEN_SCOPE_NOT_ALLOWED).",
         params: Type.Object({ tokenId: Type.String({ maxLength: 64 }) }),
       },
       config: { access: { scopes: ['tokens:write'], whileInactive: true } },
     },
-    async (request) => ({ revokedToken: await service.revoke(authOf(request).account.id, request.params.tokenId) }),
+    async (request) => ({ revokedToken: await service.revoke(request.auth, request.params.tokenId) }),
   );
 }

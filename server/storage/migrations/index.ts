@@ -10,6 +10,7 @@ import { conversations } from './0010-conversations.js';
 import { searchExtraTokens } from './0011-search-extra.js';
 import { searchHeads } from './0012-search-heads.js';
 import { delivery } from './0013-delivery.js';
+import { visitors } from './0014-visitors.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -22,6 +23,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0011-search-extra': searchExtraTokens(dialect),
     '0012-search-heads': searchHeads(dialect),
     '0013-delivery': delivery(dialect),
+    '0014-visitors': visitors(dialect),
   };
 }
 

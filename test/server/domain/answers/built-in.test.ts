@@ -10,7 +10,7 @@ import { createAnswerEngine } from '../../../../server/domain/answers/engine.js'
 import { createExtractiveProvider, extractAnswer, headingFollowUps, proseBlocks, smallTalk } from '../../../../server/domain/answers/extractive.js';
 import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
 import { CALIBRATED_THRESHOLD } from '../../../../server/domain/answers/relevance.js';
-import { createWordNet } from '../../../../server/lexicon/wordnet.js';
+import { createWordNet } from '../../../../server/adapters/wordnet.js';
 import type { AnswerEngine, AnswerRequest } from '../../../../server/domain/conversations/ports.js';
 import { createRetriever } from '../../../../server/domain/knowledge/retrieval.js';
 import { answerContextRepository } from '../../../../server/storage/answers.repository.js';

@@ -1,0 +1,79 @@
+/**
+ * endpoint(): the one way a route declares itself. From one spec it builds the route's `schema`
+ * (request parts, and `response`: the success envelope around `data` plus the error envelope) and
+ * its `config` (access, success status). Fastify serialises every response by that schema (fields
+ * not declared never leave the server) and the OpenAPI document is generated from the same place.
+ *
+ *   app.post('/chatbots/:chatbotId/tags', endpoint({
+ *     access: { scopes: ['conversations:write'] }, status: 201,
+ *     tags: ['tags'], summary: 'Add a tag', params: ChatbotParams, body: CreateTag,
+ *     data: one('tag', TagSchema),
+ *   }), async (request) => ({ tag: await service.create(request.auth, request.params.chatbotId, request.body) }));
+ */
+import type { FastifyContextConfig } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { Access } from './access.js';
+import { Meta } from './openapi.js';
+
+export interface EndpointSpec {
+  access: Access;
+  /** Schema of `data` on success. Without it `data` is written as it is (routes not yet described). */
+  data?: TSchema;
+  /** The success status (default 200); the reply gets it unless the handler sets another. */
+  status?: 200 | 201 | 202;
+  /** Other success statuses the handler may set (e.g. 200 when a create found an existing item). */
+  alsoStatus?: Array<200 | 201 | 202>;
+  /** Not wrapped in the envelope and not serialised by schema (files, the OpenAPI document). */
+  raw?: boolean;
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  hide?: boolean;
+  consumes?: string[];
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  headers?: TSchema;
+  /** Further route config (e.g. rate limits). */
+  config?: Omit<FastifyContextConfig, 'access' | 'successStatus' | 'raw'>;
+}
+
+const ERROR = { $ref: 'ErrorEnvelope#' };
+
+/** The success envelope around a `data` schema. */
+export function successSchema(data: TSchema | undefined) {
+  return {
+    type: 'object',
+    required: ['ok', 'data', 'meta'],
+    properties: { ok: { type: 'boolean', const: true }, data: data ?? {}, meta: Meta },
+  } as const;
+}
+
+/** `schema.response` of a route: its success statuses and the error envelope. */
+export function responseSchemas(data: TSchema | undefined, statuses: number[]) {
+  const response: Record<string, object> = {};
+  for (const status of statuses) response[status] = { description: 'Success', ...successSchema(data) };
+  response['4XX'] = { description: 'Error (see error.code)', ...ERROR };
+  response['5XX'] = { description: 'INTERNAL_SERVER_ERROR', ...ERROR };
+  return response;
+}
+
+type RequestParts<S extends EndpointSpec> = {
+  params: S['params'];
+  querystring: S['querystring'];
+  body: S['body'];
+  headers: S['headers'];
+};
+
+export function endpoint<S extends EndpointSpec>(spec: S) {
+  const { access, data, status = 200, alsoStatus = [], raw, config, ...schema } = spec;
+  return {
+    // `response` is typed loosely on purpose: handlers return `data`; the envelope is added by a hook.
+    schema: { ...schema, ...(raw ? {} : { response: responseSchemas(data, [status, ...alsoStatus]) as Record<string, unknown> }) } as Omit<
+      S,
+      'access' | 'data' | 'status' | 'alsoStatus' | 'raw' | 'config'
+    > &
+      RequestParts<S> & { response?: Record<string, unknown> },
+    config: { ...config, access, ...(status !== 200 ? { successStatus: status } : {}), ...(raw ? { raw } : {}) } as FastifyContextConfig,
+  };
+}
