@@ -52,7 +52,7 @@ async function answerAll(bot: Bot, corpus: Corpus, s: Setting): Promise<Outcome[
   for (const question of corpus.questions.filter((q) => q.split === 'tuning')) {
     const start = performance.now();
     const a = await engine.answer({ chatbotId: bot.chatbotId, accountId: 'x', conversationId: 'tune', settings: {}, question: question.q, history: [] });
-    out.push({ question, cited: a.sources.map((x) => bot.pathOf.get(x.documentId) ?? '?'), unanswered: a.unanswered, ms: performance.now() - start, text: a.text, anchor: [] });
+    out.push({ question, cited: a.sources.map((x) => bot.pathOf.get(x.documentId) ?? '?'), unanswered: a.unanswered, ms: performance.now() - start, searchMs: 0, text: a.text, anchor: [] });
   }
   return out;
 }

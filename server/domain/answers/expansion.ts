@@ -141,5 +141,7 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
 /** The search text: the question, then the stand-in words the base uses. */
 export function expandedQuery(question: string, concepts: Concept[]): string {
   const extra = [...new Set(concepts.flatMap((c) => c.searchWords))];
-  return extra.length ? `${question} ${extra.join(' ')}` : question;
+  // Joined by a stopword, so the stand-ins are searched as words and never paired with each
+  // other or with the question's last word as a phrase (search-terms.ts pairs adjacent words).
+  return extra.length ? `${question} or ${extra.join(' or ')}` : question;
 }
