@@ -21,7 +21,7 @@ import { LeakGuard, leaksSecrets } from './leak-guard.js';
 import { messagesFor, type AnswerMessages } from './messages.js';
 import type { AnswerContextStore, AnswerProvider, GenerateOutput, Lexicon, Passage } from './ports.js';
 import { buildPrompt, readSettings, temperatureFor } from './prompt.js';
-import { expandedQuery, questionConcepts, type ExpansionOptions } from './expansion.js';
+import { expandedQuery, questionConcepts, type Concept, type ExpansionOptions } from './expansion.js';
 import { profileCache } from './knowledge-profile.js';
 import { CALIBRATED_THRESHOLD, conceptRelevance, GATE_DEPTH, relevance } from './relevance.js';
 import { termSet } from './text.js';
@@ -135,7 +135,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
           passages,
           related,
           relevant: gate.relevant,
-          terms: [...new Set(concepts.flatMap((c) => [...c.alternatives.keys()]))],
+          terms: standInWeights(concepts),
           followUpCount,
           strings,
           onToken: guard && !request.onToken ? (text) => void guard.push(text) : onToken,
@@ -182,6 +182,13 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       };
     },
   };
+}
+
+/** Every term of the question's concepts with its best weight (the question's own words 1). */
+function standInWeights(concepts: Concept[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const c of concepts) for (const [t, w] of c.alternatives) out.set(t, Math.max(w, out.get(t) ?? 0));
+  return out;
 }
 
 /** Questions with at most this many content terms are read as follow-ups of the previous one. */

@@ -71,8 +71,8 @@ export interface GenerateInput {
   related: Passage[];
   /** True when the relevance gate (relevance.ts) says the knowledge covers the question. */
   relevant: boolean;
-  /** The question's terms and the base's words standing in for them (expansion.ts), when the engine computed them. */
-  terms?: string[];
+  /** The question's terms and the base's words standing in for them (expansion.ts) with their weight (1: the question's own), when the engine computed them. */
+  terms?: ReadonlyMap<string, number>;
   /** Smart follow-ups wanted (0 when disabled). */
   followUpCount: number;
   /** The locale's own strings (unavailable reply, honest reply…). */
