@@ -13,12 +13,14 @@ import type { Config } from './config.js';
 import { installAccess } from './http/access.js';
 import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
+import { installJsonBody } from './http/json-body.js';
 import { ErrorEnvelope, swaggerOptions } from './http/openapi.js';
 import outboundPlugin from './plugins/outbound.js';
 import queuePlugin from './plugins/queue.js';
 import realtimePlugin from './plugins/realtime.js';
 import servicesPlugin from './plugins/services.js';
 import storagePlugin from './plugins/storage.js';
+import webhooksPlugin from './plugins/webhooks.js';
 import { publicRoutes } from './routes/public/index.js';
 import { v2Routes } from './routes/v2/index.js';
 import widgetFiles from './routes/widget-files/index.js';
@@ -35,6 +37,8 @@ export interface BuildOptions {
   /** An open, migrated database (main.ts, the CLI, tests); otherwise opened from config, unmigrated. */
   database?: DatabaseHandle;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests that read the log). */
+  logStream?: { write(line: string): void };
   /** Run the job queue and the sync scheduler (default true; the CLI turns them off). */
   backgroundJobs?: boolean;
 }
@@ -65,11 +69,12 @@ export async function registerCore(app: FastifyInstance, config: Config, options
   await app.register(outboundPlugin);
   await app.register(queuePlugin, { run: options.backgroundJobs !== false });
   await app.register(servicesPlugin, { schedule: options.backgroundJobs !== false });
+  await app.register(webhooksPlugin, { run: options.backgroundJobs !== false });
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
     bodyLimit: config.bodyLimit,
     routerOptions: ROUTER,
@@ -83,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The API reads JSON (and multipart where a route registers it); fastify's default text/plain
   // parser would hand a string to a JSON schema and answer 400 instead of 415.
   app.removeContentTypeParser('text/plain');
+  installJsonBody(app);
 
   // 1. The request id on every response, errors included (so it runs before any check).
   // Callback-style hooks: no promise per request on the hot path.

@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONVERSATION_CLOSED: 409,
+  /** A webhook target was disabled after repeated failures (or a 410); re-enable it before sending to it again. */
+  WEBHOOK_TARGET_DISABLED: 409,
   /** The request body is larger than the server accepts. */
   PAYLOAD_TOO_LARGE: 413,
   /** The request's Content-Type is not one this route reads. */

@@ -36,6 +36,8 @@ export const ICON_TYPES = {
 export type IconType = keyof typeof ICON_TYPES;
 /** Input kinds of the custom lead fields (`leadFields`); each validates its value on capture. */
 export const LEAD_FIELD_TYPES = ['text', 'email', 'phone', 'number', 'select'] as const;
+/** The two webhook body shapes of spec section 6. */
+export const WEBHOOK_PAYLOAD_VARIANTS = ['A', 'B'] as const;
 /** Most custom lead fields a chatbot may define. */
 export const MAX_LEAD_FIELDS = 20;
 
@@ -167,6 +169,7 @@ export const SECTION_FIELDS = {
     escalationWebhookToken: text(500),
     leadsWebhookUrl: httpsUrl('Target of Leads events'),
     leadsWebhookToken: text(500),
+    webhookPayloadVariant: oneOf(WEBHOOK_PAYLOAD_VARIANTS, 'Body shape of section 6: A ({event, data}, retries after 1 s, 5 s, 25 s) or B (flat, retries after 1 s, 5 s, 30 s, 5 min); null means A'),
   },
 } as const;
 
@@ -266,6 +269,7 @@ export const DEFAULT_SETTINGS: Record<string, unknown> = {
   escalationWebhookToken: null,
   leadsWebhookUrl: null,
   leadsWebhookToken: null,
+  webhookPayloadVariant: 'A',
   iconSrcId: null,
   personIconSrcId: null,
   agentIconSrcId: null,

@@ -28,6 +28,8 @@ export class ChatbotsService {
   constructor(
     private readonly store: Store,
     private readonly cursors: CursorCodec,
+    /** Refuses webhook URLs that are not HTTPS or point inside (webhooks/webhooks.service.ts checkWebhookUrls). */
+    private readonly checkWebhookUrls: (fields: Record<string, unknown>, path: (string | number)[]) => Promise<void> = async () => {},
   ) {}
 
   /**
@@ -60,6 +62,7 @@ export class ChatbotsService {
       updatedAt: at,
     };
     if (input.settings) this.apply(auth, chatbot, input.settings);
+    if (input.settings?.webhooks) await this.checkWebhookUrls(input.settings.webhooks, ['settings', 'webhooks']);
     await this.store.transaction(async (s) => {
       const count = await s.chatbots.count(auth.account.id);
       if (count >= auth.account.plan.maxChatbots) {
@@ -105,6 +108,7 @@ export class ChatbotsService {
   async patchSettings(auth: AuthContext, chatbotId: string, patch: SettingsPatch): Promise<ChatbotView> {
     const chatbot = await this.reach(auth, chatbotId);
     this.apply(auth, chatbot, patch);
+    if (patch.webhooks) await this.checkWebhookUrls(patch.webhooks, ['webhooks']);
     chatbot.updatedAt = nowIso();
     await this.store.chatbots.update(
       chatbot.id,

@@ -8,6 +8,7 @@ import type { ConversationStore } from './conversations/ports.js';
 import type { KnowledgeStore } from './knowledge/ports.js';
 import type { ResourcesStore } from './resources/ports.js';
 import type { VisitorsStore } from './visitors/ports.js';
+import type { WebhookStore } from './webhooks/ports.js';
 
 export interface Plan {
   name: string;
@@ -166,4 +167,6 @@ export interface Store {
   conversations: ConversationStore;
   /** Visitor accounts: e-mail codes, their throttles, identity secrets, sessions ended, gap answers delivered (visitors/ports.ts). */
   visitors: VisitorsStore;
+  /** The webhook outbox, disabled targets and signing secrets (webhooks/ports.ts). */
+  webhooks: WebhookStore;
 }

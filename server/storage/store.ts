@@ -13,6 +13,7 @@ import { fieldSeal, sealedChatbots, sealedConversations } from './sealed-fields.
 import type { Database } from './tables.js';
 import { tokensRepository } from './tokens.repository.js';
 import { visitorsRepository } from './visitors.repository.js';
+import { webhooksRepository } from './webhooks.repository.js';
 
 /** The dialect of a kysely handle, for callers that hold only `db` (prefer passing it). */
 const dialectOf = (db: Kysely<Database>): DialectName =>
@@ -41,5 +42,6 @@ export function createStore(db: Kysely<Database>, dialect: DialectName = dialect
     resources: resourcesRepository(db),
     conversations: sealedConversations(conversationStore(db), sealed),
     visitors: visitorsRepository(db),
+    webhooks: webhooksRepository(db),
   };
 }

@@ -54,6 +54,10 @@ export interface VisitorDetails {
 export interface ConversationHooks {
   captureLead?(store: Store, lead: { chatbotId: string; conversationId: string; chatUserId: string; name: string | null; email: string | null; phone: string | null; customFields: Record<string, unknown>; source: string }): Promise<{ id: string }>;
   recordGap?(store: Store, gap: { chatbotId: string; conversationId: string; messageId: string; question: string }): Promise<void>;
+  /** Sees every change's events in its transaction (the webhook outbox writes its rows here). */
+  onEvents?(store: Store, conversation: ConversationRecord, events: ConversationEventRecord[]): Promise<unknown>;
+  /** Refuses a thread-level webhook URL that is not HTTPS or points inside. */
+  checkWebhookUrl?(fields: { webhookUrl?: string | null }): Promise<void>;
   /** After a captured lead committed (the owner's notice). */
   leadCaptured?(chatbotId: string, leadId: string): Promise<void>;
 }
@@ -187,6 +191,7 @@ export class ConversationsService {
   async create(auth: AuthContext, chatbotId: string, input: { visitor?: VisitorDetails; tagIds?: string[]; webhookUrl?: string | null; webhookToken?: string | null } = {}) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     if (input.webhookUrl || input.webhookToken) requireFeature(auth.account, 'webhooks');
+    if (input.webhookUrl) await this.hooks.checkWebhookUrl?.({ webhookUrl: input.webhookUrl });
     const conversation = await this.open(chatbot, input.visitor, { webhookUrl: input.webhookUrl ?? null, webhookToken: input.webhookToken ?? null });
     if (input.tagIds?.length) await this.setTags(chatbot, conversation, input.tagIds);
     return this.view(conversation);
@@ -546,6 +551,7 @@ export class ConversationsService {
   async patch(auth: AuthContext, chatbotId: string, threadId: string, input: { status?: 'OPEN' | 'RESOLVED'; tagIds?: string[]; webhookUrl?: string | null; webhookToken?: string | null; visitor?: VisitorDetails; totalMessagesRead?: number }) {
     const { chatbot, conversation } = await this.reach(auth, chatbotId, threadId);
     if (input.webhookUrl || input.webhookToken) requireFeature(auth.account, 'webhooks');
+    if (input.webhookUrl) await this.hooks.checkWebhookUrl?.({ webhookUrl: input.webhookUrl });
     if (input.tagIds) await this.setTags(chatbot, conversation, input.tagIds);
     if (input.visitor && hasDetails(input.visitor)) await this.identify(chatbot, conversation, input.visitor);
     const fields: Partial<ConversationRecord> = {};
@@ -674,7 +680,9 @@ export class ConversationsService {
           };
           if (!(await s.conversations.cas(current.id, current.seq, seq, patch))) throw new Conflict();
           await s.conversations.events.insert(events);
-          return { result, next: { ...current, ...patch, seq }, events };
+          const next = { ...current, ...patch, seq };
+          await this.hooks.onEvents?.(s, next, events);
+          return { result, next, events };
         });
         if (out.events) this.committed(out.next, out.events);
         return { result: out.result, next: out.next, aiAnswers: t.aiAnswers };

@@ -3,6 +3,7 @@ import type { ChatbotsService } from '../chatbots.service.js';
 import type { ConversationsService } from '../conversations/conversations.service.js';
 import type { JobQueue } from '../knowledge/ports.js';
 import type { Store } from '../ports.js';
+import type { LeadRecord } from '../resources/ports.js';
 import type { SecretBox } from '../secrets.js';
 import { type CodeLimits, VisitorAccounts } from './accounts.js';
 import { GapAnswers } from './gap-answers.js';
@@ -21,12 +22,14 @@ export interface VisitorDeps {
   /** {site_url}, for the dashboard links in the owner's notices. */
   siteUrl: string;
   codeLimits?: Partial<CodeLimits>;
+  /** Hears a lead captured outside any conversation, in its transaction (the webhook outbox). */
+  onLead?: (store: Store, lead: LeadRecord) => Promise<unknown>;
 }
 
 export function createVisitorServices(deps: VisitorDeps) {
   const accounts = new VisitorAccounts(deps.store, deps.mailer, deps.secretKey, deps.codeLimits);
   const identity = new IdentityService(deps.store, deps.chatbots, deps.secrets, accounts);
-  const leads = new VisitorLeads(deps.store, deps.conversations, deps.queue, deps.mailer, deps.siteUrl);
+  const leads = new VisitorLeads(deps.store, deps.conversations, deps.queue, deps.mailer, deps.siteUrl, deps.onLead);
   const gaps = new GapAnswers(deps.store, deps.conversations, deps.queue, deps.mailer);
   return {
     accounts,

@@ -20,6 +20,7 @@ import { chatbotNotFound, notFound } from '../errors.js';
 import type { JobQueue } from '../knowledge/ports.js';
 import type { Store } from '../ports.js';
 import { captureLead } from '../resources/leads.js';
+import type { LeadRecord } from '../resources/ports.js';
 import { nowIso } from '../ids.js';
 import { visitorInfo } from './accounts.js';
 import { botName, localeOf, mailStrings } from './mail-text.js';
@@ -46,6 +47,7 @@ export class VisitorLeads {
     private readonly queue: JobQueue,
     private readonly mailer: Mailer,
     private readonly siteUrl: string,
+    private readonly onLead?: (store: Store, lead: LeadRecord) => Promise<unknown>,
   ) {
     queue.handle(LEAD_NOTICE_JOB, (payload) => this.sendNotice(String(payload.chatbotId), String(payload.leadId)));
   }
@@ -69,6 +71,7 @@ export class VisitorLeads {
     } else {
       leadId = await this.store.transaction(async (s) => {
         const lead = await captureLead(s, { chatbotId: chatbot.id, chatUserId: user.id, ...details, source: 'widget' });
+        await this.onLead?.(s, lead);
         const patch = {
           ...(lead.name ? { name: lead.name } : {}),
           ...(lead.phone ? { phone: lead.phone } : {}),

@@ -21,6 +21,7 @@ import members from './members.js';
 import personas from './personas.js';
 import starters from './starters.js';
 import tagRoutes from './tags.js';
+import webhooks from './webhooks.js';
 
 export async function v2Routes(app: FastifyInstance) {
   app.get(
@@ -28,7 +29,7 @@ export async function v2Routes(app: FastifyInstance) {
     { schema: { hide: true }, config: { access: { public: true }, raw: true } },
     async () => app.swagger(),
   );
-  for (const routes of [health, me, chatbots, settings, identity, icons, tokens, account, analytics, knowledge, confluence, conversations]) await app.register(routes);
+  for (const routes of [health, me, chatbots, settings, webhooks, identity, icons, tokens, account, analytics, knowledge, confluence, conversations]) await app.register(routes);
   // The owner's resources: starters, follow-ups, instructions, personas, custom responses, tags, members, leads, gaps.
   for (const routes of [starters, followups, instructions, personas, customResponses, tagRoutes, members, leads, knowledgeGaps]) await app.register(routes);
 }

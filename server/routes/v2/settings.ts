@@ -5,7 +5,13 @@ import { ChatbotParams } from './schemas.js';
 
 export default async function settings(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { chatbots } = app.services;
+  const { chatbots, webhooks } = app.services;
+  // The first save of a webhook URL creates the chatbot's signing secret, shown in that answer only.
+  const withFirstSecret = async (chatbot: { id: string }, section: Record<string, unknown> | undefined) => {
+    const setsUrl = !!section && Object.entries(section).some(([k, v]) => /Url$/.test(k) && typeof v === 'string');
+    const signingSecret = setsUrl ? await webhooks.firstSecret(chatbot.id) : null;
+    return { chatbot, ...(signingSecret && { signingSecret }) };
+  };
 
   app.get(
     '/chatbots/:chatbotId/settings',
@@ -31,7 +37,7 @@ export default async function settings(fastify: FastifyInstance) {
       },
       config: { access: { scopes: ['settings:write'] } },
     },
-    async (request) => ({ chatbot: await chatbots.patchSettings(request.auth, request.params.chatbotId, request.body) }),
+    async (request) => withFirstSecret(await chatbots.patchSettings(request.auth, request.params.chatbotId, request.body), request.body.webhooks as Record<string, unknown> | undefined),
   );
 
   for (const section of SETTINGS_SECTIONS) {
@@ -43,15 +49,19 @@ export default async function settings(fastify: FastifyInstance) {
           summary: `Change the ${section} settings`,
           description:
             `Fields: ${Object.keys(SECTION_FIELDS[section]).join(', ')}. null clears a field.` +
-            (section === 'webhooks' ? ' Needs the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE); URLs must be HTTPS.' : ''),
+            (section === 'webhooks'
+              ? ' Needs the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE). URLs must be HTTPS and may not point to internal addresses (400 VALIDATION_FAILED) unless ALLOW_PRIVATE_FETCH opens them. The first save of a URL answers the signing secret once in `signingSecret`.'
+              : ''),
           params: ChatbotParams,
           body: sectionPatchSchema(section),
         },
         config: { access: { scopes: ['settings:write'] } },
       },
-      async (request) => ({
-        chatbot: await chatbots.patchSettings(request.auth, request.params.chatbotId, { [section]: request.body }),
-      }),
+      async (request) =>
+        withFirstSecret(
+          await chatbots.patchSettings(request.auth, request.params.chatbotId, { [section]: request.body }),
+          section === 'webhooks' ? (request.body as Record<string, unknown>) : undefined,
+        ),
     );
   }
 }

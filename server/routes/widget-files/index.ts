@@ -8,13 +8,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { AppError, notFound } from '../../domain/errors.js';
+import { PROJECT_ROOT } from '../../paths.js';
 import { hostedChatPage } from './pages.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const WIDGET_DIST = join(ROOT, 'dist', 'widget');
+export const WIDGET_DIST = join(PROJECT_ROOT, 'dist', 'widget');
 const CHUNK = /^[A-Za-z0-9_-]{1,80}\.js$/;
 const CHATBOT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const open = { schema: { hide: true }, config: { access: { public: true as const }, raw: true } };

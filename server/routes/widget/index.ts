@@ -18,6 +18,7 @@ import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../do
 import { parseClientFrame } from '../../realtime/frames.js';
 import { runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
+import { teamStream } from './team-stream.js';
 
 const ChatbotParams = Type.Object({ chatbotId: Type.String({ minLength: 1, maxLength: 64 }) });
 const SessionBody = Type.Object(
@@ -183,6 +184,9 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       releaseVisitor?.();
     });
   });
+
+  // The team's live stream shares the rate limit and the socket limits.
+  await teamStream(app);
 
   // ---- Server-Sent Events fallback --------------------------------------------------------------
 

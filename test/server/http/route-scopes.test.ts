@@ -28,6 +28,8 @@ const PUBLIC_ROUTES = [
   'OPTIONS /api/widget/:chatbotId/session',
   'OPTIONS /api/widget/sse',
   'OPTIONS /api/widget/frames',
+  // The team's live stream authenticates its v2 token itself (header, subprotocol or hello): conversations:read.
+  'GET /api/v2/stream',
 ];
 
 let t: TestApp;
