@@ -16,27 +16,30 @@ import { CORPORA, loadCorpus, type Corpus } from './corpus.js';
 interface Setting {
   threshold: number;
   relatedWeight: number;
+  broaderWeight: number;
   maxRelated: number;
   typoWeight: number;
+  nounSalience: number;
+  otherSalience: number;
   lexicon: boolean;
-  nounSalience?: number;
-  otherSalience?: number;
-  broaderWeight?: number;
 }
 
-const grid: Setting[] = [];
-if (process.env.TUNE_BROADER)
-  for (const broaderWeight of [0.4])
-    for (const maxRelated of [2])
-      for (const threshold of [0.45, 0.5, 0.55, 0.6]) grid.push({ threshold, relatedWeight: 0.8, broaderWeight, maxRelated, typoWeight: 0.9, lexicon: true, nounSalience: 2, otherSalience: 0.6 });
-if (process.env.TUNE_SALIENCE)
-  for (const nounSalience of [1, 1.5, 2, 3])
-    for (const otherSalience of [0.3, 0.6, 1])
-      for (const threshold of [0.35, 0.4, 0.45, 0.5, 0.55]) grid.push({ threshold, relatedWeight: 0.8, maxRelated: 2, typoWeight: 0.9, lexicon: true, nounSalience, otherSalience });
-if (!grid.length) for (const lexicon of process.env.TUNE_QUICK ? [true] : [true, false])
-  for (const maxRelated of process.env.TUNE_QUICK ? [4] : lexicon ? [2, 4, 8] : [0])
-    for (const relatedWeight of process.env.TUNE_QUICK ? [0.6] : lexicon ? [0.4, 0.6, 0.8] : [0])
-      for (const threshold of process.env.TUNE_QUICK ? [0.45] : [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]) grid.push({ threshold, relatedWeight, maxRelated, typoWeight: 0.9, lexicon });
+/**
+ * Around the chosen setting (expansion.ts, relevance.ts), one parameter at a time, and without
+ * the lexicon; `TUNE_QUICK=1` runs the chosen setting alone.
+ */
+const CHOSEN: Setting = { threshold: 0.45, relatedWeight: 0.8, broaderWeight: 0.4, maxRelated: 2, typoWeight: 0.9, nounSalience: 2, otherSalience: 0.6, lexicon: true };
+const VARIANTS: Partial<Record<keyof Setting, unknown[]>> = {
+  threshold: [0.3, 0.35, 0.4, 0.5, 0.55, 0.6],
+  relatedWeight: [0.6, 1],
+  broaderWeight: [0, 0.8],
+  maxRelated: [1, 4, 8],
+  nounSalience: [1, 3],
+  otherSalience: [0.3, 1],
+  lexicon: [false],
+};
+const grid: Setting[] = [CHOSEN];
+if (!process.env.TUNE_QUICK) for (const [key, values] of Object.entries(VARIANTS)) for (const v of values!) grid.push({ ...CHOSEN, [key]: v });
 
 const wordnet = createWordNet();
 
