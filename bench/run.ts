@@ -9,6 +9,7 @@ const BENCHMARKS: Record<string, { about: string; load: () => Promise<{ run: () 
   answers: { about: "answer engine: relevance gate rates, built-in latency, time to the first streamed token (stand-in model)", load: () => import('./answers.js') },
   knowledge: { about: 'crawl pages/s (500-page local site), ingestion and search p50/p95 at 100k chunks, SQLite and PostgreSQL', load: () => import('./knowledge.js') },
   widget: { about: 'widget.js and chunk bytes (raw/gzip/brotli); time to bubble vs flowise-embed and to the first answer, in chromium', load: () => import('./widget.js') },
+  realtime: { about: 'visitor gateway: message -> stored -> event back at 200 sockets vs a bare ws echo, first streamed token, memory per idle socket', load: () => import('./realtime.js') },
   conversations: { about: 'visitor message -> stored answer p50/p99, 50 concurrent conversations, time to the first token', load: () => import('./conversations.js') },
 };
 
