@@ -18,6 +18,8 @@ const PUBLIC_ROUTES = [
   'GET /widget.js',
   'GET /widget/:file',
   'GET /chat/:chatbotId',
+  'GET /demo',
+  'GET /demo/assets/:file',
   // The visitor gateway: rate-limited, origin-checked; the socket and stream take a visitor session.
   'GET /api/widget/:chatbotId/config',
   'POST /api/widget/:chatbotId/session',
