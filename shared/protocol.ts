@@ -91,8 +91,6 @@ export interface SendMessageFrame {
   text: string;
   /** A starter or follow-up the visitor clicked. */
   via?: { kind: 'starter' | 'followup'; id?: string };
-  /** Page context the host page set since the session began (`parley.push(['setContext', {...}])`): replaces the session's. */
-  context?: Record<string, string>;
 }
 export interface TypingFrame {
   type: 'typing';
