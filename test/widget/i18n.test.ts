@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LOCALES } from '../../shared/settings.js';
 import { en } from '../../widget/i18n/en.js';
 import { fill, loadStrings, mergeStrings } from '../../widget/i18n/locales.js';
 
@@ -7,7 +8,24 @@ describe('widget strings', () => {
     expect((await loadStrings('de-CH', null)).chatMessage.cancel).toBe('Abbrechen');
     expect((await loadStrings('ja', null)).ui.send).toBe('送信');
     expect((await loadStrings('es', null)).chatAccount.logout).toBe('Cerrar sesión');
-    expect((await loadStrings('sv', null)).ui.send).toBe(en.ui.send);
+    expect((await loadStrings('sv-FI', null)).chatMessage.cancel).toBe('Avbryt');
+    expect((await loadStrings('ko', null)).ui.send).toBe(en.ui.send);
+  });
+
+  it('every supported locale loads a complete Strings object in its own language', async () => {
+    for (const locale of LOCALES) {
+      const s = await loadStrings(locale, null);
+      for (const [group, value] of Object.entries(en)) {
+        const entries = typeof value === 'string' ? [[group, s[group as keyof typeof s]]] : Object.keys(value).map((k) => [`${group}.${k}`, (s[group as keyof typeof s] as Record<string, unknown>)?.[k]]);
+        for (const [key, text] of entries as [string, unknown][]) {
+          expect(typeof text, `${locale} ${key}`).toBe('string');
+          if (key !== 'chatMessage.botName') expect((text as string).trim(), `${locale} ${key}`).not.toBe('');
+        }
+      }
+      if (locale === 'en') continue;
+      expect(s.ui.send, locale).not.toBe(en.ui.send);
+      expect(s.chatAccount.verifyEmail, locale).not.toBe(en.chatAccount.verifyEmail);
+    }
   });
 
   it('owner overrides win string by string; unknown keys, blanks and non-strings are ignored', () => {

@@ -5,10 +5,16 @@
 import { en, type Strings } from './en.js';
 
 const CHUNKS: Record<string, () => Promise<{ default: Strings }>> = {
+  da: () => import('./da.js'),
   de: () => import('./de.js'),
   es: () => import('./es.js'),
   fr: () => import('./fr.js'),
+  it: () => import('./it.js'),
   ja: () => import('./ja.js'),
+  nl: () => import('./nl.js'),
+  pl: () => import('./pl.js'),
+  pt: () => import('./pt.js'),
+  sv: () => import('./sv.js'),
 };
 
 type Overrides = Record<string, unknown> | null | undefined;
