@@ -3,7 +3,8 @@
  * fresh schema of the PostgreSQL at DATABASE_URL_TEST / 127.0.0.1:5432/test) and mints tokens
  * through the real token service. Nothing of ours is mocked.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -55,6 +56,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   await prepareDatabase(database, config.ownerEmail);
   const app = await buildApp(config, { database, logger: false });
+  if (process.env.CHECK_RESPONSES) checkResponses(app);
   await app.ready();
 
   return {
@@ -90,4 +92,24 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Dev aid: reports every response whose schema dropped or changed something the handler returned. */
+function checkResponses(app: FastifyInstance) {
+  const expected = new WeakMap<object, string>();
+  app.addHook('preSerialization', (request, reply, payload, done) => {
+    if (payload && typeof payload === 'object') expected.set(reply, JSON.stringify(payload));
+    done(null, payload);
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const want = expected.get(reply);
+    if (want !== undefined && typeof payload === 'string') {
+      const a = JSON.parse(want);
+      const b = JSON.parse(payload);
+      if (!isDeepStrictEqual(a, b)) {
+        appendFileSync(process.env.CHECK_RESPONSES!, JSON.stringify({ route: `${request.method} ${request.routeOptions.url}`, status: reply.statusCode, want: a, got: b }) + '\n');
+      }
+    }
+    done(null, payload);
+  });
 }
