@@ -3,7 +3,7 @@
  * fresh schema of the PostgreSQL at DATABASE_URL_TEST / 127.0.0.1:5432/test) and mints tokens
  * through the real token service. Nothing of ours is mocked.
  */
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +56,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   await prepareDatabase(database, config.ownerEmail);
   const app = await buildApp(config, { database, logger: false });
-  if (process.env.CHECK_RESPONSES) checkResponses(app);
+  const dropped = checkResponses(app);
   await app.ready();
 
   return {
@@ -90,26 +90,30 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       await database.close();
       if (dropSchema) await dropSchema();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+      if (dropped.length) {
+        throw new Error(`Response schemas dropped or changed what handlers returned (declare the fields in the route's data schema):\n${dropped.slice(0, 5).join('\n')}`);
+      }
     },
   };
 }
 
-/** Dev aid: reports every response whose schema dropped or changed something the handler returned. */
-function checkResponses(app: FastifyInstance) {
+/**
+ * Every reply of a test app is checked against what its handler returned: a field the route's
+ * data schema does not declare would be dropped silently in production, so tests fail instead.
+ */
+function checkResponses(app: FastifyInstance): string[] {
+  const dropped: string[] = [];
   const expected = new WeakMap<object, string>();
-  app.addHook('preSerialization', (request, reply, payload, done) => {
+  app.addHook('preSerialization', (_request, reply, payload, done) => {
     if (payload && typeof payload === 'object') expected.set(reply, JSON.stringify(payload));
     done(null, payload);
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     const want = expected.get(reply);
-    if (want !== undefined && typeof payload === 'string') {
-      const a = JSON.parse(want);
-      const b = JSON.parse(payload);
-      if (!isDeepStrictEqual(a, b)) {
-        appendFileSync(process.env.CHECK_RESPONSES!, JSON.stringify({ route: `${request.method} ${request.routeOptions.url}`, status: reply.statusCode, want: a, got: b }) + '\n');
-      }
+    if (want !== undefined && typeof payload === 'string' && !isDeepStrictEqual(JSON.parse(want), JSON.parse(payload))) {
+      dropped.push(`${request.method} ${request.routeOptions.url} (${reply.statusCode}): returned ${want.slice(0, 400)}, sent ${payload.slice(0, 400)}`);
     }
     done(null, payload);
   });
+  return dropped;
 }
