@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: run files in parallel forks, each with its own database.
     pool: 'forks',
+    // The CLI and start-up tests run the compiled server; the widget's tests serve the built widget.
+    globalSetup: ['test/server-build.setup.ts', 'test/widget-build.setup.ts'],
   },
 });

@@ -13,13 +13,18 @@ import type { Config } from './config.js';
 import { installAccess } from './http/access.js';
 import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
+import { installJsonBody } from './http/json-body.js';
 import { ErrorEnvelope, swaggerOptions } from './http/openapi.js';
 import outboundPlugin from './plugins/outbound.js';
 import queuePlugin from './plugins/queue.js';
+import realtimePlugin from './plugins/realtime.js';
 import servicesPlugin from './plugins/services.js';
 import storagePlugin from './plugins/storage.js';
+import webhooksPlugin from './plugins/webhooks.js';
 import { publicRoutes } from './routes/public/index.js';
 import { v2Routes } from './routes/v2/index.js';
+import widgetFiles from './routes/widget-files/index.js';
+import { widgetRoutes } from './routes/widget/index.js';
 import type { DatabaseHandle } from './storage/dialects/index.js';
 
 declare module 'fastify' {
@@ -62,6 +67,7 @@ export async function registerCore(app: FastifyInstance, config: Config, options
   await app.register(outboundPlugin);
   await app.register(queuePlugin, { run: options.backgroundJobs !== false });
   await app.register(servicesPlugin, { schedule: options.backgroundJobs !== false });
+  await app.register(webhooksPlugin, { run: options.backgroundJobs !== false });
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -80,6 +86,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The API reads JSON (and multipart where a route registers it); fastify's default text/plain
   // parser would hand a string to a JSON schema and answer 400 instead of 415.
   app.removeContentTypeParser('text/plain');
+  installJsonBody(app);
 
   // 1. The request id on every response, errors included (so it runs before any check).
   // Callback-style hooks: no promise per request on the hot path.
@@ -103,8 +110,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addSchema(ErrorEnvelope);
   await app.register(swagger, swaggerOptions(config.siteUrl));
 
-  // 6. Routes.
+  // 6. The realtime hub and the visitor gateway's sockets (closed before the services they use).
+  await app.register(realtimePlugin);
+
+  // 7. Routes.
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(publicRoutes);
+  await app.register(widgetFiles);
+  await app.register(widgetRoutes);
   return app;
 }

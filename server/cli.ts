@@ -1,17 +1,18 @@
 /**
  * The operator's command line: `npm run --silent cli -- <command>`. It works on the same
- * database as the server (DATABASE_URL / DATA_DIR) and exits non-zero with a message on any
- * bad argument.
+ * database as the server (DATABASE_URL / DATA_DIR). Exit codes: 0 done, 1 failed (not found,
+ * database unreachable), 2 bad arguments (with the usage text), 78 bad configuration.
  */
 import Fastify from 'fastify';
 import { parseArgs } from 'node:util';
 import { TOKEN_ACCESS, type TokenAccess } from '../shared/scopes.js';
 import { registerCore } from './app.js';
-import { loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './domain/errors.js';
 import type { Plan } from './domain/ports.js';
 import { prepareDatabase } from './prepare.js';
 import { openDatabase } from './storage/dialects/index.js';
+import { startupFailure } from './startup-errors.js';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -20,19 +21,26 @@ Commands:
   accounts create --email E [--name N]    a new account with E as its owner
   accounts list
   tokens create --access full|standard|custom [--scopes a,b] [--chatbots ID,ID]
-                [--account ID] [--name N] [--json]
-                                          a v2 API token for the account's owner; printed once
+                [--account ID] [--user EMAIL] [--name N] [--json]
+                                          a v2 API token for the account's owner (or the user
+                                          EMAIL of the account, within their role); printed once
   tokens list [--account ID] [--json]
   tokens revoke ID [--account ID]
   legacy-keys create [--account ID] [--json]
                                           a legacy v0 API key for the account's owner
+  plan show [--account ID] [--json]
   plan set [--account ID] [--max-chatbots N] [--max-pages N] [--webhooks on|off]
            [--analytics on|off] [--branding-removal on|off] [--active on|off] [--name N]
   invoices record --name N --amount 12.50 --currency EUR [--status paid] [--url U] [--account ID]
 
-Without --account, commands act on the install's first account.`;
+Without --account, commands act on the install's first account. Options take their value
+as the next argument or after '=' (--account=ID). Lists print a table; --json prints JSON.
+Exit status: 0 done, 1 failed, 2 bad arguments, 78 bad configuration.`;
 
 class UsageError extends Error {}
+
+/** The configuration once read, so a failure can name the database it could not open. */
+let configured: Config | undefined;
 
 const onOff = (name: string, v: string | undefined): boolean | undefined => {
   if (v === undefined) return undefined;
@@ -46,6 +54,57 @@ const count = (name: string, v: string | undefined): number | undefined => {
   return Number(v);
 };
 const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+const amount = (v: string): number => {
+  const n = Number(v.trim());
+  if (!/^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(v) || !Number.isFinite(n)) throw new UsageError(`--amount takes a number such as 12.50, not "${v}"`);
+  return n;
+};
+
+/** Rows under a header line, each column as wide as its widest cell. */
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+const OPTIONS = {
+  email: { type: 'string' },
+  user: { type: 'string' },
+  name: { type: 'string' },
+  access: { type: 'string' },
+  scopes: { type: 'string' },
+  chatbots: { type: 'string' },
+  account: { type: 'string' },
+  json: { type: 'boolean' },
+  'max-chatbots': { type: 'string' },
+  'max-pages': { type: 'string' },
+  webhooks: { type: 'string' },
+  analytics: { type: 'string' },
+  'branding-removal': { type: 'string' },
+  active: { type: 'string' },
+  amount: { type: 'string' },
+  currency: { type: 'string' },
+  status: { type: 'string' },
+  url: { type: 'string' },
+} as const;
+
+/**
+ * `--account -x1` as `--account=-x1`: a value may begin with "-" (ids made before ids stopped
+ * doing so, a negative amount), which parseArgs would otherwise refuse as ambiguous.
+ */
+function joinOptionValues(args: string[]): string[] {
+  const isOption = (a: string) => /^--[a-z-]+(=|$)/.test(a) && a.slice(2).split('=')[0] in OPTIONS;
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = /^--([a-z-]+)$/.exec(args[i])?.[1];
+    const next = args[i + 1];
+    if (name && OPTIONS[name as keyof typeof OPTIONS]?.type === 'string' && next?.startsWith('-') && !isOption(next)) {
+      out.push(`${args[i]}=${next}`);
+      i++;
+    } else out.push(args[i]);
+  }
+  return out;
+}
 
 async function run(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
@@ -56,32 +115,10 @@ async function run(argv: string[]): Promise<number> {
   }
   const needsSub = ['accounts', 'tokens', 'legacy-keys', 'plan', 'invoices'].includes(command);
   const args = needsSub ? rest : [sub, ...rest].filter((a) => a !== undefined);
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      email: { type: 'string' },
-      name: { type: 'string' },
-      access: { type: 'string' },
-      scopes: { type: 'string' },
-      chatbots: { type: 'string' },
-      account: { type: 'string' },
-      json: { type: 'boolean' },
-      'max-chatbots': { type: 'string' },
-      'max-pages': { type: 'string' },
-      webhooks: { type: 'string' },
-      analytics: { type: 'string' },
-      'branding-removal': { type: 'string' },
-      active: { type: 'string' },
-      amount: { type: 'string' },
-      currency: { type: 'string' },
-      status: { type: 'string' },
-      url: { type: 'string' },
-    },
-  });
+  const { values, positionals } = parseArgs({ args: joinOptionValues(args), allowPositionals: true, strict: true, options: OPTIONS });
 
   const config = loadConfig();
+  configured = config;
   const database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: 2 });
   let closeCore = async () => {};
   try {
@@ -109,7 +146,7 @@ async function run(argv: string[]): Promise<number> {
       case 'accounts list': {
         const accounts = await services.accounts.list();
         if (values.json) console.log(JSON.stringify(accounts));
-        else for (const a of accounts) console.log(`${a.id}  ${a.name}  plan=${a.plan.name} active=${a.plan.active ? 'on' : 'off'}`);
+        else console.log(table(['ID', 'NAME', 'PLAN', 'ACTIVE', 'CREATED'], accounts.map((a) => [a.id, a.name, a.plan.name, a.plan.active ? 'on' : 'off', a.createdAt])));
         return 0;
       }
       case 'tokens create': {
@@ -117,8 +154,8 @@ async function run(argv: string[]): Promise<number> {
         if (!access || !TOKEN_ACCESS.includes(access)) throw new UsageError('tokens create needs --access full, standard or custom');
         if (access === 'custom' && !values.scopes) throw new UsageError('--access custom needs --scopes a,b');
         const account = await services.accounts.resolve(values.account);
-        const owner = await services.store.users.owner(account.id);
-        if (!owner) throw new UsageError(`account ${account.id} has no owner`);
+        const owner = values.user ? await services.store.users.byEmail(account.id, values.user) : await services.store.users.owner(account.id);
+        if (!owner) throw new UsageError(values.user ? `no user ${values.user} in account ${account.id}` : `account ${account.id} has no owner`);
         const created = await services.tokens.create(owner, {
           access,
           name: values.name,
@@ -135,7 +172,7 @@ async function run(argv: string[]): Promise<number> {
         const account = values.account ? await services.accounts.resolve(values.account) : null;
         const tokens = await services.tokens.listAll(account?.id ?? null);
         if (values.json) console.log(JSON.stringify(tokens));
-        else for (const t of tokens) console.log(`${t.id}  ${t.access.padEnd(8)} ${t.revokedAt ? 'revoked' : 'active '}  ${t.name}  last used ${t.lastUsedAt ?? 'never'}`);
+        else console.log(table(['ID', 'ACCESS', 'STATUS', 'LAST USED', 'NAME'], tokens.map((t) => [t.id, t.access, t.revokedAt ? 'revoked' : 'active', t.lastUsedAt ?? 'never', t.name])));
         return 0;
       }
       case 'tokens revoke': {
@@ -144,7 +181,7 @@ async function run(argv: string[]): Promise<number> {
         const account = values.account ? await services.accounts.resolve(values.account) : null;
         const token = (await services.store.tokens.listAll(account?.id ?? null)).find((t) => t.id === id);
         if (!token) throw new UsageError(`no token ${id}${account ? ` in account ${account.id}` : ''}`);
-        const revoked = await services.tokens.revoke(token.accountId, id);
+        const revoked = await services.tokens.revokeAsOperator(token.accountId, id);
         out(revoked, `Revoked ${revoked.id}`);
         return 0;
       }
@@ -154,6 +191,25 @@ async function run(argv: string[]): Promise<number> {
         if (!owner) throw new UsageError(`account ${account.id} has no owner`);
         const key = await services.tokens.createLegacyKey(owner);
         out({ token: key.token, id: key.id, accountId: account.id }, `${key.token}\n\nLegacy v0 key ${key.id}. Copy it now: it is not shown again.`);
+        return 0;
+      }
+      case 'plan show': {
+        const account = await services.accounts.resolve(values.account);
+        const p = account.plan;
+        const yes = (b: boolean) => (b ? 'on' : 'off');
+        out(
+          { accountId: account.id, ...p },
+          table(['SETTING', 'VALUE'], [
+            ['account', `${account.id} (${account.name})`],
+            ['name', p.name],
+            ['max-chatbots', String(p.maxChatbots)],
+            ['max-pages', String(p.maxPages)],
+            ['webhooks', yes(p.webhooks)],
+            ['analytics', yes(p.analytics)],
+            ['branding-removal', yes(p.brandingRemoval)],
+            ['active', yes(p.active)],
+          ]),
+        );
         return 0;
       }
       case 'plan set': {
@@ -175,10 +231,11 @@ async function run(argv: string[]): Promise<number> {
       }
       case 'invoices record': {
         if (!values.name || !values.amount || !values.currency) throw new UsageError('invoices record needs --name, --amount and --currency');
+        amount(values.amount);
         const account = await services.accounts.resolve(values.account);
         const invoice = await services.billing.record(account.id, {
           name: values.name,
-          amount: Number(values.amount),
+          amount: amount(values.amount),
           currency: values.currency,
           status: values.status,
           url: values.url,
@@ -202,12 +259,17 @@ run(process.argv.slice(2)).then(
       console.error(`Error: ${err.message}\n\n${USAGE}`);
       process.exit(2);
     }
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(78);
+    }
     if (err instanceof AppError) {
       const details = Array.isArray(err.extra.details) ? ` (${err.extra.details.map((d: { path: unknown[]; message: string }) => `${d.path.join('.')} ${d.message}`).join('; ')})` : '';
       console.error(`Error: ${err.message}${details}`);
       process.exit(1);
     }
-    console.error(err);
+    // One line, not a stack: a database that cannot be opened or reached is the usual cause.
+    console.error(`Error: ${startupFailure(err, configured)}`);
     process.exit(1);
   },
 );

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parsePrivateFetch } from './outbound/address-policy.js';
+import type { GatewayLimits } from './realtime/gateway.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -42,7 +43,7 @@ export interface Config {
   /** Time one file or page may take to extract in its worker before the worker is stopped. */
   extractTimeoutMs: number;
   crawl: { maxPages: number; maxDepth: number; minDelayMs: number };
-  queue: { concurrency: number; leaseMs: number; pollMs: number };
+  queue: { concurrency: number; accountConcurrency: number; chatbotConcurrency: number; leaseMs: number; pollMs: number };
   /** Where YouTube watch pages are read from (a stand-in in tests). */
   youtubeBaseUrl: string;
   /** An OpenAI-compatible endpoint; null when none is configured (the built-in, offline mode). */
@@ -52,11 +53,29 @@ export interface Config {
    * `openai` is set), and how long a model may send nothing before the attempt fails.
    */
   answers: { models: { 'gpt-4.1': string; 'gpt-4.1-mini': string }; timeoutMs: number };
+  /** REDIS_URL: the realtime hub across instances; null keeps it in this process. */
+  redisUrl: string | null;
+  /** The visitor gateway's limits (server/realtime/gateway.ts). */
+  realtime: GatewayLimits;
   /** An owed answer whose writer sent no heartbeat for this long (its process died) is written by another instance. */
   answerLeaseMs: number;
+  /** Outgoing mail: SMTP_URL (smtp:// or smtps://), else .eml files in `folder` ($DATA_DIR/mail). */
+  mail: { smtpUrl: string | null; from: string; folder: string };
+  /** Webhook delivery: the receiver's deadline, concurrency overall and per target URL, the idle poll. */
+  webhooks: { timeoutMs: number; concurrency: number; perTarget: number; pollMs: number };
+  /** NODE_EXTRA_CA_CERTS, read so the guarded client trusts the same extra CAs as Node itself. */
+  extraCaCertificates: string[];
 }
 
 export class ConfigError extends Error {}
+
+/** Jobs at once: per process, then per account and per chatbot over every instance (each defaults to the one before). */
+function queueConcurrency(env: NodeJS.ProcessEnv) {
+  const concurrency = integer(env, 'QUEUE_CONCURRENCY', 2, 1, 64);
+  const accountConcurrency = integer(env, 'QUEUE_ACCOUNT_CONCURRENCY', concurrency, 1, 64);
+  const chatbotConcurrency = integer(env, 'QUEUE_CHATBOT_CONCURRENCY', accountConcurrency, 1, 64);
+  return { concurrency, accountConcurrency, chatbotConcurrency };
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -105,15 +124,32 @@ function privateFetch(env: NodeJS.ProcessEnv): Pick<Config, 'allowPrivateFetch' 
   }
 }
 
+/** An http(s) address without its trailing slash; anything else names the variable. */
+function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    /* reported below */
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ConfigError(`${name} must be an http:// or https:// address such as ${fallback}; got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
 function openaiConfig(env: NodeJS.ProcessEnv): Config['openai'] {
   if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) return null;
-  const baseUrl = (env.OPENAI_BASE_URL || 'https://api.openai.com/v1').replace(/\/+$/, '');
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new ConfigError(`OPENAI_BASE_URL must be an absolute URL such as https://api.openai.com/v1; got "${env.OPENAI_BASE_URL}"`);
-  }
+  const baseUrl = httpUrl(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1');
   return { baseUrl, apiKey: env.OPENAI_API_KEY || '', embeddingModel: env.EMBEDDING_MODEL || null };
+}
+
+function redisUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.REDIS_URL;
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL; got "${raw}"`);
+  return raw;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -122,6 +158,14 @@ function ownerEmail(env: NodeJS.ProcessEnv): string {
   const raw = env.OWNER_EMAIL || 'owner@parley.local';
   if (!EMAIL.test(raw)) throw new ConfigError(`OWNER_EMAIL must be an e-mail address such as you@example.com; got "${raw}"`);
   return raw;
+}
+
+function mailConfig(env: NodeJS.ProcessEnv, siteUrl: string, dataDir: string): Config['mail'] {
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587');
+  }
+  return { smtpUrl, from: env.MAIL_FROM || `Parley <no-reply@${new URL(siteUrl).hostname}>`, folder: join(dataDir, 'mail') };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -170,16 +214,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minDelayMs: integer(env, 'CRAWL_MIN_DELAY_MS', 0, 0, 60_000),
     },
     queue: {
-      concurrency: integer(env, 'QUEUE_CONCURRENCY', 2, 1, 64),
+      ...queueConcurrency(env),
       leaseMs: integer(env, 'QUEUE_LEASE_MS', 60_000, 100, 3_600_000),
       pollMs: integer(env, 'QUEUE_POLL_MS', 500, 10, 60_000),
     },
-    youtubeBaseUrl: (env.YOUTUBE_BASE_URL || 'https://www.youtube.com').replace(/\/+$/, ''),
+    youtubeBaseUrl: httpUrl(env, 'YOUTUBE_BASE_URL', 'https://www.youtube.com'),
     openai: openaiConfig(env),
     answers: {
       models: { 'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1', 'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini' },
       timeoutMs: integer(env, 'ANSWER_TIMEOUT_MS', 30_000, 100, 600_000),
     },
+    redisUrl: redisUrl(env),
+    realtime: {
+      heartbeatMs: integer(env, 'WS_HEARTBEAT_MS', 25_000, 50, 600_000),
+      maxSocketsPerIp: integer(env, 'WS_MAX_SOCKETS_PER_IP', 50, 1, 1_000_000),
+      maxSocketsPerVisitor: integer(env, 'WS_MAX_SOCKETS_PER_VISITOR', 10, 1, 10_000),
+      framesPerWindow: integer(env, 'WS_MAX_FRAMES_PER_10S', 60, 1, 100_000),
+      rateWindowMs: 10_000,
+      bufferLimitBytes: integer(env, 'WS_BUFFER_LIMIT_BYTES', 1_048_576, 1024, 256 * 1_048_576),
+      maxAnswersPerChatbot: integer(env, 'MAX_ANSWERS_PER_CHATBOT', 20, 1, 10_000),
+      helloTimeoutMs: integer(env, 'WS_HELLO_TIMEOUT_MS', 10_000, 50, 600_000),
+    },
     answerLeaseMs: integer(env, 'ANSWER_LEASE_MS', 30_000, 200, 3_600_000),
+    mail: mailConfig(env, siteUrl, dataDir),
+    webhooks: {
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5_000, 100, 60_000),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
+      perTarget: integer(env, 'WEBHOOK_TARGET_CONCURRENCY', 4, 1, 64),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 60_000),
+    },
+    extraCaCertificates: extraCa(env),
   };
+}
+
+function extraCa(env: NodeJS.ProcessEnv): string[] {
+  const file = env.NODE_EXTRA_CA_CERTS;
+  if (!file) return [];
+  try {
+    return [readFileSync(file, 'utf8')];
+  } catch (err) {
+    throw new ConfigError(`NODE_EXTRA_CA_CERTS must name a readable PEM file: ${(err as Error).message}`);
+  }
 }

@@ -21,11 +21,23 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONVERSATION_CLOSED: 409,
+  /** A webhook target was disabled after repeated failures (or a 410); re-enable it before sending to it again. */
+  WEBHOOK_TARGET_DISABLED: 409,
   /** The request body is larger than the server accepts. */
   PAYLOAD_TOO_LARGE: 413,
   /** The request's Content-Type is not one this route reads. */
   UNSUPPORTED_MEDIA_TYPE: 415,
   CHATBOT_PAGES_LIMIT_REACHED: 429,
+  /** A visitor session token is missing, malformed, expired or logged out: ask for a new session. */
+  SESSION_NOT_VALID: 401,
+  /** The page's Origin is not among the chatbot's allowed domains. */
+  ORIGIN_NOT_ALLOWED: 403,
+  /** Too many requests of this kind (visitor codes per address, IP or chatbot); Retry-After says when to try again. */
+  RATE_LIMITED: 429,
+  /** A visitor's e-mail code is wrong, expired, used, replaced by a newer one or voided by wrong tries (one answer for all). */
+  CODE_NOT_VALID: 400,
+  /** A host page's signed identity claim is unsigned, wrongly signed, or the chatbot has no identity secret. */
+  IDENTITY_NOT_VALID: 401,
   INTERNAL_SERVER_ERROR: 500,
   /** A service we call for the caller (a connected source such as Confluence) is down or throttling. */
   UPSTREAM_UNAVAILABLE: 502,

@@ -79,6 +79,8 @@ export interface HelloFrame {
   v: number;
   /** Last seen seq per conversation id. */
   resume?: Record<string, number>;
+  /** The session token, when it could not be offered as a subprotocol at the upgrade. */
+  token?: string;
 }
 export interface SendMessageFrame {
   type: 'message.send';
@@ -191,8 +193,6 @@ export interface ReadyFrame {
   visitor: VisitorInfo;
   /** Heartbeat the server expects (ms); it pings, and closes a socket silent for twice this. */
   heartbeatMs: number;
-  /** SSE fallback only: the id of this event stream, which `POST /api/widget/frames` names. */
-  stream?: string;
 }
 export interface MessageCreatedFrame {
   type: 'message.created';
@@ -285,6 +285,8 @@ export interface ErrorFrame {
   message: string;
   /** The client frame this answers, when known. */
   ref?: { type?: string; clientId?: string; conversationId?: string };
+  /** VALIDATION_FAILED: the failing fields (as in the REST envelope). */
+  details?: unknown;
 }
 
 export type ServerFrame =
@@ -307,17 +309,20 @@ export type ServerFrame =
 
 // ---------------------------------------------------------------------------------------------
 // SSE fallback (when a proxy strips the WebSocket upgrade)
+//
+// `POST /api/widget/sse` with `Authorization: Bearer <session token>` and the hello frame as the
+// body answers `text/event-stream`: one server frame per event (`data:` JSON), and `event: close`
+// with `{ code, reason }` before the server ends it. Client frames other than hello go one per
+// `POST /api/widget/frames` (same header); the frames meant for that request (ack, errors,
+// lists) come back in `data.frames`, conversation events on the stream.
 
-/**
- * `GET /api/widget/sse?token=<session token>&hello=<JSON of a HelloFrame>` (EventSource cannot
- * send headers): server frames, one JSON object per `data:` line; the first is `ready` with
- * `stream`. Client frames go to `POST /api/widget/frames` with `Authorization: Bearer <session
- * token>` and this body; they are handled in order, as if sent on the socket.
- */
-export interface SseFramesRequest {
-  stream: string;
-  frames: ClientFrame[];
+/** The team's live stream (`/api/v2/stream`) carries the server frames above and these. */
+export interface VisitorTypingFrame {
+  type: 'visitor.typing';
+  conversationId: string;
+  typing: boolean;
 }
+export type TeamFrame = ServerFrame | VisitorTypingFrame;
 
 /** Limits shared by both sides. */
 export const LIMITS = {

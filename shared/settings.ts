@@ -36,6 +36,8 @@ export const ICON_TYPES = {
 export type IconType = keyof typeof ICON_TYPES;
 /** Input kinds of the custom lead fields (`leadFields`); each validates its value on capture. */
 export const LEAD_FIELD_TYPES = ['text', 'email', 'phone', 'number', 'select'] as const;
+/** The two webhook body shapes of spec section 6. */
+export const WEBHOOK_PAYLOAD_VARIANTS = ['A', 'B'] as const;
 /** Most custom lead fields a chatbot may define. */
 export const MAX_LEAD_FIELDS = 20;
 
@@ -71,6 +73,15 @@ export const SECTION_FIELDS = {
     userPrompt: text(8000, 'Template wrapped around the visitor question'),
     extraData: text(8000),
     metadata: nullable(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { description: 'Free key-value pairs' })),
+    allowedDomains: Type.Array(
+      Type.String({ maxLength: 260, pattern: '^(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$' }),
+      {
+        maxItems: 100,
+        uniqueItems: true,
+        description:
+          'Web pages that may embed the widget and use its public routes and socket: `example.com`, `localhost:5173` (that port only) or `*.example.com` (its subdomains). Empty: any page. Not nullable; [] for any',
+      },
+    ),
   },
   'chat-mode': {
     mode: oneOf(CHAT_MODES, 'Who answers visitors'),
@@ -158,6 +169,7 @@ export const SECTION_FIELDS = {
     escalationWebhookToken: text(500),
     leadsWebhookUrl: httpsUrl('Target of Leads events'),
     leadsWebhookToken: text(500),
+    webhookPayloadVariant: oneOf(WEBHOOK_PAYLOAD_VARIANTS, 'Body shape of section 6: A ({event, data}, retries after 1 s, 5 s, 25 s) or B (flat, retries after 1 s, 5 s, 30 s, 5 min); null means A'),
   },
 } as const;
 
@@ -215,6 +227,7 @@ export const DEFAULT_SETTINGS: Record<string, unknown> = {
   userPrompt: null,
   extraData: null,
   metadata: null,
+  allowedDomains: [],
   mode: 'AI_WITH_HUMAN_ESCALATION',
   disableSmartFollowUpPrompts: false,
   smartFollowUpPromptsCount: 3,
@@ -256,6 +269,7 @@ export const DEFAULT_SETTINGS: Record<string, unknown> = {
   escalationWebhookToken: null,
   leadsWebhookUrl: null,
   leadsWebhookToken: null,
+  webhookPayloadVariant: 'A',
   iconSrcId: null,
   personIconSrcId: null,
   agentIconSrcId: null,

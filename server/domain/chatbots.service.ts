@@ -4,6 +4,7 @@ import type { CursorCodec } from './cursor.js';
 import { AppError, chatbotNotFound, confirmationRequired, validationFailed } from './errors.js';
 import { newId, nowIso } from './ids.js';
 import { requireFeature } from './plans.js';
+import { keepMaskedSecret, visibleSettings } from './secret-settings.js';
 import type { ChatbotRecord, Store } from './ports.js';
 import { checkLeadFields, type LeadField } from './resources/leads.js';
 
@@ -27,6 +28,8 @@ export class ChatbotsService {
   constructor(
     private readonly store: Store,
     private readonly cursors: CursorCodec,
+    /** Refuses webhook URLs that are not HTTPS or point inside (webhooks/webhooks.service.ts checkWebhookUrls). */
+    private readonly checkWebhookUrls: (fields: Record<string, unknown>, path: (string | number)[]) => Promise<void> = async () => {},
   ) {}
 
   /**
@@ -59,6 +62,7 @@ export class ChatbotsService {
       updatedAt: at,
     };
     if (input.settings) this.apply(auth, chatbot, input.settings);
+    if (input.settings?.webhooks) await this.checkWebhookUrls(input.settings.webhooks, ['settings', 'webhooks']);
     await this.store.transaction(async (s) => {
       const count = await s.chatbots.count(auth.account.id);
       if (count >= auth.account.plan.maxChatbots) {
@@ -104,6 +108,7 @@ export class ChatbotsService {
   async patchSettings(auth: AuthContext, chatbotId: string, patch: SettingsPatch): Promise<ChatbotView> {
     const chatbot = await this.reach(auth, chatbotId);
     this.apply(auth, chatbot, patch);
+    if (patch.webhooks) await this.checkWebhookUrls(patch.webhooks, ['webhooks']);
     chatbot.updatedAt = nowIso();
     await this.store.chatbots.update(
       chatbot.id,
@@ -131,7 +136,7 @@ export class ChatbotsService {
         if (key === 'title') chatbot.title = String(value).trim();
         else if (key === 'description') chatbot.description = String(value);
         else if (key === 'localization') chatbot.settings.localization = mergeLocalization(chatbot.settings.localization, value);
-        else chatbot.settings[key] = value;
+        else chatbot.settings[key] = keepMaskedSecret(key, value, chatbot.settings[key]);
       }
     }
   }
@@ -148,7 +153,7 @@ export class ChatbotsService {
       createdByEmail: creators.get(c.createdById) ?? null,
       createdAt: c.createdAt,
       updatedAt: c.updatedAt,
-      settings: { ...DEFAULT_SETTINGS, ...c.settings },
+      settings: visibleSettings(auth, { ...DEFAULT_SETTINGS, ...c.settings }),
     };
   }
 }

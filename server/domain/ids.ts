@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 
-/** 128 random bits, URL-safe: ids never reveal order or count. */
-export const newId = () => randomBytes(16).toString('base64url');
+/**
+ * 128 random bits, URL-safe: ids never reveal order or count. Never starting with `-`, so an id
+ * passed on a command line (`--account <id>`) is never taken for an option.
+ */
+export function newId(): string {
+  const bytes = randomBytes(16);
+  // base64url's first character is the top six bits of the first byte; 62 is `-`. Flipping
+  // one bit keeps 128 random bits everywhere else.
+  if (bytes[0] >> 2 === 62) bytes[0] ^= 0x80;
+  return bytes.toString('base64url');
+}
 
 /** ISO-8601 UTC with milliseconds: the one timestamp format in storage and in the API. */
 export const nowIso = () => new Date().toISOString();

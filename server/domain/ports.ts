@@ -7,6 +7,8 @@ import type { Role, Scope, TokenAccess } from '../../shared/scopes.js';
 import type { ConversationStore } from './conversations/ports.js';
 import type { KnowledgeStore } from './knowledge/ports.js';
 import type { ResourcesStore } from './resources/ports.js';
+import type { VisitorsStore } from './visitors/ports.js';
+import type { WebhookStore } from './webhooks/ports.js';
 
 export interface Plan {
   name: string;
@@ -115,6 +117,7 @@ export interface Store {
     insert(user: UserRecord): Promise<void>;
     get(id: string): Promise<UserRecord | null>;
     owner(accountId: string): Promise<UserRecord | null>;
+    byEmail(accountId: string, email: string): Promise<UserRecord | null>;
   };
   tokens: {
     insert(token: TokenRecord, hash: string): Promise<void>;
@@ -122,7 +125,8 @@ export interface Store {
     /** The token of this hash with its user and account (null when any of the three is missing). */
     withOwner(hash: string): Promise<{ token: TokenRecord; user: UserRecord; account: AccountRecord } | null>;
     get(accountId: string, id: string): Promise<TokenRecord | null>;
-    page(accountId: string, page: PageRequest): Promise<Page<TokenRecord>>;
+    /** `userId`: only that user's tokens. */
+    page(accountId: string, page: PageRequest, userId?: string | null): Promise<Page<TokenRecord>>;
     listAll(accountId: string | null): Promise<TokenRecord[]>;
     revoke(id: string, at: string): Promise<void>;
     touch(id: string, at: string): Promise<void>;
@@ -161,4 +165,8 @@ export interface Store {
   resources: ResourcesStore;
   /** Conversations with their visitors, messages and events (conversations/ports.ts). */
   conversations: ConversationStore;
+  /** Visitor accounts: e-mail codes, their throttles, identity secrets, sessions ended, gap answers delivered (visitors/ports.ts). */
+  visitors: VisitorsStore;
+  /** The webhook outbox, disabled targets and signing secrets (webhooks/ports.ts). */
+  webhooks: WebhookStore;
 }

@@ -24,6 +24,9 @@ export interface NewToken {
   chatbotIds?: string[] | null;
 }
 
+/** Members and tokens restricted to chosen chatbots see and revoke only their own user's tokens. */
+const ownTokensOnly = (auth: AuthContext) => auth.user.role === 'member' || auth.token.chatbotIds !== null;
+
 /** How often last-used time is written: at most once a minute per token keeps reads cheap. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -121,16 +124,38 @@ export class TokensService {
     return { token: plaintext, id: record.id };
   }
 
+  /**
+   * Members and chatbot-restricted tokens list their own user's tokens; the owner and admins the
+   * account's (README "Access").
+   */
   async list(auth: AuthContext, limit: number, cursor?: string) {
-    const page = await this.store.tokens.page(auth.account.id, { limit, after: this.cursors.decode('tokens', cursor) });
-    return { tokens: page.items.map(tokenView), nextCursor: this.cursors.encode('tokens', page.next) };
+    const own = ownTokensOnly(auth);
+    const list = own ? `tokens:${auth.user.id}` : 'tokens';
+    const page = await this.store.tokens.page(auth.account.id, { limit, after: this.cursors.decode(list, cursor) }, own ? auth.user.id : null);
+    return { tokens: page.items.map(tokenView), nextCursor: this.cursors.encode(list, page.next) };
   }
 
   async listAll(accountId: string | null): Promise<TokenView[]> {
     return (await this.store.tokens.listAll(accountId)).map(tokenView);
   }
 
-  async revoke(accountId: string, id: string): Promise<TokenView> {
+  /**
+   * `DELETE /tokens/{id}`: members and chatbot-restricted tokens revoke only their own user's
+   * tokens (others are 404, as if absent); an admin cannot revoke the owner's.
+   */
+  async revoke(auth: AuthContext, id: string): Promise<TokenView> {
+    const token = await this.store.tokens.get(auth.account.id, id);
+    if (!token || token.kind !== 'api' || (ownTokensOnly(auth) && token.userId !== auth.user.id)) throw notFound('Token');
+    if (auth.user.role !== 'owner' && token.userId !== auth.user.id && (await this.store.users.get(token.userId))?.role === 'owner') {
+      throw new AppError('TOKEN_SCOPE_NOT_ALLOWED', "Only the owner can revoke the owner's tokens", {
+        hint: 'Ask the account owner to revoke it',
+      });
+    }
+    return this.revokeAsOperator(auth.account.id, id);
+  }
+
+  /** The operator's revoke (CLI): any token of the account. */
+  async revokeAsOperator(accountId: string, id: string): Promise<TokenView> {
     const token = await this.store.tokens.get(accountId, id);
     if (!token) throw notFound('Token');
     const at = nowIso();

@@ -20,6 +20,7 @@ export default fp(
     const outbound = new GuardedHttpClient({
       allowPrivate: config.allowPrivateFetch,
       ...(config.privateFetchRanges.length ? { isAllowedAddress: addressRangeMatcher(config.privateFetchRanges) } : {}),
+      extraCaCertificates: config.extraCaCertificates,
       defaults: { timeoutMs: config.outboundTimeoutMs },
     });
     // The model endpoint (OPENAI_BASE_URL) is the operator's choice, not anyone's input: it may be a

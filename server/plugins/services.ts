@@ -18,7 +18,7 @@ import { ConfluenceService } from '../domain/knowledge/confluence/confluence.ser
 import { confluenceItems } from '../domain/knowledge/confluence/items.js';
 import { guardedFetcher } from '../domain/knowledge/crawl/fetcher-adapter.js';
 import { DocumentIndexer } from '../domain/knowledge/indexer.js';
-import { IngestRunner } from '../domain/knowledge/ingest-runner.js';
+import { IngestRunner, type JobLog } from '../domain/knowledge/ingest-runner.js';
 import { fileItem, textItem, youtubeItem } from '../domain/knowledge/items/content.js';
 import { linkItem, pageItem, sitemapItem } from '../domain/knowledge/items/web.js';
 import { KnowledgeService } from '../domain/knowledge/knowledge.service.js';
@@ -27,6 +27,10 @@ import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
+import { SessionTokens } from '../domain/widget/sessions.js';
+import { WidgetService } from '../domain/widget/widget.service.js';
+import { createVisitorServices } from '../domain/visitors/index.js';
+import { createMailer } from '../adapters/mail.js';
 import { DEFAULT_USER_AGENT, type GuardedHttpClient } from '../outbound/guarded-client.js';
 import type { EmbeddedQueue } from '../queue/embedded-queue.js';
 import type { DatabaseHandle } from '../storage/dialects/index.js';
@@ -34,6 +38,7 @@ import { analyticsStore } from '../storage/analytics.repository.js';
 import { answerContextRepository } from '../storage/answers.repository.js';
 import type { Store } from '../domain/ports.js';
 import { createRetrieval } from './retrieval.js';
+import { createWebhooks } from './webhooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,24 +54,32 @@ export interface ServiceParts {
   outbound: GuardedHttpClient;
   models: GuardedHttpClient;
   queue: EmbeddedQueue;
-  log?: { error(obj: unknown, msg: string): void };
+  log?: { error(obj: unknown, msg: string): void; info?(obj: unknown, msg: string): void; warn?(obj: unknown, msg: string): void };
+}
+
+/** The ingest runner logs through the app's logger when it has info and warn. */
+function jobLog(log: ServiceParts['log']): JobLog | undefined {
+  const { info, warn } = log ?? {};
+  if (!log || !info || !warn) return undefined;
+  return { info: (fields, message) => info.call(log, fields, message), warn: (fields, message) => warn.call(log, fields, message) };
 }
 
 export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
+  const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
-  const chatbots = new ChatbotsService(store, cursors);
+  const webhooks = createWebhooks(store, outbound, secrets, config, log);
+  const chatbots = new ChatbotsService(store, cursors, webhooks.checkUrls);
   const fetcher = guardedFetcher(outbound);
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
   const retriever = createRetrieval(store.knowledge, database, config, models.fetch, log);
   const indexer = new DocumentIndexer(store, retriever);
-  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: DEFAULT_USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs } });
+  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: DEFAULT_USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs }, log: jobLog(log) });
   runner.register('page', pageItem);
   runner.register('link', linkItem);
   runner.register('sitemap', sitemapItem);
   runner.register('text', textItem);
   runner.register('file', fileItem);
   runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
-  const secrets = new SecretBox(config.secretKey);
   for (const [type, handler] of Object.entries(confluenceItems(secrets))) runner.register(type, handler);
   const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
@@ -84,6 +97,17 @@ export function createServices({ config, database, store, outbound, models, queu
         })
       : createExtractiveProvider(),
   });
+  const conversations = new ConversationsService(store, chatbots, cursors, answers, {
+    captureLead: (s, lead) => captureLead(s, lead),
+    recordGap: async (s, gap) => void (await recordGap(s, gap)),
+    onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
+    checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
+    // The lead is stored either way; a notice that cannot be queued is logged.
+    leadCaptured: (chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId).catch((err) => log?.error({ err, leadId }, 'the new-lead notice could not be queued')),
+  }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') });
+  const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
+  const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl, onLead: (s, lead) => webhooks.outbox.fromLead(s, lead) });
+  const widget = new WidgetService(store, new SessionTokens(config.secretKey), (sid) => visitors.accounts.isLoggedOut(sid));
   return {
     store,
     retriever,
@@ -100,12 +124,20 @@ export function createServices({ config, database, store, outbound, models, queu
     analytics: new AnalyticsService(analyticsStore(database.db), chatbots),
     confluence: new ConfluenceService(store, chatbots, knowledge, runner, fetcher, secrets, cursors),
     /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps. */
-    resources: createResourceServices(store, chatbots, cursors),
+    resources: createResourceServices(store, chatbots, cursors, {
+      // The gap is answered either way; a conversation that cannot take the answer is logged.
+      onGapAnswered: (gap, answer, auth) =>
+        visitors.gaps.answered(gap, answer, auth.user).catch((err) => log?.error({ err, gapId: gap.id }, 'the answer could not be posted into its conversation')),
+    }),
     answers,
-    conversations: new ConversationsService(store, chatbots, cursors, answers, {
-      captureLead: (s, lead) => captureLead(s, lead),
-      recordGap: async (s, gap) => void (await recordGap(s, gap)),
-    }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') }),
+    /** The visitor-facing side: public widget configuration and visitor sessions. */
+    widget,
+    conversations,
+    mailer,
+    /** Visitor accounts (e-mail codes, sessions ended), signed identities, widget leads, gap answers (domain/visitors/README.md). */
+    visitors,
+    webhooks: webhooks.service(chatbots, cursors),
+    webhookDispatcher: webhooks.dispatcher,
   };
 }
 
@@ -131,6 +163,7 @@ export default fp<ServicesOptions>(
       log: app.log,
     });
     app.decorate('services', services);
+    if (!app.config.mail.smtpUrl) app.log.info({ folder: app.config.mail.folder }, 'SMTP_URL is not set: e-mails are written as .eml files to this folder');
     if (options.schedule === false) return;
     let scheduler: NodeJS.Timeout | null = null;
     let owedTimer: NodeJS.Timeout | null = null;

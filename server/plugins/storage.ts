@@ -4,6 +4,7 @@
  */
 import fp from 'fastify-plugin';
 import type { Store } from '../domain/ports.js';
+import { SecretBox } from '../domain/secrets.js';
 import { openDatabase, type DatabaseHandle } from '../storage/dialects/index.js';
 import { createStore } from '../storage/store.js';
 
@@ -23,7 +24,8 @@ export default fp<StorageOptions>(
   async (app, options) => {
     const database = options.database ?? openDatabase({ url: app.config.databaseUrl, sqlitePath: app.config.sqlitePath });
     app.decorate('database', database);
-    app.decorate('store', createStore(database.db, database.dialect));
+    // The secret key seals the credentials stored inside rows (webhook tokens: storage/sealed-fields.ts).
+    app.decorate('store', createStore(database.db, database.dialect, { secrets: new SecretBox(app.config.secretKey) }));
     if (!options.database) app.addHook('onClose', () => database.close());
   },
   { name: 'storage', decorators: { fastify: ['config'] } },

@@ -95,4 +95,8 @@ export const usersRepository = (db: Kysely<Database>): Store['users'] => ({
       .executeTakeFirst();
     return row ? toUser(row) : null;
   },
+  async byEmail(accountId, email) {
+    const row = await db.selectFrom('users').selectAll().where('account_id', '=', accountId).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    return row ? toUser(row) : null;
+  },
 });

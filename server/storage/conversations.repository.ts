@@ -4,9 +4,9 @@ import type { Mode, Status } from '../domain/conversations/state.js';
 import { keysetPage } from './keyset.js';
 import type { Database } from './tables.js';
 
-type Row<T extends keyof Database> = { [K in keyof Database[T]]: Database[T][K] extends import('kysely').Generated<infer U> ? U : Database[T][K] };
+export type Row<T extends keyof Database> = { [K in keyof Database[T]]: Database[T][K] extends import('kysely').Generated<infer U> ? U : Database[T][K] };
 
-const toChatUser = (r: Row<'chat_users'>): ChatUserRecord => ({
+export const toChatUser = (r: Row<'chat_users'>): ChatUserRecord => ({
   id: r.id,
   chatbotId: r.chatbot_id,
   email: r.email,
@@ -18,7 +18,7 @@ const toChatUser = (r: Row<'chat_users'>): ChatUserRecord => ({
   updatedAt: r.updated_at,
 });
 
-const toConversation = (r: Row<'conversations'>): ConversationRecord => ({
+export const toConversation = (r: Row<'conversations'>): ConversationRecord => ({
   id: r.id,
   chatbotId: r.chatbot_id,
   chatUserId: r.chat_user_id,

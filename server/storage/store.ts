@@ -8,29 +8,40 @@ import type { DialectName } from './dialects/index.js';
 import { conversationStore } from './conversations.repository.js';
 import { createKnowledgeStore } from './knowledge.repository.js';
 import { resourcesRepository } from './resources.repository.js';
+import type { SecretBox } from '../domain/secrets.js';
+import { fieldSeal, sealedChatbots, sealedConversations } from './sealed-fields.js';
 import type { Database } from './tables.js';
 import { tokensRepository } from './tokens.repository.js';
+import { visitorsRepository } from './visitors.repository.js';
+import { webhooksRepository } from './webhooks.repository.js';
 
 /** The dialect of a kysely handle, for callers that hold only `db` (prefer passing it). */
 const dialectOf = (db: Kysely<Database>): DialectName =>
   db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 
-export function createStore(db: Kysely<Database>, dialect: DialectName = dialectOf(db)): Store {
+/**
+ * `options.secrets` encrypts the credentials stored inside rows (webhook tokens); the app always
+ * passes it (plugins/services.ts), tools working on bare tables may not.
+ */
+export function createStore(db: Kysely<Database>, dialect: DialectName = dialectOf(db), options: { secrets?: SecretBox } = {}): Store {
+  const sealed = fieldSeal(options.secrets);
   return {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
     transaction: (fn) =>
-      db.isTransaction ? fn(createStore(db, dialect)) : db.transaction().execute((trx) => fn(createStore(trx, dialect))),
+      db.isTransaction ? fn(createStore(db, dialect, options)) : db.transaction().execute((trx) => fn(createStore(trx, dialect, options))),
     accounts: accountsRepository(db),
     users: usersRepository(db),
     tokens: tokensRepository(db),
-    chatbots: chatbotsRepository(db),
+    chatbots: sealedChatbots(chatbotsRepository(db), sealed),
     icons: iconsRepository(db),
     invoices: invoicesRepository(db),
     usage: usageRepository(db),
     knowledge: createKnowledgeStore(db, dialect),
     resources: resourcesRepository(db),
-    conversations: conversationStore(db),
+    conversations: sealedConversations(conversationStore(db), sealed),
+    visitors: visitorsRepository(db),
+    webhooks: webhooksRepository(db),
   };
 }

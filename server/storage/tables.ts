@@ -87,7 +87,7 @@ export interface UsageCountersTable {
   value: Generated<number>;
 }
 
-export interface Database extends KnowledgeDatabase, ConversationsDatabase {
+export interface Database extends KnowledgeDatabase, ConversationsDatabase, VisitorsDatabase, WebhooksDatabase {
   accounts: AccountsTable;
   users: UsersTable;
   tokens: TokensTable;
@@ -207,6 +207,9 @@ export interface JobsTable {
   last_error: string | null;
   created_at: string;
   finished_at: string | null;
+  /** Whose work it is (fair turns and per-account limits); null: no account's. */
+  account_id: string | null;
+  chatbot_id: string | null;
 }
 
 export interface KnowledgeDatabase {
@@ -387,4 +390,72 @@ export interface ConversationsDatabase {
   custom_responses: CustomResponsesTable;
   chatbot_members: ChatbotMembersTable;
   leads: LeadsTable;
+}
+
+export interface VisitorCodesTable {
+  id: string;
+  chatbot_id: string;
+  email: string;
+  code_hash: string; // HMAC-SHA256 hex; the code itself is never stored
+  name: string | null;
+  phone: string | null;
+  attempts: Generated<number>;
+  expires_at: string;
+  consumed_at: string | null;
+  created_at: string;
+}
+
+export interface VisitorsDatabase {
+  visitor_codes: VisitorCodesTable;
+  visitor_throttle: { key: string; count: number; expires_at: string };
+  identity_secrets: { chatbot_id: string; sealed: string; created_at: string };
+  visitor_session_revocations: { session_id: string; chat_user_id: string; expires_at: string };
+  knowledge_gap_deliveries: { gap_id: string; conversation_id: string; message_id: string | null; emailed_at: string | null; created_at: string };
+}
+
+/** The webhook outbox: one row per event and target; `id` is the stable `webhook-id`. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  chatbot_id: string;
+  conversation_id: string | null;
+  event: string; // message | escalation | lead
+  variant: string; // A | B
+  target_url: string;
+  target_source: string; // thread | event | global | test
+  token: string | null; // sealed (AES-256-GCM), bound to the delivery id
+  body: string; // the exact bytes sent and signed
+  status: string; // pending | delivered | failed | skipped
+  attempts: Generated<number>; // attempts of the current round (the retry schedule)
+  total_attempts: Generated<number>;
+  next_attempt_at: string | null;
+  lease_until: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookTargetsTable {
+  chatbot_id: string;
+  url: string;
+  consecutive_failures: Generated<number>;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  updated_at: string;
+}
+
+export interface WebhookSecretsTable {
+  chatbot_id: string;
+  secret: string; // sealed
+  created_at: string;
+  previous_secret: string | null; // sealed; still signs until previous_until
+  previous_until: string | null;
+}
+
+export interface WebhooksDatabase {
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_targets: WebhookTargetsTable;
+  webhook_secrets: WebhookSecretsTable;
 }

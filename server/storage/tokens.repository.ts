@@ -103,9 +103,11 @@ export const tokensRepository = (db: Kysely<Database>): Store['tokens'] => ({
     const row = await db.selectFrom('tokens').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
     return row ? toToken(row) : null;
   },
-  page(accountId, page) {
+  page(accountId, page, userId) {
+    let q = db.selectFrom('tokens').selectAll().where('account_id', '=', accountId).where('kind', '=', 'api');
+    if (userId) q = q.where('user_id', '=', userId);
     return keysetPage(
-      db.selectFrom('tokens').selectAll().where('account_id', '=', accountId).where('kind', '=', 'api'),
+      q,
       page,
       toToken,
       'tokens',

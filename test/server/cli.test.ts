@@ -34,21 +34,27 @@ const waiting: (() => void)[] = [];
 
 /** `npm run --silent cli -- ...args` against the temporary install; never rejects. */
 async function cli(...args: string[]): Promise<Run> {
+  return cliWith({}, ...args);
+}
+
+/** The same with extra environment variables. */
+async function cliWith(extraEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
   if (running >= PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   try {
-    return await spawnCli(args);
+    return await spawnCli(args, extraEnv);
   } finally {
     running--;
     waiting.shift()?.();
   }
 }
 
-function spawnCli(args: string[]): Promise<Run> {
+function spawnCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   // The install under test is the SQLite file in DATA_DIR, whatever the caller's shell says.
   delete env.DATABASE_URL;
   delete env.SECRET_KEY;
+  Object.assign(env, extraEnv);
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -95,6 +101,8 @@ let migrate: Run;
 let admin: string;
 /** Two chatbots of the first account. */
 let chatbotIds: string[];
+/** An account whose id begins with "-", as one in 64 did before ids stopped doing so. */
+const DASHED = '-dashed_account_id_0001';
 let runs: ReturnType<typeof startRuns>;
 
 /** Every run, in the order the tests need them; chained runs wait for what they depend on. */
@@ -129,6 +137,19 @@ function startRuns() {
       return { id, created, listed, token, bearer, chatbotId: chatbot.body?.data?.chatbot?.id as string | undefined, plan };
     })(),
     legacy: cli('legacy-keys', 'create', '--json'),
+    // "--account -x" and "--account=-x" both reach the account whose id begins with "-".
+    dashed: (async () => {
+      const token = await cli('tokens', 'create', '--access', 'full', '--account', DASHED, '--json');
+      const plan = await cli('plan', 'show', `--account=${DASHED}`, '--json');
+      return { token, plan };
+    })(),
+    planShow: cli('plan', 'show'),
+    notANumber: cli('invoices', 'record', '--name', 'April', '--amount', 'abc', '--currency', 'EUR'),
+    badConfig: cliWith({ LOG_LEVEL: 'loud' }, 'accounts', 'list'),
+    unreachable: cliWith({ DATABASE_URL: 'postgres://parley:secret-password@127.0.0.1:1/nowhere' }, 'accounts', 'list'),
+    // A member's first token, and a user the account does not have.
+    member: cli('tokens', 'create', '--access', 'standard', '--user', 'Member@Example.com', '--json'),
+    noUser: cli('tokens', 'create', '--access', 'standard', '--user', 'nobody@example.com'),
     invoice: cli('invoices', 'record', '--name', 'March', '--amount', '12.50', '--currency', 'EUR', '--json'),
   };
 }
@@ -143,6 +164,11 @@ beforeAll(async () => {
   admin = (await app.services.tokens.create(owner, { access: 'full' })).token;
   chatbotIds = [];
   for (const title of ['Inside', 'Outside']) chatbotIds.push((await call('POST', '/chatbots', admin, { title })).body.data.chatbot.id);
+  const at = new Date().toISOString();
+  const plan = { name: 'dashed', maxChatbots: 3, maxPages: 10, webhooks: false, analytics: true, brandingRemoval: false, active: true };
+  await app.services.store.accounts.insert({ id: DASHED, name: 'Dashed', plan, createdAt: at, updatedAt: at });
+  await app.services.store.users.insert({ id: 'dashed-owner', accountId: DASHED, email: 'dash@example.com', name: null, role: 'owner', createdAt: at });
+  expect((await call('POST', `/chatbots/${chatbotIds[0]}/members`, admin, { email: 'member@example.com', role: 'member' })).status).toBe(201);
   runs = startRuns();
 }, 90_000);
 
@@ -175,11 +201,23 @@ describe('cli', { timeout: 120_000 }, () => {
     const { created, listed, revoked } = await runs.full;
     const { token, id } = json(created);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+full\\s+active\\s+full token`, 'm'));
+    expect(listed.stdout).toMatch(/^ID\s+ACCESS\s+STATUS\s+LAST USED\s+NAME\n/);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+full\\s+active\\s+\\d{4}-\\S+\\s+full token$`, 'm'));
     expect(revoked.stderr).toBe('');
     expect(revoked.code).toBe(0);
     expect(revoked.stdout.trim()).toBe(`Revoked ${id}`);
     await expectError(call('GET', '/me', token), 401, 'TOKEN_NOT_VALID');
+  });
+
+  test("tokens create --user EMAIL gives that user of the account a token within their role; an unknown e-mail exits 2", async () => {
+    const created = json(await runs.member);
+    const me = await call('GET', '/me', created.token);
+    expect(me.status).toBe(200);
+    expect(me.body.data.user).toMatchObject({ email: 'member@example.com', role: 'member' });
+    expect(me.body.data.scopes).not.toContain('settings:write');
+    const none = await runs.noUser;
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no user nobody@example.com/);
   });
 
   test('tokens create --access custom --scopes gives exactly those scopes', async () => {
@@ -223,8 +261,11 @@ describe('cli', { timeout: 120_000 }, () => {
     expect(json(created)).toMatchObject({ id, ownerEmail: 'ops@example.com' });
     expect(listed.code).toBe(0);
     const lines = listed.stdout.trim().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(new RegExp(`^${id}\\s+Ops@Example.com\\s+plan=self-hosted active=on$`));
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+PLAN\s+ACTIVE\s+CREATED$/);
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${id}\\s+Ops@Example.com\\s+self-hosted\\s+on\\s+\\d{4}-\\S+$`)));
+    // Columns line up: every row starts its NAME column where the header does.
+    const nameAt = lines[0].indexOf('NAME');
+    for (const line of lines.slice(1)) expect(line[nameAt - 1], line).toBe(' ');
     const me = await call('GET', '/me', json(token).token);
     expect(me.body.data.account.id).toBe(id);
     expect(me.body.data.user).toMatchObject({ email: 'ops@example.com', role: 'owner' });
@@ -256,6 +297,41 @@ describe('cli', { timeout: 120_000 }, () => {
     await expectError(call('GET', '/me', key.token), 401, 'TOKEN_NOT_VALID');
     const stored = await app.services.store.tokens.listAll(key.accountId);
     expect(stored.find((t) => t.id === key.id)).toMatchObject({ kind: 'legacy' });
+  });
+
+  test('an id beginning with "-" is taken as a value, after a space or after "="', async () => {
+    const { token, plan } = await runs.dashed;
+    const created = json(token);
+    expect(created.accountId).toBe(DASHED);
+    const me = await call('GET', '/me', created.token);
+    expect(me.body.data.account.id).toBe(DASHED);
+    expect(json(plan)).toMatchObject({ accountId: DASHED, name: 'dashed', maxChatbots: 3, maxPages: 10, webhooks: false });
+  });
+
+  test('plan show prints the plan as a table with a header', async () => {
+    const run = await runs.planShow;
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^SETTING\s+VALUE\n/);
+    expect(run.stdout).toMatch(/^max-chatbots\s+\d+$/m);
+    expect(run.stdout).toMatch(/^webhooks\s+(on|off)$/m);
+  });
+
+  test('exit codes: 2 for a bad argument (an amount that is not a number), 78 for bad configuration, 1 for an unreachable database, each one line without a stack', async () => {
+    const nan = await runs.notANumber;
+    expect(nan.code).toBe(2);
+    expect(nan.stderr).toMatch(/^Error: --amount takes a number such as 12\.50, not "abc"/);
+    const config = await runs.badConfig;
+    expect(config.code).toBe(78);
+    expect(config.stderr.trim()).toMatch(/^Configuration error: LOG_LEVEL must be one of/);
+    const down = await runs.unreachable;
+    expect(down.code).toBe(1);
+    expect(down.stderr.trim()).toMatch(/^Error: Cannot reach the database at 127\.0\.0\.1:1\/nowhere \(ECONNREFUSED\)/);
+    expect(down.stderr).not.toContain('secret-password');
+    for (const run of [nan, config, down]) {
+      expect(run.stdout).toBe('');
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+    }
   });
 
   test('invoices record adds an invoice the billing route lists', async () => {

@@ -14,6 +14,7 @@
  * caller's own abort (and storage failures) reject.
  */
 import { citationUrl } from '../knowledge/chunk.js';
+import { pageKey } from '../knowledge/crawl/url.js';
 import type { SearchHit } from '../knowledge/ports.js';
 import type { Answer, AnswerEngine, AnswerRequest, FollowUp, SourceRef } from '../conversations/ports.js';
 import { matchCustomResponse } from './custom-responses.js';
@@ -48,13 +49,15 @@ export function sourceLink(hit: Pick<SearchHit, 'url' | 'text' | 'headingPath' |
   return citationUrl(hit.url, { index: 0, text: hit.text, tokenCount: 0, headingPath: hit.headingPath, location: hit.location });
 }
 
-/** One source per document, at its best passage, in the order given. */
+/** One source per page (per document, and per URL: one page held by two sources or two spellings), at its best passage, in the order given. */
 export function toSources(hits: SearchHit[]): SourceRef[] {
   const seen = new Set<string>();
   const out: SourceRef[] = [];
   for (const hit of hits) {
-    if (seen.has(hit.documentId)) continue;
+    const page = hit.url ? pageKey(hit.url) : null;
+    if (seen.has(hit.documentId) || (page && seen.has(page))) continue;
     seen.add(hit.documentId);
+    if (page) seen.add(page);
     out.push({ documentId: hit.documentId, title: hit.title, url: hit.url, link: sourceLink(hit), location: hit.location, score: hit.score });
   }
   return out;

@@ -124,12 +124,18 @@ function looksLikeProse(s: string): boolean {
 
 function candidates(passages: Passage[], locale: string): Candidate[] {
   const out: Candidate[] = [];
+  // A sentence met twice (one page under two URLs, boilerplate on every page) is a candidate
+  // once, in the best-ranked passage that has it, so an answer never says it twice.
+  const met = new Set<string>();
   for (const passage of passages) {
     let order = 0;
     proseBlocks(passage.text).forEach((block, b) => {
       sentences(block, locale).forEach((raw, i) => {
         const text = limitLength(raw);
         if (!looksLikeProse(text)) return;
+        const key = normalizeForMatch(text);
+        if (met.has(key)) return;
+        met.add(key);
         out.push({ text, passage, block: b, index: i, order: order++, terms: new Set(terms(text)), words: text.split(/\s+/).length, score: 0 });
       });
     });

@@ -28,6 +28,7 @@ import { AppError, confirmationRequired, notFound, validationFailed } from '../e
 import { newId, nowIso } from '../ids.js';
 import { messagesFor } from '../answers/messages.js';
 import { requireFeature } from '../plans.js';
+import { keepMaskedSecret, maskSecret } from '../secret-settings.js';
 import type { ChatbotRecord, Store } from '../ports.js';
 import type {
   Answer,
@@ -53,6 +54,12 @@ export interface VisitorDetails {
 export interface ConversationHooks {
   captureLead?(store: Store, lead: { chatbotId: string; conversationId: string; chatUserId: string; name: string | null; email: string | null; phone: string | null; customFields: Record<string, unknown>; source: string }): Promise<{ id: string }>;
   recordGap?(store: Store, gap: { chatbotId: string; conversationId: string; messageId: string; question: string }): Promise<void>;
+  /** Sees every change's events in its transaction (the webhook outbox writes its rows here). */
+  onEvents?(store: Store, conversation: ConversationRecord, events: ConversationEventRecord[]): Promise<unknown>;
+  /** Refuses a thread-level webhook URL that is not HTTPS or points inside. */
+  checkWebhookUrl?(fields: { webhookUrl?: string | null }): Promise<void>;
+  /** After a captured lead committed (the owner's notice). */
+  leadCaptured?(chatbotId: string, leadId: string): Promise<void>;
 }
 
 const EFFECT_EVENT: Record<Effect, ConversationEventType> = {
@@ -64,6 +71,23 @@ const EFFECT_EVENT: Record<Effect, ConversationEventType> = {
 };
 
 class Conflict extends Error {}
+
+const noop = () => {};
+
+/** Hears every committed change: the conversation as it now is and the events the change appended. */
+export type CommitListener = (conversation: ConversationRecord, events: ConversationEventRecord[]) => void;
+
+/** How a visitor message is answered (the realtime gateway streams and caps answers). */
+export interface AnswerOptions {
+  onToken?: (t: string) => void;
+  /** The id the stored answer gets, known before it is generated (streamed deltas carry it). */
+  answerId?: string;
+  /** Reserves an answer slot; null when the chatbot is at its cap: the `busy` text is stored instead. */
+  reserve?: () => (() => void) | null;
+  busy?: string;
+  /** Called once the visitor's message is stored (or found stored under its client id), before any answer. */
+  onStored?: (message: ThreadMessage) => void;
+}
 /** Another request stored a message under the same client id first. */
 class DuplicateClientId extends Error {}
 
@@ -129,6 +153,8 @@ export const messageView = (m: MessageRecord): ThreadMessage => ({
 const chatUserView = (u: ChatUserRecord): ChatUser => ({ id: u.id, email: u.email, name: u.name, phone: u.phone, verified: u.verified, createdAt: u.createdAt });
 
 export class ConversationsService {
+  private readonly listeners = new Set<CommitListener>();
+
   constructor(
     private readonly store: Store,
     private readonly chatbots: ChatbotsService,
@@ -142,12 +168,30 @@ export class ConversationsService {
     return this.options.answerLeaseMs ?? 30_000;
   }
 
+  /** Calls `listener` after every commit (realtime doorbells); returns the unsubscribe function. */
+  onCommit(listener: CommitListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private committed(conversation: ConversationRecord, events: ConversationEventRecord[]) {
+    for (const listener of this.listeners) {
+      try {
+        listener(conversation, events);
+      } catch (err) {
+        // a listener's failure never undoes or fails a committed change
+        this.options.onError?.(err, { conversationId: conversation.id });
+      }
+    }
+  }
+
   // ---- starting ----------------------------------------------------------------------------
 
   /** `POST /chatbots/{id}/conversations`: a new, empty conversation. */
   async create(auth: AuthContext, chatbotId: string, input: { visitor?: VisitorDetails; tagIds?: string[]; webhookUrl?: string | null; webhookToken?: string | null } = {}) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     if (input.webhookUrl || input.webhookToken) requireFeature(auth.account, 'webhooks');
+    if (input.webhookUrl) await this.hooks.checkWebhookUrl?.({ webhookUrl: input.webhookUrl });
     const conversation = await this.open(chatbot, input.visitor, { webhookUrl: input.webhookUrl ?? null, webhookToken: input.webhookToken ?? null });
     if (input.tagIds?.length) await this.setTags(chatbot, conversation, input.tagIds);
     return this.view(conversation);
@@ -196,10 +240,12 @@ export class ConversationsService {
       endedAt: null,
       ...extra,
     };
+    const started = [event(conversation, 1, 'conversation.started', { mode: conversation.mode }, at)];
     await this.store.transaction(async (s) => {
       await s.conversations.insert(conversation);
-      await s.conversations.events.insert([event(conversation, 1, 'conversation.started', { mode: conversation.mode }, at)]);
+      await s.conversations.events.insert(started);
     });
+    this.committed(conversation, started);
     if (!visitor || !hasDetails(visitor)) return conversation;
     await this.identify(chatbot, conversation, visitor);
     return (await this.store.conversations.get(conversation.id))!;
@@ -250,12 +296,73 @@ export class ConversationsService {
     return { message: messageView(message), answer: answer ? messageView(answer) : null, replayed: true };
   }
 
-  private async visitorMessage(chatbot: ChatbotRecord, conversation: ConversationRecord, text: string, onToken?: (t: string) => void, clientMessageId?: string): Promise<VisitorMessageResult> {
+  /**
+   * A visitor of the widget writes (the gateway has authenticated their session for this chatbot):
+   * in `conversation`, or in a new one of theirs when it is null (`onConversation` hears which).
+   * The client's id is kept per visitor: a resend stores nothing and answers nothing again.
+   */
+  async sendAsVisitor(
+    chatbot: ChatbotRecord,
+    chatUserId: string,
+    conversation: ConversationRecord | null,
+    text: string,
+    options: AnswerOptions & { clientId: string; onConversation?: (c: ConversationRecord) => void },
+  ): Promise<VisitorMessageResult> {
+    const key = `${chatUserId}:${options.clientId}`;
+    const replay = async () => {
+      const r = (await this.replay(chatbot, key))!;
+      if (conversation && r.message.threadId !== conversation.id) {
+        throw validationFailed([{ path: ['clientId'], message: 'was already used for a message of another conversation; use a new id for each message' }]);
+      }
+      options.onConversation?.((await this.store.conversations.get(r.message.threadId))!);
+      options.onStored?.(r.message);
+      return r;
+    };
+    if (await this.store.conversations.messages.byClientId(chatbot.id, key)) return replay();
+    const target = conversation ?? (await this.open(chatbot, undefined, { chatUserId }));
+    options.onConversation?.(target);
+    try {
+      return await this.visitorMessage(chatbot, target, text, options.onToken, key, { ...options, meta: { clientId: options.clientId } });
+    } catch (err) {
+      if (!(err instanceof DuplicateClientId)) throw err;
+      // A concurrent resend won: a conversation opened for this one stays empty, so it goes.
+      if (!conversation) await this.store.conversations.delete([target.id]);
+      return replay();
+    }
+  }
+
+  /** The visitor asks for a person (the rules of the v2 escalate). */
+  async escalateAsVisitor(conversation: ConversationRecord): Promise<ConversationRecord> {
+    return (await this.change(conversation, { type: 'escalate' }, async () => undefined)).next;
+  }
+
+  /** The visitor rates an answer of the AI. */
+  async feedbackAsVisitor(conversation: ConversationRecord, messageId: string, feedback: 'up' | 'down' | null, comment: string | null) {
+    const message = await this.store.conversations.messages.get(conversation.id, messageId);
+    if (!message) throw notFound('Message');
+    if (message.author !== 'ai') throw validationFailed([{ path: ['messageId'], message: 'only answers of the AI take feedback' }]);
+    const { result } = await this.change(conversation, null, async (ctx) => {
+      const patch: Partial<MessageRecord> = { updatedAt: ctx.at, feedback, feedbackComment: comment };
+      await ctx.s.conversations.messages.update(message.id, patch);
+      ctx.emit('message.updated', { messageId: message.id, feedback });
+      return { ...message, ...patch };
+    });
+    return messageView(result);
+  }
+
+  private async visitorMessage(
+    chatbot: ChatbotRecord,
+    conversation: ConversationRecord,
+    text: string,
+    onToken?: (t: string) => void,
+    clientMessageId?: string,
+    options: AnswerOptions & { meta?: Record<string, unknown> } = {},
+  ): Promise<VisitorMessageResult> {
     let owed = false;
     let out;
     try {
       out = await this.change(conversation, { type: 'visitor_message' }, async (ctx) => {
-        const m = await this.addMessage(ctx, chatbot, { author: 'visitor', text, clientMessageId: clientMessageId ?? null });
+        const m = await this.addMessage(ctx, chatbot, { author: 'visitor', text, clientMessageId: clientMessageId ?? null, ...(options.meta && { meta: options.meta }) });
         owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
         if (owed) {
           await ctx.s.conversations.owed.insert({ messageId: m.id, conversationId: m.conversationId, chatbotId: chatbot.id, leaseUntil: this.leaseFrom(Date.now()), attempts: 0, createdAt: ctx.at });
@@ -267,7 +374,17 @@ export class ConversationsService {
       throw err;
     }
     const message = out.result;
-    const answer = owed ? await this.answer(chatbot, conversation.id, message, onToken) : null;
+    options.onStored?.(messageView(message));
+    let answer: MessageRecord | null = null;
+    if (owed) {
+      const release = options.reserve ? options.reserve() : noop;
+      try {
+        // At the chatbot's cap of concurrent answers the visitor is told so rather than queued.
+        answer = await this.answer(chatbot, conversation.id, message, onToken, false, { answerId: options.answerId, ...(!release && { busy: options.busy ?? messagesFor(localeOf(chatbot.settings)).unavailable }) });
+      } finally {
+        release?.();
+      }
+    }
     return { message: messageView(message), answer: answer ? messageView(answer) : null, replayed: false };
   }
 
@@ -310,13 +427,21 @@ export class ConversationsService {
    * stores it with the owed row's removal, only if the AI may still answer and no one else did.
    * An engine failure (or `giveUp`) stores the locale's "assistant unavailable" reply instead.
    */
-  private async answer(chatbot: ChatbotRecord, conversationId: string, question: MessageRecord, onToken?: (t: string) => void, giveUp = false): Promise<MessageRecord | null> {
+  private async answer(
+    chatbot: ChatbotRecord,
+    conversationId: string,
+    question: MessageRecord,
+    onToken?: (t: string) => void,
+    giveUp = false,
+    options: { answerId?: string; busy?: string } = {},
+  ): Promise<MessageRecord | null> {
     let result: Answer;
     const heartbeat = setInterval(() => {
       void this.store.conversations.owed.extend([question.id], this.leaseFrom(Date.now())).catch(() => undefined);
     }, Math.max(50, Math.floor(this.leaseMs / 3)));
     try {
       if (giveUp) throw new Error('the answer failed too many times');
+      if (options.busy !== undefined) throw new Busy();
       const historyCount = Number(chatbot.settings.historyCount ?? 10);
       const history = (await this.store.conversations.messages.last(conversationId, historyCount + 1)).filter((m) => m.seq < question.seq).slice(-historyCount);
       result = await this.answers.answer({
@@ -330,10 +455,11 @@ export class ConversationsService {
       });
     } catch (err) {
       // The engine turns provider failures into its own reply; anything else (storage, retrieval) ends here.
-      if (!giveUp) this.options.onError?.(err, { conversationId, messageId: question.id });
-      const text = messagesFor(localeOf(chatbot.settings)).unavailable;
+      const busy = err instanceof Busy;
+      if (!giveUp && !busy) this.options.onError?.(err, { conversationId, messageId: question.id });
+      const text = busy ? options.busy! : messagesFor(localeOf(chatbot.settings)).unavailable;
       onToken?.(text);
-      result = { text, sources: [], followUps: [], unanswered: false, customResponseId: null, provider: 'unavailable', model: null };
+      result = { text, sources: [], followUps: [], unanswered: false, customResponseId: null, provider: busy ? 'busy' : 'unavailable', model: null };
     } finally {
       clearInterval(heartbeat);
     }
@@ -347,6 +473,7 @@ export class ConversationsService {
         // Whoever removes the owed row stores the answer; a second writer (a claim after a lost lease) stores nothing.
         if (!(await ctx.s.conversations.owed.settle(question.id))) throw new Discard();
         const m = await this.addMessage(ctx, chatbot, {
+          ...(options.answerId && { id: options.answerId }),
           author: 'ai',
           text: result.text,
           sources: result.sources,
@@ -424,11 +551,12 @@ export class ConversationsService {
   async patch(auth: AuthContext, chatbotId: string, threadId: string, input: { status?: 'OPEN' | 'RESOLVED'; tagIds?: string[]; webhookUrl?: string | null; webhookToken?: string | null; visitor?: VisitorDetails; totalMessagesRead?: number }) {
     const { chatbot, conversation } = await this.reach(auth, chatbotId, threadId);
     if (input.webhookUrl || input.webhookToken) requireFeature(auth.account, 'webhooks');
+    if (input.webhookUrl) await this.hooks.checkWebhookUrl?.({ webhookUrl: input.webhookUrl });
     if (input.tagIds) await this.setTags(chatbot, conversation, input.tagIds);
     if (input.visitor && hasDetails(input.visitor)) await this.identify(chatbot, conversation, input.visitor);
     const fields: Partial<ConversationRecord> = {};
     if (input.webhookUrl !== undefined) fields.webhookUrl = input.webhookUrl;
-    if (input.webhookToken !== undefined) fields.webhookToken = input.webhookToken;
+    if (input.webhookToken !== undefined) fields.webhookToken = keepMaskedSecret('webhookToken', input.webhookToken, conversation.webhookToken) as string | null;
     if (input.totalMessagesRead !== undefined) fields.totalMessagesRead = input.totalMessagesRead;
     const e: ConversationEvent | null = input.status === 'RESOLVED' ? { type: 'resolve' } : input.status === 'OPEN' ? { type: 'reopen' } : null;
     const fresh = (await this.store.conversations.get(conversation.id))!;
@@ -539,7 +667,7 @@ export class ConversationsService {
           };
           for (const effect of t.effects) ctx.emit(EFFECT_EVENT[effect], { mode: t.next.mode, escalated: t.next.escalated, agentId: t.next.agentId });
           const result = await write(ctx);
-          if (seq === current.seq) return { result, next: current };
+          if (seq === current.seq) return { result, next: current, events: null };
           const patch: Partial<ConversationRecord> = {
             ...ctx.patch,
             status: t.next.status,
@@ -552,9 +680,12 @@ export class ConversationsService {
           };
           if (!(await s.conversations.cas(current.id, current.seq, seq, patch))) throw new Conflict();
           await s.conversations.events.insert(events);
-          return { result, next: { ...current, ...patch, seq } };
+          const next = { ...current, ...patch, seq };
+          await this.hooks.onEvents?.(s, next, events);
+          return { result, next, events };
         });
-        return { ...out, aiAnswers: t.aiAnswers };
+        if (out.events) this.committed(out.next, out.events);
+        return { result: out.result, next: out.next, aiAnswers: t.aiAnswers };
       } catch (err) {
         if (err instanceof Conflict) continue;
         throw err;
@@ -601,27 +732,67 @@ export class ConversationsService {
     return null;
   }
 
-  /** Stores the visitor's contact details on the conversation's chat user and captures a lead. */
-  private async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails) {
+  /**
+   * Stores the visitor's contact details on the conversation's chat user and captures a lead
+   * (`source` says where). A verified visitor's address stays: it is who they proved to be.
+   */
+  private async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails, source = 'conversation'): Promise<{ leadId: string | null }> {
     const email = v.email?.trim().toLowerCase() || null;
     const clean = { email, name: v.name?.trim() || null, phone: v.phone?.trim() || null };
-    await this.change(conversation, null, async (ctx) => {
+    const { result } = await this.change(conversation, null, async (ctx) => {
       const at = ctx.at;
       let userId = ctx.current.chatUserId;
       if (userId) {
-        await ctx.s.conversations.chatUsers.update(userId, { ...Object.fromEntries(Object.entries(clean).filter(([, x]) => x !== null)), updatedAt: at });
+        const user = await ctx.s.conversations.chatUsers.get(userId);
+        const fields = Object.entries(clean).filter(([k, x]) => x !== null && !(k === 'email' && user?.verified));
+        await ctx.s.conversations.chatUsers.update(userId, { ...Object.fromEntries(fields), updatedAt: at });
       } else {
         userId = newId();
         await ctx.s.conversations.chatUsers.insert({ id: userId, chatbotId: chatbot.id, ...clean, verified: false, metadata: {}, createdAt: at, updatedAt: at });
         ctx.patch.chatUserId = userId;
       }
-      if (this.hooks.captureLead && (clean.email || clean.phone)) {
-        const lead = await this.hooks.captureLead(ctx.s, { chatbotId: chatbot.id, conversationId: conversation.id, chatUserId: userId, ...clean, customFields: v.customFields ?? {}, source: 'conversation' });
+      if (this.hooks.captureLead && (clean.email || clean.phone || (v.customFields && Object.keys(v.customFields).length))) {
+        const lead = await this.hooks.captureLead(ctx.s, { chatbotId: chatbot.id, conversationId: conversation.id, chatUserId: userId, ...clean, customFields: v.customFields ?? {}, source });
         ctx.emit('lead.captured', { leadId: lead.id });
-      } else {
-        ctx.emit('conversation.updated', { fields: ['chatUser'] });
+        return lead.id;
       }
+      ctx.emit('conversation.updated', { fields: ['chatUser'] });
+      return null;
     });
+    if (result && this.hooks.leadCaptured) await this.hooks.leadCaptured(chatbot.id, result);
+    return { leadId: result };
+  }
+
+  // ---- the visitor gateway (no token: the gateway has checked the visitor's session) -------
+
+  /** The visitor's contact details from the widget, for a conversation of theirs; a lead when they leave an address, phone or custom field. */
+  async identifyVisitor(chatbotId: string, threadId: string, details: VisitorDetails, source = 'widget'): Promise<{ leadId: string | null }> {
+    const conversation = await this.store.conversations.get(threadId);
+    const chatbot = await this.store.chatbots.get(chatbotId);
+    if (!conversation || !chatbot || conversation.chatbotId !== chatbot.id) throw notFound('Conversation');
+    return this.identify(chatbot, conversation, details, source);
+  }
+
+  /**
+   * A team member's answer posted into a conversation without changing its condition (it may be
+   * resolved or with the AI): the answer to a knowledge gap it raised. `claim` runs in the same
+   * transaction with the new message's id; when it returns false nothing is posted (null).
+   */
+  async postTeamAnswer(chatbotId: string, threadId: string, input: { text: string; agentId: string; agentName: string; meta?: Record<string, unknown> }, claim?: (s: Store, messageId: string) => Promise<boolean>): Promise<ThreadMessage | null> {
+    const conversation = await this.store.conversations.get(threadId);
+    const chatbot = await this.store.chatbots.get(chatbotId);
+    if (!conversation || !chatbot || conversation.chatbotId !== chatbot.id) throw notFound('Conversation');
+    try {
+      const { result } = await this.change(conversation, null, async (ctx) => {
+        const id = newId();
+        if (claim && !(await claim(ctx.s, id))) throw new Discard();
+        return this.addMessage(ctx, chatbot, { id, author: 'agent', text: input.text, agentId: input.agentId, agentName: input.agentName, meta: input.meta ?? {} });
+      });
+      return messageView(result);
+    } catch (err) {
+      if (err instanceof Discard) return null;
+      throw err;
+    }
   }
 
   private async setTags(chatbot: ChatbotRecord, conversation: ConversationRecord, tagIds: string[]) {
@@ -654,7 +825,7 @@ export class ConversationsService {
         updatedAt: c.updatedAt,
         endedAt: c.endedAt,
         webhookUrl: c.webhookUrl,
-        webhookToken: c.webhookToken,
+        webhookToken: maskSecret(c.webhookToken),
         totalMessagesRead: c.totalMessagesRead,
         messageCount: c.messageCount,
         lastMessageAt: c.lastMessageAt,
@@ -670,6 +841,8 @@ export class ConversationsService {
 }
 
 class Discard extends Error {}
+/** The chatbot is at its cap of concurrent answers. */
+class Busy extends Error {}
 
 function event(c: Pick<ConversationRecord, 'id' | 'chatbotId'>, seq: number, type: ConversationEventType, payload: Record<string, unknown>, at: string): ConversationEventRecord {
   return { id: newId(), conversationId: c.id, chatbotId: c.chatbotId, seq, type, payload, createdAt: at };

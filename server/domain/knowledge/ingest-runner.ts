@@ -46,8 +46,17 @@ export interface ItemContext {
 
 export type ItemHandler = (ctx: ItemContext, item: IngestItem) => Promise<ItemResult>;
 
+/** Where the runner says what jobs do (the app's logger; structured fields, then a sentence). */
+export interface JobLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
 export interface IngestRunnerOptions {
   userAgent: string;
+  log?: JobLog;
+  /** How often a running job logs its counts. Default 5 s. */
+  progressEveryMs?: number;
   /** Items processed at once within one job. */
   batchSize?: number;
   /** Floor between two requests to one host, whatever robots.txt says. */
@@ -75,6 +84,10 @@ export class IngestRunner {
     private readonly options: IngestRunnerOptions,
   ) {
     queue.handle(INGEST_JOB, (payload, job) => this.run(String(payload.jobId), job.signal));
+  }
+
+  private log(level: 'info' | 'warn', fields: Record<string, unknown>, message: string) {
+    this.options.log?.[level](fields, message);
   }
 
   register(type: string, handler: ItemHandler) {
@@ -112,7 +125,8 @@ export class IngestRunner {
       job.found = added;
       await s.knowledge.sources.update(source.id, { status: 'syncing', updatedAt: job.createdAt });
     });
-    await this.queue.enqueue(INGEST_JOB, { jobId: job.id }, { maxAttempts: 5 });
+    const accountId = (await this.store.chatbots.get(source.chatbotId))?.accountId ?? null;
+    await this.queue.enqueue(INGEST_JOB, { jobId: job.id }, { maxAttempts: 5, accountId, chatbotId: source.chatbotId });
     return job;
   }
 
@@ -124,8 +138,25 @@ export class IngestRunner {
     const chatbot = source && (await this.store.chatbots.get(source.chatbotId));
     const account = chatbot && (await this.store.accounts.get(chatbot.accountId));
     if (!source || !chatbot || !account) return; // deleted meanwhile: the cascade removed the job too
-    if (job.status === 'queued') await ingest.updateJob(jobId, { status: 'running', startedAt: nowIso() });
+    const resumed = job.status !== 'queued';
+    if (!resumed) await ingest.updateJob(jobId, { status: 'running', startedAt: nowIso() });
     await ingest.requeueRunning(jobId);
+    const about = { jobId, chatbotId: chatbot.id, sourceId: source.id, source: source.type, name: source.name };
+    this.log('info', { ...about, trigger: job.trigger, found: job.found }, `ingest job ${resumed ? 'resumed' : 'started'}: ${source.type} ${source.name}`);
+    try {
+      await this.runItems(job, source, account, chatbot, signal, about);
+    } catch (err) {
+      if (err instanceof JobInterrupted) this.log('info', about, 'ingest job paused by shutdown; it resumes at the next start');
+      throw err;
+    }
+  }
+
+  private async runItems(job: IngestJobRecord, source: SourceRecord, account: AccountRecord, chatbot: ChatbotRecord, signal: AbortSignal, about: Record<string, unknown>) {
+    const ingest = this.store.knowledge.ingest;
+    const jobId = job.id;
+    const began = Date.now();
+    const progressEvery = this.options.progressEveryMs ?? 5000;
+    let lastProgress = began;
 
     // One lock per job run serialises frontier additions so maxPages is never overshot.
     let frontier = Promise.resolve(0);
@@ -184,7 +215,12 @@ export class IngestRunner {
       if (job.cancelRequested) {
         await Promise.all([...inFlight.values()].map((f) => f.done));
         if (failures.length) throw failures[0];
-        return this.finish(job, source, 'cancelled');
+        await this.finish(job, source, 'cancelled');
+        return this.logEnd(jobId, about, began);
+      }
+      if (Date.now() - lastProgress >= progressEvery) {
+        lastProgress = Date.now();
+        this.log('info', { ...about, found: job.found, done: job.done, failed: job.failed, skipped: job.skipped }, `ingest job progress: ${job.done + job.failed + job.skipped} of ${job.found} items (${job.failed} failed)`);
       }
       if (inFlight.size < limit) {
         // Items just started may still read as pending: they are in flight, not new.
@@ -207,7 +243,22 @@ export class IngestRunner {
     }
     job = (await ingest.getJob(jobId))!;
     const status = job.done === 0 && job.failed > 0 ? 'failed' : 'succeeded';
-    return this.finish(job, source, status, status === 'failed' ? 'Every item failed; see the error list' : null);
+    let error: string | null = null;
+    if (status === 'failed') {
+      // The first failure is usually every failure's cause (an address refused, a site down).
+      const [first] = await ingest.errors(jobId, 1);
+      const cause = first && (first.error.includes(first.url) ? first.error : `${first.url}: ${first.error}`);
+      error = cause ? `${job.failed === 1 ? 'The item failed' : `Every item failed; the first`}: ${cause}`.slice(0, 1000) : 'Every item failed; see the error list';
+    }
+    await this.finish(job, source, status, error);
+    await this.logEnd(jobId, about, began);
+  }
+
+  private async logEnd(jobId: string, about: Record<string, unknown>, began: number) {
+    const job = await this.store.knowledge.ingest.getJob(jobId);
+    if (!job) return;
+    const fields = { ...about, status: job.status, found: job.found, done: job.done, failed: job.failed, skipped: job.skipped, durationMs: Date.now() - began, ...(job.error && { error: job.error }) };
+    this.log(job.status === 'failed' ? 'warn' : 'info', fields, `ingest job ${job.status}: ${job.done} indexed, ${job.failed} failed, ${job.skipped} skipped of ${job.found} in ${((Date.now() - began) / 1000).toFixed(1)} s${job.error ? `. ${job.error}` : ''}`);
   }
 
   private async process(ctx: ItemContext, item: IngestItem) {

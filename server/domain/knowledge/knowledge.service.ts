@@ -10,7 +10,7 @@ import { AppError, confirmationRequired, notFound, validationFailed } from '../e
 import { newId, nowIso } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
 import { configOf as confluenceConfig, selectionItems as confluenceSelection } from './confluence/items.js';
-import { normalizeUrl, originOf } from './crawl/url.js';
+import { normalizeUrl, originOf, pageKey } from './crawl/url.js';
 import type { IngestRunner } from './ingest-runner.js';
 import type { DocumentRecord, DocumentStatus, IngestJobRecord, SourceRecord, SourceType } from './ports.js';
 import { parseVideoId } from './youtube.js';
@@ -83,7 +83,7 @@ export class KnowledgeService {
       maxDepth: input.maxDepth ?? this.crawl.maxDepth,
     };
     const source = await this.ensureSource(chatbot, 'website', start, new URL(start).host + (input.pathPrefix ?? ''), options, input.syncIntervalMinutes);
-    return this.start(source, 'add', [{ key: start, payload: { type: 'page', url: start, crawl: true } }], options);
+    return this.start(source, 'add', [{ key: pageKey(start), payload: { type: 'page', url: start, crawl: true } }], options);
   }
 
   async addSitemap(auth: AuthContext, chatbotId: string, input: { url: string; maxPages?: number; syncIntervalMinutes?: number | null }) {
@@ -221,7 +221,7 @@ export class KnowledgeService {
 
   /** Items that re-fetch a source: its seed for crawls, every known document for lists. */
   private async resyncItems(source: SourceRecord) {
-    if (source.type === 'website') return [{ key: source.key, payload: { type: 'page', url: source.key, crawl: true } }];
+    if (source.type === 'website') return [{ key: pageKey(source.key), payload: { type: 'page', url: source.key, crawl: true } }];
     if (source.type === 'sitemap') return [{ key: `sitemap:${source.key}`, payload: { type: 'sitemap', url: source.key } }];
     if (source.type === 'confluence') {
       const config = confluenceConfig(source);

@@ -172,7 +172,8 @@ export interface KnowledgeStore {
 
 /** A durable background job queue (embedded: a polled table; scale-out: bullmq). */
 export interface JobQueue {
-  enqueue(name: string, payload: Record<string, unknown>, options?: { delayMs?: number; maxAttempts?: number }): Promise<string>;
+  /** `accountId`/`chatbotId`: whose work it is, for fair turns between accounts and their concurrency limits. */
+  enqueue(name: string, payload: Record<string, unknown>, options?: { delayMs?: number; maxAttempts?: number; accountId?: string | null; chatbotId?: string | null }): Promise<string>;
   /**
    * Registers the handler of a job name; a throw retries with backoff until maxAttempts. `signal`
    * aborts when the process stops: a handler that then throws is put back without using an attempt.

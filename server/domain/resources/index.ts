@@ -5,14 +5,14 @@ import type { Store } from '../ports.js';
 import { CustomResponsesService } from './custom-responses.js';
 import { followupsService } from './followups.js';
 import { instructionsService } from './instructions.js';
-import { KnowledgeGapsService } from './knowledge-gaps.js';
+import { type GapAnsweredHook, KnowledgeGapsService } from './knowledge-gaps.js';
 import { LeadsService } from './leads.js';
 import { MembersService } from './members.js';
 import { personasService } from './personas.js';
 import { startersService } from './starters.js';
 import { TagsService } from './tags.js';
 
-export function createResourceServices(store: Store, chatbots: ChatbotsService, cursors: CursorCodec) {
+export function createResourceServices(store: Store, chatbots: ChatbotsService, cursors: CursorCodec, hooks: { onGapAnswered?: GapAnsweredHook } = {}) {
   const deps = { store, chatbots, cursors };
   return {
     starters: startersService(deps),
@@ -23,7 +23,7 @@ export function createResourceServices(store: Store, chatbots: ChatbotsService, 
     tags: new TagsService(deps),
     members: new MembersService(deps),
     leads: new LeadsService(deps),
-    knowledgeGaps: new KnowledgeGapsService(deps),
+    knowledgeGaps: new KnowledgeGapsService(deps, hooks.onGapAnswered),
   };
 }
 

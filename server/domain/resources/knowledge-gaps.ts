@@ -58,8 +58,14 @@ export async function recordGap(
   return gap;
 }
 
+/** Runs after a gap was answered and committed (the visitor gateway posts the answer into the gap's conversation). */
+export type GapAnsweredHook = (gap: KnowledgeGapRecord, answer: string, auth: AuthContext) => Promise<unknown>;
+
 export class KnowledgeGapsService {
-  constructor(private readonly deps: ResourceDeps) {}
+  constructor(
+    private readonly deps: ResourceDeps,
+    private readonly onAnswered?: GapAnsweredHook,
+  ) {}
 
   async list(auth: AuthContext, chatbotId: string, q: { limit: number; cursor?: string; answered?: boolean }) {
     const chatbot = await this.deps.chatbots.reach(auth, chatbotId);
@@ -82,7 +88,7 @@ export class KnowledgeGapsService {
    */
   async answer(auth: AuthContext, chatbotId: string, id: string, answer: string): Promise<{ knowledgeGap: KnowledgeGapView; customResponse: CustomResponseView }> {
     const gap = await this.reachOne(auth, chatbotId, id);
-    return this.deps.store.transaction(async (s) => {
+    const result = await this.deps.store.transaction(async (s) => {
       const at = nowIso();
       const existing = gap.customResponseId ? await s.resources.customResponses.get(gap.chatbotId, gap.customResponseId) : null;
       let response;
@@ -99,6 +105,8 @@ export class KnowledgeGapsService {
         customResponse: customResponseView(response),
       };
     });
+    if (this.onAnswered) await this.onAnswered(gap, answer, auth);
+    return result;
   }
 
   async delete(auth: AuthContext, chatbotId: string, id: string, confirm: boolean): Promise<KnowledgeGapView> {

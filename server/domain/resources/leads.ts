@@ -70,7 +70,8 @@ export const leadFieldsOf = (settings: Record<string, unknown>): LeadField[] =>
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-function contact(value: unknown, path: string, kind: 'text' | 'email' | 'phone', errors: FieldError[]): string | null {
+/** A contact field trimmed and checked (e-mail lowercased); null when blank; problems go to `errors`. */
+export function normalizeContact(value: unknown, path: string, kind: 'text' | 'email' | 'phone', errors: FieldError[]): string | null {
   if (blank(value)) return null;
   if (typeof value !== 'string') {
     errors.push({ path: [path], message: 'must be a string' });
@@ -141,9 +142,9 @@ export async function captureLead(store: Store, input: CaptureLeadInput): Promis
   const chatbot = await store.chatbots.get(input.chatbotId);
   if (!chatbot) throw chatbotNotFound();
   const errors: FieldError[] = [];
-  const name = contact(input.name, 'name', 'text', errors);
-  const email = contact(input.email, 'email', 'email', errors);
-  const phone = contact(input.phone, 'phone', 'phone', errors);
+  const name = normalizeContact(input.name, 'name', 'text', errors);
+  const email = normalizeContact(input.email, 'email', 'email', errors);
+  const phone = normalizeContact(input.phone, 'phone', 'phone', errors);
   const customFields = validateCustomFields(leadFieldsOf(chatbot.settings), input.customFields ?? {}, errors);
   if (!errors.length && !name && !email && !phone && !Object.keys(customFields).length) {
     errors.push({ path: ['email'], message: 'give at least a name, an e-mail, a phone number or a custom field' });

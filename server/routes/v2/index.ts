@@ -7,6 +7,7 @@ import confluence from './confluence.js';
 import conversations from './conversations.js';
 import health from './health.js';
 import icons from './icons.js';
+import identity from './identity.js';
 import knowledge from './knowledge.js';
 import me from './me.js';
 import settings from './settings.js';
@@ -21,6 +22,7 @@ import personas from './personas.js';
 import starters from './starters.js';
 import tagRoutes from './tags.js';
 import { endpoint } from '../../http/route.js';
+import webhooks from './webhooks.js';
 
 export async function v2Routes(app: FastifyInstance) {
   app.get(
@@ -28,7 +30,7 @@ export async function v2Routes(app: FastifyInstance) {
     endpoint({ access: { public: true }, raw: true, hide: true }),
     async () => app.swagger(),
   );
-  for (const routes of [health, me, chatbots, settings, icons, tokens, account, analytics, knowledge, confluence, conversations]) await app.register(routes);
+  for (const routes of [health, me, chatbots, settings, webhooks, identity, icons, tokens, account, analytics, knowledge, confluence, conversations]) await app.register(routes);
   // The owner's resources: starters, follow-ups, instructions, personas, custom responses, tags, members, leads, gaps.
   for (const routes of [starters, followups, instructions, personas, customResponses, tagRoutes, members, leads, knowledgeGaps]) await app.register(routes);
 }

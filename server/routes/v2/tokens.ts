@@ -42,7 +42,9 @@ export default async function tokens(fastify: FastifyInstance) {
 
   app.get('/tokens', endpoint({
     access: { scopes: ['tokens:read'], whileInactive: true }, data: page('tokens', TokenSchema),
-    tags, summary: "The account's API tokens (never their values)", querystring: pageQuery(50, 100),
+    tags, summary: "The account's API tokens (never their values)",
+    description: "Members and tokens restricted to chosen chatbots see only their own user's tokens",
+    querystring: pageQuery(50, 100),
   }), async (request) => {
     const { limit, cursor } = request.query;
     const result = await service.list(request.auth, limit, cursor);
@@ -62,6 +64,7 @@ export default async function tokens(fastify: FastifyInstance) {
   app.delete('/tokens/:tokenId', endpoint({
     access: { scopes: ['tokens:write'], whileInactive: true }, data: one('revokedToken', TokenSchema),
     tags, summary: 'Revoke a token; it stops working on its next request',
+    description: "Members and tokens restricted to chosen chatbots revoke only their own user's tokens (others: 404); only the owner revokes the owner's (403 TOKEN_SCOPE_NOT_ALLOWED).",
     params: Type.Object({ tokenId: Type.String({ maxLength: 64 }) }),
-  }), async (request) => ({ revokedToken: await service.revoke(request.auth.account.id, request.params.tokenId) }));
+  }), async (request) => ({ revokedToken: await service.revoke(request.auth, request.params.tokenId) }));
 }

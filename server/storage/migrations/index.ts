@@ -10,6 +10,9 @@ import { conversations } from './0010-conversations.js';
 import { searchExtraTokens } from './0011-search-extra.js';
 import { searchHeads } from './0012-search-heads.js';
 import { delivery } from './0013-delivery.js';
+import { visitors } from './0014-visitors.js';
+import { webhooks } from './0015-webhooks.js';
+import { fairQueue } from './0016-fair-queue.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -22,6 +25,9 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0011-search-extra': searchExtraTokens(dialect),
     '0012-search-heads': searchHeads(dialect),
     '0013-delivery': delivery(dialect),
+    '0014-visitors': visitors(dialect),
+    '0015-webhooks': webhooks(dialect),
+    '0016-fair-queue': fairQueue(),
   };
 }
 

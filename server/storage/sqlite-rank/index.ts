@@ -6,14 +6,12 @@
  * `rankExtension.loaded` says why for the start-up log.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type SQLite from 'better-sqlite3';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+import { PROJECT_ROOT } from '../../paths.js';
 
 /** Where build.mjs writes the library (keep in step with it). */
-export const rankExtensionPath = () => join(ROOT, 'build', process.platform === 'darwin' ? 'parley_rank.dylib' : 'parley_rank.so');
+export const rankExtensionPath = () => join(PROJECT_ROOT, 'build', process.platform === 'darwin' ? 'parley_rank.dylib' : 'parley_rank.so');
 
 /** Whether the last connection opened got parley_bm25, and if not, why. */
 export const rankExtension: { loaded: boolean; reason: string | null } = { loaded: false, reason: 'no SQLite connection opened yet' };

@@ -160,8 +160,32 @@ describe('bodies', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  test('an empty body declared as JSON is 400 INVALID_JSON', async () => {
-    expectError(await t.call('POST', '/api/v2/chatbots', token, '', json), 400, 'INVALID_JSON');
+  test('an empty body declared as JSON reads as {}: the schema speaks, not the parser', async () => {
+    for (const empty of ['', '  \n']) {
+      const res = await t.call('POST', '/api/v2/chatbots', token, empty, json);
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.error.details).toContainEqual(expect.objectContaining({ path: ['title'] }));
+    }
+  });
+
+  test('an action route called with an empty JSON body works as if {} were sent', async () => {
+    const bot = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Empty bodies' })).body.data.chatbot;
+    const created = await t.call('POST', `/api/v2/chatbots/${bot.id}/conversations`, token, '', json);
+    expect(created.status).toBe(201);
+    const thread = created.body.data.conversation;
+    const res = await t.call('POST', `/api/v2/chatbots/${bot.id}/conversations/${thread.threadId}/take-over`, token, '', json);
+    expect(res.status).toBe(200);
+    expect(res.body.data.conversation).toMatchObject({ mode: 'AGENT' });
+  });
+
+  test.each([
+    ['{"title": "x",}', 'line 1, column 15'],
+    ['{\n  "title": "x"\n  "description": "y"\n}', 'line 3, column 3'],
+    ['{"title": "x"', 'line 1, column 14'],
+  ])('a JSON syntax error says where (%j)', async (payload, where) => {
+    const res = await t.call('POST', '/api/v2/chatbots', token, payload, json);
+    expectError(res, 400, 'INVALID_JSON');
+    expect(res.body.error.message).toContain(where);
   });
 
   test('a schema failure is 400 VALIDATION_FAILED listing every failing field with path and message', async () => {

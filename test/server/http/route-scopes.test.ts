@@ -11,7 +11,24 @@ import { installAccess, type RouteAccess } from '../../../server/http/access.js'
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 /** The only routes anyone may call without a token. Adding one is a deliberate change here. */
-const PUBLIC_ROUTES = ['GET /api/v2/health', 'GET /api/v2/openapi.json', 'GET /icons/:file'];
+const PUBLIC_ROUTES = [
+  'GET /api/v2/health',
+  'GET /api/v2/openapi.json',
+  'GET /icons/:file',
+  'GET /widget.js',
+  'GET /widget/:file',
+  'GET /chat/:chatbotId',
+  // The visitor gateway: rate-limited, origin-checked; the socket and stream take a visitor session.
+  'GET /api/widget/:chatbotId/config',
+  'POST /api/widget/:chatbotId/session',
+  'GET /api/widget/ws',
+  'POST /api/widget/sse',
+  'POST /api/widget/frames',
+  'OPTIONS /api/widget/:chatbotId/config',
+  'OPTIONS /api/widget/:chatbotId/session',
+  'OPTIONS /api/widget/sse',
+  'OPTIONS /api/widget/frames',
+];
 
 let t: TestApp;
 let routes: RouteAccess[];

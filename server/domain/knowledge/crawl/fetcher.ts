@@ -29,6 +29,16 @@ export interface Fetcher {
 }
 
 /** A thrown fetch failure as one line a person can read, with the guarded client's code when there is one. */
+/**
+ * A failed fetch of `url` for the job's error list. A refused internal address names the page
+ * the user asked for (not only the robots.txt read first) and the setting that opens it.
+ */
+export function fetchFailure(url: string, code: string, message: string): string {
+  if (code !== 'BLOCKED_ADDRESS') return `${code}: ${message}`;
+  const why = message.replace(/^Refused to (fetch|connect to) \S+: /, '');
+  return `BLOCKED_ADDRESS: ${url} was not fetched: ${why}. Internal addresses are refused unless ALLOW_PRIVATE_FETCH opens them (1, or their address ranges)`;
+}
+
 export function describeFetchError(err: unknown): { code: string; message: string } {
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : 'NETWORK';

@@ -2,7 +2,7 @@
  * What a fetched page adds to the frontier, and under which key the page itself is stored.
  * Pure: the job owns the frontier (the `ingest_items` table) and passes `seen` over it.
  */
-import { inScope, normalizeUrl, originOf, type CrawlScope } from './url.js';
+import { inScope, normalizeUrl, originOf, pageKey, type CrawlScope } from './url.js';
 
 export { isHtmlResponse } from './content.js';
 
@@ -49,7 +49,8 @@ export function canonicalKey(page: { url: string; canonicalUrl?: string }, scope
 }
 
 /**
- * The page's links that are new to the frontier: normalised, in scope, not obvious non-HTML
+ * The page's links that are new to the frontier (one per pageKey: `/a/`, `/a` and
+ * `/a/index.html` are one page, the first spelling met is kept): normalised, in scope, not obvious non-HTML
  * files, not the page itself, not `seen`, each once, at depth+1 ≤ maxDepth, and no more than
  * `scope.maxPages - alreadyFound` of them (alreadyFound: URLs the job's frontier holds so far).
  */
@@ -63,12 +64,14 @@ export function nextLinks(
   const budget = scope.maxPages - alreadyFound;
   if (depth > scope.maxDepth || budget <= 0) return [];
   const own = normalizeUrl(page.url) ?? page.url;
-  const taken = new Set<string>([own, canonicalKey(page, scope)]);
+  const taken = new Set<string>([pageKey(own), pageKey(canonicalKey(page, scope))]);
   const out: FrontierLink[] = [];
   for (const raw of page.links) {
     const url = normalizeUrl(raw, own);
-    if (!url || taken.has(url)) continue;
-    taken.add(url);
+    if (!url) continue;
+    const key = pageKey(url);
+    if (taken.has(key)) continue;
+    taken.add(key);
     if (!inScope(url, scope) || isNonHtmlUrl(url) || seen(url)) continue;
     out.push({ url, depth });
     if (out.length >= budget) break;

@@ -4,7 +4,7 @@
  * as a reason and a message for the job's per-URL error list, with whether a later retry
  * could succeed; nothing here throws for a bad page.
  */
-import { describeFetchError, type Fetcher } from './fetcher.js';
+import { describeFetchError, fetchFailure, type Fetcher } from './fetcher.js';
 import { isHtmlResponse, mimeOf } from './content.js';
 import type { HostPacer } from './pacing.js';
 import type { RobotsCache } from './robots.js';
@@ -64,7 +64,7 @@ export async function fetchPage(url: string, deps: PageFetchDeps): Promise<PageF
   if (verdict.reason === 'unreachable') {
     const { code, message } = verdict.error ?? { code: 'NETWORK', message: 'unknown error' };
     // The page itself would be refused the same way: report the real cause, not robots.txt.
-    if (FINAL_CODES.has(code)) return skip(normal, 'fetch-failed', `${code}: ${message}`);
+    if (FINAL_CODES.has(code)) return skip(normal, 'fetch-failed', fetchFailure(normal, code, message));
     return skip(normal, 'robots-unreachable', `robots.txt could not be read (${message}); the site is not crawled until it can be`, true);
   }
   if (!verdict.allowed) return skip(normal, 'robots', 'disallowed by robots.txt');
@@ -77,7 +77,7 @@ export async function fetchPage(url: string, deps: PageFetchDeps): Promise<PageF
     res = await deps.fetcher.get(normal, { accept: ACCEPT_HTML, maxBytes: deps.maxBytes ?? 10 * 1024 * 1024, signal: deps.signal });
   } catch (err) {
     const { code, message } = describeFetchError(err);
-    return skip(normal, 'fetch-failed', `${code}: ${message}`, RETRYABLE_CODES.has(code));
+    return skip(normal, 'fetch-failed', fetchFailure(normal, code, message), RETRYABLE_CODES.has(code));
   }
 
   const final = normalizeUrl(res.url) ?? normal;

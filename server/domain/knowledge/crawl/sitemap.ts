@@ -7,7 +7,7 @@
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { describeFetchError, type Fetcher } from './fetcher.js';
+import { describeFetchError, fetchFailure, type Fetcher } from './fetcher.js';
 import { normalizeUrl, sameSite } from './url.js';
 
 const gunzipAsync = promisify(gunzip);
@@ -116,7 +116,7 @@ async function loadSitemap(
     res = await fetcher.get(url, { accept: 'application/xml, text/xml;q=0.9, */*;q=0.5', maxBytes: limits.maxBytes });
   } catch (err) {
     const { code, message } = describeFetchError(err);
-    throw new Error(`${code}: ${message}`);
+    throw new Error(fetchFailure(url, code, message));
   }
   if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
   let bytes = res.body;

@@ -2,8 +2,9 @@
  * One spelling per page, so the frontier dedupes and documents are keyed consistently:
  * WHATWG parsing (lower-case scheme and host, punycode, default port dropped, dot segments
  * collapsed) plus what it leaves alone: fragments, tracking parameters, query order and the
- * case of percent-escapes. Trailing slashes are kept as written: `/docs` and `/docs/` can be
- * different resources, and the fetcher's redirects tell us when they are not.
+ * case of percent-escapes. `normalizeUrl` keeps trailing slashes as written, because relative
+ * links resolve differently under `/docs` and `/docs/`; `pageKey` is the page's identity,
+ * where they and `/docs/index.html` are one page.
  */
 
 /** Longer URLs are almost always crawl traps (session ids, calendars); sitemaps cap at 2048 too. */
@@ -66,6 +67,28 @@ export function normalizeUrl(raw: string, base?: string): string | null {
   u.search = normaliseQuery(u.search);
   const href = u.href;
   return href.length <= MAX_URL_LENGTH ? href : null;
+}
+
+/** Directory index files: `/docs/index.html` is the page `/docs/`. */
+const INDEX_FILE = /\/(?:index|default)\.(?:html?|php|aspx?|jsp)$/i;
+
+/**
+ * The identity of a page, from a normalised URL: a final index file (`index.html`, `index.htm`,
+ * `index.php`, `default.aspx`...) and a trailing slash are dropped, except the root's
+ * (`/index.html` -> `/`, `/docs/` -> `/docs`). The frontier and documents are keyed by it, so
+ * those spellings are fetched once, stored once and cited once; the fetch uses the spelling found.
+ */
+export function pageKey(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  let path = u.pathname.replace(INDEX_FILE, '/');
+  if (path.length > 1) path = path.replace(/\/+$/, '');
+  u.pathname = path || '/';
+  return u.href;
 }
 
 export interface CrawlScope {

@@ -2,11 +2,11 @@
  * Item handlers for the web: a crawled page (website, sitemap entries) and a listed link
  * (which may also be a PDF or DOCX), and a sitemap to expand into page items.
  */
-import { describeFetchError } from '../crawl/fetcher.js';
+import { describeFetchError, fetchFailure } from '../crawl/fetcher.js';
 import { canonicalKey, nextLinks } from '../crawl/frontier.js';
 import { fetchPage } from '../crawl/page.js';
 import { collectSitemapUrls } from '../crawl/sitemap.js';
-import { inScope, normalizeUrl, originOf, type CrawlScope } from '../crawl/url.js';
+import { inScope, normalizeUrl, originOf, pageKey, type CrawlScope } from '../crawl/url.js';
 import { detectKind, extract, isExtractionError } from '../extract/index.js';
 import type { ItemContext, ItemHandler, ItemResult } from '../ingest-runner.js';
 import type { IngestItem } from '../ports.js';
@@ -59,13 +59,13 @@ export const pageItem: ItemHandler = async (ctx, item) => {
       // The page budget is applied by discover() on the job's current count: pages of one batch
       // run concurrently, so a count read before fetching would let each of them fill it.
       const links = nextLinks({ url: res.url, links: doc.links ?? [], canonicalUrl: doc.canonicalUrl, depth: item.depth }, scope, () => false, 0);
-      await ctx.discover(links.map((l) => ({ key: l.url, depth: l.depth, payload: { type: 'page', url: l.url, crawl: true } })), { maxFound: scope.maxPages });
+      await ctx.discover(links.map((l) => ({ key: pageKey(l.url), depth: l.depth, payload: { type: 'page', url: l.url, crawl: true } })), { maxFound: scope.maxPages });
       if (item.depth === 0) await discoverRobotsSitemaps(ctx, scope);
     }
     // Every URL of one page (canonical link, query variants) is one document, under its canonical
     // URL: whichever variant is fetched first must not decide the URL answers cite.
-    const key = canonicalKey({ url: res.url, canonicalUrl: doc.canonicalUrl }, scope);
-    return await indexOutcome(ctx, key, key, doc);
+    const url = canonicalKey({ url: res.url, canonicalUrl: doc.canonicalUrl }, scope);
+    return await indexOutcome(ctx, pageKey(url), url, doc);
   } catch (err) {
     return failure(err);
   }
@@ -77,7 +77,7 @@ async function discoverRobotsSitemaps(ctx: ItemContext, scope: CrawlScope) {
   for (const sitemap of sitemaps.slice(0, 5)) {
     const { urls } = await collectSitemapUrls(ctx.fetcher, sitemap, { maxUrls: scope.maxPages, sameSiteAs: scope.origin });
     const inside = urls.filter((u) => inScope(u, scope));
-    await ctx.discover(inside.map((url) => ({ key: url, depth: 1, payload: { type: 'page', url, crawl: true } })), { maxFound: scope.maxPages });
+    await ctx.discover(inside.map((url) => ({ key: pageKey(url), depth: 1, payload: { type: 'page', url, crawl: true } })), { maxFound: scope.maxPages });
   }
 }
 
@@ -86,7 +86,7 @@ export const sitemapItem: ItemHandler = async (ctx, item) => {
   const scope = scopeOf(ctx);
   const { urls, errors } = await collectSitemapUrls(ctx.fetcher, String(item.payload?.url), { maxUrls: scope.maxPages, sameSiteAs: scope.origin });
   await ctx.recordErrors(errors);
-  await ctx.discover(urls.map((url) => ({ key: url, depth: 0, payload: { type: 'page', url, crawl: false } })));
+  await ctx.discover(urls.map((url) => ({ key: pageKey(url), depth: 0, payload: { type: 'page', url, crawl: false } })));
   if (!urls.length) return { status: 'failed', error: errors[0]?.error ?? 'The sitemap lists no page of this site' };
   return { status: 'done' };
 };
@@ -100,7 +100,7 @@ export const linkItem: ItemHandler = async (ctx, item: IngestItem) => {
     // robots.txt could not be read: a refused address (or a timeout, a 5xx) is the real cause,
     // and the page itself would fail the same way; not "disallowed by robots.txt".
     const { code, message } = robots.error ?? { code: 'NETWORK', message: 'robots.txt could not be read' };
-    return { status: 'failed', error: code === 'HTTP_STATUS' ? `robots.txt could not be read (${message}); not fetched` : `${code}: ${message}` };
+    return { status: 'failed', error: code === 'HTTP_STATUS' ? `robots.txt could not be read (${message}); not fetched` : fetchFailure(url, code, message) };
   }
   if (!robots.allowed) return { status: 'skipped', error: 'disallowed by robots.txt' };
   await ctx.pacer.wait(originOf(url)!, await ctx.robots.crawlDelayMs(originOf(url)!), ctx.signal);
@@ -109,7 +109,7 @@ export const linkItem: ItemHandler = async (ctx, item: IngestItem) => {
     res = await ctx.fetcher.get(url, { maxBytes: DOC_MAX_BYTES, accept: 'text/html, application/pdf, */*;q=0.5' });
   } catch (err) {
     const { code, message } = describeFetchError(err);
-    return { status: 'failed', error: `${code}: ${message}` };
+    return { status: 'failed', error: fetchFailure(url, code, message) };
   }
   if (res.status < 200 || res.status >= 300) return { status: 'failed', error: `HTTP ${res.status}` };
   const final = normalizeUrl(res.url) ?? url;
@@ -118,8 +118,8 @@ export const linkItem: ItemHandler = async (ctx, item: IngestItem) => {
     if (!kind || kind === 'youtube') return { status: 'skipped', error: `not a readable document (${res.contentType ?? 'unknown type'})` };
     const doc = await extract({ bytes: res.body, kind, url: final, contentType: res.contentType ?? undefined, filename: decodeURIComponent(new URL(final).pathname.split('/').pop() || '') }, ctx.extractLimits);
     // An HTML page is stored (and cited) under its canonical URL, like a crawled one.
-    const key = kind === 'html' ? canonicalKey({ url: final, canonicalUrl: doc.canonicalUrl }) : final;
-    return await indexOutcome(ctx, key, key, doc);
+    const url = kind === 'html' ? canonicalKey({ url: final, canonicalUrl: doc.canonicalUrl }) : final;
+    return await indexOutcome(ctx, kind === 'html' ? pageKey(url) : url, url, doc);
   } catch (err) {
     return failure(err);
   }

@@ -221,6 +221,30 @@ describe('built-in answerer parts', () => {
     expect(extractAnswer('Tell me about volcanoes', passages)).toBeNull();
   });
 
+  it('never says a sentence twice, even when two passages (one page under two URLs) both hold it', () => {
+    const text = 'Standard delivery takes three to five working days. Orders above 50 EUR ship free of charge.';
+    const passages = [
+      { ...hit({ title: 'Shipping', url: 'https://shop.example/shipping/', text }), n: 1 },
+      { ...hit({ title: 'Shipping', url: 'https://shop.example/shipping/index.html', text: `${text} Express delivery costs 12 EUR.` }), n: 2 },
+    ];
+    const answer = extractAnswer('How long does standard delivery take and when is it free?', passages)!;
+    const said = answer.text.split(/(?<=\.)\s+/);
+    expect(said).toContain('Standard delivery takes three to five working days.');
+    expect(new Set(said).size).toBe(said.length);
+  });
+
+  it('lists a page once among the sources, whether held by two documents or spelled two ways', async () => {
+    const { toSources } = await import('../../../../server/domain/answers/engine.js');
+    const sources = toSources([
+      hit({ text: 'a', url: 'https://shop.example/shipping/' }),
+      hit({ text: 'b', url: 'https://shop.example/shipping/index.html' }),
+      hit({ text: 'c', url: 'https://shop.example/shipping' }),
+      hit({ text: 'd', url: 'https://shop.example/returns' }),
+      hit({ text: 'e', url: null }),
+    ]);
+    expect(sources.map((s) => s.url)).toEqual(['https://shop.example/shipping/', 'https://shop.example/returns', null]);
+  });
+
   it('links a PDF passage to its page and a video passage to its second', async () => {
     const { sourceLink } = await import('../../../../server/domain/answers/engine.js');
     const pdf = hit({ text: 'x', url: 'https://a.example/manual.pdf', location: { url: 'https://a.example/manual.pdf', headingPath: [], page: 7, textFragment: 'x' } });

@@ -242,6 +242,31 @@ describe('POST /knowledge/website', () => {
     expect(s.hits.get('/feed')).toBe(1);
   });
 
+  test('/ and /index.html, a trailing slash, #fragments and tracking parameters are one page: fetched once, stored once, not counted twice', async () => {
+    const k = await bot();
+    const links = ['/index.html', '/#top', '/?utm_source=mail', '/guide/', '/guide', '/guide/index.html#install', '/guide/?fbclid=x'];
+    const s = await site({
+      '/': page('Home', para('the home page'), links),
+      '/index.html': page('Home', para('the home page'), links),
+      '/guide/': page('Guide', para('the guide')),
+      '/guide': page('Guide', para('the guide')),
+      '/guide/index.html': page('Guide', para('the guide')),
+    });
+    const { job } = await post(k, 'website', { url: `${s.url}/` });
+    await k.settle();
+    const done = await k.job(job.id);
+    expect(done.status).toBe('succeeded');
+    expect(done.counts).toEqual({ found: 2, done: 2, failed: 0, skipped: 0 });
+    expect(pageHits(s)).toEqual(['/', '/guide/']);
+    const docs = await k.documents();
+    expect(docs.map((d) => d.url).sort()).toEqual([`${s.url}/`, `${s.url}/guide/`]);
+    // A re-sync starting from another spelling of the home page updates the same documents.
+    const again = await post(k, 'website', { url: `${s.url}/index.html#start` });
+    await k.settle();
+    expect((await k.job(again.job.id)).counts).toEqual({ found: 2, done: 2, failed: 0, skipped: 0 });
+    expect((await k.documents()).length).toBe(2);
+  });
+
   test('a redirect loop and a 50 MB page fail on their own (TOO_MANY_REDIRECTS, TOO_LARGE) while the rest of the crawl succeeds and the server keeps answering', async () => {
     const k = await bot();
     let streamed = 0;

@@ -80,6 +80,12 @@ describe('ALLOW_PRIVATE_FETCH off', () => {
       expect(job.errors.length).toBeGreaterThan(0);
       for (const e of job.errors) expect(e.error, e.url).toMatch(/BLOCKED_ADDRESS/);
     }
+    // Said in the user's terms: the address they asked for (not only robots.txt) and the setting that opens it.
+    const job = await k.job(crawl.body.data.job.id);
+    expect(job.errors[0].error).toContain(`${site.url}/ was not fetched`);
+    expect(job.errors[0].error).toContain('ALLOW_PRIVATE_FETCH');
+    expect(job.error).toContain(`${site.url}/`);
+    expect(job.error).toContain('ALLOW_PRIVATE_FETCH');
   });
 
   test('the local site saw no request at all', () => {

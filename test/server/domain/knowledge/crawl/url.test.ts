@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inScope, normalizeUrl, sameSite, type CrawlScope } from '../../../../../server/domain/knowledge/crawl/url.js';
+import { inScope, normalizeUrl, pageKey, sameSite, type CrawlScope } from '../../../../../server/domain/knowledge/crawl/url.js';
 
 describe('normalizeUrl', () => {
   const cases: [string, string | undefined, string | null][] = [
@@ -59,6 +59,30 @@ describe('normalizeUrl', () => {
     for (const [raw, base, expected] of cases) {
       if (expected) expect(normalizeUrl(expected), `${raw} ${base}`).toBe(expected);
     }
+  });
+});
+
+describe('pageKey: one page however it is spelled', () => {
+  it.each([
+    ['https://example.com/', 'https://example.com/'],
+    ['https://example.com/index.html', 'https://example.com/'],
+    ['https://example.com/INDEX.HTM', 'https://example.com/'],
+    ['https://example.com/docs/', 'https://example.com/docs'],
+    ['https://example.com/docs', 'https://example.com/docs'],
+    ['https://example.com/docs/index.html', 'https://example.com/docs'],
+    ['https://example.com/docs/default.aspx', 'https://example.com/docs'],
+    ['https://example.com/docs/index.php?page=2', 'https://example.com/docs?page=2'],
+    ['https://example.com/docs//', 'https://example.com/docs'],
+    ['https://example.com/reindex.html', 'https://example.com/reindex.html'],
+    ['https://example.com/index.html/more', 'https://example.com/index.html/more'],
+  ])('%s -> %s', (url, key) => {
+    expect(pageKey(url)).toBe(key);
+    expect(pageKey(key)).toBe(key);
+  });
+
+  it('after normalizeUrl, fragments and tracking parameters are gone too', () => {
+    const spellings = ['https://example.com/a/', 'https://example.com/a#x', 'https://example.com/a/index.html?utm_source=n', 'https://example.com/a?gclid=1#y'];
+    expect(new Set(spellings.map((u) => pageKey(normalizeUrl(u)!)))).toEqual(new Set(['https://example.com/a']));
   });
 });
 

@@ -1,0 +1,90 @@
+// `npm run build:server`: the server and the CLI as two bundles in dist/server/, with source maps.
+// One bundle per program loads in a fraction of the time thousands of separate ES modules take
+// (bench/README.md, startup). esbuild only strips types; `npm run typecheck` checks them.
+// `--if-stale` builds only when a source is newer than the bundles (npm start, the test setup).
+//
+// Modules opened by path at run time, `new URL('./x.ts', import.meta.url)` (the extraction
+// worker's entry and tasks), are found in the sources and emitted next to the bundles under
+// their own file names, since that URL now resolves against the bundle. Any other use of
+// import.meta.url would point into dist/server/ and is refused: use server/paths.ts.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FINAL = join(ROOT, 'dist', 'server');
+const PROGRAMS = ['server/main.ts', 'server/cli.ts'];
+const SOURCES = ['server', 'shared', 'scripts/build-server.mjs', 'package.json', 'package-lock.json'];
+// Native addons and what is only loaded when the build is missing stay in node_modules.
+const EXTERNAL = ['better-sqlite3', 'sqlite-vec', 'pg-native', 'tsx', 'bufferutil', 'utf-8-validate'];
+const PATH_LOADED = /new URL\(\s*'(\.\/[^']+)'\s*,\s*import\.meta\.url\s*\)/g;
+const ALLOWED_META = new Set(['server/paths.ts']);
+
+const files = (dir) =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+
+function newestSource() {
+  let newest = 0;
+  for (const s of SOURCES) {
+    const stat = statSync(join(ROOT, s), { throwIfNoEntry: false });
+    if (!stat) continue;
+    const all = stat.isDirectory() ? files(s) : [join(ROOT, s)];
+    for (const f of all) newest = Math.max(newest, statSync(f).mtimeMs);
+  }
+  return newest;
+}
+
+if (process.argv.includes('--if-stale')) {
+  const built = Math.min(...PROGRAMS.map((p) => statSync(join(FINAL, `${basename(p, '.ts')}.js`), { throwIfNoEntry: false })?.mtimeMs ?? 0));
+  if (built > newestSource()) process.exit(0);
+}
+
+/** Files named by `new URL('./…', import.meta.url)` in the sources: path -> file name in dist/server. */
+function pathLoaded() {
+  const found = new Map();
+  for (const file of files('server').filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(file, 'utf8');
+    const others = text.replace(PATH_LOADED, '').match(/import\.meta\.url/g);
+    if (others && !ALLOWED_META.has(relative(ROOT, file))) {
+      throw new Error(`${relative(ROOT, file)}: import.meta.url would point into dist/server/ once bundled; find project files from PROJECT_ROOT (server/paths.ts)`);
+    }
+    for (const [, rel] of text.matchAll(PATH_LOADED)) {
+      const target = join(dirname(file), rel);
+      const name = basename(target);
+      const other = [...found].find(([path, n]) => n === name && path !== target);
+      if (other) throw new Error(`${target} and ${other[0]} would both be dist/server/${name}: rename one`);
+      found.set(target, name);
+    }
+  }
+  return found;
+}
+
+// Built beside and swapped in at the end, so a running CLI or test never sees half a build.
+const OUT = `${FINAL}.${process.pid}.tmp`;
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+const entryPoints = PROGRAMS.map((p) => join(ROOT, p));
+for (const [path, name] of pathLoaded()) {
+  if (path.endsWith('.ts')) entryPoints.push(path);
+  else copyFileSync(path, join(OUT, name));
+}
+await build({
+  entryPoints,
+  entryNames: '[name]',
+  outdir: OUT,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: EXTERNAL,
+  // CommonJS dependencies call require() for Node's own modules; an ES module has none.
+  banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: 'warning',
+});
+rmSync(FINAL, { recursive: true, force: true });
+renameSync(OUT, FINAL);

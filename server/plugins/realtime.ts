@@ -1,0 +1,48 @@
+/**
+ * The realtime hub and the visitor gateway, as one plugin: an in-process hub by default, Redis
+ * pub/sub when REDIS_URL is set (several instances), and @fastify/websocket with the protocol's
+ * payload limit. Closing the app closes the sockets, then the hub.
+ */
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { LIMITS, WS_SUBPROTOCOL } from '../../shared/protocol.js';
+import { Gateway } from '../realtime/gateway.js';
+import { InProcessHub, type RealtimeHub } from '../realtime/hub.js';
+import { RedisHub } from '../realtime/redis-hub.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    realtime: Gateway;
+  }
+}
+
+async function realtime(app: FastifyInstance) {
+  const log = (err: unknown, msg: string) => app.log.error({ err }, msg);
+  let hub: RealtimeHub;
+  if (app.config.redisUrl) {
+    const redis = new RedisHub(app.config.redisUrl, (err) => log(err, 'realtime hub (Redis) error'));
+    await redis.ready();
+    hub = redis;
+  } else {
+    hub = new InProcessHub((err) => log(err, 'realtime subscriber failed'));
+  }
+  const { store, conversations, widget, visitors } = app.services;
+  const gateway = new Gateway(hub, store, conversations, widget, visitors, app.config.realtime, log);
+  app.decorate('realtime', gateway);
+
+  await app.register(websocket, {
+    options: {
+      maxPayload: LIMITS.maxPayloadBytes,
+      // Only our protocol name is ever echoed: a session token offered beside it stays unspoken.
+      handleProtocols: (protocols: Set<string>) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
+    },
+  });
+
+  app.addHook('onClose', async () => {
+    gateway.close();
+    await hub.close();
+  });
+}
+
+export default fp(realtime, { name: 'realtime', fastify: '5.x' });

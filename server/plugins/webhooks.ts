@@ -1,0 +1,67 @@
+/**
+ * webhooks: the parts composed (the HTTP sender, an outbound adapter; the outbox rules; the
+ * signing secrets; the dispatcher), built inside the services plugin because conversations and
+ * settings use them; and this plugin, which runs the dispatcher from onReady to onClose.
+ */
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import type { ChatbotsService } from '../domain/chatbots.service.js';
+import type { CursorCodec } from '../domain/cursor.js';
+import type { Store } from '../domain/ports.js';
+import type { SecretBox } from '../domain/secrets.js';
+import { WebhookDispatcher } from '../domain/webhooks/dispatcher.js';
+import { WebhookOutbox } from '../domain/webhooks/outbox.js';
+import { SigningSecrets } from '../domain/webhooks/signing-secrets.js';
+import { checkWebhookUrls, WebhooksService } from '../domain/webhooks/webhooks.service.js';
+import { addressRangeMatcher } from '../outbound/address-policy.js';
+import type { GuardedHttpClient } from '../outbound/guarded-client.js';
+import { webhookSender } from '../outbound/webhook-sender.js';
+
+export function createWebhooks(store: Store, outbound: GuardedHttpClient, box: SecretBox, config: Config, log?: { error(obj: unknown, msg: string): void }) {
+  const sender = webhookSender(outbound, {
+    timeoutMs: config.webhooks.timeoutMs,
+    guard: {
+      allowPrivate: config.allowPrivateFetch,
+      ...(config.privateFetchRanges.length ? { isAllowedAddress: addressRangeMatcher(config.privateFetchRanges) } : {}),
+    },
+  });
+  const outbox = new WebhookOutbox(box, config.siteUrl);
+  const secrets = new SigningSecrets(store, box);
+  const dispatcher = new WebhookDispatcher(store, sender, outbox, secrets, {
+    concurrency: config.webhooks.concurrency,
+    perTarget: config.webhooks.perTarget,
+    pollMs: config.webhooks.pollMs,
+    // Longer than an attempt can take, so only a process that died loses its claim.
+    leaseMs: 2 * config.webhooks.timeoutMs + 1_000,
+    log,
+  });
+  return {
+    sender,
+    outbox,
+    dispatcher,
+    checkUrls: (fields: Record<string, unknown>, path: (string | number)[] = []) => checkWebhookUrls(sender, fields, path),
+    service: (chatbots: ChatbotsService, cursors: CursorCodec) => new WebhooksService(store, chatbots, cursors, outbox, secrets, sender),
+  };
+}
+
+export interface WebhooksOptions {
+  /** Deliver (default true; the CLI turns background work off). */
+  run?: boolean;
+}
+
+/** Starts delivering once the app is ready; on close stops claiming and puts in-flight deliveries back, before the services' parts close. */
+export default fp<WebhooksOptions>(
+  async (app, options) => {
+    const dispatcher: WebhookDispatcher = app.services.webhookDispatcher;
+    if (options.run !== false) app.addHook('onReady', async () => dispatcher.start());
+    // Rows written in a change's transaction are visible once it commits: look then, not at the next poll.
+    const unsubscribe = app.services.conversations.onCommit((_, events) => {
+      if (events.some((e) => e.type === 'message.added' || e.type === 'conversation.escalated' || e.type === 'lead.captured')) dispatcher.nudge();
+    });
+    app.addHook('onClose', async () => {
+      unsubscribe();
+      await dispatcher.stop();
+    });
+  },
+  { name: 'webhooks', dependencies: ['services'] },
+);

@@ -1,0 +1,115 @@
+/**
+ * The realtime gateway's shared state for one server instance: every committed conversation
+ * change rings the hub (so sockets on any instance catch up from the database), transient frames
+ * (answer deltas, typing) travel the hub only, and the instance's limits are kept here: sockets
+ * per IP and per visitor, and concurrent answers per chatbot.
+ */
+import type { TeamFrame } from '../../shared/protocol.js';
+import type { ConversationsService } from '../domain/conversations/conversations.service.js';
+import type { ConversationRecord } from '../domain/conversations/ports.js';
+import type { Store } from '../domain/ports.js';
+import type { VisitorServices } from '../domain/visitors/index.js';
+import type { WidgetService } from '../domain/widget/widget.service.js';
+import { type HubMessage, type RealtimeHub, topics } from './hub.js';
+import { Wire } from './wire.js';
+
+export interface GatewayLimits {
+  /** Expected heartbeat: the server pings at this interval and ends a socket silent for two. */
+  heartbeatMs: number;
+  maxSocketsPerIp: number;
+  maxSocketsPerVisitor: number;
+  /** Frames a connection may send per `rateWindowMs` before it is closed (1008). */
+  framesPerWindow: number;
+  rateWindowMs: number;
+  /** Bytes queued unsent to one reader before it is closed as too slow (4008) to resume later. */
+  bufferLimitBytes: number;
+  /** Answers one chatbot may be writing at once on this instance; beyond it visitors get the busy reply. */
+  maxAnswersPerChatbot: number;
+  /** A socket must say hello (and, without a subprotocol token, authenticate) within this time. */
+  helloTimeoutMs: number;
+}
+
+export class Gateway {
+  readonly wire: Wire;
+  private readonly answering = new Map<string, number>();
+  private readonly socketsByIp = new Map<string, number>();
+  private readonly socketsByVisitor = new Map<string, number>();
+  private readonly detach: () => void;
+
+  constructor(
+    readonly hub: RealtimeHub,
+    readonly store: Store,
+    readonly conversations: ConversationsService,
+    readonly widget: WidgetService,
+    readonly visitors: VisitorServices,
+    readonly limits: GatewayLimits,
+    private readonly onError: (err: unknown, msg: string) => void,
+  ) {
+    this.wire = new Wire(store);
+    this.detach = conversations.onCommit((c, events) => this.ring(c, events.at(-1)!.seq, events.map((e) => e.type)));
+    // A knowledge-gap answer is e-mailed only to visitors not connected here.
+    visitors.setPresence(({ chatUserId }) => this.socketsByVisitor.has(chatUserId));
+  }
+
+  /** Tells every reader of the conversation that events up to `seq` are stored. */
+  private ring(c: ConversationRecord, seq: number, types: string[]) {
+    this.publish(c, { kind: 'committed', conversationId: c.id, chatbotId: c.chatbotId, chatUserId: c.chatUserId, seq, types });
+  }
+
+  /** A frame that is not stored (answer deltas, typing) to the readers of a conversation. */
+  transient(c: Pick<ConversationRecord, 'id' | 'chatbotId' | 'chatUserId'>, frame: TeamFrame, toVisitor = true) {
+    this.publish({ ...c }, { kind: 'transient', conversationId: c.id, chatbotId: c.chatbotId, chatUserId: c.chatUserId, frame: frame as unknown as Record<string, unknown> }, toVisitor);
+  }
+
+  private publish(c: Pick<ConversationRecord, 'chatbotId' | 'chatUserId'>, message: HubMessage, toVisitor = true) {
+    const fail = (err: unknown) => this.onError(err, 'realtime hub publish failed');
+    this.hub.publish(topics.chatbot(c.chatbotId), message).catch(fail);
+    if (toVisitor && c.chatUserId) this.hub.publish(topics.visitor(c.chatUserId), message).catch(fail);
+  }
+
+  log(err: unknown, msg: string) {
+    this.onError(err, msg);
+  }
+
+  logout(chatUserId: string, sid: string) {
+    this.hub.publish(topics.visitor(chatUserId), { kind: 'logout', chatUserId, sid }).catch((err) => this.onError(err, 'realtime hub publish failed'));
+  }
+
+  /** Reserves one of the chatbot's answer slots; null when all are taken. */
+  reserveAnswer(chatbotId: string): (() => void) | null {
+    const n = this.answering.get(chatbotId) ?? 0;
+    if (n >= this.limits.maxAnswersPerChatbot) return null;
+    this.answering.set(chatbotId, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.answering.get(chatbotId) ?? 1) - 1;
+      if (left > 0) this.answering.set(chatbotId, left);
+      else this.answering.delete(chatbotId);
+    };
+  }
+
+  /** Counts a socket of this IP (or visitor); null when it is at its limit. */
+  admit(kind: 'ip' | 'visitor', key: string): (() => void) | null {
+    const [map, max] = kind === 'ip' ? [this.socketsByIp, this.limits.maxSocketsPerIp] : [this.socketsByVisitor, this.limits.maxSocketsPerVisitor];
+    if ((map.get(key) ?? 0) >= max) return null;
+    bump(map, key, 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      bump(map, key, -1);
+    };
+  }
+
+  close() {
+    this.detach();
+  }
+}
+
+function bump(map: Map<string, number>, key: string, by: number) {
+  const n = (map.get(key) ?? 0) + by;
+  if (n > 0) map.set(key, n);
+  else map.delete(key);
+}

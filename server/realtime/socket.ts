@@ -1,0 +1,70 @@
+/**
+ * A visitor's WebSocket: limits on top of the protocol (frame rate, backpressure, heartbeat,
+ * hello within a deadline) and the close codes of shared/protocol.ts CLOSE.
+ */
+import type { WebSocket } from 'ws';
+import { CLOSE, type ServerFrame } from '../../shared/protocol.js';
+import type { Gateway } from './gateway.js';
+
+export interface Socketed {
+  receive(raw: string): Promise<void>;
+  dispose(): void;
+  readonly greeted: boolean;
+}
+
+/** Sends JSON frames; a reader that lets `bufferLimitBytes` pile up is closed to resume later. */
+export function socketTransport(socket: WebSocket, gateway: Gateway) {
+  return {
+    send(frame: ServerFrame) {
+      if (socket.readyState !== socket.OPEN) return;
+      if (socket.bufferedAmount > gateway.limits.bufferLimitBytes) {
+        socket.close(CLOSE.slowConsumer, 'reader too slow: reconnect and resume');
+        return;
+      }
+      socket.send(JSON.stringify(frame));
+    },
+    close(code: number, reason: string) {
+      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
+    },
+  };
+}
+
+/** Wires a socket to a connection with the per-socket limits; `release` runs once it is gone. */
+export function runSocket(socket: WebSocket, gateway: Gateway, connection: Socketed, release: () => void) {
+  const { heartbeatMs, framesPerWindow, rateWindowMs, helloTimeoutMs } = gateway.limits;
+  let alive = true;
+  let windowStart = Date.now();
+  let frames = 0;
+  const heartbeat = setInterval(() => {
+    if (!alive) return socket.terminate();
+    alive = false;
+    socket.ping();
+  }, heartbeatMs);
+  const helloDeadline = setTimeout(() => {
+    if (!connection.greeted) socket.close(CLOSE.policy, 'no hello in time');
+  }, helloTimeoutMs);
+  socket.on('pong', () => (alive = true));
+  socket.on('message', (data, isBinary) => {
+    alive = true;
+    const now = Date.now();
+    if (now - windowStart >= rateWindowMs) {
+      windowStart = now;
+      frames = 0;
+    }
+    if (++frames > framesPerWindow) {
+      socket.close(CLOSE.policy, `too many frames: at most ${framesPerWindow} per ${rateWindowMs / 1000} s`);
+      return;
+    }
+    if (isBinary) {
+      socket.close(CLOSE.policy, 'frames are JSON text');
+      return;
+    }
+    void connection.receive(String(data));
+  });
+  socket.on('close', () => {
+    clearInterval(heartbeat);
+    clearTimeout(helloDeadline);
+    connection.dispose();
+    release();
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * Per-conversation delivery for one reader (a visitor's socket or stream, a team stream): the
+ * highest seq it was sent, and one promise chain per conversation so catch-ups, replays and
+ * transient frames leave in order. A doorbell only triggers a read of what is missing from the
+ * database, so nothing is sent twice and nothing is skipped, whichever doorbells are lost.
+ */
+import type { ServerFrame } from '../../shared/protocol.js';
+import type { ConversationRecord } from '../domain/conversations/ports.js';
+import type { ChatbotRecord } from '../domain/ports.js';
+import type { Gateway } from './gateway.js';
+
+interface Track {
+  sent: number;
+  chain: Promise<void>;
+  chatbot: Pick<ChatbotRecord, 'settings'>;
+}
+
+const PAGE = 200;
+
+export class Tracker {
+  private readonly tracks = new Map<string, Track>();
+
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly send: (frame: ServerFrame) => void,
+    /** False once the reader is gone: queued work stops. */
+    private readonly alive: () => boolean,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  has(conversationId: string) {
+    return this.tracks.has(conversationId);
+  }
+
+  get size() {
+    return this.tracks.size;
+  }
+
+  /** Starts following a conversation from `sent` (what the reader already has). */
+  track(conversationId: string, chatbot: Pick<ChatbotRecord, 'settings'>, sent: number): void {
+    if (!this.tracks.has(conversationId)) this.tracks.set(conversationId, { sent, chain: Promise.resolve(), chatbot });
+  }
+
+  /** Queues work on the conversation's chain (after everything queued before it). */
+  enqueue(conversationId: string, work: (t: Track) => Promise<void> | void): Promise<void> {
+    const t = this.tracks.get(conversationId);
+    if (!t) return Promise.resolve();
+    const next = t.chain.then(() => (this.alive() ? work(t) : undefined)).catch(this.onError);
+    t.chain = next;
+    return next;
+  }
+
+  /** Sends every stored event after what was sent, in order. */
+  catchUp(conversationId: string): Promise<void> {
+    return this.enqueue(conversationId, (t) => this.drain(conversationId, t));
+  }
+
+  /** Replays after `after`, then the current condition and `synced` (resume, open). */
+  replay(conversation: ConversationRecord): Promise<void> {
+    return this.enqueue(conversation.id, async (t) => {
+      await this.drain(conversation.id, t);
+      const fresh = (await this.gateway.store.conversations.get(conversation.id)) ?? conversation;
+      this.send(await this.gateway.wire.condition(t.chatbot, fresh));
+      this.send({ type: 'synced', conversationId: conversation.id, seq: t.sent });
+    });
+  }
+
+  /** A transient frame, in order with the stored ones. */
+  transient(conversationId: string, frame: ServerFrame): void {
+    void this.enqueue(conversationId, () => this.send(frame));
+  }
+
+  private async drain(conversationId: string, t: Track) {
+    for (;;) {
+      const events = await this.gateway.conversations.events(conversationId, t.sent, PAGE);
+      for (const e of events) {
+        if (!this.alive()) return;
+        const frame = await this.gateway.wire.frame(t.chatbot, e);
+        if (frame) this.send(frame);
+        t.sent = e.seq;
+      }
+      if (events.length < PAGE) return;
+    }
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * One visitor's connection, whatever carries it (a WebSocket, or Server-Sent Events with frames
+ * POSTed): the protocol of shared/protocol.ts. It starts with `hello` (authenticating there when
+ * the token did not come with the upgrade), follows the visitor's conversations through the hub
+ * and answers client frames. Bad frames get an error frame and change nothing.
+ */
+import { CLOSE, type ClientFrame, PROTOCOL_VERSION, type ServerFrame } from '../../shared/protocol.js';
+import { AppError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { ConversationRecord } from '../domain/conversations/ports.js';
+import { busyMessage } from '../domain/widget/busy.js';
+import { type VisitorSession, visitorInfo } from '../domain/widget/widget.service.js';
+import { parseClientFrame } from './frames.js';
+import type { Gateway } from './gateway.js';
+import { type HubMessage, topics } from './hub.js';
+import { Tracker } from './tracker.js';
+
+export interface Transport {
+  send(frame: ServerFrame): void;
+  close(code: number, reason: string): void;
+}
+
+/** Close codes with their reasons, for both transports. */
+export class CloseError extends Error {
+  constructor(readonly code: number, reason: string) {
+    super(reason);
+  }
+}
+
+export class VisitorConnection {
+  private session: VisitorSession | null;
+  private tracker: Tracker;
+  private unsubscribe: (() => void) | null = null;
+  greeted = false;
+  private closed = false;
+
+  constructor(
+    private readonly gateway: Gateway,
+    session: VisitorSession | null,
+    /** `stateless`: one frame POSTed on its own (the SSE fallback): no hello, no subscription. */
+    private readonly options: { stateless?: boolean; ip: string },
+    private readonly transport: Transport,
+    /** Checks a session authenticated by the first frame (its chatbot's allowed domains). */
+    private readonly admitSession: (session: VisitorSession) => void = () => {},
+  ) {
+    this.session = session;
+    this.greeted = options.stateless === true;
+    this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => this.fail(err));
+  }
+
+  /** The session authenticated before the upgrade. */
+  adopt(session: VisitorSession) {
+    this.session = session;
+  }
+
+  get visitorId() {
+    return this.session?.visitor.id ?? null;
+  }
+
+  send(frame: ServerFrame) {
+    if (!this.closed) this.transport.send(frame);
+  }
+
+  close(code: number, reason: string) {
+    if (this.closed) return;
+    this.transport.close(code, reason);
+    this.dispose();
+  }
+
+  /** The transport ended (either side). */
+  dispose() {
+    this.closed = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  private fail(err: unknown) {
+    this.gateway.log(err, 'visitor connection failed');
+  }
+
+  /** One frame's text from the client. Resolves when the frame has been answered (not its AI answer). */
+  async receive(raw: string): Promise<void> {
+    const parsed = parseClientFrame(raw);
+    if (!parsed.ok) {
+      this.send({ type: 'error', code: 'VALIDATION_FAILED', message: parsed.message, details: parsed.details, ...(parsed.type && { ref: { type: parsed.type } }) });
+      return;
+    }
+    await this.handle(parsed.frame);
+  }
+
+  async handle(frame: ClientFrame): Promise<void> {
+    try {
+      if (frame.type === 'ping') return this.send({ type: 'pong' });
+      if (frame.type === 'hello') return await this.hello(frame);
+      if (!this.greeted || !this.session) {
+        this.send({ type: 'error', code: 'VALIDATION_FAILED', message: 'Send hello first', ref: { type: frame.type } });
+        return;
+      }
+      switch (frame.type) {
+        case 'message.send':
+          return await this.sendMessage(frame);
+        case 'conversation.open': {
+          const c = await this.own(frame.conversationId);
+          this.tracker.track(c.id, this.session.chatbot, Math.min(frame.after ?? 0, c.seq));
+          await this.tracker.replay(c);
+          return;
+        }
+        case 'typing': {
+          const c = await this.own(frame.conversationId);
+          this.gateway.transient(c, { type: 'visitor.typing', conversationId: c.id, typing: frame.typing }, false);
+          return;
+        }
+        case 'feedback': {
+          const c = await this.own(frame.conversationId);
+          await this.gateway.conversations.feedbackAsVisitor(c, frame.messageId, frame.feedback, frame.comment ?? null);
+          return;
+        }
+        case 'escalate': {
+          const c = await this.own(frame.conversationId);
+          if (this.session.chatbot.settings.mode === 'AI_ONLY') {
+            throw new AppError('VALIDATION_FAILED', 'This chatbot does not offer a person to talk to', { hint: 'The chat mode is AI_ONLY' });
+          }
+          await this.gateway.conversations.escalateAsVisitor(c);
+          return;
+        }
+        case 'conversations.list': {
+          const items = await this.visitors.accounts.conversations(this.session.chatbot.id, this.session.visitor.id);
+          this.send({ type: 'conversations', items });
+          return;
+        }
+        case 'otp.request': {
+          const sent = await this.visitors.accounts.requestCode({ chatbotId: this.session.chatbot.id, email: frame.email, name: frame.name, phone: frame.phone, ip: this.options.ip });
+          this.send({ type: 'otp.sent', email: sent.email, resendAfter: sent.resendAfter });
+          return;
+        }
+        case 'otp.verify': {
+          const { chatUser, visitor } = await this.visitors.accounts.verifyCode({ chatbotId: this.session.chatbot.id, email: frame.email, code: frame.code, currentChatUserId: this.session.visitor.id });
+          const fresh = this.gateway.widget.sessionFor(this.session.chatbot, chatUser);
+          await this.become({ ...this.session, claims: this.gateway.widget.tokens.read(fresh.token)!, visitor: chatUser });
+          this.send({ type: 'verified', visitor, token: fresh.token, expiresAt: fresh.expiresAt });
+          return;
+        }
+        case 'lead.submit': {
+          if (frame.conversationId) await this.own(frame.conversationId);
+          const saved = await this.visitors.leads.submit({
+            chatbotId: this.session.chatbot.id,
+            chatUserId: this.session.visitor.id,
+            conversationId: frame.conversationId,
+            email: frame.email,
+            name: frame.name,
+            phone: frame.phone,
+            customFields: frame.customFields,
+          });
+          const visitor = await this.gateway.store.conversations.chatUsers.get(this.session.visitor.id);
+          if (visitor) this.session = { ...this.session, visitor };
+          this.send({ type: 'lead.saved', visitor: saved.visitor });
+          return;
+        }
+        case 'logout': {
+          const { claims } = this.session;
+          await this.visitors.accounts.logout({ id: claims.sid, chatUserId: claims.chatUserId, expiresAt: new Date(claims.exp * 1000).toISOString() });
+          this.send({ type: 'logged_out' });
+          // Every tab of this session, on every instance, closes.
+          this.gateway.logout(claims.chatUserId, claims.sid);
+          this.close(CLOSE.loggedOut, 'logged out');
+          return;
+        }
+      }
+    } catch (err) {
+      if (err instanceof CloseError) return this.close(err.code, err.message);
+      if (err instanceof AppError) {
+        const ref = { type: frame.type, ...('clientId' in frame && { clientId: frame.clientId }), ...('conversationId' in frame && frame.conversationId && { conversationId: frame.conversationId }) };
+        this.send({ type: 'error', code: err.code, message: err.message, ...(err.extra.details !== undefined && { details: err.extra.details }), ref });
+        return;
+      }
+      this.fail(err);
+      this.send({ type: 'error', code: 'INTERNAL_SERVER_ERROR', message: 'Something went wrong on our side; nothing was changed', ref: { type: frame.type } });
+    }
+  }
+
+  private async hello(frame: Extract<ClientFrame, { type: 'hello' }>) {
+    if (this.greeted) throw new AppError('VALIDATION_FAILED', 'hello was already sent on this connection');
+    if (frame.v !== PROTOCOL_VERSION) throw new CloseError(1008, `protocol version ${frame.v} is not supported; this server speaks ${PROTOCOL_VERSION}`);
+    if (!this.session) {
+      if (!frame.token) throw new CloseError(CLOSE.sessionInvalid, 'no session: send the token in hello or as a subprotocol');
+      try {
+        this.session = await this.gateway.widget.authenticate(frame.token);
+        this.admitSession(this.session);
+      } catch (err) {
+        if (err instanceof CloseError) throw err;
+        throw new CloseError(CLOSE.sessionInvalid, err instanceof AppError ? err.message : 'session not valid');
+      }
+    }
+    const session = this.session;
+    this.greeted = true;
+    this.unsubscribe = await this.gateway.hub.subscribe(topics.visitor(session.visitor.id), (m) => this.onHub(m));
+    if (this.closed) return this.dispose();
+    this.send({ type: 'ready', v: PROTOCOL_VERSION, visitor: visitorInfo(session.visitor), heartbeatMs: this.gateway.limits.heartbeatMs });
+    for (const [id, seq] of Object.entries(frame.resume ?? {})) {
+      const c = await this.gateway.store.conversations.get(id);
+      if (!c || c.chatUserId !== session.visitor.id || c.chatbotId !== session.chatbot.id) {
+        this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
+        continue;
+      }
+      this.tracker.track(c.id, session.chatbot, Math.min(seq, c.seq));
+      void this.tracker.replay(c);
+    }
+  }
+
+  private get visitors() {
+    return this.gateway.visitors;
+  }
+
+  /** The connection acts as another visitor from now on (verified: the history of every device). */
+  private async become(session: VisitorSession) {
+    const previous = this.unsubscribe;
+    this.session = session;
+    if (this.options.stateless) return;
+    this.unsubscribe = await this.gateway.hub.subscribe(topics.visitor(session.visitor.id), (m) => this.onHub(m));
+    previous?.();
+  }
+
+  private onHub(m: HubMessage) {
+    const session = this.session;
+    if (!session || this.closed) return;
+    if (m.kind === 'logout') {
+      if (m.sid === session.claims.sid) this.close(CLOSE.loggedOut, 'logged out');
+      return;
+    }
+    if (m.chatbotId !== session.chatbot.id || m.chatUserId !== session.visitor.id) return;
+    if (m.kind === 'transient') {
+      if (this.tracker.has(m.conversationId)) this.tracker.transient(m.conversationId, m.frame as unknown as ServerFrame);
+      return;
+    }
+    // A conversation this connection does not follow yet (another tab started it): all of it.
+    this.tracker.track(m.conversationId, session.chatbot, 0);
+    void this.tracker.catchUp(m.conversationId);
+  }
+
+  /** A conversation of this visitor, or NOT_FOUND. */
+  private async own(conversationId: string): Promise<ConversationRecord> {
+    const c = await this.gateway.store.conversations.get(conversationId);
+    if (!c || c.chatUserId !== this.session!.visitor.id || c.chatbotId !== this.session!.chatbot.id) {
+      throw new AppError('NOT_FOUND', 'Conversation not found', { hint: 'Use a conversation id this visitor received' });
+    }
+    return c;
+  }
+
+  private async sendMessage(frame: Extract<ClientFrame, { type: 'message.send' }>) {
+    const { chatbot, visitor } = this.session!;
+    const existing = frame.conversationId ? await this.own(frame.conversationId) : null;
+    const answerId = newId();
+    let conversation: Pick<ConversationRecord, 'id' | 'chatbotId' | 'chatUserId'> = existing ?? { id: '', chatbotId: chatbot.id, chatUserId: visitor.id };
+    let index = 0;
+    let isStored = false;
+    let stored!: () => void;
+    const storedPromise = new Promise<void>((resolve) => (stored = resolve));
+    const work = this.gateway.conversations.sendAsVisitor(chatbot, visitor.id, existing, frame.text, {
+      clientId: frame.clientId,
+      // A new conversation is followed from its start; one it did not resume, from now (the client has its history).
+      onConversation: (c) => {
+        conversation = c;
+        this.tracker.track(c.id, chatbot, existing ? c.seq : 0);
+      },
+      answerId,
+      busy: busyMessage(chatbot.settings),
+      onStored: (m) => {
+        isStored = true;
+        this.send({ type: 'ack', clientId: frame.clientId, conversationId: m.threadId, messageId: m.id, seq: m.seq });
+        stored();
+      },
+      reserve: () => {
+        const release = this.gateway.reserveAnswer(chatbot.id);
+        if (release) this.gateway.transient(conversation, { type: 'typing', conversationId: conversation.id, who: 'ai', typing: true });
+        return release;
+      },
+      onToken: (delta) => this.gateway.transient(conversation, { type: 'answer.delta', conversationId: conversation.id, messageId: answerId, index: index++, delta }),
+    });
+    // Failures after the message is stored belong to the answer (logged; resume shows what was stored).
+    work.catch((err) => {
+      if (isStored) this.fail(err);
+    });
+    // The frame is answered once the message is stored (or refused); the AI's answer streams on by itself.
+    await Promise.race([storedPromise, work]);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The widget's files and pages: `/widget.js` (short cache: it names the current chunks),
+ * `/widget/<hashed chunk>.js` (cached for a year), `GET /chat/{chatbotId}` (the hosted
+ * full-screen chat for mobile webviews) and `/demo` (the theming playground). Files come from
+ * dist/widget (npm run build:widget); brotli/gzip copies made by the build are sent when accepted.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError, notFound } from '../../domain/errors.js';
+import { PROJECT_ROOT } from '../../paths.js';
+import { hostedChatPage } from './pages.js';
+
+export const WIDGET_DIST = join(PROJECT_ROOT, 'dist', 'widget');
+const CHUNK = /^[A-Za-z0-9_-]{1,80}\.js$/;
+const CHATBOT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const open = { schema: { hide: true }, config: { access: { public: true as const }, raw: true } };
+
+async function sendScript(request: FastifyRequest, reply: FastifyReply, path: string, cache: string) {
+  const accepts = String(request.headers['accept-encoding'] ?? '');
+  const encodings: Array<[string, string]> = [];
+  if (/\bbr\b/.test(accepts)) encodings.push(['br', '.br']);
+  if (/\bgzip\b/.test(accepts)) encodings.push(['gzip', '.gz']);
+  encodings.push(['', '']);
+  for (const [encoding, suffix] of encodings) {
+    const bytes = await readFile(path + suffix).catch(() => null);
+    if (!bytes) continue;
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('vary', 'accept-encoding')
+      .header('cache-control', cache)
+      // Chunks are ES modules fetched in CORS mode from the customer's page.
+      .header('access-control-allow-origin', '*')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('x-content-type-options', 'nosniff')
+      .send(bytes);
+  }
+  throw new AppError('NOT_FOUND', 'Widget file not found', { hint: 'Build the widget with `npm run build:widget` (npm start does it)' });
+}
+
+async function widgetFiles(app: FastifyInstance) {
+  app.get('/widget.js', open, (request, reply) => sendScript(request, reply, join(WIDGET_DIST, 'widget.js'), 'public, max-age=300'));
+  app.get<{ Params: { file: string } }>('/widget/:file', open, (request, reply) => {
+    if (!CHUNK.test(request.params.file)) throw notFound('Widget file');
+    return sendScript(request, reply, join(WIDGET_DIST, 'chunks', request.params.file), 'public, max-age=31536000, immutable');
+  });
+  app.get<{ Params: { chatbotId: string }; Querystring: Record<string, string | undefined> }>('/chat/:chatbotId', open, (request, reply) => {
+    if (!CHATBOT_ID.test(request.params.chatbotId)) throw notFound('Chatbot');
+    const nonce = randomBytes(16).toString('base64');
+    const q = request.query;
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .header(
+        'content-security-policy',
+        `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; connect-src 'self'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'`,
+      )
+      .send(
+        hostedChatPage({
+          chatbotId: request.params.chatbotId,
+          nonce,
+          theme: q.theme === 'dark' || q.theme === 'light' ? q.theme : 'auto',
+          locale: q.locale && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(q.locale) ? q.locale : null,
+        }),
+      );
+  });
+}
+
+export default fp(widgetFiles, { name: 'widget-files' });

@@ -1,0 +1,268 @@
+/**
+ * The public, visitor-facing entrance (no API token): the widget's configuration, visitor
+ * sessions, the WebSocket `/api/widget/ws`, and its fallback for networks that strip the upgrade
+ * (`POST /api/widget/sse` streams the same server frames as Server-Sent Events, `POST
+ * /api/widget/frames` takes client frames). Every route is rate-limited per IP and answers only
+ * pages of the chatbot's allowed domains (CORS, and `Origin` on the socket).
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import Type from 'typebox';
+import { CLOSE, type ServerFrame, WS_SESSION_PROTOCOL_PREFIX } from '../../../shared/protocol.js';
+import { AppError } from '../../domain/errors.js';
+import { LOCALES } from '../../../shared/settings.js';
+import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
+import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
+import { parseClientFrame } from '../../realtime/frames.js';
+import { runSocket, socketTransport } from '../../realtime/socket.js';
+import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
+import { endpoint } from '../../http/route.js';
+
+const ChatbotParams = Type.Object({ chatbotId: Type.String({ minLength: 1, maxLength: 64 }) });
+const SessionBody = Type.Object(
+  {
+    renew: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'A previous session token (expired is fine, within 30 days of its issue): same visitor, same history' })),
+    identity: Type.Optional(Type.Object({ email: Type.String({ maxLength: 320 }), signature: Type.String({ maxLength: 128 }), name: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false })),
+    context: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 500 }), { maxProperties: 20, description: 'Page context (URL, title, custom fields) shown to the team' })),
+    locale: Type.Optional(Type.Enum([...LOCALES])),
+  },
+  { additionalProperties: false },
+);
+
+const PUBLIC = { public: true } as const;
+/** A value typed in shared/protocol.ts, the wire contract the widget shares, and written as it is. */
+const Shaped = (name: string) => Type.Unknown({ description: `${name} (shared/protocol.ts)` });
+/** Cached by browsers and CDNs for a minute; an ETag makes the revalidation cheap. */
+const CONFIG_MAX_AGE = 60;
+
+/** The session token of `Authorization: Bearer <token>` (the SSE fallback's routes). */
+function bearer(request: FastifyRequest): string | null {
+  const m = /^Bearer (\S{1,1024})$/i.exec(request.headers.authorization ?? '');
+  return m ? m[1] : null;
+}
+
+/** The session token offered as a subprotocol (`parley.session.<token>`). */
+function protocolToken(request: FastifyRequest): string | null {
+  const header = request.headers['sec-websocket-protocol'];
+  if (typeof header !== 'string') return null;
+  const offered = header.split(',').map((p) => p.trim()).find((p) => p.startsWith(WS_SESSION_PROTOCOL_PREFIX));
+  return offered ? offered.slice(WS_SESSION_PROTOCOL_PREFIX.length) : null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The socket's session (authenticated before the upgrade) or why it is refused. */
+    widgetSession?: VisitorSession | CloseError;
+  }
+}
+
+export async function widgetRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const widget = app.services.widget;
+  const gateway = app.realtime;
+
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('RATE_LIMITED', `Too many requests: at most ${context.max} per ${context.after}`, { hint: `Try again in ${context.after}`, headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
+  });
+
+  // CORS, per chatbot: our own hook because the allowed origins are a setting of each chatbot
+  // (read from the route's chatbot or the session token's) and every route declares its access.
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (!origin) return;
+    const params = request.params as { chatbotId?: string };
+    let allowed = true;
+    const chatbotId = params.chatbotId ?? widget.tokens.read(bearer(request))?.chatbotId;
+    if (chatbotId) {
+      const chatbot = await widget.chatbot(chatbotId).catch(() => null);
+      allowed = !chatbot || originAllowed(origin, allowedDomainsOf(chatbot.settings));
+    }
+    reply.header('vary', 'Origin');
+    if (!allowed) return;
+    reply.header('access-control-allow-origin', origin);
+    if (request.method === 'OPTIONS') {
+      reply
+        .header('access-control-allow-methods', 'GET, POST')
+        .header('access-control-allow-headers', 'authorization, content-type, x-request-id')
+        .header('access-control-max-age', '600');
+      return reply.code(204).send();
+    }
+  });
+  // The preflights the hook above answers.
+  for (const url of ['/api/widget/:chatbotId/config', '/api/widget/:chatbotId/session', '/api/widget/sse', '/api/widget/frames']) {
+    app.options(url, { schema: { hide: true }, config: { access: PUBLIC, raw: true } }, async (_request, reply) => reply.code(204).send());
+  }
+
+  const checkOrigin = async (request: FastifyRequest, chatbotId: string) => {
+    const chatbot = await widget.chatbot(chatbotId);
+    widget.checkOrigin(chatbot, request.headers.origin);
+    return chatbot;
+  };
+
+  app.get('/api/widget/:chatbotId/config', endpoint({
+    access: PUBLIC, config: { rateLimit: { max: 120, timeWindow: '1 minute' } }, data: Shaped('WidgetConfig'),
+    hide: true, tags: ['widget'], summary: "The widget's public configuration", description: 'Only what the widget draws with; cacheable (ETag, max-age 60 s).', params: ChatbotParams,
+  }), async (request, reply) => {
+    await checkOrigin(request, request.params.chatbotId);
+    const data = await widget.config(request.params.chatbotId);
+    const etag = `"${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
+    reply.header('etag', etag).header('cache-control', `public, max-age=${CONFIG_MAX_AGE}`);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return data;
+  });
+
+  app.post('/api/widget/:chatbotId/session', endpoint({
+    access: PUBLIC, status: 201, config: { rateLimit: { max: 20, timeWindow: '1 minute' } }, data: Shaped('SessionResponse'),
+    hide: true, tags: ['widget'], summary: 'A visitor session',
+    description: 'A signed token (24 h, renewable with "renew" up to 30 days after issue) bound to a visitor of the chatbot. Nothing is stored in the browser by the server before this call.',
+    params: ChatbotParams, body: SessionBody,
+  }), async (request) => {
+    const chatbot = await checkOrigin(request, request.params.chatbotId);
+    const body = request.body ?? {};
+    const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
+    if (!body.identity) return session;
+    // The host page vouches for its signed-in user: the session continues as that verified visitor.
+    const { chatUser } = await app.services.visitors.identity.identify(chatbot.id, body.identity, session.visitor.id);
+    return widget.sessionFor(chatbot, chatUser);
+  });
+
+  // ---- WebSocket ------------------------------------------------------------------------------
+
+  app.get('/api/widget/ws', {
+    websocket: true,
+    config: { access: PUBLIC, raw: true, rateLimit: { max: 60, timeWindow: '1 minute' } },
+    // Authenticated before the upgrade when the token comes as a subprotocol; the outcome is kept
+    // for the handler, which closes a refused socket with the protocol's code and reason.
+    preValidation: async (request) => {
+      const token = protocolToken(request);
+      if (!token) return;
+      try {
+        const session = await widget.authenticate(token);
+        widget.checkOrigin(session.chatbot, request.headers.origin);
+        request.widgetSession = session;
+      } catch (err) {
+        const origin = err instanceof AppError && err.code === 'ORIGIN_NOT_ALLOWED';
+        request.widgetSession = new CloseError(origin ? CLOSE.originRefused : CLOSE.sessionInvalid, err instanceof AppError ? err.message : 'session not valid');
+      }
+    },
+  }, (socket, request) => {
+    const pre = request.widgetSession;
+    if (pre instanceof CloseError) return socket.close(pre.code, pre.message.slice(0, 120));
+    const releaseIp = gateway.admit('ip', request.ip);
+    if (!releaseIp) return socket.close(CLOSE.tooManySockets, 'too many sockets from this address');
+    let releaseVisitor: (() => void) | null = null;
+    const admitVisitor = (session: VisitorSession) => {
+      widget.checkOrigin(session.chatbot, request.headers.origin);
+      releaseVisitor = gateway.admit('visitor', session.visitor.id);
+      if (!releaseVisitor) throw new CloseError(CLOSE.tooManySockets, 'too many sockets for this visitor');
+    };
+    const connection = new VisitorConnection(gateway, null, { ip: request.ip }, socketTransport(socket, gateway), (session) => {
+      try {
+        admitVisitor(session);
+      } catch (err) {
+        if (err instanceof AppError) throw new CloseError(CLOSE.originRefused, err.message);
+        throw err;
+      }
+    });
+    if (pre) {
+      try {
+        admitVisitor(pre);
+      } catch (err) {
+        releaseIp();
+        return socket.close((err as CloseError).code, (err as Error).message);
+      }
+      connection.adopt(pre);
+    }
+    runSocket(socket, gateway, connection, () => {
+      releaseIp();
+      releaseVisitor?.();
+    });
+  });
+
+  // ---- Server-Sent Events fallback --------------------------------------------------------------
+
+  const sessionOf = async (request: FastifyRequest) => {
+    const token = bearer(request);
+    if (!token) throw sessionNotValid('send Authorization: Bearer <session token>');
+    const session = await widget.authenticate(token);
+    if (!originAllowed(request.headers.origin, allowedDomainsOf(session.chatbot.settings))) throw originNotAllowed();
+    return session;
+  };
+
+  app.post('/api/widget/sse', {
+    schema: {
+      hide: true,
+      tags: ['widget'], summary: 'The socket as Server-Sent Events',
+      description: 'For networks that strip the WebSocket upgrade. The body is the hello frame; the response is text/event-stream, one server frame per event (`data:` JSON). Authorization: Bearer <session token>.',
+      body: Type.Object({ type: Type.Literal('hello'), v: Type.Integer(), resume: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))) }, { additionalProperties: false }),
+    },
+    config: { access: PUBLIC, raw: true, rateLimit: { max: 60, timeWindow: '1 minute' } },
+  }, async (request, reply) => {
+    const session = await sessionOf(request);
+    const releaseIp = gateway.admit('ip', request.ip);
+    if (!releaseIp) throw new AppError('RATE_LIMITED', 'Too many streams from this address', { hint: 'Close other tabs or try again later' });
+    const releaseVisitor = gateway.admit('visitor', session.visitor.id);
+    if (!releaseVisitor) {
+      releaseIp();
+      throw new AppError('RATE_LIMITED', 'Too many streams for this visitor', { hint: 'Close other tabs or try again later' });
+    }
+    const res = reply.raw;
+    reply.hijack();
+    res.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearInterval(heartbeat);
+      connection.dispose();
+      releaseIp();
+      releaseVisitor();
+      res.end();
+    };
+    const connection = new VisitorConnection(gateway, session, { ip: request.ip }, {
+      send(frame: ServerFrame) {
+        if (ended) return;
+        if (res.writableLength > gateway.limits.bufferLimitBytes) {
+          res.write(`event: close\ndata: ${JSON.stringify({ code: CLOSE.slowConsumer, reason: 'reader too slow: reconnect and resume' })}\n\n`);
+          return end();
+        }
+        res.write(`data: ${JSON.stringify(frame)}\n\n`);
+      },
+      close(code: number, reason: string) {
+        if (!ended) res.write(`event: close\ndata: ${JSON.stringify({ code, reason })}\n\n`);
+        end();
+      },
+    });
+    // A comment line keeps proxies from timing the stream out.
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), gateway.limits.heartbeatMs);
+    request.raw.on('close', end);
+    await connection.handle(request.body as never);
+  });
+
+  app.post('/api/widget/frames', endpoint({
+    access: PUBLIC, config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+    data: Type.Object({ frames: Type.Array(Shaped('ServerFrame')) }),
+    hide: true, tags: ['widget'], summary: 'A client frame, for the Server-Sent Events fallback',
+    description: 'Any client frame but hello. Answers the frames meant for this request (ack, errors, lists); conversation events arrive on the stream. Authorization: Bearer <session token>.',
+  }), async (request) => {
+    const session = await sessionOf(request);
+    const frames: ServerFrame[] = [];
+    const connection = new VisitorConnection(gateway, session, { ip: request.ip, stateless: true }, { send: (f) => frames.push(f), close: () => {} });
+    const raw = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
+    const parsed = parseClientFrame(raw);
+    if (parsed.ok && parsed.frame.type === 'hello') throw new AppError('VALIDATION_FAILED', 'hello opens the stream: POST it to /api/widget/sse', { details: [{ path: ['type'], message: 'hello is not taken here' }] });
+    await connection.receive(raw);
+    connection.dispose();
+    return { frames };
+  });
+}

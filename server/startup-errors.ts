@@ -1,0 +1,54 @@
+/**
+ * A failure while starting (the server or a CLI command) as one line that says what to change,
+ * instead of a stack trace: a port in use, a HOST that does not resolve, a data directory that
+ * cannot be written, a database that cannot be reached. Unknown failures keep their message.
+ */
+import type { Config } from './config.js';
+
+interface SystemError extends Error {
+  code?: string;
+  syscall?: string;
+  address?: string;
+  port?: number;
+  path?: string;
+  hostname?: string;
+  errors?: SystemError[];
+}
+
+/** postgres://user:secret@host:5432/db -> host:5432/db (never the password). */
+function where(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+export function startupFailure(error: unknown, config?: Pick<Config, 'port' | 'host' | 'databaseUrl' | 'sqlitePath' | 'dataDir'>): string {
+  const err = (error ?? {}) as SystemError;
+  // Connecting to "localhost" tries ::1 and 127.0.0.1; node reports both in an AggregateError.
+  const code = err.code ?? err.errors?.[0]?.code;
+  const message = err.message || err.errors?.[0]?.message || String(error);
+  if (err.syscall === 'listen' || (err.syscall === 'getaddrinfo' && config && err.hostname === config.host)) {
+    const port = err.port ?? config?.port;
+    const host = config?.host ?? err.address;
+    if (code === 'EADDRINUSE') return `Port ${port} is already in use on ${host} (another Parley or another program): stop it or choose another PORT`;
+    if (code === 'EACCES') return `Not allowed to listen on port ${port}: ports below 1024 need privileges; choose PORT 1024 or above`;
+    if (code === 'EADDRNOTAVAIL') return `HOST "${host}" is not an address of this machine: use 0.0.0.0 (every interface), 127.0.0.1 or one of its addresses`;
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `HOST "${host}" does not resolve to an address: use 0.0.0.0 (every interface), 127.0.0.1 or a name that resolves`;
+  }
+  if (config?.databaseUrl && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(code ?? '')) {
+    return `Cannot reach the database at ${where(config.databaseUrl)} (${code}): is PostgreSQL running there? Check DATABASE_URL`;
+  }
+  if (config?.databaseUrl && (code === '28P01' || code === '28000' || code === '3D000')) {
+    return `The database at ${where(config.databaseUrl)} refused the connection: ${message}. Check DATABASE_URL`;
+  }
+  if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT'].includes(code ?? '') && err.path) {
+    return `Cannot write ${err.path} (${code}): DATA_DIR${config ? ` (${config.dataDir})` : ''} must be a directory this user can write`;
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_NOTADB' || /unable to open database/.test(message)) {
+    return `Cannot open the SQLite database${config ? ` at ${config.sqlitePath}` : ''}: ${message}. DATA_DIR must be a directory this user can write`;
+  }
+  return message;
+}

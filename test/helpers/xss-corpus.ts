@@ -1,0 +1,21 @@
+/** Hostile text for answers, agent replies and starter titles: none of it may run or load anything. */
+export const XSS_CORPUS = [
+  '<script>window.__xss = 1</script>',
+  '<img src=x onerror="window.__xss=1">',
+  '<svg onload="window.__xss=1"></svg>',
+  '<iframe src="javascript:window.__xss=1"></iframe>',
+  '[click](javascript:window.__xss=1)',
+  '[click](JaVaScRiPt:window.__xss=1)',
+  '[click](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX194c3M9MTwvc2NyaXB0Pg==)',
+  '[click](vbscript:msgbox(1))',
+  '![x](javascript:window.__xss=1)',
+  '![x](https://evil.example/x.png" onerror="window.__xss=1)',
+  '<a href="javascript:window.__xss=1">x</a>',
+  '**<b onmouseover="window.__xss=1">bold</b>**',
+  '`<script>window.__xss=1</script>`',
+  '```html\n<script>window.__xss=1</script>\n```',
+  '<style>*{background:url(https://evil.example/x)}</style>',
+  '<math><mtext><table><mglyph><style><img src=x onerror=window.__xss=1>',
+  '[x](https://example.com" onclick="window.__xss=1)',
+  '"><script>window.__xss=1</script>',
+];

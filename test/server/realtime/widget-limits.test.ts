@@ -1,0 +1,142 @@
+/**
+ * The gateway's doors and limits over real sockets: allowed origins, expired and forged sessions,
+ * payload and frame-rate limits, the heartbeat, and bad frames that change nothing.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { CLOSE, WS_SESSION_PROTOCOL_PREFIX, WS_SUBPROTOCOL, type ErrorFrame } from '../../../shared/protocol.js';
+import { SessionTokens } from '../../../server/domain/widget/sessions.js';
+import { Client, chatbotWithKnowledge, connect, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
+
+let t: LiveApp;
+let chatbotId: string;
+let guarded: string;
+
+beforeAll(async () => {
+  t = await startLiveApp({ env: { WS_MAX_FRAMES_PER_10S: '20', WS_HEARTBEAT_MS: '150' } });
+  chatbotId = await chatbotWithKnowledge(t);
+  guarded = await chatbotWithKnowledge(t, { general: { allowedDomains: ['example.com', '*.shop.test', 'localhost:5173'] } });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const eventCount = async () => Number((await t.database.db.selectFrom('conversation_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+test('pages outside the allowed domains are refused: session 403, socket closed 4003; listed ones get CORS', async () => {
+  const refused = await t.call('POST', `/api/widget/${guarded}/session`, null, {}, { origin: 'https://evil.test' });
+  expect(refused.status).toBe(403);
+  expect(refused.body.error.code).toBe('ORIGIN_NOT_ALLOWED');
+  expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+  const config = await t.call('GET', `/api/widget/${guarded}/config`, null, undefined, { origin: 'https://evil.test' });
+  expect(config.status).toBe(403);
+
+  for (const origin of ['https://example.com', 'https://a.shop.test', 'http://localhost:5173']) {
+    const ok = await t.call('POST', `/api/widget/${guarded}/session`, null, {}, { origin });
+    expect(ok.status, origin).toBe(201);
+    expect(ok.headers['access-control-allow-origin']).toBe(origin);
+  }
+  for (const origin of ['https://www.example.com', 'https://shop.test', 'http://localhost:3000', 'null']) {
+    expect((await t.call('GET', `/api/widget/${guarded}/config`, null, undefined, { origin })).status, origin).toBe(403);
+  }
+  const preflight = await t.call('OPTIONS', `/api/widget/${guarded}/session`, null, undefined, { origin: 'https://example.com', 'access-control-request-method': 'POST' });
+  expect(preflight.status).toBe(204);
+  expect(preflight.headers['access-control-allow-origin']).toBe('https://example.com');
+
+  const session = await newSession(t, guarded, {}, { origin: 'https://example.com' });
+  const evil = await connect(t.url, session.token, { origin: 'https://evil.test' });
+  expect((await evil.waitClosed()).code).toBe(CLOSE.originRefused);
+  const good = await visitor(t.url, session.token, undefined, 'https://example.com');
+  good.close();
+  // Any page may use a chatbot without allowed domains.
+  expect((await t.call('GET', `/api/widget/${chatbotId}/config`, null, undefined, { origin: 'https://anywhere.test' })).status).toBe(200);
+});
+
+test('an expired, forged or missing session closes the socket with 4001 before anything is read', async () => {
+  const session = await newSession(t, chatbotId);
+  const claims = t.app.services.widget.tokens.read(session.token)!;
+  const past = new SessionTokens(t.config.secretKey, () => Math.floor(Date.now() / 1000) - 2 * 24 * 3600);
+  const expired = past.issue(chatbotId, claims.chatUserId).token;
+  const forged = new SessionTokens(Buffer.alloc(32, 7)).issue(chatbotId, claims.chatUserId).token;
+  for (const token of [expired, forged, 'not-a-token']) {
+    const c = await connect(t.url, token);
+    const closed = await c.waitClosed();
+    expect(closed.code, token).toBe(CLOSE.sessionInvalid);
+    expect(c.frames).toEqual([]);
+  }
+  // Without a token at the upgrade, hello must carry one.
+  const bare = await connect(t.url, null);
+  bare.send({ type: 'hello', v: 1 });
+  expect((await bare.waitClosed()).code).toBe(CLOSE.sessionInvalid);
+  const viaHello = await connect(t.url, null);
+  viaHello.send({ type: 'hello', v: 1, token: session.token });
+  await viaHello.waitFor((f) => f.type === 'ready');
+  viaHello.close();
+  // The expired token still renews into the same visitor.
+  const renewed = await t.call('POST', `/api/widget/${chatbotId}/session`, null, { renew: expired });
+  expect(renewed.status).toBe(201);
+  expect(renewed.body.data.visitor.id).toBe(claims.chatUserId);
+});
+
+test('bad frames get an error frame, keep the socket open and change nothing', async () => {
+  const session = await newSession(t, chatbotId);
+  const c = await visitor(t.url, session.token);
+  const before = await eventCount();
+  const bad: unknown[] = [
+    'not json',
+    '[1,2]',
+    { type: 'unknown.kind' },
+    { type: 'message.send', text: 'no client id' },
+    { type: 'message.send', clientId: 'x', text: '' },
+    { type: 'message.send', clientId: 'x', text: 'hi', extra: true },
+    { type: 'message.send', clientId: 'x', text: 'a'.repeat(4001) },
+    { type: 'message.send', clientId: 'x', conversationId: 'someone-elses', text: 'hi' },
+    { type: 'feedback', conversationId: 'c', messageId: 'm', feedback: 'meh' },
+  ];
+  for (const frame of bad) c.send(frame);
+  await expect.poll(() => c.of('error').length, { timeout: 5000 }).toBe(bad.length);
+  const codes = c.of('error').map((e: ErrorFrame) => e.code);
+  expect(codes.sort()).toEqual(['NOT_FOUND', ...Array(bad.length - 1).fill('VALIDATION_FAILED')]);
+  expect(c.closed).toBeNull();
+  expect(await eventCount()).toBe(before);
+  c.send({ type: 'ping' });
+  await c.waitFor((f) => f.type === 'pong');
+  c.close();
+});
+
+test('a frame over 64 KiB closes the socket with 1009; too many frames close it with 1008 and a reason', async () => {
+  const session = await newSession(t, chatbotId);
+  const big = await visitor(t.url, session.token);
+  big.send(JSON.stringify({ type: 'message.send', clientId: 'big', text: 'x'.repeat(1024 * 1024) }));
+  expect((await big.waitClosed()).code).toBe(CLOSE.tooBig);
+
+  const chatty = await visitor(t.url, session.token);
+  for (let i = 0; i < 25; i++) chatty.send({ type: 'ping' });
+  const closed = await chatty.waitClosed();
+  expect(closed.code).toBe(CLOSE.policy);
+  expect(closed.reason).toMatch(/too many frames/);
+});
+
+test('the heartbeat ends a socket that stops answering pings and keeps a live one', async () => {
+  const session = await newSession(t, chatbotId);
+  const live = await visitor(t.url, session.token);
+  const protocols = [WS_SUBPROTOCOL, WS_SESSION_PROTOCOL_PREFIX + session.token];
+  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/widget/ws', protocols, { autoPong: false });
+  const dead = new Client(ws);
+  await new Promise((resolve) => ws.once('open', resolve));
+  dead.send({ type: 'hello', v: 1 });
+  await dead.waitFor((f) => f.type === 'ready');
+  await dead.waitClosed(5000);
+  expect(dead.closed!.code).toBe(1006);
+  expect(live.closed).toBeNull();
+  live.close();
+});
+
+test('sockets per visitor are capped (4029)', async () => {
+  const session = await newSession(t, chatbotId);
+  const open: Client[] = [];
+  for (let i = 0; i < 10; i++) open.push(await visitor(t.url, session.token));
+  const extra = await connect(t.url, session.token);
+  expect((await extra.waitClosed()).code).toBe(CLOSE.tooManySockets);
+  for (const c of open) c.close();
+});

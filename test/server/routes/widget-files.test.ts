@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WIDGET_DIST } from '../../../server/routes/widget-files/index.js';
+import { buildTestApp, type TestApp } from '../../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const chunks = () => readdirSync(join(WIDGET_DIST, 'chunks')).filter((f) => f.endsWith('.js'));
+const brotli = (path: string) => brotliCompressSync(readFileSync(path), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+
+describe('widget files', () => {
+  it('serves widget.js as a short-cached script, brotli when accepted, loadable from any origin', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/widget.js', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    const plain = await t.app.inject({ method: 'GET', url: '/widget.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('/api/widget/');
+  });
+
+  it('serves each hashed chunk with a year-long immutable cache; other names are 404 in the envelope', async () => {
+    const [chunk] = chunks();
+    const res = await t.app.inject({ method: 'GET', url: `/widget/${chunk}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const url of ['/widget/nope-123.js', '/widget/..%2Fwidget.js', '/widget/app.js.br']) {
+      const miss = await t.app.inject({ method: 'GET', url });
+      expect(miss.statusCode, url).toBe(404);
+      expect(miss.json().ok).toBe(false);
+    }
+  });
+
+  it('serves the hosted chat page with a strict CSP and the chatbot id escaped', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/chat/bot_1?theme=dark&locale=de' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1];
+    expect(res.body).toContain(`nonce="${nonce}"`);
+    expect(res.body).toContain('data-chatbot-id="bot_1" data-mode="page" data-theme="dark" data-locale="de"');
+    const bad = await t.app.inject({ method: 'GET', url: '/chat/%3Cscript%3E' });
+    expect(bad.statusCode).toBe(404);
+    const badLocale = await t.app.inject({ method: 'GET', url: '/chat/bot_1?locale=%22%3E%3Cscript%3E' });
+    expect(badLocale.body).not.toContain('<script>');
+    expect(badLocale.body).not.toContain('data-locale');
+  });
+});
+
+// The budgets of issue 12: they fail CI when the widget grows past them.
+describe('widget size budgets (brotli)', () => {
+  it('widget.js, the first script, is at most 15 KB', () => {
+    expect(brotli(join(WIDGET_DIST, 'widget.js'))).toBeLessThanOrEqual(15 * 1024);
+  });
+
+  it('everything an English visitor loads to chat is at most 35 KB', () => {
+    const app = chunks().filter((f) => f.startsWith('app-'));
+    expect(app).toHaveLength(1);
+    const total = brotli(join(WIDGET_DIST, 'widget.js')) + brotli(join(WIDGET_DIST, 'chunks', app[0]));
+    expect(total).toBeLessThanOrEqual(35 * 1024);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The chat chunk: loaded by widget.js on the visitor's first sign of intent (or at once in inline
+ * and page modes, or when a previous visit left a session). Renders the window into the loader's
+ * shadow root and wires the model to the connection.
+ */
+import { effect } from '@preact/signals';
+import { render } from 'preact';
+import { ChatModel } from './state/chat.js';
+import type { Controller, Host } from './state/host.js';
+import { loadStrings } from './i18n/locales.js';
+import { Connection } from './transport/connection.js';
+import { Session } from './transport/session.js';
+import css from './ui/window.css?inline';
+import { Window } from './ui/Window.js';
+
+export function start(host: Host, pending: { identity?: { email: string; signature: string; name?: string }; context?: Record<string, string> }): Controller {
+  const { boot, config } = host;
+  host.adopt(css);
+  const session = new Session(boot.base, boot.chatbotId);
+  session.identity = pending.identity;
+  session.context = pending.context;
+  let model: ChatModel;
+  const connection = new Connection({
+    base: boot.base,
+    token: (fresh) => session.token(fresh),
+    hello: () => model.hello(),
+    onFrame: (frame) => model.apply(frame),
+    onStatus: (status) => model.setStatus(status),
+    onEnd: () => model.ended(),
+  });
+  model = new ChatModel(config, connection, session, host.emit);
+  const floating = boot.mode === 'bubble';
+
+  const setLocale = (locale: string) => {
+    session.locale = locale;
+    model.locale.value = locale;
+    void loadStrings(locale, config.localization).then((strings) => (model.strings.value = strings));
+  };
+  setLocale(boot.locale ?? config.locale);
+
+  const openLink = (url: string) => window.open(url, '_blank', 'noopener,noreferrer');
+  const close = () => {
+    model.setOpen(false);
+    host.bubble?.focus();
+  };
+  const stopEffects = [
+    effect(() => host.setOpen(model.open.value)),
+    effect(() => host.setUnread(model.unread.value)),
+  ];
+
+  const App = () => (floating && !model.open.value ? null : <Window model={model} floating={floating} onClose={close} openLink={openLink} />);
+  render(<App />, host.mount);
+  if (!floating) model.setOpen(true);
+
+  // Another tab verified, logged out or started over: follow it.
+  const onStorage = (e: StorageEvent) => {
+    if (e.key !== session.key) return;
+    const next = session.read();
+    if (!next) model.ended();
+    else if (e.oldValue && JSON.parse(e.oldValue).token !== next.token) connection.reconnect();
+  };
+  const onOnline = () => connection.reconnect();
+  window.addEventListener('storage', onStorage);
+  window.addEventListener('online', onOnline);
+  model.resume();
+
+  return {
+    open: () => model.setOpen(true),
+    close,
+    toggle: () => (model.open.value ? close() : model.setOpen(true)),
+    setLocale,
+    identify(identity) {
+      session.identity = identity;
+      // The signed identity binds at the next session: start one now when connected.
+      if (session.read()) connection.reconnect(true);
+    },
+    setContext(context) {
+      session.context = context;
+    },
+    sendMessage(text) {
+      model.setOpen(true);
+      model.send(text);
+    },
+    reset: () => model.reset(),
+    destroy() {
+      connection.stop();
+      stopEffects.forEach((stop) => stop());
+      window.removeEventListener('storage', onStorage);
+      window.removeEventListener('online', onOnline);
+      render(null, host.mount);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Builds the widget into dist/widget: the chat chunks first (ES modules, content-hashed, in
+ * chunks/), then widget.js, a classic script (IIFE) that knows the chat entry's hashed name and
+ * `import()`s it on intent. `--watch` rebuilds both on change (npm run dev:widget).
+ */
+import preact from '@preact/preset-vite';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'vite';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WIDGET_DIST = join(here, '..', 'dist', 'widget');
+const watch = process.argv.includes('--watch');
+
+async function buildLoader(appFile: string) {
+  await build({
+    configFile: false,
+    root: here,
+    logLevel: 'warn',
+    plugins: [preact({ prefreshEnabled: false, devToolsEnabled: false })],
+    define: { __PARLEY_APP__: JSON.stringify(`widget/${appFile}`) },
+    build: {
+      outDir: WIDGET_DIST,
+      emptyOutDir: false,
+      target: 'es2020',
+      lib: { entry: join(here, 'loader', 'index.ts'), formats: ['iife'], name: 'parleyWidget', fileName: () => 'widget.js' },
+    },
+  });
+}
+
+/** After each chat build, widget.js is rebuilt with the new entry name. */
+function loaderAfterApp(): Plugin {
+  return {
+    name: 'parley-loader',
+    async writeBundle(_options, bundle) {
+      const entry = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry);
+      if (entry) await buildLoader(entry.fileName);
+      compressAll();
+    },
+  };
+}
+
+/** Brotli and gzip copies beside every file, so the server sends them without compressing per request. */
+function compressAll() {
+  for (const dir of [WIDGET_DIST, join(WIDGET_DIST, 'chunks')]) {
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.js')) continue;
+      const bytes = readFileSync(join(dir, name));
+      writeFileSync(join(dir, `${name}.br`), brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      writeFileSync(join(dir, `${name}.gz`), gzipSync(bytes, { level: 9 }));
+    }
+  }
+}
+
+export async function buildWidget(options: { watch?: boolean } = {}) {
+  rmSync(WIDGET_DIST, { recursive: true, force: true });
+  await build({
+    configFile: false,
+    root: here,
+    base: './',
+    logLevel: 'warn',
+    plugins: [preact({ prefreshEnabled: false, devToolsEnabled: false }), loaderAfterApp()],
+    build: {
+      outDir: join(WIDGET_DIST, 'chunks'),
+      emptyOutDir: true,
+      target: 'es2020',
+      modulePreload: false,
+      watch: options.watch ? {} : null,
+      rollupOptions: {
+        input: join(here, 'app.tsx'),
+        preserveEntrySignatures: 'strict',
+        output: { format: 'es', entryFileNames: 'app-[hash].js', chunkFileNames: '[name]-[hash].js' },
+      },
+    },
+  });
+}
+
+/** True when dist/widget is missing or older than any widget source (or the shared protocol). */
+export function widgetIsStale(): boolean {
+  const built = join(WIDGET_DIST, 'widget.js');
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  const newest = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+  return newest(here) > builtAt || statSync(join(here, '..', 'shared', 'protocol.ts')).mtimeMs > builtAt;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (process.argv.includes('--if-stale') && !widgetIsStale()) process.exit(0);
+  await buildWidget({ watch });
+}

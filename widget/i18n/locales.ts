@@ -1,0 +1,42 @@
+/**
+ * Strings for the widget's locale: English is built in; other languages are separate chunks
+ * fetched only when the locale asks for them. The owner's localization overrides win over both.
+ */
+import { en, type Strings } from './en.js';
+
+const CHUNKS: Record<string, () => Promise<{ default: Strings }>> = {
+  de: () => import('./de.js'),
+  fr: () => import('./fr.js'),
+};
+
+type Overrides = Record<string, unknown> | null | undefined;
+
+/** A language tag's base language (`de-CH` -> `de`). */
+export const baseLanguage = (locale: string) => locale.toLowerCase().split(/[-_]/)[0];
+
+export async function loadStrings(locale: string, overrides: Overrides): Promise<Strings> {
+  const chunk = CHUNKS[baseLanguage(locale)];
+  const base = chunk ? (await chunk()).default : en;
+  return mergeStrings(base, overrides);
+}
+
+/** Owner overrides (spec ChatbotLocalizationSettings) laid over a language, string by string. */
+export function mergeStrings(base: Strings, overrides: Overrides): Strings {
+  const out = structuredClone(base) as unknown as Record<string, unknown>;
+  if (!overrides) return out as unknown as Strings;
+  for (const [group, value] of Object.entries(overrides)) {
+    if (group === 'locale' || !(group in out)) continue;
+    if (typeof value === 'string' && value.trim() && typeof out[group] === 'string') out[group] = value;
+    else if (value && typeof value === 'object' && typeof out[group] === 'object') {
+      const target = out[group] as Record<string, string>;
+      for (const [key, text] of Object.entries(value as Record<string, unknown>)) {
+        if (key in target && typeof text === 'string' && text.trim()) target[key] = text;
+      }
+    }
+  }
+  return out as unknown as Strings;
+}
+
+/** `{name}` placeholders filled in. */
+export const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));

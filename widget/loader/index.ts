@@ -1,0 +1,301 @@
+/**
+ * widget.js: the classic script a site owner pastes. It reads the chatbot's public settings,
+ * draws the bubble in a shadow root and installs the host-page API (`window.parley`, a queue
+ * usable before this script loads). The chat window is a separate chunk imported on intent:
+ * hover, focus, click, auto-open, an API call, or a session left by a previous visit.
+ */
+import type { WidgetConfig } from '../../shared/protocol.js';
+import type { Boot, Controller, Host, WidgetEvent } from '../state/host.js';
+import css from './bubble.css?inline';
+import { adoptStyles } from './styles.js';
+import { postToNative } from './bridge.js';
+
+type Command = [string, ...unknown[]];
+type Listener = (detail?: unknown) => void;
+interface Api {
+  push(command: Command): void;
+  loaded: true;
+}
+
+const SIZES = { SMALL: 48, MEDIUM: 60, LARGE: 72 } as const;
+
+/** The default bubble icon, built node by node (no innerHTML: pages with Trusted Types allow it). */
+function chatIcon(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  const attrs: Record<string, string> = { viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true' };
+  for (const [k, v] of Object.entries(attrs)) svg.setAttribute(k, v);
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M21 12a8 8 0 01-11.6 7.1L4 20l1-4.6A8 8 0 1121 12z');
+  svg.append(path);
+  return svg;
+}
+
+function currentScript(): HTMLScriptElement | null {
+  return (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-chatbot-id][src*="widget.js"]');
+}
+
+function boot(): void {
+  const script = currentScript();
+  const w = window as unknown as { parley?: Command[] | Api };
+  if (!script?.dataset.chatbotId || (w.parley && !Array.isArray(w.parley))) return;
+  const data = script.dataset;
+  const src = new URL(script.src, location.href);
+  const settings: Boot = {
+    chatbotId: data.chatbotId!,
+    base: data.server ?? src.origin,
+    mode: data.mode === 'inline' || data.mode === 'page' ? data.mode : 'bubble',
+    target: data.target ?? null,
+    theme: data.theme === 'dark' || data.theme === 'light' ? data.theme : 'auto',
+    nonce: script.nonce || script.getAttribute('nonce') || '',
+    locale: data.locale ?? null,
+  };
+  const early = Array.isArray(w.parley) ? w.parley : [];
+  const listeners: Record<string, Listener[]> = {};
+  const pending: Parameters<typeof import('../app.js').start>[1] = {};
+  let controller: Controller | null = null;
+  let loading: Promise<Controller | null> | null = null;
+  let config: WidgetConfig | null = null;
+  let hostEl: HTMLElement | null = null;
+  let shadow: ShadowRoot | null = null;
+  let launcher: HTMLElement | null = null;
+  let bubble: HTMLButtonElement | null = null;
+  let badge: HTMLElement | null = null;
+  let tip: HTMLElement | null = null;
+  let mount: HTMLElement | null = null;
+  let isOpen = false;
+  let bubbleHidden = false;
+  let destroyed = false;
+  const queued: Command[] = [];
+
+  const emit = (event: WidgetEvent, detail?: unknown) => {
+    for (const fn of listeners[event] ?? []) {
+      try {
+        fn(detail);
+      } catch (err) {
+        console.error(err);
+      }
+    }
+    postToNative(event, detail);
+  };
+
+  const load = (): Promise<Controller | null> => {
+    if (loading) return loading;
+    if (!config || !shadow || !mount) return Promise.resolve(null);
+    const cfg = config;
+    const root = shadow;
+    const into = mount;
+    loading = import(/* @vite-ignore */ new URL(__PARLEY_APP__, src).href).then(
+      (app: typeof import('../app.js')) => {
+        if (destroyed) return null;
+        const host: Host = {
+          boot: settings,
+          config: cfg,
+          root,
+          mount: into,
+          adopt: (text) => adoptStyles(root, text, settings.nonce),
+          emit,
+          setUnread: (n) => {
+            if (!badge) return;
+            badge.hidden = n <= 0;
+            badge.textContent = n > 9 ? '9+' : String(n);
+          },
+          setOpen: (open) => {
+            isOpen = open;
+            if (tip && open) tip.hidden = true;
+            bubble?.setAttribute('aria-expanded', String(open));
+            if (launcher) launcher.hidden = bubbleHidden || (open && window.matchMedia('(max-width: 640px)').matches);
+          },
+          bubble,
+        };
+        controller = app.start(host, pending);
+        for (const command of queued.splice(0)) run(command);
+        return controller;
+      },
+      (err) => {
+        loading = null;
+        console.error('parley: the chat window failed to load', err);
+        return null;
+      },
+    );
+    return loading;
+  };
+
+  const withApp = (fn: (c: Controller) => void) => {
+    if (controller) fn(controller);
+    else void load().then((c) => c && fn(c));
+  };
+
+  function run(command: Command) {
+    if (!Array.isArray(command)) return;
+    const [name, arg, fn] = command;
+    if (name === 'on' || name === 'off') {
+      const handler = (typeof arg === 'function' ? arg : fn) as Listener;
+      const event = String(arg);
+      if (typeof handler !== 'function') return;
+      const list = (listeners[event] ??= []);
+      if (name === 'on') list.push(handler);
+      else listeners[event] = list.filter((l) => l !== handler);
+      return;
+    }
+    if (!config) return void queued.push(command);
+    switch (name) {
+      case 'open':
+        return withApp((c) => c.open());
+      case 'close':
+        return controller?.close();
+      case 'toggle':
+        return withApp((c) => c.toggle());
+      case 'showBubble':
+      case 'hideBubble':
+        bubbleHidden = name === 'hideBubble';
+        if (launcher) launcher.hidden = bubbleHidden;
+        return;
+      case 'setTheme':
+        settings.theme = arg === 'dark' || arg === 'light' ? arg : 'auto';
+        hostEl?.setAttribute('data-theme', settings.theme);
+        return;
+      case 'setLocale':
+        if (typeof arg !== 'string') return;
+        settings.locale = arg;
+        return controller?.setLocale(arg);
+      case 'identify':
+        if (!arg || typeof arg !== 'object') return;
+        pending.identity = arg as NonNullable<typeof pending.identity>;
+        return controller?.identify(pending.identity);
+      case 'setContext':
+        if (!arg || typeof arg !== 'object') return;
+        pending.context = Object.fromEntries(Object.entries(arg as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+        return controller?.setContext(pending.context);
+      case 'sendMessage':
+        if (typeof arg === 'string') withApp((c) => c.sendMessage(arg));
+        return;
+      case 'reset':
+        if (controller) return controller.reset();
+        try {
+          localStorage.removeItem(`parley:${settings.chatbotId}`);
+        } catch {
+          /* blocked storage */
+        }
+        return;
+      case 'destroy':
+        destroyed = true;
+        controller?.destroy();
+        hostEl?.remove();
+        w.parley = [];
+        return;
+    }
+  }
+
+  const api: Api = { push: (command) => run(command), loaded: true };
+  w.parley = api;
+  // Event subscriptions take effect at once; everything else waits for the settings.
+  for (const command of early) run(command);
+
+  fetch(`${settings.base}/api/widget/${encodeURIComponent(settings.chatbotId)}/config`, { credentials: 'omit' })
+    .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`settings ${res.status}`))))
+    .then((envelope: { data: WidgetConfig }) => {
+      if (destroyed) return;
+      config = envelope.data;
+      draw(config);
+      for (const command of queued.splice(0)) run(command);
+    })
+    .catch((err) => console.warn('parley: widget not shown:', err instanceof Error ? err.message : err));
+
+  function draw(cfg: WidgetConfig) {
+    const a = cfg.appearance;
+    const target = settings.mode === 'inline' && settings.target ? document.querySelector<HTMLElement>(settings.target) : null;
+    if (settings.mode === 'inline' && !target) return void console.warn(`parley: inline target ${settings.target} not found`);
+    hostEl = document.createElement('div');
+    hostEl.setAttribute('data-parley', '');
+    hostEl.setAttribute('data-theme', settings.theme);
+    hostEl.setAttribute('data-mode', settings.mode);
+    hostEl.setAttribute('data-position', a.iconPosition === 'BOTTOM_LEFT' ? 'left' : 'right');
+    const vars: Record<string, string> = {
+      '--pw-brand': a.brandColor,
+      '--pw-brand-text': a.brandTextColor,
+      '--pw-size': `${SIZES[a.iconSize] ?? 60}px`,
+      '--pw-bottom': `${a.distanceFromBottom}px`,
+      '--pw-side': `${a.horizontalDistance}px`,
+      '--pw-font-size': `${a.fontSize}px`,
+      '--pw-max-width': `${a.maxWidth}px`,
+    };
+    if (a.height) vars['--pw-height'] = `${a.height}px`;
+    // CSSOM writes, not a style attribute: allowed under a CSP without 'unsafe-inline'.
+    for (const [k, v] of Object.entries(vars)) hostEl.style.setProperty(k, v);
+    if (settings.mode === 'page') hostEl.style.setProperty('display', 'block');
+    shadow = hostEl.attachShadow({ mode: 'open' });
+    adoptStyles(shadow, css, settings.nonce);
+    mount = document.createElement('div');
+    if (settings.mode === 'bubble') {
+      launcher = document.createElement('div');
+      launcher.className = 'launcher';
+      const text = a.hideTooltip ? null : (a.tooltip ?? a.welcomeMessage);
+      if (text) {
+        tip = document.createElement('div');
+        tip.className = 'tip';
+        tip.setAttribute('role', 'status');
+        tip.textContent = text;
+        const dismiss = document.createElement('button');
+        dismiss.type = 'button';
+        dismiss.className = 'tip-close';
+        dismiss.setAttribute('aria-label', 'Dismiss');
+        dismiss.textContent = '×';
+        dismiss.onclick = (e) => {
+          e.stopPropagation();
+          tip!.hidden = true;
+        };
+        tip.append(dismiss);
+        tip.onclick = () => withApp((c) => c.open());
+        launcher.append(tip);
+      }
+      bubble = document.createElement('button');
+      bubble.type = 'button';
+      bubble.className = 'bubble';
+      bubble.setAttribute('aria-label', /^en\b/i.test(settings.locale ?? cfg.locale) ? `Open chat: ${cfg.name}` : cfg.name);
+      bubble.setAttribute('aria-haspopup', 'dialog');
+      bubble.setAttribute('aria-expanded', 'false');
+      const icon = cfg.icons.bubble;
+      if (icon && /^https?:/i.test(icon)) {
+        const img = document.createElement('img');
+        img.src = icon;
+        img.alt = '';
+        bubble.append(img);
+      } else bubble.append(chatIcon());
+      badge = document.createElement('span');
+      badge.className = 'badge';
+      badge.hidden = true;
+      bubble.append(badge);
+      const preload = () => void load();
+      bubble.addEventListener('pointerenter', preload, { once: true });
+      bubble.addEventListener('focus', preload, { once: true });
+      bubble.addEventListener('touchstart', preload, { once: true, passive: true });
+      bubble.onclick = () => withApp((c) => c.toggle());
+      launcher.append(bubble);
+      launcher.hidden = bubbleHidden;
+      shadow.append(launcher, mount);
+      document.body.append(hostEl);
+      const mobile = window.matchMedia('(max-width: 640px), (pointer: coarse)').matches;
+      const auto = mobile ? a.autoOpenChatWindowInMobile : a.autoOpenChatWindowInDesktop;
+      const delay = mobile ? a.autoOpenChatWindowDelayInMobile : a.autoOpenChatWindowDelayInDesktop;
+      if (auto === 'ALWAYS_OPEN_WITH_DELAY') setTimeout(() => !isOpen && !destroyed && withApp((c) => c.open()), Math.max(0, delay));
+      // A returning visitor: connect now so agent replies raise the unread badge.
+      if (hasSession(settings.chatbotId)) void load();
+    } else {
+      shadow.append(mount);
+      (target ?? document.body).append(hostEl);
+      void load();
+    }
+    emit('ready');
+  }
+}
+
+function hasSession(chatbotId: string): boolean {
+  try {
+    return !!localStorage.getItem(`parley:${chatbotId}`);
+  } catch {
+    return false;
+  }
+}
+
+boot();

@@ -1,0 +1,93 @@
+/**
+ * The visitor's session token. Read from localStorage when a previous visit left one; created
+ * (POST /api/widget/{id}/session) and written only once the visitor acts, so a page view alone
+ * stores nothing. Other tabs of the same visitor see the change through the `storage` event.
+ */
+import type { SessionRequest, SessionResponse, VisitorInfo } from '../../shared/protocol.js';
+
+export interface StoredSession {
+  token: string;
+  expiresAt: string;
+  conversationId: string | null;
+}
+
+const RENEW_BEFORE_MS = 60_000;
+
+export class Session {
+  readonly key: string;
+  identity: SessionRequest['identity'] | undefined;
+  context: Record<string, string> | undefined;
+  locale: string | undefined;
+  visitor: VisitorInfo | null = null;
+
+  constructor(
+    private readonly base: string,
+    readonly chatbotId: string,
+    private readonly storage: Storage | null = safeStorage(),
+  ) {
+    this.key = `parley:${chatbotId}`;
+  }
+
+  read(): StoredSession | null {
+    try {
+      const raw = this.storage?.getItem(this.key);
+      const parsed = raw ? (JSON.parse(raw) as StoredSession) : null;
+      return parsed && typeof parsed.token === 'string' ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+
+  write(patch: Partial<StoredSession>) {
+    const current = this.read() ?? { token: '', expiresAt: '', conversationId: null };
+    try {
+      this.storage?.setItem(this.key, JSON.stringify({ ...current, ...patch }));
+    } catch {
+      /* storage full or blocked: the session lives for this page only */
+    }
+  }
+
+  clear() {
+    try {
+      this.storage?.removeItem(this.key);
+    } catch {
+      /* blocked storage */
+    }
+  }
+
+  /** A token to connect with: the stored one while valid, else a renewed or new session. */
+  async token(fresh = false): Promise<string> {
+    const stored = this.read();
+    if (!fresh && stored?.token && Date.parse(stored.expiresAt) - Date.now() > RENEW_BEFORE_MS) return stored.token;
+    const body: SessionRequest = {};
+    if (stored?.token) body.renew = stored.token;
+    if (this.identity) body.identity = this.identity;
+    if (this.context) body.context = this.context;
+    if (this.locale) body.locale = this.locale;
+    const res = await fetch(`${this.base}/api/widget/${encodeURIComponent(this.chatbotId)}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const envelope = (await res.json().catch(() => null)) as { ok?: boolean; data?: SessionResponse } | null;
+    if (!res.ok || !envelope?.data?.token) {
+      // A renew the server refuses (expired, other chatbot) starts over as a new visitor.
+      if (body.renew && res.status >= 400 && res.status < 500 && res.status !== 429) {
+        this.clear();
+        return this.token(true);
+      }
+      throw new Error(`session ${res.status}`);
+    }
+    this.visitor = envelope.data.visitor;
+    this.write({ token: envelope.data.token, expiresAt: envelope.data.expiresAt, conversationId: stored?.conversationId ?? null });
+    return envelope.data.token;
+  }
+}
+
+function safeStorage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,63 @@
+/** The input: grows to several lines, Enter sends, Shift+Enter breaks the line. */
+import { useRef, useState } from 'preact/hooks';
+import { LIMITS } from '../../shared/protocol.js';
+import type { ChatModel } from '../state/chat.js';
+import { SendIcon } from './icons.js';
+
+export function Composer({ model }: { model: ChatModel }) {
+  const s = model.strings.value;
+  const [text, setText] = useState('');
+  const area = useRef<HTMLTextAreaElement>(null);
+  const typingSent = useRef(false);
+  const resolved = model.condition.value?.status === 'RESOLVED';
+  const grow = () => {
+    const el = area.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, 160)}px`;
+  };
+  const submit = () => {
+    if (!text.trim()) return;
+    model.send(text);
+    setText('');
+    if (typingSent.current) model.typingChanged((typingSent.current = false));
+    requestAnimationFrame(grow);
+  };
+  const label = model.config.appearance.placeholderText || s.ui.send;
+  return (
+    <form
+      class="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <textarea
+        ref={area}
+        rows={1}
+        name="message"
+        value={text}
+        maxLength={LIMITS.maxMessageChars}
+        placeholder={model.config.appearance.placeholderText ?? ''}
+        aria-label={label}
+        onInput={(e) => {
+          const value = (e.target as HTMLTextAreaElement).value;
+          setText(value);
+          grow();
+          if (!typingSent.current && value) model.typingChanged((typingSent.current = true));
+          else if (typingSent.current && !value) model.typingChanged((typingSent.current = false));
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            submit();
+          }
+        }}
+        data-resolved={resolved ? '' : undefined}
+      />
+      <button type="submit" class="send" aria-label={s.ui.send} disabled={!text.trim()}>
+        <SendIcon />
+      </button>
+    </form>
+  );
+}

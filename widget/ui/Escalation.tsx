@@ -1,0 +1,26 @@
+/** "Talk to a person?": the confirmation before a conversation goes to the team. */
+import { useEffect, useRef } from 'preact/hooks';
+import type { ChatModel } from '../state/chat.js';
+
+export function EscalationDialog({ model }: { model: ChatModel }) {
+  const s = model.strings.value.chatMessage;
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirm.current?.focus(), []);
+  const cancel = () => (model.escalationOpen.value = false);
+  return (
+    <div class="dialog-backdrop" onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), cancel())}>
+      <div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby="esc-h" aria-describedby="esc-d">
+        <h2 id="esc-h">{s.escalationHeading}</h2>
+        <p id="esc-d">{s.escalationSubHeading}</p>
+        <div class="dialog-actions">
+          <button type="button" class="secondary" onClick={cancel}>
+            {s.cancel}
+          </button>
+          <button type="button" class="primary" ref={confirm} onClick={() => model.confirmEscalation()}>
+            {s.yesContinue}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

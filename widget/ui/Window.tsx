@@ -1,0 +1,147 @@
+/** The chat window: header, connection banner, the current view, composer, watermark. */
+import { useEffect, useRef } from 'preact/hooks';
+import type { ChatModel } from '../state/chat.js';
+import { Account } from './Account.js';
+import { Composer } from './Composer.js';
+import { EscalationDialog } from './Escalation.js';
+import { Home } from './Home.js';
+import { BackIcon, CloseIcon, CollapseIcon, ExpandIcon, HomeIcon, HumanIcon, PersonIcon } from './icons.js';
+import { LeadForm } from './LeadForm.js';
+import { ExternalLink, safeUrl } from './markdown.js';
+import { Messages } from './Messages.js';
+
+export interface WindowProps {
+  model: ChatModel;
+  /** Floating (bubble mode): closable, focus kept inside. */
+  floating: boolean;
+  onClose(): void;
+  openLink(url: string): void;
+}
+
+const FOCUSABLE = 'a[href],button:not([disabled]),textarea:not([disabled]),input:not([disabled]),select:not([disabled]),[tabindex]:not([tabindex="-1"])';
+
+export function Window({ model, floating, onClose, openLink }: WindowProps) {
+  const s = model.strings.value;
+  const { config } = model;
+  const ref = useRef<HTMLDivElement>(null);
+  const view = model.view.value;
+  const condition = model.condition.value;
+  const status = model.status.value;
+  const canEscalate =
+    config.chat.mode === 'AI_WITH_HUMAN_ESCALATION' && !!model.conversationId.value && condition?.mode !== 'AGENT' && !condition?.escalated && condition?.status !== 'RESOLVED';
+  const blockedByLead = config.userData.collectUserDetails === 'BEFORE_CONVERSATION' && (model.lead.value === 'asking' || model.lead.value === 'busy');
+
+  useEffect(() => {
+    if (!floating) return;
+    const first = ref.current?.querySelector<HTMLElement>('textarea, button.prompt, button');
+    first?.focus();
+  }, []);
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!floating) return;
+    if (e.key === 'Escape' && !model.escalationOpen.value) {
+      e.preventDefault();
+      onClose();
+      return;
+    }
+    if (e.key !== 'Tab' || !ref.current) return;
+    const nodes = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((n) => n.offsetParent !== null || n === document.activeElement);
+    if (!nodes.length) return;
+    const active = (ref.current.getRootNode() as ShadowRoot).activeElement;
+    const first = nodes[0];
+    const last = nodes[nodes.length - 1];
+    if (e.shiftKey && active === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && active === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+
+  const agent = condition?.mode === 'AGENT' ? condition.agent : null;
+  const icon = safeUrl(config.icons.icon ?? '');
+  const cta = config.appearance.ctaText && safeUrl(config.appearance.ctaLink ?? '');
+  const watermarkLink = safeUrl(config.watermark.link ?? '');
+  const watermarkIcon = safeUrl(config.watermark.iconUrl ?? '');
+
+  return (
+    <div
+      ref={ref}
+      class={`window${model.expanded.value ? ' expanded' : ''}${floating ? ' floating' : ''}`}
+      role={floating ? 'dialog' : 'region'}
+      aria-modal={floating ? 'false' : undefined}
+      aria-labelledby="pw-title"
+      dir={config.appearance.rtl ? 'rtl' : 'ltr'}
+      lang={model.locale.value}
+      onKeyDown={onKeyDown}
+    >
+      <header class="header">
+        {view !== 'chat' ? (
+          <button type="button" class="icon-btn" aria-label={s.ui.back} onClick={() => (model.view.value = 'chat')}>
+            <BackIcon />
+          </button>
+        ) : (
+          icon && <img class="header-icon" src={icon} alt="" />
+        )}
+        <div class="header-text">
+          <h1 id="pw-title">{config.name}</h1>
+          {agent && <span class="header-sub">{agent.name}</span>}
+        </div>
+        {view === 'chat' && canEscalate && (
+          <button type="button" class="icon-btn" aria-label={s.ui.talkToHuman} title={s.ui.talkToHuman} onClick={() => (model.escalationOpen.value = true)}>
+            <HumanIcon />
+          </button>
+        )}
+        <button type="button" class="icon-btn" aria-label={s.chatMessages.messages} title={s.chatMessages.messages} onClick={() => model.showHome()}>
+          <HomeIcon />
+        </button>
+        <button type="button" class="icon-btn" aria-label={s.chatAccount.account} title={s.chatAccount.account} onClick={() => (model.view.value = 'account')}>
+          <PersonIcon />
+        </button>
+        {floating && (
+          <button type="button" class="icon-btn hide-phone" aria-label={model.expanded.value ? s.ui.collapse : s.ui.expand} onClick={() => (model.expanded.value = !model.expanded.value)}>
+            {model.expanded.value ? <CollapseIcon /> : <ExpandIcon />}
+          </button>
+        )}
+        {floating && (
+          <button type="button" class="icon-btn" aria-label={s.ui.closeChat} onClick={onClose}>
+            <CloseIcon />
+          </button>
+        )}
+      </header>
+      {(status === 'offline' || (status === 'connecting' && model.pending.value.length > 0)) && (
+        <div class="banner" role="status">
+          {status === 'offline' ? s.ui.offline : s.ui.connecting}
+        </div>
+      )}
+      {model.error.value && (
+        <div class="banner banner-error" role="alert">
+          {model.error.value}
+        </div>
+      )}
+      <div class="body">
+        {view === 'chat' && (blockedByLead ? <LeadForm model={model} /> : <Messages model={model} openLink={openLink} />)}
+        {view === 'home' && <Home model={model} />}
+        {view === 'account' && <Account model={model} />}
+      </div>
+      {view === 'chat' && !blockedByLead && <Composer model={model} />}
+      {(cta || !config.watermark.hide) && (
+        <footer class="footer">
+          {cta && (
+            <ExternalLink href={cta}>
+              <span class="cta">{config.appearance.ctaText}</span>
+            </ExternalLink>
+          )}
+          {!config.watermark.hide && (
+            <span class="watermark">
+              {watermarkIcon && <img src={watermarkIcon} alt="" />}
+              {watermarkLink ? <ExternalLink href={watermarkLink}>{config.watermark.text ?? 'Parley'}</ExternalLink> : (config.watermark.text ?? 'Parley')}
+            </span>
+          )}
+        </footer>
+      )}
+      {model.escalationOpen.value && <EscalationDialog model={model} />}
+    </div>
+  );
+}
