@@ -8,6 +8,10 @@ const BENCHMARKS: Record<string, { about: string; load: () => Promise<{ run: () 
   eval: { about: 'answers on five unseen sites (crawled, asked over HTTP): hit@1/@3, abstention, latency, against plain BM25', load: () => import('./eval/answers-eval.js') },
   answers: { about: "answer engine: relevance gate rates, built-in latency, time to the first streamed token (stand-in model)", load: () => import('./answers.js') },
   knowledge: { about: 'crawl pages/s (500-page local site), ingestion and search p50/p95 at 100k chunks, SQLite and PostgreSQL', load: () => import('./knowledge.js') },
+  startup: { about: 'CLI command time and server start to /health on an empty database, compiled vs tsx', load: () => import('./startup.js') },
+  uploads: { about: 'peak RSS while receiving one 20 MB file upload, then ten at once (streamed to disk)', load: () => import('./uploads.js') },
+  webhooks: { about: 'deliveries/s to a local HTTPS receiver against direct POSTs; latency a webhook adds to the API call that emits it', load: () => import('./webhooks.js') },
+  widget: { about: 'widget.js and chunk bytes (raw/gzip/brotli); time to bubble vs flowise-embed and to the first answer, in chromium', load: () => import('./widget.js') },
   conversations: { about: 'visitor message -> stored answer p50/p99, 50 concurrent conversations, time to the first token', load: () => import('./conversations.js') },
 };
 

@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { installAccess } from './http/access.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { installJsonBody } from './http/json-body.js';
@@ -37,6 +38,8 @@ export interface BuildOptions {
   /** An open, migrated database (main.ts, the CLI, tests); otherwise opened from config, unmigrated. */
   database?: DatabaseHandle;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests that read the log). */
+  logStream?: { write(line: string): void };
   /** Run the job queue and the sync scheduler (default true; the CLI turns them off). */
   backgroundJobs?: boolean;
 }
@@ -72,11 +75,21 @@ export async function registerCore(app: FastifyInstance, config: Config, options
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
     bodyLimit: config.bodyLimit,
     routerOptions: ROUTER,
     trustProxy: config.trustProxy,
+    // Slow-drip bodies end: the whole request within REQUEST_TIMEOUT_MS (checked often enough to matter).
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: config.http.connectionTimeoutMs,
+    // Node reads these only when the server is created (setting requestTimeout later checks nothing).
+    http: {
+      requestTimeout: config.http.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, config.http.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(config.http.requestTimeoutMs / 4))),
+    },
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // 0. The shared parts: storage, outbound clients, queue, services (closed in reverse order).
@@ -92,6 +105,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Callback-style hooks: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // No response is ever content-sniffed into something else (icons, errors, JSON).
+    reply.header('x-content-type-options', 'nosniff');
     // Many clients send `Content-Type: application/json` on every call; a GET or DELETE without
     // a body is not an empty JSON document.
     const h = request.headers;

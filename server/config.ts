@@ -33,6 +33,10 @@ export interface Config {
   iconMaxBytes: number;
   /** Largest knowledge file upload, in bytes. */
   fileMaxBytes: number;
+  /** A request must arrive in full within requestTimeoutMs; a socket idle for connectionTimeoutMs is closed (0: never). */
+  http: { requestTimeoutMs: number; connectionTimeoutMs: number };
+  /** One upload request's files together, and how many uploads one account may run at once. */
+  uploads: { maxTotalBytes: number; perAccount: number };
   /** Lets outbound requests reach private and loopback addresses (intranet crawling, tests). */
   /** ALLOW_PRIVATE_FETCH=1: every internal address may be fetched. */
   allowPrivateFetch: boolean;
@@ -205,6 +209,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     iconMaxBytes: integer(env, 'ICON_MAX_BYTES', 1_048_576, 1024, 10 * 1_048_576),
     fileMaxBytes: integer(env, 'FILE_MAX_BYTES', 20 * 1_048_576, 1024, 512 * 1_048_576),
+    http: {
+      requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),
+      connectionTimeoutMs: integer(env, 'CONNECTION_TIMEOUT_MS', 300_000, 0, 3_600_000),
+    },
+    uploads: {
+      maxTotalBytes: integer(env, 'UPLOAD_MAX_TOTAL_BYTES', 60 * 1_048_576, 1024, 4096 * 1_048_576),
+      perAccount: integer(env, 'UPLOADS_PER_ACCOUNT', 3, 1, 100),
+    },
     ...privateFetch(env),
     outboundTimeoutMs: integer(env, 'OUTBOUND_TIMEOUT_MS', 15_000, 100, 600_000),
     extractTimeoutMs: integer(env, 'EXTRACT_TIMEOUT_MS', 30_000, 100, 600_000),

@@ -44,8 +44,9 @@ export function startupFailure(error: unknown, config?: Pick<Config, 'port' | 'h
   if (config?.databaseUrl && (code === '28P01' || code === '28000' || code === '3D000')) {
     return `The database at ${where(config.databaseUrl)} refused the connection: ${message}. Check DATABASE_URL`;
   }
-  if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT'].includes(code ?? '') && err.path) {
-    return `Cannot write ${err.path} (${code}): DATA_DIR${config ? ` (${config.dataDir})` : ''} must be a directory this user can write`;
+  if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'EEXIST', 'EISDIR'].includes(code ?? '') && err.path) {
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'ENOENT' ? 'a parent folder is missing' : 'permission denied';
+    return `Cannot write ${err.path} (${why}, ${code}): DATA_DIR must be a directory this user can write`;
   }
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_NOTADB' || /unable to open database/.test(message)) {
     return `Cannot open the SQLite database${config ? ` at ${config.sqlitePath}` : ''}: ${message}. DATA_DIR must be a directory this user can write`;

@@ -38,6 +38,12 @@ export const ERROR_STATUS = {
   CODE_NOT_VALID: 400,
   /** A host page's signed identity claim is unsigned, wrongly signed, or the chatbot has no identity secret. */
   IDENTITY_NOT_VALID: 401,
+  /** Node refused the request before it was read: malformed HTTP. */
+  MALFORMED_REQUEST: 400,
+  /** The request did not arrive in full within REQUEST_TIMEOUT_MS. */
+  REQUEST_TIMEOUT: 408,
+  /** The request's headers are larger than the server reads. */
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_SERVER_ERROR: 500,
   /** A service we call for the caller (a connected source such as Confluence) is down or throttling. */
   UPSTREAM_UNAVAILABLE: 502,

@@ -91,8 +91,6 @@ export interface SendMessageFrame {
   text: string;
   /** A starter or follow-up the visitor clicked. */
   via?: { kind: 'starter' | 'followup'; id?: string };
-  /** Page context the host page set since the session began (`parley.push(['setContext', {...}])`): replaces the session's. */
-  context?: Record<string, string>;
 }
 export interface TypingFrame {
   type: 'typing';
@@ -316,13 +314,25 @@ export type ServerFrame =
 // `POST /api/widget/frames` (same header); the frames meant for that request (ack, errors,
 // lists) come back in `data.frames`, conversation events on the stream.
 
-/** The team's live stream (`/api/v2/stream`) carries the server frames above and these. */
+/**
+ * The team's live stream (`/api/v2/stream`, a v2 token with conversations:read) carries the
+ * server frames above for every chatbot the token may see, and these. Client frames: hello
+ * (resume, token), conversation.open, typing (as the token's user: `typing` who `agent` to the
+ * visitor), ping.
+ */
+export interface TeamReadyFrame {
+  type: 'team.ready';
+  v: number;
+  /** The chatbots this stream carries (the token's reach at connect time). */
+  chatbotIds: string[];
+  heartbeatMs: number;
+}
 export interface VisitorTypingFrame {
   type: 'visitor.typing';
   conversationId: string;
   typing: boolean;
 }
-export type TeamFrame = ServerFrame | VisitorTypingFrame;
+export type TeamFrame = ServerFrame | TeamReadyFrame | VisitorTypingFrame;
 
 /** Limits shared by both sides. */
 export const LIMITS = {

@@ -75,7 +75,9 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
       if (session.read()) connection.reconnect(true);
     },
     setContext(context) {
+      // Page context travels with the session: a running session is renewed with it.
       session.context = context;
+      if (session.read()) connection.reconnect(true);
     },
     sendMessage(text) {
       model.setOpen(true);

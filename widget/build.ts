@@ -1,7 +1,8 @@
 /**
  * Builds the widget into dist/widget: the chat chunks first (ES modules, content-hashed, in
  * chunks/), then widget.js, a classic script (IIFE) that knows the chat entry's hashed name and
- * `import()`s it on intent. `--watch` rebuilds both on change (npm run dev:widget).
+ * `import()`s it on intent; and the demo playground (demo/ -> dist/demo). `--watch` rebuilds on
+ * change (npm run dev:widget).
  */
 import preact from '@preact/preset-vite';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -54,8 +55,23 @@ function compressAll() {
   }
 }
 
+export const DEMO_DIST = join(here, '..', 'dist', 'demo');
+
+/** The theming playground and agent console (demo/), served at /demo. */
+async function buildDemo(watchIt: boolean) {
+  await build({
+    configFile: false,
+    root: join(here, '..', 'demo'),
+    base: '/demo/',
+    logLevel: 'warn',
+    plugins: [preact({ prefreshEnabled: false, devToolsEnabled: false })],
+    build: { outDir: DEMO_DIST, emptyOutDir: true, target: 'es2020', modulePreload: false, watch: watchIt ? {} : null },
+  });
+}
+
 export async function buildWidget(options: { watch?: boolean } = {}) {
   rmSync(WIDGET_DIST, { recursive: true, force: true });
+  await buildDemo(!!options.watch);
   await build({
     configFile: false,
     root: here,
@@ -80,11 +96,11 @@ export async function buildWidget(options: { watch?: boolean } = {}) {
 /** True when dist/widget is missing or older than any widget source (or the shared protocol). */
 export function widgetIsStale(): boolean {
   const built = join(WIDGET_DIST, 'widget.js');
-  if (!existsSync(built)) return true;
+  if (!existsSync(built) || !existsSync(join(DEMO_DIST, 'index.html'))) return true;
   const builtAt = statSync(built).mtimeMs;
   const newest = (dir: string): number =>
     Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
-  return newest(here) > builtAt || statSync(join(here, '..', 'shared', 'protocol.ts')).mtimeMs > builtAt;
+  return newest(here) > builtAt || newest(join(here, '..', 'demo')) > builtAt || statSync(join(here, '..', 'shared', 'protocol.ts')).mtimeMs > builtAt;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

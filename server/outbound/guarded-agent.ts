@@ -37,8 +37,10 @@ export function addressVerdict(ip: string, guard: AddressGuard): AddressVerdict 
 export function assertAddressAllowed(ip: string, guard: AddressGuard, where: string, hostname?: string): void {
   const verdict = addressVerdict(ip, guard);
   if (verdict.allowed) return;
-  const via = hostname && hostname !== ip ? `${hostname} resolves to ${ip}` : ip;
-  throw new OutboundError('BLOCKED_ADDRESS', where, `Refused to fetch ${where}: ${via} is ${verdict.reason}`, {
+  // A name's addresses are not told back (that would map an internal network for the caller); a
+  // literal address the caller wrote may be. `address` stays on the error for the server's logs.
+  const what = hostname && hostname !== ip ? hostname : ip;
+  throw new OutboundError('BLOCKED_ADDRESS', where, `Refused to fetch ${where}: ${what} is a private or reserved address`, {
     address: ip,
   });
 }

@@ -6,7 +6,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { LIMITS, WS_SUBPROTOCOL } from '../../shared/protocol.js';
+import { CLOSE, LIMITS, WS_SUBPROTOCOL } from '../../shared/protocol.js';
 import { Gateway } from '../realtime/gateway.js';
 import { InProcessHub, type RealtimeHub } from '../realtime/hub.js';
 import { RedisHub } from '../realtime/redis-hub.js';
@@ -36,6 +36,11 @@ async function realtime(app: FastifyInstance) {
       maxPayload: LIMITS.maxPayloadBytes,
       // Only our protocol name is ever echoed: a session token offered beside it stays unspoken.
       handleProtocols: (protocols: Set<string>) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
+    },
+    // Clients see "going away" and resume (on this instance once it is back, or on another).
+    preClose(this: FastifyInstance, done: () => void) {
+      for (const client of this.websocketServer.clients) client.close(CLOSE.goingAway, 'server restarting: reconnect and resume');
+      done();
     },
   });
 

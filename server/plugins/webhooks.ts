@@ -31,8 +31,9 @@ export function createWebhooks(store: Store, outbound: GuardedHttpClient, box: S
     concurrency: config.webhooks.concurrency,
     perTarget: config.webhooks.perTarget,
     pollMs: config.webhooks.pollMs,
-    // Longer than an attempt can take, so only a process that died loses its claim.
-    leaseMs: 2 * config.webhooks.timeoutMs + 1_000,
+    // The client's deadline bounds an attempt; the margin covers recording it. Only a process that
+    // died loses its claim.
+    leaseMs: config.webhooks.timeoutMs + 2_000,
     log,
   });
   return {
@@ -44,6 +45,10 @@ export function createWebhooks(store: Store, outbound: GuardedHttpClient, box: S
   };
 }
 
+/** Finished deliveries stay in the log this long (redeliverable meanwhile), then are deleted. */
+export const LOG_RETENTION_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
 export interface WebhooksOptions {
   /** Deliver (default true; the CLI turns background work off). */
   run?: boolean;
@@ -53,12 +58,21 @@ export interface WebhooksOptions {
 export default fp<WebhooksOptions>(
   async (app, options) => {
     const dispatcher: WebhookDispatcher = app.services.webhookDispatcher;
-    if (options.run !== false) app.addHook('onReady', async () => dispatcher.start());
+    let pruner: NodeJS.Timeout | null = null;
+    if (options.run !== false) {
+      app.addHook('onReady', async () => {
+        dispatcher.start();
+        const prune = () => void dispatcher.prune(LOG_RETENTION_MS).catch((err) => app.log.error({ err }, 'pruning the webhook log failed'));
+        pruner = setInterval(prune, PRUNE_EVERY_MS);
+        pruner.unref();
+      });
+    }
     // Rows written in a change's transaction are visible once it commits: look then, not at the next poll.
     const unsubscribe = app.services.conversations.onCommit((_, events) => {
       if (events.some((e) => e.type === 'message.added' || e.type === 'conversation.escalated' || e.type === 'lead.captured')) dispatcher.nudge();
     });
     app.addHook('onClose', async () => {
+      if (pruner) clearInterval(pruner);
       unsubscribe();
       await dispatcher.stop();
     });

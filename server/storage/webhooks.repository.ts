@@ -84,18 +84,17 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
         if (filter.event) q = q.where('event', '=', filter.event);
         return keysetPage(q, page, (r) => toDelivery(r as DeliveryRow), 'webhook_deliveries');
       },
-      async due(now, limit) {
-        const rows = await db
+      async due(now, limit, skipUrls = []) {
+        let q = db
           .selectFrom('webhook_deliveries as d')
           .leftJoin('webhook_targets as t', (j) => j.onRef('t.chatbot_id', '=', 'd.chatbot_id').onRef('t.url', '=', 'd.target_url'))
           .selectAll('d')
           .select('t.disabled_at as target_disabled_at')
           .where('d.status', '=', 'pending')
           .where('d.next_attempt_at', '<=', now)
-          .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', now)]))
-          .orderBy('d.next_attempt_at')
-          .limit(limit)
-          .execute();
+          .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', now)]));
+        if (skipUrls.length) q = q.where('d.target_url', 'not in', skipUrls);
+        const rows = await q.orderBy('d.next_attempt_at').limit(limit).execute();
         return rows.map((r): ClaimedDelivery => ({ ...toDelivery(r as DeliveryRow), targetDisabled: r.target_disabled_at !== null }));
       },
       async lease(id, now, until) {
@@ -135,6 +134,16 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
           .set({ status: 'pending', attempts: 0, next_attempt_at: at, lease_until: null, updated_at: at })
           .where('id', '=', id)
           .execute();
+      },
+      async prune(before, limit) {
+        const ids = db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', 'in', ['delivered', 'failed', 'skipped'])
+          .where('updated_at', '<', before)
+          .limit(limit);
+        const res = await db.deleteFrom('webhook_deliveries').where('id', 'in', ids).executeTakeFirst();
+        return Number(res.numDeletedRows);
       },
       async countByStatus(chatbotId) {
         let q = db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status');

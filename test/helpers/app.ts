@@ -39,6 +39,8 @@ export interface TestAppOptions {
    * start a second app where a first one stopped. The caller owns it: close() leaves it in place.
    */
   dataDir?: string;
+  /** Receives the app's log lines (at LOG_LEVEL, `silent` unless `env` sets it); without it there is no log. */
+  logStream?: { write(line: string): void };
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -55,7 +57,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     database = openDatabase({ sqlitePath: join(dataDir, 'test.db') });
   }
   await prepareDatabase(database, config.ownerEmail);
-  const app = await buildApp(config, { database, logger: false });
+  const app = await buildApp(config, { database, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   const dropped = checkResponses(app);
   await app.ready();
 

@@ -31,7 +31,6 @@ export function setup(config: WidgetConfig = widgetConfig(), options: { floating
     read: () => stored,
     write: (patch) => void (stored = { token: stored?.token ?? 'tok', conversationId: stored?.conversationId ?? null, ...patch }),
     clear: () => void (stored = null),
-    context: undefined,
   };
   const model = new ChatModel(config, transport, session, (event, detail) => void events.push({ event, detail }));
   model.setOpen(true);

@@ -192,7 +192,11 @@ function boot(): void {
   // Event subscriptions take effect at once; everything else waits for the settings.
   for (const command of early) run(command);
 
-  fetch(`${settings.base}/api/widget/${encodeURIComponent(settings.chatbotId)}/config`, { credentials: 'omit' })
+  fetch(`${settings.base}/api/widget/${encodeURIComponent(settings.chatbotId)}/config`, {
+    credentials: 'omit',
+    // The playground redraws right after saving; pages use the cached settings (max-age 60 s).
+    cache: data.preview !== undefined ? 'no-cache' : 'default',
+  })
     .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`settings ${res.status}`))))
     .then((envelope: { data: WidgetConfig }) => {
       if (destroyed) return;

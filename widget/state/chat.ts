@@ -38,7 +38,6 @@ export interface SessionStore {
   read(): { token: string; conversationId: string | null } | null;
   write(patch: { conversationId?: string | null; token?: string; expiresAt?: string }): void;
   clear(): void;
-  context: Record<string, string> | undefined;
 }
 
 export type View = 'chat' | 'home' | 'account';
@@ -156,8 +155,7 @@ export class ChatModel {
     this.pending.value = [...this.pending.value, optimistic];
     this.view.value = 'chat';
     this.error.value = null;
-    const context = this.session.context;
-    this.transport.send({ type: 'message.send', clientId: id, text: body, ...(cid ? { conversationId: cid } : {}), ...(via ? { via } : {}), ...(context ? { context } : {}) });
+    this.transport.send({ type: 'message.send', clientId: id, text: body, ...(cid ? { conversationId: cid } : {}), ...(via ? { via } : {}) });
     this.connect();
   }
 

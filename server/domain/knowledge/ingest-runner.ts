@@ -71,7 +71,7 @@ export class JobInterrupted extends Error {
   }
 }
 
-const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
+const FINAL = new Set(['succeeded', 'partially_succeeded', 'failed', 'cancelled']);
 
 export class IngestRunner {
   private readonly handlers = new Map<string, ItemHandler>();
@@ -242,8 +242,8 @@ export class IngestRunner {
       await Promise.race([...inFlight.values()].map((f) => f.done));
     }
     job = (await ingest.getJob(jobId))!;
-    const status = job.done === 0 && job.failed > 0 ? 'failed' : 'succeeded';
-    let error: string | null = null;
+    const status = job.failed === 0 ? 'succeeded' : job.done === 0 ? 'failed' : 'partially_succeeded';
+    let error: string | null = status === 'partially_succeeded' ? `${job.failed} of ${job.done + job.failed} items failed; see the error list` : null;
     if (status === 'failed') {
       // The first failure is usually every failure's cause (an address refused, a site down).
       const [first] = await ingest.errors(jobId, 1);
@@ -279,7 +279,7 @@ export class IngestRunner {
     await ingest.addCounts(item.jobId, { [result.status]: 1 });
   }
 
-  private async finish(job: IngestJobRecord, source: SourceRecord, status: 'succeeded' | 'failed' | 'cancelled', error: string | null = null) {
+  private async finish(job: IngestJobRecord, source: SourceRecord, status: 'succeeded' | 'partially_succeeded' | 'failed' | 'cancelled', error: string | null = null) {
     const at = nowIso();
     await this.store.knowledge.ingest.updateJob(job.id, { status, finishedAt: at, error });
     const next = source.syncIntervalMinutes ? new Date(Date.now() + source.syncIntervalMinutes * 60_000).toISOString() : null;

@@ -110,18 +110,24 @@ export class KnowledgeService {
     return this.start(source, 'add', [{ key, payload: { type: 'text', title: input.title.trim(), text: input.text, documentKey: key } }]);
   }
 
-  async addFiles(auth: AuthContext, chatbotId: string, files: { name: string; bytes: Buffer }[]) {
+  /**
+   * Stores uploaded files (read one at a time from where the upload put them) and imports them.
+   * Blob writes take turns across requests, so concurrent uploads hold one file in memory at a time.
+   */
+  async addFiles(auth: AuthContext, chatbotId: string, files: { name: string; read(): Promise<Buffer> }[]) {
     const chatbot = await this.writable(auth, chatbotId);
     if (!files.length) throw validationFailed([{ path: ['files'], message: 'attach at least one file' }]);
     const source = await this.ensureSource(chatbot, 'files', '', 'Files', {});
     const items = [];
     for (const f of files) {
       const id = newId();
-      await this.store.knowledge.blobs.insert({ id, chatbotId: chatbot.id, name: f.name, bytes: f.bytes });
+      await this.blobWrites.run(async () => this.store.knowledge.blobs.insert({ id, chatbotId: chatbot.id, name: f.name, bytes: await f.read() }));
       items.push({ key: `file:${id}`, blobId: id, payload: { type: 'file', name: f.name } });
     }
     return this.start(source, 'add', items);
   }
+
+  private readonly blobWrites = new Turns();
 
   // ---- reading -----------------------------------------------------------------------------
 
@@ -335,5 +341,15 @@ export class KnowledgeService {
       startedAt: j.startedAt,
       finishedAt: j.finishedAt,
     };
+  }
+}
+
+/** Runs tasks one at a time, in the order they come. */
+class Turns {
+  private last: Promise<unknown> = Promise.resolve();
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.last.then(task, task);
+    this.last = next.catch(() => undefined);
+    return next;
   }
 }

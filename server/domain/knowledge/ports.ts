@@ -76,7 +76,8 @@ export interface SearchHit {
   score: number;
 }
 
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/** `partially_succeeded`: some items were indexed and some failed (the counts and error list say which). */
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'partially_succeeded' | 'failed' | 'cancelled';
 
 export interface IngestError {
   url: string;

@@ -83,6 +83,20 @@ export class WebhookDispatcher {
     return started;
   }
 
+  /**
+   * Deletes finished deliveries older than `retentionMs` (the log keeps them that long), in
+   * batches so a large backlog never holds the database for long.
+   */
+  async prune(retentionMs: number): Promise<number> {
+    const before = iso(this.clock.now() - retentionMs);
+    let total = 0;
+    for (;;) {
+      const n = await this.store.webhooks.deliveries.prune(before, 500);
+      total += n;
+      if (n < 500) return total;
+    }
+  }
+
   /** Waits until nothing is in flight. */
   async drain(): Promise<void> {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
@@ -126,7 +140,9 @@ export class WebhookDispatcher {
     let free = this.options.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
     const now = this.clock.now();
-    const rows = await this.store.webhooks.deliveries.due(iso(now), Math.max(50, free * 8));
+    // Targets at their limit are left out of the query, so a backlog to one never hides another's rows.
+    const full = [...this.perUrl].filter(([, n]) => n >= this.options.perTarget).map(([url]) => url);
+    const rows = await this.store.webhooks.deliveries.due(iso(now), free * 4, full);
     let started = 0;
     for (const row of rows) {
       if (free <= 0) break;

@@ -65,8 +65,8 @@ export interface WebhookStore {
     get(chatbotId: string, id: string): Promise<DeliveryRecord | null>;
     /** Newest first; `status` filters. */
     page(chatbotId: string, page: PageRequest, filter: { status?: DeliveryStatus; event?: WebhookEvent }): Promise<Page<DeliveryRecord>>;
-    /** Pending deliveries due at `now` whose lease (if any) has run out, oldest due first. */
-    due(now: string, limit: number): Promise<ClaimedDelivery[]>;
+    /** Pending deliveries due at `now` whose lease (if any) has run out, oldest due first, leaving out targets in `skipUrls` (at their limit). */
+    due(now: string, limit: number, skipUrls?: string[]): Promise<ClaimedDelivery[]>;
     /** Takes the lease when nobody holds it (compare-and-set); false when another worker came first. */
     lease(id: string, now: string, until: string): Promise<boolean>;
     /** Records an outcome and drops the lease; `attempted`: an HTTP attempt was made (counts in totalAttempts). */
@@ -75,7 +75,9 @@ export interface WebhookStore {
     release(id: string): Promise<void>;
     /** Sends the event again from a fresh retry round (same id, same body). */
     requeue(id: string, at: string): Promise<void>;
-    /** Pending deliveries by status, for the dispatcher's count and tests. */
+    /** Deletes finished deliveries (delivered, failed, skipped) last changed before `before`; returns how many. */
+    prune(before: string, limit: number): Promise<number>;
+    /** Deliveries by status. */
     countByStatus(chatbotId?: string): Promise<Record<DeliveryStatus, number>>;
   };
   targets: {

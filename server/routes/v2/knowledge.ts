@@ -1,4 +1,6 @@
 import multipart from '@fastify/multipart';
+import { join } from 'node:path';
+import { Uploads } from '../../http/uploads.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -33,6 +35,7 @@ export default async function knowledge(fastify: FastifyInstance) {
     limits: { fileSize: app.config.fileMaxBytes, files: 10, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
   });
   const write = { access: { scopes: ['knowledge:write' as const] }, status: 202 as const, data: StartedJob };
+  const uploads = new Uploads({ dir: join(app.config.dataDir, 'uploads'), ...app.config.uploads });
 
   app.post('/chatbots/:chatbotId/knowledge/links', endpoint({ ...write, tags: ['knowledge'], summary: 'Add pages by URL (HTML, PDF, DOCX, text)', description: `A URL already known updates its document. ${ADDED}`,
       params: ChatbotParams,
@@ -72,16 +75,14 @@ export default async function knowledge(fastify: FastifyInstance) {
   });
 
   app.post('/chatbots/:chatbotId/knowledge/files', endpoint({ ...write, tags: ['knowledge'], summary: 'Upload files (multipart/form-data, field `files`, up to 10)',
-      description: `PDF, DOCX, TXT, Markdown, HTML or CSV, decided by content, not by name or claimed type. Each at most FILE_MAX_BYTES (413 beyond). ${ADDED}`,
+      description: `PDF, DOCX, TXT, Markdown, HTML or CSV, decided by content, not by name or claimed type. Each at most FILE_MAX_BYTES, all together at most UPLOAD_MAX_TOTAL_BYTES (413 beyond, checked while the bytes arrive); at most UPLOADS_PER_ACCOUNT uploads of one account at once (429 RATE_LIMITED beyond). ${ADDED}`,
       params: ChatbotParams }), async (request) => {
     if (!request.isMultipart()) throw validationFailed([{ path: ['files'], message: 'send the files as multipart/form-data' }], 'The upload must be multipart/form-data');
-    const files: { name: string; bytes: Buffer }[] = [];
-    for await (const part of request.parts()) {
-      if (part.type === 'file') files.push({ name: safeFileName(part.filename), bytes: await part.toBuffer() });
-    }
-    const empty = files.filter((f) => !f.bytes.length);
-    if (!files.length || empty.length) throw validationFailed([{ path: ['files'], message: files.length ? `${empty[0].name} is empty` : 'attach at least one file' }]);
-    return service.addFiles(request.auth, request.params.chatbotId, files);
+    return uploads.receive(request, request.auth.account.id, safeFileName, async (files) => {
+      const empty = files.filter((f) => !f.size);
+      if (!files.length || empty.length) throw validationFailed([{ path: ['files'], message: files.length ? `${empty[0].name} is empty` : 'attach at least one file' }]);
+      return service.addFiles(request.auth, request.params.chatbotId, files);
+    });
   });
 
   app.get('/chatbots/:chatbotId/knowledge/sources', endpoint({ access: { scopes: ['knowledge:read'] }, data: all('sources', SourceSchema), tags: ['knowledge'], summary: 'Every source of the chatbot: type, status, document count, last sync', params: ChatbotParams }), async (request) => ({ sources: await service.sources(request.auth, request.params.chatbotId) }));

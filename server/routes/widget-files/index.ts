@@ -1,8 +1,8 @@
 /**
  * The widget's files and pages: `/widget.js` (short cache: it names the current chunks),
  * `/widget/<hashed chunk>.js` (cached for a year), `GET /chat/{chatbotId}` (the hosted
- * full-screen chat for mobile webviews) and `/demo` (the theming playground). Files come from
- * dist/widget (npm run build:widget); brotli/gzip copies made by the build are sent when accepted.
+ * full-screen chat for mobile webviews) and `/demo` (the theming playground and agent console).
+ * Files come from dist/ (npm run build:widget); brotli/gzip copies are sent when accepted.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -14,6 +14,8 @@ import { PROJECT_ROOT } from '../../paths.js';
 import { hostedChatPage } from './pages.js';
 
 export const WIDGET_DIST = join(PROJECT_ROOT, 'dist', 'widget');
+const DEMO_DIST = join(PROJECT_ROOT, 'dist', 'demo');
+const DEMO_ASSET = /^[A-Za-z0-9_-]{1,80}\.(js|css)$/;
 const CHUNK = /^[A-Za-z0-9_-]{1,80}\.js$/;
 const CHATBOT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const open = { schema: { hide: true }, config: { access: { public: true as const }, raw: true } };
@@ -46,6 +48,27 @@ async function widgetFiles(app: FastifyInstance) {
   app.get<{ Params: { file: string } }>('/widget/:file', open, (request, reply) => {
     if (!CHUNK.test(request.params.file)) throw notFound('Widget file');
     return sendScript(request, reply, join(WIDGET_DIST, 'chunks', request.params.file), 'public, max-age=31536000, immutable');
+  });
+  // The playground: the page calls the v2 API with a token the operator pastes.
+  app.get('/demo', open, async (_request, reply) => {
+    const html = await readFile(join(DEMO_DIST, 'index.html')).catch(() => null);
+    if (!html) throw new AppError('NOT_FOUND', 'Demo not built', { hint: 'Run `npm run build:widget` (npm start does it)' });
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+      .send(html);
+  });
+  app.get<{ Params: { file: string } }>('/demo/assets/:file', open, async (request, reply) => {
+    const file = request.params.file;
+    const bytes = DEMO_ASSET.test(file) ? await readFile(join(DEMO_DIST, 'assets', file)).catch(() => null) : null;
+    if (!bytes) throw notFound('Demo file');
+    return reply
+      .type(file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .send(bytes);
   });
   app.get<{ Params: { chatbotId: string }; Querystring: Record<string, string | undefined> }>('/chat/:chatbotId', open, (request, reply) => {
     if (!CHATBOT_ID.test(request.params.chatbotId)) throw notFound('Chatbot');

@@ -8,6 +8,7 @@ export function hostedChatPage(p: { chatbotId: string; nonce: string; theme: str
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover, interactive-widget=resizes-content">
 <meta name="color-scheme" content="light dark">
+<link rel="icon" href="data:,">
 <title>Chat</title>
 <style nonce="${escape(p.nonce)}">html,body{margin:0;height:100%;background:Canvas}</style>
 </head>

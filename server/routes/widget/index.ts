@@ -19,6 +19,7 @@ import { parseClientFrame } from '../../realtime/frames.js';
 import { runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
 import { endpoint } from '../../http/route.js';
+import { teamStream } from './team-stream.js';
 
 const ChatbotParams = Type.Object({ chatbotId: Type.String({ minLength: 1, maxLength: 64 }) });
 const SessionBody = Type.Object(
@@ -182,6 +183,9 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       releaseVisitor?.();
     });
   });
+
+  // The team's live stream shares the rate limit and the socket limits.
+  await teamStream(app);
 
   // ---- Server-Sent Events fallback --------------------------------------------------------------
 

@@ -2,7 +2,7 @@
  * The two dialects. SQLite (better-sqlite3) is the embedded default; PostgreSQL (pg) is
  * selected by a postgres:// DATABASE_URL. Everything dialect-specific starts here.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -54,7 +54,16 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
   }
   const path = options.sqlitePath ?? ':memory:';
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    // Readable by the server's user only, like the secret key; SQLite gives its -wal and -shm files the same mode.
+    closeSync(openSync(path, 'a', 0o600));
+    try {
+      chmodSync(path, 0o600);
+    } catch {
+      /* a file of another user: opening it says more than this would */
+    }
+  }
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');

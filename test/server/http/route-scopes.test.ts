@@ -18,6 +18,8 @@ const PUBLIC_ROUTES = [
   'GET /widget.js',
   'GET /widget/:file',
   'GET /chat/:chatbotId',
+  'GET /demo',
+  'GET /demo/assets/:file',
   // The visitor gateway: rate-limited, origin-checked; the socket and stream take a visitor session.
   'GET /api/widget/:chatbotId/config',
   'POST /api/widget/:chatbotId/session',
@@ -28,6 +30,8 @@ const PUBLIC_ROUTES = [
   'OPTIONS /api/widget/:chatbotId/session',
   'OPTIONS /api/widget/sse',
   'OPTIONS /api/widget/frames',
+  // The team's live stream authenticates its v2 token itself (header, subprotocol or hello): conversations:read.
+  'GET /api/v2/stream',
 ];
 
 let t: TestApp;

@@ -242,7 +242,7 @@ export class ConfluenceClient {
       case 403:
         return new ConfluenceError('forbidden', `The Confluence account may not read ${what} (403)${suffix}`, 403);
       case 404:
-        return new ConfluenceError('not-found', `Confluence has no ${what} (404)${suffix}`, 404);
+        return new ConfluenceError('not-found', `Confluence has no ${what.replace(/^the /, '')} (404)${suffix}`, 404);
       case 429: {
         const retry = Number(res.headers['retry-after']);
         return new ConfluenceError('rate-limited', `Confluence is rate-limiting requests (429)${suffix}`, 429, Number.isFinite(retry) && retry >= 0 ? retry : null);

@@ -221,7 +221,9 @@ describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dial
     const bot = await chatbot();
     receiver.respond = () => 'hang';
     const d = dispatcher({ timeoutMs: 60_000, perTarget: 2, concurrency: 4 });
-    const slow = await enqueue(bot, `${receiver.url}/slow`, 'A', 6);
+    // A backlog to the hung target, due before anything else: it must not hide the other target's rows.
+    const slow = await enqueue(bot, `${receiver.url}/slow`, 'A', 60);
+    clock.t += 1;
     const fast = await enqueue(bot, `${other.url}/fast`, 'A', 6);
     d.start();
     await other.waitFor((r) => r.length === 6);
@@ -245,5 +247,19 @@ describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dial
     clock.t += 5_000;
     expect(await d.runDue()).toBe(1);
     expect(await row(bot, id)).toMatchObject({ status: 'delivered' });
+  });
+
+  test('the log keeps finished deliveries for the retention time, pending ones always', async () => {
+    const bot = await chatbot();
+    receiver.respond = (r) => (r.path === '/keep' ? 500 : 200);
+    const d = dispatcher();
+    const [done] = await enqueue(bot, `${receiver.url}/done`);
+    const [waiting] = await enqueue(bot, `${receiver.url}/keep`);
+    await d.runDue();
+    clock.t += 10 * 86_400_000;
+    expect(await d.prune(11 * 86_400_000)).toBe(0);
+    expect(await d.prune(9 * 86_400_000)).toBe(1);
+    expect(await row(bot, done)).toBeNull();
+    expect(await row(bot, waiting)).toMatchObject({ status: 'pending' });
   });
 });

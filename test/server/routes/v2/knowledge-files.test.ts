@@ -137,7 +137,7 @@ describe('POST /knowledge/files', () => {
     await k.settle();
     expect((await k.t.call('GET', '/api/v2/health')).status).toBe(200);
     const job = await k.job(res.body.data.job.id);
-    expect(job.status).toBe('succeeded');
+    expect(job.status).toBe('partially_succeeded') // some items failed;
     expect(job.counts).toEqual({ found: 3, done: 1, failed: 2, skipped: 0 });
     for (const e of job.errors) expect(e.error).toMatch(/^(MALFORMED|UNSUPPORTED|TIMEOUT|TOO_LARGE): /);
     const titles = (await k.documents({ sourceId: job.sourceId, status: 'indexed' })).map((d) => d.title);

@@ -121,8 +121,9 @@ describe('ranges (spec section 8) at and just past the boundaries', () => {
     ['appearance', 'fontSize', [8, 40], [7, 41, 12.5]],
     ['appearance', 'distanceFromBottom', [0, 2000], [-1, 2001, 1.5]],
     ['appearance', 'horizontalDistance', [0, 2000], [-1, 2001, 1.5]],
-    ['appearance', 'height', [200, 2000], [199, 2001, 300.5]],
-    ['appearance', 'maxWidth', [200, 2000], [199, 2001, 400.5]],
+    // Spec 2.4 types height and maxWidth as numbers: fractions of a pixel are accepted.
+    ['appearance', 'height', [200, 300.5, 2000], [199, 2001, 199.99, '300']],
+    ['appearance', 'maxWidth', [200, 400.5, 2000], [199, 2001, 2000.01, '400']],
     ['appearance', 'autoOpenChatWindowDelayInDesktop', [0, 600_000], [-1, 600_001, 1.5]],
     ['appearance', 'autoOpenChatWindowDelayInMobile', [0, 600_000], [-1, 600_001, 1.5]],
   ];

@@ -1,0 +1,153 @@
+/**
+ * The team's live stream: every change of the conversations of the chatbots a v2 token may see
+ * (its chatbot restriction and its user's member role, at connect time), with the visitor's
+ * numbers and resume. A conversation the stream has not followed yet starts with the change
+ * that rang; `conversation.open` or `hello.resume` replays one from any seq.
+ */
+import { CLOSE, PROTOCOL_VERSION, type TeamFrame } from '../../shared/protocol.js';
+import type { AuthContext } from '../domain/auth.js';
+import { AppError } from '../domain/errors.js';
+import type { ChatbotRecord, Page, PageRequest } from '../domain/ports.js';
+import type { Gateway } from './gateway.js';
+import { type HubMessage, topics } from './hub.js';
+import { parseClientFrame } from './frames.js';
+import { Tracker } from './tracker.js';
+import { CloseError } from './visitor-connection.js';
+
+export interface TeamTransport {
+  send(frame: TeamFrame): void;
+  close(code: number, reason: string): void;
+}
+
+export class TeamConnection {
+  greeted = false;
+  private closed = false;
+  private readonly tracker: Tracker;
+  private readonly chatbots = new Map<string, ChatbotRecord>();
+  private readonly unsubscribes: Array<() => void> = [];
+
+  constructor(
+    private readonly gateway: Gateway,
+    private auth: AuthContext | null,
+    private readonly transport: TeamTransport,
+    /** Resolves a token sent in hello (null: not valid). */
+    private readonly authenticate: (token: string) => Promise<AuthContext>,
+  ) {
+    this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'));
+  }
+
+  send(frame: TeamFrame) {
+    if (!this.closed) this.transport.send(frame);
+  }
+
+  dispose() {
+    this.closed = true;
+    for (const off of this.unsubscribes.splice(0)) off();
+  }
+
+  private close(code: number, reason: string) {
+    if (this.closed) return;
+    this.transport.close(code, reason);
+    this.dispose();
+  }
+
+  async receive(raw: string): Promise<void> {
+    const parsed = parseClientFrame(raw);
+    if (!parsed.ok) {
+      this.send({ type: 'error', code: 'VALIDATION_FAILED', message: parsed.message, details: parsed.details });
+      return;
+    }
+    const frame = parsed.frame;
+    try {
+      switch (frame.type) {
+        case 'ping':
+          return this.send({ type: 'pong' });
+        case 'hello':
+          return await this.hello(frame.v, frame.resume ?? {}, frame.token);
+        case 'conversation.open': {
+          if (!this.greeted) throw new AppError('VALIDATION_FAILED', 'Send hello first');
+          const c = await this.reach(frame.conversationId);
+          this.tracker.track(c.id, this.chatbots.get(c.chatbotId)!, Math.min(frame.after ?? 0, c.seq));
+          await this.tracker.replay(c);
+          return;
+        }
+        case 'typing': {
+          if (!this.greeted) throw new AppError('VALIDATION_FAILED', 'Send hello first');
+          const c = await this.reach(frame.conversationId);
+          const agent = await this.gateway.wire.agent(this.chatbots.get(c.chatbotId)!, this.auth!.user.id);
+          this.gateway.transient(c, { type: 'typing', conversationId: c.id, who: 'agent', typing: frame.typing, ...(agent && { agent }) });
+          return;
+        }
+        default:
+          throw new AppError('VALIDATION_FAILED', `${frame.type} is a visitor's frame; the team stream takes hello, conversation.open, typing and ping`);
+      }
+    } catch (err) {
+      if (err instanceof CloseError) return this.close(err.code, err.message);
+      if (err instanceof AppError) return this.send({ type: 'error', code: err.code, message: err.message, ref: { type: frame.type } });
+      this.gateway.log(err, 'team stream frame failed');
+      this.send({ type: 'error', code: 'INTERNAL_SERVER_ERROR', message: 'Something went wrong on our side', ref: { type: frame.type } });
+    }
+  }
+
+  private async hello(v: number, resume: Record<string, number>, token?: string) {
+    if (this.greeted) throw new AppError('VALIDATION_FAILED', 'hello was already sent on this connection');
+    if (v !== PROTOCOL_VERSION) throw new CloseError(CLOSE.policy, `protocol version ${v} is not supported; this server speaks ${PROTOCOL_VERSION}`);
+    if (!this.auth) {
+      if (!token) throw new CloseError(CLOSE.sessionInvalid, 'no token: send Authorization, the parley.token.<token> subprotocol, or hello.token');
+      try {
+        this.auth = await this.authenticate(token);
+      } catch (err) {
+        throw new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'token not valid');
+      }
+    }
+    this.greeted = true;
+    for (const chatbot of await this.reachable(this.auth)) this.chatbots.set(chatbot.id, chatbot);
+    for (const id of this.chatbots.keys()) this.unsubscribes.push(await this.gateway.hub.subscribe(topics.chatbot(id), (m) => this.onHub(m)));
+    if (this.closed) return this.dispose();
+    this.send({ type: 'team.ready', v: PROTOCOL_VERSION, chatbotIds: [...this.chatbots.keys()], heartbeatMs: this.gateway.limits.heartbeatMs });
+    for (const [id, seq] of Object.entries(resume)) {
+      const c = await this.gateway.store.conversations.get(id);
+      if (!c || !this.chatbots.has(c.chatbotId)) {
+        this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
+        continue;
+      }
+      this.tracker.track(c.id, this.chatbots.get(c.chatbotId)!, Math.min(seq, c.seq));
+      void this.tracker.replay(c);
+    }
+  }
+
+  /** The token's chatbots: all of the account's (owners, admins) or the member's, within its restriction. */
+  private async reachable(auth: AuthContext): Promise<ChatbotRecord[]> {
+    const out: ChatbotRecord[] = [];
+    const only = auth.token.chatbotIds ?? null;
+    let after: PageRequest['after'] = null;
+    for (;;) {
+      const page: Page<ChatbotRecord> = auth.user.role === 'member'
+        ? await this.gateway.store.chatbots.memberPage(auth.user.id, { limit: 100, after }, only)
+        : await this.gateway.store.chatbots.page(auth.account.id, { limit: 100, after }, only);
+      out.push(...page.items);
+      if (!page.next) return out;
+      after = page.next;
+    }
+  }
+
+  private async reach(conversationId: string) {
+    const c = await this.gateway.store.conversations.get(conversationId);
+    if (!c || !this.chatbots.has(c.chatbotId)) throw new AppError('NOT_FOUND', 'Conversation not found');
+    return c;
+  }
+
+  private onHub(m: HubMessage) {
+    if (this.closed || m.kind === 'logout') return;
+    const chatbot = this.chatbots.get(m.chatbotId);
+    if (!chatbot) return;
+    if (m.kind === 'transient') {
+      if (this.tracker.has(m.conversationId)) this.tracker.transient(m.conversationId, m.frame as unknown as TeamFrame as never);
+      else this.send(m.frame as unknown as TeamFrame);
+      return;
+    }
+    // Not followed yet: from the change that rang (a new conversation: from its start).
+    this.tracker.track(m.conversationId, chatbot, m.seq - m.types.length);
+    void this.tracker.catchUp(m.conversationId);
+  }
+}

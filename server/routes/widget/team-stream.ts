@@ -1,0 +1,58 @@
+/**
+ * `GET /api/v2/stream`: the team's live stream over a WebSocket (server/realtime/team-connection.ts).
+ * A v2 token with conversations:read, from `Authorization: Bearer`, the `parley.token.<token>`
+ * subprotocol (browsers) or the hello frame; never the query string. Declared public because
+ * it authenticates itself: the access hook reads only the Authorization header.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CLOSE } from '../../../shared/protocol.js';
+import { type AuthContext, requireScopes } from '../../domain/auth.js';
+import { AppError } from '../../domain/errors.js';
+import { requireActive } from '../../domain/plans.js';
+import { runSocket, socketTransport } from '../../realtime/socket.js';
+import { TeamConnection } from '../../realtime/team-connection.js';
+import { CloseError } from '../../realtime/visitor-connection.js';
+
+export const TEAM_TOKEN_PROTOCOL_PREFIX = 'parley.token.';
+
+function offeredToken(request: FastifyRequest): string | null {
+  const m = /^Bearer (\S{1,512})$/i.exec(request.headers.authorization ?? '');
+  if (m) return m[1];
+  const header = request.headers['sec-websocket-protocol'];
+  const offered = typeof header === 'string' ? header.split(',').map((p) => p.trim()).find((p) => p.startsWith(TEAM_TOKEN_PROTOCOL_PREFIX)) : undefined;
+  return offered ? offered.slice(TEAM_TOKEN_PROTOCOL_PREFIX.length) : null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    teamAuth?: AuthContext | CloseError;
+  }
+}
+
+export async function teamStream(app: FastifyInstance) {
+  const gateway = app.realtime;
+  const authenticate = async (token: string): Promise<AuthContext> => {
+    const auth = await app.services.tokens.authenticate(token);
+    if (!auth) throw new AppError('TOKEN_NOT_VALID', 'The token is unknown or was revoked');
+    requireScopes(auth, ['conversations:read']);
+    requireActive(auth.account);
+    return auth;
+  };
+
+  app.get('/api/v2/stream', {
+    websocket: true,
+    config: { access: { public: true }, raw: true, rateLimit: { max: 60, timeWindow: '1 minute' } },
+    preValidation: async (request) => {
+      const token = offeredToken(request);
+      if (!token) return;
+      request.teamAuth = await authenticate(token).catch((err) => new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'token not valid'));
+    },
+  }, (socket, request) => {
+    const pre = request.teamAuth;
+    if (pre instanceof CloseError) return socket.close(pre.code, pre.message.slice(0, 120));
+    const release = gateway.admit('ip', request.ip);
+    if (!release) return socket.close(CLOSE.tooManySockets, 'too many sockets from this address');
+    const connection = new TeamConnection(gateway, pre ?? null, socketTransport(socket, gateway), authenticate);
+    runSocket(socket, gateway, connection, release);
+  });
+}
