@@ -44,12 +44,14 @@ const ERROR = { $ref: 'ErrorEnvelope#' };
 const INPUT_ONLY = new Set([
   'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
   'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'additionalProperties',
+  // A field a reply leaves out (a secret setting the caller may not read) is omitted, never a 500.
+  'required',
 ]);
 const SCALARS = new Set(['string', 'number', 'integer', 'boolean']);
 
 /**
  * A response schema for serialising: input-only keywords dropped (request schemas are reused for
- * replies; a stored value must never fail to serialise) and `X | null` as `type: [X, 'null']`,
+ * replies; a stored value must never fail to serialise; an absent field is simply not written) and `X | null` as `type: [X, 'null']`,
  * which the serialiser writes directly instead of testing each branch of an anyOf.
  */
 export function forReply(schema: unknown): unknown {
