@@ -23,7 +23,8 @@ import OpenAI from 'openai';
 import { createAnswerEngine } from '../server/domain/answers/engine.js';
 import { createExtractiveProvider } from '../server/domain/answers/extractive.js';
 import { createOpenAIProvider } from '../server/domain/answers/openai-provider.js';
-import { GATE_DEPTH, RELEVANCE_THRESHOLD } from '../server/domain/answers/relevance.js';
+import { CALIBRATED_THRESHOLD, GATE_DEPTH } from '../server/domain/answers/relevance.js';
+import { createWordNet } from '../server/adapters/wordnet.js';
 import type { AnswerEngine } from '../server/domain/conversations/ports.js';
 import { createRetriever } from '../server/domain/knowledge/retrieval.js';
 import { GuardedHttpClient } from '../server/outbound/guarded-client.js';
@@ -55,7 +56,8 @@ export async function run() {
     const byDocument = await ingestFastifyDocs(t);
     const retriever = createRetriever({ store: t.store.knowledge });
     const store = answerContextRepository(t.db);
-    const builtIn = createAnswerEngine({ retriever, store, provider: createExtractiveProvider() });
+    const lexicon = createWordNet();
+    const builtIn = createAnswerEngine({ retriever, store, provider: createExtractiveProvider(), lexicon });
     const ask = (engine: AnswerEngine, question: string, settings: Record<string, unknown> = {}, onToken?: (x: string) => void) =>
       engine.answer({ chatbotId: t.chatbotId, accountId: t.accountId, conversationId: 'bench', settings, question, history: [], onToken });
 
@@ -78,7 +80,7 @@ export async function run() {
       if ((await ask(builtIn, q.q)).unanswered) refused++;
       else wrong.push(`answered off-topic (${q.topic}): ${q.q}`);
     }
-    console.log(`relevance gate (threshold ${RELEVANCE_THRESHOLD}, top ${GATE_DEPTH} passages), built-in answerer, SQLite lexical retrieval:`);
+    console.log(`calibrated relevance gate (threshold ${CALIBRATED_THRESHOLD}, top ${GATE_DEPTH} passages, WordNet stand-ins), built-in answerer, SQLite lexical retrieval:`);
     console.log(`  on-topic answered   ${answered}/${ON_TOPIC.length} = ${(answered / ON_TOPIC.length).toFixed(3)}`);
     console.log(`  on-topic citing an answering document ${cited}/${ON_TOPIC.length} = ${(cited / ON_TOPIC.length).toFixed(3)}`);
     console.log(`  off-topic refused   ${refused}/${OFF_TOPIC.length} = ${(refused / OFF_TOPIC.length).toFixed(3)}`);
@@ -110,6 +112,7 @@ export async function run() {
     const model = createAnswerEngine({
       retriever,
       store,
+      lexicon,
       provider: createOpenAIProvider({ baseUrl: standin.baseUrl, apiKey: null, models: { 'gpt-4.1': 'standin', 'gpt-4.1-mini': 'standin' }, fetch, timeoutMs: 10_000 }),
     });
     const promptId = await resources(t).instruction('Answer in two sentences and mention the page you used.', 0.2);

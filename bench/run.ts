@@ -12,6 +12,7 @@ const BENCHMARKS: Record<string, { about: string; load: () => Promise<{ run: () 
   uploads: { about: 'peak RSS while receiving one 20 MB file upload, then ten at once (streamed to disk)', load: () => import('./uploads.js') },
   webhooks: { about: 'deliveries/s to a local HTTPS receiver against direct POSTs; latency a webhook adds to the API call that emits it', load: () => import('./webhooks.js') },
   widget: { about: 'widget.js and chunk bytes (raw/gzip/brotli); time to bubble vs flowise-embed and to the first answer, in chromium', load: () => import('./widget.js') },
+  realtime: { about: 'visitor gateway: message -> stored -> event back at 200 sockets vs a bare ws echo, first streamed token, memory per idle socket', load: () => import('./realtime.js') },
   conversations: { about: 'visitor message -> stored answer p50/p99, 50 concurrent conversations, time to the first token', load: () => import('./conversations.js') },
 };
 

@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { installAccess } from './http/access.js';
-import { clientErrorHandler } from './http/client-errors.js';
+import { clientErrorHandler, frameworkErrors } from './http/client-errors.js';
 import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { installJsonBody } from './http/json-body.js';
@@ -90,6 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(config.http.requestTimeoutMs / 4))),
     },
     clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // 0. The shared parts: storage, outbound clients, queue, services (closed in reverse order).

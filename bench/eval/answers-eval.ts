@@ -12,7 +12,9 @@
  *   question (in-scope questions; a refusal is a miss), and hit@3 on the reworded ones alone;
  * - correct abstention: out-of-scope questions answered with the honest reply (`unanswered`);
  * - false abstention: in-scope questions answered with it;
- * - p50 / p95 of the message request (everything from auth to the stored answer);
+ * - p50 / p95 of the message request (everything from auth to the stored answer), and in
+ *   brackets retrieval alone for the same question, timed right after it (the in-run baseline:
+ *   on a busy machine compare the ratio, not the milliseconds);
  * - beside them, plain BM25 over the same chunks (bm25.ts): hit@1 / hit@3 of its top chunks.
  *
  * Goals (issue 14) on the held-out halves, every corpus: hit@3 >= 0.90, hit@1 >= 0.75, correct
@@ -33,6 +35,8 @@ export interface Outcome {
   cited: string[];
   unanswered: boolean;
   ms: number;
+  /** Retrieval alone for the same question (the engine's search depth), timed right after: the in-run baseline. */
+  searchMs: number;
   text: string;
   /** Page paths of plain BM25's top three chunks. */
   anchor: string[];
@@ -97,7 +101,11 @@ export async function askAll(bot: Bot, questions: Question[]): Promise<Outcome[]
   const out: Outcome[] = [];
   for (const question of questions) {
     const { answer, ms } = await ask(question.q);
+    const start = performance.now();
+    await bot.t.app.services.retriever.search(bot.chatbotId, question.q, 11);
+    const searchMs = performance.now() - start;
     out.push({
+      searchMs,
       question,
       cited: (answer.sources as { documentId: string }[]).map((s) => bot.pathOf.get(s.documentId) ?? '?'),
       unanswered: answer.unanswered === true,
@@ -122,6 +130,8 @@ export interface Figures {
   falseAbstain: number;
   p50: number;
   p95: number;
+  search50: number;
+  search95: number;
   anchor1: number;
   anchor3: number;
   anchorReworded3: number;
@@ -150,6 +160,8 @@ export function figures(outcomes: Outcome[]): Figures {
     falseAbstain: share(count(inScope, (o) => o.unanswered), inScope.length),
     p50: percentile(outcomes.map((o) => o.ms), 50),
     p95: percentile(outcomes.map((o) => o.ms), 95),
+    search50: percentile(outcomes.map((o) => o.searchMs), 50),
+    search95: percentile(outcomes.map((o) => o.searchMs), 95),
     anchor1: share(count(inScope, (o) => at(o.anchor, 1, o)), inScope.length),
     anchor3: share(count(inScope, (o) => at(o.anchor, 3, o)), inScope.length),
     anchorReworded3: share(count(reworded, (o) => at(o.anchor, 3, o)), reworded.length),
@@ -171,11 +183,11 @@ export function goalsMet(f: Figures): string[] {
 }
 
 const HEADER =
-  'corpus          split     in/oos | hit@1 hit@3 rew@3 abstain false-abst  p50 ms  p95 ms | BM25 hit@1 hit@3 rew@3 | held-out goals';
+  'corpus          split     in/oos | hit@1 hit@3 rew@3 abstain false-abst  p50 ms  p95 ms (search) | BM25 hit@1 hit@3 rew@3 | held-out goals';
 function row(name: string, split: string, f: Figures, goals: boolean) {
   const missed = goals ? goalsMet(f) : null;
   return (
-    `${name.padEnd(15)} ${split.padEnd(9)} ${`${f.inScope}/${f.oos}`.padStart(6)} | ${f2(f.hit1)}  ${f2(f.hit3)}  ${f2(f.reworded3)}   ${f2(f.abstain)}      ${f2(f.falseAbstain)} ${f1(f.p50).padStart(7)} ${f1(f.p95).padStart(7)} |` +
+    `${name.padEnd(15)} ${split.padEnd(9)} ${`${f.inScope}/${f.oos}`.padStart(6)} | ${f2(f.hit1)}  ${f2(f.hit3)}  ${f2(f.reworded3)}   ${f2(f.abstain)}      ${f2(f.falseAbstain)} ${f1(f.p50).padStart(7)} ${f1(f.p95).padStart(7)} ${`(${f1(f.search50)}/${f1(f.search95)})`.padStart(12)} |` +
     `       ${f2(f.anchor1)}  ${f2(f.anchor3)}  ${f2(f.reworded3 === f.reworded3 ? f.anchorReworded3 : NaN)} | ${missed === null ? '' : missed.length ? `missed: ${missed.join(', ')}` : 'all met'}`
   );
 }

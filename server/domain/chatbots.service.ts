@@ -3,6 +3,7 @@ import { type AuthContext, assertChatbotReach } from './auth.js';
 import type { CursorCodec } from './cursor.js';
 import { AppError, chatbotNotFound, confirmationRequired, validationFailed } from './errors.js';
 import { newId, nowIso } from './ids.js';
+import { freeFormErrors } from './free-form.js';
 import { requireFeature } from './plans.js';
 import { keepMaskedSecret, visibleSettings } from './secret-settings.js';
 import type { ChatbotRecord, Store } from './ports.js';
@@ -50,6 +51,7 @@ export class ChatbotsService {
         hint: 'Create chatbots with a token that is not restricted to chosen chatbots',
       });
     }
+    if (!input.title.trim()) throw validationFailed([{ path: ['title'], message: 'must not be blank' }]);
     const at = nowIso();
     const chatbot: ChatbotRecord = {
       id: newId(),
@@ -130,6 +132,10 @@ export class ChatbotsService {
       const errors = checkLeadFields(leadFields as LeadField[]);
       if (errors.length) throw validationFailed(errors, 'The lead fields are not valid');
     }
+    const bounds = freeFormErrors(patch.general?.metadata, ['general', 'metadata']);
+    if (bounds.length) throw validationFailed(bounds);
+    const title = patch.general?.title;
+    if (typeof title === 'string' && !title.trim()) throw validationFailed([{ path: ['general', 'title'], message: 'must not be blank' }]);
     for (const section of Object.keys(patch) as SettingsSection[]) {
       for (const [key, value] of Object.entries(patch[section] ?? {})) {
         if (!(key in SECTION_FIELDS[section])) continue; // schema validation already refused it

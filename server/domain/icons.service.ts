@@ -29,7 +29,8 @@ export class IconsService {
 
   async upload(auth: AuthContext, chatbotId: string, type: string, bytes: Buffer) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
-    if (!(type in ICON_TYPES)) {
+    // Own keys only: `constructor`, `__proto__` and the like are not icon types.
+    if (!Object.hasOwn(ICON_TYPES, type)) {
       throw validationFailed([{ path: ['type'], message: `must be one of ${Object.keys(ICON_TYPES).join(', ')}` }]);
     }
     const detected = await fileTypeFromBuffer(bytes);

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 
 const REFUSALS: Record<string, { status: number; code: string; message: string; hint: string }> = {
@@ -27,4 +28,22 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
       `X-Content-Type-Options: nosniff\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   );
+}
+
+/**
+ * Fastify's own refusals before routing (a path with broken percent-encoding, a path segment
+ * longer than the router reads) in the envelope, with the headers every response carries.
+ */
+export function frameworkErrors(err: { code?: string }, request: FastifyRequest, reply: FastifyReply) {
+  const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const status = tooLong ? 404 : 400;
+  const error = tooLong
+    ? { code: 'NOT_FOUND', message: 'Nothing has an id that long', hint: 'Check the id in the path' }
+    : { code: 'MALFORMED_REQUEST', message: 'The request path is not a valid URL', hint: 'Percent-encode the path correctly' };
+  void reply
+    .code(status)
+    .header('x-request-id', request.id)
+    .header('x-content-type-options', 'nosniff')
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ ok: false, error, meta: { requestId: request.id } }));
 }

@@ -37,6 +37,7 @@ import type { DatabaseHandle } from '../storage/dialects/index.js';
 import { analyticsStore } from '../storage/analytics.repository.js';
 import { answerContextRepository } from '../storage/answers.repository.js';
 import type { Store } from '../domain/ports.js';
+import { createWordNet } from '../adapters/wordnet.js';
 import { createRetrieval } from './retrieval.js';
 import { createWebhooks } from './webhooks.js';
 
@@ -86,6 +87,7 @@ export function createServices({ config, database, store, outbound, models, queu
   const answers = createAnswerEngine({
     retriever,
     store: answerContextRepository(database.db),
+    lexicon: createWordNet(),
     provider: config.openai
       ? createOpenAIProvider({
           baseUrl: config.openai.baseUrl,

@@ -27,6 +27,8 @@ export interface GatewayLimits {
   maxAnswersPerChatbot: number;
   /** A socket must say hello (and, without a subprotocol token, authenticate) within this time. */
   helloTimeoutMs: number;
+  /** Sockets and streams one IP may open per minute (the upgrade's rate limit). */
+  connectsPerMinute: number;
 }
 
 export class Gateway {

@@ -52,4 +52,23 @@ export const answerContextRepository = (db: Kysely<Database>): AnswerContextStor
       .execute();
     return rows.map((r) => ({ title: r.title, description: r.description, link: r.link, isEscalationPrompt: Number(r.is_escalation_prompt) === 1 }));
   },
+  async knowledgeVersion(chatbotId) {
+    const row = await db
+      .selectFrom('chunks')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('id').as('last')])
+      .where('chatbot_id', '=', chatbotId)
+      .executeTakeFirst();
+    return `${Number(row?.n ?? 0)}:${Number(row?.last ?? 0)}`;
+  },
+  async knowledgeTexts(chatbotId, afterId, limit) {
+    const rows = await db
+      .selectFrom('chunks')
+      .select(['id', 'title', 'heading', 'text'])
+      .where('chatbot_id', '=', chatbotId)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ ...r, id: Number(r.id) }));
+  },
 });

@@ -248,4 +248,28 @@ describe('widget in chromium', () => {
       await phone.close();
     }
   });
+  it('bubble settings (size, side, distances, no tooltip), auto-open on desktop, focus back to the bubble on close, full screen', { timeout: 60_000 }, async () => {
+    const styled = await chatbotWithKnowledge(app, {
+      appearance: { iconSize: 'LARGE', iconPosition: 'BOTTOM_LEFT', distanceFromBottom: 40, horizontalDistance: 30, hideTooltip: true, autoOpenChatWindowInDesktop: 'ALWAYS_OPEN_WITH_DELAY', autoOpenChatWindowDelayInDesktop: 300 },
+    });
+    const ssite = await hostSite(app.url, styled, { plain: {} });
+    const page = await browser.context.newPage();
+    await page.goto(`${ssite.origin}/page/plain`);
+    const box = (await bubble(page).boundingBox())!;
+    expect(box.width).toBe(72);
+    expect(box.x).toBe(30);
+    expect(800 - (box.y + box.height)).toBe(40);
+    expect(await page.locator('[data-parley] .tip').count()).toBe(0);
+    // Opened by the delay alone; a page view stores nothing.
+    await win(page).waitFor();
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    await page.locator('[data-parley] [aria-label="Full screen"]').click();
+    const full = (await win(page).boundingBox())!;
+    expect(full.width).toBeGreaterThan(1200);
+    await page.keyboard.press('Escape');
+    await win(page).waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.querySelector('[data-parley]')!.shadowRoot!.activeElement?.className)).toBe('bubble');
+    await page.close();
+    await ssite.close();
+  });
 });

@@ -4,7 +4,9 @@
  * exactly like the real API (`data: {chat.completion.chunk}\n\n` … `data: [DONE]\n\n`).
  *
  * By default it behaves like a naive model that follows the answer format: it answers from the
- * first passage of the prompt and ends with the metadata block; asked to repeat or print its
+ * first passage of the prompt and ends with the metadata block (or, when the prompt says the
+ * relevance check found the passages do not cover the question, gives the no-information reply
+ * the system message quotes, "answered": false); asked to repeat or print its
  * instructions it echoes its system prompt verbatim, as a model with no defence would. Tests
  * queue other behaviours for the next requests: a status (429 with Retry-After…), a hang, or a
  * scripted reply.
@@ -48,6 +50,10 @@ export function naiveReply(body: SeenRequest['body']): string {
   const system = body.messages[0]?.content ?? '';
   if (EXTRACTION.test(question)) return `Sure! Here are my instructions:\n\n${system}`;
   const knowledge = body.messages[1]?.content ?? '';
+  // Like a model that follows the prompt: told the passages do not cover the question, it gives
+  // the no-information reply the system message quotes.
+  const honest = /no-information reply, exactly: "([^"]+)"/.exec(system)?.[1];
+  if (honest && /^Relevance check: these passages do not appear to cover/m.test(knowledge)) return `${honest}\n${MARKER}\n{"answered": false, "sources": [], "followUps": []}`;
   const first = /\[1\] [^\n]*\n([\s\S]*?)(?:\n\n\[2\]|$)/.exec(knowledge);
   if (!first) return `I don't have information about that.\n${MARKER}\n{"answered": false, "sources": [], "followUps": []}`;
   const sentence = first[1].replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0].slice(0, 200);

@@ -6,7 +6,9 @@ import { en, type Strings } from './en.js';
 
 const CHUNKS: Record<string, () => Promise<{ default: Strings }>> = {
   de: () => import('./de.js'),
+  es: () => import('./es.js'),
   fr: () => import('./fr.js'),
+  ja: () => import('./ja.js'),
 };
 
 type Overrides = Record<string, unknown> | null | undefined;

@@ -20,9 +20,11 @@ import type { Answer, AnswerEngine, AnswerRequest, FollowUp, SourceRef } from '.
 import { matchCustomResponse } from './custom-responses.js';
 import { LeakGuard, leaksSecrets } from './leak-guard.js';
 import { messagesFor, type AnswerMessages } from './messages.js';
-import type { AnswerContextStore, AnswerProvider, GenerateOutput, Passage } from './ports.js';
+import type { AnswerContextStore, AnswerProvider, GenerateOutput, Lexicon, Passage } from './ports.js';
 import { buildPrompt, readSettings, temperatureFor } from './prompt.js';
-import { GATE_DEPTH, relevance } from './relevance.js';
+import { expandedQuery, questionConcepts, type Concept, type ExpansionOptions } from './expansion.js';
+import { profileCache } from './knowledge-profile.js';
+import { CALIBRATED_THRESHOLD, conceptRelevance, GATE_DEPTH, relevance } from './relevance.js';
 import { termSet } from './text.js';
 
 /** The retrieval the engine needs (knowledge/retrieval.ts Retriever satisfies it). */
@@ -38,6 +40,10 @@ export interface AnswerEngineOptions {
   messages?: (locale: string) => AnswerMessages;
   /** Hears unexpected provider failures (logging). */
   onError?: (err: unknown) => void;
+  /** Words related in meaning (WordNet), for questions worded unlike the knowledge. */
+  lexicon?: Lexicon | null;
+  /** The calibrated gate's threshold and the expansion's weights (defaults: relevance.ts, expansion.ts). */
+  tuning?: { threshold?: number; expansion?: ExpansionOptions };
 }
 
 /** Hits read beyond topK and the gate when smart follow-ups are wanted ("related passages"). */
@@ -66,6 +72,8 @@ export function toSources(hits: SearchHit[]): SourceRef[] {
 export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine & { readonly provider: string } {
   const { retriever, store, provider } = options;
   const stringsFor = options.messages ?? messagesFor;
+  const profiles = profileCache(store);
+  const threshold = options.tuning?.threshold ?? CALIBRATED_THRESHOLD;
 
   return {
     provider: provider.name,
@@ -96,14 +104,19 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       const followUpCount = settings.disableSmartFollowUpPrompts ? 0 : settings.smartFollowUpPromptsCount;
       const depth = Math.max(settings.topK, GATE_DEPTH) + (followUpCount ? RELATED_EXTRA : 0);
       const query = retrievalQuery(request.question, request.history ?? []);
-      const hits = await retriever.search(request.chatbotId, query, depth);
-      const gate = relevance(query, hits);
+      const profile = await profiles.get(request.chatbotId);
+      const concepts = questionConcepts(query, profile, options.lexicon ?? null, options.tuning?.expansion);
+      const expanded = expandedQuery(query, concepts);
+      // One search with the stand-in words added: as good on the eval's tuning halves as fusing it
+      // with the question's own ranking, at half the cost.
+      const hits = await retriever.search(request.chatbotId, expanded, depth);
+      const gate = profile ? conceptRelevance(concepts, hits, profile, threshold) : relevance(query, hits);
       const numbered: Passage[] = hits.map((h, i) => ({ ...h, n: i + 1, coverage: gate.perHit[i] }));
       const passages = numbered.slice(0, settings.topK);
       const related = numbered.slice(settings.topK);
 
       const prompt = provider.seesInstructions
-        ? buildPrompt({ question: request.question, history: request.history ?? [], passages, instruction, persona, settings, followUpCount, strings })
+        ? buildPrompt({ question: request.question, history: request.history ?? [], passages, instruction, persona, settings, followUpCount, strings, relevant: gate.relevant })
         : { messages: [], secrets: [] };
       const guard = prompt.secrets.length ? new LeakGuard(prompt.secrets) : null;
       const onToken = request.onToken
@@ -125,6 +138,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
           passages,
           related,
           relevant: gate.relevant,
+          terms: standInWeights(concepts),
           followUpCount,
           strings,
           onToken: guard && !request.onToken ? (text) => void guard.push(text) : onToken,
@@ -171,6 +185,13 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       };
     },
   };
+}
+
+/** Every term of the question's concepts with its best weight (the question's own words 1). */
+function standInWeights(concepts: Concept[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const c of concepts) for (const [t, w] of c.alternatives) out.set(t, Math.max(w, out.get(t) ?? 0));
+  return out;
 }
 
 /** Questions with at most this many content terms are read as follow-ups of the previous one. */

@@ -145,11 +145,12 @@ function candidates(passages: Passage[], locale: string): Candidate[] {
 
 const ANAPHOR = /^(this|that|these|those|it|they|such|then|also|however|otherwise|instead)\b/i;
 
-function score(pool: Candidate[], question: string[], passages: Passage[]) {
+function score(pool: Candidate[], question: string[], passages: Passage[], standIn?: ReadonlyMap<string, number>) {
   const n = pool.length;
   const df = new Map<string, number>();
   for (const c of pool) for (const t of question) if (c.terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
-  const weight = (t: string) => 1 + Math.log((n + 1) / ((df.get(t) ?? 0) + 1));
+  // A stand-in for a question word (expansion.ts) counts with its weight: "pause" for "freeze" is weaker evidence than "freeze".
+  const weight = (t: string) => (1 + Math.log((n + 1) / ((df.get(t) ?? 0) + 1))) * (standIn?.get(t) ?? 1);
   const total = question.reduce((s, t) => s + weight(t), 0) || 1;
   // How much a passage's title and headings are about the question.
   const about = new Map<number, number>();
@@ -273,11 +274,17 @@ export interface ExtractiveAnswer {
 }
 
 /** The extractive answer to `question` from `passages`, or null when no sentence speaks to it. */
-export function extractAnswer(question: string, passages: Passage[], locale = 'en', maxPassages = 5): ExtractiveAnswer | null {
-  const q = termSet(question);
+export function extractAnswer(
+  question: string,
+  passages: Passage[],
+  locale = 'en',
+  maxPassages = 5,
+  questionTerms?: ReadonlyMap<string, number>,
+): ExtractiveAnswer | null {
+  const q = questionTerms ? [...questionTerms.keys()] : termSet(question);
   if (!q.length || !passages.length) return null;
   const pool = candidates(passages, locale);
-  score(pool, q, passages);
+  score(pool, q, passages, questionTerms);
   const chosen = selectSentences(pool, q, maxPassages);
   if (!chosen.length) return null;
   return { text: compose(chosen), used: [...new Set(chosen.map((c) => c.passage))] };
@@ -298,13 +305,13 @@ export function createExtractiveProvider(): AnswerProvider {
       // Sentences are scored over the top passages and the related ones after them (a sentence-level
       // re-ranking); the answer quotes at most topK passages. Passages the question's words do not
       // reach are not quoted from.
-      const q = termSet(input.question);
+      const q = input.terms ? [...input.terms.keys()] : termSet(input.question);
       const pool = [...input.passages, ...input.related].slice(0, MAX_POOL).filter((p) => {
         if (p.coverage !== undefined) return p.coverage > 0;
         const words = hitTerms(p);
         return q.some((t) => words.has(t));
       });
-      const answer = input.relevant ? extractAnswer(input.question, pool, input.settings.locale, input.settings.topK) : null;
+      const answer = input.relevant ? extractAnswer(input.question, pool, input.settings.locale, input.settings.topK, input.terms) : null;
       if (!answer) return reply(strings.noInformation, false);
       const related = [...input.passages, ...input.related].filter((p) => !answer.used.includes(p));
       const followUps = headingFollowUps(related, answer.used, input.question, input.followUpCount, strings);

@@ -37,6 +37,18 @@ export interface AnswerContextStore {
   customResponses(chatbotId: string): Promise<CustomResponseContext[]>;
   /** The owner-defined follow-ups, in their order (position). */
   followUps(chatbotId: string): Promise<FollowUp[]>;
+  /** Changes whenever the chatbot's chunks change (count and newest id): when to rebuild its word statistics. */
+  knowledgeVersion?(chatbotId: string): Promise<string>;
+  /** The chatbot's chunks in id order after `afterId`, at most `limit`: what its word statistics are built from. */
+  knowledgeTexts?(chatbotId: string, afterId: number, limit: number): Promise<{ id: number; title: string; heading: string; text: string }[]>;
+}
+
+/** Words related in meaning (synonyms, broader terms, derived forms), best first: the offline lexicon (WordNet). */
+export interface Lexicon {
+  /** Related words, best first; `close`: a synonym or a derived form, not a broader or associated term. */
+  related(word: string): { word: string; close: boolean }[];
+  /** The word's commonest part of speech (most senses), or null when the lexicon does not know it. */
+  partOfSpeech?(word: string): 'noun' | 'verb' | 'adj' | 'adv' | null;
 }
 
 /** A retrieved passage as a provider sees it: numbered from 1 in the prompt. */
@@ -59,6 +71,8 @@ export interface GenerateInput {
   related: Passage[];
   /** True when the relevance gate (relevance.ts) says the knowledge covers the question. */
   relevant: boolean;
+  /** The question's terms and the base's words standing in for them (expansion.ts) with their weight (1: the question's own), when the engine computed them. */
+  terms?: ReadonlyMap<string, number>;
   /** Smart follow-ups wanted (0 when disabled). */
   followUpCount: number;
   /** The locale's own strings (unavailable reply, honest reply…). */

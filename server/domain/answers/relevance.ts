@@ -16,6 +16,8 @@
  * bench/offtopic-questions.json (README.md: the figures; bench/answers.ts measures them again).
  */
 import type { SearchHit } from '../knowledge/ports.js';
+import type { Concept } from './expansion.js';
+import { idf, type KnowledgeProfile } from './knowledge-profile.js';
 import { termSet, terms } from './text.js';
 
 /** How many of the best hits the gate reads. */
@@ -65,6 +67,47 @@ export function relevance(question: string, hits: Parameters<typeof hitTerms>[0]
     return matched.length / q.length;
   });
   const union = found.size / q.length;
+  const best = Math.max(...perHit.slice(0, GATE_DEPTH));
+  const score = (union + best) / 2;
+  return { score, union, best, terms: q, perHit, relevant: score >= threshold };
+}
+
+/**
+ * The gate calibrated against the chatbot's own knowledge: each concept of the question
+ * (expansion.ts: the word, its correction, the base's words related to it) weighs by how
+ * telling its word is in this base (idf over the base's chunks: a word the base never uses
+ * weighs most, a word on every page little), and a passage covers a concept with the weight of
+ * the best of its forms it holds (the word itself 1, a stand-in less). Then, as above,
+ * relevance = (union + best) / 2 over the top GATE_DEPTH passages. A near-topic question the
+ * base does not answer ("coffee subscriptions" at a bread bakery) keeps its telling word
+ * uncovered; a reworded one is covered by its stand-ins.
+ */
+export const CALIBRATED_THRESHOLD = 0.5;
+
+export function conceptRelevance(
+  concepts: Concept[],
+  hits: Parameters<typeof hitTerms>[0][],
+  profile: KnowledgeProfile | null,
+  threshold = CALIBRATED_THRESHOLD,
+): Relevance {
+  const q = concepts.map((c) => c.term);
+  const top = hits.slice(0, GATE_DEPTH);
+  if (!concepts.length || !top.length) return { score: 0, union: 0, best: 0, terms: q, perHit: hits.map(() => 0), relevant: false };
+  const weights = concepts.map((c) => (profile ? idf(profile, c.term) : 1) * c.salience);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const found = concepts.map(() => 0);
+  const perHit = hits.map((hit, i) => {
+    const words = hitTerms(hit);
+    let covered = 0;
+    concepts.forEach((c, k) => {
+      let m = 0;
+      for (const [t, w] of c.alternatives) if (w > m && words.has(t)) m = w;
+      covered += weights[k] * m;
+      if (i < GATE_DEPTH && m > found[k]) found[k] = m;
+    });
+    return covered / total;
+  });
+  const union = found.reduce((s, m, k) => s + m * weights[k], 0) / total;
   const best = Math.max(...perHit.slice(0, GATE_DEPTH));
   const score = (union + best) / 2;
   return { score, union, best, terms: q, perHit, relevant: score >= threshold };

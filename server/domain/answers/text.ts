@@ -27,6 +27,15 @@ const STOPWORDS_TEXT = `
   nos nas do da dos das meu minha não
   en et den det de og eller men jeg du han hun vi er var har hvad hvem hvor hvorfor hvornår kan med af til på
   for ikke som
+  welche welcher welches welchen gibt gib darf dürfen soll sollte sollen könnte könnten möchte möchten will wollen
+  hoch viel viele lange bitte man mich mir dich dir uns euch ihnen ihr ihre ihren mal schon etwa ja nein wenn weil
+  denn dann hier dort da sehr mehr alle jeder jede jedes etwas bekomme bekommen geht gehen machen mache wird werden
+  wurde habe hast hatte einen einem eines keine kein sich am vom beim ins
+  puedo puede pueden podemos podría hay cuánto cuánta cuántos cuántas cuándo cuál cuáles del al le les me te nos su sus
+  tu tus muy más también ya si sí cuando donde como porque hasta desde entre algo alguna algún alguno hacer hago
+  tienen tenemos estoy está están hacen quiero quisiera usted ustedes
+  est-ce puis peut peuvent pouvez faut combien quel quelle quels quelles mes vos votre notre leur leurs ils très
+  aussi déjà si lorsque comme
 `;
 export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORDS_TEXT.split(/\s+/).filter(Boolean));
 

@@ -27,6 +27,7 @@ import type { CursorCodec } from '../cursor.js';
 import { AppError, confirmationRequired, notFound, validationFailed } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { messagesFor } from '../answers/messages.js';
+import { freeFormErrors } from '../free-form.js';
 import { requireFeature } from '../plans.js';
 import { keepMaskedSecret, maskSecret } from '../secret-settings.js';
 import type { ChatbotRecord, Store } from '../ports.js';
@@ -189,6 +190,7 @@ export class ConversationsService {
 
   /** `POST /chatbots/{id}/conversations`: a new, empty conversation. */
   async create(auth: AuthContext, chatbotId: string, input: { visitor?: VisitorDetails; tagIds?: string[]; webhookUrl?: string | null; webhookToken?: string | null } = {}) {
+    checkVisitor(input.visitor);
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     if (input.webhookUrl || input.webhookToken) requireFeature(auth.account, 'webhooks');
     if (input.webhookUrl) await this.hooks.checkWebhookUrl?.({ webhookUrl: input.webhookUrl });
@@ -199,6 +201,7 @@ export class ConversationsService {
 
   /** `POST /chatbots/{id}/messages`: a new conversation with the visitor's first message, and its answer. */
   async start(auth: AuthContext, chatbotId: string, input: { message: string; visitor?: VisitorDetails; clientMessageId?: string }, onToken?: (t: string) => void) {
+    checkVisitor(input.visitor);
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     const key = input.clientMessageId;
     const replay = async () => {
@@ -264,6 +267,7 @@ export class ConversationsService {
     input: { message: string; visitor?: VisitorDetails; clientMessageId?: string },
     onToken?: (t: string) => void,
   ): Promise<VisitorMessageResult> {
+    checkVisitor(input.visitor);
     const { chatbot, conversation } = await this.reach(auth, chatbotId, threadId);
     const key = input.clientMessageId;
     const replay = async () => {
@@ -549,6 +553,7 @@ export class ConversationsService {
 
   /** `PATCH .../conversations/{threadId}`: status (resolve/reopen), tags, the thread-level webhook pair, visitor details, read count. */
   async patch(auth: AuthContext, chatbotId: string, threadId: string, input: { status?: 'OPEN' | 'RESOLVED'; tagIds?: string[]; webhookUrl?: string | null; webhookToken?: string | null; visitor?: VisitorDetails; totalMessagesRead?: number }) {
+    checkVisitor(input.visitor);
     const { chatbot, conversation } = await this.reach(auth, chatbotId, threadId);
     if (input.webhookUrl || input.webhookToken) requireFeature(auth.account, 'webhooks');
     if (input.webhookUrl) await this.hooks.checkWebhookUrl?.({ webhookUrl: input.webhookUrl });
@@ -853,5 +858,11 @@ const localeOf = (settings: Record<string, unknown>) => (settings.localization a
 /** A unique index refused the row (SQLite and PostgreSQL). */
 const isUniqueViolation = (err: unknown) =>
   (err as { code?: string }).code === '23505' || /UNIQUE constraint failed/i.test(String((err as Error)?.message));
+
+/** Free-form visitor fields within bounds, checked before anything is stored. */
+function checkVisitor(v: VisitorDetails | undefined) {
+  const bounds = freeFormErrors(v?.customFields, ['visitor', 'customFields']);
+  if (bounds.length) throw validationFailed(bounds);
+}
 
 const hasDetails = (v: VisitorDetails) => !!(v.email || v.name || v.phone || (v.customFields && Object.keys(v.customFields).length));

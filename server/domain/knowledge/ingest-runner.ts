@@ -239,7 +239,11 @@ export class IngestRunner {
         }
       }
       if (!inFlight.size) break;
-      await Promise.race([...inFlight.values()].map((f) => f.done));
+      // Woken by the next item to finish, or when progress is due (one slow page must not silence the log).
+      let timer: NodeJS.Timeout | undefined;
+      const due = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, progressEvery - (Date.now() - lastProgress)))));
+      await Promise.race([...[...inFlight.values()].map((f) => f.done), due]);
+      clearTimeout(timer);
     }
     job = (await ingest.getJob(jobId))!;
     const status = job.failed === 0 ? 'succeeded' : job.done === 0 ? 'failed' : 'partially_succeeded';

@@ -135,7 +135,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
 
   app.get('/api/widget/ws', {
     websocket: true,
-    config: { access: PUBLIC, raw: true, rateLimit: { max: 60, timeWindow: '1 minute' } },
+    config: { access: PUBLIC, raw: true, rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' } },
     // Authenticated before the upgrade when the token comes as a subprotocol; the outcome is kept
     // for the handler, which closes a refused socket with the protocol's code and reason.
     preValidation: async (request) => {
@@ -204,7 +204,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       description: 'For networks that strip the WebSocket upgrade. The body is the hello frame; the response is text/event-stream, one server frame per event (`data:` JSON). Authorization: Bearer <session token>.',
       body: Type.Object({ type: Type.Literal('hello'), v: Type.Integer(), resume: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))) }, { additionalProperties: false }),
     },
-    config: { access: PUBLIC, raw: true, rateLimit: { max: 60, timeWindow: '1 minute' } },
+    config: { access: PUBLIC, raw: true, rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' } },
   }, async (request, reply) => {
     const session = await sessionOf(request);
     const releaseIp = gateway.admit('ip', request.ip);

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerEngine } from '../../../../server/domain/answers/engine.js';
 import { createExtractiveProvider, extractAnswer, headingFollowUps, proseBlocks, smallTalk } from '../../../../server/domain/answers/extractive.js';
 import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
-import { RELEVANCE_THRESHOLD } from '../../../../server/domain/answers/relevance.js';
+import { CALIBRATED_THRESHOLD } from '../../../../server/domain/answers/relevance.js';
+import { createWordNet } from '../../../../server/adapters/wordnet.js';
 import type { AnswerEngine, AnswerRequest } from '../../../../server/domain/conversations/ports.js';
 import { createRetriever } from '../../../../server/domain/knowledge/retrieval.js';
 import { answerContextRepository } from '../../../../server/storage/answers.repository.js';
@@ -22,7 +23,7 @@ let engine: AnswerEngine;
 beforeAll(async () => {
   t = await openAnswersDb();
   byDocument = await ingestFastifyDocs(t);
-  engine = createAnswerEngine({ retriever: createRetriever({ store: t.store.knowledge }), store: answerContextRepository(t.db), provider: createExtractiveProvider() });
+  engine = createAnswerEngine({ retriever: createRetriever({ store: t.store.knowledge }), store: answerContextRepository(t.db), provider: createExtractiveProvider(), lexicon: createWordNet() });
 });
 afterAll(async () => {
   await t?.close();
@@ -168,16 +169,17 @@ describe('built-in answerer over an ingested corpus', () => {
     }
   });
 
-  it(`keeps the evaluation's rates at the relevance threshold (${RELEVANCE_THRESHOLD})`, async () => {
+  it(`keeps fastify's rates with the calibrated gate (threshold ${CALIBRATED_THRESHOLD}, WordNet stand-ins)`, async () => {
     const onTopic = JSON.parse(readFileSync('bench/retrieval-questions.json', 'utf8')) as { q: string }[];
     const offTopic = JSON.parse(readFileSync('bench/offtopic-questions.json', 'utf8')) as { q: string }[];
     let answered = 0;
     let refused = 0;
     for (const { q } of onTopic) if (!(await ask(q)).answer.unanswered) answered++;
     for (const { q } of offTopic) if ((await ask(q)).answer.unanswered) refused++;
-    // Measured: 45/46 answered, 32/34 refused (README.md); the bounds leave room for retrieval changes.
+    // Measured: 46/46 answered, 22/34 refused (README.md: the fixed gate refused 32/34 here but
+    // answered fewer than half of the unseen sites' questions); the bounds leave room for retrieval changes.
     expect(answered / onTopic.length).toBeGreaterThanOrEqual(0.9);
-    expect(refused / offTopic.length).toBeGreaterThanOrEqual(0.85);
+    expect(refused / offTopic.length).toBeGreaterThanOrEqual(0.6);
   });
 });
 

@@ -1,0 +1,147 @@
+/**
+ * A question mapped onto the chatbot's own vocabulary. Each content word of the question becomes
+ * a **concept**: the word's term, plus the base's words it may stand for, each with a weight:
+ *
+ * - a misspelling ("refnd", "subscripton") absent from the base and from the lexicon: the base's
+ *   most frequent word within one edit (two for words of 7+ letters; a swap of neighbours is
+ *   one edit), weight TYPO_WEIGHT;
+ * - words related in meaning (the lexicon: WordNet's synonyms, broader terms, derived forms) that
+ *   the base actually uses, at most MAX_RELATED per word in the lexicon's order, weight
+ *   RELATED_WEIGHT. Only words of the base count, so a site's vocabulary maps onto itself:
+ *   "purchaser" becomes "buyer" on a site that says buyer, and brings nothing where no page does.
+ *
+ * Retrieval searches the question with these words added; the relevance gate counts a concept
+ * covered by a passage holding the word itself (1) or one of its stand-ins (their weight).
+ * The constants were chosen on the tuning halves of the answer eval (bench/eval/).
+ */
+import type { KnowledgeProfile } from './knowledge-profile.js';
+import type { Lexicon } from './ports.js';
+import { STOPWORDS, stem, terms, words } from './text.js';
+
+export const TYPO_WEIGHT = 0.9;
+export const RELATED_WEIGHT = 0.8;
+/** A broader or associated word (WordNet hypernym, holonym, "similar"): weaker evidence than a synonym. */
+export const BROADER_WEIGHT = 0.4;
+export const MAX_RELATED = 2;
+
+export interface Concept {
+  /** The question's word and its term (stem). */
+  word: string;
+  term: string;
+  /**
+   * How much the word says about the topic besides its rarity: a noun names the thing asked
+   * about ("coffee", "ropes"), a verb or an adverb mostly how it is asked ("see", "rather").
+   */
+  salience: number;
+  /** Term -> weight in 0..1: the term itself 1, stand-ins less. */
+  alternatives: Map<string, number>;
+  /** Words of the base to add to the search for this concept. */
+  searchWords: string[];
+}
+
+/** Damerau-Levenshtein distance (adjacent swaps count one), giving up past `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push(new Array<number>(b.length + 1).fill(0));
+    rows[i][0] = i;
+  }
+  for (let j = 0; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let best = Infinity;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
+      rows[i][j] = d;
+      if (d < best) best = d;
+    }
+    if (best > max) return max + 1;
+  }
+  return rows[a.length][b.length];
+}
+
+/** The base's word a misspelt `word` most likely meant, or null. */
+export function correction(word: string, profile: KnowledgeProfile): string | null {
+  if (word.length < 4 || /\d/.test(word)) return null;
+  const max = word.length >= 7 ? 2 : 1;
+  let best: string | null = null;
+  let bestDistance = max + 1;
+  let bestCount = 0;
+  for (const [candidate, count] of profile.vocabulary) {
+    if (Math.abs(candidate.length - word.length) > max || candidate[0] !== word[0] && candidate[1] !== word[1]) continue;
+    const d = editDistance(word, candidate, max);
+    if (d < bestDistance || (d === bestDistance && count > bestCount)) {
+      best = candidate;
+      bestDistance = d;
+      bestCount = count;
+    }
+  }
+  return bestDistance <= max ? best : null;
+}
+
+export interface ExpansionOptions {
+  typoWeight?: number;
+  relatedWeight?: number;
+  broaderWeight?: number;
+  maxRelated?: number;
+  nounSalience?: number;
+  otherSalience?: number;
+}
+
+/** Salience of nouns and of verbs, adjectives and adverbs; words the lexicon does not know count 1. */
+export const NOUN_SALIENCE = 2;
+export const OTHER_SALIENCE = 0.6;
+
+/** The question's concepts; without a profile (no statistics) every concept is just its word. */
+export function questionConcepts(question: string, profile: KnowledgeProfile | null, lexicon: Lexicon | null, options: ExpansionOptions = {}): Concept[] {
+  const typoWeight = options.typoWeight ?? TYPO_WEIGHT;
+  const relatedWeight = options.relatedWeight ?? RELATED_WEIGHT;
+  const broaderWeight = options.broaderWeight ?? BROADER_WEIGHT;
+  const maxRelated = options.maxRelated ?? MAX_RELATED;
+  const concepts = new Map<string, Concept>();
+  for (const word of words(question)) {
+    const [term] = terms(word);
+    if (!term || concepts.has(term)) continue;
+    const pos = lexicon?.partOfSpeech?.(word) ?? null;
+    const salience = pos === null ? 1 : pos === 'noun' ? (options.nounSalience ?? NOUN_SALIENCE) : (options.otherSalience ?? OTHER_SALIENCE);
+    const concept: Concept = { word, term, salience, alternatives: new Map([[term, 1]]), searchWords: [] };
+    concepts.set(term, concept);
+    if (!profile) continue;
+    // A stand-in of weight 0 is searched for but does not count as covering the concept.
+    const add = (w: string, weight: number) => {
+      const t = stem(w);
+      if (!profile.df.has(t) || concept.alternatives.has(t) || concept.searchWords.includes(w)) return false;
+      if (weight > 0) concept.alternatives.set(t, weight);
+      concept.searchWords.push(w);
+      return true;
+    };
+    const related = lexicon ? lexicon.related(word) : [];
+    let base = word;
+    // Only a word the lexicon does not know is taken for a misspelling ("rice" is not "nice").
+    if (lexicon && !profile.df.has(term) && related.length === 0 && lexicon.partOfSpeech?.(word) == null) {
+      const fixed = correction(word, profile);
+      if (fixed && add(fixed, typoWeight)) base = fixed;
+    }
+    if (!lexicon) continue;
+    let added = 0;
+    for (const phrase of base === word ? related : lexicon.related(base)) {
+      // Single words only: a compound's parts mean something else ("football game" is not "game").
+      const w = phrase.word;
+      if (added >= maxRelated) break;
+      if (/[\s-]/.test(w) || w.length < 3 || STOPWORDS.has(w) || stem(w) === term) continue;
+      if (add(w, (phrase.close ? relatedWeight : broaderWeight) * (base === word ? 1 : typoWeight))) added++;
+      if (added >= maxRelated) break;
+    }
+  }
+  return [...concepts.values()];
+}
+
+/** The search text: the question, then the stand-in words the base uses. */
+export function expandedQuery(question: string, concepts: Concept[]): string {
+  const extra = [...new Set(concepts.flatMap((c) => c.searchWords))];
+  // Joined by a stopword, so the stand-ins are searched as words and never paired with each
+  // other or with the question's last word as a phrase (search-terms.ts pairs adjacent words).
+  return extra.length ? `${question} or ${extra.join(' or ')}` : question;
+}

@@ -1,0 +1,99 @@
+/**
+ * Questions mapped onto the base's own words (expansion.ts) with the real WordNet database, the
+ * base's word statistics (knowledge-profile.ts) and the gate weighted by them (relevance.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { createWordNet } from '../../../../server/adapters/wordnet.js';
+import { correction, editDistance, expandedQuery, questionConcepts } from '../../../../server/domain/answers/expansion.js';
+import { buildProfile, idf, profileCache } from '../../../../server/domain/answers/knowledge-profile.js';
+import { CALIBRATED_THRESHOLD, conceptRelevance } from '../../../../server/domain/answers/relevance.js';
+
+const wordnet = createWordNet();
+const PAGES = [
+  { title: 'Refunds', heading: '', text: 'A refund returns money to the buyer within 5 to 10 business days.' },
+  { title: 'Rate limits', heading: '', text: 'The API allows 100 requests per second. Above the limit you receive status 429.' },
+  { title: 'Subscriptions', heading: '', text: 'You can pause or cancel your bread subscription at any time.' },
+  { title: 'Allergens', heading: '', text: 'Every loaf lists its ingredients and allergens.' },
+];
+const profile = buildProfile(PAGES);
+const hit = (p: (typeof PAGES)[number], i: number) => ({ chunkId: i, documentId: `d${i}`, title: p.title, headingPath: [], text: p.text });
+const hits = PAGES.map(hit);
+
+describe('WordNet', () => {
+  it('finds synonyms, derived and broader words, and the part of speech', () => {
+    expect(wordnet.related('purchaser').map((r) => r.word)).toContain('buyer');
+    expect(wordnet.related('purchaser').find((r) => r.word === 'buyer')?.close).toBe(true);
+    expect(wordnet.related('throttled').map((r) => r.word)).toContain('limit');
+    expect(wordnet.related('loaves').map((r) => r.word)).toContain('bread');
+    expect(wordnet.partOfSpeech?.('coffee')).toBe('noun');
+    expect(wordnet.partOfSpeech?.('see')).toBe('verb');
+    expect(wordnet.partOfSpeech?.('subscripton')).toBeNull();
+    expect(wordnet.related('qwxzv')).toEqual([]);
+  });
+});
+
+describe('question concepts', () => {
+  it('adds only words the base uses: "purchaser" becomes "buyer" here, and "coffee" brings nothing', () => {
+    const concepts = questionConcepts('How soon will the purchaser get a reimbursement?', profile, wordnet);
+    const purchaser = concepts.find((c) => c.word === 'purchaser')!;
+    expect(purchaser.searchWords).toEqual(['buyer']);
+    expect(expandedQuery('purchaser', concepts)).toContain('buyer');
+    const coffee = questionConcepts('coffee subscriptions', profile, wordnet).find((c) => c.word === 'coffee')!;
+    expect(coffee.searchWords).toEqual([]);
+    expect(coffee.salience).toBeGreaterThan(1); // a noun names what is asked about
+  });
+
+  it('corrects a misspelling to the base’s word, not a real word to a look-alike', () => {
+    expect(editDistance('cancle', 'cancel', 2)).toBe(1); // a swap of neighbours is one edit
+    expect(correction('refnd', profile)).toBe('refund');
+    const [concept] = questionConcepts('subscripton', profile, wordnet);
+    expect(concept.searchWords).toContain('subscription');
+    expect(questionConcepts('bead', profile, wordnet)[0].searchWords).not.toContain('bread'); // a real word is no typo
+  });
+
+  it('without statistics, every concept is just its word', () => {
+    expect(questionConcepts('purchaser refnd', null, wordnet).every((c) => c.alternatives.size === 1 && !c.searchWords.length)).toBe(true);
+  });
+});
+
+describe('the calibrated gate', () => {
+  it('weighs words by how telling they are in this base', () => {
+    expect(idf(profile, 'coffe')).toBeGreaterThan(idf(profile, 'subscript'));
+  });
+
+  it('passes a reworded question its stand-ins cover and stops a near-topic one whose telling word no page has', () => {
+    const ask = (q: string) => {
+      const concepts = questionConcepts(q, profile, wordnet);
+      return conceptRelevance(concepts, hits, profile, CALIBRATED_THRESHOLD);
+    };
+    expect(ask('How do I pause my bread subscription?').relevant).toBe(true);
+    expect(ask('Does the purchaser get a repayment?').relevant).toBe(true);
+    expect(ask('Do you sell coffee subscriptions?').relevant).toBe(false);
+    expect(ask('Which rope should I buy for climbing?').relevant).toBe(false);
+  });
+});
+
+describe('the profile cache', () => {
+  it('rebuilds when the chunks change, and only then', async () => {
+    let version = 'v1';
+    const texts = [{ id: 1, title: 'A', heading: '', text: 'alpha words' }];
+    let reads = 0;
+    const cache = profileCache({
+      knowledgeVersion: async () => version,
+      knowledgeTexts: async (_c, after) => {
+        reads++;
+        return texts.filter((t) => t.id > after);
+      },
+    });
+    expect((await cache.get('bot'))!.df.has('alpha')).toBe(true);
+    const readsAfterFirst = reads;
+    await cache.get('bot');
+    expect(reads).toBe(readsAfterFirst);
+    version = 'v2';
+    texts.push({ id: 2, title: 'B', heading: '', text: 'bravo words' });
+    // The version is checked again once the last check is older than the cache's interval.
+    const fresh = profileCache({ knowledgeVersion: async () => version, knowledgeTexts: async (_c, after) => texts.filter((t) => t.id > after) });
+    expect((await fresh.get('bot'))!.df.has('bravo')).toBe(true);
+    expect(await profileCache({ customResponses: async () => [] } as never).get('bot')).toBeNull();
+  });
+});

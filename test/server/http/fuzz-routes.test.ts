@@ -1,0 +1,112 @@
+/**
+ * No input yields a 500: every operation of the OpenAPI document gets a generated corpus of bad
+ * bodies, queries and path segments. Each answer is a 4xx in the envelope, nothing of the
+ * database changes (row counts of every table), and no prototype is polluted. The corpus is kept
+ * modest (about 20 requests per operation) so the suite stays quick on two cores.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildTestApp, type TestApp } from '../../helpers/app.js';
+
+let t: TestApp;
+let token: string;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  token = (await t.token()).token;
+  ids.chatbotId = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Fuzz' })).body.data.chatbot.id;
+  ids.threadId = (await t.call('POST', `/api/v2/chatbots/${ids.chatbotId}/conversations`, token, {})).body.data.conversation.threadId;
+});
+afterAll(() => t.close());
+
+const deep = (n: number): unknown => (n === 0 ? 'x' : { a: deep(n - 1) });
+/** Bodies no operation accepts: wrong JSON types, unknown keys (also prototype names), bombs. */
+const BODIES: { what: string; payload: string; type?: string }[] = [
+  { what: 'null', payload: 'null' },
+  { what: 'array', payload: '[]' },
+  { what: 'string', payload: '"text"' },
+  { what: 'number', payload: '12' },
+  { what: 'invalid JSON', payload: '{"a":' },
+  { what: 'unknown key', payload: JSON.stringify({ zzUnknownField: 1 }) },
+  { what: '__proto__', payload: '{"__proto__":{"polluted":true}}' },
+  { what: 'constructor', payload: JSON.stringify({ constructor: { prototype: { polluted: true } } }) },
+  { what: 'deep nesting', payload: JSON.stringify({ zzUnknownField: deep(200) }) },
+  { what: 'text/plain', payload: 'hello', type: 'text/plain' },
+  { what: 'form', payload: 'a=1', type: 'application/x-www-form-urlencoded' },
+  { what: 'bad multipart', payload: '--x\r\nContent-Disposition: form-data; name="type"\r\n\r\nconstructor\r\n--x--\r\n', type: 'multipart/form-data; boundary=x' },
+];
+const QUERIES = ['limit=-1', 'limit=abc&cursor=%FF%FE', 'cursor=' + 'A'.repeat(600), 'confirm=maybe', 'status=__proto__', 'from=not-a-date&to=1', 'type=constructor'];
+const SEGMENTS = ['%00', '..%2F..%2Fetc', 'x'.repeat(300), '__proto__', '%E0%A4%A'];
+
+async function counts(): Promise<Record<string, number>> {
+  const db = t.database.db;
+  const tables = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '%fts%' and name not like 'kysely_%'`.execute(db)).rows.map((r) => r.name);
+  const out: Record<string, number> = {};
+  for (const name of tables) out[name] = Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(name)}`.execute(db)).rows[0].n);
+  return out;
+}
+
+test('every operation of the OpenAPI document answers bad bodies, queries and paths with a 4xx in the envelope and changes nothing', async () => {
+  const doc = (await t.call('GET', '/api/v2/openapi.json')).body;
+  const before = await counts();
+  const failures: string[] = [];
+  let sent = 0;
+  const send = async (method: string, url: string, payload?: string, type = 'application/json') => {
+    sent++;
+    const res = await t.app.inject({ method: method as never, url, headers: { authorization: `Bearer ${token}`, ...(payload !== undefined && { 'content-type': type }) }, ...(payload !== undefined && { payload }) });
+    let body: any = null;
+    try {
+      body = res.json();
+    } catch {
+      /* reported below */
+    }
+    const ok = res.statusCode >= 400 && res.statusCode < 500 && body?.ok === false && typeof body?.error?.code === 'string';
+    if (!ok) failures.push(`${method} ${url.slice(0, 120)} ${payload?.slice(0, 40) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+  };
+  for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
+    const real = '/api/v2' + path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? 'unknown-id');
+    for (const method of Object.keys(ops).map((m) => m.toUpperCase())) {
+      // Bad bodies go to operations that read one (actions without a body ignore it).
+      const takesBody = !!(ops[method.toLowerCase()] as { requestBody?: unknown }).requestBody;
+      if (takesBody) for (const b of BODIES) await send(method, real, b.payload, b.type);
+      const takesQuery = ((ops[method.toLowerCase()] as { parameters?: { in: string }[] }).parameters ?? []).some((p) => p.in === 'query');
+      // Operations that take a query refuse one they do not know, and bad values of their own.
+      if (takesQuery) for (const q of QUERIES.slice(0, 4)) await send(method, `${real}?${q}&zzUnknown=1`);
+      if (path.includes('{')) {
+        for (const seg of SEGMENTS) {
+          const url = '/api/v2' + path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'chatbotId' && path.split('{').length > 2 ? ids.chatbotId : seg));
+          if (url !== real) await send(method, url, takesBody ? '{"zzUnknownField":1}' : undefined);
+        }
+      }
+    }
+  }
+  for (const q of QUERIES) await send('GET', `/api/v2/chatbots/${ids.chatbotId}/conversations?${q}`);
+  expect(sent).toBeGreaterThan(500);
+  expect(failures).toEqual([]);
+  expect(await counts()).toEqual(before);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+}, 120_000);
+
+test('free-form objects past their depth or size, prototype names as icon types and blank titles are 400 naming the field', async () => {
+  const base = `/api/v2/chatbots/${ids.chatbotId}`;
+  const deepMeta = await t.call('PATCH', `${base}/settings/general`, token, { metadata: { a: deep(10) } });
+  expect(deepMeta.status).toBe(400);
+  expect(deepMeta.body.error.details[0].path).toEqual(['general', 'metadata']);
+  const bigMeta = await t.call('PATCH', `${base}/settings/general`, token, { metadata: { a: 'x'.repeat(20_000) } });
+  expect(bigMeta.status).toBe(400);
+  const before = (await t.call('GET', `${base}/conversations?limit=100`, token)).body.data.conversations.length;
+  const deepVisitor = await t.call('POST', `${base}/messages`, token, { message: 'Hi', visitor: { email: 'v@example.com', customFields: { a: deep(10) } } });
+  expect(deepVisitor.status).toBe(400);
+  expect(deepVisitor.body.error.details[0].path).toEqual(['visitor', 'customFields']);
+  expect((await t.call('GET', `${base}/conversations?limit=100`, token)).body.data.conversations.length).toBe(before);
+  for (const type of ['constructor', '__proto__', 'toString']) {
+    const body = `--b\r\nContent-Disposition: form-data; name="type"\r\n\r\n${type}\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nxx\r\n--b--\r\n`;
+    const res = await t.call('POST', `${base}/icons`, token, body, { 'content-type': 'multipart/form-data; boundary=b' });
+    expect(res.status, type).toBe(400);
+    expect(res.body.error.details[0].path).toEqual(['type']);
+  }
+  const blank = await t.call('PATCH', `${base}/settings/general`, token, { title: '   ' });
+  expect(blank.status).toBe(400);
+  expect((await t.call('GET', base, token)).body.data.chatbot.title).toBe('Fuzz');
+});
