@@ -4,7 +4,6 @@
  * Registering a route without a declaration fails at start, so no route is open by accident.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TSchema } from 'typebox';
 import type { Scope } from '../../shared/scopes.js';
 import { type AuthContext, requireScopes } from '../domain/auth.js';
 import { AppError } from '../domain/errors.js';
@@ -34,9 +33,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
-    /** Schema of `data` on success, for the OpenAPI document. */
-    response?: TSchema;
-    /** Status of a success, when not 200. */
+    /** Status of a success, when not 200 (set by endpoint()). */
     successStatus?: number;
     /** Not wrapped in the envelope (the OpenAPI document itself, icon files). */
     raw?: boolean;
@@ -74,6 +71,9 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
     const access = route.config?.access;
     if (!access) {
       throw new Error(`Route ${[route.method].flat().join(',')} ${route.url} declares no access (config.access)`);
+    }
+    if (!route.config?.raw && !route.schema?.response) {
+      throw new Error(`Route ${[route.method].flat().join(',')} ${route.url} declares no response schema: declare it with endpoint() (server/http/route.ts)`);
     }
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, access });
   });

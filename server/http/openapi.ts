@@ -1,6 +1,6 @@
 /**
- * OpenAPI 3.1 generated from the route schemas. Each operation gets the envelope around its
- * `data` schema, the error envelope, its bearer security with the required scopes (also as
+ * OpenAPI 3.1 generated from the route schemas: endpoint() (route.ts) writes each operation's
+ * success and error envelopes; this adds its bearer security with the required scopes (also as
  * `x-required-scopes`), and every error code with its status.
  */
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
@@ -35,8 +35,6 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope' },
 );
 
-const envelope = (data: unknown) => ({ type: 'object', required: ['ok', 'data', 'meta'], properties: { ok: { const: true }, data: data ?? {}, meta: Meta } });
-
 export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
@@ -66,17 +64,10 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
     transform({ schema, url, route }) {
-      const config = (route.config ?? {}) as { access?: Access; response?: unknown; successStatus?: number; raw?: boolean };
+      const config = (route.config ?? {}) as { access?: Access };
       const out: Record<string, unknown> = { ...(schema ?? {}) };
       const path = url.replace(/^\/api\/v2/, '') || '/';
       const access = config.access;
-      if (!config.raw && !out.response) {
-        out.response = {
-          [config.successStatus ?? 200]: { description: 'Success', ...envelope(config.response) },
-          '4XX': { description: 'Error (see error.code)', $ref: 'ErrorEnvelope#' },
-          '5XX': { description: 'INTERNAL_SERVER_ERROR', $ref: 'ErrorEnvelope#' },
-        };
-      }
       if (access && !access.public) {
         out.security = [{ bearerAuth: access.scopes }];
         out['x-required-scopes'] = access.scopes;

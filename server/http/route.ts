@@ -40,12 +40,52 @@ export interface EndpointSpec {
 
 const ERROR = { $ref: 'ErrorEnvelope#' };
 
+/** Keywords that only constrain input: a reply is written by its types and properties alone. */
+const INPUT_ONLY = new Set([
+  'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'additionalProperties',
+  // A field a reply leaves out (a secret setting the caller may not read) is omitted, never a 500.
+  'required',
+]);
+const SCALARS = new Set(['string', 'number', 'integer', 'boolean']);
+
+/**
+ * A response schema for serialising: input-only keywords dropped (request schemas are reused for
+ * replies; a stored value must never fail to serialise; an absent field is simply not written) and `X | null` as `type: [X, 'null']`,
+ * which the serialiser writes directly instead of testing each branch of an anyOf.
+ */
+export function forReply(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(forReply);
+  if (!schema || typeof schema !== 'object') return schema;
+  const src = schema as Record<string, unknown>;
+  const anyOf = src.anyOf as Record<string, unknown>[] | undefined;
+  if (anyOf?.length === 2) {
+    const other = anyOf.find((s) => s.type !== 'null');
+    if (other && anyOf.some((s) => s.type === 'null')) {
+      const { anyOf: _, ...rest } = src;
+      const inner = forReply(other) as Record<string, unknown>;
+      if (typeof inner.type === 'string' && (SCALARS.has(inner.type) || inner.type === 'object' || inner.type === 'array')) {
+        return { ...inner, ...rest, type: [inner.type, 'null'] };
+      }
+      if (Array.isArray(inner.enum) && inner.type === undefined) return { ...inner, ...rest, enum: [...inner.enum, null] };
+    }
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(src)) {
+    if (INPUT_ONLY.has(key) && !(key === 'additionalProperties' && value !== false)) continue;
+    out[key] = key === 'properties' || key === 'patternProperties'
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, forReply(v)]))
+      : forReply(value);
+  }
+  return out;
+}
+
 /** The success envelope around a `data` schema. */
 export function successSchema(data: TSchema | undefined) {
   return {
     type: 'object',
     required: ['ok', 'data', 'meta'],
-    properties: { ok: { type: 'boolean', const: true }, data: data ?? {}, meta: Meta },
+    properties: { ok: { type: 'boolean', const: true }, data: data ? forReply(data) : {}, meta: Meta },
   } as const;
 }
 

@@ -8,7 +8,7 @@ import { openAIEmbeddings } from '../domain/knowledge/embeddings.js';
 import type { KnowledgeStore } from '../domain/knowledge/ports.js';
 import { createRetriever, type Retriever } from '../domain/knowledge/retrieval.js';
 import type { DatabaseHandle } from '../storage/dialects/index.js';
-import { createVectorIndex } from '../storage/vectors.repository.js';
+import { createVectorIndex } from '../storage/dialects/index.js';
 
 /** An endpoint outage fails every search's embedding; one log line a minute says so. */
 const LOG_EVERY_MS = 60_000;

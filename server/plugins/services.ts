@@ -16,7 +16,7 @@ import { CursorCodec } from '../domain/cursor.js';
 import { IconsService } from '../domain/icons.service.js';
 import { ConfluenceService } from '../domain/knowledge/confluence/confluence.service.js';
 import { confluenceItems } from '../domain/knowledge/confluence/items.js';
-import { guardedFetcher } from '../domain/knowledge/crawl/fetcher-adapter.js';
+import { guardedFetcher } from '../adapters/crawl-fetcher.js';
 import { DocumentIndexer } from '../domain/knowledge/indexer.js';
 import { IngestRunner, type JobLog } from '../domain/knowledge/ingest-runner.js';
 import { fileItem, textItem, youtubeItem } from '../domain/knowledge/items/content.js';

@@ -84,6 +84,12 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
         const r = await db.selectFrom('chat_users').selectAll().where('id', '=', id).executeTakeFirst();
         return r ? toChatUser(r as Row<'chat_users'>) : null;
       },
+      async many(ids) {
+        const wanted = [...new Set(ids)];
+        if (!wanted.length) return [];
+        const rows = await db.selectFrom('chat_users').selectAll().where('id', 'in', wanted).execute();
+        return rows.map((r) => toChatUser(r as Row<'chat_users'>));
+      },
       async update(id, p) {
         await db
           .updateTable('chat_users')

@@ -17,7 +17,7 @@ import type {
   SourceType,
 } from '../domain/knowledge/ports.js';
 import { chunksRepository } from './chunks.repository.js';
-import type { DialectName } from './dialects/index.js';
+import { dialectFor, type DialectName } from './dialects/index.js';
 import { keysetPage } from './keyset.js';
 import type { Database, DocumentsTable, IngestItemsTable, IngestJobsTable, SourcesTable } from './tables.js';
 
@@ -326,7 +326,7 @@ export const ingestRepository = (db: Kysely<Database>, dialect: DialectName): Kn
       return atomically(async (trx) => {
         // The job row lock serialises concurrent adders on PostgreSQL, so seq stays increasing
         // without gaps from a race; SQLite has one writer at a time anyway.
-        if (dialect === 'postgres') await sql`select id from ingest_jobs where id = ${jobId} for update`.execute(trx);
+        await dialectFor(dialect).lockJob(trx, jobId);
         const top = await trx
           .selectFrom('ingest_items')
           .select((eb) => eb.fn.max('seq').as('seq'))

@@ -136,3 +136,24 @@ export function extraTokens(chunk: { title: string; headingPath: string[]; text:
   out.push(...heads);
   return out.join(' ');
 }
+
+/**
+ * Field weights, title : heading path : text. A word in the title or a heading says what a
+ * passage is about far more than the same word in its body. SQLite passes them to bm25().
+ * PostgreSQL's ts_rank takes one weight per tsvector class {D, C, B, A} (text D, heading B,
+ * title A) and saturates repeated words differently from bm25, so its figures differ.
+ * Chosen with bench/retrieval.ts (`npm run bench -- retrieval`), where the figures are.
+ */
+export const WEIGHTS = { title: 4, heading: 2, text: 1 } as const;
+
+/**
+ * A chunk's tokens for SQLite's `extra` column (search-terms.ts `extraTokens`: word pairs and
+ * title/heading words): title pairs repeated WEIGHTS.title times and heading pairs
+ * WEIGHTS.heading times stand in for those columns' weights, so the column itself weighs 1.
+ */
+export const chunkExtraTokens = (c: { title: string; headingPath: string[]; text: string }) => extraTokens(c, WEIGHTS.title, WEIGHTS.heading);
+
+/** chunks_fts columns: title, heading, text, chatbot token, extra; the first three make a row's length. */
+export const FTS_WEIGHTS = [WEIGHTS.title, WEIGHTS.heading, WEIGHTS.text, 0, 1] as const;
+export const LENGTH_COLUMNS = 3;
+export const PG_WEIGHTS = '{0.5,0,0.75,1}';

@@ -12,7 +12,6 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { VectorIndexPort } from '../domain/knowledge/ports.js';
-import type { DialectName } from './dialects/index.js';
 import type { Database } from './tables.js';
 
 const BATCH = 200;
@@ -36,14 +35,6 @@ function unit(vector: number[], dimensions: number): number[] {
   return vector.map((x) => x / norm);
 }
 
-export function createVectorIndex(db: Kysely<Database>, dialect: DialectName, space: VectorSpace): VectorIndexPort {
-  const { model, dimensions } = space;
-  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) {
-    throw new Error(`Embedding dimensions must be a whole number from 1 to 8192; got ${dimensions}`);
-  }
-  return dialect === 'postgres' ? postgresIndex(db, model, dimensions) : sqliteIndex(db, model, dimensions);
-}
-
 /** The chatbot of each chunk (vectors are partitioned by it); unknown chunks are refused. */
 async function chatbotsOf(db: Kysely<Database>, chunkIds: number[]): Promise<Map<number, string>> {
   const owners = new Map<number, string>();
@@ -60,7 +51,7 @@ function checkInput(chunkIds: number[], vectors: number[][]) {
   if (chunkIds.length !== vectors.length) throw new Error(`${chunkIds.length} chunk ids but ${vectors.length} vectors`);
 }
 
-function sqliteIndex(db: Kysely<Database>, model: string, dimensions: number): VectorIndexPort {
+export function sqliteIndex(db: Kysely<Database>, model: string, dimensions: number): VectorIndexPort {
   const table = sql.table(`chunk_vec_${dimensions}`);
   const trigger = sql.raw(`chunk_vec_${dimensions}_ad`);
   let ready: Promise<void> | null = null;
@@ -131,7 +122,7 @@ function sqliteIndex(db: Kysely<Database>, model: string, dimensions: number): V
   };
 }
 
-function postgresIndex(db: Kysely<Database>, model: string, dimensions: number): VectorIndexPort {
+export function postgresIndex(db: Kysely<Database>, model: string, dimensions: number): VectorIndexPort {
   return {
     async upsert(chunkIds, vectors) {
       checkInput(chunkIds, vectors);

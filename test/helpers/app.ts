@@ -4,6 +4,7 @@
  * through the real token service. Nothing of ours is mocked.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -57,6 +58,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   await prepareDatabase(database, config.ownerEmail);
   const app = await buildApp(config, { database, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
+  const dropped = checkResponses(app);
   await app.ready();
 
   return {
@@ -90,6 +92,30 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       await database.close();
       if (dropSchema) await dropSchema();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+      if (dropped.length) {
+        throw new Error(`Response schemas dropped or changed what handlers returned (declare the fields in the route's data schema):\n${dropped.slice(0, 5).join('\n')}`);
+      }
     },
   };
+}
+
+/**
+ * Every reply of a test app is checked against what its handler returned: a field the route's
+ * data schema does not declare would be dropped silently in production, so tests fail instead.
+ */
+function checkResponses(app: FastifyInstance): string[] {
+  const dropped: string[] = [];
+  const expected = new WeakMap<object, string>();
+  app.addHook('preSerialization', (_request, reply, payload, done) => {
+    if (payload && typeof payload === 'object') expected.set(reply, JSON.stringify(payload));
+    done(null, payload);
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const want = expected.get(reply);
+    if (want !== undefined && typeof payload === 'string' && !isDeepStrictEqual(JSON.parse(want), JSON.parse(payload))) {
+      dropped.push(`${request.method} ${request.routeOptions.url} (${reply.statusCode}): returned ${want.slice(0, 400)}, sent ${payload.slice(0, 400)}`);
+    }
+    done(null, payload);
+  });
+  return dropped;
 }

@@ -813,8 +813,8 @@ export class ConversationsService {
 
   private async views(list: ConversationRecord[]): Promise<Thread[]> {
     const tags = await this.store.conversations.tags(list.map((c) => c.id));
-    const users = new Map<string, ChatUserRecord | null>();
-    for (const c of list) if (c.chatUserId && !users.has(c.chatUserId)) users.set(c.chatUserId, await this.store.conversations.chatUsers.get(c.chatUserId));
+    const ids = list.flatMap((c) => (c.chatUserId ? [c.chatUserId] : []));
+    const users = new Map((await this.store.conversations.chatUsers.many(ids)).map((u): [string, ChatUserRecord] => [u.id, u]));
     return list.map((c) => {
       const user = c.chatUserId ? users.get(c.chatUserId) : null;
       return {

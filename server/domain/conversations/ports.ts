@@ -119,6 +119,8 @@ export interface ConversationStore extends ConversationTable, ConversationParts 
   chatUsers: {
     insert(user: ChatUserRecord): Promise<void>;
     get(id: string): Promise<ChatUserRecord | null>;
+    /** The chat users of these ids that exist, in one query (a page of conversations needs them all). */
+    many(ids: string[]): Promise<ChatUserRecord[]>;
     update(id: string, patch: Partial<Omit<ChatUserRecord, 'id' | 'chatbotId' | 'createdAt'>>): Promise<void>;
   };
 }

@@ -1,11 +1,12 @@
 /** Public, visitor-facing files outside the API: uploaded chatbot icons. */
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../domain/errors.js';
+import { endpoint } from '../../http/route.js';
 
 export async function publicRoutes(app: FastifyInstance) {
   app.get<{ Params: { file: string } }>(
     '/icons/:file',
-    { schema: { hide: true }, config: { access: { public: true }, raw: true } },
+    endpoint({ access: { public: true }, raw: true, hide: true }),
     async (request, reply) => {
       const icon = await app.services.icons.file(request.params.file);
       if (!icon) throw notFound('Icon');

@@ -8,6 +8,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { paged } from '../../http/envelope.js';
+import { endpoint } from '../../http/route.js';
+import { ConfluencePageSchema, ConfluenceSpaceSchema, SourceSchema, StartedJob } from './knowledge-schemas.js';
+import { one, page } from './resource-schemas.js';
 import { ChatbotParams, pageQuery } from './schemas.js';
 
 const ConnectionId = Type.String({ minLength: 1, maxLength: 64, description: 'The Confluence connection (a source id from POST .../knowledge/sources/confluence)' });
@@ -20,9 +23,7 @@ export default async function confluence(fastify: FastifyInstance) {
   const { confluence: service } = app.services;
   const read = { access: { scopes: ['knowledge:read' as const] } };
 
-  app.post('/chatbots/:chatbotId/knowledge/sources/confluence', {
-    schema: {
-      tags: ['knowledge'],
+  app.post('/chatbots/:chatbotId/knowledge/sources/confluence', endpoint({ access: { scopes: ['knowledge:write'] }, status: 201, alsoStatus: [200], data: one('source', SourceSchema), tags: ['knowledge'],
       summary: 'Connect a Confluence site (Cloud or Data Center)',
       description:
         'Tries the credentials once (GET /rest/api/user/current), then stores the connection with the token encrypted; no route ever returns it. ' +
@@ -43,48 +44,33 @@ export default async function confluence(fastify: FastifyInstance) {
           ),
         },
         { additionalProperties: false },
-      ),
-    },
-    config: { access: { scopes: ['knowledge:write'] }, successStatus: 201 },
-  }, async (request, reply) => {
+      ) }), async (request, reply) => {
     const { source, created } = await service.connect(request.auth, request.params.chatbotId, request.body);
-    reply.code(created ? 201 : 200);
+    if (!created) reply.code(200);
     return { source };
   });
 
-  app.get('/chatbots/:chatbotId/knowledge/sources/confluence/spaces', {
-    schema: {
-      tags: ['knowledge'],
+  app.get('/chatbots/:chatbotId/knowledge/sources/confluence/spaces', endpoint({ ...read, data: page('spaces', ConfluenceSpaceSchema), tags: ['knowledge'],
       summary: 'Spaces the connected Confluence account can read',
       description: 'Each with `imported` (already in the selection). Paginated over Confluence\'s own paging; 400 VALIDATION_FAILED when Confluence no longer accepts the stored token.',
       params: ChatbotParams,
-      querystring: Type.Object({ ...pageQuery(20, 100).properties, connectionId: ConnectionId }, { additionalProperties: false }),
-    },
-    config: read,
-  }, async (request) => {
+      querystring: Type.Object({ ...pageQuery(20, 100).properties, connectionId: ConnectionId }, { additionalProperties: false }) }), async (request) => {
     const { connectionId, limit, cursor } = request.query;
     const page = await service.spaces(request.auth, request.params.chatbotId, connectionId, limit, cursor);
     return paged('spaces', page.spaces, limit, page.nextCursor);
   });
 
-  app.get('/chatbots/:chatbotId/knowledge/sources/confluence/pages', {
-    schema: {
-      tags: ['knowledge'],
+  app.get('/chatbots/:chatbotId/knowledge/sources/confluence/pages', endpoint({ ...read, data: page('pages', ConfluencePageSchema), tags: ['knowledge'],
       summary: 'Current pages of a space (or of every readable space) to choose from',
       description: 'Each with id, title, spaceKey, url, version, updatedAt and `imported`. 404 NOT_FOUND for a space Confluence does not know.',
       params: ChatbotParams,
-      querystring: Type.Object({ ...pageQuery(20, 100).properties, connectionId: ConnectionId, spaceKey: Type.Optional(SpaceKey) }, { additionalProperties: false }),
-    },
-    config: read,
-  }, async (request) => {
+      querystring: Type.Object({ ...pageQuery(20, 100).properties, connectionId: ConnectionId, spaceKey: Type.Optional(SpaceKey) }, { additionalProperties: false }) }), async (request) => {
     const { connectionId, spaceKey, limit, cursor } = request.query;
     const page = await service.pages(request.auth, request.params.chatbotId, connectionId, spaceKey, limit, cursor);
     return paged('pages', page.pages, limit, page.nextCursor);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/sources/:connectionId/import', {
-    schema: {
-      tags: ['knowledge'],
+  app.post('/chatbots/:chatbotId/knowledge/sources/:connectionId/import', endpoint({ access: { scopes: ['knowledge:write'] }, status: 202, data: StartedJob, tags: ['knowledge'],
       summary: 'Import Confluence spaces and pages',
       description:
         'Adds the spaces (all their current pages) and pages to the connection\'s selection and imports them now as one ingest job (202, follow it with GET .../ingest-jobs/{jobId}). ' +
@@ -97,11 +83,7 @@ export default async function confluence(fastify: FastifyInstance) {
           pageIds: Type.Optional(Type.Array(PageId, { maxItems: 500 })),
         },
         { additionalProperties: false },
-      ),
-    },
-    config: { access: { scopes: ['knowledge:write'] }, successStatus: 202 },
-  }, async (request, reply) => {
-    reply.code(202);
+      ) }), async (request) => {
     return service.importSelection(request.auth, request.params.chatbotId, request.params.connectionId, request.body);
   });
 }

@@ -3,7 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requireScopes } from '../../domain/auth.js';
 import { paged } from '../../http/envelope.js';
+import { MessageSchema, ThreadSchema, VisitorMessage } from './conversation-schemas.js';
+import { one, page } from './resource-schemas.js';
 import { ChatbotParams } from './schemas.js';
+import { endpoint } from '../../http/route.js';
 
 const ThreadParams = Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, threadId: Type.String({ minLength: 1, maxLength: 64 }) });
 const MessageParams = Type.Object({ ...ThreadParams.properties, messageId: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -20,6 +23,14 @@ const Visitor = Type.Object(
 const WebhookUrl = Type.Optional(Type.Union([Type.String({ pattern: '^https://', maxLength: 2048 }), Type.Null()]));
 const WebhookToken = Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()]));
 const TagIds = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 });
+const BulkResult = Type.Object({
+  action: Type.String(),
+  results: Type.Array(Type.Object({
+    threadId: Type.String(),
+    ok: Type.Boolean(),
+    error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  })),
+});
 const CLOSED = '409 CONVERSATION_CLOSED when the conversation is resolved.';
 const IDEMPOTENCY =
   ' With an `Idempotency-Key` header (1-255 visible characters, unique per chatbot) a retry stores nothing and triggers no second answer: it returns the message stored the first time, its answer when stored, and the header `Idempotent-Replayed: true`; the same key on another conversation is 400 VALIDATION_FAILED.';
@@ -27,7 +38,6 @@ const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(Type.S
 /** The service's result minus `replayed`, which becomes the `Idempotent-Replayed` header. */
 function replayAware<T extends { replayed: boolean }>(reply: FastifyReply, result: T): Omit<T, 'replayed'> {
   const { replayed, ...data } = result;
-  reply.code(201);
   if (replayed) reply.header('idempotent-replayed', 'true');
   return data;
 }
@@ -38,21 +48,14 @@ export default async function conversations(fastify: FastifyInstance) {
   const read = { access: { scopes: ['conversations:read' as const] } };
   const write = { access: { scopes: ['conversations:write' as const] } };
 
-  app.post('/chatbots/:chatbotId/messages', {
-    schema: {
-      tags: ['conversations'], summary: "Start a conversation with the visitor's first message",
+  app.post('/chatbots/:chatbotId/messages', endpoint({ ...write, status: 201, data: Type.Object({ conversation: ThreadSchema, ...VisitorMessage.properties }), tags: ['conversations'], summary: "Start a conversation with the visitor's first message",
       description: `Returns the new conversation, the visitor message and the answer (null when the AI does not answer: HUMAN_ONLY chat mode).${IDEMPOTENCY}`,
       params: ChatbotParams,
       headers: IdempotencyHeaders,
-      body: Type.Object({ message: Text, visitor: Type.Optional(Visitor) }, { additionalProperties: false }),
-    },
-    config: { ...write, successStatus: 201 },
-  }, async (request, reply) =>
+      body: Type.Object({ message: Text, visitor: Type.Optional(Visitor) }, { additionalProperties: false }) }), async (request, reply) =>
     replayAware(reply, await service.start(request.auth, request.params.chatbotId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
 
-  app.get('/chatbots/:chatbotId/conversations', {
-    schema: {
-      tags: ['conversations'], summary: 'Conversations, newest first',
+  app.get('/chatbots/:chatbotId/conversations', endpoint({ ...read, data: page('conversations', ThreadSchema), tags: ['conversations'], summary: 'Conversations, newest first',
       params: ChatbotParams,
       querystring: Type.Object({
         limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
@@ -63,10 +66,7 @@ export default async function conversations(fastify: FastifyInstance) {
         tagId: Type.Optional(Type.String({ maxLength: 64 })),
         from: Type.Optional(Type.String({ format: 'date-time', description: 'Started at or after' })),
         to: Type.Optional(Type.String({ format: 'date-time', description: 'Started before' })),
-      }, { additionalProperties: false }),
-    },
-    config: read,
-  }, async (request) => {
+      }, { additionalProperties: false }) }), async (request) => {
     const q = request.query;
     const norm = (d?: string) => (d ? new Date(d).toISOString() : undefined);
     const page = await service.list(request.auth, request.params.chatbotId, {
@@ -75,27 +75,16 @@ export default async function conversations(fastify: FastifyInstance) {
     return paged('conversations', page.conversations, q.limit, page.nextCursor);
   });
 
-  app.post('/chatbots/:chatbotId/conversations', {
-    schema: {
-      tags: ['conversations'], summary: 'Create an empty conversation',
+  app.post('/chatbots/:chatbotId/conversations', endpoint({ ...write, status: 201, data: one('conversation', ThreadSchema), tags: ['conversations'], summary: 'Create an empty conversation',
       description: 'Thread-level webhook fields need the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE).',
       params: ChatbotParams,
-      body: Type.Object({ visitor: Type.Optional(Visitor), tagIds: Type.Optional(TagIds), webhookUrl: WebhookUrl, webhookToken: WebhookToken }, { additionalProperties: false }),
-    },
-    config: { ...write, successStatus: 201 },
-  }, async (request, reply) => {
-    reply.code(201);
+      body: Type.Object({ visitor: Type.Optional(Visitor), tagIds: Type.Optional(TagIds), webhookUrl: WebhookUrl, webhookToken: WebhookToken }, { additionalProperties: false }) }), async (request) => {
     return { conversation: await service.create(request.auth, request.params.chatbotId, request.body ?? {}) };
   });
 
-  app.get('/chatbots/:chatbotId/conversations/:threadId', {
-    schema: { tags: ['conversations'], summary: 'A conversation (Thread) with its visitor and tags', params: ThreadParams },
-    config: read,
-  }, async (request) => service.get(request.auth, request.params.chatbotId, request.params.threadId));
+  app.get('/chatbots/:chatbotId/conversations/:threadId', endpoint({ ...read, data: one('conversation', ThreadSchema), tags: ['conversations'], summary: 'A conversation (Thread) with its visitor and tags', params: ThreadParams }), async (request) => service.get(request.auth, request.params.chatbotId, request.params.threadId));
 
-  app.patch('/chatbots/:chatbotId/conversations/:threadId', {
-    schema: {
-      tags: ['conversations'], summary: 'Resolve, reopen, tag, set the thread webhook, add visitor details',
+  app.patch('/chatbots/:chatbotId/conversations/:threadId', endpoint({ ...write, data: one('conversation', ThreadSchema), tags: ['conversations'], summary: 'Resolve, reopen, tag, set the thread webhook, add visitor details',
       description: '`{"status":"RESOLVED"}` resolves, `{"status":"OPEN"}` reopens (AI mode, not escalated). `tagIds` replaces the tags.',
       params: ThreadParams,
       body: Type.Object({
@@ -105,75 +94,46 @@ export default async function conversations(fastify: FastifyInstance) {
         webhookToken: WebhookToken,
         visitor: Type.Optional(Visitor),
         totalMessagesRead: Type.Optional(Type.Integer({ minimum: 0 })),
-      }, { additionalProperties: false, minProperties: 1 }),
-    },
-    config: write,
-  }, async (request) => service.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never));
+      }, { additionalProperties: false, minProperties: 1 }) }), async (request) => service.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never));
 
-  app.post('/chatbots/:chatbotId/conversations/:threadId/messages', {
-    schema: {
-      tags: ['conversations'], summary: "Send a visitor message (the AI answers when the conversation's condition lets it)",
+  app.post('/chatbots/:chatbotId/conversations/:threadId/messages', endpoint({ ...write, status: 201, data: VisitorMessage, tags: ['conversations'], summary: "Send a visitor message (the AI answers when the conversation's condition lets it)",
       description: `data.message is the visitor message; data.answer the AI's answer or null (taken over, escalated, HUMAN_ONLY). ${CLOSED}${IDEMPOTENCY}`,
       params: ThreadParams,
       headers: IdempotencyHeaders,
-      body: Type.Object({ message: Text, visitor: Type.Optional(Visitor) }, { additionalProperties: false }),
-    },
-    config: { ...write, successStatus: 201 },
-  }, async (request, reply) =>
+      body: Type.Object({ message: Text, visitor: Type.Optional(Visitor) }, { additionalProperties: false }) }), async (request, reply) =>
     replayAware(reply, await service.sendVisitorMessage(request.auth, request.params.chatbotId, request.params.threadId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
 
-  app.get('/chatbots/:chatbotId/conversations/:threadId/messages', {
-    schema: {
-      tags: ['conversations'], summary: 'Messages, oldest first',
+  app.get('/chatbots/:chatbotId/conversations/:threadId/messages', endpoint({ ...read, data: page('messages', MessageSchema), tags: ['conversations'], summary: 'Messages, oldest first',
       params: ThreadParams,
-      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }), cursor: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false }),
-    },
-    config: read,
-  }, async (request) => {
+      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }), cursor: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false }) }), async (request) => {
     const { limit, cursor } = request.query;
     const page = await service.messages(request.auth, request.params.chatbotId, request.params.threadId, limit, cursor);
     return paged('messages', page.messages, limit, page.nextCursor);
   });
 
-  app.patch('/chatbots/:chatbotId/conversations/:threadId/messages/:messageId', {
-    schema: {
-      tags: ['conversations'], summary: "Rate an answer, or correct the AI's text (the original is kept)",
+  app.patch('/chatbots/:chatbotId/conversations/:threadId/messages/:messageId', endpoint({ ...write, data: one('message', MessageSchema), tags: ['conversations'], summary: "Rate an answer, or correct the AI's text (the original is kept)",
       params: MessageParams,
       body: Type.Object({
         feedback: Type.Optional(Type.Union([Type.Enum(['up', 'down']), Type.Null()])),
         feedbackComment: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
         text: Type.Optional(Text),
-      }, { additionalProperties: false, minProperties: 1 }),
-    },
-    config: write,
-  }, async (request) => service.patchMessage(request.auth, request.params.chatbotId, request.params.threadId, request.params.messageId, request.body as never));
+      }, { additionalProperties: false, minProperties: 1 }) }), async (request) => service.patchMessage(request.auth, request.params.chatbotId, request.params.threadId, request.params.messageId, request.body as never));
 
   const action = (path: string, summary: string, description: string, run: typeof service.escalate) =>
-    app.post(`/chatbots/:chatbotId/conversations/:threadId/${path}`, {
-      schema: { tags: ['conversations'], summary, description, params: ThreadParams },
-      config: write,
-    }, async (request) => run(request.auth, request.params.chatbotId, request.params.threadId));
+    app.post(`/chatbots/:chatbotId/conversations/:threadId/${path}`, endpoint({ ...write, data: one('conversation', ThreadSchema), tags: ['conversations'], summary, description, params: ThreadParams }), async (request) => run(request.auth, request.params.chatbotId, request.params.threadId));
 
   action('escalate', 'The visitor asks for a person', `The AI stays silent until the team takes over or hands back. 403 HUMAN_TAKEOVER when taken over and not escalated (success when already escalated). ${CLOSED}`, service.escalate);
   action('take-over', 'A team member takes the conversation over (mode AGENT)', `The AI stops answering; the caller becomes the agent. ${CLOSED}`, service.takeOver);
   action('switch-to-ai', 'Hand the conversation back to the AI', `Mode AI, escalation cleared; the AI answers the next message. ${CLOSED}`, service.switchToAi);
 
-  app.post('/chatbots/:chatbotId/conversations/:threadId/replies', {
-    schema: {
-      tags: ['conversations'], summary: 'Reply to the visitor as the team (the agent is the token\'s user)',
+  app.post('/chatbots/:chatbotId/conversations/:threadId/replies', endpoint({ ...write, status: 201, data: Type.Object({ message: MessageSchema, conversation: ThreadSchema }), tags: ['conversations'], summary: 'Reply to the visitor as the team (the agent is the token\'s user)',
       description: `A reply in AI mode takes the conversation over first. ${CLOSED}`,
       params: ThreadParams,
-      body: Type.Object({ message: Text }, { additionalProperties: false }),
-    },
-    config: { ...write, successStatus: 201 },
-  }, async (request, reply) => {
-    reply.code(201);
+      body: Type.Object({ message: Text }, { additionalProperties: false }) }), async (request) => {
     return service.reply(request.auth, request.params.chatbotId, request.params.threadId, request.body);
   });
 
-  app.post('/chatbots/:chatbotId/conversations/bulk', {
-    schema: {
-      tags: ['conversations'], summary: 'Resolve, reopen, tag, untag or delete several conversations',
+  app.post('/chatbots/:chatbotId/conversations/bulk', endpoint({ ...write, data: BulkResult, tags: ['conversations'], summary: 'Resolve, reopen, tag, untag or delete several conversations',
       description: '`delete` needs `"confirm": true` in the body (400 CONFIRMATION_REQUIRED otherwise, nothing deleted) and the conversations:delete scope. Each thread gets its own result.',
       params: ChatbotParams,
       body: Type.Object({
@@ -181,10 +141,7 @@ export default async function conversations(fastify: FastifyInstance) {
         threadIds: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 500 }),
         tagIds: Type.Optional(TagIds),
         confirm: Type.Optional(Type.Boolean()),
-      }, { additionalProperties: false }),
-    },
-    config: write,
-  }, async (request) => {
+      }, { additionalProperties: false }) }), async (request) => {
     const auth = request.auth;
     // Deleting needs the delete scope on top of the route's write scope.
     if (request.body.action === 'delete') requireScopes(auth, ['conversations:delete']);

@@ -5,8 +5,20 @@ import Type from 'typebox';
 import { ICON_TYPES } from '../../../shared/settings.js';
 import { validationFailed } from '../../domain/errors.js';
 import { ChatbotParams, ConfirmQuery } from './schemas.js';
+import { endpoint } from '../../http/route.js';
+import { one } from './resource-schemas.js';
 
 const iconTypes = Object.keys(ICON_TYPES);
+const Icon = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  mime: Type.String(),
+  size: Type.Integer({ description: 'Bytes' }),
+  url: Type.String({ description: 'Public URL of the image' }),
+  setting: Type.String({ description: 'The *IconSrcId setting that now holds the URL' }),
+  createdAt: Type.String(),
+});
+const DeletedIcon = Type.Object({ type: Type.String(), setting: Type.String(), ids: Type.Array(Type.String()) });
 
 export default async function icons(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -17,19 +29,14 @@ export default async function icons(fastify: FastifyInstance) {
 
   app.post(
     '/chatbots/:chatbotId/icons',
-    {
-      schema: {
-        tags: ['icons'],
+    endpoint({ access: { scopes: ['settings:write'] }, status: 201, data: one('icon', Icon), tags: ['icons'],
         summary: 'Upload an icon (multipart/form-data)',
         description:
           `Form fields: \`type\` (${iconTypes.join(', ')}; or ?type=) then \`file\`: PNG, JPEG, GIF, WebP or ICO, ` +
           'checked by content. The icon replaces the previous one of that type and its public URL goes into the matching *IconSrcId setting.',
         params: ChatbotParams,
-        querystring: Type.Object({ type: Type.Optional(Type.Enum(iconTypes)) }, { additionalProperties: false }),
-      },
-      config: { access: { scopes: ['settings:write'] }, successStatus: 201 },
-    },
-    async (request, reply) => {
+        querystring: Type.Object({ type: Type.Optional(Type.Enum(iconTypes)) }, { additionalProperties: false }) }),
+    async (request) => {
       if (!request.isMultipart()) {
         throw validationFailed([{ path: ['file'], message: 'send the image as multipart/form-data' }], 'The upload must be multipart/form-data');
       }
@@ -42,22 +49,16 @@ export default async function icons(fastify: FastifyInstance) {
       const missing = [...(!type ? [{ path: ['type'], message: `is required: one of ${iconTypes.join(', ')}` }] : []),
         ...(!bytes?.length ? [{ path: ['file'], message: 'is required: the image file' }] : [])];
       if (missing.length) throw validationFailed(missing);
-      reply.code(201);
       return app.services.icons.upload(request.auth, request.params.chatbotId, type!, bytes!);
     },
   );
 
   app.delete(
     '/chatbots/:chatbotId/icons/:iconType',
-    {
-      schema: {
-        tags: ['icons'],
+    endpoint({ access: { scopes: ['settings:write'] }, data: one('deletedIcon', DeletedIcon), tags: ['icons'],
         summary: 'Delete the icon of a type (needs ?confirm=true)',
         params: Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, iconType: Type.String({ maxLength: 32 }) }),
-        querystring: ConfirmQuery,
-      },
-      config: { access: { scopes: ['settings:write'] } },
-    },
+        querystring: ConfirmQuery }),
     async (request) =>
       app.services.icons.remove(request.auth, request.params.chatbotId, request.params.iconType, request.query.confirm === true),
   );

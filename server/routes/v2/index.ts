@@ -21,12 +21,13 @@ import members from './members.js';
 import personas from './personas.js';
 import starters from './starters.js';
 import tagRoutes from './tags.js';
+import { endpoint } from '../../http/route.js';
 import webhooks from './webhooks.js';
 
 export async function v2Routes(app: FastifyInstance) {
   app.get(
     '/openapi.json',
-    { schema: { hide: true }, config: { access: { public: true }, raw: true } },
+    endpoint({ access: { public: true }, raw: true, hide: true }),
     async () => app.swagger(),
   );
   for (const routes of [health, me, chatbots, settings, webhooks, identity, icons, tokens, account, analytics, knowledge, confluence, conversations]) await app.register(routes);

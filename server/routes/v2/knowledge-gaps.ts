@@ -9,6 +9,7 @@ import Type from 'typebox';
 import { paged } from '../../http/envelope.js';
 import { CONFIRM_NOTE, CustomResponseSchema, itemParams, KnowledgeGapSchema, NOT_FOUND_NOTE, one, page, Text } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
+import { endpoint } from '../../http/route.js';
 
 const GapsQuery = Type.Object(
   {
@@ -24,41 +25,23 @@ export default async function knowledgeGaps(fastify: FastifyInstance) {
   const service = app.services.resources.knowledgeGaps;
   const tags = ['knowledge-gaps'];
 
-  app.get('/chatbots/:chatbotId/knowledge-gaps', {
-    schema: {
-      tags, summary: 'Questions the assistant could not answer, newest first',
+  app.get('/chatbots/:chatbotId/knowledge-gaps', endpoint({ access: { scopes: ['conversations:read'] }, data: page('knowledgeGaps', KnowledgeGapSchema), tags, summary: 'Questions the assistant could not answer, newest first',
       description: 'Paginated (limit 1 to 100, default 50); `answered` filters, and a cursor works only with the filter it was issued for.',
-      params: ChatbotParams, querystring: GapsQuery,
-    },
-    config: { access: { scopes: ['conversations:read'] }, response: page('knowledgeGaps', KnowledgeGapSchema) },
-  }, async (request) => {
+      params: ChatbotParams, querystring: GapsQuery }), async (request) => {
     const q = request.query;
     const result = await service.list(request.auth, request.params.chatbotId, q);
     return paged('knowledgeGaps', result.knowledgeGaps, q.limit, result.nextCursor);
   });
 
-  app.get('/chatbots/:chatbotId/knowledge-gaps/:gapId', {
-    schema: { tags, summary: 'One knowledge gap', description: NOT_FOUND_NOTE, params: Params },
-    config: { access: { scopes: ['conversations:read'] }, response: one('knowledgeGap', KnowledgeGapSchema) },
-  }, async (request) => ({ knowledgeGap: await service.get(request.auth, request.params.chatbotId, request.params.gapId) }));
+  app.get('/chatbots/:chatbotId/knowledge-gaps/:gapId', endpoint({ access: { scopes: ['conversations:read'] }, data: one('knowledgeGap', KnowledgeGapSchema), tags, summary: 'One knowledge gap', description: NOT_FOUND_NOTE, params: Params }), async (request) => ({ knowledgeGap: await service.get(request.auth, request.params.chatbotId, request.params.gapId) }));
 
-  app.post('/chatbots/:chatbotId/knowledge-gaps/:gapId/answer', {
-    schema: {
-      tags, summary: 'Answer a gap: the answer becomes a custom response to its question',
+  app.post('/chatbots/:chatbotId/knowledge-gaps/:gapId/answer', endpoint({ access: { scopes: ['instructions:write'] },
+      data: Type.Object({ knowledgeGap: KnowledgeGapSchema, customResponse: CustomResponseSchema }), tags, summary: 'Answer a gap: the answer becomes a custom response to its question',
       description: 'Marks the gap answered. Answering again updates that custom response (or creates a new one if it was deleted). Needs instructions:write, the scope of custom responses.',
       params: Params,
-      body: Type.Object({ answer: Text(8000, 'Given verbatim to the next visitor who asks the question') }, { additionalProperties: false }),
-    },
-    config: {
-      access: { scopes: ['instructions:write'] },
-      response: Type.Object({ knowledgeGap: KnowledgeGapSchema, customResponse: CustomResponseSchema }),
-    },
-  }, async (request) => service.answer(request.auth, request.params.chatbotId, request.params.gapId, request.body.answer));
+      body: Type.Object({ answer: Text(8000, 'Given verbatim to the next visitor who asks the question') }, { additionalProperties: false }) }), async (request) => service.answer(request.auth, request.params.chatbotId, request.params.gapId, request.body.answer));
 
-  app.delete('/chatbots/:chatbotId/knowledge-gaps/:gapId', {
-    schema: { tags, summary: 'Delete a knowledge gap', description: `${CONFIRM_NOTE} A custom response made from it stays.`, params: Params, querystring: ConfirmQuery },
-    config: { access: { scopes: ['conversations:delete'] }, response: one('deletedKnowledgeGap', KnowledgeGapSchema) },
-  }, async (request) => ({
+  app.delete('/chatbots/:chatbotId/knowledge-gaps/:gapId', endpoint({ access: { scopes: ['conversations:delete'] }, data: one('deletedKnowledgeGap', KnowledgeGapSchema), tags, summary: 'Delete a knowledge gap', description: `${CONFIRM_NOTE} A custom response made from it stays.`, params: Params, querystring: ConfirmQuery }), async (request) => ({
     deletedKnowledgeGap: await service.delete(request.auth, request.params.chatbotId, request.params.gapId, request.query.confirm === true),
   }));
 }

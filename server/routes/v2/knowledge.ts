@@ -6,6 +6,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { validationFailed } from '../../domain/errors.js';
 import { paged } from '../../http/envelope.js';
+import { endpoint } from '../../http/route.js';
+import { DocumentSchema, JobSchema, SourceSchema, StartedJob } from './knowledge-schemas.js';
+import { all, one, page } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An absolute http(s) URL' });
@@ -14,6 +17,7 @@ const Interval = Type.Optional(
 );
 const SourceParams = Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, connectionId: Type.String({ minLength: 1, maxLength: 64 }) });
 const JobParams = Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, jobId: Type.String({ minLength: 1, maxLength: 64 }) });
+const DeletedDocuments = Type.Object({ deletedDocuments: Type.Array(DocumentSchema), notFound: Type.Array(Type.String()) });
 const ADDED = 'Starts one ingest job (202); follow it with GET /chatbots/{chatbotId}/ingest-jobs/{jobId}. 429 CHATBOT_PAGES_LIMIT_REACHED when the page quota is used up.';
 
 /** A display name from an upload's file name: no directories, no control characters. */
@@ -30,24 +34,16 @@ export default async function knowledge(fastify: FastifyInstance) {
   await app.register(multipart, {
     limits: { fileSize: app.config.fileMaxBytes, files: 10, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
   });
-  const write = { access: { scopes: ['knowledge:write' as const] }, successStatus: 202 };
+  const write = { access: { scopes: ['knowledge:write' as const] }, status: 202 as const, data: StartedJob };
   const uploads = new Uploads({ dir: join(app.config.dataDir, 'uploads'), ...app.config.uploads });
 
-  app.post('/chatbots/:chatbotId/knowledge/links', {
-    schema: {
-      tags: ['knowledge'], summary: 'Add pages by URL (HTML, PDF, DOCX, text)', description: `A URL already known updates its document. ${ADDED}`,
+  app.post('/chatbots/:chatbotId/knowledge/links', endpoint({ ...write, tags: ['knowledge'], summary: 'Add pages by URL (HTML, PDF, DOCX, text)', description: `A URL already known updates its document. ${ADDED}`,
       params: ChatbotParams,
-      body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
-    },
-    config: write,
-  }, async (request, reply) => {
-    reply.code(202);
+      body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }) }), async (request) => {
     return service.addLinks(request.auth, request.params.chatbotId, request.body.urls);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/website', {
-    schema: {
-      tags: ['knowledge'], summary: 'Crawl a website from a start URL',
+  app.post('/chatbots/:chatbotId/knowledge/website', endpoint({ ...write, tags: ['knowledge'], summary: 'Crawl a website from a start URL',
       description: `Same origin only (optionally under pathPrefix), robots.txt and crawl-delay honoured, its Sitemap: lines followed. ${ADDED}`,
       params: ChatbotParams,
       body: Type.Object({
@@ -56,152 +52,85 @@ export default async function knowledge(fastify: FastifyInstance) {
         maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
         maxDepth: Type.Optional(Type.Integer({ minimum: 0, maximum: 50 })),
         syncIntervalMinutes: Interval,
-      }, { additionalProperties: false }),
-    },
-    config: write,
-  }, async (request, reply) => {
-    reply.code(202);
+      }, { additionalProperties: false }) }), async (request) => {
     return service.addWebsite(request.auth, request.params.chatbotId, request.body);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/sitemap', {
-    schema: {
-      tags: ['knowledge'], summary: 'Import the pages of a sitemap or sitemap index (gzip too)', description: ADDED,
+  app.post('/chatbots/:chatbotId/knowledge/sitemap', endpoint({ ...write, tags: ['knowledge'], summary: 'Import the pages of a sitemap or sitemap index (gzip too)', description: ADDED,
       params: ChatbotParams,
-      body: Type.Object({ url: Url, maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })), syncIntervalMinutes: Interval }, { additionalProperties: false }),
-    },
-    config: write,
-  }, async (request, reply) => {
-    reply.code(202);
+      body: Type.Object({ url: Url, maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })), syncIntervalMinutes: Interval }, { additionalProperties: false }) }), async (request) => {
     return service.addSitemap(request.auth, request.params.chatbotId, request.body);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/youtube', {
-    schema: {
-      tags: ['knowledge'], summary: 'Add YouTube videos: title and caption transcript with timestamps', description: ADDED,
+  app.post('/chatbots/:chatbotId/knowledge/youtube', endpoint({ ...write, tags: ['knowledge'], summary: 'Add YouTube videos: title and caption transcript with timestamps', description: ADDED,
       params: ChatbotParams,
-      body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false }),
-    },
-    config: write,
-  }, async (request, reply) => {
-    reply.code(202);
+      body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false }) }), async (request) => {
     return service.addYoutube(request.auth, request.params.chatbotId, request.body.urls);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/text', {
-    schema: {
-      tags: ['knowledge'], summary: 'Add free text (Markdown headings structure it)', description: ADDED,
+  app.post('/chatbots/:chatbotId/knowledge/text', endpoint({ ...write, tags: ['knowledge'], summary: 'Add free text (Markdown headings structure it)', description: ADDED,
       params: ChatbotParams,
-      body: Type.Object({ title: Type.String({ minLength: 1, maxLength: 300 }), text: Type.String({ minLength: 1, maxLength: 500_000 }) }, { additionalProperties: false }),
-    },
-    config: write,
-  }, async (request, reply) => {
-    reply.code(202);
+      body: Type.Object({ title: Type.String({ minLength: 1, maxLength: 300 }), text: Type.String({ minLength: 1, maxLength: 500_000 }) }, { additionalProperties: false }) }), async (request) => {
     return service.addText(request.auth, request.params.chatbotId, request.body);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/files', {
-    schema: {
-      tags: ['knowledge'], summary: 'Upload files (multipart/form-data, field `files`, up to 10)',
+  app.post('/chatbots/:chatbotId/knowledge/files', endpoint({ ...write, tags: ['knowledge'], summary: 'Upload files (multipart/form-data, field `files`, up to 10)',
       description: `PDF, DOCX, TXT, Markdown, HTML or CSV, decided by content, not by name or claimed type. Each at most FILE_MAX_BYTES, all together at most UPLOAD_MAX_TOTAL_BYTES (413 beyond, checked while the bytes arrive); at most UPLOADS_PER_ACCOUNT uploads of one account at once (429 RATE_LIMITED beyond). ${ADDED}`,
-      params: ChatbotParams,
-    },
-    config: write,
-  }, async (request, reply) => {
+      params: ChatbotParams }), async (request) => {
     if (!request.isMultipart()) throw validationFailed([{ path: ['files'], message: 'send the files as multipart/form-data' }], 'The upload must be multipart/form-data');
     return uploads.receive(request, request.auth.account.id, safeFileName, async (files) => {
       const empty = files.filter((f) => !f.size);
       if (!files.length || empty.length) throw validationFailed([{ path: ['files'], message: files.length ? `${empty[0].name} is empty` : 'attach at least one file' }]);
-      reply.code(202);
       return service.addFiles(request.auth, request.params.chatbotId, files);
     });
   });
 
-  app.get('/chatbots/:chatbotId/knowledge/sources', {
-    schema: { tags: ['knowledge'], summary: 'Every source of the chatbot: type, status, document count, last sync', params: ChatbotParams },
-    config: { access: { scopes: ['knowledge:read'] } },
-  }, async (request) => ({ sources: await service.sources(request.auth, request.params.chatbotId) }));
+  app.get('/chatbots/:chatbotId/knowledge/sources', endpoint({ access: { scopes: ['knowledge:read'] }, data: all('sources', SourceSchema), tags: ['knowledge'], summary: 'Every source of the chatbot: type, status, document count, last sync', params: ChatbotParams }), async (request) => ({ sources: await service.sources(request.auth, request.params.chatbotId) }));
 
-  app.get('/chatbots/:chatbotId/knowledge/sources/:connectionId', {
-    schema: { tags: ['knowledge'], summary: 'One source (connection); credentials are never returned', params: SourceParams },
-    config: { access: { scopes: ['knowledge:read'] } },
-  }, async (request) => ({ source: await service.getSource(request.auth, request.params.chatbotId, request.params.connectionId) }));
+  app.get('/chatbots/:chatbotId/knowledge/sources/:connectionId', endpoint({ access: { scopes: ['knowledge:read'] }, data: one('source', SourceSchema), tags: ['knowledge'], summary: 'One source (connection); credentials are never returned', params: SourceParams }), async (request) => ({ source: await service.getSource(request.auth, request.params.chatbotId, request.params.connectionId) }));
 
-  app.get('/chatbots/:chatbotId/knowledge/sources/:connectionId/documents', {
-    schema: { tags: ['knowledge'], summary: "A source's documents", params: SourceParams, querystring: pageQuery(50, 100) },
-    config: { access: { scopes: ['knowledge:read'] } },
-  }, async (request) => {
+  app.get('/chatbots/:chatbotId/knowledge/sources/:connectionId/documents', endpoint({ access: { scopes: ['knowledge:read'] }, data: page('documents', DocumentSchema), tags: ['knowledge'], summary: "A source's documents", params: SourceParams, querystring: pageQuery(50, 100) }), async (request) => {
     const { limit, cursor } = request.query;
     const page = await service.sourceDocuments(request.auth, request.params.chatbotId, request.params.connectionId, limit, cursor);
     return paged('documents', page.documents, limit, page.nextCursor);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/sources/:connectionId/sync', {
-    schema: {
-      tags: ['knowledge'], summary: 'Re-sync a source now',
+  app.post('/chatbots/:chatbotId/knowledge/sources/:connectionId/sync', endpoint({ ...write, tags: ['knowledge'], summary: 'Re-sync a source now',
       description: 'Re-crawls a website or sitemap, re-fetches listed links and videos, re-imports a connected source. Unchanged content (same hash) keeps its chunks. When a job of the source is already queued or running, that job is returned.',
-      params: SourceParams,
-    },
-    config: write,
-  }, async (request, reply) => {
-    reply.code(202);
+      params: SourceParams }), async (request) => {
     return service.resync(request.auth, request.params.chatbotId, request.params.connectionId);
   });
 
-  app.delete('/chatbots/:chatbotId/knowledge/sources/:connectionId', {
-    schema: { tags: ['knowledge'], summary: 'Delete a source with all its documents (needs ?confirm=true)', params: SourceParams, querystring: ConfirmQuery },
-    config: { access: { scopes: ['knowledge:delete'] } },
-  }, async (request) => service.deleteSource(request.auth, request.params.chatbotId, request.params.connectionId, request.query.confirm === true));
+  app.delete('/chatbots/:chatbotId/knowledge/sources/:connectionId', endpoint({ access: { scopes: ['knowledge:delete'] }, data: one('deletedSource', SourceSchema), tags: ['knowledge'], summary: 'Delete a source with all its documents (needs ?confirm=true)', params: SourceParams, querystring: ConfirmQuery }), async (request) => service.deleteSource(request.auth, request.params.chatbotId, request.params.connectionId, request.query.confirm === true));
 
-  app.get('/chatbots/:chatbotId/documents', {
-    schema: {
-      tags: ['documents'], summary: "The chatbot's documents, newest first",
+  app.get('/chatbots/:chatbotId/documents', endpoint({ access: { scopes: ['knowledge:read'] }, data: page('documents', DocumentSchema), tags: ['documents'], summary: "The chatbot's documents, newest first",
       params: ChatbotParams,
       querystring: Type.Object({
         ...pageQuery(50, 100).properties,
         sourceId: Type.Optional(Type.String({ maxLength: 64 })),
         status: Type.Optional(Type.Enum(['pending', 'indexed', 'failed', 'skipped'])),
-      }, { additionalProperties: false }),
-    },
-    config: { access: { scopes: ['knowledge:read'] } },
-  }, async (request) => {
+      }, { additionalProperties: false }) }), async (request) => {
     const q = request.query;
     const page = await service.documents(request.auth, request.params.chatbotId, { limit: q.limit, cursor: q.cursor, sourceId: q.sourceId, status: q.status as never }, q.sourceId || q.status ? `documents:${q.sourceId ?? ''}:${q.status ?? ''}` : 'documents');
     return paged('documents', page.documents, q.limit, page.nextCursor);
   });
 
-  app.post('/chatbots/:chatbotId/documents/delete', {
-    schema: {
-      tags: ['documents'], summary: 'Delete documents; their chunks leave the index',
+  app.post('/chatbots/:chatbotId/documents/delete', endpoint({ access: { scopes: ['knowledge:delete'] }, data: DeletedDocuments, tags: ['documents'], summary: 'Delete documents; their chunks leave the index',
       description: 'Needs `"confirm": true` in the body (or ?confirm=true); without it 400 CONFIRMATION_REQUIRED and nothing is removed.',
       params: ChatbotParams,
       querystring: ConfirmQuery,
-      body: Type.Object({ documentIds: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 500 }), confirm: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-    },
-    config: { access: { scopes: ['knowledge:delete'] } },
-  }, async (request) =>
+      body: Type.Object({ documentIds: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 500 }), confirm: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) }), async (request) =>
     service.deleteDocuments(request.auth, request.params.chatbotId, request.body.documentIds, request.body.confirm === true || request.query.confirm === true));
 
-  app.get('/chatbots/:chatbotId/ingest-jobs', {
-    schema: { tags: ['documents'], summary: 'Ingest jobs, newest first: status, counts and per-URL errors', params: ChatbotParams, querystring: pageQuery(50, 100) },
-    config: { access: { scopes: ['knowledge:read'] } },
-  }, async (request) => {
+  app.get('/chatbots/:chatbotId/ingest-jobs', endpoint({ access: { scopes: ['knowledge:read'] }, data: page('jobs', JobSchema), tags: ['documents'], summary: 'Ingest jobs, newest first: status, counts and per-URL errors', params: ChatbotParams, querystring: pageQuery(50, 100) }), async (request) => {
     const { limit, cursor } = request.query;
     const page = await service.jobs(request.auth, request.params.chatbotId, limit, cursor);
     return paged('jobs', page.jobs, limit, page.nextCursor);
   });
 
-  app.get('/chatbots/:chatbotId/ingest-jobs/:jobId', {
-    schema: { tags: ['documents'], summary: 'One ingest job', params: JobParams },
-    config: { access: { scopes: ['knowledge:read'] } },
-  }, async (request) => ({ job: await service.job(request.auth, request.params.chatbotId, request.params.jobId) }));
+  app.get('/chatbots/:chatbotId/ingest-jobs/:jobId', endpoint({ access: { scopes: ['knowledge:read'] }, data: one('job', JobSchema), tags: ['documents'], summary: 'One ingest job', params: JobParams }), async (request) => ({ job: await service.job(request.auth, request.params.chatbotId, request.params.jobId) }));
 
-  app.post('/chatbots/:chatbotId/ingest-jobs/:jobId/cancel', {
-    schema: {
-      tags: ['documents'], summary: 'Cancel a queued or running job',
+  app.post('/chatbots/:chatbotId/ingest-jobs/:jobId/cancel', endpoint({ access: { scopes: ['knowledge:write'] }, data: one('job', JobSchema), tags: ['documents'], summary: 'Cancel a queued or running job',
       description: 'A queued job is cancelled at once; a running one stops after the items in flight. Documents already indexed stay.',
-      params: JobParams,
-    },
-    config: { access: { scopes: ['knowledge:write'] } },
-  }, async (request) => ({ job: await service.cancelJob(request.auth, request.params.chatbotId, request.params.jobId) }));
+      params: JobParams }), async (request) => ({ job: await service.cancelJob(request.auth, request.params.chatbotId, request.params.jobId) }));
 }

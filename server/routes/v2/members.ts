@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { all, CONFIRM_NOTE, itemParams, MemberSchema, NOT_FOUND_NOTE, one } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery } from './schemas.js';
+import { endpoint } from '../../http/route.js';
 
 const Role = Type.Enum(['admin', 'member'], {
   description: 'admin: everything but billing and account changes, on every chatbot of the account. member: reads, and works conversations, leads and knowledge, on the chatbots they were added to',
@@ -25,45 +26,25 @@ export default async function members(fastify: FastifyInstance) {
   const service = app.services.resources.members;
   const tags = ['members'];
 
-  app.get('/chatbots/:chatbotId/members', {
-    schema: { tags, summary: "The chatbot's members, most recently added first", description: ROLES_NOTE, params: ChatbotParams },
-    config: { access: { scopes: ['members:read'] }, response: all('members', MemberSchema) },
-  }, async (request) => ({ members: await service.list(request.auth, request.params.chatbotId) }));
+  app.get('/chatbots/:chatbotId/members', endpoint({ access: { scopes: ['members:read'] }, data: all('members', MemberSchema), tags, summary: "The chatbot's members, most recently added first", description: ROLES_NOTE, params: ChatbotParams }), async (request) => ({ members: await service.list(request.auth, request.params.chatbotId) }));
 
-  app.post('/chatbots/:chatbotId/members', {
-    schema: {
-      tags, summary: 'Invite a person by e-mail',
+  app.post('/chatbots/:chatbotId/members', endpoint({ access: { scopes: ['members:write'] }, status: 201, data: one('member', MemberSchema), tags, summary: 'Invite a person by e-mail',
       description: `A new e-mail becomes a user of the account with the given role. An existing user keeps their role (meta.warnings says so when it differs; change it with PATCH). Someone already a member is 400 VALIDATION_FAILED. ${ROLES_NOTE}`,
-      params: ChatbotParams, body: InviteMember,
-    },
-    config: { access: { scopes: ['members:write'] }, successStatus: 201, response: one('member', MemberSchema) },
-  }, async (request, reply) => {
+      params: ChatbotParams, body: InviteMember }), async (request) => {
     const { member, warnings } = await service.invite(request.auth, request.params.chatbotId, request.body as { email: string; role: 'admin' | 'member' });
     request.warnings.push(...warnings);
-    reply.code(201);
     return { member };
   });
 
-  app.get('/chatbots/:chatbotId/members/:memberId', {
-    schema: { tags, summary: 'One member', description: NOT_FOUND_NOTE, params: Params },
-    config: { access: { scopes: ['members:read'] }, response: one('member', MemberSchema) },
-  }, async (request) => ({ member: await service.get(request.auth, request.params.chatbotId, request.params.memberId) }));
+  app.get('/chatbots/:chatbotId/members/:memberId', endpoint({ access: { scopes: ['members:read'] }, data: one('member', MemberSchema), tags, summary: 'One member', description: NOT_FOUND_NOTE, params: Params }), async (request) => ({ member: await service.get(request.auth, request.params.chatbotId, request.params.memberId) }));
 
-  app.patch('/chatbots/:chatbotId/members/:memberId', {
-    schema: { tags, summary: "Change a member's role", description: `Takes effect on their next request. ${ROLES_NOTE}`, params: Params, body: PatchMember },
-    config: { access: { scopes: ['members:write'] }, response: one('member', MemberSchema) },
-  }, async (request) => ({
+  app.patch('/chatbots/:chatbotId/members/:memberId', endpoint({ access: { scopes: ['members:write'] }, data: one('member', MemberSchema), tags, summary: "Change a member's role", description: `Takes effect on their next request. ${ROLES_NOTE}`, params: Params, body: PatchMember }), async (request) => ({
     member: await service.update(request.auth, request.params.chatbotId, request.params.memberId, request.body as { role: 'admin' | 'member' }),
   }));
 
-  app.delete('/chatbots/:chatbotId/members/:memberId', {
-    schema: {
-      tags, summary: 'Remove a member from the chatbot',
+  app.delete('/chatbots/:chatbotId/members/:memberId', endpoint({ access: { scopes: ['members:delete'] }, data: one('deletedMember', MemberSchema), tags, summary: 'Remove a member from the chatbot',
       description: `${CONFIRM_NOTE} The user stays in the account; with the role member they no longer reach this chatbot. ${ROLES_NOTE}`,
-      params: Params, querystring: ConfirmQuery,
-    },
-    config: { access: { scopes: ['members:delete'] }, response: one('deletedMember', MemberSchema) },
-  }, async (request) => ({
+      params: Params, querystring: ConfirmQuery }), async (request) => ({
     deletedMember: await service.delete(request.auth, request.params.chatbotId, request.params.memberId, request.query.confirm === true),
   }));
 }

@@ -9,7 +9,7 @@ import { ChatbotParams, Pagination } from './schemas.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const Time = Type.String({ description: 'ISO-8601 UTC' });
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Path parameters: the chatbot and one item of it under `name`. */
 export const itemParams = <K extends string>(name: K) =>

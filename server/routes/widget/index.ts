@@ -18,6 +18,7 @@ import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../do
 import { parseClientFrame } from '../../realtime/frames.js';
 import { runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
+import { endpoint } from '../../http/route.js';
 import { teamStream } from './team-stream.js';
 
 const ChatbotParams = Type.Object({ chatbotId: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -32,6 +33,8 @@ const SessionBody = Type.Object(
 );
 
 const PUBLIC = { public: true } as const;
+/** A value typed in shared/protocol.ts, the wire contract the widget shares, and written as it is. */
+const Shaped = (name: string) => Type.Unknown({ description: `${name} (shared/protocol.ts)` });
 /** Cached by browsers and CDNs for a minute; an ETag makes the revalidation cheap. */
 const CONFIG_MAX_AGE = 60;
 
@@ -101,10 +104,10 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     return chatbot;
   };
 
-  app.get('/api/widget/:chatbotId/config', {
-    schema: { hide: true, tags: ['widget'], summary: "The widget's public configuration", description: 'Only what the widget draws with; cacheable (ETag, max-age 60 s).', params: ChatbotParams },
-    config: { access: PUBLIC, rateLimit: { max: 120, timeWindow: '1 minute' } },
-  }, async (request, reply) => {
+  app.get('/api/widget/:chatbotId/config', endpoint({
+    access: PUBLIC, config: { rateLimit: { max: 120, timeWindow: '1 minute' } }, data: Shaped('WidgetConfig'),
+    hide: true, tags: ['widget'], summary: "The widget's public configuration", description: 'Only what the widget draws with; cacheable (ETag, max-age 60 s).', params: ChatbotParams,
+  }), async (request, reply) => {
     await checkOrigin(request, request.params.chatbotId);
     const data = await widget.config(request.params.chatbotId);
     const etag = `"${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
@@ -113,19 +116,15 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     return data;
   });
 
-  app.post('/api/widget/:chatbotId/session', {
-    schema: {
-      hide: true,
-      tags: ['widget'], summary: 'A visitor session',
-      description: 'A signed token (24 h, renewable with "renew" up to 30 days after issue) bound to a visitor of the chatbot. Nothing is stored in the browser by the server before this call.',
-      params: ChatbotParams, body: SessionBody,
-    },
-    config: { access: PUBLIC, successStatus: 201, rateLimit: { max: 20, timeWindow: '1 minute' } },
-  }, async (request, reply) => {
+  app.post('/api/widget/:chatbotId/session', endpoint({
+    access: PUBLIC, status: 201, config: { rateLimit: { max: 20, timeWindow: '1 minute' } }, data: Shaped('SessionResponse'),
+    hide: true, tags: ['widget'], summary: 'A visitor session',
+    description: 'A signed token (24 h, renewable with "renew" up to 30 days after issue) bound to a visitor of the chatbot. Nothing is stored in the browser by the server before this call.',
+    params: ChatbotParams, body: SessionBody,
+  }), async (request) => {
     const chatbot = await checkOrigin(request, request.params.chatbotId);
     const body = request.body ?? {};
     const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
-    reply.code(201);
     if (!body.identity) return session;
     // The host page vouches for its signed-in user: the session continues as that verified visitor.
     const { chatUser } = await app.services.visitors.identity.identify(chatbot.id, body.identity, session.visitor.id);
@@ -136,7 +135,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
 
   app.get('/api/widget/ws', {
     websocket: true,
-    config: { access: PUBLIC, rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' } },
+    config: { access: PUBLIC, raw: true, rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' } },
     // Authenticated before the upgrade when the token comes as a subprotocol; the outcome is kept
     // for the handler, which closes a refused socket with the protocol's code and reason.
     preValidation: async (request) => {
@@ -254,14 +253,12 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     await connection.handle(request.body as never);
   });
 
-  app.post('/api/widget/frames', {
-    schema: {
-      hide: true,
-      tags: ['widget'], summary: 'A client frame, for the Server-Sent Events fallback',
-      description: 'Any client frame but hello. Answers the frames meant for this request (ack, errors, lists); conversation events arrive on the stream. Authorization: Bearer <session token>.',
-    },
-    config: { access: PUBLIC, rateLimit: { max: 120, timeWindow: '1 minute' } },
-  }, async (request) => {
+  app.post('/api/widget/frames', endpoint({
+    access: PUBLIC, config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+    data: Type.Object({ frames: Type.Array(Shaped('ServerFrame')) }),
+    hide: true, tags: ['widget'], summary: 'A client frame, for the Server-Sent Events fallback',
+    description: 'Any client frame but hello. Answers the frames meant for this request (ack, errors, lists); conversation events arrive on the stream. Authorization: Bearer <session token>.',
+  }), async (request) => {
     const session = await sessionOf(request);
     const frames: ServerFrame[] = [];
     const connection = new VisitorConnection(gateway, session, { ip: request.ip, stateless: true }, { send: (f) => frames.push(f), close: () => {} });

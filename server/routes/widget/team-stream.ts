@@ -41,7 +41,7 @@ export async function teamStream(app: FastifyInstance) {
 
   app.get('/api/v2/stream', {
     websocket: true,
-    config: { access: { public: true }, rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' } },
+    config: { access: { public: true }, raw: true, rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' } },
     preValidation: async (request) => {
       const token = offeredToken(request);
       if (!token) return;

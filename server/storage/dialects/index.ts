@@ -9,7 +9,12 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import { loadRankExtension } from '../sqlite-rank/index.js';
+import type { VectorIndexPort } from '../../domain/knowledge/ports.js';
 import type { Database } from '../tables.js';
+import type { VectorSpace } from '../vectors.repository.js';
+import type { Dialect } from './dialect.js';
+import { postgresDialect } from './postgres.js';
+import { sqliteDialect } from './sqlite.js';
 import { attachReader } from './sqlite-reader.js';
 import { withStatementCache } from './sqlite-statements.js';
 
@@ -30,6 +35,8 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests run each in their own). */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL: hears an idle connection's failure (default: one line on stderr). */
+  onPoolError?: (err: Error) => void;
   /** SQLite: load parley_bm25 (default true); false ranks with FTS5's bm25(), for tests of that path. */
   rankExtension?: boolean;
 }
@@ -41,8 +48,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${quoteIdent(options.schema)}` } : {}),
     });
-    // A dropped idle connection must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
+    // A dropped idle connection must not crash the process (the pool replaces it), but it is said.
+    pool.on('error', options.onPoolError ?? ((err) => console.error(`PostgreSQL: an idle connection failed and is replaced: ${err.message}`)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
   }
@@ -90,12 +97,16 @@ function quoteIdent(name: string): string {
   return name;
 }
 
-/** Column type of raw bytes. */
-export const blobType = (dialect: DialectName) => (dialect === 'postgres' ? 'bytea' : 'blob');
+const DIALECTS: Record<DialectName, Dialect> = { sqlite: sqliteDialect, postgres: postgresDialect };
 
-/**
- * Column type of ids. Keyset pages break created_at ties by id, so ids must sort the same on
- * both dialects: bytewise, as SQLite's BINARY does. A PostgreSQL database's default collation
- * (en_US, ICU...) would put 'a' before 'B'; "C" keeps byte order whatever the database's.
- */
-export const idType = (dialect: DialectName) => (dialect === 'postgres' ? 'text collate "C"' : 'text');
+/** The dialect interface of a database (dialect.ts): every SQL difference repositories need. */
+export const dialectFor = (name: DialectName): Dialect => DIALECTS[name];
+
+/** Chunk vectors of one embedding space (model + dimensions), for hybrid retrieval. */
+export function createVectorIndex(db: Kysely<Database>, dialect: DialectName, space: VectorSpace): VectorIndexPort {
+  const { model, dimensions } = space;
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) {
+    throw new Error(`Embedding dimensions must be a whole number from 1 to 8192; got ${dimensions}`);
+  }
+  return dialectFor(dialect).vectorIndex(db, model, dimensions);
+}

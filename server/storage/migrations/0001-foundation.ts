@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { blobType, type DialectName, idType } from '../dialects/index.js';
+import { blobType, type DialectName, idType } from './column-types.js';
 
 export function foundation(dialect: DialectName) {
   const id = sql.raw(idType(dialect));

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { blobType, type DialectName, idType } from '../dialects/index.js';
+import { blobType, type DialectName, idType } from './column-types.js';
 
 /**
  * Knowledge: sources (connections), documents, chunks with a full-text index, ingest jobs with

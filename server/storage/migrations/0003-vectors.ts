@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { DialectName } from '../dialects/index.js';
+import type { DialectName } from './column-types.js';
 
 /**
  * Chunk vectors for hybrid retrieval (used only when an embeddings endpoint is configured).

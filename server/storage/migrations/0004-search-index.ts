@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { DialectName } from '../dialects/index.js';
+import type { DialectName } from './column-types.js';
 
 /**
  * The lexical index, reworked after measuring retrieval (bench/retrieval.ts, storage/README.md).

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type DialectName, idType } from '../dialects/index.js';
+import { type DialectName, idType } from './column-types.js';
 
 /**
  * Conversations and everything around them: visitors (chat users), conversations with their

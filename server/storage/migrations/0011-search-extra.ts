@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { chunkExtraTokens } from '../chunks.repository.js';
-import type { DialectName } from '../dialects/index.js';
+import { chunkExtraTokens } from './frozen/search-terms-0011.js';
+import type { DialectName } from './column-types.js';
 
 const BATCH = 1000;
 

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { DialectName } from '../dialects/index.js';
+import type { DialectName } from './column-types.js';
 
 /**
  * PostgreSQL: `head_tsv`, the chunk's title (weight A) and heading path (B) alone, with its own

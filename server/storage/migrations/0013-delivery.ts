@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { type DialectName, idType } from '../dialects/index.js';
+import { type DialectName, idType } from './column-types.js';
 
 /**
  * Message delivery guarantees (conversations.service.ts):

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type DialectName, idType } from '../dialects/index.js';
+import { type DialectName, idType } from './column-types.js';
 
 /**
  * Visitor accounts: e-mail codes (only their HMAC), send counters of the code throttles, the

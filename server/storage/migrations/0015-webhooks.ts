@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type DialectName, idType } from '../dialects/index.js';
+import { type DialectName, idType } from './column-types.js';
 
 /**
  * The webhook outbox: one row per event and target, written in the transaction of the change

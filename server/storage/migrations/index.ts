@@ -1,6 +1,6 @@
 /** Migrations live in code, in order; they run at start and with `cli migrate`. */
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
-import type { DialectName } from '../dialects/index.js';
+import type { DialectName } from './column-types.js';
 import type { Database } from '../tables.js';
 import { foundation } from './0001-foundation.js';
 import { knowledge } from './0002-knowledge.js';

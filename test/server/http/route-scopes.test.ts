@@ -97,11 +97,13 @@ test('only /me (who am I) takes any valid token without a scope', () => {
   expect(routes.filter((r) => !r.access.public && r.access.scopes.length === 0).map(key)).toEqual(['GET /api/v2/me']);
 });
 
-test('registering a route without an access declaration fails at start', async () => {
+test('registering a route without an access or response declaration fails at start', async () => {
   const bare = Fastify({ logger: false });
   installAccess(bare, t.app.services.tokens, 'http://parley.test');
   expect(() => bare.get('/open', async () => 'open')).toThrow(/declares no access/);
-  bare.get('/declared', { config: { access: { public: true } } }, async () => 'declared');
+  // A declared route also declares how its reply is written: a response schema, or raw.
+  expect(() => bare.get('/unwritten', { config: { access: { public: true } } }, async () => 'unwritten')).toThrow(/declares no response schema/);
+  bare.get('/declared', { config: { access: { public: true }, raw: true } }, async () => 'declared');
   await bare.ready();
   expect(bare.routeTable.map(key)).toEqual(expect.arrayContaining(['GET /declared']));
   expect(bare.routeTable.map(key)).not.toContain('GET /open');

@@ -8,7 +8,7 @@ import { newId } from '../../../server/domain/ids.js';
 import type { IngestJobRecord, VectorIndexPort } from '../../../server/domain/knowledge/ports.js';
 import type { Page, Store } from '../../../server/domain/ports.js';
 import { searchTerms } from '../../../server/storage/search-terms.js';
-import { createVectorIndex } from '../../../server/storage/vectors.repository.js';
+import { createVectorIndex } from '../../../server/storage/dialects/index.js';
 import {
   addDocument,
   at,

@@ -1,6 +1,6 @@
 /**
  * The one thing crawling needs from the network. The production implementation adapts the
- * guarded HTTP client (fetcher-adapter.ts), so every crawl request gets its SSRF checks and
+ * guarded HTTP client (server/adapters/crawl-fetcher.ts), so every crawl request gets its SSRF checks and
  * limits; tests pass a plain node:http one. Redirects are followed by the fetcher: `url` is
  * the final URL. A non-2xx status is a result, not an error; a failure to get any response
  * (refused address, timeout, too large, network) is thrown.

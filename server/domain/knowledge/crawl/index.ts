@@ -1,6 +1,5 @@
 /** Crawl policy: what to fetch, whether we may, how fast, and what a fetched page adds. See README.md. */
 export { describeFetchError, type Fetcher, type FetchOptions, type FetchResult } from './fetcher.js';
-export { guardedFetcher } from './fetcher-adapter.js';
 export { inScope, normalizeUrl, originOf, sameSite, MAX_URL_LENGTH, type CrawlScope } from './url.js';
 export { RobotsCache, robotsToken, type RobotsOptions, type RobotsReason, type RobotsVerdict } from './robots.js';
 export { collectSitemapUrls, parseSitemap, type ParsedSitemap, type SitemapOptions, type SitemapResult } from './sitemap.js';

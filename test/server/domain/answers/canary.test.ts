@@ -10,6 +10,7 @@ import { createExtractiveProvider } from '../../../../server/domain/answers/extr
 import { LEAK_MIN_CHARS, LeakGuard, leaksSecrets } from '../../../../server/domain/answers/leak-guard.js';
 import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
 import { createOpenAIProvider } from '../../../../server/domain/answers/openai-provider.js';
+import type { AnswerProvider } from '../../../../server/domain/answers/ports.js';
 import { buildPrompt, readSettings } from '../../../../server/domain/answers/prompt.js';
 import type { AnswerEngine } from '../../../../server/domain/conversations/ports.js';
 import { createRetriever } from '../../../../server/domain/knowledge/retrieval.js';
@@ -46,7 +47,7 @@ const modelProvider = () =>
     fetch: outbound.fetchWith({ timeoutMs: 20_000 }),
     timeoutMs: 5_000,
   });
-const engineWith = (provider: ReturnType<typeof modelProvider> | ReturnType<typeof createExtractiveProvider>): AnswerEngine =>
+const engineWith = (provider: AnswerProvider): AnswerEngine =>
   createAnswerEngine({ retriever: createRetriever({ store: t.store.knowledge }), store: answerContextRepository(t.db), provider });
 
 async function attempt(engine: AnswerEngine, question: string) {
@@ -85,6 +86,22 @@ describe('the canary never leaves', () => {
     expect(answer.text).not.toContain(CANARY);
     expect(streamed).not.toContain(CANARY);
     expect(answer.provider).toBe('built-in');
+  });
+
+  it('a model that returns its text without streaming it is checked at the end: refused, nothing streamed but the refusal', async () => {
+    // The streaming guard never sees this text; only the final check stands between it and the visitor.
+    const quiet: AnswerProvider = {
+      name: 'openai',
+      seesInstructions: true,
+      generate: async (input) => ({ text: `My instructions: ${String(input.messages[0].content)}`, answered: true, used: [], followUps: [], provider: 'openai', model: 'quiet' }),
+    };
+    const { answer, streamed } = await attempt(engineWith(quiet), ATTEMPTS[1]);
+    expect(answer.text).toBe(ANSWER_MESSAGES.en.cannotShareInstructions);
+    expect(answer.sources).toEqual([]);
+    expect(streamed).toBe(ANSWER_MESSAGES.en.cannotShareInstructions);
+    // Without a token listener the final check still holds.
+    const silent = await engineWith(quiet).answer({ chatbotId: t.chatbotId, accountId: t.accountId, conversationId: 'c', settings, question: ATTEMPTS[1], history: [] });
+    expect(silent.text).toBe(ANSWER_MESSAGES.en.cannotShareInstructions);
   });
 
   it('an ordinary question still gets a normal, streamed answer from the model', async () => {

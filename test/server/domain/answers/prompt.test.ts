@@ -106,4 +106,15 @@ describe('the relevance gate', () => {
     expect(relevance('hooks for fly fishing', [hooks]).relevant).toBe(false);
     expect(relevance('anything', []).relevant).toBe(false);
   });
+
+  it('passes a score exactly at the threshold and stops one a term below it', () => {
+    // Ten question terms: the passages together hold 6 (union 0.6), the best one 5 (0.5), so the
+    // score is (0.6 + 0.5) / 2 = 0.55, the threshold itself.
+    expect(RELEVANCE_THRESHOLD).toBe(0.55);
+    const question = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet';
+    const at = relevance(question, [hit({ text: 'alpha bravo charlie delta echo' }), hit({ text: 'foxtrot' })]);
+    expect(at).toMatchObject({ union: 0.6, best: 0.5, score: RELEVANCE_THRESHOLD, relevant: true });
+    const below = relevance(question, [hit({ text: 'alpha bravo charlie delta echo' })]);
+    expect(below).toMatchObject({ union: 0.5, best: 0.5, relevant: false });
+  });
 });

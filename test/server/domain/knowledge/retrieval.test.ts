@@ -11,7 +11,7 @@ import type { Store } from '../../../../server/domain/ports.js';
 import { loadConfig } from '../../../../server/config.js';
 import { GuardedHttpClient } from '../../../../server/outbound/guarded-client.js';
 import { createRetrieval } from '../../../../server/plugins/retrieval.js';
-import { createVectorIndex } from '../../../../server/storage/vectors.repository.js';
+import { createVectorIndex } from '../../../../server/storage/dialects/index.js';
 import { startEmbeddingsStandin, STANDIN_DIMENSIONS, type EmbeddingsStandin } from '../../../helpers/embeddings-standin.js';
 import { openTestDatabase, type TestDatabase } from '../../../helpers/database.js';
 import { addDocument, chunkInputs, HOSTILE_QUERIES, newChatbot } from '../../../helpers/knowledge.js';

@@ -2,7 +2,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedHttpClient } from '../../../../../server/outbound/guarded-client.js';
-import { guardedFetcher } from '../../../../../server/domain/knowledge/crawl/fetcher-adapter.js';
+import { guardedFetcher } from '../../../../../server/adapters/crawl-fetcher.js';
 import { fetchPage } from '../../../../../server/domain/knowledge/crawl/page.js';
 import { HostPacer } from '../../../../../server/domain/knowledge/crawl/pacing.js';
 import { RobotsCache } from '../../../../../server/domain/knowledge/crawl/robots.js';

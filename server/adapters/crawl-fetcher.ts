@@ -1,10 +1,9 @@
 /**
  * The production Fetcher: the guarded HTTP client (SSRF checks on every hop, size and time
- * limits, Parley's User-Agent), seen through the crawl's small port. Type-only import, so
- * the crawl code stays testable without it.
+ * limits, Parley's User-Agent), seen through the crawl's small port (domain/knowledge/crawl/fetcher.ts).
  */
-import type { GuardedHttpClient, OutboundLimits } from '../../../outbound/guarded-client.js';
-import type { Fetcher } from './fetcher.js';
+import type { Fetcher } from '../domain/knowledge/crawl/fetcher.js';
+import type { GuardedHttpClient, OutboundLimits } from '../outbound/guarded-client.js';
 
 export function guardedFetcher(client: Pick<GuardedHttpClient, 'request'>, limits: OutboundLimits = {}): Fetcher {
   return {

@@ -1,0 +1,47 @@
+/** PostgreSQL's side of the dialect interface: per-word BM25-weighted ts_rank, row locks, real[] vectors. */
+import { type Kysely, sql } from 'kysely';
+import { createPgPlanner } from '../postgres-search.js';
+import { PG_WEIGHTS } from '../search-terms.js';
+import type { Database } from '../tables.js';
+import { postgresIndex } from '../vectors.repository.js';
+import type { ChunkRow, Dialect } from './dialect.js';
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  chunkSearch(db: Kysely<Database>) {
+    const planner = createPgPlanner(db);
+    return async (chatbotId, _query, terms, limit) => {
+      // ts_rank knows no IDF: "request" would weigh as much as "xml". Each word is ranked on
+      // its own and weighted by its BM25 IDF over this chatbot's chunks, then summed, like
+      // bm25 on SQLite; normalisation 1 divides by 1 + log(length), so long passages do not
+      // win by size alone. The plan (postgres-search.ts) gives each word's frequency and the
+      // words that bring candidates; every word scores them, summed per candidate in a
+      // subquery, so PostgreSQL keeps only the top k (no sort of every candidate-word pair).
+      const plan = await planner.plan(chatbotId, terms);
+      const bring = [
+        ...(plan.candidates.length ? [sql`c.tsv @@ to_tsquery('english', ${plan.candidates.join(' | ')})`] : []),
+        ...(plan.headCandidates.length ? [sql`c.head_tsv @@ to_tsquery('english', ${plan.headCandidates.join(' | ')})`] : []),
+      ];
+      if (!bring.length) return [];
+      const { rows } = await sql<ChunkRow>`
+        with words as materialized (
+          select to_tsquery('english', u.w) as q, ln(1 + (greatest(${plan.n}::float8, u.df) - u.df + 0.5) / (u.df + 0.5)) as idf
+          from unnest(${plan.words.map((x) => x.w)}::text[], ${plan.words.map((x) => x.df)}::float8[]) as u(w, df)),
+        scored as (
+          select c.id, (select sum(x.idf * ts_rank(${PG_WEIGHTS}::float4[], c.tsv, x.q, 1)) from words x where c.tsv @@ x.q) as score
+          from chunks c
+          where c.chatbot_id = ${chatbotId} and (${sql.join(bring, sql` or `)})
+          order by score desc, c.id
+          limit ${limit})
+        select c.id, c.document_id, c.title, c.heading, c.text, c.location, s.score
+        from scored s join chunks c on c.id = s.id
+        order by s.score desc, c.id`.execute(db);
+      return rows;
+    };
+  },
+  chunkColumns: () => ({}),
+  async lockJob(trx, jobId) {
+    await sql`select id from ingest_jobs where id = ${jobId} for update`.execute(trx);
+  },
+  vectorIndex: (db, model, dimensions) => postgresIndex(db, model, dimensions),
+};
