@@ -211,10 +211,14 @@ export class GuardedHttpClient {
       // Duck-typed so a Request or URL from another realm (e.g. undici's own classes) still works.
       const href = typeof input === 'string' ? input : 'href' in input ? input.href : input.url;
       this.checkUrl(href);
-      const withDuplex = init?.body != null ? ({ ...init, duplex: 'half' } as FetchInit) : init;
+      // The caller's signal is used directly, not handed to Request: a Request follows it with a
+      // listener that stays until garbage collection, so a long-lived signal collects thousands.
+      const { signal: callerSignal, ...rest } = init ?? {};
+      const withDuplex = rest.body != null ? ({ ...rest, duplex: 'half' } as FetchInit) : rest;
       const req = new Request(input, withDuplex);
       const limits = this.resolveLimits(overrides);
-      const { signal, done } = deadline(limits.timeoutMs, req.url, req.signal);
+      const external = callerSignal ?? (typeof input === 'object' && 'signal' in input ? input.signal : undefined);
+      const { signal, done } = deadline(limits.timeoutMs, req.url, external);
       const hop = { url: req.url };
       let exchange: Exchange;
       try {

@@ -3,6 +3,7 @@
  * real: a sandbox around net.connect refuses (and records) any other destination, so even a
  * broken guard could not send a packet to 10.x, 169.254.x and the like from this test.
  */
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -596,6 +597,17 @@ describe('fetch', () => {
     expect(received).toBeLessThanOrEqual(256 * 1024);
     const sent = await bigSent;
     expect(sent.finished).toBe(false);
+  });
+
+  it('leaves no listener on a long-lived caller signal once each response is read', async () => {
+    // A dispatcher passes its one shutdown signal to every request; listeners kept on it until
+    // garbage collection pile up by the thousand (MaxListenersExceededWarning) on a busy server.
+    const shutdown = new AbortController();
+    for (let i = 0; i < 20; i++) {
+      const res = await open.fetch(`${base}/hello`, { signal: shutdown.signal });
+      await res.arrayBuffer();
+    }
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
   });
 
   it('applies the deadline to the streamed body', async () => {
