@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort } from '../helpers/child-server.js';
 import { waitFor } from '../helpers/knowledge-http.js';
 import { page, serveSite, type TestSite } from '../helpers/site.js';
 
@@ -49,15 +50,6 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Proc {
   child.stdout!.on('data', (d) => (proc.stdout += d));
   child.stderr!.on('data', (d) => (proc.stderr += d));
   return proc;
-}
-
-/** A port that was free a moment ago (the server must know it up front: SITE_URL is built from PORT). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('npm start: the built server from a token to an answer, then SIGTERM', { timeout: 120_000 }, () => {

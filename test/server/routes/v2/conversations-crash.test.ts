@@ -4,19 +4,17 @@
  * the answer; the next app on the same database answers that message exactly once, even with
  * two instances sweeping at once, or gives the localised unavailable reply after repeated failures.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { messagesFor } from '../../../../server/domain/answers/messages.js';
 import { openDatabase } from '../../../../server/storage/dialects/index.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { startChatStandin, type ChatStandin } from '../../../helpers/chat-standin.js';
+import { spawnServer } from '../../../helpers/child-server.js';
 import { waitFor } from '../../../helpers/knowledge-http.js';
-
-const ROOT = resolve(import.meta.dirname, '../../../..');
 
 let dataDir: string;
 let model: ChatStandin;
@@ -35,14 +33,6 @@ afterEach(async () => {
 });
 
 const modelEnv = () => ({ OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key' });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 async function app(env: Record<string, string> = {}) {
   const a = await buildTestApp({ dataDir, env: { ...modelEnv(), ...env } });
@@ -64,24 +54,9 @@ async function crashMidAnswer(locale = 'en') {
   await setup.close();
   apps.splice(apps.indexOf(setup), 1);
 
-  const port = await freePort();
-  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...modelEnv(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`,
-      LOG_LEVEL: 'silent',
-      ANSWER_LEASE_MS: '600',
-      ANSWER_TIMEOUT_MS: '600000',
-    },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/api/v2/health`).catch(() => null))?.ok === true, 30_000, 'the child server');
+  const started = await spawnServer(dataDir, { ...modelEnv(), ANSWER_LEASE_MS: '600', ANSWER_TIMEOUT_MS: '600000' });
+  child = started.child;
+  const url = started.url;
   model.next({ kind: 'hang' });
   const pending = fetch(`${url}/api/v2/chatbots/${chatbotId}/conversations/${threadId}/messages`, {
     method: 'POST',

@@ -3,18 +3,16 @@
  * while a retry is in flight to a receiver that hangs, and with another delivery still waiting
  * behind it; the next app on the same database delivers both, with the same `webhook-id` as before.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openDatabase } from '../../../../server/storage/dialects/index.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
+import { spawnServer } from '../../../helpers/child-server.js';
 import { waitFor } from '../../../helpers/knowledge-http.js';
 import { startReceiver, verifyWithOpenssl, type WebhookReceiver } from '../../../helpers/webhook-receiver.js';
-
-const ROOT = resolve(import.meta.dirname, '../../../..');
 
 let dataDir: string;
 let receiver: WebhookReceiver;
@@ -42,14 +40,6 @@ const env = () => ({
   WEBHOOK_TARGET_CONCURRENCY: '1',
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 test('kill -9 in the middle of a retry: after restart the retry and the delivery behind it arrive, with their ids', async () => {
   const setup = await buildTestApp({ dataDir, env: env() });
   apps.push(setup);
@@ -62,14 +52,9 @@ test('kill -9 in the middle of a retry: after restart the retry and the delivery
   await setup.close();
   apps.splice(0);
 
-  const port = await freePort();
-  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`, LOG_LEVEL: 'silent' },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/api/v2/health`).catch(() => null))?.ok === true, 30_000, 'the child server');
+  const started = await spawnServer(dataDir, env());
+  child = started.child;
+  const url = started.url;
   const reply = (message: string) =>
     fetch(`${url}/api/v2/chatbots/${chatbotId}/conversations/${threadId}/replies`, {
       method: 'POST',

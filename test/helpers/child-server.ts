@@ -1,0 +1,32 @@
+/**
+ * The real server (`server/main.ts`) in a child process on a SQLite file, for tests that kill it
+ * with SIGKILL and restart on the same data.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { waitFor } from './knowledge-http.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** Starts the server on `dataDir`'s `test.db` with `env` added, and waits until /health answers. */
+export async function spawnServer(dataDir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`, LOG_LEVEL: 'silent' },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${url}/api/v2/health`).catch(() => null))?.ok === true, 30_000, 'the child server');
+  return { child, url };
+}
