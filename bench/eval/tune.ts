@@ -7,7 +7,7 @@
  */
 import { createAnswerEngine } from '../../server/domain/answers/engine.js';
 import { createExtractiveProvider } from '../../server/domain/answers/extractive.js';
-import { closeExtractionWorkers } from '../../server/domain/knowledge/extract/index.js';
+import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { createWordNet } from '../../server/adapters/wordnet.js';
 import { answerContextRepository } from '../../server/storage/answers.repository.js';
 import { figures, ingestCorpus, type Bot, type Outcome } from './answers-eval.js';
