@@ -30,10 +30,9 @@ const CHOSEN: Setting = { name: "chosen", tuning: {}, lexicon: true };
 const grid: Setting[] = [CHOSEN];
 const variants: [string, Tuning][] = [];
 for (const unionShare of [0.5, 0.25, 0])
-  for (const standInFactor of [1, 0.7])
-    for (const rarityPower of [0, 1])
-      for (const threshold of [0.35, 0.4, 0.45, 0.5, 0.55])
-        variants.push([`u${unionShare} s${standInFactor} r${rarityPower} t${threshold}`, { threshold, gate: { unionShare, standInFactor, rarityPower } }]);
+  for (const standInFactor of [1, 0.7, 0.5])
+    for (const threshold of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55])
+      variants.push([`u${unionShare} s${standInFactor} t${threshold}`, { threshold, gate: { unionShare, standInFactor } }]);
 if (!process.env.TUNE_QUICK) for (const [name, tuning] of variants) grid.push({ name, tuning, lexicon: true });
 
 const wordnet = createWordNet();
