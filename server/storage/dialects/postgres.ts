@@ -43,5 +43,10 @@ export const postgresDialect: Dialect = {
   async lockJob(trx, jobId) {
     await sql`select id from ingest_jobs where id = ${jobId} for update`.execute(trx);
   },
+  serialiseJobClaims: (db, claim) =>
+    db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext('parley.jobs.claim'))`.execute(trx);
+      return claim(trx);
+    }),
   vectorIndex: (db, model, dimensions) => postgresIndex(db, model, dimensions),
 };
