@@ -6,6 +6,7 @@
 import type { Role, Scope, TokenAccess } from '../../shared/scopes.js';
 import type { ConversationStore } from './conversations/ports.js';
 import type { KnowledgeStore } from './knowledge/ports.js';
+import type { OAuthStore } from './oauth/ports.js';
 import type { ResourcesStore } from './resources/ports.js';
 import type { VisitorsStore } from './visitors/ports.js';
 import type { WebhookStore } from './webhooks/ports.js';
@@ -169,4 +170,6 @@ export interface Store {
   visitors: VisitorsStore;
   /** The webhook outbox, disabled targets and signing secrets (webhooks/ports.ts). */
   webhooks: WebhookStore;
+  /** Device codes, users' password hashes, sign-in sessions and their throttles (oauth/ports.ts). */
+  oauth: OAuthStore;
 }

@@ -27,6 +27,8 @@ import { recordGap } from '../domain/resources/knowledge-gaps.js';
 import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
+import { DeviceFlowService } from '../domain/oauth/device-flow.service.js';
+import { SignInService } from '../domain/oauth/sign-in.service.js';
 import { SessionTokens } from '../domain/widget/sessions.js';
 import { WidgetService } from '../domain/widget/widget.service.js';
 import { createVisitorServices } from '../domain/visitors/index.js';
@@ -110,6 +112,7 @@ export function createServices({ config, database, store, outbound, models, queu
   const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
   const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl, onLead: (s, lead) => webhooks.outbox.fromLead(s, lead) });
   const widget = new WidgetService(store, new SessionTokens(config.secretKey), (sid) => visitors.accounts.isLoggedOut(sid));
+  const tokens = new TokensService(store, cursors);
   return {
     store,
     retriever,
@@ -118,7 +121,10 @@ export function createServices({ config, database, store, outbound, models, queu
     models,
     runner,
     accounts: new AccountsService(store),
-    tokens: new TokensService(store, cursors),
+    tokens,
+    /** The OAuth device flow and the verification page's sign-in (domain/oauth/README.md). */
+    deviceFlow: new DeviceFlowService(store, tokens, { intervalSeconds: config.deviceFlow.intervalSeconds, ttlSeconds: config.deviceFlow.codeTtlSeconds }),
+    signIn: new SignInService(store),
     chatbots,
     icons: new IconsService(store, chatbots, config.siteUrl),
     billing: new BillingService(store, cursors),
