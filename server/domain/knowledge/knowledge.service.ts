@@ -13,7 +13,7 @@ import { configOf as confluenceConfig, selectionItems as confluenceSelection } f
 import { normalizeUrl, originOf, pageKey } from './crawl/url.js';
 import type { IngestRunner } from './ingest-runner.js';
 import type { DocumentRecord, DocumentStatus, IngestJobRecord, SourceRecord, SourceType } from './ports.js';
-import { parseVideoId } from './youtube.js';
+import { parseVideoId } from './video-id.js';
 
 /** An upload's files become a job within seconds; stored files older than this with no job are left over. */
 const UNCLAIMED_UPLOAD_MS = 3_600_000;
