@@ -1,7 +1,7 @@
 /**
  * What conversations need from storage and from the answer engine, in domain terms.
  */
-import type { Page, PageRequest } from '../ports.js';
+import type { Page, PageRequest } from '../paging.js';
 import type { ChunkLocation } from '../knowledge/ports.js';
 import type { Mode, Status } from './state.js';
 

@@ -13,7 +13,7 @@ import { configOf as confluenceConfig, selectionItems as confluenceSelection } f
 import { normalizeUrl, originOf, pageKey } from './crawl/url.js';
 import type { IngestRunner } from './ingest-runner.js';
 import type { DocumentRecord, DocumentStatus, IngestJobRecord, SourceRecord, SourceType } from './ports.js';
-import { parseVideoId } from './youtube.js';
+import { parseVideoId } from './video-id.js';
 
 /** Sources whose job walks one whole site: two of them at once would fetch every page twice. */
 const CRAWLED = new Set<SourceType>(['website', 'sitemap']);

@@ -2,7 +2,7 @@
  * What knowledge needs from storage and from the job queue, in domain terms. `storage/`
  * implements the stores for SQLite and PostgreSQL; `server/queue/` implements JobQueue.
  */
-import type { Page, PageRequest } from '../ports.js';
+import type { Page, PageRequest } from '../paging.js';
 
 export type SourceType = 'links' | 'website' | 'sitemap' | 'youtube' | 'text' | 'files' | 'confluence';
 export type SourceStatus = 'idle' | 'syncing' | 'ready' | 'error';

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { authorizationHeader, defaultDeployment, normalizeBaseUrl, pageUrl, spaceUrl } from '../../../../server/domain/knowledge/confluence/client.js';
-import { storageToHtml } from '../../../../server/domain/knowledge/confluence/storage.js';
-import { extract } from '../../../../server/domain/knowledge/extract/index.js';
+import { authorizationHeader } from '../../../server/adapters/confluence/client.js';
+import { defaultDeployment, normalizeBaseUrl, pageUrl, spaceUrl } from '../../../server/domain/knowledge/confluence/site.js';
+import { storageToHtml } from '../../../server/adapters/confluence/storage-format.js';
+import { extract } from '../../../server/adapters/extraction/index.js';
 
 describe('Confluence site addresses', () => {
   test('the deployment defaults by host; Cloud loses the /wiki the browser shows, Data Center keeps its context path', () => {

@@ -17,9 +17,9 @@
  *   never in an exception, unless the caller itself aborted.
  */
 import OpenAI from 'openai';
-import type { FollowUp } from '../conversations/ports.js';
-import type { AnswerProvider, GenerateInput, GenerateOutput } from './ports.js';
-import { META_MARKER, type GptModel } from './prompt.js';
+import type { FollowUp } from '../domain/conversations/ports.js';
+import type { AnswerProvider, GenerateInput, GenerateOutput, GptModel } from '../domain/answers/ports.js';
+import { META_MARKER } from '../domain/answers/prompt.js';
 
 export interface OpenAIProviderOptions {
   /** OPENAI_BASE_URL, e.g. https://api.openai.com/v1. */

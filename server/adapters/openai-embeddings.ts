@@ -5,7 +5,7 @@
  * time the guarded outbound client's, so limits and address checks apply (ARCHITECTURE.md: no
  * other module calls fetch).
  */
-import type { EmbeddingsPort } from './ports.js';
+import type { EmbeddingsPort } from '../domain/knowledge/ports.js';
 
 export interface OpenAIEmbeddingsOptions {
   /** OPENAI_BASE_URL, e.g. https://api.openai.com/v1 (the `/embeddings` path is appended). */

@@ -1,5 +1,5 @@
 import { baseTitle, normaliseNewlines } from './decode.js';
-import type { ExtractedDocument, Section } from './types.js';
+import type { ExtractedDocument, Section } from '../../domain/knowledge/documents.js';
 
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+|$)(.*)$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;

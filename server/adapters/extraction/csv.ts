@@ -1,5 +1,5 @@
 import { baseTitle } from './decode.js';
-import type { ExtractedDocument, Section } from './types.js';
+import type { ExtractedDocument, Section } from '../../domain/knowledge/documents.js';
 
 /**
  * RFC 4180 parsing, lenient where real files are: CRLF, LF or CR record ends; fields in double

@@ -1,7 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { baseTitle, collapseSpaces } from './decode.js';
-import type { DocumentKind, ExtractedDocument, Section } from './types.js';
+import type { DocumentKind, ExtractedDocument, Section } from '../../domain/knowledge/documents.js';
 
 const ELEMENT = 1;
 const TEXT = 3;

@@ -1,5 +1,5 @@
 import { baseTitle, collapseSpaces, normaliseNewlines } from './decode.js';
-import type { ExtractedDocument } from './types.js';
+import type { ExtractedDocument } from '../../domain/knowledge/documents.js';
 
 /**
  * Plain text -> one section of paragraphs (blank-line separated; lines inside a paragraph

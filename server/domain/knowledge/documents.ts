@@ -1,4 +1,8 @@
-/** The shapes every extractor produces; shared by the main thread and the extraction worker. */
+/**
+ * The documents ingestion indexes: the shapes every extractor produces (shared by the main thread
+ * and the extraction worker) and the Extractor port item handlers read bytes through
+ * (implemented by server/adapters/extraction/).
+ */
 
 export type DocumentKind = 'html' | 'pdf' | 'docx' | 'markdown' | 'text' | 'csv' | 'youtube';
 
@@ -42,3 +46,24 @@ export const DEFAULT_LIMITS: Required<ExtractLimits> = {
   maxMemoryMb: 256,
   maxChars: 5_000_000,
 };
+
+export interface ExtractInput {
+  bytes: Buffer;
+  kind: DocumentKind;
+  /** Where the bytes came from: resolves relative links and the canonical URL of HTML. */
+  url?: string;
+  /** Upload name: a title when the document has none. */
+  filename?: string;
+  /** Response Content-Type: its charset decodes text when the bytes are not UTF-8. */
+  contentType?: string;
+  /** YouTube: the video title (from captionTrackUrl); the bytes are the timedtext payload. */
+  title?: string;
+}
+
+/** Bytes -> document. Failures are ExtractionError (extraction-error.ts). */
+export interface Extractor {
+  /** A document of a known kind; throws ExtractionError (UNSUPPORTED, TIMEOUT, TOO_LARGE, MALFORMED). */
+  extract(input: ExtractInput, limits?: ExtractLimits): Promise<ExtractedDocument>;
+  /** The kind the bytes are (their content first, then the hints), or null when none is readable. */
+  detectKind(bytes: Buffer, hints?: { filename?: string; contentType?: string }): Promise<DocumentKind | null>;
+}

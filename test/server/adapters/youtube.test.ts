@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { chunkDocument, citationUrl } from '../../../../server/domain/knowledge/chunk.js';
-import { extract } from '../../../../server/domain/knowledge/extract/index.js';
-import { captionTrackUrl, parseTimedText, parseVideoId, transcriptDocument } from '../../../../server/domain/knowledge/youtube.js';
+import { chunkDocument, citationUrl } from '../../../server/domain/knowledge/chunk.js';
+import { extract } from '../../../server/adapters/extraction/index.js';
+import { captionTrackUrl, parseTimedText, transcriptDocument } from '../../../server/adapters/youtube.js';
+import { parseVideoId } from '../../../server/domain/knowledge/video-id.js';
 
 describe('parseVideoId', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectKind } from '../../../../server/domain/knowledge/extract/index.js';
-import { buildDocx, buildPdf, buildZip, PNG } from './fixtures.js';
+import { detectKind } from '../../../server/adapters/extraction/index.js';
+import { buildDocx, buildPdf, buildZip, PNG } from '../domain/knowledge/fixtures.js';
 
 const html = Buffer.from('<!DOCTYPE html><html><head><title>x</title></head><body><p>Hello</p></body></html>');
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeExtractionWorkers, extract, ExtractionError, runInWorker } from '../../../../server/domain/knowledge/extract/index.js';
-import { extractionWorkerCount } from '../../../../server/domain/knowledge/extract/worker-pool.js';
-import { buildPdf, heavyPdf, prose } from './fixtures.js';
+import { closeExtractionWorkers, extract, ExtractionError, runInWorker } from '../../../server/adapters/extraction/index.js';
+import { extractionWorkerCount } from '../../../server/adapters/extraction/worker-pool.js';
+import { buildPdf, heavyPdf, prose } from '../domain/knowledge/fixtures.js';
 
 const TASKS = new URL('./worker-tasks.fixture.ts', import.meta.url).href;
 
@@ -145,7 +145,7 @@ describe('hostile files', () => {
   });
 
   it('rejects a ZIP that is not a DOCX as MALFORMED', async () => {
-    const { buildZip } = await import('./fixtures.js');
+    const { buildZip } = await import('../domain/knowledge/fixtures.js');
     await expect(extract({ bytes: await buildZip(), kind: 'docx' })).rejects.toMatchObject({ code: 'MALFORMED' });
   });
 });

@@ -4,111 +4,26 @@
  * a personal access token as Bearer. Every request goes through the Fetcher port, so the guarded
  * client's SSRF checks and limits apply and credentials are dropped on a redirect elsewhere.
  */
-import { describeFetchError, type Fetcher, type FetchResult } from '../crawl/fetcher.js';
-
-export type Deployment = 'cloud' | 'datacenter';
-
-export interface ConfluenceSite {
-  /** Normalised: no trailing slash, no `/wiki` on Cloud; may carry a Data Center context path. */
-  baseUrl: string;
-  deployment: Deployment;
-}
-
-export interface ConfluenceCredentials {
-  /** The Atlassian account's email (Cloud only). */
-  email?: string | null;
-  apiToken: string;
-}
-
-/** One page of a Confluence list (`{results, start, limit, size, _links.next}`). */
-export interface ConfluenceList<T> {
-  items: T[];
-  start: number;
-  /** Where the next page starts, or null on the last one. */
-  nextStart: number | null;
-}
-
-export interface ConfluenceSpace {
-  key: string;
-  name: string;
-  type: string;
-  url: string | null;
-}
-
-export interface ConfluencePageSummary {
-  id: string;
-  title: string;
-  spaceKey: string | null;
-  url: string | null;
-  version: number | null;
-  updatedAt: string | null;
-}
-
-export interface ConfluencePage extends ConfluencePageSummary {
-  /** Storage-format XHTML (`body.storage.value`). */
-  storage: string;
-  ancestors: { id: string; title: string }[];
-}
-
-export interface ConfluenceUser {
-  anonymous: boolean;
-  /** What names the account on that site: email (Cloud), user name (Data Center) or account id. */
-  identity: string;
-  displayName: string;
-}
-
-export type ConfluenceErrorKind = 'unauthorized' | 'forbidden' | 'not-found' | 'rate-limited' | 'unavailable' | 'bad-response' | 'network';
-
-/** A failed Confluence call, classified so callers can say what to do about it. */
-export class ConfluenceError extends Error {
-  constructor(
-    readonly kind: ConfluenceErrorKind,
-    message: string,
-    readonly status: number | null = null,
-    readonly retryAfterSeconds: number | null = null,
-  ) {
-    super(message);
-    this.name = 'ConfluenceError';
-  }
-}
-
-export const isConfluenceError = (err: unknown): err is ConfluenceError => err instanceof ConfluenceError;
+import { describeFetchError, type Fetcher, type FetchResult } from '../../domain/knowledge/crawl/fetcher.js';
+import {
+  ConfluenceError,
+  pageUrl,
+  siteRoot,
+  spaceUrl,
+  type ConfluenceAdapter,
+  type ConfluenceApi,
+  type ConfluenceCredentials,
+  type ConfluenceList,
+  type ConfluencePage,
+  type ConfluencePageSummary,
+  type ConfluenceSite,
+  type ConfluenceSpace,
+  type ConfluenceUser,
+} from '../../domain/knowledge/confluence/site.js';
+import { storageToHtml } from './storage-format.js';
 
 const LIST_MAX_BYTES = 5 * 1024 * 1024;
 const PAGE_MAX_BYTES = 20 * 1024 * 1024;
-
-/** Cloud sites live on atlassian.net; anything else is taken for a self-hosted Data Center. */
-export function defaultDeployment(baseUrl: string): Deployment {
-  const host = new URL(baseUrl).hostname.toLowerCase();
-  return host === 'atlassian.net' || host.endsWith('.atlassian.net') ? 'cloud' : 'datacenter';
-}
-
-/**
- * An absolute http(s) base URL without query, fragment or trailing slash; on Cloud also without
- * the `/wiki` the browser shows (the API paths add it). Null when it is not such a URL.
- */
-export function normalizeBaseUrl(raw: string, deployment?: Deployment): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return null;
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return null;
-  let path = url.pathname.replace(/\/+$/, '');
-  const cloud = (deployment ?? defaultDeployment(url.href)) === 'cloud';
-  if (cloud) path = path.replace(/\/wiki$/i, '');
-  return `${url.protocol}//${url.host.toLowerCase()}${path}`;
-}
-
-/** Where the web UI lives: Cloud under /wiki, Data Center at the base (its context path). */
-export const siteRoot = (site: ConfluenceSite) => (site.deployment === 'cloud' ? `${site.baseUrl}/wiki` : site.baseUrl);
-
-/** The browser address of a page, whatever `_links.webui` Confluence sent. */
-export const pageUrl = (site: ConfluenceSite, id: string) => `${siteRoot(site)}/pages/viewpage.action?pageId=${encodeURIComponent(id)}`;
-
-export const spaceUrl = (site: ConfluenceSite, key: string) =>
-  site.deployment === 'cloud' ? `${siteRoot(site)}/spaces/${encodeURIComponent(key)}` : `${siteRoot(site)}/display/${encodeURIComponent(key)}`;
 
 export function authorizationHeader(site: ConfluenceSite, creds: ConfluenceCredentials): string {
   if (site.deployment === 'cloud') return `Basic ${Buffer.from(`${creds.email ?? ''}:${creds.apiToken}`, 'utf8').toString('base64')}`;
@@ -119,7 +34,7 @@ type Json = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 
-export class ConfluenceClient {
+export class ConfluenceClient implements ConfluenceApi {
   private readonly api: string;
   private readonly authorization: string;
 
@@ -252,3 +167,9 @@ export class ConfluenceClient {
     }
   }
 }
+
+/** The ConfluenceAdapter port the services plugin hands the Confluence service and items. */
+export const confluenceAdapter: ConfluenceAdapter = {
+  client: (fetcher, site, credentials, signal) => new ConfluenceClient(fetcher, site, credentials, signal),
+  storageToHtml,
+};

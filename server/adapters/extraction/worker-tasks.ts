@@ -4,10 +4,10 @@
  */
 import { charsetFrom, decodeText } from './decode.js';
 import { docxDocument } from './docx.js';
-import { ExtractionError } from './errors.js';
+import { ExtractionError } from '../../domain/knowledge/extraction-error.js';
 import { htmlDocument } from './html.js';
 import { pdfDocument } from './pdf.js';
-import type { ExtractedDocument } from './types.js';
+import type { ExtractedDocument } from '../../domain/knowledge/documents.js';
 
 export interface TaskInput {
   bytes: Uint8Array;

@@ -1,7 +1,7 @@
 import { getDocumentProxy } from 'unpdf';
 import { baseTitle, collapseSpaces } from './decode.js';
-import { ExtractionError } from './errors.js';
-import type { ExtractedDocument, Section } from './types.js';
+import { ExtractionError } from '../../domain/knowledge/extraction-error.js';
+import type { ExtractedDocument, Section } from '../../domain/knowledge/documents.js';
 
 interface Line {
   text: string;

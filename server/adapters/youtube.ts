@@ -1,35 +1,15 @@
 /**
- * YouTube transcripts: the video id from any common URL form, the caption track from the watch
- * page's ytInitialPlayerResponse, the timedtext payload (XML or json3) as timed cues, and a
- * document of ~60-90 s sections each carrying its start time (so a chunk cites `&t=` seconds).
- * Pure string work: fetching is the crawler's job, through the guarded client.
+ * YouTube transcripts: the caption track from the watch page's ytInitialPlayerResponse, the
+ * timedtext payload (XML or json3) as timed cues, and a document of ~60-90 s sections each
+ * carrying its start time (so a chunk cites `&t=` seconds); and the ingest item that fetches
+ * them through the job's Fetcher (the guarded client). Which URLs name a video is the domain's
+ * rule (domain/knowledge/video-id.ts).
  */
-import type { ExtractedDocument, Section } from './extract/types.js';
-
-const ID = /^[A-Za-z0-9_-]{11}$/;
-const HOSTS = new Set(['youtube.com', 'youtube-nocookie.com', 'youtu.be']);
-
-/** The 11-character video id of youtube.com/watch?v=, youtu.be/, /shorts/, /embed/, /live/, /v/ and m./music. hosts; or null. */
-export function parseVideoId(url: string): string | null {
-  const raw = url.trim();
-  if (ID.test(raw)) return raw;
-  let u: URL;
-  try {
-    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
-  const host = u.hostname.toLowerCase().replace(/^(www|m|music)\./, '');
-  if (!HOSTS.has(host)) return null;
-  const parts = u.pathname.split('/').filter(Boolean);
-  let id: string | null | undefined;
-  if (host === 'youtu.be') id = parts[0];
-  else if (parts[0] === 'watch') id = u.searchParams.get('v');
-  else if (['shorts', 'embed', 'live', 'v', 'e'].includes(parts[0])) id = parts[1];
-  else if (u.searchParams.has('v')) id = u.searchParams.get('v');
-  return id && ID.test(id) ? id : null;
-}
+import type { ExtractedDocument, Section } from '../domain/knowledge/documents.js';
+import { describeFetchError } from '../domain/knowledge/crawl/fetcher.js';
+import type { ItemHandler } from '../domain/knowledge/ingest-runner.js';
+import { failure, indexOutcome } from '../domain/knowledge/items/web.js';
+import { parseVideoId } from '../domain/knowledge/video-id.js';
 
 /** The JSON value (object or array) starting at `start`, found by matching brackets outside strings. */
 function balancedJson(text: string, start: number): string | null {
@@ -219,5 +199,30 @@ export function transcriptDocument(title: string, cues: Cue[], options: { langua
     title: title.trim() || 'YouTube video',
     ...(options.language ? { language: options.language } : {}),
     sections,
+  };
+}
+
+/** A YouTube video: title and captions from the watch page's caption track, timestamps kept. */
+export function youtubeItem(baseUrl: string): ItemHandler {
+  return async (ctx, item) => {
+    const id = parseVideoId(String(item.payload?.url ?? ''));
+    if (!id) return { status: 'failed', error: 'not a YouTube video URL' };
+    const watchUrl = `https://www.youtube.com/watch?v=${id}`;
+    try {
+      const page = await ctx.fetcher.get(`${baseUrl}/watch?v=${encodeURIComponent(id)}&hl=en`, { accept: 'text/html' });
+      if (page.status !== 200) return { status: 'failed', error: `HTTP ${page.status} for the video page` };
+      const track = captionTrackUrl(page.body.toString('utf8'));
+      if (!track) return { status: 'failed', error: 'The video has no captions to read' };
+      const trackUrl = new URL(track.url, baseUrl).href;
+      const captions = await ctx.fetcher.get(trackUrl, { accept: '*/*' });
+      if (captions.status !== 200) return { status: 'failed', error: `HTTP ${captions.status} for the captions` };
+      const cues = parseTimedText(captions.body.toString('utf8'));
+      if (!cues.length) return { status: 'failed', error: 'The captions track is empty' };
+      const doc = transcriptDocument(track.title || `YouTube video ${id}`, cues, { language: track.lang });
+      return await indexOutcome(ctx, `youtube:${id}`, watchUrl, doc);
+    } catch (err) {
+      if ((err as { code?: string }).code) return { status: 'failed', error: Object.values(describeFetchError(err)).join(': ') };
+      return failure(err);
+    }
   };
 }

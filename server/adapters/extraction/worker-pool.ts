@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { ExtractionError, type ExtractionErrorCode } from './errors.js';
-import { DEFAULT_LIMITS } from './types.js';
+import { ExtractionError, type ExtractionErrorCode } from '../../domain/knowledge/extraction-error.js';
+import { DEFAULT_LIMITS } from '../../domain/knowledge/documents.js';
 
 /** A function to run in a worker: `module` (URL or specifier; .ts works) exports `fn`; args and result are structured-cloned. */
 export interface WorkerTask {

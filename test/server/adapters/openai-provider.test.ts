@@ -3,14 +3,14 @@
  * like the real API, over the real guarded outbound client (loopback allowed for the test).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAnswerEngine } from '../../../../server/domain/answers/engine.js';
-import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
-import { createOpenAIProvider, MetaSplitter, parseMeta, retryAfterMs, type OpenAIProviderOptions } from '../../../../server/domain/answers/openai-provider.js';
-import type { AnswerContextStore } from '../../../../server/domain/answers/ports.js';
-import type { AnswerRequest } from '../../../../server/domain/conversations/ports.js';
-import { DEFAULT_USER_AGENT, GuardedHttpClient } from '../../../../server/outbound/guarded-client.js';
-import { startChatStandin, type ChatStandin } from '../../../helpers/chat-standin.js';
-import { fixedRetriever, hit, memoryContext } from './fixtures.js';
+import { createAnswerEngine } from '../../../server/domain/answers/engine.js';
+import { ANSWER_MESSAGES } from '../../../server/domain/answers/messages.js';
+import { createOpenAIProvider, MetaSplitter, parseMeta, retryAfterMs, type OpenAIProviderOptions } from '../../../server/adapters/openai-provider.js';
+import type { AnswerContextStore } from '../../../server/domain/answers/ports.js';
+import type { AnswerRequest } from '../../../server/domain/conversations/ports.js';
+import { DEFAULT_USER_AGENT, GuardedHttpClient } from '../../../server/outbound/guarded-client.js';
+import { startChatStandin, type ChatStandin } from '../../helpers/chat-standin.js';
+import { fixedRetriever, hit, memoryContext } from '../domain/answers/fixtures.js';
 
 let standin: ChatStandin;
 let outbound: GuardedHttpClient;

@@ -6,35 +6,23 @@
 import { parseTimedText, transcriptDocument } from '../youtube.js';
 import { csvDocument } from './csv.js';
 import { charsetFrom, decodeText } from './decode.js';
-import { ExtractionError } from './errors.js';
+import { ExtractionError } from '../../domain/knowledge/extraction-error.js';
 import { markdownDocument } from './markdown.js';
 import { textDocument } from './text.js';
-import { DEFAULT_LIMITS, DOCUMENT_KINDS, type DocumentKind, type ExtractedDocument, type ExtractLimits } from './types.js';
+import { DEFAULT_LIMITS, DOCUMENT_KINDS, type DocumentKind, type ExtractedDocument, type ExtractInput, type ExtractLimits, type Extractor } from '../../domain/knowledge/documents.js';
+import { detectKind } from './detect.js';
 import { runInWorker } from './worker-pool.js';
 import type { TaskInput } from './worker-tasks.js';
 
-export { detectKind } from './detect.js';
-export { ExtractionError, isExtractionError, type ExtractionErrorCode } from './errors.js';
+export { detectKind };
+export { ExtractionError, isExtractionError, type ExtractionErrorCode } from '../../domain/knowledge/extraction-error.js';
 export { parseCsv } from './csv.js';
 export { runInWorker, configureExtractionWorkers, closeExtractionWorkers, type WorkerTask, type WorkerLimits } from './worker-pool.js';
-export type { DocumentKind, ExtractedDocument, ExtractLimits, Section } from './types.js';
-export { DEFAULT_LIMITS, DOCUMENT_KINDS } from './types.js';
+export type { DocumentKind, ExtractedDocument, ExtractInput, ExtractLimits, Section } from '../../domain/knowledge/documents.js';
+export { DEFAULT_LIMITS, DOCUMENT_KINDS } from '../../domain/knowledge/documents.js';
 
 const TASKS = new URL('./worker-tasks.ts', import.meta.url).href;
 const IN_WORKER: Partial<Record<DocumentKind, 'pdf' | 'docx' | 'html'>> = { pdf: 'pdf', docx: 'docx', html: 'html' };
-
-export interface ExtractInput {
-  bytes: Buffer;
-  kind: DocumentKind;
-  /** Where the bytes came from: resolves relative links and the canonical URL of HTML. */
-  url?: string;
-  /** Upload name: a title when the document has none. */
-  filename?: string;
-  /** Response Content-Type: its charset decodes text when the bytes are not UTF-8. */
-  contentType?: string;
-  /** YouTube: the video title (from captionTrackUrl); the bytes are the timedtext payload. */
-  title?: string;
-}
 
 function textLength(doc: ExtractedDocument): number {
   let n = 0;
@@ -90,3 +78,6 @@ export async function extract(input: ExtractInput, limits: ExtractLimits = {}): 
   if (textLength(doc) > maxChars) throw new ExtractionError('TOO_LARGE', `The document holds more than ${maxChars} characters of text`);
   return doc;
 }
+
+/** The Extractor port the ingest runner hands its item handlers (ItemContext.extractor). */
+export const extractor: Extractor = { extract, detectKind };

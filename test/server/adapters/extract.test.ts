@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { chunkDocument } from '../../../../server/domain/knowledge/chunk.js';
-import { closeExtractionWorkers, extract, ExtractionError, parseCsv } from '../../../../server/domain/knowledge/extract/index.js';
-import { buildDocx, buildPdf, prose } from './fixtures.js';
+import { chunkDocument } from '../../../server/domain/knowledge/chunk.js';
+import { closeExtractionWorkers, extract, ExtractionError, parseCsv } from '../../../server/adapters/extraction/index.js';
+import { buildDocx, buildPdf, prose } from '../domain/knowledge/fixtures.js';
 
 afterAll(closeExtractionWorkers);
 

@@ -1,7 +1,7 @@
 import mammoth from 'mammoth';
-import { ExtractionError } from './errors.js';
+import { ExtractionError } from '../../domain/knowledge/extraction-error.js';
 import { htmlDocument } from './html.js';
-import type { ExtractedDocument } from './types.js';
+import type { ExtractedDocument } from '../../domain/knowledge/documents.js';
 
 /**
  * Word styles -> HTML headings. mammoth's defaults match the English style *names*; documents

@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { looksLikeCsv } from './csv.js';
 import { bomEncoding, charsetFrom, decodeText } from './decode.js';
-import type { DocumentKind } from './types.js';
+import type { DocumentKind } from '../../domain/knowledge/documents.js';
 
 const SAMPLE_BYTES = 65_536;
 
