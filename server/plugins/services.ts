@@ -174,7 +174,10 @@ export default fp<ServicesOptions>(
     let scheduler: NodeJS.Timeout | null = null;
     let owedTimer: NodeJS.Timeout | null = null;
     app.addHook('onReady', async () => {
-      scheduler = setInterval(() => void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed')), SYNC_CHECK_MS);
+      scheduler = setInterval(() => {
+        void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed'));
+        void services.knowledge.sweepUploads().catch((err) => app.log.error({ err }, 'sweeping unclaimed uploads failed'));
+      }, SYNC_CHECK_MS);
       scheduler.unref();
       // Answers owed by a process that died are written by the next instance to look (conversations.service.ts).
       const answerOwed = () => void services.conversations.answerOwed().catch((err) => app.log.error({ err }, 'answering owed messages failed'));

@@ -1,7 +1,7 @@
 /** Item handlers for content given directly: free text and uploaded files (YouTube: adapters/youtube.ts). */
 import { createHash } from 'node:crypto';
 import type { ItemContext, ItemHandler, ItemResult } from '../ingest-runner.js';
-import type { IngestItem } from '../ports.js';
+import type { IngestItem, StoredBlob } from '../ports.js';
 import { failure, indexOutcome } from './web.js';
 
 /** Free text, read as Markdown so its headings structure the chunks. */
@@ -31,17 +31,34 @@ export const fileItem: ItemHandler = async (ctx, item) => {
   return result;
 };
 
-async function readFile(ctx: ItemContext, item: IngestItem, blob: { id: string; name: string; bytes: Buffer }): Promise<ItemResult> {
+/**
+ * The parsers need a file whole: its pieces are copied into one buffer of the stored size as they
+ * are read (no second copy of the file), and hashed on the way.
+ */
+async function gather(blob: StoredBlob): Promise<{ bytes: Buffer; hash: string }> {
+  const bytes = Buffer.allocUnsafe(blob.size);
+  const hash = createHash('sha256');
+  let at = 0;
+  for await (const piece of blob.pieces()) {
+    if (at + piece.length > bytes.length) throw new Error(`The stored file ${blob.id} is longer than its ${blob.size} bytes`);
+    piece.copy(bytes, at);
+    hash.update(piece);
+    at += piece.length;
+  }
+  return { bytes, hash: hash.digest('hex') };
+}
+
+async function readFile(ctx: ItemContext, item: IngestItem, blob: StoredBlob): Promise<ItemResult> {
   const name = String(item.payload?.name ?? blob.name);
   try {
-    const kind = await ctx.extractor.detectKind(blob.bytes, { filename: name });
-    if (!kind || kind === 'youtube' || kind === 'html' && false) {
+    const { bytes, hash } = await gather(blob);
+    const kind = await ctx.extractor.detectKind(bytes, { filename: name });
+    if (!kind || kind === 'youtube') {
       return { status: 'failed', error: `${name}: not a PDF, DOCX, TXT, Markdown, HTML or CSV file` };
     }
-    const doc = await ctx.extractor.extract({ bytes: blob.bytes, kind, filename: name }, ctx.extractLimits);
+    const doc = await ctx.extractor.extract({ bytes, kind, filename: name }, ctx.extractLimits);
     if (!doc.title) doc.title = name;
-    const key = `file:${createHash('sha256').update(blob.bytes).digest('hex')}`;
-    return await indexOutcome(ctx, key, null as unknown as string, doc);
+    return await indexOutcome(ctx, `file:${hash}`, null as unknown as string, doc);
   } catch (err) {
     return failure(err);
   }
