@@ -67,6 +67,8 @@ export interface Config {
   mail: { smtpUrl: string | null; from: string; folder: string };
   /** Webhook delivery: the receiver's deadline, concurrency overall and per target URL, the idle poll. */
   webhooks: { timeoutMs: number; concurrency: number; perTarget: number; pollMs: number };
+  /** The OAuth device flow: the polling interval a client is first given, and how long a device code lives. */
+  deviceFlow: { intervalSeconds: number; codeTtlSeconds: number };
   /** NODE_EXTRA_CA_CERTS, read so the guarded client trusts the same extra CAs as Node itself. */
   extraCaCertificates: string[];
 }
@@ -255,6 +257,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
       perTarget: integer(env, 'WEBHOOK_TARGET_CONCURRENCY', 4, 1, 64),
       pollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 60_000),
+    },
+    deviceFlow: {
+      intervalSeconds: integer(env, 'DEVICE_FLOW_INTERVAL_SECONDS', 5, 1, 60),
+      codeTtlSeconds: integer(env, 'DEVICE_FLOW_CODE_TTL_SECONDS', 600, 60, 3600),
     },
     extraCaCertificates: extraCa(env),
   };

@@ -360,7 +360,13 @@ export interface WidgetConfig {
   name: string;
   /** BCP 47 tag of the widget's own text (`en` when the setting is null). */
   locale: string;
+  /**
+   * welcomeMessage, placeholderText and watermark.text: null while the setting still holds the
+   * English text a chatbot starts with (the widget writes its own text in `locale`), '' when the
+   * owner cleared it (nothing shown), else the owner's text.
+   */
   appearance: {
+    /** null: the welcome message is used. */
     tooltip: string | null;
     hideTooltip: boolean;
     welcomeMessage: string | null;

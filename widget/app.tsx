@@ -3,10 +3,10 @@
  * and page modes, or when a previous visit left a session). Renders the window into the loader's
  * shadow root and wires the model to the connection.
  */
-import { effect } from '@preact/signals';
 import { render } from 'preact';
 import { ChatModel } from './state/chat.js';
 import type { Controller, Host } from './state/host.js';
+import { bindLauncher } from './state/launcher-binding.js';
 import { loadStrings } from './i18n/locales.js';
 import { Connection } from './transport/connection.js';
 import { Session } from './transport/session.js';
@@ -43,10 +43,7 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
     model.setOpen(false);
     host.bubble?.focus();
   };
-  const stopEffects = [
-    effect(() => host.setOpen(model.open.value)),
-    effect(() => host.setUnread(model.unread.value)),
-  ];
+  const unbind = bindLauncher(model, host);
 
   const App = () => (floating && !model.open.value ? null : <Window model={model} floating={floating} onClose={close} openLink={openLink} />);
   render(<App />, host.mount);
@@ -86,7 +83,7 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
     reset: () => model.reset(),
     destroy() {
       connection.stop();
-      stopEffects.forEach((stop) => stop());
+      unbind();
       window.removeEventListener('storage', onStorage);
       window.removeEventListener('online', onOnline);
       render(null, host.mount);

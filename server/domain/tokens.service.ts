@@ -67,9 +67,16 @@ export class TokensService {
    * Issues a token for `user`. Through the API (`by` set) a token can never mint more than it
    * holds: no scope beyond its effective scopes, no chatbot outside its own restriction.
    */
-  async create(user: UserRecord, input: NewToken, by?: AuthContext): Promise<{ token: string; record: TokenView }> {
+  async create(
+    user: UserRecord,
+    input: NewToken,
+    by?: AuthContext,
+    /** Inside a caller's transaction (`store`), with an id the caller chose (the device flow). */
+    within: { store?: Store; id?: string } = {},
+  ): Promise<{ token: string; record: TokenView }> {
+    const store = within.store ?? this.store;
     const scopes = this.scopesOf(input);
-    const chatbotIds = await this.checkChatbots(user.accountId, input.chatbotIds ?? null);
+    const chatbotIds = await this.checkChatbots(store, user.accountId, input.chatbotIds ?? null);
     if (by) {
       const beyond = scopes.filter((s) => !by.scopes.has(s));
       if (beyond.length) {
@@ -88,7 +95,7 @@ export class TokensService {
     }
     const { plaintext, hash } = generateSecret();
     const record: TokenRecord = {
-      id: newId(),
+      id: within.id ?? newId(),
       accountId: user.accountId,
       userId: user.id,
       kind: 'api',
@@ -100,7 +107,7 @@ export class TokensService {
       lastUsedAt: null,
       revokedAt: null,
     };
-    await this.store.tokens.insert(record, hash);
+    await store.tokens.insert(record, hash);
     return { token: plaintext, record: tokenView(record) };
   }
 
@@ -179,10 +186,10 @@ export class TokensService {
     return scopes;
   }
 
-  private async checkChatbots(accountId: string, ids: string[] | null): Promise<string[] | null> {
+  private async checkChatbots(store: Store, accountId: string, ids: string[] | null): Promise<string[] | null> {
     if (ids === null) return null;
     const unique = [...new Set(ids)];
-    const found = await Promise.all(unique.map((id) => this.store.chatbots.get(id)));
+    const found = await Promise.all(unique.map((id) => store.chatbots.get(id)));
     const missing = unique.filter((id, i) => !found[i] || found[i]!.accountId !== accountId);
     if (missing.length) {
       throw validationFailed(missing.map((id) => ({ path: ['chatbotIds'], message: `no chatbot "${id}" in this account` })));

@@ -8,6 +8,7 @@ import type { DialectName } from './dialects/index.js';
 import { conversationStore } from './conversations.repository.js';
 import { GroupCommit } from './group-commit.js';
 import { createKnowledgeStore } from './knowledge.repository.js';
+import { oauthRepository } from './oauth.repository.js';
 import { resourcesRepository } from './resources.repository.js';
 import type { SecretBox } from '../domain/secrets.js';
 import { fieldSeal, sealedChatbots, sealedConversations } from './sealed-fields.js';
@@ -55,5 +56,6 @@ export function createStore(db: Kysely<Database>, dialect: DialectName = dialect
     conversations: sealedConversations(conversationStore(db), sealed),
     visitors: visitorsRepository(db),
     webhooks: webhooksRepository(db),
+    oauth: oauthRepository(db),
   };
 }

@@ -87,7 +87,7 @@ export interface UsageCountersTable {
   value: Generated<number>;
 }
 
-export interface Database extends KnowledgeDatabase, ConversationsDatabase, VisitorsDatabase, WebhooksDatabase {
+export interface Database extends KnowledgeDatabase, ConversationsDatabase, VisitorsDatabase, WebhooksDatabase, OAuthDatabase {
   accounts: AccountsTable;
   users: UsersTable;
   tokens: TokensTable;
@@ -185,13 +185,26 @@ export interface IngestItemsTable {
   updated_at: string;
 }
 
+/** An uploaded file's metadata; its bytes are `blob_parts`, in order of `seq` (migration 0017). */
 export interface BlobsTable {
   id: string;
   chatbot_id: string;
   name: string;
-  bytes: Buffer;
   size: number;
   created_at: string;
+}
+
+export interface BlobPartsTable {
+  blob_id: string;
+  seq: number;
+  bytes: Buffer;
+}
+
+/** One upload in progress of an account, on any instance; `expires_at` passes when its process died. */
+export interface UploadLeasesTable {
+  id: string;
+  account_id: string;
+  expires_at: string;
 }
 
 export interface JobsTable {
@@ -219,6 +232,8 @@ export interface KnowledgeDatabase {
   ingest_jobs: IngestJobsTable;
   ingest_items: IngestItemsTable;
   blobs: BlobsTable;
+  blob_parts: BlobPartsTable;
+  upload_leases: UploadLeasesTable;
   jobs: JobsTable;
 }
 
@@ -458,4 +473,27 @@ export interface WebhooksDatabase {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_targets: WebhookTargetsTable;
   webhook_secrets: WebhookSecretsTable;
+}
+
+/** The OAuth device flow and the verification page's sign-in (migration 0019). */
+export interface OAuthDatabase {
+  oauth_device_codes: {
+    id: string;
+    device_code_hash: string;
+    user_code_hash: string;
+    client_id: string;
+    scopes: string | null; // JSON array; null = none asked for (Standard)
+    chatbot_ids: string | null; // JSON array; null = every chatbot
+    status: string; // pending | approved | denied | issued
+    user_id: string | null;
+    interval_seconds: number;
+    last_polled_at: string | null;
+    expires_at: string;
+    created_at: string;
+    decided_at: string | null;
+    token_id: string | null;
+  };
+  user_passwords: { user_id: string; password_hash: string; updated_at: string };
+  owner_sessions: { session_hash: string; user_id: string; created_at: string; expires_at: string };
+  auth_throttle: { key: string; failures: number; window_started_at: string };
 }

@@ -213,14 +213,21 @@ describe('widget in chromium', () => {
   });
 
   it('right to left and a non-English locale; phone and dark screenshots; no axe violations', { timeout: 60_000 }, async () => {
-    const rtl = await chatbotWithKnowledge(app, { appearance: { rtl: true, welcomeMessage: 'Willkommen! Fragen Sie uns.' }, localization: { localization: { locale: 'de' } } });
+    // The texts a chatbot starts with are left untouched: the widget writes them in German.
+    const rtl = await chatbotWithKnowledge(app, { appearance: { rtl: true }, localization: { localization: { locale: 'de' } } });
     const rsite = await hostSite(app.url, rtl, { plain: {} });
     const page = await browser.context.newPage();
     await page.goto(`${rsite.origin}/page/plain`);
+    expect(await page.locator('[data-parley] .tip').textContent()).toContain('Hallo! Wie kann ich Ihnen heute helfen?');
+    expect(await bubble(page).getAttribute('aria-label')).toBe('Chat öffnen: Shop');
     await bubble(page).click();
     await win(page).waitFor();
     expect(await win(page).getAttribute('dir')).toBe('rtl');
     await page.locator('[data-parley] [aria-label="Chat schließen"]').waitFor();
+    await log(page).getByText('Hallo! Wie kann ich Ihnen heute helfen?').waitFor();
+    expect(await page.locator('[data-parley] textarea').getAttribute('placeholder')).toBe('Stellen Sie eine Frage…');
+    expect(await page.locator('[data-parley] .watermark').textContent()).toBe('Bereitgestellt von Parley');
+    expect(await win(page).textContent()).not.toMatch(/Ask a question|Powered by|How can I help/);
     await screenshot(page, 'desktop-light-rtl-de');
     await page.close();
     await rsite.close();

@@ -11,8 +11,9 @@ export function widgetConfig(overrides: DeepPartial<WidgetConfig> = {}): WidgetC
     appearance: {
       tooltip: null,
       hideTooltip: false,
-      welcomeMessage: 'Hi! How can I help you today?',
-      placeholderText: 'Ask a question…',
+      // As the server sends a chatbot's untouched defaults: the widget writes its own text.
+      welcomeMessage: null,
+      placeholderText: null,
       brandColor: '#1f6feb',
       brandTextColor: '#ffffff',
       rtl: false,
@@ -31,7 +32,7 @@ export function widgetConfig(overrides: DeepPartial<WidgetConfig> = {}): WidgetC
       ctaLink: null,
     },
     icons: { icon: null, person: null, agent: null, bubble: null },
-    watermark: { hide: false, text: 'Powered by Parley', link: 'https://parley.example/', iconUrl: null },
+    watermark: { hide: false, text: null, link: 'https://parley.example/', iconUrl: null },
     localization: null,
     chat: { mode: 'AI_WITH_HUMAN_ESCALATION', hideSources: false, hideFeedbackButtons: false, disableSmartFollowUpPrompts: false, smartFollowUpPromptsCount: 3 },
     userData: { collectUserDetails: 'DONT_COLLECT', collectUserData: { name: true, phone: false }, leadFields: [] },

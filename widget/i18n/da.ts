@@ -48,9 +48,9 @@ export default {
     updating: 'Opdaterer…',
   },
   ui: {
-    openChat: 'Åbn chat',
     closeChat: 'Luk chat',
-    dismissTooltip: 'Skjul',
+    placeholder: 'Stil et spørgsmål…',
+    poweredBy: 'Drevet af Parley',
     unread: '{n} ulæste',
     send: 'Send besked',
     expand: 'Fuld skærm',

@@ -48,9 +48,9 @@ export default {
     updating: 'Wird aktualisiert…',
   },
   ui: {
-    openChat: 'Chat öffnen',
     closeChat: 'Chat schließen',
-    dismissTooltip: 'Ausblenden',
+    placeholder: 'Stellen Sie eine Frage…',
+    poweredBy: 'Bereitgestellt von Parley',
     unread: '{n} ungelesen',
     send: 'Senden',
     expand: 'Vollbild',

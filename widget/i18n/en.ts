@@ -51,9 +51,9 @@ export const en = {
     updating: 'Updating…',
   },
   ui: {
-    openChat: 'Open chat',
     closeChat: 'Close chat',
-    dismissTooltip: 'Dismiss',
+    placeholder: 'Ask a question…',
+    poweredBy: 'Powered by Parley',
     unread: '{n} unread',
     send: 'Send',
     expand: 'Full screen',

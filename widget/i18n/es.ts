@@ -48,9 +48,9 @@ export default {
     updating: 'Actualizando…',
   },
   ui: {
-    openChat: 'Abrir chat',
     closeChat: 'Cerrar chat',
-    dismissTooltip: 'Descartar',
+    placeholder: 'Haz una pregunta…',
+    poweredBy: 'Con la tecnología de Parley',
     unread: '{n} sin leer',
     send: 'Enviar',
     expand: 'Pantalla completa',

@@ -48,9 +48,9 @@ export default {
     updating: 'Mise à jour…',
   },
   ui: {
-    openChat: 'Ouvrir le chat',
     closeChat: 'Fermer le chat',
-    dismissTooltip: 'Masquer',
+    placeholder: 'Posez une question…',
+    poweredBy: 'Propulsé par Parley',
     unread: '{n} non lus',
     send: 'Envoyer',
     expand: 'Plein écran',

@@ -48,9 +48,9 @@ export default {
     updating: 'Aggiornamento…',
   },
   ui: {
-    openChat: 'Apri la chat',
     closeChat: 'Chiudi la chat',
-    dismissTooltip: 'Nascondi',
+    placeholder: 'Faccia una domanda…',
+    poweredBy: 'Realizzato con Parley',
     unread: '{n} non letti',
     send: 'Invia',
     expand: 'Schermo intero',

@@ -48,9 +48,9 @@ export default {
     updating: '更新しています…',
   },
   ui: {
-    openChat: 'チャットを開く',
     closeChat: 'チャットを閉じる',
-    dismissTooltip: '閉じる',
+    placeholder: '質問を入力してください…',
+    poweredBy: 'Parley 提供',
     unread: '未読 {n} 件',
     send: '送信',
     expand: '全画面表示',

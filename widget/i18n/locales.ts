@@ -3,6 +3,7 @@
  * fetched only when the locale asks for them. The owner's localization overrides win over both.
  */
 import { en, type Strings } from './en.js';
+import { baseLanguage } from './launcher.js';
 
 const CHUNKS: Record<string, () => Promise<{ default: Strings }>> = {
   da: () => import('./da.js'),
@@ -18,9 +19,6 @@ const CHUNKS: Record<string, () => Promise<{ default: Strings }>> = {
 };
 
 type Overrides = Record<string, unknown> | null | undefined;
-
-/** A language tag's base language (`de-CH` -> `de`). */
-export const baseLanguage = (locale: string) => locale.toLowerCase().split(/[-_]/)[0];
 
 export async function loadStrings(locale: string, overrides: Overrides): Promise<Strings> {
   const chunk = CHUNKS[baseLanguage(locale)];

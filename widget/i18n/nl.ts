@@ -48,9 +48,9 @@ export default {
     updating: 'Bezig met bijwerken…',
   },
   ui: {
-    openChat: 'Chat openen',
     closeChat: 'Chat sluiten',
-    dismissTooltip: 'Verbergen',
+    placeholder: 'Stel een vraag…',
+    poweredBy: 'Mogelijk gemaakt door Parley',
     unread: '{n} ongelezen',
     send: 'Versturen',
     expand: 'Volledig scherm',

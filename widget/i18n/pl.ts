@@ -48,9 +48,9 @@ export default {
     updating: 'Aktualizowanie…',
   },
   ui: {
-    openChat: 'Otwórz czat',
     closeChat: 'Zamknij czat',
-    dismissTooltip: 'Ukryj',
+    placeholder: 'Zadaj pytanie…',
+    poweredBy: 'Obsługiwane przez Parley',
     unread: 'Nieprzeczytane: {n}',
     send: 'Wyślij',
     expand: 'Pełny ekran',

@@ -48,9 +48,9 @@ export default {
     updating: 'Atualizando…',
   },
   ui: {
-    openChat: 'Abrir chat',
     closeChat: 'Fechar chat',
-    dismissTooltip: 'Ocultar',
+    placeholder: 'Faça uma pergunta…',
+    poweredBy: 'Com tecnologia Parley',
     unread: '{n} não lidas',
     send: 'Enviar',
     expand: 'Tela cheia',

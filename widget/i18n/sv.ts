@@ -48,9 +48,9 @@ export default {
     updating: 'Uppdaterar…',
   },
   ui: {
-    openChat: 'Öppna chatten',
     closeChat: 'Stäng chatten',
-    dismissTooltip: 'Dölj',
+    placeholder: 'Ställ en fråga…',
+    poweredBy: 'Drivs av Parley',
     unread: '{n} olästa',
     send: 'Skicka',
     expand: 'Helskärm',

@@ -9,6 +9,7 @@ import type { Boot, Controller, Host, WidgetEvent } from '../state/host.js';
 import css from './bubble.css?inline';
 import { adoptStyles } from './styles.js';
 import { postToNative } from './bridge.js';
+import { createLauncher, type Launcher, scheduleAutoOpen } from './launcher.js';
 
 type Command = [string, ...unknown[]];
 type Listener = (detail?: unknown) => void;
@@ -18,18 +19,6 @@ interface Api {
 }
 
 const SIZES = { SMALL: 48, MEDIUM: 60, LARGE: 72 } as const;
-
-/** The default bubble icon, built node by node (no innerHTML: pages with Trusted Types allow it). */
-function chatIcon(): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  const attrs: Record<string, string> = { viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true' };
-  for (const [k, v] of Object.entries(attrs)) svg.setAttribute(k, v);
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M21 12a8 8 0 01-11.6 7.1L4 20l1-4.6A8 8 0 1121 12z');
-  svg.append(path);
-  return svg;
-}
 
 function currentScript(): HTMLScriptElement | null {
   return (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-chatbot-id][src*="widget.js"]');
@@ -58,10 +47,7 @@ function boot(): void {
   let config: WidgetConfig | null = null;
   let hostEl: HTMLElement | null = null;
   let shadow: ShadowRoot | null = null;
-  let launcher: HTMLElement | null = null;
-  let bubble: HTMLButtonElement | null = null;
-  let badge: HTMLElement | null = null;
-  let tip: HTMLElement | null = null;
+  let launcher: Launcher | null = null;
   let mount: HTMLElement | null = null;
   let isOpen = false;
   let bubbleHidden = false;
@@ -95,18 +81,12 @@ function boot(): void {
           mount: into,
           adopt: (text) => adoptStyles(root, text, settings.nonce),
           emit,
-          setUnread: (n) => {
-            if (!badge) return;
-            badge.hidden = n <= 0;
-            badge.textContent = n > 9 ? '9+' : String(n);
-          },
+          setUnread: (n) => launcher?.setUnread(n),
           setOpen: (open) => {
             isOpen = open;
-            if (tip && open) tip.hidden = true;
-            bubble?.setAttribute('aria-expanded', String(open));
-            if (launcher) launcher.hidden = bubbleHidden || (open && window.matchMedia('(max-width: 640px)').matches);
+            launcher?.setOpen(open);
           },
-          bubble,
+          bubble: launcher?.bubble ?? null,
         };
         controller = app.start(host, pending);
         for (const command of queued.splice(0)) run(command);
@@ -149,7 +129,7 @@ function boot(): void {
       case 'showBubble':
       case 'hideBubble':
         bubbleHidden = name === 'hideBubble';
-        if (launcher) launcher.hidden = bubbleHidden;
+        launcher?.setHidden(bubbleHidden);
         return;
       case 'setTheme':
         settings.theme = arg === 'dark' || arg === 'light' ? arg : 'auto';
@@ -158,6 +138,7 @@ function boot(): void {
       case 'setLocale':
         if (typeof arg !== 'string') return;
         settings.locale = arg;
+        launcher?.relabel(arg);
         return controller?.setLocale(arg);
       case 'identify':
         if (!arg || typeof arg !== 'object') return;
@@ -232,57 +213,15 @@ function boot(): void {
     adoptStyles(shadow, css, settings.nonce);
     mount = document.createElement('div');
     if (settings.mode === 'bubble') {
-      launcher = document.createElement('div');
-      launcher.className = 'launcher';
-      const text = a.hideTooltip ? null : (a.tooltip ?? a.welcomeMessage);
-      if (text) {
-        tip = document.createElement('div');
-        tip.className = 'tip';
-        tip.setAttribute('role', 'status');
-        tip.textContent = text;
-        const dismiss = document.createElement('button');
-        dismiss.type = 'button';
-        dismiss.className = 'tip-close';
-        dismiss.setAttribute('aria-label', 'Dismiss');
-        dismiss.textContent = '×';
-        dismiss.onclick = (e) => {
-          e.stopPropagation();
-          tip!.hidden = true;
-        };
-        tip.append(dismiss);
-        tip.onclick = () => withApp((c) => c.open());
-        launcher.append(tip);
-      }
-      bubble = document.createElement('button');
-      bubble.type = 'button';
-      bubble.className = 'bubble';
-      bubble.setAttribute('aria-label', /^en\b/i.test(settings.locale ?? cfg.locale) ? `Open chat: ${cfg.name}` : cfg.name);
-      bubble.setAttribute('aria-haspopup', 'dialog');
-      bubble.setAttribute('aria-expanded', 'false');
-      const icon = cfg.icons.bubble;
-      if (icon && /^https?:/i.test(icon)) {
-        const img = document.createElement('img');
-        img.src = icon;
-        img.alt = '';
-        bubble.append(img);
-      } else bubble.append(chatIcon());
-      badge = document.createElement('span');
-      badge.className = 'badge';
-      badge.hidden = true;
-      bubble.append(badge);
-      const preload = () => void load();
-      bubble.addEventListener('pointerenter', preload, { once: true });
-      bubble.addEventListener('focus', preload, { once: true });
-      bubble.addEventListener('touchstart', preload, { once: true, passive: true });
-      bubble.onclick = () => withApp((c) => c.toggle());
-      launcher.append(bubble);
-      launcher.hidden = bubbleHidden;
-      shadow.append(launcher, mount);
+      launcher = createLauncher(cfg, settings.locale ?? cfg.locale, {
+        intent: () => void load(),
+        toggle: () => withApp((c) => c.toggle()),
+        open: () => withApp((c) => c.open()),
+      });
+      launcher.setHidden(bubbleHidden);
+      shadow.append(launcher.element, mount);
       document.body.append(hostEl);
-      const mobile = window.matchMedia('(max-width: 640px), (pointer: coarse)').matches;
-      const auto = mobile ? a.autoOpenChatWindowInMobile : a.autoOpenChatWindowInDesktop;
-      const delay = mobile ? a.autoOpenChatWindowDelayInMobile : a.autoOpenChatWindowDelayInDesktop;
-      if (auto === 'ALWAYS_OPEN_WITH_DELAY') setTimeout(() => !isOpen && !destroyed && withApp((c) => c.open()), Math.max(0, delay));
+      scheduleAutoOpen(a, () => !isOpen && !destroyed && withApp((c) => c.open()));
       // A returning visitor: connect now so agent replies raise the unread badge.
       if (hasSession(settings.chatbotId)) void load();
     } else {

@@ -23,7 +23,8 @@ export function Composer({ model }: { model: ChatModel }) {
     if (typingSent.current) model.typingChanged((typingSent.current = false));
     requestAnimationFrame(grow);
   };
-  const label = model.config.appearance.placeholderText || s.ui.send;
+  const placeholder = model.config.appearance.placeholderText ?? s.ui.placeholder;
+  const label = placeholder || s.ui.send;
   return (
     <form
       class="composer"
@@ -38,7 +39,7 @@ export function Composer({ model }: { model: ChatModel }) {
         name="message"
         value={text}
         maxLength={LIMITS.maxMessageChars}
-        placeholder={model.config.appearance.placeholderText ?? ''}
+        placeholder={placeholder}
         aria-label={label}
         onInput={(e) => {
           const value = (e.target as HTMLTextAreaElement).value;

@@ -2,6 +2,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { WidgetPrompt, WireMessage } from '../../shared/protocol.js';
 import type { ChatModel, Item } from '../state/chat.js';
+import { launcherText } from '../i18n/launcher.js';
 import { fill } from '../i18n/locales.js';
 import { ThumbDownIcon, ThumbUpIcon } from './icons.js';
 import { ExternalLink, Markdown, safeUrl } from './markdown.js';
@@ -18,14 +19,15 @@ export function Messages({ model, openLink }: { model: ChatModel; openLink(url: 
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
   }, [count, model.followUps.value.length]);
-  const welcome = model.config.appearance.welcomeMessage;
+  // null: the untouched default, written in the visitor's language; '': the owner wants none.
+  const welcome = model.config.appearance.welcomeMessage ?? launcherText(model.locale.value).welcome;
   const starters = !items.length && model.view.value === 'chat' ? model.config.starters : [];
   return (
     <div class="messages" role="log" aria-live="polite" aria-label={s.ui.messageList}>
       {welcome && (
         <div class="msg msg-ai">
           <Avatar model={model} author="ai" />
-          <div class="bubble-text">
+          <div class="bubble-text" dir="auto">
             <Markdown text={welcome} />
           </div>
         </div>
@@ -58,7 +60,7 @@ function ItemView({ model, item }: { model: ChatModel; item: Item }) {
     return (
       <div class="msg msg-ai streaming" aria-busy="true">
         <Avatar model={model} author="ai" />
-        <div class="bubble-text">
+        <div class="bubble-text" dir="auto">
           <Markdown text={item.text} />
         </div>
       </div>
@@ -78,7 +80,7 @@ function MessageView({ model, message, pending }: { model: ChatModel; message: W
       {!mine && message.author !== 'system' && <Avatar model={model} author={message.author} agent={message.agent} />}
       <div class="msg-body">
         {name && <div class="author">{name}</div>}
-        <div class="bubble-text">{mine || message.author === 'system' ? <p class="plain">{message.text}</p> : <Markdown text={message.text} />}</div>
+        <div class="bubble-text" dir="auto">{mine || message.author === 'system' ? <p class="plain">{message.text}</p> : <Markdown text={message.text} />}</div>
         {sources.length > 0 && (
           <div class="sources">
             <span class="sources-label">{s.ui.sources}</span>

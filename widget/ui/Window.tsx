@@ -64,6 +64,8 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
   const cta = config.appearance.ctaText && safeUrl(config.appearance.ctaLink ?? '');
   const watermarkLink = safeUrl(config.watermark.link ?? '');
   const watermarkIcon = safeUrl(config.watermark.iconUrl ?? '');
+  const watermarkText = config.watermark.text ?? s.ui.poweredBy;
+  const watermark = !config.watermark.hide && !!(watermarkText || watermarkIcon);
 
   return (
     <div
@@ -126,17 +128,17 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
         {view === 'account' && <Account model={model} />}
       </div>
       {view === 'chat' && !blockedByLead && <Composer model={model} />}
-      {(cta || !config.watermark.hide) && (
+      {(cta || watermark) && (
         <footer class="footer">
           {cta && (
             <ExternalLink href={cta}>
               <span class="cta">{config.appearance.ctaText}</span>
             </ExternalLink>
           )}
-          {!config.watermark.hide && (
+          {watermark && (
             <span class="watermark">
               {watermarkIcon && <img src={watermarkIcon} alt="" />}
-              {watermarkLink ? <ExternalLink href={watermarkLink}>{config.watermark.text ?? 'Parley'}</ExternalLink> : (config.watermark.text ?? 'Parley')}
+              {watermarkLink ? <ExternalLink href={watermarkLink}>{watermarkText}</ExternalLink> : watermarkText}
             </span>
           )}
         </footer>

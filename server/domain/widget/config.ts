@@ -5,10 +5,20 @@
  * secrets, metadata and extraData are never read here.
  */
 import type { WidgetConfig, WidgetPrompt } from '../../../shared/protocol.js';
+import { DEFAULT_SETTINGS } from '../../../shared/settings.js';
 import type { ChatbotRecord } from '../ports.js';
 import type { PromptRecord } from '../resources/ports.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+/**
+ * A text a new chatbot starts with (English, stored so the v2 API shows it): null while untouched,
+ * so the widget writes its own text in the visitor's language; '' when the owner cleared it.
+ */
+const ownText = (s: Record<string, unknown>, key: 'welcomeMessage' | 'placeholderText' | 'watermarkText'): string | null => {
+  const v = s[key];
+  if (v === undefined || v === DEFAULT_SETTINGS[key]) return null;
+  return typeof v === 'string' ? v : '';
+};
 const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 const bool = (v: unknown): boolean => v === true;
 const oneOf = <T extends string>(v: unknown, members: readonly T[], fallback: T): T => (members.includes(v as T) ? (v as T) : fallback);
@@ -34,8 +44,8 @@ export function widgetConfig(chatbot: ChatbotRecord, starters: PromptRecord[], f
     appearance: {
       tooltip: str(s.tooltip),
       hideTooltip: bool(s.hideTooltip),
-      welcomeMessage: str(s.welcomeMessage),
-      placeholderText: str(s.placeholderText),
+      welcomeMessage: ownText(s, 'welcomeMessage'),
+      placeholderText: ownText(s, 'placeholderText'),
       brandColor: str(s.brandColor) ?? '#1f6feb',
       brandTextColor: str(s.brandTextColor) ?? '#ffffff',
       rtl: bool(s.rtl),
@@ -54,7 +64,7 @@ export function widgetConfig(chatbot: ChatbotRecord, starters: PromptRecord[], f
       ctaLink: str(s.ctaLink),
     },
     icons: { icon: str(s.iconSrcId), person: str(s.personIconSrcId), agent: str(s.agentIconSrcId), bubble: str(s.bubbleIconSrcId) },
-    watermark: { hide: bool(s.hideWatermark), text: str(s.watermarkText), link: str(s.watermarkLink), iconUrl: str(s.watermarkIconSrcId) },
+    watermark: { hide: bool(s.hideWatermark), text: ownText(s, 'watermarkText'), link: str(s.watermarkLink), iconUrl: str(s.watermarkIconSrcId) },
     localization,
     chat: {
       mode: oneOf(s.mode, ['AI_WITH_HUMAN_ESCALATION', 'AI_ONLY', 'HUMAN_ONLY'] as const, 'AI_WITH_HUMAN_ESCALATION'),

@@ -76,3 +76,17 @@ test('cacheable: an ETag and a short max-age; the same ETag answers 304; a chang
   expect(changed.headers.etag).not.toBe(etag);
   expect((await t.call('GET', '/api/widget/nope/config')).status).toBe(404);
 });
+
+test('the English texts a chatbot starts with stay in its v2 settings, and its widget config leaves them to the widget', async () => {
+  const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Laden', settings: { localization: { localization: { locale: 'de' } } } });
+  const id = created.body.data.chatbot.id;
+  const settings = (await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings;
+  expect(settings).toMatchObject({ welcomeMessage: 'Hi! How can I help you today?', placeholderText: 'Ask a question…', watermarkText: 'Powered by Parley' });
+  const config = (await t.call('GET', `/api/widget/${id}/config`)).body.data;
+  expect(config.locale).toBe('de');
+  expect([config.appearance.welcomeMessage, config.appearance.placeholderText, config.watermark.text]).toEqual([null, null, null]);
+  await t.call('PATCH', `/api/v2/chatbots/${id}/settings/appearance`, token, { placeholderText: 'Ihre Frage …', welcomeMessage: null });
+  const changed = (await t.call('GET', `/api/widget/${id}/config`, null, undefined, { 'cache-control': 'no-cache' })).body.data;
+  expect([changed.appearance.welcomeMessage, changed.appearance.placeholderText]).toEqual(['', 'Ihre Frage …']);
+  expect((await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings).toMatchObject({ welcomeMessage: null, placeholderText: 'Ihre Frage …' });
+});

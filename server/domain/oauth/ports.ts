@@ -1,0 +1,62 @@
+/** What the device flow and the sign-in need from storage (implemented in storage/oauth.repository.ts). */
+import type { Scope } from '../../../shared/scopes.js';
+
+export type DeviceCodeStatus = 'pending' | 'approved' | 'denied' | 'issued';
+
+export interface DeviceCodeRecord {
+  id: string;
+  clientId: string;
+  /** Null: the client asked for no scope (the token gets Standard access). */
+  scopes: Scope[] | null;
+  chatbotIds: string[] | null;
+  status: DeviceCodeStatus;
+  userId: string | null;
+  intervalSeconds: number;
+  lastPolledAt: string | null;
+  expiresAt: string;
+  createdAt: string;
+  tokenId: string | null;
+}
+
+export interface UserCredentials {
+  userId: string;
+  accountId: string;
+  email: string;
+  passwordHash: string;
+}
+
+export interface OAuthStore {
+  deviceCodes: {
+    insert(record: DeviceCodeRecord, deviceCodeHash: string, userCodeHash: string): Promise<void>;
+    byDeviceCode(hash: string): Promise<DeviceCodeRecord | null>;
+    /** The newest row with this user code that has not expired at `now`. */
+    byUserCode(hash: string, now: string): Promise<DeviceCodeRecord | null>;
+    /** Records a poll when the previous one is at or before `notAfter`; false when too soon. */
+    recordPoll(id: string, at: string, notAfter: string): Promise<boolean>;
+    /** A poll too soon: the interval grows by `seconds`. */
+    slowDown(id: string, at: string, seconds: number): Promise<void>;
+    /** pending -> approved/denied; false when the row was no longer pending. */
+    decide(id: string, status: 'approved' | 'denied', userId: string, at: string): Promise<boolean>;
+    /** approved -> issued; true for exactly one caller. */
+    claim(id: string, tokenId: string): Promise<boolean>;
+    /** Deletes rows that expired before `before`. */
+    purge(before: string): Promise<void>;
+  };
+  credentials: {
+    byEmail(email: string): Promise<UserCredentials[]>;
+    set(userId: string, passwordHash: string, at: string): Promise<void>;
+  };
+  sessions: {
+    insert(hash: string, userId: string, createdAt: string, expiresAt: string): Promise<void>;
+    /** The user of a live session. */
+    user(hash: string, now: string): Promise<string | null>;
+    remove(hash: string): Promise<void>;
+  };
+  throttle: {
+    /** The failures of the current window of `key`, or null when none were counted. */
+    get(key: string): Promise<{ failures: number; windowStartedAt: string } | null>;
+    /** Counts a failure; a window that began before `windowStart` starts over at `at`. */
+    fail(key: string, at: string, windowStart: string): Promise<void>;
+    clear(key: string): Promise<void>;
+  };
+}

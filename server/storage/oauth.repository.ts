@@ -1,0 +1,156 @@
+/** The device flow's and the sign-in's tables (migration 0019). */
+import { type Kysely, sql } from 'kysely';
+import type { Scope } from '../../shared/scopes.js';
+import type { DeviceCodeRecord, DeviceCodeStatus, OAuthStore } from '../domain/oauth/ports.js';
+import type { Database, OAuthDatabase } from './tables.js';
+
+type DeviceRow = OAuthDatabase['oauth_device_codes'];
+
+const toDeviceCode = (r: DeviceRow): DeviceCodeRecord => ({
+  id: r.id,
+  clientId: r.client_id,
+  scopes: r.scopes === null ? null : (JSON.parse(r.scopes) as Scope[]),
+  chatbotIds: r.chatbot_ids === null ? null : (JSON.parse(r.chatbot_ids) as string[]),
+  status: r.status as DeviceCodeStatus,
+  userId: r.user_id,
+  intervalSeconds: Number(r.interval_seconds),
+  lastPolledAt: r.last_polled_at,
+  expiresAt: r.expires_at,
+  createdAt: r.created_at,
+  tokenId: r.token_id,
+});
+
+export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
+  return {
+    deviceCodes: {
+      async insert(r, deviceCodeHash, userCodeHash) {
+        await k
+          .insertInto('oauth_device_codes')
+          .values({
+            id: r.id,
+            device_code_hash: deviceCodeHash,
+            user_code_hash: userCodeHash,
+            client_id: r.clientId,
+            scopes: r.scopes === null ? null : JSON.stringify(r.scopes),
+            chatbot_ids: r.chatbotIds === null ? null : JSON.stringify(r.chatbotIds),
+            status: r.status,
+            user_id: r.userId,
+            interval_seconds: r.intervalSeconds,
+            last_polled_at: r.lastPolledAt,
+            expires_at: r.expiresAt,
+            created_at: r.createdAt,
+            decided_at: null,
+            token_id: r.tokenId,
+          })
+          .execute();
+      },
+      async byDeviceCode(hash) {
+        const row = await k.selectFrom('oauth_device_codes').selectAll().where('device_code_hash', '=', hash).executeTakeFirst();
+        return row ? toDeviceCode(row) : null;
+      },
+      async byUserCode(hash, now) {
+        const row = await k
+          .selectFrom('oauth_device_codes')
+          .selectAll()
+          .where('user_code_hash', '=', hash)
+          .where('expires_at', '>', now)
+          .orderBy('created_at', 'desc')
+          .limit(1)
+          .executeTakeFirst();
+        return row ? toDeviceCode(row) : null;
+      },
+      async recordPoll(id, at, notAfter) {
+        const res = await k
+          .updateTable('oauth_device_codes')
+          .set({ last_polled_at: at })
+          .where('id', '=', id)
+          .where((eb) => eb.or([eb('last_polled_at', 'is', null), eb('last_polled_at', '<=', notAfter)]))
+          .executeTakeFirst();
+        return Number(res.numUpdatedRows) === 1;
+      },
+      async slowDown(id, at, seconds) {
+        await k
+          .updateTable('oauth_device_codes')
+          .set({ last_polled_at: at, interval_seconds: sql<number>`interval_seconds + ${seconds}` })
+          .where('id', '=', id)
+          .execute();
+      },
+      async decide(id, status, userId, at) {
+        const res = await k
+          .updateTable('oauth_device_codes')
+          .set({ status, user_id: userId, decided_at: at })
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        return Number(res.numUpdatedRows) === 1;
+      },
+      async claim(id, tokenId) {
+        const res = await k
+          .updateTable('oauth_device_codes')
+          .set({ status: 'issued', token_id: tokenId })
+          .where('id', '=', id)
+          .where('status', '=', 'approved')
+          .executeTakeFirst();
+        return Number(res.numUpdatedRows) === 1;
+      },
+      async purge(before) {
+        await k.deleteFrom('oauth_device_codes').where('expires_at', '<', before).execute();
+      },
+    },
+    credentials: {
+      async byEmail(email) {
+        const rows = await k
+          .selectFrom('user_passwords')
+          .innerJoin('users', 'users.id', 'user_passwords.user_id')
+          .select(['users.id as user_id', 'users.account_id', 'users.email', 'user_passwords.password_hash'])
+          .where(sql`lower(users.email)`, '=', email.toLowerCase())
+          .execute();
+        return rows.map((r) => ({ userId: r.user_id, accountId: r.account_id, email: r.email, passwordHash: r.password_hash }));
+      },
+      async set(userId, passwordHash, at) {
+        await k
+          .insertInto('user_passwords')
+          .values({ user_id: userId, password_hash: passwordHash, updated_at: at })
+          .onConflict((oc) => oc.column('user_id').doUpdateSet({ password_hash: passwordHash, updated_at: at }))
+          .execute();
+        // A new password ends every session signed in with the old one.
+        await k.deleteFrom('owner_sessions').where('user_id', '=', userId).execute();
+      },
+    },
+    sessions: {
+      async insert(hash, userId, createdAt, expiresAt) {
+        await k.deleteFrom('owner_sessions').where('expires_at', '<=', createdAt).execute();
+        await k.insertInto('owner_sessions').values({ session_hash: hash, user_id: userId, created_at: createdAt, expires_at: expiresAt }).execute();
+      },
+      async user(hash, now) {
+        const row = await k.selectFrom('owner_sessions').select('user_id').where('session_hash', '=', hash).where('expires_at', '>', now).executeTakeFirst();
+        return row?.user_id ?? null;
+      },
+      async remove(hash) {
+        await k.deleteFrom('owner_sessions').where('session_hash', '=', hash).execute();
+      },
+    },
+    throttle: {
+      async get(key) {
+        const row = await k.selectFrom('auth_throttle').selectAll().where('key', '=', key).executeTakeFirst();
+        return row ? { failures: Number(row.failures), windowStartedAt: row.window_started_at } : null;
+      },
+      async fail(key, at, windowStart) {
+        // One statement: concurrent failures all count, and an old window restarts at `at`.
+        await k
+          .insertInto('auth_throttle')
+          .values({ key, failures: 1, window_started_at: at })
+          .onConflict((oc) =>
+            oc.column('key').doUpdateSet({
+              failures: sql<number>`case when auth_throttle.window_started_at < ${windowStart} then 1 else auth_throttle.failures + 1 end`,
+              window_started_at: sql<string>`case when auth_throttle.window_started_at < ${windowStart} then ${at} else auth_throttle.window_started_at end`,
+            }),
+          )
+          .execute();
+      },
+      async clear(key) {
+        await k.deleteFrom('auth_throttle').where('key', '=', key).execute();
+      },
+    },
+  };
+};

@@ -1,0 +1,196 @@
+/**
+ * The device flow's rules on both databases, with a clock the test moves (no sleeps): pending,
+ * slow_down, expiry, denial, approval, the token it yields, and concurrent polls that must
+ * yield exactly one token.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { AccountsService } from '../../../../server/domain/accounts.service.js';
+import { hashSecret } from '../../../../server/domain/auth.js';
+import { CursorCodec } from '../../../../server/domain/cursor.js';
+import { DeviceFlowService, OAuthError, type DeviceAuthorization } from '../../../../server/domain/oauth/device-flow.service.js';
+import type { Store, UserRecord } from '../../../../server/domain/ports.js';
+import { TokensService } from '../../../../server/domain/tokens.service.js';
+import { STANDARD_SCOPES } from '../../../../shared/scopes.js';
+import { openTestDatabase, type TestDatabase } from '../../../helpers/database.js';
+import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { randomBytes } from 'node:crypto';
+
+const pgReady = await postgresAvailable();
+const START = Date.UTC(2030, 0, 1);
+
+/** The OAuth error code a promise rejects with. */
+async function oauthError(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof OAuthError) return err.error;
+    throw err;
+  }
+  throw new Error('expected an OAuth error, got success');
+}
+
+describe.each(['sqlite', 'postgres'] as const)('device flow on %s', (dialect) => {
+  if (dialect === 'postgres' && !pgReady) {
+    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
+    return;
+  }
+  let db: TestDatabase;
+  let store: Store;
+  let tokens: TokensService;
+  let flow: DeviceFlowService;
+  let owner: UserRecord;
+  let stranger: UserRecord;
+  let chatbotId: string;
+  let foreignChatbotId: string;
+  const clock = { t: START, now: () => clock.t };
+
+  beforeAll(async () => {
+    db = await openTestDatabase(dialect);
+    store = db.store;
+    tokens = new TokensService(store, new CursorCodec(randomBytes(32)));
+    flow = new DeviceFlowService(store, tokens, { intervalSeconds: 5, ttlSeconds: 600, now: clock.now });
+    const accounts = new AccountsService(store);
+    ({ owner } = await accounts.create('owner@example.com'));
+    ({ owner: stranger } = await accounts.create('stranger@example.com'));
+    chatbotId = 'bot-of-owner';
+    foreignChatbotId = 'bot-of-stranger';
+    const at = new Date(START).toISOString();
+    await store.chatbots.insert({ id: chatbotId, accountId: owner.accountId, createdById: owner.id, title: 'Support', description: '', settings: {}, createdAt: at, updatedAt: at });
+    await store.chatbots.insert({ id: foreignChatbotId, accountId: stranger.accountId, createdById: stranger.id, title: 'Theirs', description: '', settings: {}, createdAt: at, updatedAt: at });
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  beforeEach(() => {
+    clock.t += 3600_000;
+  });
+
+  const start = (input: { scope?: string; chatbots?: string } = {}) => flow.authorize({ clientId: 'parley-cli', ...input });
+  const poll = (a: DeviceAuthorization) => flow.poll({ clientId: 'parley-cli', deviceCode: a.deviceCode });
+  const wait = (seconds: number) => (clock.t += seconds * 1000);
+
+  test('unknown clients and scopes are refused before any code is made', async () => {
+    expect(await oauthError(flow.authorize({ clientId: 'someone-else' }))).toBe('invalid_client');
+    expect(await oauthError(flow.authorize({}))).toBe('invalid_client');
+    expect(await oauthError(start({ scope: 'chatbots:read chatbots:fly' }))).toBe('invalid_scope');
+    expect(await oauthError(start({ chatbots: 'a b <script>' }))).toBe('invalid_request');
+  });
+
+  test('a code and its user code: hashed in storage, formatted for people', async () => {
+    const a = await start({ scope: 'chatbots:read' });
+    expect(a.userCode).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
+    expect(a).toMatchObject({ interval: 5, expiresIn: 600 });
+    const rows = await db.database.db.selectFrom('oauth_device_codes').selectAll().execute();
+    const text = JSON.stringify(rows);
+    expect(text).not.toContain(a.deviceCode);
+    expect(text).not.toContain(a.userCode.replace('-', ''));
+    expect(rows.some((r) => r.device_code_hash === hashSecret(a.deviceCode))).toBe(true);
+  });
+
+  test('pending until answered; a poll sooner than the interval slows down by 5 s each time', async () => {
+    const a = await start();
+    expect(await oauthError(poll(a))).toBe('authorization_pending');
+    wait(4);
+    expect(await oauthError(poll(a))).toBe('slow_down');
+    // The interval is now 10 s from the last poll: 9 s is still too soon, and adds 5 more.
+    wait(9);
+    expect(await oauthError(poll(a))).toBe('slow_down');
+    wait(14);
+    expect(await oauthError(poll(a))).toBe('slow_down');
+    wait(20);
+    expect(await oauthError(poll(a))).toBe('authorization_pending');
+    const row = await store.oauth.deviceCodes.byDeviceCode(hashSecret(a.deviceCode));
+    expect(row?.intervalSeconds).toBe(20);
+  });
+
+  test('an unanswered code expires; an unknown one is invalid_grant', async () => {
+    const a = await start();
+    wait(600);
+    expect(await oauthError(poll(a))).toBe('expired_token');
+    expect((await flow.lookup(owner, a.userCode)).ok).toBe(false);
+    expect(await oauthError(flow.poll({ clientId: 'parley-cli', deviceCode: 'not-a-code' }))).toBe('invalid_grant');
+    expect(await oauthError(flow.poll({ clientId: 'other', deviceCode: a.deviceCode }))).toBe('invalid_client');
+  });
+
+  test('denied: the client hears access_denied and the code cannot be approved after', async () => {
+    const a = await start();
+    const denied = await flow.decide(owner, a.userCode, false);
+    expect(denied).toMatchObject({ ok: true, decided: true });
+    wait(5);
+    expect(await oauthError(poll(a))).toBe('access_denied');
+    expect((await flow.decide(owner, a.userCode, true)).ok).toBe(false);
+  });
+
+  test('approved: one scoped API token of the approving user, listed and revocable, and the code is spent', async () => {
+    const a = await start({ scope: 'chatbots:read conversations:read', chatbots: chatbotId });
+    const lookup = await flow.lookup(owner, a.userCode.toLowerCase().replace('-', ' '));
+    expect(lookup.ok && lookup.request).toMatchObject({ clientName: 'Parley CLI', scopes: ['chatbots:read', 'conversations:read'], chatbots: [{ id: chatbotId, title: 'Support' }] });
+    expect(await flow.decide(owner, a.userCode, true)).toMatchObject({ decided: true });
+    wait(5);
+    const issued = await poll(a);
+    expect(issued.scopes).toEqual(['chatbots:read', 'conversations:read']);
+    const auth = await tokens.authenticate(issued.accessToken);
+    expect(auth?.user.id).toBe(owner.id);
+    expect(auth?.token).toMatchObject({ kind: 'api', access: 'custom', chatbotIds: [chatbotId], name: 'Parley CLI (device sign-in)' });
+    expect((await tokens.listAll(owner.accountId)).map((t) => t.id)).toContain(issued.tokenId);
+
+    wait(5);
+    expect(await oauthError(poll(a))).toBe('invalid_grant');
+    await flow.revoke({ clientId: 'parley-cli', token: issued.accessToken });
+    expect(await tokens.authenticate(issued.accessToken)).toBeNull();
+  });
+
+  test('no scope asked for gives a Standard token', async () => {
+    const a = await start();
+    await flow.decide(owner, a.userCode, true);
+    wait(5);
+    const issued = await poll(a);
+    expect([...issued.scopes].sort()).toEqual([...STANDARD_SCOPES].sort());
+  });
+
+  test("a chatbot outside the approver's account cannot be approved", async () => {
+    const a = await start({ chatbots: `${chatbotId},${foreignChatbotId}` });
+    const lookup = await flow.lookup(owner, a.userCode);
+    expect(lookup.ok && lookup.request.chatbots).toEqual([{ id: chatbotId, title: 'Support' }, { id: foreignChatbotId, title: null }]);
+    expect(await flow.decide(owner, a.userCode, true)).toMatchObject({ decided: false });
+    wait(5);
+    expect(await oauthError(poll(a))).toBe('authorization_pending');
+  });
+
+  test('wrong user codes are limited per user: 10 in 15 minutes, then even a right one waits', async () => {
+    const a = await start();
+    for (let i = 0; i < 10; i++) expect(await flow.lookup(stranger, 'BBBB-BBBB')).toEqual({ ok: false, problem: 'unknown' });
+    const blocked = await flow.lookup(stranger, a.userCode);
+    expect(blocked).toMatchObject({ ok: false, problem: 'throttled' });
+    expect((blocked as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
+    // Other users are not affected, and the window ends.
+    expect((await flow.lookup(owner, a.userCode)).ok).toBe(true);
+    wait(15 * 60);
+    const b = await start();
+    expect((await flow.lookup(stranger, b.userCode)).ok).toBe(true);
+  });
+
+  test('concurrent polls of an approved code: exactly one token', async () => {
+    for (let round = 0; round < 3; round++) {
+      const a = await start({ scope: 'chatbots:read' });
+      await flow.decide(owner, a.userCode, true);
+      wait(5);
+      const before = (await tokens.listAll(owner.accountId)).length;
+      const results = await Promise.allSettled(Array.from({ length: 8 }, () => poll(a)));
+      const won = results.filter((r) => r.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      for (const r of results) if (r.status === 'rejected') expect(['slow_down', 'invalid_grant']).toContain((r.reason as OAuthError).error);
+      expect((await tokens.listAll(owner.accountId)).length).toBe(before + 1);
+    }
+  });
+
+  test('concurrent claims of one approved row (the issuing step itself): exactly one token', async () => {
+    const a = await start({ scope: 'chatbots:read' });
+    await flow.decide(owner, a.userCode, true);
+    const row = (await store.oauth.deviceCodes.byDeviceCode(hashSecret(a.deviceCode)))!;
+    const before = (await tokens.listAll(owner.accountId)).length;
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => flow.issue(row)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect((await tokens.listAll(owner.accountId)).length).toBe(before + 1);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * The text widget.js writes before the chat chunk is loaded (the bubble's label, the tooltip and
+ * its dismiss button), in every language. A few hundred bytes in the first script, so a German
+ * page gets a German tooltip without fetching the German chunk. The chat chunk reads the welcome
+ * message from here too: one copy of each text.
+ */
+export interface LauncherText {
+  openChat: string;
+  dismissTooltip: string;
+  /** Shown when the chatbot's welcome message is still the untouched default (and as the tooltip then). */
+  welcome: string;
+}
+
+const TEXT: Record<string, LauncherText> = {
+  en: { openChat: 'Open chat', dismissTooltip: 'Dismiss', welcome: 'Hi! How can I help you today?' },
+  da: { openChat: 'Åbn chat', dismissTooltip: 'Skjul', welcome: 'Hej! Hvordan kan jeg hjælpe dig i dag?' },
+  de: { openChat: 'Chat öffnen', dismissTooltip: 'Ausblenden', welcome: 'Hallo! Wie kann ich Ihnen heute helfen?' },
+  es: { openChat: 'Abrir chat', dismissTooltip: 'Descartar', welcome: '¡Hola! ¿En qué puedo ayudarte hoy?' },
+  fr: { openChat: 'Ouvrir le chat', dismissTooltip: 'Masquer', welcome: 'Bonjour ! Comment puis-je vous aider aujourd’hui ?' },
+  it: { openChat: 'Apri la chat', dismissTooltip: 'Nascondi', welcome: 'Buongiorno! Come posso aiutarla oggi?' },
+  ja: { openChat: 'チャットを開く', dismissTooltip: '閉じる', welcome: 'こんにちは！ご用件をお聞かせください。' },
+  nl: { openChat: 'Chat openen', dismissTooltip: 'Verbergen', welcome: 'Hallo! Waarmee kan ik u vandaag helpen?' },
+  pl: { openChat: 'Otwórz czat', dismissTooltip: 'Ukryj', welcome: 'Dzień dobry! W czym mogę dziś pomóc?' },
+  pt: { openChat: 'Abrir chat', dismissTooltip: 'Ocultar', welcome: 'Olá! Como posso ajudar você hoje?' },
+  sv: { openChat: 'Öppna chatten', dismissTooltip: 'Dölj', welcome: 'Hej! Hur kan jag hjälpa dig i dag?' },
+};
+
+/** A language tag's base language (`de-CH` -> `de`). */
+export const baseLanguage = (locale: string) => locale.toLowerCase().split(/[-_]/)[0];
+
+/** The languages the widget has text for (the chunks of ./locales.ts and English). */
+export const LANGUAGES = Object.keys(TEXT);
+
+export const launcherText = (locale: string): LauncherText => TEXT[baseLanguage(locale)] ?? TEXT.en;
