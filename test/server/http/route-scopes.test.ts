@@ -33,6 +33,19 @@ const PUBLIC_ROUTES = [
   'OPTIONS /api/widget/frames',
   // The team's live stream authenticates its v2 token itself (header, subprotocol or hello): conversations:read.
   'GET /api/v2/stream',
+  // OAuth (RFC 8628, 7009) and its discovery documents; the verification page signs in itself.
+  'GET /.well-known/oauth-authorization-server',
+  'GET /.well-known/oauth-protected-resource',
+  'GET /.well-known/oauth-protected-resource/api/v2',
+  'POST /oauth/device_authorization',
+  'POST /oauth/token',
+  'POST /oauth/revoke',
+  'GET /device',
+  'POST /device',
+  'GET /device/style.css',
+  'POST /device/sign-in',
+  'POST /device/sign-out',
+  'POST /device/decision',
 ];
 
 let t: TestApp;
