@@ -44,8 +44,12 @@ function storeOver(db: Kysely<Database>, dialect: Dialect, sealed: FieldSeal): A
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    transaction: (fn) =>
-      db.isTransaction ? fn(storeOver(db, dialect, sealed)) : db.transaction().execute((trx) => fn(storeOver(trx, dialect, sealed))),
+    transaction: (fn, how) => {
+      if (db.isTransaction) return fn(storeOver(db, dialect, sealed));
+      // SQLite has one writer: concurrent small changes share a COMMIT (group-commit.ts).
+      if (how?.group) return dialect.groupedTransaction(db, (trx) => fn(storeOver(trx, dialect, sealed)));
+      return db.transaction().execute((trx) => fn(storeOver(trx, dialect, sealed)));
+    },
     accounts: accountsRepository(db),
     users: usersRepository(db),
     tokens: tokensRepository(db),

@@ -36,6 +36,11 @@ export interface Dialect {
    * free place of an account; SQLite as it is (writes are serialised).
    */
   serialiseJobClaims<T>(db: Kysely<Database>, claim: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a transaction of its own all-or-nothing whose COMMIT concurrent small changes
+   * may share: SQLite's group commit (group-commit.ts, one writer), PostgreSQL a plain transaction.
+   */
+  groupedTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /** The vector index of one embedding space (dimensions already checked). */
   vectorIndex(db: Kysely<Database>, model: string, dimensions: number): VectorIndexPort;
 }

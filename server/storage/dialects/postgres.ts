@@ -48,5 +48,6 @@ export const postgresDialect: Dialect = {
       await sql`select pg_advisory_xact_lock(hashtext('parley.jobs.claim'))`.execute(trx);
       return claim(trx);
     }),
+  groupedTransaction: (db, fn) => db.transaction().execute(fn),
   vectorIndex: (db, model, dimensions) => postgresIndex(db, model, dimensions),
 };
