@@ -34,7 +34,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { newId, nowIso } from '../server/domain/ids.js';
-import { closeExtractionWorkers } from '../server/domain/knowledge/extract/index.js';
+import { closeExtractionWorkers } from '../server/adapters/extraction/index.js';
 import type { ChunkInput } from '../server/domain/knowledge/ports.js';
 import { createRetriever } from '../server/domain/knowledge/retrieval.js';
 import type { Store } from '../server/domain/ports.js';

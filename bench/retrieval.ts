@@ -16,7 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkDocument } from '../server/domain/knowledge/chunk.js';
-import { extract } from '../server/domain/knowledge/extract/index.js';
+import { extract } from '../server/adapters/extraction/index.js';
 import type { ChunkInput } from '../server/domain/knowledge/ports.js';
 import { createRetriever } from '../server/domain/knowledge/retrieval.js';
 import { newId, nowIso } from '../server/domain/ids.js';

@@ -1,56 +1,48 @@
 /**
  * Parameter search for the answer engine on the TUNING halves of the answer eval only: each
- * corpus is crawled once by the app, then every setting of the grid answers the tuning questions
- * through an engine built on that app's own retriever and store (no HTTP, so a grid runs in
- * seconds). The held-out halves are never read here. `npx tsx bench/eval/tune.ts`;
- * `TUNE_VERBOSE=1` prints the misses of the first setting.
+ * corpus is crawled once by the app, then every setting answers the tuning questions through an
+ * engine built on that app's own retriever and store (no HTTP, so a grid runs in seconds). The
+ * held-out halves are never read here. fastify's docs with bench/retrieval-questions.json
+ * (on-topic) and bench/offtopic-questions.json (off-topic) are a sixth corpus: a big technical
+ * base where loose stand-ins find something for almost any question.
+ * `npx tsx bench/eval/tune.ts`; `TUNE_QUICK=1` runs the chosen setting alone; `TUNE_VERBOSE=1`
+ * prints the misses of the first setting.
  */
-import { createAnswerEngine } from '../../server/domain/answers/engine.js';
+import { readFileSync } from 'node:fs';
+import { createAnswerEngine, type AnswerEngineOptions } from '../../server/domain/answers/engine.js';
 import { createExtractiveProvider } from '../../server/domain/answers/extractive.js';
-import { closeExtractionWorkers } from '../../server/domain/knowledge/extract/index.js';
+import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
+import { createRetriever } from '../../server/domain/knowledge/retrieval.js';
 import { createWordNet } from '../../server/adapters/wordnet.js';
 import { answerContextRepository } from '../../server/storage/answers.repository.js';
+import { ingestFastifyDocs, openAnswersDb, type AnswersDb } from '../../test/server/domain/answers/fixtures.js';
 import { figures, ingestCorpus, type Bot, type Outcome } from './answers-eval.js';
 import { CORPORA, loadCorpus, type Corpus } from './corpus.js';
 
+type Tuning = NonNullable<AnswerEngineOptions['tuning']>;
 interface Setting {
-  threshold: number;
-  relatedWeight: number;
-  broaderWeight: number;
-  maxRelated: number;
-  typoWeight: number;
-  nounSalience: number;
-  otherSalience: number;
+  name: string;
+  tuning: Tuning;
   lexicon: boolean;
 }
 
-/**
- * Around the chosen setting (expansion.ts, relevance.ts), one parameter at a time, and without
- * the lexicon; `TUNE_QUICK=1` runs the chosen setting alone.
- */
-const CHOSEN: Setting = { threshold: 0.45, relatedWeight: 0.8, broaderWeight: 0.4, maxRelated: 2, typoWeight: 0.9, nounSalience: 2, otherSalience: 0.6, lexicon: true };
-const VARIANTS: Partial<Record<keyof Setting, unknown[]>> = {
-  threshold: [0.3, 0.35, 0.4, 0.5, 0.55, 0.6],
-  relatedWeight: [0.6, 1],
-  broaderWeight: [0, 0.8],
-  maxRelated: [1, 4, 8],
-  nounSalience: [1, 3],
-  otherSalience: [0.3, 1],
-  lexicon: [false],
-};
+const CHOSEN: Setting = { name: "chosen", tuning: {}, lexicon: true };
 const grid: Setting[] = [CHOSEN];
-if (!process.env.TUNE_QUICK) for (const [key, values] of Object.entries(VARIANTS)) for (const v of values!) grid.push({ ...CHOSEN, [key]: v });
+const variants: [string, Tuning][] = [];
+for (const unionShare of [0.5, 0.25, 0])
+  for (const standInFactor of [1, 0.7, 0.5])
+    for (const threshold of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55])
+      variants.push([`u${unionShare} s${standInFactor} t${threshold}`, { threshold, gate: { unionShare, standInFactor } }]);
+if (!process.env.TUNE_QUICK) for (const [name, tuning] of variants) grid.push({ name, tuning, lexicon: true });
 
 const wordnet = createWordNet();
 
+function engineFor(retriever: AnswerEngineOptions['retriever'], store: AnswerEngineOptions['store'], s: Setting) {
+  return createAnswerEngine({ retriever, store, provider: createExtractiveProvider(), lexicon: s.lexicon ? wordnet : null, tuning: s.tuning });
+}
+
 async function answerAll(bot: Bot, corpus: Corpus, s: Setting): Promise<Outcome[]> {
-  const engine = createAnswerEngine({
-    retriever: bot.t.app.services.retriever,
-    store: answerContextRepository(bot.t.database.db),
-    provider: createExtractiveProvider(),
-    lexicon: s.lexicon ? wordnet : null,
-    tuning: { threshold: s.threshold, expansion: { broaderWeight: s.broaderWeight, nounSalience: s.nounSalience, otherSalience: s.otherSalience, relatedWeight: s.relatedWeight, maxRelated: s.maxRelated, typoWeight: s.typoWeight } },
-  });
+  const engine = engineFor(bot.t.app.services.retriever, answerContextRepository(bot.t.database.db), s);
   const out: Outcome[] = [];
   for (const question of corpus.questions.filter((q) => q.split === 'tuning')) {
     const start = performance.now();
@@ -60,14 +52,31 @@ async function answerAll(bot: Bot, corpus: Corpus, s: Setting): Promise<Outcome[
   return out;
 }
 
+const ON_TOPIC = JSON.parse(readFileSync('bench/retrieval-questions.json', 'utf8')) as { q: string }[];
+const OFF_TOPIC = JSON.parse(readFileSync('bench/offtopic-questions.json', 'utf8')) as { q: string }[];
+
+/** fastify: on-topic answered, off-topic refused. */
+async function fastifyRates(f: AnswersDb, s: Setting, verbose: boolean) {
+  const engine = engineFor(createRetriever({ store: f.store.knowledge }), answerContextRepository(f.db), s);
+  const ask = (q: string) => engine.answer({ chatbotId: f.chatbotId, accountId: f.accountId, conversationId: 'tune', settings: {}, question: q, history: [] });
+  let answered = 0;
+  let refused = 0;
+  for (const { q } of ON_TOPIC) if (!(await ask(q)).unanswered) answered++; else if (verbose) console.log(`  fastify refused on-topic: ${q}`);
+  for (const { q } of OFF_TOPIC) if ((await ask(q)).unanswered) refused++; else if (verbose) console.log(`  fastify answered off-topic: ${q}`);
+  return { on: answered / ON_TOPIC.length, off: refused / OFF_TOPIC.length };
+}
+
 const bots: { corpus: Corpus; bot: Bot }[] = [];
+const fastify = await openAnswersDb();
 try {
+  await ingestFastifyDocs(fastify);
   for (const name of CORPORA) {
     const corpus = loadCorpus(name);
     bots.push({ corpus, bot: await ingestCorpus(corpus) });
   }
-  const rows: { s: Setting; score: number; line: string }[] = [];
+  const rows: { score: number; line: string }[] = [];
   for (const [i, s] of grid.entries()) {
+    const verbose = i === 0 && !!process.env.TUNE_VERBOSE;
     const all: Outcome[] = [];
     const per: string[] = [];
     for (const { corpus, bot } of bots) {
@@ -75,26 +84,30 @@ try {
       all.push(...o);
       const f = figures(o);
       per.push(`${corpus.name.slice(0, 5)} ${f.hit3.toFixed(2)}/${f.abstain.toFixed(2)}/${f.falseAbstain.toFixed(2)}`);
-      if (i === 0 && process.env.TUNE_VERBOSE) {
+      if (verbose) {
         for (const x of o) {
           const ok = x.question.kind === 'oos' ? x.unanswered : x.question.pages.includes(x.cited[0]);
           if (!ok) console.log(`  ${corpus.name} ${x.question.kind} ${x.question.q} -> ${x.unanswered ? 'abstained' : x.cited.join(',')} (want ${x.question.pages.join(',') || 'abstain'})`);
         }
       }
     }
+    const fr = await fastifyRates(fastify, s, verbose);
     const f = figures(all);
-    // One figure to rank settings by: every goal counts, abstention errors as much as misses.
-    const score = f.hit3 + f.hit1 + f.abstain - 2 * f.falseAbstain + f.reworded3;
+    // One figure to rank settings by: every goal counts, abstention errors as much as misses;
+    // fastify's off-topic refusals below 0.85 or on-topic answers below 0.9 disqualify.
+    const score = f.hit3 + f.hit1 + f.abstain - 2 * f.falseAbstain + f.reworded3 - (fr.off < 0.85 || fr.on < 0.9 ? 10 : 0);
     rows.push({
-      s,
       score,
-      line: `${JSON.stringify(s)} hit1 ${f.hit1.toFixed(2)} hit3 ${f.hit3.toFixed(2)} rew3 ${f.reworded3.toFixed(2)} abst ${f.abstain.toFixed(2)} false ${f.falseAbstain.toFixed(2)} | ${per.join(' | ')}`,
+      line: `${s.name.padEnd(28)} hit1 ${f.hit1.toFixed(2)} hit3 ${f.hit3.toFixed(2)} rew3 ${f.reworded3.toFixed(2)} abst ${f.abstain.toFixed(2)} false ${f.falseAbstain.toFixed(2)} p95 ${f.p95.toFixed(1)} | fastify on ${fr.on.toFixed(2)} off ${fr.off.toFixed(2)} | ${per.join(' | ')}`,
     });
+    console.log(score.toFixed(3), rows.at(-1)!.line);
   }
+  console.log('--- best first');
   rows.sort((a, b) => b.score - a.score);
   for (const r of rows.slice(0, 15)) console.log(r.score.toFixed(3), r.line);
 } finally {
   for (const { bot } of bots) await bot.t.close();
+  await fastify.close();
   await closeExtractionWorkers();
   wordnet.close();
 }

@@ -3,105 +3,17 @@
  * SQLite and PostgreSQL; the domain never sees SQL. Every list is keyset-paginated on
  * (createdAt, id), newest first, so inserts between requests never shift a page.
  */
-import type { Role, Scope, TokenAccess } from '../../shared/scopes.js';
 import type { ConversationStore } from './conversations/ports.js';
 import type { KnowledgeStore } from './knowledge/ports.js';
 import type { OAuthStore } from './oauth/ports.js';
 import type { ResourcesStore } from './resources/ports.js';
 import type { VisitorsStore } from './visitors/ports.js';
 import type { WebhookStore } from './webhooks/ports.js';
+import type { Page, PageRequest } from './paging.js';
+import type { AccountRecord, ChatbotRecord, IconRecord, InvoiceRecord, Plan, TokenRecord, UserRecord } from './records.js';
 
-export interface Plan {
-  name: string;
-  maxChatbots: number;
-  maxPages: number;
-  webhooks: boolean;
-  analytics: boolean;
-  brandingRemoval: boolean;
-  active: boolean;
-}
-
-export interface AccountRecord {
-  id: string;
-  name: string;
-  plan: Plan;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface UserRecord {
-  id: string;
-  accountId: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  createdAt: string;
-}
-
-export type TokenKind = 'api' | 'legacy';
-
-export interface TokenRecord {
-  id: string;
-  accountId: string;
-  userId: string;
-  kind: TokenKind;
-  name: string;
-  access: TokenAccess;
-  scopes: Scope[];
-  chatbotIds: string[] | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-export interface ChatbotRecord {
-  id: string;
-  accountId: string;
-  createdById: string;
-  title: string;
-  description: string;
-  settings: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface IconRecord {
-  id: string;
-  chatbotId: string;
-  type: string;
-  mime: string;
-  size: number;
-  createdAt: string;
-}
-
-export interface InvoiceRecord {
-  id: string;
-  accountId: string;
-  name: string;
-  amountCents: number;
-  currency: string;
-  status: string;
-  periodStart: string | null;
-  periodEnd: string | null;
-  url: string | null;
-  createdAt: string;
-}
-
-export interface Keyset {
-  createdAt: string;
-  id: string;
-}
-
-export interface PageRequest {
-  limit: number;
-  after: Keyset | null;
-}
-
-export interface Page<T> {
-  items: T[];
-  /** Key of the last item when more items follow, else null. */
-  next: Keyset | null;
-}
+export type { Plan, AccountRecord, UserRecord, TokenKind, TokenRecord, ChatbotRecord, IconRecord, InvoiceRecord } from './records.js';
+export type { Keyset, PageRequest, Page } from './paging.js';
 
 export interface Store {
   /** Resolves when the database answers. */

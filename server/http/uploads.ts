@@ -6,8 +6,8 @@
  * file once and the files are removed when the request ends, whatever happened.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,8 +17,8 @@ import { AppError } from '../domain/errors.js';
 export interface ReceivedFile {
   name: string;
   size: number;
-  /** The file's bytes (read from disk when asked). */
-  read(): Promise<Buffer>;
+  /** The file's bytes, streamed from disk when asked. */
+  bytes(): AsyncIterable<Uint8Array>;
 }
 
 export interface UploadLimits {
@@ -72,7 +72,7 @@ export class Uploads {
         await pipeline(part.file, counter, createWriteStream(path, { mode: 0o600 }));
         // busboy cut the file at the per-file limit (@fastify/multipart throws too; this is the backstop).
         if (part.file.truncated) throw tooLarge(`The file ${part.filename}`);
-        files.push({ name: name(part.filename), size, read: () => readFile(path) });
+        files.push({ name: name(part.filename), size, bytes: () => createReadStream(path) });
       }
       return await use(files);
     } finally {

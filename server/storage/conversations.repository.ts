@@ -199,6 +199,10 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
         const r = await db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).where('id', '=', id).executeTakeFirst();
         return r ? toMessage(r as Row<'messages'>) : null;
       },
+      async conversationOf(chatbotId, id) {
+        const r = await db.selectFrom('messages').select('conversation_id').where('chatbot_id', '=', chatbotId).where('id', '=', id).executeTakeFirst();
+        return r ? r.conversation_id : null;
+      },
       async page(conversationId, limit, afterSeq) {
         let q = db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId);
         if (afterSeq !== null) q = q.where('seq', '>', afterSeq);

@@ -24,7 +24,7 @@ import type { AnswerContextStore, AnswerProvider, GenerateOutput, Lexicon, Passa
 import { buildPrompt, readSettings, temperatureFor } from './prompt.js';
 import { expandedQuery, questionConcepts, type Concept, type ExpansionOptions } from './expansion.js';
 import { profileCache } from './knowledge-profile.js';
-import { CALIBRATED_THRESHOLD, conceptRelevance, GATE_DEPTH, relevance } from './relevance.js';
+import { CALIBRATED_THRESHOLD, conceptRelevance, GATE_DEPTH, relevance, type GateOptions } from './relevance.js';
 import { termSet } from './text.js';
 
 /** The retrieval the engine needs (knowledge/retrieval.ts Retriever satisfies it). */
@@ -43,7 +43,7 @@ export interface AnswerEngineOptions {
   /** Words related in meaning (WordNet), for questions worded unlike the knowledge. */
   lexicon?: Lexicon | null;
   /** The calibrated gate's threshold and the expansion's weights (defaults: relevance.ts, expansion.ts). */
-  tuning?: { threshold?: number; expansion?: ExpansionOptions };
+  tuning?: { threshold?: number; expansion?: ExpansionOptions; gate?: GateOptions };
 }
 
 /** Hits read beyond topK and the gate when smart follow-ups are wanted ("related passages"). */
@@ -73,7 +73,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
   const { retriever, store, provider } = options;
   const stringsFor = options.messages ?? messagesFor;
   const profiles = profileCache(store);
-  const threshold = options.tuning?.threshold ?? CALIBRATED_THRESHOLD;
+  const gateOptions: GateOptions = { threshold: options.tuning?.threshold ?? CALIBRATED_THRESHOLD, ...options.tuning?.gate };
 
   return {
     provider: provider.name,
@@ -110,7 +110,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       // One search with the stand-in words added: as good on the eval's tuning halves as fusing it
       // with the question's own ranking, at half the cost.
       const hits = await retriever.search(request.chatbotId, expanded, depth);
-      const gate = profile ? conceptRelevance(concepts, hits, profile, threshold) : relevance(query, hits);
+      const gate = profile ? conceptRelevance(concepts, hits, profile, gateOptions) : relevance(query, hits);
       const numbered: Passage[] = hits.map((h, i) => ({ ...h, n: i + 1, coverage: gate.perHit[i] }));
       const passages = numbered.slice(0, settings.topK);
       const related = numbered.slice(settings.topK);

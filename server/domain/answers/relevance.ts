@@ -77,23 +77,41 @@ export function relevance(question: string, hits: Parameters<typeof hitTerms>[0]
  * (expansion.ts: the word, its correction, the base's words related to it) weighs by how
  * telling its word is in this base (idf over the base's chunks: a word the base never uses
  * weighs most, a word on every page little), and a passage covers a concept with the weight of
- * the best of its forms it holds (the word itself 1, a stand-in less). Then, as above,
- * relevance = (union + best) / 2 over the top GATE_DEPTH passages. A near-topic question the
- * base does not answer ("coffee subscriptions" at a bread bakery) keeps its telling word
- * uncovered; a reworded one is covered by its stand-ins.
+ * the best of its forms it holds (the word itself 1, a stand-in its weight times
+ * GATE_STAND_IN_FACTOR). The score is the share the single best of the top GATE_DEPTH passages
+ * covers (GATE_UNION_SHARE 0: what the passages cover between them no longer counts, since an
+ * off-topic question's words are found scattered over a big base, one per page). A near-topic
+ * question the base does not answer ("coffee subscriptions" at a bread bakery) keeps its telling
+ * word uncovered; a reworded one is covered by its stand-ins. Chosen on the tuning halves of the
+ * answer eval with fastify's sets as a sixth corpus (bench/eval/tune.ts; README.md).
  */
-export const CALIBRATED_THRESHOLD = 0.5;
+export const CALIBRATED_THRESHOLD = 0.35;
+export const GATE_UNION_SHARE = 0;
+export const GATE_STAND_IN_FACTOR = 0.7;
+
+export interface GateOptions {
+  threshold?: number;
+  /** Share of `union` in the score, the rest is `best`. */
+  unionShare?: number;
+  /** Multiplies a stand-in's weight when it covers a concept (the question's own word counts 1). */
+  standInFactor?: number;
+}
 
 export function conceptRelevance(
   concepts: Concept[],
   hits: Parameters<typeof hitTerms>[0][],
   profile: KnowledgeProfile | null,
-  threshold = CALIBRATED_THRESHOLD,
+  thresholdOrOptions: number | GateOptions = CALIBRATED_THRESHOLD,
 ): Relevance {
+  const o = typeof thresholdOrOptions === 'number' ? { threshold: thresholdOrOptions } : thresholdOrOptions;
+  const threshold = o.threshold ?? CALIBRATED_THRESHOLD;
+  const unionShare = o.unionShare ?? GATE_UNION_SHARE;
+  const standInFactor = o.standInFactor ?? GATE_STAND_IN_FACTOR;
   const q = concepts.map((c) => c.term);
   const top = hits.slice(0, GATE_DEPTH);
   if (!concepts.length || !top.length) return { score: 0, union: 0, best: 0, terms: q, perHit: hits.map(() => 0), relevant: false };
   const weights = concepts.map((c) => (profile ? idf(profile, c.term) : 1) * c.salience);
+  const credit = concepts.map((c) => new Map([...c.alternatives].map(([t, w]) => [t, t === c.term ? w : w * standInFactor])));
   const total = weights.reduce((a, b) => a + b, 0);
   const found = concepts.map(() => 0);
   const perHit = hits.map((hit, i) => {
@@ -101,7 +119,7 @@ export function conceptRelevance(
     let covered = 0;
     concepts.forEach((c, k) => {
       let m = 0;
-      for (const [t, w] of c.alternatives) if (w > m && words.has(t)) m = w;
+      for (const [t, w] of credit[k]) if (w > m && words.has(t)) m = w;
       covered += weights[k] * m;
       if (i < GATE_DEPTH && m > found[k]) found[k] = m;
     });
@@ -109,6 +127,6 @@ export function conceptRelevance(
   });
   const union = found.reduce((s, m, k) => s + m * weights[k], 0) / total;
   const best = Math.max(...perHit.slice(0, GATE_DEPTH));
-  const score = (union + best) / 2;
+  const score = unionShare * union + (1 - unionShare) * best;
   return { score, union, best, terms: q, perHit, relevant: score >= threshold };
 }

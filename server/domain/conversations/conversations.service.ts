@@ -539,6 +539,14 @@ export class ConversationsService {
     return { message: messageView(result) };
   }
 
+  /** Legacy v0 `PATCH .../messages/{messageId}`: the same change, the thread found from the message. */
+  async patchMessageById(auth: AuthContext, chatbotId: string, messageId: string, input: Parameters<ConversationsService['patchMessage']>[4]) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const threadId = await this.store.conversations.messages.conversationOf(chatbot.id, messageId);
+    if (!threadId) throw notFound('Message');
+    return this.patchMessage(auth, chatbotId, threadId, messageId, input);
+  }
+
   // ---- condition changes -------------------------------------------------------------------
 
   escalate = (auth: AuthContext, chatbotId: string, threadId: string) => this.simple(auth, chatbotId, threadId, { type: 'escalate' });

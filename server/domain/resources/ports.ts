@@ -5,7 +5,8 @@
  * the chatbot id, so a row of another chatbot is never returned by id alone.
  */
 import type { Role } from '../../../shared/scopes.js';
-import type { Page, PageRequest, UserRecord } from '../ports.js';
+import type { Page, PageRequest } from '../paging.js';
+import type { UserRecord } from '../records.js';
 
 /** A conversation starter (QuickPrompt) or a follow-up (FollowUpPrompt). */
 export interface PromptRecord {

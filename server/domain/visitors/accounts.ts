@@ -14,7 +14,7 @@ import type { ChatUserRecord } from '../conversations/ports.js';
 import { AppError, chatbotNotFound, validationFailed } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
-import { normalizeContact } from '../resources/leads.js';
+import { normalizeContact } from '../resources/lead-fields.js';
 import { teamMember } from '../team-member.js';
 import { botName, localeOf, mailStrings } from './mail-text.js';
 import type { Mailer } from './ports.js';

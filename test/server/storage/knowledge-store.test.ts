@@ -1,7 +1,7 @@
 /**
  * The KnowledgeStore suite, run unchanged on SQLite and PostgreSQL through the Store port:
- * sources, documents, chunks and their lexical index, ingest jobs and items, blobs, the vector
- * index. In CI (CI=true) an unreachable PostgreSQL fails the file instead of skipping it.
+ * sources, documents, chunks and their lexical index, ingest jobs and items, the vector index
+ * (blobs: blob-store.test.ts). In CI (CI=true) an unreachable PostgreSQL fails the file instead of skipping it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
@@ -341,17 +341,6 @@ describe.each(['sqlite', 'postgres'] as const)('KnowledgeStore on %s', (dialect)
     expect(await i.errors(jobId, 10)).toEqual([{ url: 'https://x.test/b?utm=1', error: 'HTTP 404' }]);
     await i.setItem(jobId, 'https://x.test/b', 'pending');
     expect(await i.errors(jobId, 10)).toEqual([]);
-  });
-
-  test('blobs: insert, get, delete', async () => {
-    const bot = await newChatbot(store);
-    const id = newId();
-    const bytes = Buffer.from([0, 1, 2, 255, 254]);
-    await store.knowledge.blobs.insert({ id, chatbotId: bot.chatbotId, name: 'a.pdf', bytes });
-    expect(await store.knowledge.blobs.get(id)).toEqual({ id, name: 'a.pdf', bytes });
-    await store.knowledge.blobs.delete([id]);
-    expect(await store.knowledge.blobs.get(id)).toBeNull();
-    await store.knowledge.blobs.delete([]);
   });
 
   describe('vector index', () => {

@@ -176,10 +176,10 @@ describe('built-in answerer over an ingested corpus', () => {
     let refused = 0;
     for (const { q } of onTopic) if (!(await ask(q)).answer.unanswered) answered++;
     for (const { q } of offTopic) if ((await ask(q)).answer.unanswered) refused++;
-    // Measured: 46/46 answered, 22/34 refused (README.md: the fixed gate refused 32/34 here but
-    // answered fewer than half of the unseen sites' questions); the bounds leave room for retrieval changes.
+    // Measured: 45/46 answered, 30/34 refused (the fixed gate: 45/46 and 32/34); the bounds leave
+    // room for retrieval changes.
     expect(answered / onTopic.length).toBeGreaterThanOrEqual(0.9);
-    expect(refused / offTopic.length).toBeGreaterThanOrEqual(0.6);
+    expect(refused / offTopic.length).toBeGreaterThanOrEqual(0.85);
   });
 });
 

@@ -13,7 +13,7 @@ import type { FollowUp } from '../../../../server/domain/conversations/ports.js'
 import type { AnswerContextStore, CustomResponseContext, InstructionContext, PersonaContext } from '../../../../server/domain/answers/ports.js';
 import type { PassageSearch } from '../../../../server/domain/answers/engine.js';
 import { newId } from '../../../../server/domain/ids.js';
-import { extract } from '../../../../server/domain/knowledge/extract/index.js';
+import { extract } from '../../../../server/adapters/extraction/index.js';
 import { DocumentIndexer } from '../../../../server/domain/knowledge/indexer.js';
 import type { SearchHit } from '../../../../server/domain/knowledge/ports.js';
 import type { Store } from '../../../../server/domain/ports.js';

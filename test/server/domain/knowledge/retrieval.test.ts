@@ -4,7 +4,7 @@
  * embeddings client and the retriever are the real ones.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { EmbeddingsError, openAIEmbeddings } from '../../../../server/domain/knowledge/embeddings.js';
+import { EmbeddingsError, openAIEmbeddings } from '../../../../server/adapters/openai-embeddings.js';
 import type { EmbeddingsPort, SearchHit } from '../../../../server/domain/knowledge/ports.js';
 import { createRetriever, reciprocalRankFusion, type Retriever } from '../../../../server/domain/knowledge/retrieval.js';
 import type { Store } from '../../../../server/domain/ports.js';
