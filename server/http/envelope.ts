@@ -37,9 +37,11 @@ export function errorEnvelope(request: FastifyRequest, error: ErrorBody): ErrorE
 /** Paths of the legacy API: every answer under them (unknown paths too) is a legacy body. */
 const LEGACY_PATH = /^\/api\/v[01](?:[/?#]|$)/;
 
+export const isLegacyPath = (url: string) => LEGACY_PATH.test(url);
+
 /** The request is a legacy v0/v1 call: a legacy route, or any path under /api/v0 or /api/v1. */
 export function isLegacy(request: FastifyRequest): boolean {
-  return !!request.routeOptions.config?.legacy || LEGACY_PATH.test(request.url);
+  return !!request.routeOptions.config?.legacy || isLegacyPath(request.url);
 }
 
 export function legacySuccess(message: string, data: unknown): LegacySuccess<unknown> {

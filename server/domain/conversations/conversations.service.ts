@@ -696,7 +696,7 @@ export class ConversationsService {
           const next = { ...current, ...patch, seq };
           await this.hooks.onEvents?.(s, next, events);
           return { result, next, events };
-        });
+        }, { group: true });
         if (out.events) this.committed(out.next, out.events);
         return { result: out.result, next: out.next, aiAnswers: t.aiAnswers };
       } catch (err) {
