@@ -18,8 +18,13 @@ export type { Keyset, PageRequest, Page } from './paging.js';
 export interface Store {
   /** Resolves when the database answers. */
   ping(): Promise<void>;
-  /** Runs `fn` in one transaction; everything it writes commits together or not at all. */
-  transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction; everything it writes commits together or not at all.
+   * `group`: `fn` is short and touches only the database; it may share its COMMIT with other
+   * such transactions running at the same time (still all-or-nothing each, resolved only after
+   * the COMMIT), which multiplies how many small writes one SQLite writer takes per second.
+   */
+  transaction<T>(fn: (store: Store) => Promise<T>, options?: { group?: boolean }): Promise<T>;
   accounts: {
     insert(account: AccountRecord): Promise<void>;
     get(id: string): Promise<AccountRecord | null>;

@@ -6,6 +6,7 @@ import { invoicesRepository, usageRepository } from './billing.repository.js';
 import { chatbotsRepository, iconsRepository } from './chatbots.repository.js';
 import type { DialectName } from './dialects/index.js';
 import { conversationStore } from './conversations.repository.js';
+import { GroupCommit } from './group-commit.js';
 import { createKnowledgeStore } from './knowledge.repository.js';
 import { oauthRepository } from './oauth.repository.js';
 import { resourcesRepository } from './resources.repository.js';
@@ -16,6 +17,13 @@ import { tokensRepository } from './tokens.repository.js';
 import { uploadLeasesRepository } from './upload-leases.repository.js';
 import { visitorsRepository } from './visitors.repository.js';
 import { webhooksRepository } from './webhooks.repository.js';
+
+const groups = new WeakMap<Kysely<Database>, GroupCommit>();
+const groupCommitOf = (db: Kysely<Database>) => {
+  let group = groups.get(db);
+  if (!group) groups.set(db, (group = new GroupCommit(db)));
+  return group;
+};
 
 /** The dialect of a kysely handle, for callers that hold only `db` (prefer passing it). */
 const dialectOf = (db: Kysely<Database>): DialectName =>
@@ -31,8 +39,12 @@ export function createStore(db: Kysely<Database>, dialect: DialectName = dialect
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    transaction: (fn) =>
-      db.isTransaction ? fn(createStore(db, dialect, options)) : db.transaction().execute((trx) => fn(createStore(trx, dialect, options))),
+    transaction: (fn, how) => {
+      if (db.isTransaction) return fn(createStore(db, dialect, options));
+      // SQLite has one writer: concurrent small changes share a COMMIT (group-commit.ts).
+      if (how?.group && dialect === 'sqlite') return groupCommitOf(db).run((trx) => fn(createStore(trx, dialect, options)));
+      return db.transaction().execute((trx) => fn(createStore(trx, dialect, options)));
+    },
     accounts: accountsRepository(db),
     users: usersRepository(db),
     tokens: tokensRepository(db),

@@ -146,6 +146,8 @@ export interface ConversationParts {
   messages: {
     insert(m: MessageRecord): Promise<void>;
     get(conversationId: string, id: string): Promise<MessageRecord | null>;
+    /** The conversation of a message of this chatbot (legacy v0 names messages without their thread). */
+    conversationOf(chatbotId: string, id: string): Promise<string | null>;
     /** Oldest first, by seq; `afterSeq` is the cursor. */
     page(conversationId: string, limit: number, afterSeq: number | null): Promise<{ items: MessageRecord[]; more: boolean }>;
     /** The last `n` messages, oldest first (prompt history). */
