@@ -259,6 +259,33 @@ describe('quick prompts, follow-up prompts, prompts and personas', () => {
   });
 });
 
+describe('every resource route against its v2 twin', () => {
+  const twins = [
+    { v0: '/quick-prompts', v2: '/starters', item: 'starter', body: { title: 'T', description: 'D', link: 'https://example.com/t' }, patch: { description: 'D2' }, keys: ['id', 'title', 'link', 'description'] },
+    { v0: '/follow-up-prompts', v2: '/followups', item: 'followup', body: { title: 'T', description: 'D' }, patch: { isEscalationPrompt: true }, keys: ['id', 'title', 'link', 'description', 'isEscalationPrompt'] },
+    { v0: '/settings/prompts', v2: '/instructions', item: 'instruction', body: { title: 'T', instructions: 'I' }, patch: { temperature: 0.4 }, keys: ['id', 'title', 'description', 'instructions', 'temperature'] },
+    { v0: '/settings/personas', v2: '/personas', item: 'persona', body: { title: 'T', instructions: 'I' }, patch: { description: 'D2' }, keys: ['id', 'title', 'description', 'instructions'] },
+  ];
+  const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
+
+  test.each(twins)('$v0: made in v2, read, changed and deleted in v0; the same data in the v0 shape', async ({ v0: path0, v2: path2, item, body, patch, keys }) => {
+    const made = (await t.call('POST', v2(path2), token, body)).body.data[item];
+    const shaped = pick(made, keys);
+    expect(success(await t.call('GET', v0(`${path0}/${made.id}`), key))).toEqual(shaped);
+    expect(success(await t.call('GET', v0(path0), key))).toEqual((await t.call('GET', v2(path2), token)).body.data[`${item}s`].map((x: Record<string, unknown>) => pick(x, keys)));
+    const changed = success(await t.call('PATCH', v0(`${path0}/${made.id}`), key, patch));
+    const twin = (await t.call('GET', v2(`${path2}/${made.id}`), token)).body.data[item];
+    expect(twin).toMatchObject(patch);
+    expect(changed).toEqual(pick(twin, keys));
+    // v2's validation, in the legacy body.
+    failure(await t.call('PATCH', v0(`${path0}/${made.id}`), key, {}), 400, 'VALIDATION_FAILED');
+    failure(await t.call('PATCH', v0(`${path0}/${made.id}`), key, { title: '' }), 400, 'VALIDATION_FAILED');
+    expect(success(await t.call('DELETE', v0(`${path0}/${made.id}`), key))).toEqual(pick(twin, keys));
+    expect((await t.call('GET', v2(`${path2}/${made.id}`), token)).status).toBe(404);
+    failure(await t.call('DELETE', v0(`${path0}/${made.id}`), key), 404, 'NOT_FOUND');
+  });
+});
+
 describe('threads and messages', () => {
   test('POST /message starts a thread (or continues `threadId`); the thread is the v2 conversation with every message', async () => {
     const first = success(await t.call('POST', v0('/message'), key, { message: 'How long do refunds take?' }), 201);
