@@ -23,6 +23,7 @@ import { fieldSeal, sealedChatbots, sealedConversations, type FieldSeal } from '
 import type { Database } from './tables.js';
 import { tokensRepository } from './tokens.repository.js';
 import { vectorIndex } from './vectors.repository.js';
+import { uploadLeasesRepository } from './upload-leases.repository.js';
 import { visitorsRepository } from './visitors.repository.js';
 import { webhooksRepository } from './webhooks.repository.js';
 
@@ -67,5 +68,6 @@ function storeOver(db: Kysely<Database>, dialect: Dialect, sealed: FieldSeal): A
     analytics: analyticsStore(db),
     vectors: (space) => vectorIndex(db, dialect, space),
     jobs: jobsRepository(db, dialect),
+    uploadLeases: uploadLeasesRepository(db, dialect),
   };
 }

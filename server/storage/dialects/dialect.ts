@@ -41,6 +41,8 @@ export interface Dialect {
    * may share: SQLite's group commit (group-commit.ts, one writer), PostgreSQL a plain transaction.
    */
   groupedTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** Serialises writers of one account's upload leases inside `trx` (PostgreSQL locks the account row; SQLite has one writer). */
+  lockAccount(trx: Kysely<Database>, accountId: string): Promise<void>;
   /** The vector index of one embedding space (dimensions already checked). */
   vectorIndex(db: Kysely<Database>, model: string, dimensions: number): VectorIndexPort;
 }

@@ -106,11 +106,6 @@ function quoteIdent(name: string): string {
   return name;
 }
 
-const DIALECTS: Record<DialectName, Dialect> = { sqlite: sqliteDialect, postgres: postgresDialect };
-
-/** The dialect interface of a database by name (dialect.ts): every SQL difference repositories need. */
-export const dialectFor = (name: DialectName): Dialect => DIALECTS[name];
-
 /** The dialect a kysely handle (or transaction) speaks, read from the driver it was opened with. */
 export const dialectOf = (db: Kysely<Database>): Dialect =>
   db.getExecutor().adapter instanceof PostgresAdapter ? postgresDialect : sqliteDialect;

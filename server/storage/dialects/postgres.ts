@@ -49,5 +49,8 @@ export const postgresDialect: Dialect = {
       return claim(trx);
     }),
   groupedTransaction: (db, fn) => db.transaction().execute(fn),
+  async lockAccount(trx, accountId) {
+    await sql`select id from accounts where id = ${accountId} for update`.execute(trx);
+  },
   vectorIndex: (db, model, dimensions) => postgresIndex(db, model, dimensions),
 };

@@ -66,5 +66,6 @@ export const sqliteDialect: Dialect = {
   lockJob: async () => {},
   serialiseJobClaims: (db, claim) => claim(db),
   groupedTransaction: (db, fn) => groupCommitOf(db).run(fn),
+  lockAccount: async () => {},
   vectorIndex: (db, model, dimensions) => sqliteIndex(db, model, dimensions),
 };
