@@ -130,7 +130,7 @@ export class VisitorConnection {
           return;
         }
         case 'conversations.list': {
-          const items = await this.visitors.accounts.conversations(this.session.chatbot.id, this.session.visitor.id);
+          const items = await this.visitors.accounts.conversations(this.session.chatbot, this.session.visitor.id);
           this.send({ type: 'conversations', items });
           return;
         }

@@ -169,6 +169,8 @@ export interface ResourcesStore {
     userByEmail(accountId: string, email: string): Promise<UserRecord | null>;
     /** Sets a user's dashboard role and the role mirrored on each of their memberships. */
     setUserRole(userId: string, role: Role): Promise<void>;
+    /** Sets the user's display name (null: none). */
+    setUserName(userId: string, name: string | null): Promise<void>;
   };
   leads: {
     /** Newest first. */

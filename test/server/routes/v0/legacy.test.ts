@@ -84,6 +84,15 @@ describe('legacy key authentication', () => {
     expect(res.body).toMatchObject({ ok: false, error: { code: 'TOKEN_NOT_VALID' } });
   });
 
+  test('an inactive account: 403 ACCOUNT_INACTIVE in the legacy body, as on v2', async () => {
+    const { account } = await t.app.services.accounts.create(`inactive-${Date.now()}@example.com`);
+    const k = await legacyKey(account.id);
+    await t.app.services.accounts.setPlan(account.id, { active: false });
+    failure(await t.call('POST', '/api/v0/chatbots', k, { title: 'no' }), 403, 'ACCOUNT_INACTIVE');
+    await t.app.services.accounts.setPlan(account.id, { active: true });
+    success(await t.call('POST', '/api/v0/chatbots', k, { title: 'yes' }), 201);
+  });
+
   test("a key reaches only its own account's chatbots: another account's chatbot is 404", async () => {
     const other = await t.app.services.accounts.create(`other-${Date.now()}@example.com`);
     const otherKey = await legacyKey(other.account.id);
@@ -256,6 +265,33 @@ describe('quick prompts, follow-up prompts, prompts and personas', () => {
     failure(await t.call('POST', v0('/settings/personas/nope/assign'), key), 404, 'NOT_FOUND');
     success(await t.call('DELETE', v0(`/settings/personas/${p.id}`), key));
     expect((await t.call('GET', v2(`/personas/${p.id}`), token)).status).toBe(404);
+  });
+});
+
+describe('every resource route against its v2 twin', () => {
+  const twins = [
+    { v0: '/quick-prompts', v2: '/starters', item: 'starter', body: { title: 'T', description: 'D', link: 'https://example.com/t' }, patch: { description: 'D2' }, keys: ['id', 'title', 'link', 'description'] },
+    { v0: '/follow-up-prompts', v2: '/followups', item: 'followup', body: { title: 'T', description: 'D' }, patch: { isEscalationPrompt: true }, keys: ['id', 'title', 'link', 'description', 'isEscalationPrompt'] },
+    { v0: '/settings/prompts', v2: '/instructions', item: 'instruction', body: { title: 'T', instructions: 'I' }, patch: { temperature: 0.4 }, keys: ['id', 'title', 'description', 'instructions', 'temperature'] },
+    { v0: '/settings/personas', v2: '/personas', item: 'persona', body: { title: 'T', instructions: 'I' }, patch: { description: 'D2' }, keys: ['id', 'title', 'description', 'instructions'] },
+  ];
+  const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
+
+  test.each(twins)('$v0: made in v2, read, changed and deleted in v0; the same data in the v0 shape', async ({ v0: path0, v2: path2, item, body, patch, keys }) => {
+    const made = (await t.call('POST', v2(path2), token, body)).body.data[item];
+    const shaped = pick(made, keys);
+    expect(success(await t.call('GET', v0(`${path0}/${made.id}`), key))).toEqual(shaped);
+    expect(success(await t.call('GET', v0(path0), key))).toEqual((await t.call('GET', v2(path2), token)).body.data[`${item}s`].map((x: Record<string, unknown>) => pick(x, keys)));
+    const changed = success(await t.call('PATCH', v0(`${path0}/${made.id}`), key, patch));
+    const twin = (await t.call('GET', v2(`${path2}/${made.id}`), token)).body.data[item];
+    expect(twin).toMatchObject(patch);
+    expect(changed).toEqual(pick(twin, keys));
+    // v2's validation, in the legacy body.
+    failure(await t.call('PATCH', v0(`${path0}/${made.id}`), key, {}), 400, 'VALIDATION_FAILED');
+    failure(await t.call('PATCH', v0(`${path0}/${made.id}`), key, { title: '' }), 400, 'VALIDATION_FAILED');
+    expect(success(await t.call('DELETE', v0(`${path0}/${made.id}`), key))).toEqual(pick(twin, keys));
+    expect((await t.call('GET', v2(`${path2}/${made.id}`), token)).status).toBe(404);
+    failure(await t.call('DELETE', v0(`${path0}/${made.id}`), key), 404, 'NOT_FOUND');
   });
 });
 
