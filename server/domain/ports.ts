@@ -89,4 +89,20 @@ export interface Store {
   webhooks: WebhookStore;
   /** Device codes, users' password hashes, sign-in sessions and their throttles (oauth/ports.ts). */
   oauth: OAuthStore;
+  /** The file uploads in progress of each account, counted across every instance on the database. */
+  uploadLeases: UploadLeaseStore;
+}
+
+/**
+ * A lease per upload in progress: every instance on the database counts the same leases, and a
+ * lease its process stopped renewing (killed, crashed) expires instead of holding a slot forever.
+ */
+export interface UploadLeaseStore {
+  /**
+   * Takes `lease` when the account holds fewer than `limit` leases unexpired at `now` (expired
+   * ones are dropped first); `running`: how many it held. Concurrent callers never exceed `limit`.
+   */
+  acquire(lease: { id: string; accountId: string; expiresAt: string }, limit: number, now: string): Promise<{ taken: boolean; running: number }>;
+  renew(id: string, expiresAt: string): Promise<void>;
+  release(id: string): Promise<void>;
 }

@@ -85,7 +85,14 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
       servers: [{ url: `${siteUrl}/api/v2` }],
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An opaque API token; never check it for a prefix' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An opaque API token; never check it for a prefix. Made in the dashboard or CLI (`tokens create`), through `POST /tokens`, or by the OAuth 2.0 device authorization grant (RFC 8628; public client id `parley-cli`): ' +
+              `POST ${siteUrl}/oauth/device_authorization, approve at ${siteUrl}/device, poll POST ${siteUrl}/oauth/token. ` +
+              `Discovery: ${siteUrl}/.well-known/oauth-authorization-server and ${siteUrl}/.well-known/oauth-protected-resource/api/v2, which every 401's WWW-Authenticate names.`,
+          },
         },
       },
     },

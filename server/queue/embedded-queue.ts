@@ -48,7 +48,8 @@ export class EmbeddedQueue implements JobQueue {
   private readonly aborts = new Set<AbortController>();
   private timer: NodeJS.Timeout | null = null;
   private started = false;
-  private polling = false;
+  /** The poll in progress: stop() waits for it, so no job is claimed after stop() returned. */
+  private polling: Promise<void> | null = null;
   /** When each account last had a job claimed here (a counter): among equals, the longest waiting goes first. */
   private readonly turns = new Map<string | null, number>();
   private turnCount = 0;
@@ -117,6 +118,7 @@ export class EmbeddedQueue implements JobQueue {
     this.started = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.polling;
     for (const a of this.aborts) a.abort();
     await Promise.allSettled([...this.running]);
   }
@@ -140,11 +142,20 @@ export class EmbeddedQueue implements JobQueue {
   /** Claims and starts due jobs up to the concurrency limit. */
   private async poll() {
     if (this.polling || !this.started) return;
-    this.polling = true;
+    this.polling = this.claimAndRun().finally(() => (this.polling = null));
+    await this.polling;
+  }
+
+  private async claimAndRun() {
     try {
       while (this.started && this.running.size < this.o.concurrency) {
         const job = await this.claim();
         if (!job) break;
+        if (!this.started) {
+          // stop() came while the claim was on its way: the job goes back, the attempt not spent.
+          await this.finish(job.id, { status: 'queued', run_at: iso(Date.now()), lease_until: null, attempts: job.attempts - 1 });
+          break;
+        }
         const run = this.run(job).finally(() => {
           this.running.delete(run);
           if (this.started) setImmediate(() => void this.poll());
@@ -153,8 +164,6 @@ export class EmbeddedQueue implements JobQueue {
       }
     } catch (err) {
       this.o.onError?.(err, { id: '', name: 'poll', attempt: 0 });
-    } finally {
-      this.polling = false;
     }
   }
 

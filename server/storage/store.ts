@@ -14,6 +14,7 @@ import type { SecretBox } from '../domain/secrets.js';
 import { fieldSeal, sealedChatbots, sealedConversations } from './sealed-fields.js';
 import type { Database } from './tables.js';
 import { tokensRepository } from './tokens.repository.js';
+import { uploadLeasesRepository } from './upload-leases.repository.js';
 import { visitorsRepository } from './visitors.repository.js';
 import { webhooksRepository } from './webhooks.repository.js';
 
@@ -57,5 +58,6 @@ export function createStore(db: Kysely<Database>, dialect: DialectName = dialect
     visitors: visitorsRepository(db),
     webhooks: webhooksRepository(db),
     oauth: oauthRepository(db),
+    uploadLeases: uploadLeasesRepository(db, dialect),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The real server (`server/main.ts`) in a child process on a SQLite file, for tests that kill it
- * with SIGKILL and restart on the same data.
+ * The real server (`server/main.ts`) in a child process on a SQLite file (or the PostgreSQL
+ * schema a DATABASE_URL in `env` names, see createPostgresSchema), for tests that kill it with
+ * SIGKILL and restart on the same data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -19,7 +20,8 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the server on `dataDir`'s `test.db` with `env` added, and waits until /health answers.
+ * Starts the server on `dataDir` (its `test.db` unless `env` has DATABASE_URL) with `env` added,
+ * and waits until /health answers.
  * `siteUrlIsAddress`: SITE_URL is the address it listens on (clients that check the OAuth issuer).
  */
 export async function spawnServer(dataDir: string, env: Record<string, string>, options: { siteUrlIsAddress?: boolean } = {}): Promise<{ child: ChildProcess; url: string }> {
@@ -27,7 +29,7 @@ export async function spawnServer(dataDir: string, env: Record<string, string>, 
   const site = options.siteUrlIsAddress ? { SITE_URL: `http://127.0.0.1:${port}` } : {};
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...env, ...site, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`, LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`, ...env, ...site, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;

@@ -4,6 +4,7 @@
  * here decides anything: the views come from the same services as v2.
  */
 import Type, { type Static, type TSchema } from 'typebox';
+import type { Thread } from '../../../shared/conversations.js';
 import { chatbotSettingsSchema } from '../../../shared/settings.js';
 import type { ChatbotView } from '../../domain/chatbots.service.js';
 import { ChatUserSchema, MessageSchema, ThreadSchema } from '../v2/conversation-schemas.js';
@@ -117,7 +118,6 @@ export function legacyChatbot(
   };
 }
 
-type ThreadView = Record<(typeof THIN_THREAD_KEYS)[number] | 'chatUser', unknown>;
-export function thinThread(t: ThreadView) {
+export function thinThread(t: Thread) {
   return { ...Object.fromEntries(THIN_THREAD_KEYS.map((k) => [k, t[k]])), chatUser: t.chatUser };
 }

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
+import type { Thread } from '../../../shared/conversations.js';
 import type { AuthContext } from '../../domain/auth.js';
 import { endpoint } from '../../http/route.js';
 import { MessageSchema } from '../v2/conversation-schemas.js';
@@ -28,10 +29,9 @@ export default async function threads(fastify: FastifyInstance) {
   const service = app.services.conversations;
   const tags = ['threads'];
 
-  type View = Parameters<typeof thinThread>[0];
   /** The v0 Thread: the conversation with every message, oldest first. */
-  const withMessages = async (auth: AuthContext, chatbotId: string, conversation: View) => {
-    const threadId = conversation.threadId as string;
+  const withMessages = async (auth: AuthContext, chatbotId: string, conversation: Thread) => {
+    const { threadId } = conversation;
     const messages = await wholeList(async (cursor) => {
       const page = await service.messages(auth, chatbotId, threadId, 500, cursor);
       return { items: page.messages, nextCursor: page.nextCursor };
@@ -77,7 +77,7 @@ export default async function threads(fastify: FastifyInstance) {
       const page = await service.list(request.auth, request.params.chatbotId, { limit: 100, cursor });
       return { items: page.conversations, nextCursor: page.nextCursor };
     });
-    return all.map((c) => thinThread(c as unknown as View));
+    return all.map((c) => thinThread(c));
   });
 
   app.post('/chatbots/:chatbotId/threads', endpoint({
@@ -87,14 +87,14 @@ export default async function threads(fastify: FastifyInstance) {
     params: ChatbotParams, body: CreateThread,
   }), async (request) => {
     const conversation = await service.create(request.auth, request.params.chatbotId, request.body ?? {});
-    return { ...thinThread(conversation as unknown as View), messages: [] };
+    return { ...thinThread(conversation), messages: [] };
   });
 
   app.get('/chatbots/:chatbotId/threads/:threadId', endpoint({
     ...v0('Thread fetched'), data: LegacyThread, tags, summary: 'A thread with every message', params: ThreadParams,
   }), async (request) => {
     const { conversation } = await service.get(request.auth, request.params.chatbotId, request.params.threadId);
-    return withMessages(request.auth, request.params.chatbotId, conversation as unknown as View);
+    return withMessages(request.auth, request.params.chatbotId, conversation);
   });
 
   app.patch('/chatbots/:chatbotId/threads/:threadId', endpoint({
@@ -103,7 +103,7 @@ export default async function threads(fastify: FastifyInstance) {
     params: ThreadParams, body: ThreadPatch,
   }), async (request) => {
     const { conversation } = await service.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never);
-    return withMessages(request.auth, request.params.chatbotId, conversation as unknown as View);
+    return withMessages(request.auth, request.params.chatbotId, conversation);
   });
 
   app.post('/chatbots/:chatbotId/threads/:threadId/escalate', endpoint({
@@ -113,6 +113,6 @@ export default async function threads(fastify: FastifyInstance) {
     params: ThreadParams,
   }), async (request) => {
     const { conversation } = await service.escalate(request.auth, request.params.chatbotId, request.params.threadId);
-    return withMessages(request.auth, request.params.chatbotId, conversation as unknown as View);
+    return withMessages(request.auth, request.params.chatbotId, conversation);
   });
 }

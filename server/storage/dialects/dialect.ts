@@ -29,6 +29,8 @@ export interface Dialect {
   chunkColumns(chunk: { title: string; headingPath: string[]; text: string }): { extra?: string };
   /** Serialises writers of one ingest job's items inside `trx` (PostgreSQL locks the job row; SQLite has one writer). */
   lockJob(trx: Kysely<Database>, jobId: string): Promise<void>;
+  /** Serialises writers of one account's upload leases inside `trx` (PostgreSQL locks the account row; SQLite has one writer). */
+  lockAccount(trx: Kysely<Database>, accountId: string): Promise<void>;
   /** The vector index of one embedding space (dimensions already checked). */
   vectorIndex(db: Kysely<Database>, model: string, dimensions: number): VectorIndexPort;
 }

@@ -43,5 +43,8 @@ export const postgresDialect: Dialect = {
   async lockJob(trx, jobId) {
     await sql`select id from ingest_jobs where id = ${jobId} for update`.execute(trx);
   },
+  async lockAccount(trx, accountId) {
+    await sql`select id from accounts where id = ${accountId} for update`.execute(trx);
+  },
   vectorIndex: (db, model, dimensions) => postgresIndex(db, model, dimensions),
 };

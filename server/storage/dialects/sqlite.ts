@@ -55,5 +55,6 @@ export const sqliteDialect: Dialect = {
   },
   chunkColumns: (chunk) => ({ extra: chunkExtraTokens(chunk) }),
   lockJob: async () => {},
+  lockAccount: async () => {},
   vectorIndex: (db, model, dimensions) => sqliteIndex(db, model, dimensions),
 };

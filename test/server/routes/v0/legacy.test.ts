@@ -84,6 +84,15 @@ describe('legacy key authentication', () => {
     expect(res.body).toMatchObject({ ok: false, error: { code: 'TOKEN_NOT_VALID' } });
   });
 
+  test('an inactive account: 403 ACCOUNT_INACTIVE in the legacy body, as on v2', async () => {
+    const { account } = await t.app.services.accounts.create(`inactive-${Date.now()}@example.com`);
+    const k = await legacyKey(account.id);
+    await t.app.services.accounts.setPlan(account.id, { active: false });
+    failure(await t.call('POST', '/api/v0/chatbots', k, { title: 'no' }), 403, 'ACCOUNT_INACTIVE');
+    await t.app.services.accounts.setPlan(account.id, { active: true });
+    success(await t.call('POST', '/api/v0/chatbots', k, { title: 'yes' }), 201);
+  });
+
   test("a key reaches only its own account's chatbots: another account's chatbot is 404", async () => {
     const other = await t.app.services.accounts.create(`other-${Date.now()}@example.com`);
     const otherKey = await legacyKey(other.account.id);
