@@ -3,8 +3,9 @@
  * SQLite and PostgreSQL; the domain never sees SQL. Every list is keyset-paginated on
  * (createdAt, id), newest first, so inserts between requests never shift a page.
  */
+import type { AnswerContextStore } from './answers/ports.js';
 import type { ConversationStore } from './conversations/ports.js';
-import type { KnowledgeStore } from './knowledge/ports.js';
+import type { KnowledgeStore, VectorIndexPort } from './knowledge/ports.js';
 import type { OAuthStore } from './oauth/ports.js';
 import type { ResourcesStore } from './resources/ports.js';
 import type { VisitorsStore } from './visitors/ports.js';
@@ -14,6 +15,24 @@ import type { AccountRecord, ChatbotRecord, IconRecord, InvoiceRecord, Plan, Tok
 
 export type { Plan, AccountRecord, UserRecord, TokenKind, TokenRecord, ChatbotRecord, IconRecord, InvoiceRecord } from './records.js';
 export type { Keyset, PageRequest, Page } from './paging.js';
+
+export interface AnalyticsFigures {
+  conversations: number;
+  resolvedConversations: number;
+  messages: { total: number; visitor: number; ai: number; agent: number };
+  escalations: number;
+  takeOvers: number;
+  handBacks: number;
+  resolutions: number;
+  leads: number;
+  feedback: { up: number; down: number };
+  unansweredQuestions: number;
+}
+
+export interface AnalyticsStore {
+  figures(chatbotId: string, from: string, to: string): Promise<AnalyticsFigures>;
+  citedSources(chatbotId: string, from: string, to: string, limit: number): Promise<{ documentId: string; title: string; url: string | null; citations: number }[]>;
+}
 
 export interface Store {
   /** Resolves when the database answers. */
@@ -87,6 +106,12 @@ export interface Store {
   visitors: VisitorsStore;
   /** The webhook outbox, disabled targets and signing secrets (webhooks/ports.ts). */
   webhooks: WebhookStore;
+  /** What the answer engine reads: instructions, personas, custom responses, follow-ups, passages (answers/ports.ts). */
+  answers: AnswerContextStore;
+  /** A chatbot's figures over a date range (analytics.service.ts). */
+  analytics: AnalyticsStore;
+  /** The chunk vectors of one embedding space, for hybrid retrieval; throws when the dimensions are not 1..8192. */
+  vectors(space: { model: string; dimensions: number }): VectorIndexPort;
   /** Device codes, users' password hashes, sign-in sessions and their throttles (oauth/ports.ts). */
   oauth: OAuthStore;
   /** The file uploads in progress of each account, counted across every instance on the database. */

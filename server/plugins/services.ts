@@ -39,9 +39,6 @@ import { WidgetService } from '../domain/widget/widget.service.js';
 import { createVisitorServices } from '../domain/visitors/index.js';
 import { DEFAULT_USER_AGENT, type GuardedHttpClient } from '../outbound/guarded-client.js';
 import type { EmbeddedQueue } from '../queue/embedded-queue.js';
-import type { DatabaseHandle } from '../storage/dialects/index.js';
-import { analyticsStore } from '../storage/analytics.repository.js';
-import { answerContextRepository } from '../storage/answers.repository.js';
 import type { Store } from '../domain/ports.js';
 import { createRetrieval } from './retrieval.js';
 import { createWebhooks } from './webhooks.js';
@@ -55,7 +52,6 @@ declare module 'fastify' {
 /** What the services are built over: the other plugins' decorations. */
 export interface ServiceParts {
   config: Config;
-  database: DatabaseHandle;
   store: Store;
   outbound: GuardedHttpClient;
   models: GuardedHttpClient;
@@ -70,14 +66,14 @@ function jobLog(log: ServiceParts['log']): JobLog | undefined {
   return { info: (fields, message) => info.call(log, fields, message), warn: (fields, message) => warn.call(log, fields, message) };
 }
 
-export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
+export function createServices({ config, store, outbound, models, queue, log }: ServiceParts) {
   const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
   const webhooks = createWebhooks(store, outbound, secrets, config, log);
   const chatbots = new ChatbotsService(store, cursors, webhooks.checkUrls);
   const fetcher = guardedFetcher(outbound);
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
-  const retriever = createRetrieval(store.knowledge, database, config, models.fetch, log);
+  const retriever = createRetrieval(store, config, models.fetch, log);
   const indexer = new DocumentIndexer(store, retriever);
   const runner = new IngestRunner(store, queue, fetcher, extractor, indexer, { userAgent: DEFAULT_USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs }, log: jobLog(log) });
   runner.register('page', pageItem);
@@ -91,7 +87,7 @@ export function createServices({ config, database, store, outbound, models, queu
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
   const answers = createAnswerEngine({
     retriever,
-    store: answerContextRepository(database.db),
+    store: store.answers,
     lexicon: createWordNet(),
     provider: config.openai
       ? createOpenAIProvider({
@@ -132,7 +128,7 @@ export function createServices({ config, database, store, outbound, models, queu
     icons: new IconsService(store, chatbots, config.siteUrl),
     billing: new BillingService(store, cursors),
     knowledge,
-    analytics: new AnalyticsService(analyticsStore(database.db), chatbots),
+    analytics: new AnalyticsService(store.analytics, chatbots),
     confluence: new ConfluenceService(store, chatbots, knowledge, runner, fetcher, confluenceAdapter, secrets, cursors),
     /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps. */
     resources: createResourceServices(store, chatbots, cursors, {
@@ -166,7 +162,6 @@ export default fp<ServicesOptions>(
   async (app, options) => {
     const services = createServices({
       config: app.config,
-      database: app.database,
       store: app.store,
       outbound: app.outbound,
       models: app.models,

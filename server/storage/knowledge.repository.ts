@@ -17,7 +17,7 @@ import type {
   SourceType,
 } from '../domain/knowledge/ports.js';
 import { chunksRepository } from './chunks.repository.js';
-import { dialectFor, type DialectName } from './dialects/index.js';
+import type { Dialect } from './dialects/dialect.js';
 import { keysetPage } from './keyset.js';
 import type { Database, DocumentsTable, IngestItemsTable, IngestJobsTable, SourcesTable } from './tables.js';
 
@@ -267,7 +267,7 @@ const toItem = (r: Selectable<IngestItemsTable>): IngestItem => ({
 
 const COUNTERS = ['found', 'done', 'failed', 'skipped'] as const;
 
-export const ingestRepository = (db: Kysely<Database>, dialect: DialectName): KnowledgeStore['ingest'] => {
+export const ingestRepository = (db: Kysely<Database>, dialect: Dialect): KnowledgeStore['ingest'] => {
   /** Runs `fn` in a transaction (or in the caller's, when the store is already on one). */
   const atomically = <T>(fn: (trx: Kysely<Database>) => Promise<T>) =>
     db.isTransaction ? fn(db) : db.transaction().execute(fn);
@@ -326,7 +326,7 @@ export const ingestRepository = (db: Kysely<Database>, dialect: DialectName): Kn
       return atomically(async (trx) => {
         // The job row lock serialises concurrent adders on PostgreSQL, so seq stays increasing
         // without gaps from a race; SQLite has one writer at a time anyway.
-        await dialectFor(dialect).lockJob(trx, jobId);
+        await dialect.lockJob(trx, jobId);
         const top = await trx
           .selectFrom('ingest_items')
           .select((eb) => eb.fn.max('seq').as('seq'))
@@ -505,7 +505,7 @@ export const blobsRepository = (db: Kysely<Database>): KnowledgeStore['blobs'] =
 });
 
 /** The whole KnowledgeStore over one kysely handle (the database or a transaction). */
-export function createKnowledgeStore(db: Kysely<Database>, dialect: DialectName): KnowledgeStore {
+export function createKnowledgeStore(db: Kysely<Database>, dialect: Dialect): KnowledgeStore {
   return {
     sources: sourcesRepository(db),
     documents: documentsRepository(db),

@@ -6,15 +6,15 @@
  */
 import type { Kysely } from 'kysely';
 import type { UploadLeaseStore } from '../domain/ports.js';
-import { dialectFor, type DialectName } from './dialects/index.js';
+import type { Dialect } from './dialects/dialect.js';
 import type { Database } from './tables.js';
 
-export function uploadLeasesRepository(db: Kysely<Database>, dialect: DialectName): UploadLeaseStore {
+export function uploadLeasesRepository(db: Kysely<Database>, dialect: Dialect): UploadLeaseStore {
   const inTransaction = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => (db.isTransaction ? fn(db) : db.transaction().execute(fn));
   return {
     acquire: (lease, limit, now) =>
       inTransaction(async (trx) => {
-        await dialectFor(dialect).lockAccount(trx, lease.accountId);
+        await dialect.lockAccount(trx, lease.accountId);
         await trx.deleteFrom('upload_leases').where('account_id', '=', lease.accountId).where('expires_at', '<=', now).execute();
         const row = await trx.selectFrom('upload_leases').select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', lease.accountId).executeTakeFirstOrThrow();
         const running = Number(row.n);

@@ -173,7 +173,7 @@ describe.each(['sqlite', 'postgres'] as const)('upgrading to 0017 on %s', (diale
       const db = database.db;
       const migrator = new Migrator({ db, ...(database.schema ? { migrationTableSchema: database.schema } : {}), provider: { getMigrations: async () => migrations(dialect) } });
       expect((await migrator.migrateTo('0016-fair-queue')).error).toBeUndefined();
-      const store = createStore(db, dialect);
+      const store = createStore(db);
       const bot = await newChatbot(store);
       const bytes = content(3000);
       const id = newId();

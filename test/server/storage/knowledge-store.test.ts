@@ -8,7 +8,6 @@ import { newId } from '../../../server/domain/ids.js';
 import type { IngestJobRecord, VectorIndexPort } from '../../../server/domain/knowledge/ports.js';
 import type { Page, Store } from '../../../server/domain/ports.js';
 import { searchTerms } from '../../../server/storage/search-terms.js';
-import { createVectorIndex } from '../../../server/storage/dialects/index.js';
 import {
   addDocument,
   at,
@@ -347,7 +346,7 @@ describe.each(['sqlite', 'postgres'] as const)('KnowledgeStore on %s', (dialect)
     let vectors: VectorIndexPort;
     const dims = 4;
     beforeAll(() => {
-      vectors = createVectorIndex(kdb.database.db, dialect, { model: 'test-model', dimensions: dims });
+      vectors = store.vectors({ model: 'test-model', dimensions: dims });
     });
 
     test('nearest by cosine within a chatbot; vectors follow replaced and deleted chunks', async () => {
@@ -365,7 +364,7 @@ describe.each(['sqlite', 'postgres'] as const)('KnowledgeStore on %s', (dialect)
       expect(near[2].distance).toBeCloseTo(1, 5);
       expect(await vectors.nearest(bot.chatbotId, [1, 0, 0, 0], 1)).toHaveLength(1);
       // Another model's space is separate.
-      const otherModel = createVectorIndex(kdb.database.db, dialect, { model: 'other-model', dimensions: dims });
+      const otherModel = store.vectors({ model: 'other-model', dimensions: dims });
       expect(await otherModel.nearest(bot.chatbotId, [1, 0, 0, 0], 5)).toEqual([]);
 
       // Upsert replaces.
