@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { createAnswerEngine } from '../server/domain/answers/engine.js';
 import { createExtractiveProvider } from '../server/domain/answers/extractive.js';
-import { createOpenAIProvider } from '../server/domain/answers/openai-provider.js';
+import { createOpenAIProvider } from '../server/adapters/openai-provider.js';
 import { GATE_DEPTH } from '../server/domain/answers/relevance.js';
 import { createWordNet } from '../server/adapters/wordnet.js';
 import type { AnswerEngine } from '../server/domain/conversations/ports.js';

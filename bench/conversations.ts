@@ -34,7 +34,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { GATE_DEPTH } from '../server/domain/answers/relevance.js';
-import { closeExtractionWorkers } from '../server/domain/knowledge/extract/index.js';
+import { closeExtractionWorkers } from '../server/adapters/extraction/index.js';
 import { GuardedHttpClient } from '../server/outbound/guarded-client.js';
 import { buildTestApp, type TestApp } from '../test/helpers/app.js';
 import { startChatStandin } from '../test/helpers/chat-standin.js';

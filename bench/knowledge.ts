@@ -34,12 +34,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { newId, nowIso } from '../server/domain/ids.js';
-import { closeExtractionWorkers } from '../server/domain/knowledge/extract/index.js';
+import { closeExtractionWorkers } from '../server/adapters/extraction/index.js';
 import type { ChunkInput } from '../server/domain/knowledge/ports.js';
 import { createRetriever } from '../server/domain/knowledge/retrieval.js';
 import type { Store } from '../server/domain/ports.js';
 import type { DatabaseHandle, DialectName } from '../server/storage/dialects/index.js';
-import { migrateToLatest } from '../server/storage/migrations/index.js';
 import { STOPWORDS } from '../server/storage/search-terms.js';
 import { createStore } from '../server/storage/store.js';
 import { buildTestApp } from '../test/helpers/app.js';
@@ -424,11 +423,10 @@ export async function ingest(c: Corpus, store: Store, chatbotId: string, sourceI
 }
 
 
-async function scale(c: Corpus, qs: string[], database: DatabaseHandle) {
-  const dialect: DialectName = database.dialect;
+async function scale(c: Corpus, qs: string[], database: DatabaseHandle, dialect: DialectName) {
   console.log(`\n${dialect === 'sqlite' ? 2 : 3}. ${dialect}: ingest ${CHUNKS} chunks (${Math.ceil(CHUNKS / PER_DOC)} documents x ${PER_DOC}), then ${qs.length} searches (k=${K}) [load ${load()}]`);
-  await migrateToLatest(database.db, database.dialect, database.schema);
-  const store = createStore(database.db, database.dialect);
+  await database.migrate();
+  const store = createStore(database.db);
   const { chatbotId, sourceId } = await fixture(store);
   const { ms, chunks } = await ingest(c, store, chatbotId, sourceId);
   note(`${dialect} ingest ${chunks} chunks (documents.insert + chunks.replace per document)`, `${secs(ms)} s = ${Math.round((chunks / ms) * 1000)} chunks/s`);
@@ -481,9 +479,9 @@ export async function run() {
   } finally {
     await closeExtractionWorkers();
   }
-  if (!SKIP.has('sqlite')) await withSqlite((db) => scale(corpus, qs, db));
+  if (!SKIP.has('sqlite')) await withSqlite((db, dialect) => scale(corpus, qs, db, dialect));
   if (!SKIP.has('postgres')) {
-    const pgResult = await withPostgres((db) => scale(corpus, qs, db));
+    const pgResult = await withPostgres((db, dialect) => scale(corpus, qs, db, dialect));
     if (typeof pgResult === 'string') note('postgres', `skipped: ${pgResult}`);
   }
   console.log(`\nsummary [load ${load()}]`);

@@ -11,7 +11,8 @@
  * 2. Time from a visitor's message to the first streamed token (`answer.delta`) and to the stored
  *    answer (`answer.done`) with the built-in answerer, one question at a time, BENCH_QUESTIONS (50).
  * 3. Resident memory per idle socket: the server's RSS before and after BENCH_IDLE_SOCKETS (5,000)
- *    sockets said hello and stayed open. Goal <= 20 KB.
+ *    sockets said hello and stayed open, each read after a forced full GC in the server
+ *    (bench/server-gc.mjs). Goal <= 20 KB.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -49,6 +50,12 @@ async function waitFor(url: string, ms = 60_000) {
     if (Date.now() > deadline) throw new Error(`${url} did not answer`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** CPU time the process has used, user + system, in ms (a figure load on the machine hardly changes). */
+function cpuMs(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 function rssKb(child: ChildProcess): number {
@@ -127,8 +134,12 @@ export async function run() {
     return child;
   };
   try {
-    const server = start(['--import', 'tsx', 'server/main.ts'], {
+    // BENCH_SERVER_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+    const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+    const gcAck = join(dataDir, 'gc-ack');
+    const server = start([...serverArgs, '--expose-gc', '--import', './bench/server-gc.mjs', '--import', 'tsx', 'server/main.ts'], {
       ...env,
+      BENCH_GC_ACK: gcAck,
       PORT: String(PARLEY_PORT),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -161,12 +172,14 @@ export async function run() {
         return ((await ack) as { conversationId: string }).conversationId;
       }),
     );
+    const cpuBefore = cpuMs(server);
     const parley = await roundTrips(sockets, async (s, i, n) => {
       const clientId = `m-${i}-${n}`;
       const created = s.next((f) => f.type === 'message.created' && f.message.clientId === clientId);
       s.send({ type: 'message.send', clientId, conversationId: conversations[i], text: 'Do you ship to Norway, and how long does it take?' });
       await created;
     });
+    const cpuPerMessage = ((cpuMs(server) - cpuBefore) * 1000) / parley.count;
     for (const s of sockets) s.ws.close();
     await new Promise((r) => setTimeout(r, 1000));
 
@@ -182,6 +195,7 @@ export async function run() {
     console.log(`   parley   ${parley.perSecond.toFixed(0).padStart(7)} msg/s   p50 ${fmt(parley.p50)} ms   p99 ${fmt(parley.p99)} ms   (${parley.count} messages)`);
     console.log(`   ws echo  ${bare.perSecond.toFixed(0).padStart(7)} msg/s   p50 ${fmt(bare.p50)} ms   p99 ${fmt(bare.p99)} ms`);
     console.log(`   ratio ${(parley.perSecond / bare.perSecond).toFixed(2)} (goal >= 0.3); p99 ${fmt(parley.p99)} ms (goal <= 20 ms)`);
+    console.log(`   server CPU per message ${cpuPerMessage.toFixed(0)} µs (user + system; hardly changed by other load on the machine)`);
 
     // 2. Time to the first streamed token with the built-in answerer.
     const asker = await visit(aiToken);
@@ -208,13 +222,28 @@ export async function run() {
     console.log(`2. visitor message -> first answer.delta (built-in answerer), ${QUESTIONS} questions one at a time`);
     console.log(`   first token p50 ${fmt(pct(first, 50))} ms  p99 ${fmt(pct(first, 99))} ms;  answer.done p50 ${fmt(pct(done, 50))} ms  p99 ${fmt(pct(done, 99))} ms`);
 
-    // 3. Memory per idle socket.
+    // 3. Memory per idle socket, each reading right after a full collection in the server (a
+    // collection that happened to run between two readings made the step negative once).
+    let collections = 0;
+    const collected = async () => {
+      server.kill('SIGUSR2');
+      collections++;
+      for (let i = 0; i < 200; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        try {
+          if (Number(readFileSync(gcAck, 'utf8')) === collections) return rssKb(server);
+        } catch {
+          /* not written yet */
+        }
+      }
+      throw new Error('the server did not report its garbage collection');
+    };
     await new Promise((r) => setTimeout(r, 2000));
-    const before = rssKb(server);
+    const before = await collected();
     const idle: Socket[] = [];
     for (let i = 0; i < IDLE; i += 250) idle.push(...(await Promise.all(Array.from({ length: Math.min(250, IDLE - i) }, () => visit(idleToken)))));
     await new Promise((r) => setTimeout(r, 3000));
-    const after = rssKb(server);
+    const after = await collected();
     console.log(`3. ${IDLE} idle sockets (hello done): server RSS ${(before / 1024).toFixed(0)} MB -> ${(after / 1024).toFixed(0)} MB, ${((after - before) / IDLE).toFixed(1)} KB per socket (goal <= 20 KB)`);
     for (const s of idle) s.ws.terminate();
   } finally {

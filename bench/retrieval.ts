@@ -16,13 +16,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkDocument } from '../server/domain/knowledge/chunk.js';
-import { extract } from '../server/domain/knowledge/extract/index.js';
+import { extract } from '../server/adapters/extraction/index.js';
 import type { ChunkInput } from '../server/domain/knowledge/ports.js';
 import { createRetriever } from '../server/domain/knowledge/retrieval.js';
 import { newId, nowIso } from '../server/domain/ids.js';
 import type { Store } from '../server/domain/ports.js';
 import type { DatabaseHandle, DialectName } from '../server/storage/dialects/index.js';
-import { migrateToLatest } from '../server/storage/migrations/index.js';
 import { createStore } from '../server/storage/store.js';
 import { withPostgres, withSqlite } from './databases.js';
 
@@ -115,9 +114,9 @@ export async function ingest(store: Store): Promise<{ chatbotId: string; byDocum
   return { chatbotId, byDocument, chunks: total };
 }
 
-export async function evaluate(database: DatabaseHandle): Promise<RetrievalScore> {
-  await migrateToLatest(database.db, database.dialect);
-  const store = createStore(database.db, database.dialect);
+export async function evaluate(database: DatabaseHandle, dialect: DialectName): Promise<RetrievalScore> {
+  await database.migrate();
+  const store = createStore(database.db);
   const { chatbotId, byDocument, chunks } = await ingest(store);
   const retriever = createRetriever({ store: store.knowledge });
   const questions = loadQuestions();
@@ -141,7 +140,7 @@ export async function evaluate(database: DatabaseHandle): Promise<RetrievalScore
   const elapsed = performance.now() - started;
   const n = questions.length;
   return {
-    dialect: database.dialect,
+    dialect,
     documents: byDocument.size,
     chunks,
     questions: n,

@@ -1,15 +1,17 @@
 /**
  * Peak memory of file uploads: `POST /knowledge/files` on the real app listening on 127.0.0.1,
- * one 20 MB file alone (the baseline), then ten 20 MB files sent at once. The bodies are
- * generated as streams, so the client holds almost nothing; the process's resident set size is
- * sampled every 10 ms and the peak above the idle figure is reported. Uploads stream to disk and
- * blob writes take turns, so ten at once should cost about what one costs, not ten times it.
- * Background jobs are stopped first: this measures receiving and storing, not extraction.
+ * one 20 MB file alone (the baseline), then ten 20 MB files sent at once, on SQLite and then on
+ * PostgreSQL (when reachable). The bodies are generated as streams, so the client holds almost
+ * nothing; the process's resident set size is sampled every 10 ms and the peak above the figure
+ * before each step is reported. Uploads stream to disk and are stored in 1 MB pieces, one file at
+ * a time, so ten at once should cost about what one costs, not ten times it. Background jobs are
+ * stopped first: this measures receiving and storing, not extraction.
  */
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { buildTestApp } from '../test/helpers/app.js';
+import { postgresAvailable } from '../test/helpers/postgres.js';
 
 const MB = 1024 * 1024;
 const FILE_BYTES = Number(process.env.BENCH_FILE_MB ?? 20) * MB;
@@ -76,7 +78,13 @@ async function peakGrowth(fn: () => Promise<unknown>): Promise<number> {
 }
 
 export async function run() {
-  const t = await buildTestApp({ env: { FILE_MAX_BYTES: String(FILE_BYTES + MB), UPLOAD_MAX_TOTAL_BYTES: String(FILE_BYTES + 2 * MB), UPLOADS_PER_ACCOUNT: String(CONCURRENT) } });
+  await measure('sqlite');
+  if (await postgresAvailable()) await measure('postgres');
+  else console.log('PostgreSQL unreachable: its run is skipped');
+}
+
+async function measure(dialect: 'sqlite' | 'postgres') {
+  const t = await buildTestApp({ dialect, env: { FILE_MAX_BYTES: String(FILE_BYTES + MB), UPLOAD_MAX_TOTAL_BYTES: String(FILE_BYTES + 2 * MB), UPLOADS_PER_ACCOUNT: String(CONCURRENT) } });
   try {
     await t.app.queue.stop();
     const { token } = await t.token();
@@ -90,6 +98,7 @@ export async function run() {
     const one = await peakGrowth(async () => statuses.push(await upload(port, path, token)));
     const ten = await peakGrowth(async () => statuses.push(...(await Promise.all(Array.from({ length: CONCURRENT }, () => upload(port, path, token))))));
     if (statuses.some((s) => s !== 202)) throw new Error(`an upload failed: ${statuses.join(', ')}`);
+    console.log(`-- ${dialect}`);
     console.log(`file size                       ${(FILE_BYTES / MB).toFixed(0)} MB`);
     console.log(`peak RSS growth, 1 upload        ${one.toFixed(1)} MB`);
     console.log(`peak RSS growth, ${CONCURRENT} at once     ${ten.toFixed(1)} MB`);

@@ -15,14 +15,16 @@ import { clientErrorHandler, frameworkErrors } from './http/client-errors.js';
 import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { installJsonBody } from './http/json-body.js';
-import { ErrorEnvelope, swaggerOptions } from './http/openapi.js';
+import { ErrorEnvelope, LegacyErrorBody, legacySwaggerOptions, swaggerOptions } from './http/openapi.js';
 import outboundPlugin from './plugins/outbound.js';
 import queuePlugin from './plugins/queue.js';
 import realtimePlugin from './plugins/realtime.js';
 import servicesPlugin from './plugins/services.js';
 import storagePlugin from './plugins/storage.js';
 import webhooksPlugin from './plugins/webhooks.js';
+import { oauthRoutes } from './routes/oauth/index.js';
 import { publicRoutes } from './routes/public/index.js';
+import { legacyRoutes } from './routes/v0/index.js';
 import { v2Routes } from './routes/v2/index.js';
 import widgetFiles from './routes/widget-files/index.js';
 import { widgetRoutes } from './routes/widget/index.js';
@@ -124,14 +126,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installEnvelope(app);
   // 5. The OpenAPI document, from the route schemas (the same ones that serialise responses).
   app.addSchema(ErrorEnvelope);
+  app.addSchema(LegacyErrorBody);
   await app.register(swagger, swaggerOptions(config.siteUrl));
+  // The legacy v0/v1 document (/openapi.yaml), from the same route schemas.
+  await app.register(swagger, legacySwaggerOptions(config.siteUrl));
 
   // 6. The realtime hub and the visitor gateway's sockets (closed before the services they use).
   await app.register(realtimePlugin);
 
   // 7. Routes.
   await app.register(v2Routes, { prefix: '/api/v2' });
+  await app.register(legacyRoutes);
   await app.register(publicRoutes);
+  await app.register(oauthRoutes);
   await app.register(widgetFiles);
   await app.register(widgetRoutes);
   return app;

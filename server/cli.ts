@@ -13,6 +13,8 @@ import type { Plan } from './domain/ports.js';
 import { prepareDatabase } from './prepare.js';
 import { openDatabase } from './storage/dialects/index.js';
 import { startupFailure } from './startup-errors.js';
+import { credentialsPath, loadCredentials, removeCredentials, saveCredentials } from './client/credentials.js';
+import { deviceLogin, LoginError, revokeToken, serverUrl, whoami } from './client/device-login.js';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -32,6 +34,17 @@ Commands:
   plan set [--account ID] [--max-chatbots N] [--max-pages N] [--webhooks on|off]
            [--analytics on|off] [--branding-removal on|off] [--active on|off] [--name N]
   invoices record --name N --amount 12.50 --currency EUR [--status paid] [--url U] [--account ID]
+  users set-password --email E [--account ID]
+                                          the password E signs in with on the device
+                                          verification page (/device), read from stdin
+
+Signing in from the command line (against a running server, no database needed):
+  login --server URL [--scopes a,b] [--chatbots ID,ID]
+                                          the OAuth device flow: approve the code shown at
+                                          URL/device; the token is kept in
+                                          $XDG_CONFIG_HOME/parley/credentials.json (mode 0600)
+  whoami [--json]                         who the stored token acts as
+  logout                                  revoke the stored token and forget it
 
 Without --account, commands act on the install's first account. Options take their value
 as the next argument or after '=' (--account=ID). Lists print a table; --json prints JSON.
@@ -86,6 +99,7 @@ const OPTIONS = {
   currency: { type: 'string' },
   status: { type: 'string' },
   url: { type: 'string' },
+  server: { type: 'string' },
 } as const;
 
 /**
@@ -113,9 +127,11 @@ async function run(argv: string[]): Promise<number> {
     (command ? console.log : console.error)(USAGE);
     return command ? 0 : 2;
   }
-  const needsSub = ['accounts', 'tokens', 'legacy-keys', 'plan', 'invoices'].includes(command);
+  const needsSub = ['accounts', 'tokens', 'legacy-keys', 'plan', 'invoices', 'users'].includes(command);
   const args = needsSub ? rest : [sub, ...rest].filter((a) => a !== undefined);
   const { values, positionals } = parseArgs({ args: joinOptionValues(args), allowPositionals: true, strict: true, options: OPTIONS });
+  // The client side: these talk to a running server over HTTP, never to a database.
+  if (CLIENT_COMMANDS.includes(command)) return clientCommand(command, values);
 
   const config = loadConfig();
   configured = config;
@@ -243,6 +259,16 @@ async function run(argv: string[]): Promise<number> {
         out(invoice, `Recorded invoice ${invoice.id}`);
         return 0;
       }
+      case 'users set-password': {
+        if (!values.email) throw new UsageError('users set-password needs --email');
+        const account = await services.accounts.resolve(values.account);
+        const user = await services.store.users.byEmail(account.id, values.email);
+        if (!user) throw new UsageError(`no user ${values.email} in account ${account.id}`);
+        const password = await readPassword();
+        await services.signIn.setPassword(user, password);
+        out({ userId: user.id, email: user.email, accountId: account.id }, `Password set for ${user.email}: sign in at ${config.siteUrl}/device`);
+        return 0;
+      }
       default:
         throw new UsageError(`Unknown command "${key}"`);
     }
@@ -250,6 +276,93 @@ async function run(argv: string[]): Promise<number> {
     await closeCore();
     await database.close();
   }
+}
+
+const CLIENT_COMMANDS = ['login', 'whoami', 'logout'];
+
+async function clientCommand(command: string, values: { server?: string; scopes?: string; chatbots?: string; json?: boolean }): Promise<number> {
+  if (command === 'login') {
+    if (!values.server) throw new UsageError('login needs --server URL (the site address, e.g. https://chat.example.com)');
+    const server = serverUrl(values.server);
+    const { hostname, protocol } = new URL(server);
+    if (protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(hostname)) {
+      process.stderr.write(`Warning: ${server} is plain http; the token will cross the network unencrypted.\n`);
+    }
+    const granted = await deviceLogin({
+      server,
+      scope: list(values.scopes)?.join(' '),
+      chatbots: list(values.chatbots)?.join(' '),
+      show: (p) =>
+        console.log(
+          `To sign in, open ${p.verificationUri}\nand enter the code ${p.userCode}\n` +
+            (p.verificationUriComplete ? `(or open ${p.verificationUriComplete})\n` : '') +
+            `The code expires in ${Math.round(p.expiresIn / 60)} minutes. Waiting for approval...`,
+        ),
+    });
+    const file = saveCredentials({ server, accessToken: granted.accessToken, scope: granted.scope, savedAt: new Date().toISOString() });
+    console.log(`Signed in to ${server}. The token is stored in ${file}.`);
+    return 0;
+  }
+  const stored = loadCredentials();
+  if (!stored) {
+    console.error(`Not signed in: run login --server URL (looked for ${credentialsPath()})`);
+    return 1;
+  }
+  if (command === 'whoami') {
+    const me = await whoami(stored.server, stored.accessToken);
+    if (me.status === 401) {
+      console.error(`The stored token for ${stored.server} is no longer valid (revoked?): run login again`);
+      return 1;
+    }
+    if (me.status !== 200 || !me.body?.data) {
+      console.error(`${stored.server} answered ${me.status}: ${me.body?.error?.message ?? 'no identity'}`);
+      return 1;
+    }
+    const d = me.body.data;
+    if (values.json) console.log(JSON.stringify({ server: stored.server, ...d }));
+    else console.log(`${d.user.email} (${d.user.role}) in account ${d.account.name} (${d.account.id}) at ${stored.server}\nToken ${d.token.id}: ${d.scopes.join(' ')}${d.chatbotIds ? `\nChatbots: ${d.chatbotIds.join(', ')}` : ''}`);
+    return 0;
+  }
+  // logout: revoked at the server first; the file goes only once the token is dead.
+  await revokeToken(stored.server, stored.accessToken);
+  removeCredentials();
+  console.log(`Signed out of ${stored.server}: the token is revoked and forgotten.`);
+  return 0;
+}
+
+/** A password from stdin: typed twice without echo at a terminal, else the first line piped in. */
+async function readPassword(): Promise<string> {
+  if (!process.stdin.isTTY) {
+    let text = '';
+    for await (const chunk of process.stdin) text += chunk;
+    return text.replace(/\r?\n$/, '');
+  }
+  const ask = (question: string) =>
+    new Promise<string>((resolve) => {
+      process.stderr.write(question);
+      const stdin = process.stdin;
+      stdin.setRawMode(true);
+      stdin.resume();
+      let typed = '';
+      const onData = (data: Buffer) => {
+        for (const ch of data.toString('utf8')) {
+          if (ch === '\r' || ch === '\n') {
+            stdin.setRawMode(false);
+            stdin.pause();
+            stdin.off('data', onData);
+            process.stderr.write('\n');
+            return resolve(typed);
+          }
+          if (ch === '\u0003') process.exit(130);
+          if (ch === '\u007f') typed = typed.slice(0, -1);
+          else typed += ch;
+        }
+      };
+      stdin.on('data', onData);
+    });
+  const first = await ask('New password: ');
+  if ((await ask('Again: ')) !== first) throw new UsageError('the two passwords differ');
+  return first;
 }
 
 run(process.argv.slice(2)).then(
@@ -262,6 +375,10 @@ run(process.argv.slice(2)).then(
     if (err instanceof ConfigError) {
       console.error(`Configuration error: ${err.message}`);
       process.exit(78);
+    }
+    if (err instanceof LoginError) {
+      console.error(`Error: ${err.message}`);
+      process.exit(1);
     }
     if (err instanceof AppError) {
       const details = Array.isArray(err.extra.details) ? ` (${err.extra.details.map((d: { path: unknown[]; message: string }) => `${d.path.join('.')} ${d.message}`).join('; ')})` : '';

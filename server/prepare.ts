@@ -5,12 +5,11 @@
  */
 import { AccountsService } from './domain/accounts.service.js';
 import type { DatabaseHandle } from './storage/dialects/index.js';
-import { migrateToLatest } from './storage/migrations/index.js';
 import { createStore } from './storage/store.js';
 
 /** Returns the migrations it applied; `onMigration` hears each one as it starts. */
 export async function prepareDatabase(database: DatabaseHandle, ownerEmail: string, onMigration?: (name: string) => void): Promise<string[]> {
-  const applied = await migrateToLatest(database.db, database.dialect, database.schema, onMigration);
-  await new AccountsService(createStore(database.db, database.dialect)).bootstrap(ownerEmail);
+  const applied = await database.migrate(onMigration);
+  await new AccountsService(createStore(database.db)).bootstrap(ownerEmail);
   return applied;
 }

@@ -34,3 +34,18 @@ export interface Pagination {
   hasNextPage: boolean;
   nextCursor: string | null;
 }
+
+/** The legacy v0/v1 success body (spec 2.4): no `ok`, no `meta`; lists are whole arrays. */
+export interface LegacySuccess<T> {
+  success: true;
+  message: string;
+  data: T;
+}
+
+/** The legacy v0/v1 error body (spec 2.4); `details` lists failing fields ({path, message}) or is null. */
+export interface LegacyError {
+  success: false;
+  message: string;
+  data: null;
+  error: { code: ErrorCode; message: string; details: { path: (string | number)[]; message: string }[] | null };
+}

@@ -161,7 +161,18 @@ export type ClientFrame =
 // ---------------------------------------------------------------------------------------------
 // Server frames
 
-/** A message as the widget shows it. */
+/**
+ * A team member as visitors see them. `name` is their display name, null when they have none
+ * (the widget then writes its chatMessage.agentName text); never their e-mail address unless
+ * they chose it as their name.
+ */
+export interface TeamMember {
+  id: string;
+  name: string | null;
+  avatarUrl: string | null;
+}
+
+/** A message as the widget shows it (`name` of a team reply: the member's display name, as `agent.name`). */
 export interface WireMessage {
   id: string;
   conversationId: string;
@@ -170,7 +181,7 @@ export interface WireMessage {
   text: string;
   sources: MessageSource[];
   followUps: MessageFollowUp[];
-  agent: { id: string; name: string; avatarUrl: string | null } | null;
+  agent: TeamMember | null;
   feedback: 'up' | 'down' | null;
   /** The client id of the visitor message that created it (echoed so the sender can match it). */
   clientId: string | null;
@@ -182,7 +193,7 @@ export type ConditionState = {
   mode: 'AI' | 'AGENT';
   status: 'OPEN' | 'RESOLVED';
   escalated: boolean;
-  agent: { id: string; name: string; avatarUrl: string | null } | null;
+  agent: TeamMember | null;
 };
 
 export interface ReadyFrame {
@@ -224,7 +235,7 @@ export interface TypingServerFrame {
   conversationId: string;
   who: 'ai' | 'agent';
   typing: boolean;
-  agent?: { id: string; name: string; avatarUrl: string | null };
+  agent?: TeamMember;
 }
 export type ConditionChange = 'started' | 'escalated' | 'taken_over' | 'released' | 'resolved' | 'reopened';
 export interface ConditionFrame {

@@ -23,7 +23,7 @@
  * `EVAL_VERBOSE=1` lists every miss; `EVAL_CORPUS=shop` runs one corpus.
  */
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
-import { closeExtractionWorkers } from '../../server/domain/knowledge/extract/index.js';
+import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { plainBm25, type AnchorChunk } from './bm25.js';
 import { checkQuestions, CORPORA, loadCorpus, serveCorpus, type Corpus, type CorpusName, type Question } from './corpus.js';
 

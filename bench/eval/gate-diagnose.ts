@@ -2,7 +2,7 @@
 import { questionConcepts, expandedQuery } from '../../server/domain/answers/expansion.js';
 import { idf, profileCache } from '../../server/domain/answers/knowledge-profile.js';
 import { conceptRelevance, hitTerms } from '../../server/domain/answers/relevance.js';
-import { closeExtractionWorkers } from '../../server/domain/knowledge/extract/index.js';
+import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { createWordNet } from '../../server/adapters/wordnet.js';
 import { answerContextRepository } from '../../server/storage/answers.repository.js';
 import { ingestCorpus } from './answers-eval.js';

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { createAnswerEngine, type AnswerEngineOptions } from '../../server/domain/answers/engine.js';
 import { createExtractiveProvider } from '../../server/domain/answers/extractive.js';
-import { closeExtractionWorkers } from '../../server/domain/knowledge/extract/index.js';
+import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { createRetriever } from '../../server/domain/knowledge/retrieval.js';
 import { createWordNet } from '../../server/adapters/wordnet.js';
 import { answerContextRepository } from '../../server/storage/answers.repository.js';

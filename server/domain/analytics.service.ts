@@ -8,24 +8,7 @@ import type { AuthContext } from './auth.js';
 import type { ChatbotsService } from './chatbots.service.js';
 import { validationFailed } from './errors.js';
 import { requireFeature } from './plans.js';
-
-export interface AnalyticsFigures {
-  conversations: number;
-  resolvedConversations: number;
-  messages: { total: number; visitor: number; ai: number; agent: number };
-  escalations: number;
-  takeOvers: number;
-  handBacks: number;
-  resolutions: number;
-  leads: number;
-  feedback: { up: number; down: number };
-  unansweredQuestions: number;
-}
-
-export interface AnalyticsStore {
-  figures(chatbotId: string, from: string, to: string): Promise<AnalyticsFigures>;
-  citedSources(chatbotId: string, from: string, to: string, limit: number): Promise<{ documentId: string; title: string; url: string | null; citations: number }[]>;
-}
+import type { AnalyticsStore } from './ports.js';
 
 const DAY = 86_400_000;
 const MAX_RANGE_DAYS = 366;

@@ -7,7 +7,7 @@ import { freeFormErrors } from './free-form.js';
 import { requireFeature } from './plans.js';
 import { keepMaskedSecret, visibleSettings } from './secret-settings.js';
 import type { ChatbotRecord, Store } from './ports.js';
-import { checkLeadFields, type LeadField } from './resources/leads.js';
+import { checkLeadFields, type LeadField } from './resources/lead-fields.js';
 
 export interface ChatbotView {
   id: string;

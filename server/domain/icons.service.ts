@@ -54,7 +54,7 @@ export class IconsService {
 
   async remove(auth: AuthContext, chatbotId: string, type: string, confirm: boolean) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
-    if (!(type in ICON_TYPES)) throw notFound('Icon type');
+    if (!Object.hasOwn(ICON_TYPES, type)) throw notFound('Icon type');
     if (!confirm) throw confirmationRequired('Add ?confirm=true to delete this icon');
     const setting = ICON_TYPES[type as IconType];
     const old = await this.store.icons.ofType(chatbot.id, type);

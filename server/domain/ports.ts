@@ -3,111 +3,47 @@
  * SQLite and PostgreSQL; the domain never sees SQL. Every list is keyset-paginated on
  * (createdAt, id), newest first, so inserts between requests never shift a page.
  */
-import type { Role, Scope, TokenAccess } from '../../shared/scopes.js';
+import type { AnswerContextStore } from './answers/ports.js';
 import type { ConversationStore } from './conversations/ports.js';
-import type { KnowledgeStore } from './knowledge/ports.js';
+import type { KnowledgeStore, VectorIndexPort } from './knowledge/ports.js';
 import type { OAuthStore } from './oauth/ports.js';
 import type { ResourcesStore } from './resources/ports.js';
 import type { VisitorsStore } from './visitors/ports.js';
 import type { WebhookStore } from './webhooks/ports.js';
+import type { Page, PageRequest } from './paging.js';
+import type { AccountRecord, ChatbotRecord, IconRecord, InvoiceRecord, Plan, TokenRecord, UserRecord } from './records.js';
 
-export interface Plan {
-  name: string;
-  maxChatbots: number;
-  maxPages: number;
-  webhooks: boolean;
-  analytics: boolean;
-  brandingRemoval: boolean;
-  active: boolean;
+export type { Plan, AccountRecord, UserRecord, TokenKind, TokenRecord, ChatbotRecord, IconRecord, InvoiceRecord } from './records.js';
+export type { Keyset, PageRequest, Page } from './paging.js';
+
+export interface AnalyticsFigures {
+  conversations: number;
+  resolvedConversations: number;
+  messages: { total: number; visitor: number; ai: number; agent: number };
+  escalations: number;
+  takeOvers: number;
+  handBacks: number;
+  resolutions: number;
+  leads: number;
+  feedback: { up: number; down: number };
+  unansweredQuestions: number;
 }
 
-export interface AccountRecord {
-  id: string;
-  name: string;
-  plan: Plan;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface UserRecord {
-  id: string;
-  accountId: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  createdAt: string;
-}
-
-export type TokenKind = 'api' | 'legacy';
-
-export interface TokenRecord {
-  id: string;
-  accountId: string;
-  userId: string;
-  kind: TokenKind;
-  name: string;
-  access: TokenAccess;
-  scopes: Scope[];
-  chatbotIds: string[] | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-export interface ChatbotRecord {
-  id: string;
-  accountId: string;
-  createdById: string;
-  title: string;
-  description: string;
-  settings: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface IconRecord {
-  id: string;
-  chatbotId: string;
-  type: string;
-  mime: string;
-  size: number;
-  createdAt: string;
-}
-
-export interface InvoiceRecord {
-  id: string;
-  accountId: string;
-  name: string;
-  amountCents: number;
-  currency: string;
-  status: string;
-  periodStart: string | null;
-  periodEnd: string | null;
-  url: string | null;
-  createdAt: string;
-}
-
-export interface Keyset {
-  createdAt: string;
-  id: string;
-}
-
-export interface PageRequest {
-  limit: number;
-  after: Keyset | null;
-}
-
-export interface Page<T> {
-  items: T[];
-  /** Key of the last item when more items follow, else null. */
-  next: Keyset | null;
+export interface AnalyticsStore {
+  figures(chatbotId: string, from: string, to: string): Promise<AnalyticsFigures>;
+  citedSources(chatbotId: string, from: string, to: string, limit: number): Promise<{ documentId: string; title: string; url: string | null; citations: number }[]>;
 }
 
 export interface Store {
   /** Resolves when the database answers. */
   ping(): Promise<void>;
-  /** Runs `fn` in one transaction; everything it writes commits together or not at all. */
-  transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction; everything it writes commits together or not at all.
+   * `group`: `fn` is short and touches only the database; it may share its COMMIT with other
+   * such transactions running at the same time (still all-or-nothing each, resolved only after
+   * the COMMIT), which multiplies how many small writes one SQLite writer takes per second.
+   */
+  transaction<T>(fn: (store: Store) => Promise<T>, options?: { group?: boolean }): Promise<T>;
   accounts: {
     insert(account: AccountRecord): Promise<void>;
     get(id: string): Promise<AccountRecord | null>;
@@ -170,6 +106,28 @@ export interface Store {
   visitors: VisitorsStore;
   /** The webhook outbox, disabled targets and signing secrets (webhooks/ports.ts). */
   webhooks: WebhookStore;
+  /** What the answer engine reads: instructions, personas, custom responses, follow-ups, passages (answers/ports.ts). */
+  answers: AnswerContextStore;
+  /** A chatbot's figures over a date range (analytics.service.ts). */
+  analytics: AnalyticsStore;
+  /** The chunk vectors of one embedding space, for hybrid retrieval; throws when the dimensions are not 1..8192. */
+  vectors(space: { model: string; dimensions: number }): VectorIndexPort;
   /** Device codes, users' password hashes, sign-in sessions and their throttles (oauth/ports.ts). */
   oauth: OAuthStore;
+  /** The file uploads in progress of each account, counted across every instance on the database. */
+  uploadLeases: UploadLeaseStore;
+}
+
+/**
+ * A lease per upload in progress: every instance on the database counts the same leases, and a
+ * lease its process stopped renewing (killed, crashed) expires instead of holding a slot forever.
+ */
+export interface UploadLeaseStore {
+  /**
+   * Takes `lease` when the account holds fewer than `limit` leases unexpired at `now` (expired
+   * ones are dropped first); `running`: how many it held. Concurrent callers never exceed `limit`.
+   */
+  acquire(lease: { id: string; accountId: string; expiresAt: string }, limit: number, now: string): Promise<{ taken: boolean; running: number }>;
+  renew(id: string, expiresAt: string): Promise<void>;
+  release(id: string): Promise<void>;
 }

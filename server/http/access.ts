@@ -1,7 +1,8 @@
 /**
  * Route access declarations and the one hook that enforces them. Every route declares
- * `config.access`: `{ public: true }` or `{ scopes: [...] }` (an empty list: any valid token).
- * Registering a route without a declaration fails at start, so no route is open by accident.
+ * `config.access`: `{ public: true }`, `{ scopes: [...] }` (an empty list: any valid token) or,
+ * for the legacy v0/v1 API, `{ legacyKey: true }`. Registering a route without a declaration
+ * fails at start, so no route is open by accident.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../../shared/scopes.js';
@@ -14,10 +15,22 @@ export type Access =
   | { public: true }
   | {
       public?: false;
+      legacyKey?: false;
       scopes: Scope[];
       /** Reachable while the account is inactive (so its owner can see why and fix it). */
       whileInactive?: boolean;
+    }
+  | {
+      public?: false;
+      /**
+       * Legacy v0/v1: a legacy API key (spec 5), which has no scopes and acts as its owner with
+       * the owner's role. v2 tokens are refused here, as legacy keys are on v2.
+       */
+      legacyKey: true;
     };
+
+/** The scopes a route declares (none for public and legacy-key routes). */
+export const scopesOf = (access: Access): Scope[] => ('scopes' in access ? access.scopes : []);
 
 /** One registered route and its declared access, as the access hook saw it at start. */
 export interface RouteAccess {
@@ -37,6 +50,8 @@ declare module 'fastify' {
     successStatus?: number;
     /** Not wrapped in the envelope (the OpenAPI document itself, icon files). */
     raw?: boolean;
+    /** A legacy v0/v1 route: legacy bodies, with this success message (set by endpoint()). */
+    legacy?: { message: string };
   }
   interface FastifyRequest {
     /** The caller of an authenticated route; reading it on a public route is a programming error. */
@@ -49,8 +64,10 @@ declare module 'fastify' {
 
 export function installAccess(app: FastifyInstance, tokens: TokensService, siteUrl: string) {
   const challenge = `Bearer resource_metadata="${siteUrl}/.well-known/oauth-protected-resource/api/v2"`;
-  const unauthorized = (code: 'AUTHORIZATION_HEADER_REQUIRED' | 'AUTHORIZATION_HEADER_NOT_VALID' | 'TOKEN_NOT_VALID', message: string, hint: string) =>
-    new AppError(code, message, { hint, headers: { 'www-authenticate': challenge } });
+  // Legacy keys are not OAuth-issued: the challenge names the realm only.
+  const legacyChallenge = 'Bearer realm="Parley legacy API (v0/v1)"';
+  const unauthorized = (code: 'AUTHORIZATION_HEADER_REQUIRED' | 'AUTHORIZATION_HEADER_NOT_VALID' | 'TOKEN_NOT_VALID', message: string, hint: string, legacy = false) =>
+    new AppError(code, message, { hint, headers: { 'www-authenticate': legacy ? legacyChallenge : challenge } });
 
   app.decorateRequest('authContext', null);
   app.decorateRequest('auth', {
@@ -81,20 +98,25 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
   app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
     const access = request.routeOptions.config.access;
     if (!access || access.public) return;
+    const legacy = access.legacyKey === true;
+    const credential = legacy ? 'legacy API key' : 'API token';
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
-      throw unauthorized('AUTHORIZATION_HEADER_REQUIRED', 'This route needs an Authorization header', 'Send Authorization: Bearer <API token>');
+      throw unauthorized('AUTHORIZATION_HEADER_REQUIRED', 'This route needs an Authorization header', `Send Authorization: Bearer <${credential}>`, legacy);
     }
     // The scheme name is case-insensitive (RFC 9110 11.1); the token is not.
     const match = /^[Bb][Ee][Aa][Rr][Ee][Rr] ([A-Za-z0-9._~+/=-]{1,512})$/.exec(header);
     if (!match) {
-      throw unauthorized('AUTHORIZATION_HEADER_NOT_VALID', 'The Authorization header is not "Bearer <token>"', 'Send Authorization: Bearer <API token>, with one space');
+      throw unauthorized('AUTHORIZATION_HEADER_NOT_VALID', 'The Authorization header is not "Bearer <token>"', `Send Authorization: Bearer <${credential}>, with one space`, legacy);
     }
-    const auth = await tokens.authenticate(match[1]);
+    const auth = await tokens.authenticate(match[1], legacy ? 'legacy' : 'api');
     if (!auth) {
-      throw unauthorized('TOKEN_NOT_VALID', 'The token is unknown or was revoked', 'Create a new token (CLI `tokens create` or POST /api/v2/tokens)');
+      throw legacy
+        ? unauthorized('TOKEN_NOT_VALID', 'The key is not a legacy API key of this server, or was revoked', 'v0 and v1 take a legacy API key (CLI `legacy-keys create`); v2 tokens work on /api/v2', true)
+        : unauthorized('TOKEN_NOT_VALID', 'The token is unknown or was revoked', 'Create a new token (CLI `tokens create` or POST /api/v2/tokens)');
     }
     request.authContext = auth;
+    if (legacy) return requireActive(auth.account);
     requireScopes(auth, access.scopes);
     if (!access.whileInactive) requireActive(auth.account);
   });

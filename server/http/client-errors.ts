@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import type { ErrorCode } from '../../shared/errors.js';
+import { isLegacyPath, legacyError } from './envelope.js';
 
 const REFUSALS: Record<string, { status: number; code: string; message: string; hint: string }> = {
   HPE_HEADER_OVERFLOW: { status: 431, code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large', hint: 'Send fewer or shorter headers (cookies, long tokens)' },
@@ -32,18 +34,20 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
 
 /**
  * Fastify's own refusals before routing (a path with broken percent-encoding, a path segment
- * longer than the router reads) in the envelope, with the headers every response carries.
+ * longer than the router reads) in the envelope (the legacy body under /api/v0 and /api/v1), with
+ * the headers every response carries.
  */
 export function frameworkErrors(err: { code?: string }, request: FastifyRequest, reply: FastifyReply) {
   const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
   const status = tooLong ? 404 : 400;
   const error = tooLong
-    ? { code: 'NOT_FOUND', message: 'Nothing has an id that long', hint: 'Check the id in the path' }
-    : { code: 'MALFORMED_REQUEST', message: 'The request path is not a valid URL', hint: 'Percent-encode the path correctly' };
+    ? { code: 'NOT_FOUND' as ErrorCode, message: 'Nothing has an id that long', hint: 'Check the id in the path' }
+    : { code: 'MALFORMED_REQUEST' as ErrorCode, message: 'The request path is not a valid URL', hint: 'Percent-encode the path correctly' };
+  const body = isLegacyPath(request.url) ? legacyError(error) : { ok: false, error, meta: { requestId: request.id } };
   void reply
     .code(status)
     .header('x-request-id', request.id)
     .header('x-content-type-options', 'nosniff')
     .type('application/json; charset=utf-8')
-    .send(JSON.stringify({ ok: false, error, meta: { requestId: request.id } }));
+    .send(JSON.stringify(body));
 }

@@ -35,6 +35,38 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope' },
 );
 
+/** The legacy v0/v1 error body (spec 2.4). */
+export const LegacyErrorBody = Type.Object(
+  {
+    success: Type.Literal(false),
+    message: Type.String({ description: 'Readable text; may change; never match on it' }),
+    data: Type.Null(),
+    error: Type.Object({
+      code: Type.Enum(ERROR_CODES as unknown as string[], {
+        description: ERROR_CODES.map((c) => `${c} (${ERROR_STATUS[c]})`).join(', '),
+      }),
+      message: Type.String(),
+      details: Type.Union([
+        Type.Array(Type.Object({
+          path: Type.Array(Type.Union([Type.String(), Type.Integer()]), { description: 'The failing field; more than one element when it is nested' }),
+          message: Type.String(),
+        })),
+        Type.Null(),
+      ], { description: 'VALIDATION_FAILED: one item per failing field; otherwise null' }),
+    }),
+  },
+  { $id: 'LegacyErrorBody' },
+);
+
+const LEGACY_URL = /^\/api\/v[01](?:\/|$)/;
+const hidden = (schema: unknown, url: string) => ({ schema: { ...(schema as object), hide: true } as never, url });
+/** Each document keeps only its own error body among the shared schemas. */
+const dropSchema = (name: string) => ({ openapiObject }: { openapiObject: { components?: { schemas?: Record<string, unknown> } } }) => {
+  const schemas = { ...(openapiObject.components?.schemas ?? {}) };
+  delete schemas[name];
+  return { ...openapiObject, components: { ...openapiObject.components, schemas } };
+};
+
 export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
@@ -53,7 +85,14 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
       servers: [{ url: `${siteUrl}/api/v2` }],
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An opaque API token; never check it for a prefix' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An opaque API token; never check it for a prefix. Made in the dashboard or CLI (`tokens create`), through `POST /tokens`, or by the OAuth 2.0 device authorization grant (RFC 8628; public client id `parley-cli`): ' +
+              `POST ${siteUrl}/oauth/device_authorization, approve at ${siteUrl}/device, poll POST ${siteUrl}/oauth/token. ` +
+              `Discovery: ${siteUrl}/.well-known/oauth-authorization-server and ${siteUrl}/.well-known/oauth-protected-resource/api/v2, which every 401's WWW-Authenticate names.`,
+          },
         },
       },
     },
@@ -63,12 +102,14 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
+    transformObject: dropSchema('LegacyErrorBody') as never,
     transform({ schema, url, route }) {
+      if (LEGACY_URL.test(url)) return hidden(schema, url);
       const config = (route.config ?? {}) as { access?: Access };
       const out: Record<string, unknown> = { ...(schema ?? {}) };
       const path = url.replace(/^\/api\/v2/, '') || '/';
       const access = config.access;
-      if (access && !access.public) {
+      if (access && !access.public && !access.legacyKey) {
         out.security = [{ bearerAuth: access.scopes }];
         out['x-required-scopes'] = access.scopes;
         const scopeText = access.scopes.length ? `Scopes: ${access.scopes.join(', ')}.` : 'Any valid token.';
@@ -77,6 +118,47 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
         out.security = [];
       }
       return { schema: out as typeof schema, url: path };
+    },
+  };
+}
+
+/**
+ * The legacy document ({site_url}/openapi.yaml): the v0 routes and the v1 links route, from the
+ * same route schemas, under the server {site_url}/api. Registered as a second swagger instance
+ * (`app.legacySwagger`), it hides every other route.
+ */
+export function legacySwaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
+  return {
+    decorator: 'legacySwagger',
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Parley legacy API (v0, and v1 links)',
+        version: '0.0.0',
+        description: [
+          'The legacy API, kept for existing integrations; new work should use v2 ({site_url}/api/v2, described at /api/v2/openapi.json).',
+          'It is a thin mapping onto the same services as v2: a chatbot made here is the same chatbot in v2, with the same rules and limits.',
+          'Authenticate with `Authorization: Bearer <legacy API key>` (operator CLI: `legacy-keys create`). The key acts as the account owner and has no scopes; v2 tokens are refused here (401 TOKEN_NOT_VALID). A missing, malformed or unknown key is 401.',
+          'Success: `{success: true, message, data}` with the resource itself (or a whole list: no pagination) in `data`. Error: `{success: false, message, data: null, error: {code, message, details}}`; `details` lists failing fields as `{path, message}` (path an array) or is null. The codes are v2\'s.',
+          'Deletes need no confirmation. Routes new in v2 (custom responses, documents, sources, file upload, leads, members, tags, analytics, take over, release to AI, replies, account, usage, billing, tokens) answer 404 here.',
+        ].join('\n\n'),
+      },
+      servers: [{ url: `${siteUrl}/api` }],
+      components: {
+        securitySchemes: {
+          legacyKey: { type: 'http', scheme: 'bearer', description: 'A legacy API key (no scopes; acts as the account owner)' },
+        },
+      },
+      security: [{ legacyKey: [] }],
+    },
+    hideUntagged: false,
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+    transformObject: dropSchema('ErrorEnvelope') as never,
+    transform({ schema, url }) {
+      if (!LEGACY_URL.test(url)) return hidden(schema, url);
+      return { schema: { ...(schema ?? {}), security: [{ legacyKey: [] }] } as typeof schema, url: url.replace(/^\/api/, '') };
     },
   };
 }

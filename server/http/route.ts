@@ -34,11 +34,17 @@ export interface EndpointSpec {
   querystring?: TSchema;
   body?: TSchema;
   headers?: TSchema;
+  /**
+   * A legacy v0/v1 route: its replies are the legacy bodies of spec 2.4 (`{success, message, data}`
+   * and `{success: false, message, data: null, error}`), `message` being its success text.
+   */
+  legacy?: { message: string };
   /** Further route config (e.g. rate limits). */
-  config?: Omit<FastifyContextConfig, 'access' | 'successStatus' | 'raw'>;
+  config?: Omit<FastifyContextConfig, 'access' | 'successStatus' | 'raw' | 'legacy'>;
 }
 
 const ERROR = { $ref: 'ErrorEnvelope#' };
+const LEGACY_ERROR = { $ref: 'LegacyErrorBody#' };
 
 /** Keywords that only constrain input: a reply is written by its types and properties alone. */
 const INPUT_ONLY = new Set([
@@ -89,12 +95,22 @@ export function successSchema(data: TSchema | undefined) {
   } as const;
 }
 
-/** `schema.response` of a route: its success statuses and the error envelope. */
-export function responseSchemas(data: TSchema | undefined, statuses: number[]) {
+/** The legacy success body around a `data` schema (spec 2.4). */
+export function legacySuccessSchema(data: TSchema | undefined) {
+  return {
+    type: 'object',
+    required: ['success', 'message', 'data'],
+    properties: { success: { type: 'boolean', const: true }, message: { type: 'string' }, data: data ? forReply(data) : {} },
+  } as const;
+}
+
+/** `schema.response` of a route: its success statuses and the error envelope (or the legacy bodies). */
+export function responseSchemas(data: TSchema | undefined, statuses: number[], legacy = false) {
   const response: Record<string, object> = {};
-  for (const status of statuses) response[status] = { description: 'Success', ...successSchema(data) };
-  response['4XX'] = { description: 'Error (see error.code)', ...ERROR };
-  response['5XX'] = { description: 'INTERNAL_SERVER_ERROR', ...ERROR };
+  const error = legacy ? LEGACY_ERROR : ERROR;
+  for (const status of statuses) response[status] = { description: 'Success', ...(legacy ? legacySuccessSchema(data) : successSchema(data)) };
+  response['4XX'] = { description: 'Error (see error.code)', ...error };
+  response['5XX'] = { description: 'INTERNAL_SERVER_ERROR', ...error };
   return response;
 }
 
@@ -106,14 +122,14 @@ type RequestParts<S extends EndpointSpec> = {
 };
 
 export function endpoint<S extends EndpointSpec>(spec: S) {
-  const { access, data, status = 200, alsoStatus = [], raw, config, ...schema } = spec;
+  const { access, data, status = 200, alsoStatus = [], raw, config, legacy, ...schema } = spec;
   return {
     // `response` is typed loosely on purpose: handlers return `data`; the envelope is added by a hook.
-    schema: { ...schema, ...(raw ? {} : { response: responseSchemas(data, [status, ...alsoStatus]) as Record<string, unknown> }) } as Omit<
+    schema: { ...schema, ...(raw ? {} : { response: responseSchemas(data, [status, ...alsoStatus], !!legacy) as Record<string, unknown> }) } as Omit<
       S,
-      'access' | 'data' | 'status' | 'alsoStatus' | 'raw' | 'config'
+      'access' | 'data' | 'status' | 'alsoStatus' | 'raw' | 'config' | 'legacy'
     > &
       RequestParts<S> & { response?: Record<string, unknown> },
-    config: { ...config, access, ...(status !== 200 ? { successStatus: status } : {}), ...(raw ? { raw } : {}) } as FastifyContextConfig,
+    config: { ...config, access, ...(status !== 200 ? { successStatus: status } : {}), ...(raw ? { raw } : {}), ...(legacy ? { legacy } : {}) } as FastifyContextConfig,
   };
 }

@@ -19,7 +19,7 @@ export interface QueueOptions {
 
 export default fp<QueueOptions>(
   async (app, options) => {
-    const queue = new EmbeddedQueue(app.database.db, {
+    const queue = new EmbeddedQueue(app.store.jobs, {
       ...app.config.queue,
       onError: (err, job) => app.log.error({ err, job }, 'background job failed'),
     });

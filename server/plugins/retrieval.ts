@@ -4,31 +4,28 @@
  * (OPENAI_BASE_URL, OPENAI_API_KEY). The embeddings calls go through the guarded client's fetch.
  */
 import type { Config } from '../config.js';
-import { openAIEmbeddings } from '../domain/knowledge/embeddings.js';
-import type { KnowledgeStore } from '../domain/knowledge/ports.js';
+import { openAIEmbeddings } from '../adapters/openai-embeddings.js';
 import { createRetriever, type Retriever } from '../domain/knowledge/retrieval.js';
-import type { DatabaseHandle } from '../storage/dialects/index.js';
-import { createVectorIndex } from '../storage/dialects/index.js';
+import type { Store } from '../domain/ports.js';
 
 /** An endpoint outage fails every search's embedding; one log line a minute says so. */
 const LOG_EVERY_MS = 60_000;
 
 export function createRetrieval(
-  store: Pick<KnowledgeStore, 'chunks'>,
-  database: DatabaseHandle,
+  store: Pick<Store, 'knowledge' | 'vectors'>,
   config: Config,
   fetch: typeof globalThis.fetch,
   log?: { error(obj: unknown, msg: string): void },
 ): Retriever {
   const openai = config.openai;
-  if (!openai?.embeddingModel) return createRetriever({ store });
+  if (!openai?.embeddingModel) return createRetriever({ store: store.knowledge });
   const model = openai.embeddingModel;
   let loggedAt = 0;
   return createRetriever({
-    store,
+    store: store.knowledge,
     connect: async () => {
       const embeddings = await openAIEmbeddings({ baseUrl: openai.baseUrl, apiKey: openai.apiKey || null, model, fetch });
-      return { embeddings, vectors: createVectorIndex(database.db, database.dialect, embeddings) };
+      return { embeddings, vectors: store.vectors(embeddings) };
     },
     onVectorError: (err) => {
       if (Date.now() - loggedAt < LOG_EVERY_MS) return;

@@ -3,12 +3,18 @@
  * parts, and the scheduled knowledge sync (started with the queue, stopped before it).
  */
 import fp from 'fastify-plugin';
+import { confluenceAdapter } from '../adapters/confluence/client.js';
+import { guardedFetcher } from '../adapters/crawl-fetcher.js';
+import { extractor } from '../adapters/extraction/index.js';
+import { createMailer } from '../adapters/mail.js';
+import { createOpenAIProvider, streamDeadlineMs } from '../adapters/openai-provider.js';
+import { createWordNet } from '../adapters/wordnet.js';
+import { youtubeItem } from '../adapters/youtube.js';
 import type { Config } from '../config.js';
 import { AccountsService } from '../domain/accounts.service.js';
 import { AnalyticsService } from '../domain/analytics.service.js';
 import { createAnswerEngine } from '../domain/answers/engine.js';
 import { createExtractiveProvider } from '../domain/answers/extractive.js';
-import { createOpenAIProvider, streamDeadlineMs } from '../domain/answers/openai-provider.js';
 import { BillingService } from '../domain/billing.service.js';
 import { ChatbotsService } from '../domain/chatbots.service.js';
 import { ConversationsService } from '../domain/conversations/conversations.service.js';
@@ -16,10 +22,9 @@ import { CursorCodec } from '../domain/cursor.js';
 import { IconsService } from '../domain/icons.service.js';
 import { ConfluenceService } from '../domain/knowledge/confluence/confluence.service.js';
 import { confluenceItems } from '../domain/knowledge/confluence/items.js';
-import { guardedFetcher } from '../adapters/crawl-fetcher.js';
 import { DocumentIndexer } from '../domain/knowledge/indexer.js';
 import { IngestRunner, type JobLog } from '../domain/knowledge/ingest-runner.js';
-import { fileItem, textItem, youtubeItem } from '../domain/knowledge/items/content.js';
+import { fileItem, textItem } from '../domain/knowledge/items/content.js';
 import { linkItem, pageItem, sitemapItem } from '../domain/knowledge/items/web.js';
 import { KnowledgeService } from '../domain/knowledge/knowledge.service.js';
 import { createResourceServices } from '../domain/resources/index.js';
@@ -32,14 +37,9 @@ import { SignInService } from '../domain/oauth/sign-in.service.js';
 import { SessionTokens } from '../domain/widget/sessions.js';
 import { WidgetService } from '../domain/widget/widget.service.js';
 import { createVisitorServices } from '../domain/visitors/index.js';
-import { createMailer } from '../adapters/mail.js';
 import { DEFAULT_USER_AGENT, type GuardedHttpClient } from '../outbound/guarded-client.js';
 import type { EmbeddedQueue } from '../queue/embedded-queue.js';
-import type { DatabaseHandle } from '../storage/dialects/index.js';
-import { analyticsStore } from '../storage/analytics.repository.js';
-import { answerContextRepository } from '../storage/answers.repository.js';
 import type { Store } from '../domain/ports.js';
-import { createWordNet } from '../adapters/wordnet.js';
 import { createRetrieval } from './retrieval.js';
 import { createWebhooks } from './webhooks.js';
 
@@ -52,7 +52,6 @@ declare module 'fastify' {
 /** What the services are built over: the other plugins' decorations. */
 export interface ServiceParts {
   config: Config;
-  database: DatabaseHandle;
   store: Store;
   outbound: GuardedHttpClient;
   models: GuardedHttpClient;
@@ -67,28 +66,28 @@ function jobLog(log: ServiceParts['log']): JobLog | undefined {
   return { info: (fields, message) => info.call(log, fields, message), warn: (fields, message) => warn.call(log, fields, message) };
 }
 
-export function createServices({ config, database, store, outbound, models, queue, log }: ServiceParts) {
+export function createServices({ config, store, outbound, models, queue, log }: ServiceParts) {
   const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
   const webhooks = createWebhooks(store, outbound, secrets, config, log);
   const chatbots = new ChatbotsService(store, cursors, webhooks.checkUrls);
   const fetcher = guardedFetcher(outbound);
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
-  const retriever = createRetrieval(store.knowledge, database, config, models.fetch, log);
+  const retriever = createRetrieval(store, config, models.fetch, log);
   const indexer = new DocumentIndexer(store, retriever);
-  const runner = new IngestRunner(store, queue, fetcher, indexer, { userAgent: DEFAULT_USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs }, log: jobLog(log) });
+  const runner = new IngestRunner(store, queue, fetcher, extractor, indexer, { userAgent: DEFAULT_USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs }, log: jobLog(log) });
   runner.register('page', pageItem);
   runner.register('link', linkItem);
   runner.register('sitemap', sitemapItem);
   runner.register('text', textItem);
   runner.register('file', fileItem);
   runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
-  for (const [type, handler] of Object.entries(confluenceItems(secrets))) runner.register(type, handler);
+  for (const [type, handler] of Object.entries(confluenceItems(secrets, confluenceAdapter))) runner.register(type, handler);
   const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
   const answers = createAnswerEngine({
     retriever,
-    store: answerContextRepository(database.db),
+    store: store.answers,
     lexicon: createWordNet(),
     provider: config.openai
       ? createOpenAIProvider({
@@ -129,8 +128,8 @@ export function createServices({ config, database, store, outbound, models, queu
     icons: new IconsService(store, chatbots, config.siteUrl),
     billing: new BillingService(store, cursors),
     knowledge,
-    analytics: new AnalyticsService(analyticsStore(database.db), chatbots),
-    confluence: new ConfluenceService(store, chatbots, knowledge, runner, fetcher, secrets, cursors),
+    analytics: new AnalyticsService(store.analytics, chatbots),
+    confluence: new ConfluenceService(store, chatbots, knowledge, runner, fetcher, confluenceAdapter, secrets, cursors),
     /** Starters, follow-ups, instructions, personas, custom responses, tags, members, leads, knowledge gaps. */
     resources: createResourceServices(store, chatbots, cursors, {
       // The gap is answered either way; a conversation that cannot take the answer is logged.
@@ -163,7 +162,6 @@ export default fp<ServicesOptions>(
   async (app, options) => {
     const services = createServices({
       config: app.config,
-      database: app.database,
       store: app.store,
       outbound: app.outbound,
       models: app.models,
@@ -176,7 +174,10 @@ export default fp<ServicesOptions>(
     let scheduler: NodeJS.Timeout | null = null;
     let owedTimer: NodeJS.Timeout | null = null;
     app.addHook('onReady', async () => {
-      scheduler = setInterval(() => void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed')), SYNC_CHECK_MS);
+      scheduler = setInterval(() => {
+        void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed'));
+        void services.knowledge.sweepUploads().catch((err) => app.log.error({ err }, 'sweeping unclaimed uploads failed'));
+      }, SYNC_CHECK_MS);
       scheduler.unref();
       // Answers owed by a process that died are written by the next instance to look (conversations.service.ts).
       const answerOwed = () => void services.conversations.answerOwed().catch((err) => app.log.error({ err }, 'answering owed messages failed'));

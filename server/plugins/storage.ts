@@ -1,17 +1,16 @@
 /**
- * storage: the database handle and the one Store over it. Opens the database from config unless
+ * storage: the database handle and the one Store over it (every repository, the queue's jobs too). Opens the database from config unless
  * the caller hands one in (main.ts, the CLI and tests migrate it first); closes only what it opened.
  */
 import fp from 'fastify-plugin';
-import type { Store } from '../domain/ports.js';
 import { SecretBox } from '../domain/secrets.js';
 import { openDatabase, type DatabaseHandle } from '../storage/dialects/index.js';
-import { createStore } from '../storage/store.js';
+import { createStore, type AppStore } from '../storage/store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: DatabaseHandle;
-    store: Store;
+    store: AppStore;
   }
 }
 
@@ -25,7 +24,7 @@ export default fp<StorageOptions>(
     const database = options.database ?? openDatabase({ url: app.config.databaseUrl, sqlitePath: app.config.sqlitePath });
     app.decorate('database', database);
     // The secret key seals the credentials stored inside rows (webhook tokens: storage/sealed-fields.ts).
-    app.decorate('store', createStore(database.db, database.dialect, { secrets: new SecretBox(app.config.secretKey) }));
+    app.decorate('store', createStore(database.db, { secrets: new SecretBox(app.config.secretKey) }));
     if (!options.database) app.addHook('onClose', () => database.close());
   },
   { name: 'storage', decorators: { fastify: ['config'] } },

@@ -14,10 +14,9 @@
  * turns as one account.
  */
 import { hostname } from 'node:os';
-import { type Expression, type ExpressionBuilder, type Kysely, PostgresAdapter, type SqlBool, sql } from 'kysely';
 import type { JobQueue } from '../domain/knowledge/ports.js';
 import { newId } from '../domain/ids.js';
-import type { Database } from '../storage/tables.js';
+import type { ClaimedJob, JobOutcome, JobsStore } from './ports.js';
 
 export interface EmbeddedQueueOptions {
   /** How often to look for due jobs when idle. */
@@ -48,18 +47,17 @@ export class EmbeddedQueue implements JobQueue {
   private readonly aborts = new Set<AbortController>();
   private timer: NodeJS.Timeout | null = null;
   private started = false;
-  private polling = false;
+  /** The poll in progress: stop() waits for it, so no job is claimed after stop() returned. */
+  private polling: Promise<void> | null = null;
   /** When each account last had a job claimed here (a counter): among equals, the longest waiting goes first. */
   private readonly turns = new Map<string | null, number>();
   private turnCount = 0;
-  private readonly postgres: boolean;
   private readonly o: Required<Omit<EmbeddedQueueOptions, 'onError'>> & Pick<EmbeddedQueueOptions, 'onError'>;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly jobs: JobsStore,
     options: EmbeddedQueueOptions = {},
   ) {
-    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
     this.o = {
       pollMs: options.pollMs ?? 500,
       leaseMs: options.leaseMs ?? 60_000,
@@ -76,24 +74,16 @@ export class EmbeddedQueue implements JobQueue {
   async enqueue(name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}) {
     const id = newId();
     const now = Date.now();
-    await this.db
-      .insertInto('jobs')
-      .values({
-        id,
-        name,
-        payload: JSON.stringify(payload),
-        status: 'queued',
-        max_attempts: options.maxAttempts ?? this.o.defaultMaxAttempts,
-        run_at: iso(now + (options.delayMs ?? 0)),
-        lease_until: null,
-        locked_by: null,
-        last_error: null,
-        created_at: iso(now),
-        finished_at: null,
-        account_id: options.accountId ?? null,
-        chatbot_id: options.chatbotId ?? null,
-      })
-      .execute();
+    await this.jobs.insert({
+      id,
+      name,
+      payload: JSON.stringify(payload),
+      maxAttempts: options.maxAttempts ?? this.o.defaultMaxAttempts,
+      runAt: iso(now + (options.delayMs ?? 0)),
+      createdAt: iso(now),
+      accountId: options.accountId ?? null,
+      chatbotId: options.chatbotId ?? null,
+    });
     if (this.started && !options.delayMs) setImmediate(() => void this.poll());
     return id;
   }
@@ -117,6 +107,7 @@ export class EmbeddedQueue implements JobQueue {
     this.started = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.polling;
     for (const a of this.aborts) a.abort();
     await Promise.allSettled([...this.running]);
   }
@@ -124,14 +115,9 @@ export class EmbeddedQueue implements JobQueue {
   async drain(timeoutMs = 30_000) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const row = await this.db
-        .selectFrom('jobs')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('status', 'in', ['queued', 'running'])
-        .where('name', 'in', [...this.handlers.keys(), ''])
-        .executeTakeFirstOrThrow();
-      if (Number(row.n) === 0 && this.running.size === 0) return;
-      if (Date.now() > deadline) throw new Error(`queue not drained after ${timeoutMs} ms (${row.n} jobs left)`);
+      const left = await this.jobs.unfinished([...this.handlers.keys()]);
+      if (left === 0 && this.running.size === 0) return;
+      if (Date.now() > deadline) throw new Error(`queue not drained after ${timeoutMs} ms (${left} jobs left)`);
       if (this.started) await this.poll();
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -140,11 +126,20 @@ export class EmbeddedQueue implements JobQueue {
   /** Claims and starts due jobs up to the concurrency limit. */
   private async poll() {
     if (this.polling || !this.started) return;
-    this.polling = true;
+    this.polling = this.claimAndRun().finally(() => (this.polling = null));
+    await this.polling;
+  }
+
+  private async claimAndRun() {
     try {
       while (this.started && this.running.size < this.o.concurrency) {
         const job = await this.claim();
         if (!job) break;
+        if (!this.started) {
+          // stop() came while the claim was on its way: the job goes back, the attempt not spent.
+          await this.finish(job.id, { status: 'queued', run_at: iso(Date.now()), lease_until: null, attempts: job.attempts - 1 });
+          break;
+        }
         const run = this.run(job).finally(() => {
           this.running.delete(run);
           if (this.started) setImmediate(() => void this.poll());
@@ -153,39 +148,23 @@ export class EmbeddedQueue implements JobQueue {
       }
     } catch (err) {
       this.o.onError?.(err, { id: '', name: 'poll', attempt: 0 });
-    } finally {
-      this.polling = false;
     }
   }
 
-  private async claim(): Promise<{ id: string; name: string; payload: string; attempts: number; max_attempts: number } | null> {
+  private async claim(): Promise<ClaimedJob | null> {
     const names = [...this.handlers.keys()];
     if (!names.length) return null;
     const now = iso(Date.now());
-    const due = (eb: ExpressionBuilder<Database, 'jobs'>) =>
-      eb.or([eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)])]);
     // Accounts with due work, each with its longest wait.
-    const waiting = await this.db
-      .selectFrom('jobs')
-      .select((eb) => ['account_id', eb.fn.min('run_at').as('first')])
-      .where('name', 'in', names)
-      .where(due)
-      .groupBy('account_id')
-      .execute();
+    const waiting = await this.jobs.waitingAccounts(names, now);
     if (!waiting.length) return null;
     // What runs now under a live lease, on any instance.
-    const live = await this.db
-      .selectFrom('jobs')
-      .select((eb) => ['account_id', 'chatbot_id', eb.fn.countAll<number | string>().as('n')])
-      .where('status', '=', 'running')
-      .where('lease_until', '>=', now)
-      .groupBy(['account_id', 'chatbot_id'])
-      .execute();
+    const live = await this.jobs.running(now);
     const perAccount = new Map<string | null, number>();
     const perChatbot = new Map<string, number>();
     for (const r of live) {
-      perAccount.set(r.account_id, (perAccount.get(r.account_id) ?? 0) + Number(r.n));
-      if (r.chatbot_id) perChatbot.set(r.chatbot_id, (perChatbot.get(r.chatbot_id) ?? 0) + Number(r.n));
+      perAccount.set(r.account_id, (perAccount.get(r.account_id) ?? 0) + r.n);
+      if (r.chatbot_id) perChatbot.set(r.chatbot_id, (perChatbot.get(r.chatbot_id) ?? 0) + r.n);
     }
     const runs = (w: { account_id: string | null }) => perAccount.get(w.account_id) ?? 0;
     const lastTurn = (w: { account_id: string | null }) => this.turns.get(w.account_id) ?? -1;
@@ -193,18 +172,21 @@ export class EmbeddedQueue implements JobQueue {
       .filter((w) => runs(w) < this.o.accountConcurrency)
       .sort((a, b) => runs(a) - runs(b) || lastTurn(a) - lastTurn(b) || String(a.first).localeCompare(String(b.first)));
     for (const turn of turns) {
-      const candidates = await this.db
-        .selectFrom('jobs')
-        .select(['id', 'chatbot_id'])
-        .where('name', 'in', names)
-        .where(due)
-        .where((eb) => (turn.account_id === null ? eb('account_id', 'is', null) : eb('account_id', '=', turn.account_id)))
-        .orderBy('run_at')
-        .limit(10)
-        .execute();
+      const candidates = await this.jobs.dueOf(names, turn.account_id, now, 10);
       for (const { id, chatbot_id } of candidates) {
         if (chatbot_id && (perChatbot.get(chatbot_id) ?? 0) >= this.o.chatbotConcurrency) continue;
-        const claimed = await this.claimRow(id, turn.account_id, chatbot_id, due);
+        // Compare-and-set: only one worker turns a due row into its own running row, and only
+        // while its account and chatbot are under their limits (over every instance).
+        const claimed = await this.jobs.claim({
+          id,
+          accountId: turn.account_id,
+          chatbotId: chatbot_id,
+          now: iso(Date.now()),
+          leaseUntil: iso(Date.now() + this.o.leaseMs),
+          workerId: this.o.workerId,
+          accountLimit: this.o.accountConcurrency,
+          chatbotLimit: this.o.chatbotConcurrency,
+        });
         if (claimed) {
           this.turns.set(turn.account_id, ++this.turnCount);
           return claimed;
@@ -214,45 +196,12 @@ export class EmbeddedQueue implements JobQueue {
     return null;
   }
 
-  /**
-   * Compare-and-set: only one worker turns a due row into its own running row, and only while its
-   * account and chatbot are under their limits. One statement on SQLite (writes are serialised);
-   * on PostgreSQL claims take turns under an advisory lock, so two instances cannot both take the
-   * last free place of an account.
-   */
-  private async claimRow(id: string, accountId: string | null, chatbotId: string | null, due: (eb: ExpressionBuilder<Database, 'jobs'>) => Expression<SqlBool>) {
-    const now = iso(Date.now());
-    const liveOf = (column: 'account_id' | 'chatbot_id', value: string | null) =>
-      sql<number>`(select count(*) from jobs as r where r.status = 'running' and r.lease_until >= ${now} and ${value === null ? sql`r.account_id is null` : sql`r.${sql.ref(column)} = ${value}`})`;
-    const update = (db: Kysely<Database>) =>
-      db
-        .updateTable('jobs')
-        .set({ status: 'running', lease_until: iso(Date.now() + this.o.leaseMs), locked_by: this.o.workerId, attempts: sql`attempts + 1` })
-        .where('id', '=', id)
-        .where(due)
-        .where(sql<SqlBool>`${liveOf('account_id', accountId)} < ${this.o.accountConcurrency}`)
-        .where(chatbotId === null ? sql<SqlBool>`1 = 1` : sql<SqlBool>`${liveOf('chatbot_id', chatbotId)} < ${this.o.chatbotConcurrency}`)
-        .returning(['id', 'name', 'payload', 'attempts', 'max_attempts'])
-        .executeTakeFirst();
-    if (!this.postgres) return update(this.db);
-    return this.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext('parley.jobs.claim'))`.execute(trx);
-      return update(trx);
-    });
-  }
-
-  private async run(job: { id: string; name: string; payload: string; attempts: number; max_attempts: number }) {
+  private async run(job: ClaimedJob) {
     const handler = this.handlers.get(job.name)!;
     const abort = new AbortController();
     this.aborts.add(abort);
     const heartbeat = setInterval(() => {
-      void this.db
-        .updateTable('jobs')
-        .set({ lease_until: iso(Date.now() + this.o.leaseMs) })
-        .where('id', '=', job.id)
-        .where('locked_by', '=', this.o.workerId)
-        .execute()
-        .catch(() => {});
+      void this.jobs.extendLease(job.id, this.o.workerId, iso(Date.now() + this.o.leaseMs)).catch(() => {});
     }, Math.max(50, Math.floor(this.o.leaseMs / 3)));
     try {
       await handler(JSON.parse(job.payload) as Record<string, unknown>, { id: job.id, attempt: job.attempts, signal: abort.signal });
@@ -278,7 +227,7 @@ export class EmbeddedQueue implements JobQueue {
   }
 
   /** Writes the outcome only while this worker still holds the job (a lost lease loses the write). */
-  private async finish(id: string, values: Partial<{ status: string; finished_at: string; lease_until: string | null; last_error: string | null; run_at: string; attempts: number }>) {
-    await this.db.updateTable('jobs').set(values).where('id', '=', id).where('locked_by', '=', this.o.workerId).execute();
+  private finish(id: string, values: JobOutcome) {
+    return this.jobs.finish(id, this.o.workerId, values);
   }
 }

@@ -8,6 +8,7 @@ import type { ConditionChange, ConditionFrame, ConditionState, ServerFrame, Wire
 import { messageView } from '../domain/conversations/conversations.service.js';
 import type { ConversationEventRecord, ConversationRecord, MessageRecord } from '../domain/conversations/ports.js';
 import type { ChatbotRecord, Store } from '../domain/ports.js';
+import { teamMember } from '../domain/team-member.js';
 
 type Agent = NonNullable<ConditionState['agent']>;
 
@@ -25,22 +26,22 @@ export class Wire {
 
   async agent(chatbot: Pick<ChatbotRecord, 'settings'>, agentId: string | null): Promise<Agent | null> {
     if (!agentId) return null;
-    const user = await this.store.users.get(agentId);
-    const avatarUrl = typeof chatbot.settings.agentIconSrcId === 'string' ? chatbot.settings.agentIconSrcId : null;
-    return { id: agentId, name: user?.name || user?.email?.split('@')[0] || 'Team', avatarUrl };
+    return teamMember(chatbot, agentId, await this.store.users.get(agentId));
   }
 
   async message(chatbot: Pick<ChatbotRecord, 'settings'>, m: MessageRecord): Promise<WireMessage> {
     const v = messageView(m);
+    // A team reply carries the member's display name as it is now (the stored agentName may be an e-mail).
+    const agent = await this.agent(chatbot, m.agentId);
     return {
       id: v.id,
       conversationId: v.threadId,
       author: v.author,
-      name: v.name,
+      name: v.author === 'agent' ? (agent?.name ?? null) : v.name,
       text: v.text,
       sources: chatbot.settings.hideSources === true ? [] : v.sources,
       followUps: v.followUps,
-      agent: m.agentId ? { ...(await this.agent(chatbot, m.agentId))!, name: m.agentName ?? v.agent?.name ?? '' } : null,
+      agent,
       feedback: v.feedback,
       clientId: typeof m.meta.clientId === 'string' ? m.meta.clientId : ((m as { clientMessageId?: string | null }).clientMessageId ?? null),
       createdAt: v.createdAt,

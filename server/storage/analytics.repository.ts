@@ -1,6 +1,6 @@
 /** The figures of `GET /chatbots/{id}/analytics`, computed from the stored conversations over a range. */
 import { type Kysely, sql } from 'kysely';
-import type { AnalyticsStore } from '../domain/analytics.service.js';
+import type { AnalyticsStore } from '../domain/ports.js';
 import type { Database } from './tables.js';
 
 const n = (v: unknown) => Number(v ?? 0);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { compileOnceWrite } from './compile-once.js';
 import type { InvoiceRecord, Store } from '../domain/ports.js';
 import { keysetPage } from './keyset.js';
 import type { Database, InvoiceRow } from './tables.js';
@@ -40,6 +41,13 @@ export const invoicesRepository = (db: Kysely<Database>): Store['invoices'] => (
   },
 });
 
+const addUsage = compileOnceWrite((db) =>
+  db
+    .insertInto('usage_counters')
+    .values({ account_id: '<a>', metric: '<m>', period: '<p>', value: 0 })
+    .onConflict((oc) => oc.columns(['account_id', 'metric', 'period']).doUpdateSet({ value: sql`usage_counters.value + ${0}` })),
+);
+
 export const usageRepository = (db: Kysely<Database>): Store['usage'] => ({
   async get(accountId, metric, period) {
     const row = await db
@@ -52,10 +60,7 @@ export const usageRepository = (db: Kysely<Database>): Store['usage'] => ({
     return row ? Number(row.value) : 0;
   },
   async add(accountId, metric, period, delta) {
-    await db
-      .insertInto('usage_counters')
-      .values({ account_id: accountId, metric, period, value: delta })
-      .onConflict((oc) => oc.columns(['account_id', 'metric', 'period']).doUpdateSet({ value: sql`usage_counters.value + ${delta}` }))
-      .execute();
+    // In every message's transaction: compiled once (the parameters in the order the SQL binds them).
+    await addUsage(db, accountId, metric, period, delta, delta);
   },
 });

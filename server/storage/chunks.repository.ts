@@ -5,8 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { ChunkLocation, KnowledgeStore, SearchHit } from '../domain/knowledge/ports.js';
-import type { ChunkRow } from './dialects/dialect.js';
-import { dialectFor, type DialectName } from './dialects/index.js';
+import type { ChunkRow, Dialect } from './dialects/dialect.js';
 import { searchTerms } from './search-terms.js';
 import type { Database } from './tables.js';
 
@@ -30,11 +29,11 @@ function toHit(r: ChunkRow): SearchHit {
 
 const clampK = (k: number) => Math.max(0, Math.min(MAX_K, Math.floor(Number.isFinite(k) ? k : 0)));
 
-export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): KnowledgeStore['chunks'] => {
+export const chunksRepository = (db: Kysely<Database>, dialect: Dialect): KnowledgeStore['chunks'] => {
   const atomically = <T>(fn: (trx: Kysely<Database>) => Promise<T>) =>
     db.isTransaction ? fn(db) : db.transaction().execute(fn);
 
-  const search = dialectFor(dialect).chunkSearch(db);
+  const search = dialect.chunkSearch(db);
 
   return {
     replace(documentId, chatbotId, chunks) {
@@ -52,7 +51,7 @@ export const chunksRepository = (db: Kysely<Database>, dialect: DialectName): Kn
             text: c.text,
             location: JSON.stringify(c.location),
             token_count: c.tokenCount,
-            ...dialectFor(dialect).chunkColumns(c),
+            ...dialect.chunkColumns(c),
           }));
           const inserted = await trx.insertInto('chunks').values(rows).returning('id').execute();
           // Ids are assigned in VALUES order in both dialects; sorting makes that explicit.

@@ -11,9 +11,46 @@ import { readerOf } from './dialects/sqlite-reader.js';
 import type { Database } from './tables.js';
 
 export function compileOnce<R>(build: (db: Kysely<Database>) => Compilable<R>) {
-  const compiled = new WeakMap<Kysely<Database>, CompiledQuery<R>>();
+  const queryOf = compiler(build);
   /** The first row for these parameters, or undefined. */
   return async (db: Kysely<Database>, ...parameters: unknown[]): Promise<R | undefined> => {
+    const query = queryOf(db, parameters);
+    // Outside a transaction on SQLite, the read-only connection answers synchronously.
+    const reader = readerOf(db);
+    if (reader) return reader.get<R>(query.sql, parameters);
+    const { rows } = await db.executeQuery<R>({ ...query, parameters });
+    return rows[0];
+  };
+}
+
+/** As `compileOnce`, for every row (the realtime gateway's reads after each change). */
+export function compileOnceAll<R>(build: (db: Kysely<Database>) => Compilable<R>) {
+  const queryOf = compiler(build);
+  return async (db: Kysely<Database>, ...parameters: unknown[]): Promise<R[]> => {
+    const query = queryOf(db, parameters);
+    const reader = readerOf(db);
+    if (reader) return reader.all<R>(query.sql, parameters);
+    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+  };
+}
+
+/**
+ * As `compileOnce` for a write (run inside the caller's transaction): the statement's result
+ * (affected rows). The SQL is compiled once per database handle, so a group of transactions
+ * sharing one COMMIT compiles it once.
+ */
+export function compileOnceWrite(build: (db: Kysely<Database>) => Compilable<unknown>) {
+  const queryOf = compiler(build);
+  return async (db: Kysely<Database>, ...parameters: unknown[]): Promise<bigint> => {
+    const query = queryOf(db, parameters);
+    const result = await db.executeQuery({ ...query, parameters });
+    return result.numAffectedRows ?? 0n;
+  };
+}
+
+function compiler<R>(build: (db: Kysely<Database>) => Compilable<R>) {
+  const compiled = new WeakMap<Kysely<Database>, CompiledQuery<R>>();
+  return (db: Kysely<Database>, parameters: unknown[]): CompiledQuery<R> => {
     let query = compiled.get(db);
     if (!query) {
       query = build(db).compile();
@@ -22,10 +59,6 @@ export function compileOnce<R>(build: (db: Kysely<Database>) => Compilable<R>) {
       }
       compiled.set(db, query);
     }
-    // Outside a transaction on SQLite, the read-only connection answers synchronously.
-    const reader = readerOf(db);
-    if (reader) return reader.get<R>(query.sql, parameters);
-    const { rows } = await db.executeQuery<R>({ ...query, parameters });
-    return rows[0];
+    return query;
   };
 }

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChatUserRecord, ConversationEventRecord, ConversationRecord, ConversationStore, MessageRecord } from '../domain/conversations/ports.js';
 import type { Mode, Status } from '../domain/conversations/state.js';
+import { compileOnce, compileOnceAll, compileOnceWrite } from './compile-once.js';
 import { keysetPage } from './keyset.js';
 import type { Database } from './tables.js';
 
@@ -71,6 +72,67 @@ const conversationColumns = (c: Partial<ConversationRecord>) => ({
   ...(c.endedAt !== undefined && { ended_at: c.endedAt }),
 });
 
+// The reads of every visitor message and of the realtime gateway after each change: compiled
+// once, and outside a transaction on SQLite answered by the read-only connection, so they never
+// queue behind the writer (which group-commits the changes meanwhile).
+const conversationById = compileOnce((db) => db.selectFrom('conversations').selectAll().where('id', '=', '<id>'));
+const chatUserById = compileOnce((db) => db.selectFrom('chat_users').selectAll().where('id', '=', '<id>'));
+const messageById = compileOnce((db) => db.selectFrom('messages').selectAll().where('conversation_id', '=', '<c>').where('id', '=', '<id>'));
+const messageByClientId = compileOnce((db) => db.selectFrom('messages').selectAll().where('chatbot_id', '=', '<b>').where('client_message_id', '=', '<k>'));
+const eventsAfter = compileOnceAll((db) =>
+  db.selectFrom('conversation_events').selectAll().where('conversation_id', '=', '<c>').where('seq', '>', 0).orderBy('seq').limit(1),
+);
+
+// The writes of every change, compiled once: rows are built by one function each, so their
+// values are bound in the order of their columns.
+const messageRow = (m: MessageRecord) => ({
+  id: m.id,
+  conversation_id: m.conversationId,
+  chatbot_id: m.chatbotId,
+  seq: m.seq,
+  author: m.author,
+  text: m.text,
+  sources: JSON.stringify(m.sources),
+  agent_id: m.agentId,
+  agent_name: m.agentName,
+  feedback: m.feedback,
+  feedback_comment: m.feedbackComment,
+  original_text: m.originalText,
+  meta: JSON.stringify(m.meta),
+  client_message_id: m.clientMessageId,
+  created_at: m.createdAt,
+  updated_at: m.updatedAt,
+});
+const eventRow = (e: ConversationEventRecord) => ({
+  id: e.id,
+  conversation_id: e.conversationId,
+  chatbot_id: e.chatbotId,
+  seq: e.seq,
+  type: e.type,
+  payload: JSON.stringify(e.payload),
+  created_at: e.createdAt,
+});
+const placeholders = <T extends object>(row: T) => Object.fromEntries(Object.keys(row).map((k) => [k, '<v>'])) as never;
+const insertMessage = compileOnceWrite((db) => db.insertInto('messages').values(placeholders(messageRow({ sources: [], meta: {} } as unknown as MessageRecord))));
+const insertEvent = compileOnceWrite((db) => db.insertInto('conversation_events').values(placeholders(eventRow({ payload: {} } as unknown as ConversationEventRecord))));
+/** The compare-and-set, compiled once per set of columns it writes (a handful of shapes). */
+const casShapes = new Map<string, ReturnType<typeof compileOnceWrite>>();
+const casOf = (columns: string[]) => {
+  const key = columns.join(',');
+  let cas = casShapes.get(key);
+  if (!cas) {
+    cas = compileOnceWrite((db) =>
+      db
+        .updateTable('conversations')
+        .set(Object.fromEntries(columns.map((c) => [c, '<v>'])) as never)
+        .where('id', '=', '<id>')
+        .where('seq', '=', 0),
+    );
+    casShapes.set(key, cas);
+  }
+  return cas;
+};
+
 export function conversationStore(db: Kysely<Database>): ConversationStore {
   return {
     chatUsers: {
@@ -81,7 +143,7 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
           .execute();
       },
       async get(id) {
-        const r = await db.selectFrom('chat_users').selectAll().where('id', '=', id).executeTakeFirst();
+        const r = await chatUserById(db, id);
         return r ? toChatUser(r as Row<'chat_users'>) : null;
       },
       async many(ids) {
@@ -121,7 +183,7 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
           .execute();
       },
       async get(id) {
-        const r = await db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+        const r = await conversationById(db, id);
         return r ? toConversation(r as Row<'conversations'>) : null;
       },
       page(chatbotId, page, f) {
@@ -138,13 +200,8 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
         return keysetPage(q, page, (r) => toConversation(r as Row<'conversations'>), 'conversations');
       },
       async cas(id, expectedSeq, newSeq, patch) {
-        const res = await db
-          .updateTable('conversations')
-          .set({ ...conversationColumns(patch), seq: newSeq })
-          .where('id', '=', id)
-          .where('seq', '=', expectedSeq)
-          .executeTakeFirst();
-        return Number(res.numUpdatedRows) === 1;
+        const set = { ...conversationColumns(patch), seq: newSeq };
+        return (await casOf(Object.keys(set))(db, ...Object.values(set), id, expectedSeq)) === 1n;
       },
       async delete(ids) {
         if (ids.length) await db.deleteFrom('conversations').where('id', 'in', ids).execute();
@@ -173,31 +230,15 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
       },
     messages: {
       async insert(m) {
-        await db
-          .insertInto('messages')
-          .values({
-            id: m.id,
-            conversation_id: m.conversationId,
-            chatbot_id: m.chatbotId,
-            seq: m.seq,
-            author: m.author,
-            text: m.text,
-            sources: JSON.stringify(m.sources),
-            agent_id: m.agentId,
-            agent_name: m.agentName,
-            feedback: m.feedback,
-            feedback_comment: m.feedbackComment,
-            original_text: m.originalText,
-            meta: JSON.stringify(m.meta),
-            client_message_id: m.clientMessageId,
-            created_at: m.createdAt,
-            updated_at: m.updatedAt,
-          })
-          .execute();
+        await insertMessage(db, ...Object.values(messageRow(m)));
       },
       async get(conversationId, id) {
-        const r = await db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).where('id', '=', id).executeTakeFirst();
+        const r = await messageById(db, conversationId, id);
         return r ? toMessage(r as Row<'messages'>) : null;
+      },
+      async conversationOf(chatbotId, id) {
+        const r = await db.selectFrom('messages').select('conversation_id').where('chatbot_id', '=', chatbotId).where('id', '=', id).executeTakeFirst();
+        return r ? r.conversation_id : null;
       },
       async page(conversationId, limit, afterSeq) {
         let q = db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId);
@@ -225,7 +266,7 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
           .execute();
       },
       async byClientId(chatbotId, clientMessageId) {
-        const r = await db.selectFrom('messages').selectAll().where('chatbot_id', '=', chatbotId).where('client_message_id', '=', clientMessageId).executeTakeFirst();
+        const r = await messageByClientId(db, chatbotId, clientMessageId);
         return r ? toMessage(r as Row<'messages'>) : null;
       },
     },
@@ -266,21 +307,10 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
     },
     events: {
       async insert(events) {
-        if (!events.length) return;
-        await db
-          .insertInto('conversation_events')
-          .values(events.map((e: ConversationEventRecord) => ({ id: e.id, conversation_id: e.conversationId, chatbot_id: e.chatbotId, seq: e.seq, type: e.type, payload: JSON.stringify(e.payload), created_at: e.createdAt })))
-          .execute();
+        for (const e of events) await insertEvent(db, ...Object.values(eventRow(e)));
       },
       async after(conversationId, afterSeq, limit) {
-        const rows = await db
-          .selectFrom('conversation_events')
-          .selectAll()
-          .where('conversation_id', '=', conversationId)
-          .where('seq', '>', afterSeq)
-          .orderBy('seq')
-          .limit(limit)
-          .execute();
+        const rows = await eventsAfter(db, conversationId, afterSeq, limit);
         return rows.map((r) => ({
           id: r.id,
           conversationId: r.conversation_id,

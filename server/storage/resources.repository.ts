@@ -333,6 +333,9 @@ export function resourcesRepository(db: Kysely<Database>): ResourcesStore {
         await db.updateTable('users').set({ role }).where('id', '=', userId).execute();
         await db.updateTable('chatbot_members').set({ role }).where('user_id', '=', userId).execute();
       },
+      async setUserName(userId, name) {
+        await db.updateTable('users').set({ name }).where('id', '=', userId).execute();
+      },
     },
 
     leads: {

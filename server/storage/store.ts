@@ -1,37 +1,56 @@
-/** Builds the domain's Store port over one kysely handle (the database or a transaction). */
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+/**
+ * The one entry point into storage: every repository, over one kysely handle (the database or a
+ * transaction), with the dialect (dialects/) chosen once from that handle and handed to the
+ * repositories that differ. The domain sees the `Store` port; the queue its `jobs` table.
+ */
+import { type Kysely, sql } from 'kysely';
 import type { Store } from '../domain/ports.js';
+import type { SecretBox } from '../domain/secrets.js';
+import type { JobsStore } from '../queue/ports.js';
 import { accountsRepository, usersRepository } from './accounts.repository.js';
+import { analyticsStore } from './analytics.repository.js';
+import { answerContextRepository } from './answers.repository.js';
 import { invoicesRepository, usageRepository } from './billing.repository.js';
 import { chatbotsRepository, iconsRepository } from './chatbots.repository.js';
-import type { DialectName } from './dialects/index.js';
 import { conversationStore } from './conversations.repository.js';
+import type { Dialect } from './dialects/dialect.js';
+import { dialectOf } from './dialects/index.js';
+import { jobsRepository } from './jobs.repository.js';
 import { createKnowledgeStore } from './knowledge.repository.js';
 import { oauthRepository } from './oauth.repository.js';
 import { resourcesRepository } from './resources.repository.js';
-import type { SecretBox } from '../domain/secrets.js';
-import { fieldSeal, sealedChatbots, sealedConversations } from './sealed-fields.js';
+import { fieldSeal, sealedChatbots, sealedConversations, type FieldSeal } from './sealed-fields.js';
 import type { Database } from './tables.js';
 import { tokensRepository } from './tokens.repository.js';
+import { vectorIndex } from './vectors.repository.js';
+import { uploadLeasesRepository } from './upload-leases.repository.js';
 import { visitorsRepository } from './visitors.repository.js';
 import { webhooksRepository } from './webhooks.repository.js';
 
-/** The dialect of a kysely handle, for callers that hold only `db` (prefer passing it). */
-const dialectOf = (db: Kysely<Database>): DialectName =>
-  db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+/** The domain's Store and what the app's own machinery keeps in the database (the queue's jobs). */
+export interface AppStore extends Store {
+  jobs: JobsStore;
+}
 
 /**
  * `options.secrets` encrypts the credentials stored inside rows (webhook tokens); the app always
- * passes it (plugins/services.ts), tools working on bare tables may not.
+ * passes it (plugins/storage.ts), tools working on bare tables may not.
  */
-export function createStore(db: Kysely<Database>, dialect: DialectName = dialectOf(db), options: { secrets?: SecretBox } = {}): Store {
-  const sealed = fieldSeal(options.secrets);
+export function createStore(db: Kysely<Database>, options: { secrets?: SecretBox } = {}): AppStore {
+  return storeOver(db, dialectOf(db), fieldSeal(options.secrets));
+}
+
+function storeOver(db: Kysely<Database>, dialect: Dialect, sealed: FieldSeal): AppStore {
   return {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    transaction: (fn) =>
-      db.isTransaction ? fn(createStore(db, dialect, options)) : db.transaction().execute((trx) => fn(createStore(trx, dialect, options))),
+    transaction: (fn, how) => {
+      if (db.isTransaction) return fn(storeOver(db, dialect, sealed));
+      // SQLite has one writer: concurrent small changes share a COMMIT (group-commit.ts).
+      if (how?.group) return dialect.groupedTransaction(db, (trx) => fn(storeOver(trx, dialect, sealed)));
+      return db.transaction().execute((trx) => fn(storeOver(trx, dialect, sealed)));
+    },
     accounts: accountsRepository(db),
     users: usersRepository(db),
     tokens: tokensRepository(db),
@@ -45,5 +64,10 @@ export function createStore(db: Kysely<Database>, dialect: DialectName = dialect
     visitors: visitorsRepository(db),
     webhooks: webhooksRepository(db),
     oauth: oauthRepository(db),
+    answers: answerContextRepository(db),
+    analytics: analyticsStore(db),
+    vectors: (space) => vectorIndex(db, dialect, space),
+    jobs: jobsRepository(db, dialect),
+    uploadLeases: uploadLeasesRepository(db, dialect),
   };
 }

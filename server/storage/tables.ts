@@ -185,13 +185,26 @@ export interface IngestItemsTable {
   updated_at: string;
 }
 
+/** An uploaded file's metadata; its bytes are `blob_parts`, in order of `seq` (migration 0017). */
 export interface BlobsTable {
   id: string;
   chatbot_id: string;
   name: string;
-  bytes: Buffer;
   size: number;
   created_at: string;
+}
+
+export interface BlobPartsTable {
+  blob_id: string;
+  seq: number;
+  bytes: Buffer;
+}
+
+/** One upload in progress of an account, on any instance; `expires_at` passes when its process died. */
+export interface UploadLeasesTable {
+  id: string;
+  account_id: string;
+  expires_at: string;
 }
 
 export interface JobsTable {
@@ -219,6 +232,8 @@ export interface KnowledgeDatabase {
   ingest_jobs: IngestJobsTable;
   ingest_items: IngestItemsTable;
   blobs: BlobsTable;
+  blob_parts: BlobPartsTable;
+  upload_leases: UploadLeasesTable;
   jobs: JobsTable;
 }
 

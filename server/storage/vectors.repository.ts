@@ -12,6 +12,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { VectorIndexPort } from '../domain/knowledge/ports.js';
+import type { Dialect } from './dialects/dialect.js';
 import type { Database } from './tables.js';
 
 const BATCH = 200;
@@ -21,6 +22,14 @@ const MAX_N = 4096;
 export interface VectorSpace {
   model: string;
   dimensions: number;
+}
+
+/** Chunk vectors of one embedding space (store.vectors): the dialect's index, once the dimensions are sane. */
+export function vectorIndex(db: Kysely<Database>, dialect: Dialect, { model, dimensions }: VectorSpace): VectorIndexPort {
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) {
+    throw new Error(`Embedding dimensions must be a whole number from 1 to 8192; got ${dimensions}`);
+  }
+  return dialect.vectorIndex(db, model, dimensions);
 }
 
 /** Unit length, so cosine similarity is a dot product (PostgreSQL) and the zero vector is refused. */

@@ -13,7 +13,7 @@ import { loadConfig, type Config } from '../../server/config.js';
 import type { NewToken } from '../../server/domain/tokens.service.js';
 import { prepareDatabase } from '../../server/prepare.js';
 import { openDatabase, type DatabaseHandle } from '../../server/storage/dialects/index.js';
-import { openPostgresSchema } from './postgres.js';
+import { openPostgresSchema, POSTGRES_URL } from './postgres.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -33,6 +33,11 @@ export interface TestApp {
 
 export interface TestAppOptions {
   dialect?: 'sqlite' | 'postgres';
+  /**
+   * With `dialect: 'postgres'`: work in this existing schema (createPostgresSchema) instead of a
+   * fresh one, e.g. for a second instance on the same database. The caller drops it.
+   */
+  postgresSchema?: string;
   env?: Record<string, string>;
   /**
    * Reuse this DATA_DIR (its SQLite database and secret key) instead of a fresh one, e.g. to
@@ -49,7 +54,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({ DATA_DIR: dataDir, SITE_URL: 'http://parley.test', LOG_LEVEL: 'silent', ...options.env });
   let dropSchema: (() => Promise<void>) | null = null;
   let database: DatabaseHandle;
-  if (options.dialect === 'postgres') {
+  if (options.dialect === 'postgres' && options.postgresSchema) {
+    database = openDatabase({ url: POSTGRES_URL, schema: options.postgresSchema, poolSize: 4 });
+  } else if (options.dialect === 'postgres') {
     const pg = await openPostgresSchema();
     database = pg.database;
     dropSchema = pg.drop;

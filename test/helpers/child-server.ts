@@ -1,6 +1,7 @@
 /**
- * The real server (`server/main.ts`) in a child process on a SQLite file, for tests that kill it
- * with SIGKILL and restart on the same data.
+ * The real server (`server/main.ts`, compiled to dist/) in a child process on a SQLite file (or the PostgreSQL
+ * schema a DATABASE_URL in `env` names, see createPostgresSchema), for tests that kill it with
+ * SIGKILL and restart on the same data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -18,12 +19,19 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the server on `dataDir`'s `test.db` with `env` added, and waits until /health answers. */
-export async function spawnServer(dataDir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+/**
+ * Starts the server on `dataDir` (its `test.db` unless `env` has DATABASE_URL) with `env` added,
+ * and waits until /health answers.
+ * `siteUrlIsAddress`: SITE_URL is the address it listens on (clients that check the OAuth issuer).
+ */
+export async function spawnServer(dataDir: string, env: Record<string, string>, options: { siteUrlIsAddress?: boolean } = {}): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const site = options.siteUrlIsAddress ? { SITE_URL: `http://127.0.0.1:${port}` } : {};
+  // The compiled server (test/server-build.setup.ts builds it when stale): as operators run it, and
+  // it starts in about a second where compiling the sources on the fly took several under load.
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.js'], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`, LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`, ...env, ...site, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;

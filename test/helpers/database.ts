@@ -5,17 +5,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Store } from '../../server/domain/ports.js';
 import { openDatabase, type DatabaseHandle, type DialectName } from '../../server/storage/dialects/index.js';
-import { migrateToLatest } from '../../server/storage/migrations/index.js';
-import { createStore } from '../../server/storage/store.js';
+import { createStore, type AppStore } from '../../server/storage/store.js';
 import { openPostgresSchema } from './postgres.js';
 
 export interface TestDatabase {
   database: DatabaseHandle;
   /** A temporary directory for files of the run (DATA_DIR). */
   dataDir: string;
-  store: Store;
+  /** The one Store over it (the queue's `jobs` too). */
+  store: AppStore;
   /** The migrations this open applied (all of them: the database is new). */
   migrations: string[];
   close(): Promise<void>;
@@ -32,11 +31,11 @@ export async function openTestDatabase(dialect: DialectName): Promise<TestDataba
   } else {
     database = openDatabase({ sqlitePath: join(dataDir, 'test.db') });
   }
-  const migrations = await migrateToLatest(database.db, database.dialect, database.schema);
+  const migrations = await database.migrate();
   return {
     database,
     dataDir,
-    store: createStore(database.db, database.dialect),
+    store: createStore(database.db),
     migrations,
     async close() {
       await database.close();

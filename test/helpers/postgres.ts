@@ -22,16 +22,20 @@ export async function postgresAvailable(): Promise<boolean> {
   }
 }
 
-export async function openPostgresSchema(): Promise<{ database: DatabaseHandle; schema: string; drop(): Promise<void> }> {
+/**
+ * A new empty schema, for databases shared by several apps or processes: `url` points there
+ * (search_path in the connection string), so a child server with DATABASE_URL=url works in it.
+ */
+export async function createPostgresSchema(): Promise<{ schema: string; url: string; drop(): Promise<void> }> {
   const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const database = openDatabase({ url: POSTGRES_URL, schema, poolSize: 4 });
+  const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
-    database,
     schema,
+    url,
     async drop() {
       const c = new pg.Client({ connectionString: POSTGRES_URL });
       await c.connect();
@@ -39,4 +43,10 @@ export async function openPostgresSchema(): Promise<{ database: DatabaseHandle; 
       await c.end();
     },
   };
+}
+
+export async function openPostgresSchema(): Promise<{ database: DatabaseHandle; schema: string; drop(): Promise<void> }> {
+  const { schema, drop } = await createPostgresSchema();
+  const database = openDatabase({ url: POSTGRES_URL, schema, poolSize: 4 });
+  return { database, schema, drop };
 }

@@ -391,7 +391,7 @@ export class ChatModel {
     if (this.typing.value?.who === 'ai') this.typing.value = null;
   }
 
-  private typingFrame(cid: string, who: 'ai' | 'agent', typing: boolean, name?: string) {
+  private typingFrame(cid: string, who: 'ai' | 'agent', typing: boolean, name?: string | null) {
     if (cid !== this.conversationId.value) return;
     if (this.typingTimer) clearTimeout(this.typingTimer);
     this.typing.value = typing ? { who, name: name ?? (who === 'ai' ? this.config.name : this.strings.value.chatMessage.agentName) } : null;

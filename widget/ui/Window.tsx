@@ -88,7 +88,7 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
         )}
         <div class="header-text">
           <h1 id="pw-title">{config.name}</h1>
-          {agent && <span class="header-sub">{agent.name}</span>}
+          {agent && <span class="header-sub">{agent.name ?? s.chatMessage.agentName}</span>}
         </div>
         {view === 'chat' && canEscalate && (
           <button type="button" class="icon-btn" aria-label={s.ui.talkToHuman} title={s.ui.talkToHuman} onClick={() => (model.escalationOpen.value = true)}>

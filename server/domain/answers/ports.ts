@@ -1,12 +1,39 @@
 /**
  * What the answer engine needs besides retrieval: the owner's resources it reads (storage
  * implements AnswerContextStore in storage/answers.repository.ts) and the provider port its
- * two generators implement (openai-provider.ts, extractive.ts).
+ * two generators implement (adapters/openai-provider.ts, extractive.ts).
  */
+import type { CREATIVITY, GPT_MODELS } from '../../../shared/settings.js';
 import type { FollowUp } from '../conversations/ports.js';
 import type { SearchHit } from '../knowledge/ports.js';
 import type { AnswerMessages } from './messages.js';
-import type { AnswerSettings, ChatMessage } from './prompt.js';
+
+export type GptModel = (typeof GPT_MODELS)[number];
+export type Creativity = (typeof CREATIVITY)[number];
+
+/** The settings the engine reads, with the defaults of shared/settings.ts when unset. */
+export interface AnswerSettings {
+  gptModel: GptModel;
+  creativity: Creativity;
+  /** Used only with creativity CUSTOM (0..2). */
+  temperature: number | null;
+  topK: number;
+  historyCount: number;
+  hideSources: boolean;
+  disableSmartFollowUpPrompts: boolean;
+  smartFollowUpPromptsCount: number;
+  systemPrompt: string | null;
+  userPrompt: string | null;
+  /** localization.locale; 'en' when unset. */
+  locale: string;
+  promptId: string | null;
+  personaId: string | null;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
 
 /** ChatbotPrompt (v2 "instruction"): its instructions and temperature (0..1) drive the model. */
 export interface InstructionContext {

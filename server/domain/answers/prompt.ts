@@ -8,34 +8,7 @@
 import { CREATIVITY, GPT_MODELS, LOCALES } from '../../../shared/settings.js';
 import type { MessageRecord } from '../conversations/ports.js';
 import type { AnswerMessages } from './messages.js';
-import type { InstructionContext, Passage, PersonaContext } from './ports.js';
-
-export type GptModel = (typeof GPT_MODELS)[number];
-export type Creativity = (typeof CREATIVITY)[number];
-
-/** The settings the engine reads, with the defaults of shared/settings.ts when unset. */
-export interface AnswerSettings {
-  gptModel: GptModel;
-  creativity: Creativity;
-  /** Used only with creativity CUSTOM (0..2). */
-  temperature: number | null;
-  topK: number;
-  historyCount: number;
-  hideSources: boolean;
-  disableSmartFollowUpPrompts: boolean;
-  smartFollowUpPromptsCount: number;
-  systemPrompt: string | null;
-  userPrompt: string | null;
-  /** localization.locale; 'en' when unset. */
-  locale: string;
-  promptId: string | null;
-  personaId: string | null;
-}
-
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+import type { AnswerSettings, ChatMessage, Creativity, InstructionContext, Passage, PersonaContext } from './ports.js';
 
 const int = (v: unknown, fallback: number, min: number, max: number) =>
   typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : fallback;

@@ -539,6 +539,14 @@ export class ConversationsService {
     return { message: messageView(result) };
   }
 
+  /** Legacy v0 `PATCH .../messages/{messageId}`: the same change, the thread found from the message. */
+  async patchMessageById(auth: AuthContext, chatbotId: string, messageId: string, input: Parameters<ConversationsService['patchMessage']>[4]) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const threadId = await this.store.conversations.messages.conversationOf(chatbot.id, messageId);
+    if (!threadId) throw notFound('Message');
+    return this.patchMessage(auth, chatbotId, threadId, messageId, input);
+  }
+
   // ---- condition changes -------------------------------------------------------------------
 
   escalate = (auth: AuthContext, chatbotId: string, threadId: string) => this.simple(auth, chatbotId, threadId, { type: 'escalate' });
@@ -688,7 +696,7 @@ export class ConversationsService {
           const next = { ...current, ...patch, seq };
           await this.hooks.onEvents?.(s, next, events);
           return { result, next, events };
-        });
+        }, { group: true });
         if (out.events) this.committed(out.next, out.events);
         return { result: out.result, next: out.next, aiAnswers: t.aiAnswers };
       } catch (err) {

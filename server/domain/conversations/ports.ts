@@ -1,7 +1,7 @@
 /**
  * What conversations need from storage and from the answer engine, in domain terms.
  */
-import type { Page, PageRequest } from '../ports.js';
+import type { Page, PageRequest } from '../paging.js';
 import type { ChunkLocation } from '../knowledge/ports.js';
 import type { Mode, Status } from './state.js';
 
@@ -146,6 +146,8 @@ export interface ConversationParts {
   messages: {
     insert(m: MessageRecord): Promise<void>;
     get(conversationId: string, id: string): Promise<MessageRecord | null>;
+    /** The conversation of a message of this chatbot (legacy v0 names messages without their thread). */
+    conversationOf(chatbotId: string, id: string): Promise<string | null>;
     /** Oldest first, by seq; `afterSeq` is the cursor. */
     page(conversationId: string, limit: number, afterSeq: number | null): Promise<{ items: MessageRecord[]; more: boolean }>;
     /** The last `n` messages, oldest first (prompt history). */

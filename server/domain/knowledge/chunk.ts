@@ -3,7 +3,7 @@
  * structure, each with its heading path and an exact location (PDF page, video time, a quote
  * usable as a `#:~:text=` fragment) so an answer can cite the place it came from.
  */
-import type { ExtractedDocument, Section } from './extract/types.js';
+import type { ExtractedDocument, Section } from './documents.js';
 
 export interface Chunk {
   /** Position in the document, from 0. */

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { newId, nowIso } from '../ids.js';
 import type { Store } from '../ports.js';
 import { chunkDocument } from './chunk.js';
-import type { ExtractedDocument } from './extract/index.js';
+import type { ExtractedDocument } from './documents.js';
 import type { ChunkInput } from './ports.js';
 
 export interface VectorHook {

@@ -9,7 +9,7 @@ import type { AccountRecord, ChatbotRecord, Store } from '../ports.js';
 import type { Fetcher } from './crawl/fetcher.js';
 import { HostPacer } from './crawl/pacing.js';
 import { RobotsCache } from './crawl/robots.js';
-import type { ExtractLimits } from './extract/index.js';
+import type { ExtractLimits, Extractor } from './documents.js';
 import type { DocumentIndexer } from './indexer.js';
 import type { IngestItem, IngestJobRecord, JobQueue, SourceRecord } from './ports.js';
 
@@ -31,6 +31,8 @@ export interface ItemContext {
   robots: RobotsCache;
   pacer: HostPacer;
   indexer: DocumentIndexer;
+  /** Reads fetched or uploaded bytes as a document (server/adapters/extraction/). */
+  extractor: Extractor;
   /** Time and memory limits of one extraction (EXTRACT_TIMEOUT_MS). */
   extractLimits: ExtractLimits;
   signal: AbortSignal;
@@ -80,6 +82,7 @@ export class IngestRunner {
     private readonly store: Store,
     private readonly queue: JobQueue,
     private readonly fetcher: Fetcher,
+    private readonly extractor: Extractor,
     private readonly indexer: DocumentIndexer,
     private readonly options: IngestRunnerOptions,
   ) {
@@ -170,6 +173,7 @@ export class IngestRunner {
       robots: new RobotsCache(this.fetcher, this.options.userAgent),
       pacer: new HostPacer({ minDelayMs: this.options.minCrawlDelayMs ?? 0 }),
       indexer: this.indexer,
+      extractor: this.extractor,
       extractLimits: this.options.extractLimits ?? {},
       signal,
       discover: (items, opts = {}) => {

@@ -13,7 +13,10 @@ import { configOf as confluenceConfig, selectionItems as confluenceSelection } f
 import { normalizeUrl, originOf, pageKey } from './crawl/url.js';
 import type { IngestRunner } from './ingest-runner.js';
 import type { DocumentRecord, DocumentStatus, IngestJobRecord, SourceRecord, SourceType } from './ports.js';
-import { parseVideoId } from './youtube.js';
+import { parseVideoId } from './video-id.js';
+
+/** An upload's files become a job within seconds; stored files older than this with no job are left over. */
+const UNCLAIMED_UPLOAD_MS = 3_600_000;
 
 /** Sources whose job walks one whole site: two of them at once would fetch every page twice. */
 const CRAWLED = new Set<SourceType>(['website', 'sitemap']);
@@ -111,23 +114,35 @@ export class KnowledgeService {
   }
 
   /**
-   * Stores uploaded files (read one at a time from where the upload put them) and imports them.
-   * Blob writes take turns across requests, so concurrent uploads hold one file in memory at a time.
+   * Stores uploaded files (streamed from where the upload put them, in pieces) and imports them.
+   * Files stored before a failure are deleted again; those of a process that died before their
+   * job existed are swept by `sweepUploads`.
    */
-  async addFiles(auth: AuthContext, chatbotId: string, files: { name: string; read(): Promise<Buffer> }[]) {
+  async addFiles(auth: AuthContext, chatbotId: string, files: { name: string; bytes(): AsyncIterable<Uint8Array> }[]) {
     const chatbot = await this.writable(auth, chatbotId);
     if (!files.length) throw validationFailed([{ path: ['files'], message: 'attach at least one file' }]);
     const source = await this.ensureSource(chatbot, 'files', '', 'Files', {});
     const items = [];
-    for (const f of files) {
-      const id = newId();
-      await this.blobWrites.run(async () => this.store.knowledge.blobs.insert({ id, chatbotId: chatbot.id, name: f.name, bytes: await f.read() }));
-      items.push({ key: `file:${id}`, blobId: id, payload: { type: 'file', name: f.name } });
+    try {
+      for (const f of files) {
+        const id = newId();
+        items.push({ key: `file:${id}`, blobId: id, payload: { type: 'file', name: f.name } });
+        await this.blobWrites.run(() => this.store.knowledge.blobs.insert({ id, chatbotId: chatbot.id, name: f.name }, f.bytes()));
+      }
+      return await this.start(source, 'add', items);
+    } catch (err) {
+      await this.store.knowledge.blobs.delete(items.map((i) => i.blobId)).catch(() => undefined);
+      throw err;
     }
-    return this.start(source, 'add', items);
   }
 
+  /** Files are stored one at a time per process: however many uploads arrive, one piece is in flight. */
   private readonly blobWrites = new Turns();
+
+  /** Deletes uploads stored over an hour ago that no job refers to (their request died between the two). */
+  sweepUploads(): Promise<number> {
+    return this.store.knowledge.blobs.deleteUnclaimed(new Date(Date.now() - UNCLAIMED_UPLOAD_MS).toISOString());
+  }
 
   // ---- reading -----------------------------------------------------------------------------
 

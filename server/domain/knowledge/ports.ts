@@ -2,7 +2,7 @@
  * What knowledge needs from storage and from the job queue, in domain terms. `storage/`
  * implements the stores for SQLite and PostgreSQL; `server/queue/` implements JobQueue.
  */
-import type { Page, PageRequest } from '../ports.js';
+import type { Page, PageRequest } from '../paging.js';
 
 export type SourceType = 'links' | 'website' | 'sitemap' | 'youtube' | 'text' | 'files' | 'confluence';
 export type SourceStatus = 'idle' | 'syncing' | 'ready' | 'error';
@@ -115,6 +115,13 @@ export interface IngestItem {
   error: string | null;
 }
 
+export interface StoredBlob {
+  id: string;
+  name: string;
+  size: number;
+  pieces(): AsyncIterable<Buffer>;
+}
+
 export interface KnowledgeStore {
   sources: {
     insert(source: SourceRecord): Promise<void>;
@@ -164,10 +171,15 @@ export interface KnowledgeStore {
     /** The job of a source that is queued or running, if any. */
     activeForSource(sourceId: string): Promise<IngestJobRecord | null>;
   };
+  /** Uploaded files, stored and read in pieces so a file is never held whole by storage. */
   blobs: {
-    insert(blob: { id: string; chatbotId: string; name: string; bytes: Buffer }): Promise<void>;
-    get(id: string): Promise<{ id: string; name: string; bytes: Buffer } | null>;
+    /** Stores a file's bytes as they come; all or nothing (a failed insert leaves no blob). */
+    insert(blob: { id: string; chatbotId: string; name: string }, bytes: AsyncIterable<Uint8Array>): Promise<{ size: number }>;
+    /** The file's name and size, and its bytes one stored piece at a time (throws if a piece is missing). */
+    get(id: string): Promise<StoredBlob | null>;
     delete(ids: string[]): Promise<void>;
+    /** Deletes blobs stored before `before` that no ingest item refers to (their request died); returns how many. */
+    deleteUnclaimed(before: string): Promise<number>;
   };
 }
 

@@ -9,7 +9,10 @@
  *   role, and applies account-wide from their next request;
  * - a user with role `member` reaches only the chatbots they were added to; `admin` and the
  *   owner reach every chatbot of the account;
- * - the account owner's role never changes and their membership cannot be removed.
+ * - the account owner's role never changes and their membership cannot be removed;
+ * - `name` is the user's display name, account-wide: what visitors see on their replies and
+ *   when they take a conversation over (teamDisplayName). Without one, visitors see the widget's
+ *   "support team" text, never the e-mail address.
  * The membership row mirrors the user's role so a listing needs no second lookup.
  */
 import type { Role } from '../../../shared/scopes.js';
@@ -46,6 +49,8 @@ const memberView = (m: MemberRecord, u: UserRecord): MemberView => ({
 });
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A display name: trimmed, inner runs of white space made one space; blank is none. */
+const cleanName = (name: string | null): string | null => name?.replace(/\s+/g, ' ').trim() || null;
 
 export class MembersService {
   constructor(private readonly deps: ResourceDeps) {}
@@ -65,18 +70,22 @@ export class MembersService {
   }
 
   /** Adds the account's user of this e-mail (created when new) to the chatbot. */
-  async invite(auth: AuthContext, chatbotId: string, input: { email: string; role: InvitedRole }): Promise<{ member: MemberView; warnings: string[] }> {
+  async invite(auth: AuthContext, chatbotId: string, input: { email: string; role: InvitedRole; name?: string | null }): Promise<{ member: MemberView; warnings: string[] }> {
     const chatbot = await this.deps.chatbots.reach(auth, chatbotId);
     const email = input.email.trim().toLowerCase();
     if (!EMAIL.test(email)) throw validationFailed([{ path: ['email'], message: 'must be an e-mail address' }]);
+    const name = input.name === undefined ? undefined : cleanName(input.name);
     const warnings: string[] = [];
     const member = await this.deps.store.transaction(async (s) => {
       const at = nowIso();
       let user = await s.resources.members.userByEmail(auth.account.id, email);
       if (!user) {
-        user = { id: newId(), accountId: auth.account.id, email, name: null, role: input.role, createdAt: at };
+        user = { id: newId(), accountId: auth.account.id, email, name: name ?? null, role: input.role, createdAt: at };
         await s.users.insert(user);
-      } else if (user.role !== input.role) {
+      } else if (name !== undefined && name !== user.name) {
+        warnings.push(`${email} already has the name ${JSON.stringify(user.name)} in this account and keeps it; change it with PATCH /chatbots/${chatbot.id}/members/{memberId}`);
+      }
+      if (user.role !== input.role) {
         warnings.push(
           `${email} already has the role ${user.role} in this account and keeps it; change it with PATCH /chatbots/${chatbot.id}/members/{memberId}`,
         );
@@ -91,14 +100,19 @@ export class MembersService {
     return { member, warnings };
   }
 
-  /** Sets the member's dashboard role (account-wide, from their next request). */
-  async update(auth: AuthContext, chatbotId: string, id: string, patch: { role: InvitedRole }): Promise<MemberView> {
+  /** Sets the member's dashboard role (account-wide, from their next request) and/or display name. */
+  async update(auth: AuthContext, chatbotId: string, id: string, patch: { role?: InvitedRole; name?: string | null }): Promise<MemberView> {
     const { member, user } = await this.reachOne(auth, chatbotId, id);
-    if (user.role === 'owner') {
+    if (patch.role !== undefined && user.role === 'owner') {
       throw validationFailed([{ path: ['role'], message: 'the account owner keeps the owner role' }], 'The account owner cannot be demoted');
     }
-    await this.repo.setUserRole(user.id, patch.role);
-    return memberView({ ...member, role: patch.role }, { ...user, role: patch.role });
+    const name = patch.name === undefined ? user.name : cleanName(patch.name);
+    const role = patch.role ?? user.role;
+    await this.deps.store.transaction(async (s) => {
+      if (role !== user.role) await s.resources.members.setUserRole(user.id, role);
+      if (name !== user.name) await s.resources.members.setUserName(user.id, name);
+    });
+    return memberView({ ...member, role }, { ...user, role, name });
   }
 
   /** Removes the membership; the user stays in the account (with role `member`, they lose this chatbot). */

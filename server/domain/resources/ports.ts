@@ -5,7 +5,8 @@
  * the chatbot id, so a row of another chatbot is never returned by id alone.
  */
 import type { Role } from '../../../shared/scopes.js';
-import type { Page, PageRequest, UserRecord } from '../ports.js';
+import type { Page, PageRequest } from '../paging.js';
+import type { UserRecord } from '../records.js';
 
 /** A conversation starter (QuickPrompt) or a follow-up (FollowUpPrompt). */
 export interface PromptRecord {
@@ -168,6 +169,8 @@ export interface ResourcesStore {
     userByEmail(accountId: string, email: string): Promise<UserRecord | null>;
     /** Sets a user's dashboard role and the role mirrored on each of their memberships. */
     setUserRole(userId: string, role: Role): Promise<void>;
+    /** Sets the user's display name (null: none). */
+    setUserName(userId: string, name: string | null): Promise<void>;
   };
   leads: {
     /** Newest first. */

@@ -9,12 +9,13 @@
  * The code is never returned and never logged: only the mail carries it.
  */
 import { createHmac, hkdfSync, randomInt, timingSafeEqual } from 'node:crypto';
-import type { ConditionState, ConversationsFrame, VisitorInfo } from '../../../shared/protocol.js';
+import type { ConditionState, ConversationsFrame, TeamMember, VisitorInfo } from '../../../shared/protocol.js';
 import type { ChatUserRecord } from '../conversations/ports.js';
 import { AppError, chatbotNotFound, validationFailed } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
-import { normalizeContact } from '../resources/leads.js';
+import { normalizeContact } from '../resources/lead-fields.js';
+import { teamMember } from '../team-member.js';
 import { botName, localeOf, mailStrings } from './mail-text.js';
 import type { Mailer } from './ports.js';
 
@@ -196,15 +197,12 @@ export class VisitorAccounts {
   }
 
   /** The visitor's conversations (newest activity first, at most `limit`), as the widget lists them. */
-  async conversations(chatbotId: string, chatUserId: string, limit = 50): Promise<ConversationsFrame['items']> {
-    const list = await this.store.visitors.chatUsers.conversations(chatbotId, chatUserId, limit);
-    const agents = new Map<string, { id: string; name: string; avatarUrl: string | null } | null>();
+  async conversations(chatbot: Pick<ChatbotRecord, 'id' | 'settings'>, chatUserId: string, limit = 50): Promise<ConversationsFrame['items']> {
+    const list = await this.store.visitors.chatUsers.conversations(chatbot.id, chatUserId, limit);
+    const agents = new Map<string, TeamMember>();
     const items: ConversationsFrame['items'] = [];
     for (const c of list) {
-      if (c.agentId && !agents.has(c.agentId)) {
-        const user = await this.store.users.get(c.agentId);
-        agents.set(c.agentId, user ? { id: user.id, name: user.name ?? user.email, avatarUrl: null } : null);
-      }
+      if (c.agentId && !agents.has(c.agentId)) agents.set(c.agentId, teamMember(chatbot, c.agentId, await this.store.users.get(c.agentId)));
       const last = (await this.store.conversations.messages.last(c.id, 1))[0];
       const state: ConditionState = { mode: c.mode, status: c.status, escalated: c.escalated, agent: c.agentId ? (agents.get(c.agentId) ?? null) : null };
       items.push({ id: c.id, lastMessage: last?.text ?? null, lastMessageAt: c.lastMessageAt, seq: c.seq, state });

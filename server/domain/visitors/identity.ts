@@ -13,7 +13,7 @@ import type { ChatUserRecord } from '../conversations/ports.js';
 import { AppError, confirmationRequired, notFound } from '../errors.js';
 import { nowIso } from '../ids.js';
 import type { Store } from '../ports.js';
-import { normalizeContact } from '../resources/leads.js';
+import { normalizeContact } from '../resources/lead-fields.js';
 import type { SecretBox } from '../secrets.js';
 import { type VisitorAccounts, visitorInfo } from './accounts.js';
 

@@ -1,5 +1,5 @@
 /** What webhook delivery needs from storage and from the HTTP adapter, in domain terms. */
-import type { Page, PageRequest } from '../ports.js';
+import type { Page, PageRequest } from '../paging.js';
 
 export type WebhookEvent = 'message' | 'escalation' | 'lead';
 export type PayloadVariant = 'A' | 'B';

@@ -7,7 +7,7 @@ import { endpoint } from '../../http/route.js';
 import { nullable, one, page } from './resource-schemas.js';
 import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
 
-const CreateChatbot = Type.Object(
+export const CreateChatbot = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
     description: Type.Optional(Type.String({ maxLength: 2000 })),

@@ -8,10 +8,10 @@ import { one, page } from './resource-schemas.js';
 import { ChatbotParams } from './schemas.js';
 import { endpoint } from '../../http/route.js';
 
-const ThreadParams = Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, threadId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ThreadParams = Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, threadId: Type.String({ minLength: 1, maxLength: 64 }) });
 const MessageParams = Type.Object({ ...ThreadParams.properties, messageId: Type.String({ minLength: 1, maxLength: 64 }) });
-const Text = Type.String({ minLength: 1, maxLength: 8000, description: 'Message text (1 to 8000 characters)' });
-const Visitor = Type.Object(
+export const MessageText = Type.String({ minLength: 1, maxLength: 8000, description: 'Message text (1 to 8000 characters)' });
+export const Visitor = Type.Object(
   {
     email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 320 }), Type.Null()])),
     name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
@@ -23,6 +23,21 @@ const Visitor = Type.Object(
 const WebhookUrl = Type.Optional(Type.Union([Type.String({ pattern: '^https://', maxLength: 2048 }), Type.Null()]));
 const WebhookToken = Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()]));
 const TagIds = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 });
+/** Bodies the legacy v0 thread routes take too. */
+export const CreateThread = Type.Object({ visitor: Type.Optional(Visitor), tagIds: Type.Optional(TagIds), webhookUrl: WebhookUrl, webhookToken: WebhookToken }, { additionalProperties: false });
+export const ThreadPatch = Type.Object({
+  status: Type.Optional(Type.Enum(['OPEN', 'RESOLVED'])),
+  tagIds: Type.Optional(TagIds),
+  webhookUrl: WebhookUrl,
+  webhookToken: WebhookToken,
+  visitor: Type.Optional(Visitor),
+  totalMessagesRead: Type.Optional(Type.Integer({ minimum: 0 })),
+}, { additionalProperties: false, minProperties: 1 });
+export const MessagePatch = Type.Object({
+  feedback: Type.Optional(Type.Union([Type.Enum(['up', 'down']), Type.Null()])),
+  feedbackComment: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+  text: Type.Optional(MessageText),
+}, { additionalProperties: false, minProperties: 1 });
 const BulkResult = Type.Object({
   action: Type.String(),
   results: Type.Array(Type.Object({
@@ -31,12 +46,12 @@ const BulkResult = Type.Object({
     error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
   })),
 });
-const CLOSED = '409 CONVERSATION_CLOSED when the conversation is resolved.';
-const IDEMPOTENCY =
+export const CLOSED = '409 CONVERSATION_CLOSED when the conversation is resolved.';
+export const IDEMPOTENCY =
   ' With an `Idempotency-Key` header (1-255 visible characters, unique per chatbot) a retry stores nothing and triggers no second answer: it returns the message stored the first time, its answer when stored, and the header `Idempotent-Replayed: true`; the same key on another conversation is 400 VALIDATION_FAILED.';
-const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' })) });
+export const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' })) });
 /** The service's result minus `replayed`, which becomes the `Idempotent-Replayed` header. */
-function replayAware<T extends { replayed: boolean }>(reply: FastifyReply, result: T): Omit<T, 'replayed'> {
+export function replayAware<T extends { replayed: boolean }>(reply: FastifyReply, result: T): Omit<T, 'replayed'> {
   const { replayed, ...data } = result;
   if (replayed) reply.header('idempotent-replayed', 'true');
   return data;
@@ -52,7 +67,7 @@ export default async function conversations(fastify: FastifyInstance) {
       description: `Returns the new conversation, the visitor message and the answer (null when the AI does not answer: HUMAN_ONLY chat mode).${IDEMPOTENCY}`,
       params: ChatbotParams,
       headers: IdempotencyHeaders,
-      body: Type.Object({ message: Text, visitor: Type.Optional(Visitor) }, { additionalProperties: false }) }), async (request, reply) =>
+      body: Type.Object({ message: MessageText, visitor: Type.Optional(Visitor) }, { additionalProperties: false }) }), async (request, reply) =>
     replayAware(reply, await service.start(request.auth, request.params.chatbotId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
 
   app.get('/chatbots/:chatbotId/conversations', endpoint({ ...read, data: page('conversations', ThreadSchema), tags: ['conversations'], summary: 'Conversations, newest first',
@@ -78,7 +93,7 @@ export default async function conversations(fastify: FastifyInstance) {
   app.post('/chatbots/:chatbotId/conversations', endpoint({ ...write, status: 201, data: one('conversation', ThreadSchema), tags: ['conversations'], summary: 'Create an empty conversation',
       description: 'Thread-level webhook fields need the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE).',
       params: ChatbotParams,
-      body: Type.Object({ visitor: Type.Optional(Visitor), tagIds: Type.Optional(TagIds), webhookUrl: WebhookUrl, webhookToken: WebhookToken }, { additionalProperties: false }) }), async (request) => {
+      body: CreateThread }), async (request) => {
     return { conversation: await service.create(request.auth, request.params.chatbotId, request.body ?? {}) };
   });
 
@@ -87,20 +102,13 @@ export default async function conversations(fastify: FastifyInstance) {
   app.patch('/chatbots/:chatbotId/conversations/:threadId', endpoint({ ...write, data: one('conversation', ThreadSchema), tags: ['conversations'], summary: 'Resolve, reopen, tag, set the thread webhook, add visitor details',
       description: '`{"status":"RESOLVED"}` resolves, `{"status":"OPEN"}` reopens (AI mode, not escalated). `tagIds` replaces the tags.',
       params: ThreadParams,
-      body: Type.Object({
-        status: Type.Optional(Type.Enum(['OPEN', 'RESOLVED'])),
-        tagIds: Type.Optional(TagIds),
-        webhookUrl: WebhookUrl,
-        webhookToken: WebhookToken,
-        visitor: Type.Optional(Visitor),
-        totalMessagesRead: Type.Optional(Type.Integer({ minimum: 0 })),
-      }, { additionalProperties: false, minProperties: 1 }) }), async (request) => service.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never));
+      body: ThreadPatch }), async (request) => service.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never));
 
   app.post('/chatbots/:chatbotId/conversations/:threadId/messages', endpoint({ ...write, status: 201, data: VisitorMessage, tags: ['conversations'], summary: "Send a visitor message (the AI answers when the conversation's condition lets it)",
       description: `data.message is the visitor message; data.answer the AI's answer or null (taken over, escalated, HUMAN_ONLY). ${CLOSED}${IDEMPOTENCY}`,
       params: ThreadParams,
       headers: IdempotencyHeaders,
-      body: Type.Object({ message: Text, visitor: Type.Optional(Visitor) }, { additionalProperties: false }) }), async (request, reply) =>
+      body: Type.Object({ message: MessageText, visitor: Type.Optional(Visitor) }, { additionalProperties: false }) }), async (request, reply) =>
     replayAware(reply, await service.sendVisitorMessage(request.auth, request.params.chatbotId, request.params.threadId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
 
   app.get('/chatbots/:chatbotId/conversations/:threadId/messages', endpoint({ ...read, data: page('messages', MessageSchema), tags: ['conversations'], summary: 'Messages, oldest first',
@@ -113,11 +121,7 @@ export default async function conversations(fastify: FastifyInstance) {
 
   app.patch('/chatbots/:chatbotId/conversations/:threadId/messages/:messageId', endpoint({ ...write, data: one('message', MessageSchema), tags: ['conversations'], summary: "Rate an answer, or correct the AI's text (the original is kept)",
       params: MessageParams,
-      body: Type.Object({
-        feedback: Type.Optional(Type.Union([Type.Enum(['up', 'down']), Type.Null()])),
-        feedbackComment: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
-        text: Type.Optional(Text),
-      }, { additionalProperties: false, minProperties: 1 }) }), async (request) => service.patchMessage(request.auth, request.params.chatbotId, request.params.threadId, request.params.messageId, request.body as never));
+      body: MessagePatch }), async (request) => service.patchMessage(request.auth, request.params.chatbotId, request.params.threadId, request.params.messageId, request.body as never));
 
   const action = (path: string, summary: string, description: string, run: typeof service.escalate) =>
     app.post(`/chatbots/:chatbotId/conversations/:threadId/${path}`, endpoint({ ...write, data: one('conversation', ThreadSchema), tags: ['conversations'], summary, description, params: ThreadParams }), async (request) => run(request.auth, request.params.chatbotId, request.params.threadId));
@@ -129,7 +133,7 @@ export default async function conversations(fastify: FastifyInstance) {
   app.post('/chatbots/:chatbotId/conversations/:threadId/replies', endpoint({ ...write, status: 201, data: Type.Object({ message: MessageSchema, conversation: ThreadSchema }), tags: ['conversations'], summary: 'Reply to the visitor as the team (the agent is the token\'s user)',
       description: `A reply in AI mode takes the conversation over first. ${CLOSED}`,
       params: ThreadParams,
-      body: Type.Object({ message: Text }, { additionalProperties: false }) }), async (request) => {
+      body: Type.Object({ message: MessageText }, { additionalProperties: false }) }), async (request) => {
     return service.reply(request.auth, request.params.chatbotId, request.params.threadId, request.body);
   });
 

@@ -13,16 +13,20 @@ const fields = {
   position: Type.Optional(Position),
 };
 
+/** Bodies of create and change (the legacy v0 routes take the same). */
+export const FollowupCreate = Type.Object(fields, { additionalProperties: false });
+export const FollowupPatch = Type.Object(
+  { ...fields, title: Type.Optional(fields.title), description: Type.Optional(fields.description) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
 export default async function followups(app: FastifyInstance) {
   await app.register(resourceRoutes({
     path: 'followups', item: 'followup', plural: 'followups', idParam: 'followupId',
     scopes: { read: 'followups:read', write: 'followups:write', delete: 'followups:delete' },
     schema: FollowupSchema,
-    create: Type.Object(fields, { additionalProperties: false }),
-    patch: Type.Object(
-      { ...fields, title: Type.Optional(fields.title), description: Type.Optional(fields.description) },
-      { additionalProperties: false, minProperties: 1 },
-    ),
+    create: FollowupCreate,
+    patch: FollowupPatch,
     list: 'all',
     texts: {
       list: { summary: "The chatbot's follow-ups, by position", description: 'Every follow-up (not paginated; at most 100 per chatbot).' },

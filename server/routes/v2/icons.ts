@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { ICON_TYPES } from '../../../shared/settings.js';
@@ -9,7 +9,7 @@ import { endpoint } from '../../http/route.js';
 import { one } from './resource-schemas.js';
 
 const iconTypes = Object.keys(ICON_TYPES);
-const Icon = Type.Object({
+export const Icon = Type.Object({
   id: Type.String(),
   type: Type.String(),
   mime: Type.String(),
@@ -18,7 +18,27 @@ const Icon = Type.Object({
   setting: Type.String({ description: 'The *IconSrcId setting that now holds the URL' }),
   createdAt: Type.String(),
 });
-const DeletedIcon = Type.Object({ type: Type.String(), setting: Type.String(), ids: Type.Array(Type.String()) });
+export const DeletedIcon = Type.Object({ type: Type.String(), setting: Type.String(), ids: Type.Array(Type.String()) });
+
+export const ICON_FORM = `Form fields: \`type\` (${iconTypes.join(', ')}; or ?type=) then \`file\`: PNG, JPEG, GIF, WebP or ICO, checked by content.`;
+export const IconTypeQuery = Type.Object({ type: Type.Optional(Type.Enum(iconTypes)) }, { additionalProperties: false });
+
+/** The icon type and image of a multipart upload (also read by the legacy v0 route). */
+export async function readIconUpload(request: FastifyRequest, queryType: string | undefined): Promise<{ type: string; bytes: Buffer }> {
+  if (!request.isMultipart()) {
+    throw validationFailed([{ path: ['file'], message: 'send the image as multipart/form-data' }], 'The upload must be multipart/form-data');
+  }
+  let type = queryType;
+  let bytes: Buffer | null = null;
+  for await (const part of request.parts()) {
+    if (part.type === 'file') bytes = await part.toBuffer();
+    else if (part.fieldname === 'type') type = String(part.value);
+  }
+  const missing = [...(!type ? [{ path: ['type'], message: `is required: one of ${iconTypes.join(', ')}` }] : []),
+    ...(!bytes?.length ? [{ path: ['file'], message: 'is required: the image file' }] : [])];
+  if (missing.length) throw validationFailed(missing);
+  return { type: type!, bytes: bytes! };
+}
 
 export default async function icons(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -31,25 +51,12 @@ export default async function icons(fastify: FastifyInstance) {
     '/chatbots/:chatbotId/icons',
     endpoint({ access: { scopes: ['settings:write'] }, status: 201, data: one('icon', Icon), tags: ['icons'],
         summary: 'Upload an icon (multipart/form-data)',
-        description:
-          `Form fields: \`type\` (${iconTypes.join(', ')}; or ?type=) then \`file\`: PNG, JPEG, GIF, WebP or ICO, ` +
-          'checked by content. The icon replaces the previous one of that type and its public URL goes into the matching *IconSrcId setting.',
+        description: `${ICON_FORM} The icon replaces the previous one of that type and its public URL goes into the matching *IconSrcId setting.`,
         params: ChatbotParams,
-        querystring: Type.Object({ type: Type.Optional(Type.Enum(iconTypes)) }, { additionalProperties: false }) }),
+        querystring: IconTypeQuery }),
     async (request) => {
-      if (!request.isMultipart()) {
-        throw validationFailed([{ path: ['file'], message: 'send the image as multipart/form-data' }], 'The upload must be multipart/form-data');
-      }
-      let type = request.query.type as string | undefined;
-      let bytes: Buffer | null = null;
-      for await (const part of request.parts()) {
-        if (part.type === 'file') bytes = await part.toBuffer();
-        else if (part.fieldname === 'type') type = String(part.value);
-      }
-      const missing = [...(!type ? [{ path: ['type'], message: `is required: one of ${iconTypes.join(', ')}` }] : []),
-        ...(!bytes?.length ? [{ path: ['file'], message: 'is required: the image file' }] : [])];
-      if (missing.length) throw validationFailed(missing);
-      return app.services.icons.upload(request.auth, request.params.chatbotId, type!, bytes!);
+      const { type, bytes } = await readIconUpload(request, request.query.type);
+      return app.services.icons.upload(request.auth, request.params.chatbotId, type, bytes);
     },
   );
 

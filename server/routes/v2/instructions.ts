@@ -15,16 +15,20 @@ const fields = {
   ),
 };
 
+/** Bodies of create and change (the legacy v0 routes take the same). */
+export const InstructionCreate = Type.Object(fields, { additionalProperties: false });
+export const InstructionPatch = Type.Object(
+  { ...fields, title: Type.Optional(fields.title), instructions: Type.Optional(fields.instructions) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
 export default async function instructions(app: FastifyInstance) {
   await app.register(resourceRoutes({
     path: 'instructions', item: 'instruction', plural: 'instructions', idParam: 'instructionId',
     scopes: { read: 'instructions:read', write: 'instructions:write', delete: 'instructions:delete' },
     schema: InstructionSchema,
-    create: Type.Object(fields, { additionalProperties: false }),
-    patch: Type.Object(
-      { ...fields, title: Type.Optional(fields.title), instructions: Type.Optional(fields.instructions) },
-      { additionalProperties: false, minProperties: 1 },
-    ),
+    create: InstructionCreate,
+    patch: InstructionPatch,
     list: 'all',
     texts: {
       list: { summary: "The chatbot's instructions, newest first", description: '`active` marks the one in use (settings.promptId). Not paginated; at most 100 per chatbot.' },

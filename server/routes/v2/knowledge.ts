@@ -35,7 +35,7 @@ export default async function knowledge(fastify: FastifyInstance) {
     limits: { fileSize: app.config.fileMaxBytes, files: 10, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
   });
   const write = { access: { scopes: ['knowledge:write' as const] }, status: 202 as const, data: StartedJob };
-  const uploads = new Uploads({ dir: join(app.config.dataDir, 'uploads'), ...app.config.uploads });
+  const uploads = new Uploads({ dir: join(app.config.dataDir, 'uploads'), ...app.config.uploads }, app.store.uploadLeases);
 
   app.post('/chatbots/:chatbotId/knowledge/links', endpoint({ ...write, tags: ['knowledge'], summary: 'Add pages by URL (HTML, PDF, DOCX, text)', description: `A URL already known updates its document. ${ADDED}`,
       params: ChatbotParams,

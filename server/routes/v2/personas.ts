@@ -10,16 +10,20 @@ const fields = {
   instructions: Text(8000, 'Who the assistant is and how it speaks; given to the language model'),
 };
 
+/** Bodies of create and change (the legacy v0 routes take the same). */
+export const PersonaCreate = Type.Object(fields, { additionalProperties: false });
+export const PersonaPatch = Type.Object(
+  { ...fields, title: Type.Optional(fields.title), instructions: Type.Optional(fields.instructions) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
 export default async function personas(app: FastifyInstance) {
   await app.register(resourceRoutes({
     path: 'personas', item: 'persona', plural: 'personas', idParam: 'personaId',
     scopes: { read: 'personas:read', write: 'personas:write', delete: 'personas:delete' },
     schema: PersonaSchema,
-    create: Type.Object(fields, { additionalProperties: false }),
-    patch: Type.Object(
-      { ...fields, title: Type.Optional(fields.title), instructions: Type.Optional(fields.instructions) },
-      { additionalProperties: false, minProperties: 1 },
-    ),
+    create: PersonaCreate,
+    patch: PersonaPatch,
     list: 'all',
     texts: {
       list: { summary: "The chatbot's personas, newest first", description: '`active` marks the one in use (settings.personaId). Not paginated; at most 100 per chatbot.' },

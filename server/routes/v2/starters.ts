@@ -11,16 +11,20 @@ const fields = {
   position: Type.Optional(Position),
 };
 
+/** Bodies of create and change (the legacy v0 routes take the same). */
+export const StarterCreate = Type.Object(fields, { additionalProperties: false });
+export const StarterPatch = Type.Object(
+  { title: Type.Optional(fields.title), description: Type.Optional(fields.description), link: fields.link, position: fields.position },
+  { additionalProperties: false, minProperties: 1 },
+);
+
 export default async function starters(app: FastifyInstance) {
   await app.register(resourceRoutes({
     path: 'starters', item: 'starter', plural: 'starters', idParam: 'starterId',
     scopes: { read: 'starters:read', write: 'starters:write', delete: 'starters:delete' },
     schema: StarterSchema,
-    create: Type.Object(fields, { additionalProperties: false }),
-    patch: Type.Object(
-      { title: Type.Optional(fields.title), description: Type.Optional(fields.description), link: fields.link, position: fields.position },
-      { additionalProperties: false, minProperties: 1 },
-    ),
+    create: StarterCreate,
+    patch: StarterPatch,
     list: 'all',
     texts: {
       list: { summary: "The chatbot's conversation starters, by position", description: 'Every starter (not paginated; at most 100 per chatbot).' },

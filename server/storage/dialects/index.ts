@@ -5,13 +5,12 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import { loadRankExtension } from '../sqlite-rank/index.js';
-import type { VectorIndexPort } from '../../domain/knowledge/ports.js';
+import { migrateToLatest } from '../migrations/index.js';
 import type { Database } from '../tables.js';
-import type { VectorSpace } from '../vectors.repository.js';
 import type { Dialect } from './dialect.js';
 import { postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
@@ -20,11 +19,16 @@ import { withStatementCache } from './sqlite-statements.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/**
+ * An open database. Which dialect it speaks is storage's business: the Store (store.ts) and the
+ * migrations find it from the handle; callers never pass or test it.
+ */
 export interface DatabaseHandle {
   db: Kysely<Database>;
-  dialect: DialectName;
   /** The PostgreSQL schema in use, when not the default. */
   schema?: string;
+  /** Applies the migrations not yet applied, in order; returns their names, `onMigration` hears each as it starts. */
+  migrate(onMigration?: (name: string) => void): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -51,7 +55,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     // A dropped idle connection must not crash the process (the pool replaces it), but it is said.
     pool.on('error', options.onPoolError ?? ((err) => console.error(`PostgreSQL: an idle connection failed and is replaced: ${err.message}`)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
+    return {
+      db,
+      schema: options.schema,
+      migrate: (onMigration) => migrateToLatest(db, 'postgres', options.schema, onMigration),
+      close: () => db.destroy(),
+    };
   }
   const path = options.sqlitePath ?? ':memory:';
   if (path !== ':memory:') {
@@ -84,7 +93,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const reader = path === ':memory:' ? null : attachReader(db, path);
   return {
     db,
-    dialect: 'sqlite',
+    migrate: (onMigration) => migrateToLatest(db, 'sqlite', undefined, onMigration),
     close: async () => {
       reader?.close();
       await db.destroy();
@@ -97,16 +106,6 @@ function quoteIdent(name: string): string {
   return name;
 }
 
-const DIALECTS: Record<DialectName, Dialect> = { sqlite: sqliteDialect, postgres: postgresDialect };
-
-/** The dialect interface of a database (dialect.ts): every SQL difference repositories need. */
-export const dialectFor = (name: DialectName): Dialect => DIALECTS[name];
-
-/** Chunk vectors of one embedding space (model + dimensions), for hybrid retrieval. */
-export function createVectorIndex(db: Kysely<Database>, dialect: DialectName, space: VectorSpace): VectorIndexPort {
-  const { model, dimensions } = space;
-  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) {
-    throw new Error(`Embedding dimensions must be a whole number from 1 to 8192; got ${dimensions}`);
-  }
-  return dialectFor(dialect).vectorIndex(db, model, dimensions);
-}
+/** The dialect a kysely handle (or transaction) speaks, read from the driver it was opened with. */
+export const dialectOf = (db: Kysely<Database>): Dialect =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? postgresDialect : sqliteDialect;

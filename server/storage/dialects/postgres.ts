@@ -43,5 +43,14 @@ export const postgresDialect: Dialect = {
   async lockJob(trx, jobId) {
     await sql`select id from ingest_jobs where id = ${jobId} for update`.execute(trx);
   },
+  serialiseJobClaims: (db, claim) =>
+    db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext('parley.jobs.claim'))`.execute(trx);
+      return claim(trx);
+    }),
+  groupedTransaction: (db, fn) => db.transaction().execute(fn),
+  async lockAccount(trx, accountId) {
+    await sql`select id from accounts where id = ${accountId} for update`.execute(trx);
+  },
   vectorIndex: (db, model, dimensions) => postgresIndex(db, model, dimensions),
 };

@@ -18,6 +18,8 @@ import type { Database } from '../tables.js';
 export interface SyncReader {
   /** The first row of a read-only query, or undefined. */
   get<R>(sql: string, parameters: readonly unknown[]): R | undefined;
+  /** Every row of a read-only query (not remembered: lists change with every write). */
+  all<R>(sql: string, parameters: readonly unknown[]): R[];
   close(): void;
 }
 
@@ -35,23 +37,27 @@ export function attachReader(db: Kysely<Database>, path: string): SyncReader {
   const version = connection.prepare('pragma data_version').pluck();
   const statements = new Map<string, SQLite.Statement>();
   const rows = new Map<string, { version: unknown; row: unknown }>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      // Only the handful of hot lookups come here: the map stays as small as their count.
+      statement = connection.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
   const reader: SyncReader = {
     get<R>(sql: string, parameters: readonly unknown[]) {
       const now = version.get();
       const key = `${sql}\u0000${JSON.stringify(parameters)}`;
       const cached = rows.get(key);
       if (cached && cached.version === now) return cached.row as R | undefined;
-      let statement = statements.get(sql);
-      if (!statement) {
-        // Only the handful of hot lookups come here: the map stays as small as their count.
-        statement = connection.prepare(sql);
-        statements.set(sql, statement);
-      }
-      const row = statement.get(...parameters) as R | undefined;
+      const row = prepared(sql).get(...parameters) as R | undefined;
       if (rows.size >= MAX_CACHED) rows.delete(rows.keys().next().value!);
       rows.set(key, { version: now, row });
       return row;
     },
+    all: <R>(sql: string, parameters: readonly unknown[]) => prepared(sql).all(...parameters) as R[],
     close: () => connection.close(),
   };
   readers.set(db, reader);

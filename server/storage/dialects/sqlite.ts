@@ -1,10 +1,19 @@
 /** SQLite's side of the dialect interface: FTS5 search ranked by parley_bm25, extra index tokens, sqlite-vec. */
 import { type Kysely, sql } from 'kysely';
 import { chunkExtraTokens, FTS_WEIGHTS, LENGTH_COLUMNS, searchPairs } from '../search-terms.js';
+import { GroupCommit } from '../group-commit.js';
 import { createFts5Planner } from '../sqlite-search.js';
 import type { Database } from '../tables.js';
 import { sqliteIndex } from '../vectors.repository.js';
 import type { ChunkRow, Dialect } from './dialect.js';
+
+/** One group commit per database handle: its writes share COMMITs. */
+const groups = new WeakMap<Kysely<Database>, GroupCommit>();
+function groupCommitOf(db: Kysely<Database>): GroupCommit {
+  let group = groups.get(db);
+  if (!group) groups.set(db, (group = new GroupCommit(db)));
+  return group;
+}
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -55,5 +64,8 @@ export const sqliteDialect: Dialect = {
   },
   chunkColumns: (chunk) => ({ extra: chunkExtraTokens(chunk) }),
   lockJob: async () => {},
+  serialiseJobClaims: (db, claim) => claim(db),
+  groupedTransaction: (db, fn) => groupCommitOf(db).run(fn),
+  lockAccount: async () => {},
   vectorIndex: (db, model, dimensions) => sqliteIndex(db, model, dimensions),
 };

@@ -13,6 +13,7 @@ import { delivery } from './0013-delivery.js';
 import { visitors } from './0014-visitors.js';
 import { webhooks } from './0015-webhooks.js';
 import { fairQueue } from './0016-fair-queue.js';
+import { uploadStorage } from './0017-upload-storage.js';
 import { deviceFlow } from './0019-device-flow.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -29,6 +30,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0014-visitors': visitors(dialect),
     '0015-webhooks': webhooks(dialect),
     '0016-fair-queue': fairQueue(),
+    '0017-upload-storage': uploadStorage(dialect),
     '0019-device-flow': deviceFlow(dialect),
   };
 }

@@ -5,6 +5,7 @@
  * modest (about 20 requests per operation) so the suite stays quick on two cores.
  */
 import { sql } from 'kysely';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
@@ -47,25 +48,31 @@ async function counts(): Promise<Record<string, number>> {
   return out;
 }
 
-test('every operation of the OpenAPI document answers bad bodies, queries and paths with a 4xx in the envelope and changes nothing', async () => {
-  const doc = (await t.call('GET', '/api/v2/openapi.json')).body;
-  const before = await counts();
+/** A 4xx body of the API's version: the v2 envelope, or the legacy body of v0/v1. */
+const inEnvelope = (body: any) => body?.ok === false && typeof body?.error?.code === 'string';
+const inLegacyBody = (body: any) => body?.success === false && body?.data === null && typeof body?.error?.code === 'string' && typeof body?.message === 'string';
+
+/**
+ * Sends the corpus to every operation of `doc` (paths relative to `prefix`) and returns the
+ * number of requests and the answers that were not a 4xx error body.
+ */
+async function fuzz(doc: any, prefix: string, credential: string, isErrorBody: (body: any) => boolean) {
   const failures: string[] = [];
   let sent = 0;
   const send = async (method: string, url: string, payload?: string, type = 'application/json') => {
     sent++;
-    const res = await t.app.inject({ method: method as never, url, headers: { authorization: `Bearer ${token}`, ...(payload !== undefined && { 'content-type': type }) }, ...(payload !== undefined && { payload }) });
+    const res = await t.app.inject({ method: method as never, url, headers: { authorization: `Bearer ${credential}`, ...(payload !== undefined && { 'content-type': type }) }, ...(payload !== undefined && { payload }) });
     let body: any = null;
     try {
       body = res.json();
     } catch {
       /* reported below */
     }
-    const ok = res.statusCode >= 400 && res.statusCode < 500 && body?.ok === false && typeof body?.error?.code === 'string';
+    const ok = res.statusCode >= 400 && res.statusCode < 500 && isErrorBody(body);
     if (!ok) failures.push(`${method} ${url.slice(0, 120)} ${payload?.slice(0, 40) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
   };
   for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
-    const real = '/api/v2' + path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? 'unknown-id');
+    const real = prefix + path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? 'unknown-id');
     for (const method of Object.keys(ops).map((m) => m.toUpperCase())) {
       // Bad bodies go to operations that read one (actions without a body ignore it).
       const takesBody = !!(ops[method.toLowerCase()] as { requestBody?: unknown }).requestBody;
@@ -75,15 +82,35 @@ test('every operation of the OpenAPI document answers bad bodies, queries and pa
       if (takesQuery) for (const q of QUERIES.slice(0, 4)) await send(method, `${real}?${q}&zzUnknown=1`);
       if (path.includes('{')) {
         for (const seg of SEGMENTS) {
-          const url = '/api/v2' + path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'chatbotId' && path.split('{').length > 2 ? ids.chatbotId : seg));
+          const url = prefix + path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'chatbotId' && path.split('{').length > 2 ? ids.chatbotId : seg));
           if (url !== real) await send(method, url, takesBody ? '{"zzUnknownField":1}' : undefined);
         }
       }
     }
   }
+  return { sent: () => sent, failures, send };
+}
+
+test('every operation of the OpenAPI document answers bad bodies, queries and paths with a 4xx in the envelope and changes nothing', async () => {
+  const doc = (await t.call('GET', '/api/v2/openapi.json')).body;
+  const before = await counts();
+  const { sent, failures, send } = await fuzz(doc, '/api/v2', token, inEnvelope);
   for (const q of QUERIES) await send('GET', `/api/v2/chatbots/${ids.chatbotId}/conversations?${q}`);
-  expect(sent).toBeGreaterThan(500);
+  expect(sent()).toBeGreaterThan(500);
   expect(failures).toEqual([]);
+  expect(await counts()).toEqual(before);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+}, 120_000);
+
+test('every operation of the legacy document (/openapi.yaml) answers the same corpus with a 4xx in the legacy body and changes nothing', async () => {
+  const doc = parse((await t.app.inject({ method: 'GET', url: '/openapi.yaml' })).body);
+  const owner = await t.app.services.store.users.owner((await t.app.services.accounts.resolve()).id);
+  const key = (await t.app.services.tokens.createLegacyKey(owner!)).token;
+  const before = await counts();
+  const { sent, failures } = await fuzz(doc, '/api', key, inLegacyBody);
+  expect(sent()).toBeGreaterThan(300);
+  expect(failures).toEqual([]);
+  // Legacy deletes need no confirmation; none of the corpus reaches one with a real id and a valid request.
   expect(await counts()).toEqual(before);
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 }, 120_000);

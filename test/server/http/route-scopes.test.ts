@@ -7,13 +7,14 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SCOPES, type Scope } from '../../../shared/scopes.js';
-import { installAccess, type RouteAccess } from '../../../server/http/access.js';
+import { installAccess, scopesOf as declared, type RouteAccess } from '../../../server/http/access.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 /** The only routes anyone may call without a token. Adding one is a deliberate change here. */
 const PUBLIC_ROUTES = [
   'GET /api/v2/health',
   'GET /api/v2/openapi.json',
+  'GET /openapi.yaml',
   'GET /icons/:file',
   'GET /widget.js',
   'GET /widget/:file',
@@ -32,6 +33,19 @@ const PUBLIC_ROUTES = [
   'OPTIONS /api/widget/frames',
   // The team's live stream authenticates its v2 token itself (header, subprotocol or hello): conversations:read.
   'GET /api/v2/stream',
+  // OAuth (RFC 8628, 7009) and its discovery documents; the verification page signs in itself.
+  'GET /.well-known/oauth-authorization-server',
+  'GET /.well-known/oauth-protected-resource',
+  'GET /.well-known/oauth-protected-resource/api/v2',
+  'POST /oauth/device_authorization',
+  'POST /oauth/token',
+  'POST /oauth/revoke',
+  'GET /device',
+  'POST /device',
+  'GET /device/style.css',
+  'POST /device/sign-in',
+  'POST /device/sign-out',
+  'POST /device/decision',
 ];
 
 let t: TestApp;
@@ -51,7 +65,8 @@ afterAll(() => t.close());
 /** The route's URL with real ids (or a placeholder) in its parameters. */
 const fill = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(ids[name] ?? 'x'));
 const key = (r: RouteAccess) => `${r.method} ${r.url}`;
-const scopesOf = (r: RouteAccess): Scope[] => (r.access.public ? [] : r.access.scopes);
+const scopesOf = (r: RouteAccess): Scope[] => declared(r.access);
+const legacy = (r: RouteAccess) => !r.access.public && r.access.legacyKey === true;
 
 test('the route table holds every route fastify serves, the v2 core among them', () => {
   const keys = routes.map(key);
@@ -80,10 +95,12 @@ test('the route table holds every route fastify serves, the v2 core among them',
   for (const r of routes) expect(t.app.hasRoute({ method: r.method as 'GET', url: r.url }), key(r)).toBe(true);
 });
 
-test('every route declares its access: public, or a list of known scopes', () => {
+test('every route declares its access: public, a legacy key (exactly the /api/v0 and /api/v1 routes), or a list of known scopes', () => {
   for (const r of routes) {
     expect(r.access, key(r)).toBeTypeOf('object');
     if (r.access.public) continue;
+    expect(legacy(r), key(r)).toBe(/^\/api\/v[01]\//.test(r.url));
+    if (r.access.legacyKey) continue;
     expect(Array.isArray(r.access.scopes), key(r)).toBe(true);
     for (const s of r.access.scopes) expect(SCOPES, `${key(r)} declares ${s}`).toContain(s);
   }
@@ -94,7 +111,7 @@ test('only the known public routes are public', () => {
 });
 
 test('only /me (who am I) takes any valid token without a scope', () => {
-  expect(routes.filter((r) => !r.access.public && r.access.scopes.length === 0).map(key)).toEqual(['GET /api/v2/me']);
+  expect(routes.filter((r) => !r.access.public && !legacy(r) && scopesOf(r).length === 0).map(key)).toEqual(['GET /api/v2/me']);
 });
 
 test('registering a route without an access or response declaration fails at start', async () => {
@@ -108,6 +125,26 @@ test('registering a route without an access or response declaration fails at sta
   expect(bare.routeTable.map(key)).toEqual(expect.arrayContaining(['GET /declared']));
   expect(bare.routeTable.map(key)).not.toContain('GET /open');
   await bare.close();
+});
+
+describe('every legacy route', () => {
+  test('refuses a v2 token (even one with every scope) with 401 TOKEN_NOT_VALID in the legacy body, and passes the check with a legacy key', async () => {
+    const legacyRoutes = routes.filter(legacy);
+    expect(legacyRoutes.length).toBeGreaterThan(30);
+    const { token } = await t.token();
+    const owner = await t.app.services.store.users.owner((await t.app.services.accounts.resolve()).id);
+    const key = (await t.app.services.tokens.createLegacyKey(owner!)).token;
+    for (const r of legacyRoutes) {
+      const refused = await t.call(r.method as 'GET', fill(r.url), token);
+      expect(refused.status, `${r.method} ${r.url}`).toBe(401);
+      expect(refused.body, `${r.method} ${r.url}`).toMatchObject({ success: false, data: null, error: { code: 'TOKEN_NOT_VALID' } });
+      // No body and made-up ids (a v0 delete needs no confirmation): the key passes the access check.
+      const passed = await t.call(r.method as 'GET', r.url.replace(/:([A-Za-z0-9_]+)/g, 'x'), key);
+      expect([401, 403], `${r.method} ${r.url} -> ${passed.status}`).not.toContain(passed.status);
+      expect(passed.status, `${r.method} ${r.url}`).toBeLessThan(500);
+    }
+    expect((await t.call('GET', `/api/v2/chatbots/${ids.chatbotId}`, token)).status).toBe(200);
+  });
 });
 
 describe('every protected route without a token', () => {

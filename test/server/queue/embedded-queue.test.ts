@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { EmbeddedQueue } from '../../../server/queue/embedded-queue.js';
+import { createStore } from '../../../server/storage/store.js';
 import type { DatabaseHandle } from '../../../server/storage/dialects/index.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { postgresAvailable } from '../../helpers/postgres.js';
@@ -12,7 +13,7 @@ describe.each(dialects)('embedded queue on %s', (dialect) => {
   let opened: TestDatabase | undefined;
   const queues: EmbeddedQueue[] = [];
   const make = (o: ConstructorParameters<typeof EmbeddedQueue>[1] = {}) => {
-    const q = new EmbeddedQueue(database.db, { pollMs: 20, backoffBaseMs: 10, ...o });
+    const q = new EmbeddedQueue(createStore(database.db).jobs, { pollMs: 20, backoffBaseMs: 10, ...o });
     queues.push(q);
     return q;
   };

@@ -37,7 +37,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     const count = (key: 'account' | 'chatbot', value: string) => [...running.values()].filter((r) => r[key] === value).length;
 
     function makeQueue(options: ConstructorParameters<typeof EmbeddedQueue>[1] = {}) {
-      const q = new EmbeddedQueue(db.database.db, { pollMs: 20, concurrency: 2, ...options });
+      const q = new EmbeddedQueue(db.store.jobs, { pollMs: 20, concurrency: 2, ...options });
       q.handle('import', async (payload, job) => {
         const entry = { id: String(payload.n), account: String(payload.account), chatbot: String(payload.chatbot) };
         started.push(entry);

@@ -1,14 +1,13 @@
 /**
  * The KnowledgeStore suite, run unchanged on SQLite and PostgreSQL through the Store port:
- * sources, documents, chunks and their lexical index, ingest jobs and items, blobs, the vector
- * index. In CI (CI=true) an unreachable PostgreSQL fails the file instead of skipping it.
+ * sources, documents, chunks and their lexical index, ingest jobs and items, the vector index
+ * (blobs: blob-store.test.ts). In CI (CI=true) an unreachable PostgreSQL fails the file instead of skipping it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
 import type { IngestJobRecord, VectorIndexPort } from '../../../server/domain/knowledge/ports.js';
 import type { Page, Store } from '../../../server/domain/ports.js';
 import { searchTerms } from '../../../server/storage/search-terms.js';
-import { createVectorIndex } from '../../../server/storage/dialects/index.js';
 import {
   addDocument,
   at,
@@ -343,22 +342,11 @@ describe.each(['sqlite', 'postgres'] as const)('KnowledgeStore on %s', (dialect)
     expect(await i.errors(jobId, 10)).toEqual([]);
   });
 
-  test('blobs: insert, get, delete', async () => {
-    const bot = await newChatbot(store);
-    const id = newId();
-    const bytes = Buffer.from([0, 1, 2, 255, 254]);
-    await store.knowledge.blobs.insert({ id, chatbotId: bot.chatbotId, name: 'a.pdf', bytes });
-    expect(await store.knowledge.blobs.get(id)).toEqual({ id, name: 'a.pdf', bytes });
-    await store.knowledge.blobs.delete([id]);
-    expect(await store.knowledge.blobs.get(id)).toBeNull();
-    await store.knowledge.blobs.delete([]);
-  });
-
   describe('vector index', () => {
     let vectors: VectorIndexPort;
     const dims = 4;
     beforeAll(() => {
-      vectors = createVectorIndex(kdb.database.db, dialect, { model: 'test-model', dimensions: dims });
+      vectors = store.vectors({ model: 'test-model', dimensions: dims });
     });
 
     test('nearest by cosine within a chatbot; vectors follow replaced and deleted chunks', async () => {
@@ -376,7 +364,7 @@ describe.each(['sqlite', 'postgres'] as const)('KnowledgeStore on %s', (dialect)
       expect(near[2].distance).toBeCloseTo(1, 5);
       expect(await vectors.nearest(bot.chatbotId, [1, 0, 0, 0], 1)).toHaveLength(1);
       // Another model's space is separate.
-      const otherModel = createVectorIndex(kdb.database.db, dialect, { model: 'other-model', dimensions: dims });
+      const otherModel = store.vectors({ model: 'other-model', dimensions: dims });
       expect(await otherModel.nearest(bot.chatbotId, [1, 0, 0, 0], 5)).toEqual([]);
 
       // Upsert replaces.

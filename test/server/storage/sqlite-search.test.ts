@@ -196,8 +196,8 @@ describe('SQLite search', () => {
       const plain = openDatabase({ sqlitePath: join(kdb.dataDir, 'test.db'), rankExtension: false });
       try {
         // Fresh stores on both sides: a store's planner remembers frequencies for a minute.
-        const withExtension = createStore(db(), 'sqlite');
-        const fallback = createStore(plain.db, 'sqlite');
+        const withExtension = createStore(db());
+        const fallback = createStore(plain.db);
         for (const q of ['How do I add a route handler?', 'schema reply', 'decorator']) {
           const a = await withExtension.knowledge.chunks.searchLexical(chatbotId, q, 5);
           const b = await fallback.knowledge.chunks.searchLexical(chatbotId, q, 5);
@@ -221,7 +221,7 @@ test('migration 0011 gives chunks stored before it their extra tokens, and the i
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations('sqlite') } });
     const before = await migrator.migrateTo('0010-conversations');
     expect(before.error).toBeUndefined();
-    const store = createStore(db, 'sqlite');
+    const store = createStore(db);
     const bot = await newChatbot(store);
     const source = sourceRecord(bot.chatbotId, bot.accountId);
     await store.knowledge.sources.insert(source);

@@ -16,14 +16,14 @@ import type { IngestRunner } from '../ingest-runner.js';
 import type { KnowledgeService } from '../knowledge.service.js';
 import type { SourceRecord } from '../ports.js';
 import {
-  ConfluenceClient,
   ConfluenceError,
   defaultDeployment,
   isConfluenceError,
   normalizeBaseUrl,
   type ConfluenceSite,
+  type ConfluenceAdapter,
   type Deployment,
-} from './client.js';
+} from './site.js';
 import { clientFor, configOf, credentialsContext, selectionItems, type ConfluenceConfig } from './items.js';
 
 export interface ConnectInput {
@@ -47,6 +47,7 @@ export class ConfluenceService {
     private readonly knowledge: KnowledgeService,
     private readonly runner: IngestRunner,
     private readonly fetcher: Fetcher,
+    private readonly adapter: ConfluenceAdapter,
     private readonly secrets: SecretBox,
     private readonly cursors: CursorCodec,
   ) {}
@@ -68,7 +69,7 @@ export class ConfluenceService {
     const site: ConfluenceSite = { baseUrl, deployment };
     let identity: string;
     try {
-      const user = await new ConfluenceClient(this.fetcher, site, { email, apiToken }).currentUser();
+      const user = await this.adapter.client(this.fetcher, site, { email, apiToken }).currentUser();
       if (user.anonymous) throw new ConfluenceError('unauthorized', 'Confluence treated the request as anonymous: the credentials were not accepted', 401);
       identity = (deployment === 'cloud' ? email! : user.identity || email || '').toLowerCase();
     } catch (err) {
@@ -114,7 +115,7 @@ export class ConfluenceService {
     const list = `confluence-spaces:${source.id}`;
     const start = this.decodeStart(list, cursor);
     const config = configOf(source);
-    const page = await this.call(() => clientFor(this.fetcher, this.secrets, source).listSpaces(start, limit), 'space list');
+    const page = await this.call(() => clientFor(this.adapter, this.fetcher, this.secrets, source).listSpaces(start, limit), 'space list');
     return {
       spaces: page.items.map((s) => ({ ...s, imported: config.spaces.includes(s.key) })),
       nextCursor: this.encodeStart(list, page.nextStart),
@@ -127,7 +128,7 @@ export class ConfluenceService {
     const list = `confluence-pages:${source.id}:${spaceKey ?? ''}`;
     const start = this.decodeStart(list, cursor);
     const config = configOf(source);
-    const page = await this.call(() => clientFor(this.fetcher, this.secrets, source).listPages(spaceKey ?? null, start, limit), spaceKey ? `space ${spaceKey}` : 'page list');
+    const page = await this.call(() => clientFor(this.adapter, this.fetcher, this.secrets, source).listPages(spaceKey ?? null, start, limit), spaceKey ? `space ${spaceKey}` : 'page list');
     return {
       pages: page.items.map((p) => ({ ...p, imported: config.pageIds.includes(p.id) || (p.spaceKey !== null && config.spaces.includes(p.spaceKey)) })),
       nextCursor: this.encodeStart(list, page.nextStart),

@@ -4,13 +4,11 @@
  * anything changed). Credentials are read from the source and decrypted only while the job
  * runs; items carry ids, never secrets.
  */
-import { extract } from '../extract/index.js';
 import type { ItemContext, ItemHandler } from '../ingest-runner.js';
 import { failure, indexOutcome } from '../items/web.js';
 import type { SourceRecord } from '../ports.js';
 import type { SecretBox } from '../../secrets.js';
-import { ConfluenceClient, isConfluenceError, pageUrl, spaceUrl, type ConfluenceCredentials, type ConfluenceSite, type Deployment } from './client.js';
-import { storageToHtml } from './storage.js';
+import { isConfluenceError, pageUrl, spaceUrl, type ConfluenceAdapter, type ConfluenceApi, type ConfluenceCredentials, type ConfluenceSite, type Deployment } from './site.js';
 
 export const SPACE_ITEM = 'confluence-space';
 export const PAGE_ITEM = 'confluence-page';
@@ -44,10 +42,10 @@ export function openCredentials(secrets: SecretBox, source: Pick<SourceRecord, '
   return secrets.open<ConfluenceCredentials>(source.credentials, credentialsContext(source.id));
 }
 
-export function clientFor(fetcher: ItemContext['fetcher'], secrets: SecretBox, source: SourceRecord, signal?: AbortSignal): ConfluenceClient {
+export function clientFor(adapter: ConfluenceAdapter, fetcher: ItemContext['fetcher'], secrets: SecretBox, source: SourceRecord, signal?: AbortSignal): ConfluenceApi {
   const config = configOf(source);
   const site: ConfluenceSite = { baseUrl: config.baseUrl, deployment: config.deployment };
-  return new ConfluenceClient(fetcher, site, openCredentials(secrets, source), signal);
+  return adapter.client(fetcher, site, openCredentials(secrets, source), signal);
 }
 
 /**
@@ -83,13 +81,13 @@ async function knownPageIds(ctx: ItemContext): Promise<string[]> {
   return ids;
 }
 
-export function confluenceItems(secrets: SecretBox): Record<typeof SPACE_ITEM | typeof PAGE_ITEM, ItemHandler> {
+export function confluenceItems(secrets: SecretBox, adapter: ConfluenceAdapter): Record<typeof SPACE_ITEM | typeof PAGE_ITEM, ItemHandler> {
   const space: ItemHandler = async (ctx, item) => {
     const spaceKey = String(item.payload?.spaceKey ?? '');
     const config = configOf(ctx.source);
     const site = { baseUrl: config.baseUrl, deployment: config.deployment };
     try {
-      const client = clientFor(ctx.fetcher, secrets, ctx.source, ctx.signal);
+      const client = clientFor(adapter, ctx.fetcher, secrets, ctx.source, ctx.signal);
       // No more pages than the plan could ever store: the indexer's quota check does the rest.
       const cap = Math.max(1, ctx.account.plan.maxPages);
       const listed = new Set<string>();
@@ -117,7 +115,7 @@ export function confluenceItems(secrets: SecretBox): Record<typeof SPACE_ITEM | 
     const pageId = String(item.payload?.pageId ?? '');
     const key = documentKey(ctx.source.id, pageId);
     try {
-      const client = clientFor(ctx.fetcher, secrets, ctx.source, ctx.signal);
+      const client = clientFor(adapter, ctx.fetcher, secrets, ctx.source, ctx.signal);
       const p = await client.getPage(pageId);
       const config = configOf(ctx.source);
       if (p.spaceKey && !config.spaces.includes(p.spaceKey) && !config.pageIds.includes(pageId)) {
@@ -125,7 +123,7 @@ export function confluenceItems(secrets: SecretBox): Record<typeof SPACE_ITEM | 
         return { status: 'skipped', error: `Page ${pageId} is now in space ${p.spaceKey}, which is not imported` };
       }
       const url = p.url ?? item.key;
-      const doc = await extract({ bytes: Buffer.from(storageToHtml(p.storage, p.title), 'utf8'), kind: 'html', url, contentType: 'text/html; charset=utf-8' }, ctx.extractLimits);
+      const doc = await ctx.extractor.extract({ bytes: Buffer.from(adapter.storageToHtml(p.storage, p.title), 'utf8'), kind: 'html', url, contentType: 'text/html; charset=utf-8' }, ctx.extractLimits);
       doc.title = p.title;
       return await indexOutcome(ctx, key, url, doc);
     } catch (err) {

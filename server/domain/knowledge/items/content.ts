@@ -1,10 +1,7 @@
-/** Item handlers for content given directly: free text, uploaded files, YouTube transcripts. */
+/** Item handlers for content given directly: free text and uploaded files (YouTube: adapters/youtube.ts). */
 import { createHash } from 'node:crypto';
-import { describeFetchError } from '../crawl/fetcher.js';
-import { detectKind, extract } from '../extract/index.js';
 import type { ItemContext, ItemHandler, ItemResult } from '../ingest-runner.js';
-import type { IngestItem } from '../ports.js';
-import { captionTrackUrl, parseTimedText, parseVideoId, transcriptDocument } from '../youtube.js';
+import type { IngestItem, StoredBlob } from '../ports.js';
 import { failure, indexOutcome } from './web.js';
 
 /** Free text, read as Markdown so its headings structure the chunks. */
@@ -12,7 +9,7 @@ export const textItem: ItemHandler = async (ctx, item) => {
   const title = String(item.payload?.title ?? 'Text');
   const text = String(item.payload?.text ?? '');
   try {
-    const doc = await extract({ bytes: Buffer.from(text, 'utf8'), kind: 'markdown', filename: title }, ctx.extractLimits);
+    const doc = await ctx.extractor.extract({ bytes: Buffer.from(text, 'utf8'), kind: 'markdown', filename: title }, ctx.extractLimits);
     doc.title = title;
     return await indexOutcome(ctx, `text:${item.payload?.documentKey ?? item.key}`, null as unknown as string, doc);
   } catch (err) {
@@ -34,43 +31,35 @@ export const fileItem: ItemHandler = async (ctx, item) => {
   return result;
 };
 
-async function readFile(ctx: ItemContext, item: IngestItem, blob: { id: string; name: string; bytes: Buffer }): Promise<ItemResult> {
+/**
+ * The parsers need a file whole: its pieces are copied into one buffer of the stored size as they
+ * are read (no second copy of the file), and hashed on the way.
+ */
+async function gather(blob: StoredBlob): Promise<{ bytes: Buffer; hash: string }> {
+  const bytes = Buffer.allocUnsafe(blob.size);
+  const hash = createHash('sha256');
+  let at = 0;
+  for await (const piece of blob.pieces()) {
+    if (at + piece.length > bytes.length) throw new Error(`The stored file ${blob.id} is longer than its ${blob.size} bytes`);
+    piece.copy(bytes, at);
+    hash.update(piece);
+    at += piece.length;
+  }
+  return { bytes, hash: hash.digest('hex') };
+}
+
+async function readFile(ctx: ItemContext, item: IngestItem, blob: StoredBlob): Promise<ItemResult> {
   const name = String(item.payload?.name ?? blob.name);
   try {
-    const kind = await detectKind(blob.bytes, { filename: name });
-    if (!kind || kind === 'youtube' || kind === 'html' && false) {
+    const { bytes, hash } = await gather(blob);
+    const kind = await ctx.extractor.detectKind(bytes, { filename: name });
+    if (!kind || kind === 'youtube') {
       return { status: 'failed', error: `${name}: not a PDF, DOCX, TXT, Markdown, HTML or CSV file` };
     }
-    const doc = await extract({ bytes: blob.bytes, kind, filename: name }, ctx.extractLimits);
+    const doc = await ctx.extractor.extract({ bytes, kind, filename: name }, ctx.extractLimits);
     if (!doc.title) doc.title = name;
-    const key = `file:${createHash('sha256').update(blob.bytes).digest('hex')}`;
-    return await indexOutcome(ctx, key, null as unknown as string, doc);
+    return await indexOutcome(ctx, `file:${hash}`, null as unknown as string, doc);
   } catch (err) {
     return failure(err);
   }
-}
-
-/** A YouTube video: title and captions from the watch page's caption track, timestamps kept. */
-export function youtubeItem(baseUrl: string): ItemHandler {
-  return async (ctx, item) => {
-    const id = parseVideoId(String(item.payload?.url ?? ''));
-    if (!id) return { status: 'failed', error: 'not a YouTube video URL' };
-    const watchUrl = `https://www.youtube.com/watch?v=${id}`;
-    try {
-      const page = await ctx.fetcher.get(`${baseUrl}/watch?v=${encodeURIComponent(id)}&hl=en`, { accept: 'text/html' });
-      if (page.status !== 200) return { status: 'failed', error: `HTTP ${page.status} for the video page` };
-      const track = captionTrackUrl(page.body.toString('utf8'));
-      if (!track) return { status: 'failed', error: 'The video has no captions to read' };
-      const trackUrl = new URL(track.url, baseUrl).href;
-      const captions = await ctx.fetcher.get(trackUrl, { accept: '*/*' });
-      if (captions.status !== 200) return { status: 'failed', error: `HTTP ${captions.status} for the captions` };
-      const cues = parseTimedText(captions.body.toString('utf8'));
-      if (!cues.length) return { status: 'failed', error: 'The captions track is empty' };
-      const doc = transcriptDocument(track.title || `YouTube video ${id}`, cues, { language: track.lang });
-      return await indexOutcome(ctx, `youtube:${id}`, watchUrl, doc);
-    } catch (err) {
-      if ((err as { code?: string }).code) return { status: 'failed', error: Object.values(describeFetchError(err)).join(': ') };
-      return failure(err);
-    }
-  };
 }

@@ -7,7 +7,8 @@ import { canonicalKey, nextLinks } from '../crawl/frontier.js';
 import { fetchPage } from '../crawl/page.js';
 import { collectSitemapUrls } from '../crawl/sitemap.js';
 import { inScope, normalizeUrl, originOf, pageKey, type CrawlScope } from '../crawl/url.js';
-import { detectKind, extract, isExtractionError } from '../extract/index.js';
+import type { ExtractedDocument } from '../documents.js';
+import { isExtractionError } from '../extraction-error.js';
 import type { ItemContext, ItemHandler, ItemResult } from '../ingest-runner.js';
 import type { IngestItem } from '../ports.js';
 
@@ -19,7 +20,7 @@ export function scopeOf(ctx: ItemContext): CrawlScope {
   return { origin: o.origin ?? '', pathPrefix: o.pathPrefix, maxDepth: o.maxDepth ?? 0, maxPages: o.maxPages ?? 1 };
 }
 
-async function indexOutcome(ctx: ItemContext, key: string, url: string, doc: Awaited<ReturnType<typeof extract>>): Promise<ItemResult> {
+async function indexOutcome(ctx: ItemContext, key: string, url: string, doc: ExtractedDocument): Promise<ItemResult> {
   const { outcome } = await ctx.indexer.index({
     accountId: ctx.account.id,
     maxPages: ctx.account.plan.maxPages,
@@ -54,7 +55,7 @@ export const pageItem: ItemHandler = async (ctx, item) => {
     return { status: quiet ? 'skipped' : 'failed', error: res.error };
   }
   try {
-    const doc = await extract({ bytes: res.body, kind: 'html', url: res.url, contentType: res.contentType ?? undefined }, ctx.extractLimits);
+    const doc = await ctx.extractor.extract({ bytes: res.body, kind: 'html', url: res.url, contentType: res.contentType ?? undefined }, ctx.extractLimits);
     if (crawl) {
       // The page budget is applied by discover() on the job's current count: pages of one batch
       // run concurrently, so a count read before fetching would let each of them fill it.
@@ -114,9 +115,9 @@ export const linkItem: ItemHandler = async (ctx, item: IngestItem) => {
   if (res.status < 200 || res.status >= 300) return { status: 'failed', error: `HTTP ${res.status}` };
   const final = normalizeUrl(res.url) ?? url;
   try {
-    const kind = await detectKind(res.body, { contentType: res.contentType ?? undefined, filename: new URL(final).pathname });
+    const kind = await ctx.extractor.detectKind(res.body, { contentType: res.contentType ?? undefined, filename: new URL(final).pathname });
     if (!kind || kind === 'youtube') return { status: 'skipped', error: `not a readable document (${res.contentType ?? 'unknown type'})` };
-    const doc = await extract({ bytes: res.body, kind, url: final, contentType: res.contentType ?? undefined, filename: decodeURIComponent(new URL(final).pathname.split('/').pop() || '') }, ctx.extractLimits);
+    const doc = await ctx.extractor.extract({ bytes: res.body, kind, url: final, contentType: res.contentType ?? undefined, filename: decodeURIComponent(new URL(final).pathname.split('/').pop() || '') }, ctx.extractLimits);
     // An HTML page is stored (and cited) under its canonical URL, like a crawled one.
     const url = kind === 'html' ? canonicalKey({ url: final, canonicalUrl: doc.canonicalUrl }) : final;
     return await indexOutcome(ctx, kind === 'html' ? pageKey(url) : url, url, doc);

@@ -9,7 +9,7 @@ import { createAnswerEngine } from '../../../../server/domain/answers/engine.js'
 import { createExtractiveProvider } from '../../../../server/domain/answers/extractive.js';
 import { LEAK_MIN_CHARS, LeakGuard, leaksSecrets } from '../../../../server/domain/answers/leak-guard.js';
 import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
-import { createOpenAIProvider } from '../../../../server/domain/answers/openai-provider.js';
+import { createOpenAIProvider } from '../../../../server/adapters/openai-provider.js';
 import type { AnswerProvider } from '../../../../server/domain/answers/ports.js';
 import { buildPrompt, readSettings } from '../../../../server/domain/answers/prompt.js';
 import type { AnswerEngine } from '../../../../server/domain/conversations/ports.js';

@@ -13,12 +13,11 @@ import type { FollowUp } from '../../../../server/domain/conversations/ports.js'
 import type { AnswerContextStore, CustomResponseContext, InstructionContext, PersonaContext } from '../../../../server/domain/answers/ports.js';
 import type { PassageSearch } from '../../../../server/domain/answers/engine.js';
 import { newId } from '../../../../server/domain/ids.js';
-import { extract } from '../../../../server/domain/knowledge/extract/index.js';
+import { extract } from '../../../../server/adapters/extraction/index.js';
 import { DocumentIndexer } from '../../../../server/domain/knowledge/indexer.js';
 import type { SearchHit } from '../../../../server/domain/knowledge/ports.js';
 import type { Store } from '../../../../server/domain/ports.js';
 import { openDatabase, type DatabaseHandle } from '../../../../server/storage/dialects/index.js';
-import { migrateToLatest } from '../../../../server/storage/migrations/index.js';
 import { createStore } from '../../../../server/storage/store.js';
 import type { Database } from '../../../../server/storage/tables.js';
 
@@ -38,8 +37,8 @@ export interface AnswersDb {
 export async function openAnswersDb(): Promise<AnswersDb> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-answers-'));
   const database = openDatabase({ sqlitePath: join(dir, 'answers.db') });
-  await migrateToLatest(database.db, database.dialect);
-  const store = createStore(database.db, database.dialect);
+  await database.migrate();
+  const store = createStore(database.db);
   const accountId = newId();
   const userId = newId();
   const chatbotId = newId();

@@ -8,7 +8,7 @@ import {
   textFragmentUrl,
   type Chunk,
 } from '../../../../server/domain/knowledge/chunk.js';
-import type { ExtractedDocument, Section } from '../../../../server/domain/knowledge/extract/index.js';
+import type { ExtractedDocument, Section } from '../../../../server/adapters/extraction/index.js';
 import { prose } from './fixtures.js';
 
 const doc = (sections: Section[], kind: ExtractedDocument['kind'] = 'html'): ExtractedDocument => ({ kind, title: 'T', sections });

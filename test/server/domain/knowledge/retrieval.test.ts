@@ -4,14 +4,13 @@
  * embeddings client and the retriever are the real ones.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { EmbeddingsError, openAIEmbeddings } from '../../../../server/domain/knowledge/embeddings.js';
+import { EmbeddingsError, openAIEmbeddings } from '../../../../server/adapters/openai-embeddings.js';
 import type { EmbeddingsPort, SearchHit } from '../../../../server/domain/knowledge/ports.js';
 import { createRetriever, reciprocalRankFusion, type Retriever } from '../../../../server/domain/knowledge/retrieval.js';
 import type { Store } from '../../../../server/domain/ports.js';
 import { loadConfig } from '../../../../server/config.js';
 import { GuardedHttpClient } from '../../../../server/outbound/guarded-client.js';
 import { createRetrieval } from '../../../../server/plugins/retrieval.js';
-import { createVectorIndex } from '../../../../server/storage/dialects/index.js';
 import { startEmbeddingsStandin, STANDIN_DIMENSIONS, type EmbeddingsStandin } from '../../../helpers/embeddings-standin.js';
 import { openTestDatabase, type TestDatabase } from '../../../helpers/database.js';
 import { addDocument, chunkInputs, HOSTILE_QUERIES, newChatbot } from '../../../helpers/knowledge.js';
@@ -86,7 +85,7 @@ describe.each(['sqlite', 'postgres'] as const)('retrieval on %s', (dialect) => {
     kdb = await openTestDatabase(dialect);
     store = kdb.store;
     embeddings = await connect();
-    const vectors = createVectorIndex(kdb.database.db, dialect, { model: embeddings.model, dimensions: embeddings.dimensions });
+    const vectors = store.vectors({ model: embeddings.model, dimensions: embeddings.dimensions });
     lexical = createRetriever({ store: store.knowledge });
     hybrid = createRetriever({ store: store.knowledge, embeddings, vectors, onVectorError: (e) => vectorErrors.push(e) });
   });
@@ -194,18 +193,18 @@ describe.each(['sqlite', 'postgres'] as const)('retrieval on %s', (dialect) => {
     // The stand-in listens on 127.0.0.1; the app's client for the operator's model endpoint allows private addresses.
     const outbound = new GuardedHttpClient({ allowPrivate: true });
     const errors: unknown[] = [];
-    const wired = createRetrieval(store.knowledge, kdb.database, loadConfig(env), outbound.fetch, { error: (e) => errors.push(e) });
+    const wired = createRetrieval(store, loadConfig(env), outbound.fetch, { error: (e) => errors.push(e) });
     expect(wired.hybrid).toBe(true);
     expect(car.chunkIds).toContain((await wired.search(bot.chatbotId, 'automobile upkeep', 1))[0]?.chunkId);
     expect(errors).toEqual([]);
 
-    const refused = createRetrieval(store.knowledge, kdb.database, loadConfig(env), new GuardedHttpClient({ allowPrivate: false }).fetch, { error: (e) => errors.push(e) });
+    const refused = createRetrieval(store, loadConfig(env), new GuardedHttpClient({ allowPrivate: false }).fetch, { error: (e) => errors.push(e) });
     expect(await refused.search(bot.chatbotId, 'automobile upkeep', 3)).toEqual([]);
     expect((await refused.search(bot.chatbotId, 'garage', 3))[0]?.documentId).toBe(car.doc.id);
     await refused.index(bot.chatbotId, [{ id: car.chunkIds[0], text: 'x' }]); // never throws for the endpoint
     expect(errors).toHaveLength(1); // reported once, not on every call
 
-    const lexicalOnly = createRetrieval(store.knowledge, kdb.database, loadConfig({ DATA_DIR: dataDir }), outbound.fetch);
+    const lexicalOnly = createRetrieval(store, loadConfig({ DATA_DIR: dataDir }), outbound.fetch);
     expect(lexicalOnly.hybrid).toBe(false);
   });
 

@@ -179,14 +179,14 @@ describe.each(dialects)('visitor e-mail codes on %s', (dialect) => {
     await accounts().requestCode({ chatbotId, email, ip: '198.51.100.71' });
     const b = await accounts().verifyCode({ chatbotId, email, code: codeOf(await inbox.next(email, 1)), currentChatUserId: laptop.chatUserId });
     expect(b.visitor.id).toBe(a.visitor.id);
-    const list = await accounts().conversations(chatbotId, b.visitor.id);
+    const list = await accounts().conversations({ id: chatbotId, settings: {} }, b.visitor.id);
     expect(list.map((c) => c.id).sort()).toEqual([phoneA.conversationId, laptop.conversationId].sort());
     expect(list[0].state).toMatchObject({ mode: 'AI', status: 'OPEN', escalated: false });
 
     // Someone who merely typed the address (unverified) is not merged into it.
     const typed = await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations`, token, { visitor: { email, name: 'Impostor' } });
     expect(typed.status).toBe(201);
-    const again = await accounts().conversations(chatbotId, a.visitor.id);
+    const again = await accounts().conversations({ id: chatbotId, settings: {} }, a.visitor.id);
     expect(again.map((c) => c.id)).not.toContain(typed.body.data.conversation.threadId);
   });
 

@@ -90,14 +90,14 @@ describe('signed identity claims', () => {
     const laptop = await anonymousVisitor();
     const b = await identity().identify(chatbotId, { email, signature: signIdentity(secret, email) }, laptop.chatUserId);
     expect(b.visitor.id).toBe(a.visitor.id);
-    expect((await accounts().conversations(chatbotId, b.visitor.id)).map((c) => c.id).sort()).toEqual([phone.conversationId, laptop.conversationId].sort());
+    expect((await accounts().conversations({ id: chatbotId, settings: {} }, b.visitor.id)).map((c) => c.id).sort()).toEqual([phone.conversationId, laptop.conversationId].sort());
   });
 
   test('unsigned, wrongly signed, or signed for another address or chatbot: refused, nothing revealed or merged', async () => {
     const email = 'victim@example.com';
     const victimDevice = await anonymousVisitor();
     const victim = await identity().identify(chatbotId, { email, signature: signIdentity(secret, email) }, victimDevice.chatUserId);
-    const before = await accounts().conversations(chatbotId, victim.visitor.id);
+    const before = await accounts().conversations({ id: chatbotId, settings: {} }, victim.visitor.id);
 
     const other = await freshAccount(t, 'other');
     const otherSecret = (await t.call('POST', url(other.chatbotId), other.token)).body.data.identitySecret.secret as string;
@@ -116,8 +116,8 @@ describe('signed identity claims', () => {
       await expect(identity().identify(chatbotId, claim, attacker.chatUserId)).rejects.toMatchObject({ code: 'IDENTITY_NOT_VALID', status: 401 });
     }
     // The victim's history is unchanged and the attacker's own visitor stayed anonymous and alone.
-    expect(await accounts().conversations(chatbotId, victim.visitor.id)).toEqual(before);
-    expect((await accounts().conversations(chatbotId, attacker.chatUserId)).map((c) => c.id)).toEqual([attacker.conversationId]);
+    expect(await accounts().conversations({ id: chatbotId, settings: {} }, victim.visitor.id)).toEqual(before);
+    expect((await accounts().conversations({ id: chatbotId, settings: {} }, attacker.chatUserId)).map((c) => c.id)).toEqual([attacker.conversationId]);
     expect(await accounts().visitor(chatbotId, attacker.chatUserId)).toMatchObject({ email: null, verified: false });
   });
 

@@ -164,3 +164,28 @@ describe('POST /knowledge/files', () => {
     }
   });
 });
+
+describe('a file larger than one stored piece', () => {
+  let big: KnowledgeApp;
+  beforeAll(async () => {
+    big = await knowledgeApp({ env: { FILE_MAX_BYTES: String(4 * 1_048_576) } });
+  });
+  afterAll(() => big.t.close());
+
+  test('is stored in pieces, read back whole: its last section is indexed and every piece is removed after', async () => {
+    // ~2.5 MB of Markdown: three pieces, one sentence in the first and one in the last (blank lines between, so indexing stays quick).
+    const blank = '\n'.repeat(2_500_000);
+    const bytes = Buffer.from(`# Warehouse handbook\n\n## Opening\n\nThe warehouse opens its doors at seven sharp.\n${blank}\n## Fire drill\n\nThe quarterly fire drill assembles everyone at the blue gate near the loading dock.\n`, 'utf8');
+    expect(bytes.length).toBeGreaterThan(2 * 1_048_576);
+    const body = multipart([{ name: 'handbook.md', contentType: 'text/markdown', bytes }]);
+    const res = await big.t.call('POST', `${big.base}/knowledge/files`, big.token, body.payload, body.headers);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    await big.settle();
+    expect(await big.job(res.body.data.job.id)).toMatchObject({ status: 'succeeded', counts: { done: 1, failed: 0 } });
+    const hits = await big.t.app.store.knowledge.chunks.searchLexical(big.chatbotId, 'quarterly fire drill blue gate', 1);
+    expect(hits[0]?.text).toContain('assembles everyone at the blue gate');
+    expect((await big.t.app.store.knowledge.chunks.searchLexical(big.chatbotId, 'warehouse opens doors seven', 1))[0]?.text).toContain('opens its doors at seven');
+    const left = await big.t.database.db.selectFrom('blob_parts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(left.n)).toBe(0);
+  });
+});

@@ -110,9 +110,9 @@ describe('invite', () => {
     expect([await rowCount(t, 'chatbot_members'), await rowCount(t, 'users')]).toEqual(before);
   });
 
-  test.each([['id', { id: 'x' }], ['userId', { userId: 'x' }], ['invitedById', { invitedById: 'x' }], ['name', { name: 'x' }]])('mass assignment of %s is refused', async (_l, extra) => {
+  test.each([['id', { id: 'x' }], ['userId', { userId: 'x' }], ['invitedById', { invitedById: 'x' }], ['email', { email: 'x@y.test' }]])('mass assignment of %s is refused', async (_l, extra) => {
     const before = await rowCount(t, 'chatbot_members');
-    expectError(await t.call('POST', base(chatbotId), token, { email: `${newId()}@x.test`, role: 'member', ...extra }), 400, 'VALIDATION_FAILED');
+    if (!('email' in extra)) expectError(await t.call('POST', base(chatbotId), token, { email: `${newId()}@x.test`, role: 'member', ...extra }), 400, 'VALIDATION_FAILED');
     expectError(await t.call('PATCH', `${base(chatbotId)}/${memberId}`, token, { role: 'admin', ...extra }), 400, 'VALIDATION_FAILED');
     expect(await rowCount(t, 'chatbot_members')).toBe(before);
     expect((await t.call('GET', `${base(chatbotId)}/${memberId}`, token)).body.data.member.role).toBe('member');
@@ -172,6 +172,41 @@ describe('PATCH role', () => {
   test('role must be admin or member; a body is required', async () => {
     expectError(await t.call('PATCH', `${base(chatbotId)}/${memberId}`, token, { role: 'owner' }), 400, 'VALIDATION_FAILED');
     expectError(await t.call('PATCH', `${base(chatbotId)}/${memberId}`, token, {}), 400, 'VALIDATION_FAILED');
+  });
+});
+
+describe('display name', () => {
+  test('given at invitation, changed and cleared by PATCH (trimmed, blank is none); the owner may be named but not demoted', async () => {
+    const m = await invite(chatbotId, { email: `named.${newId()}@x.test`, role: 'member', name: '  Dana   Weiss ' });
+    expect(m.name).toBe('Dana Weiss');
+    const renamed = await t.call('PATCH', `${base(chatbotId)}/${m.id}`, token, { name: 'Dana from Support' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data.member).toMatchObject({ name: 'Dana from Support', role: 'member' });
+    expect((await t.app.services.store.users.get(m.userId))!.name).toBe('Dana from Support');
+    expect((await t.call('PATCH', `${base(chatbotId)}/${m.id}`, token, { name: '   ' })).body.data.member.name).toBeNull();
+    expect((await t.call('GET', `${base(chatbotId)}/${m.id}`, token)).body.data.member).toMatchObject({ name: null, role: 'member' });
+    const tooLong = await t.call('PATCH', `${base(chatbotId)}/${m.id}`, token, { name: 'x'.repeat(81) });
+    expectError(tooLong, 400, 'VALIDATION_FAILED');
+    expect(tooLong.body.error.details[0].path).toEqual(['name']);
+
+    const owner = (await t.app.services.store.users.owner(accountId))!;
+    const id = await createChatbot(t, token);
+    const om = (await t.call('POST', base(id), token, { email: owner.email, role: 'admin' })).body.data.member;
+    expect((await t.call('PATCH', `${base(id)}/${om.id}`, token, { name: 'Sam (owner)' })).body.data.member).toMatchObject({ name: 'Sam (owner)', role: 'owner' });
+    expectError(await t.call('PATCH', `${base(id)}/${om.id}`, token, { name: 'Sam', role: 'member' }), 400, 'VALIDATION_FAILED');
+    expect((await t.app.services.store.users.get(owner.id))!).toMatchObject({ name: 'Sam (owner)', role: 'owner' });
+    await t.call('PATCH', `${base(id)}/${om.id}`, token, { name: null });
+  });
+
+  test('an existing user invited with another name keeps theirs; meta.warnings says so', async () => {
+    const email = `keeps.${newId()}@x.test`;
+    const first = await invite(chatbotId, { email, role: 'member', name: 'Kim' });
+    const other = await createChatbot(t, token);
+    const res = await t.call('POST', base(other), token, { email, role: 'member', name: 'Kimberly' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.member.name).toBe('Kim');
+    expect(res.body.meta.warnings).toEqual([expect.stringContaining('already has the name "Kim"')]);
+    expect((await t.app.services.store.users.get(first.userId))!.name).toBe('Kim');
   });
 });
 

@@ -1,0 +1,72 @@
+/** The verification page's sign-in: scrypt hashes, sessions that expire, one e-mail per account. */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { AccountsService } from '../../../../server/domain/accounts.service.js';
+import { AppError } from '../../../../server/domain/errors.js';
+import { hashPassword, verifyPassword } from '../../../../server/domain/oauth/passwords.js';
+import { SignInService } from '../../../../server/domain/oauth/sign-in.service.js';
+import type { UserRecord } from '../../../../server/domain/ports.js';
+import { openTestDatabase, type TestDatabase } from '../../../helpers/database.js';
+
+let db: TestDatabase;
+let owner: UserRecord;
+const clock = { t: Date.UTC(2030, 0, 1) };
+let service: SignInService;
+
+beforeAll(async () => {
+  db = await openTestDatabase('sqlite');
+  service = new SignInService(db.store, { now: () => clock.t });
+  ({ owner } = await new AccountsService(db.store).create('Owner@Example.com'));
+  await service.setPassword(owner, 'the right password');
+});
+afterAll(() => db?.close());
+
+test('scrypt with a salt of its own per hash; only the right password verifies', async () => {
+  const a = await hashPassword('same password');
+  const b = await hashPassword('same password');
+  expect(a).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+  expect(a).not.toBe(b);
+  expect(await verifyPassword('same password', a)).toBe(true);
+  expect(await verifyPassword('same passwore', a)).toBe(false);
+  expect(await verifyPassword('same password', 'md5$abc')).toBe(false);
+  const stored = await db.database.db.selectFrom('user_passwords').selectAll().execute();
+  expect(JSON.stringify(stored)).not.toContain('the right password');
+});
+
+test('the e-mail is matched without regard to case; the session is stored hashed and ends after 12 hours', async () => {
+  const result = await service.signIn('owner@EXAMPLE.com ', 'the right password');
+  expect(result.ok).toBe(true);
+  const session = (result as { session: string }).session;
+  expect(JSON.stringify(await db.database.db.selectFrom('owner_sessions').selectAll().execute())).not.toContain(session);
+  expect((await service.user(session))?.id).toBe(owner.id);
+  clock.t += 12 * 3600_000 - 1000;
+  expect((await service.user(session))?.id).toBe(owner.id);
+  clock.t += 1000;
+  expect(await service.user(session)).toBeNull();
+});
+
+test('signing out and a new password both end a session', async () => {
+  const first = (await service.signIn('owner@example.com', 'the right password')) as { session: string };
+  await service.signOut(first.session);
+  expect(await service.user(first.session)).toBeNull();
+  const second = (await service.signIn('owner@example.com', 'the right password')) as { session: string };
+  await service.setPassword(owner, 'another right password');
+  expect(await service.user(second.session)).toBeNull();
+  expect((await service.signIn('owner@example.com', 'the right password')).ok).toBe(false);
+  await service.setPassword(owner, 'the right password');
+});
+
+test('five wrong passwords lock the e-mail for the rest of the 15-minute window', async () => {
+  for (let i = 0; i < 5; i++) expect(await service.signIn('owner@example.com', `wrong ${i}`)).toEqual({ ok: false, problem: 'invalid' });
+  const locked = await service.signIn('owner@example.com', 'the right password');
+  expect(locked).toMatchObject({ ok: false, problem: 'throttled' });
+  clock.t += 15 * 60_000;
+  expect((await service.signIn('owner@example.com', 'the right password')).ok).toBe(true);
+});
+
+test('short passwords are refused; an e-mail signs in to one account only', async () => {
+  await expect(service.setPassword(owner, 'short')).rejects.toThrow(/at least 10/);
+  const { owner: twin } = await new AccountsService(db.store).create('owner@example.com');
+  const refused = await service.setPassword(twin, 'a password for the twin').catch((e) => e);
+  expect(refused).toBeInstanceOf(AppError);
+  expect(refused.message).toMatch(/already signs in to another account/);
+});
