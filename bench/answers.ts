@@ -23,7 +23,7 @@ import OpenAI from 'openai';
 import { createAnswerEngine } from '../server/domain/answers/engine.js';
 import { createExtractiveProvider } from '../server/domain/answers/extractive.js';
 import { createOpenAIProvider } from '../server/adapters/openai-provider.js';
-import { CALIBRATED_THRESHOLD, GATE_DEPTH } from '../server/domain/answers/relevance.js';
+import { GATE_DEPTH } from '../server/domain/answers/relevance.js';
 import { createWordNet } from '../server/adapters/wordnet.js';
 import type { AnswerEngine } from '../server/domain/conversations/ports.js';
 import { createRetriever } from '../server/domain/knowledge/retrieval.js';
@@ -80,7 +80,7 @@ export async function run() {
       if ((await ask(builtIn, q.q)).unanswered) refused++;
       else wrong.push(`answered off-topic (${q.topic}): ${q.q}`);
     }
-    console.log(`calibrated relevance gate (threshold ${CALIBRATED_THRESHOLD}, top ${GATE_DEPTH} passages, WordNet stand-ins), built-in answerer, SQLite lexical retrieval:`);
+    console.log(`relevance gate calibrated on the base (top ${GATE_DEPTH} passages, WordNet stand-ins), built-in answerer, SQLite lexical retrieval:`);
     console.log(`  on-topic answered   ${answered}/${ON_TOPIC.length} = ${(answered / ON_TOPIC.length).toFixed(3)}`);
     console.log(`  on-topic citing an answering document ${cited}/${ON_TOPIC.length} = ${(cited / ON_TOPIC.length).toFixed(3)}`);
     console.log(`  off-topic refused   ${refused}/${OFF_TOPIC.length} = ${(refused / OFF_TOPIC.length).toFixed(3)}`);

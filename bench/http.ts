@@ -3,7 +3,9 @@
  * lookup, scope check, chatbot read, envelope) against a bare Fastify route that answers the
  * very same JSON body from memory, measured in the same run with the same load, one after the
  * other. Both serialise and send the same bytes, so the ratio is the cost of our own work per
- * request (the figure with a tiny bare body is printed too, for reference).
+ * request (the figure with a tiny bare body is printed too, for reference). The same app on a
+ * second database without SQLite's read fast path (dialects/sqlite-reader.ts) is measured in
+ * the same rounds, so the fast path's worth at the request level is a same-run ratio too.
  * Goal: parley req/s / bare req/s >= 0.5.
  *
  * Environment: BENCH_DURATION (seconds per measurement, default 10), BENCH_CONNECTIONS
@@ -54,6 +56,38 @@ async function listen(app: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
+/** A prepared app on its own SQLite file, with a full-access token and one chatbot made through the real route. */
+async function parleyApp(readFastPath: boolean) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const database = openDatabase({ sqlitePath: config.sqlitePath, readFastPath });
+  await prepareDatabase(database, config.ownerEmail);
+  const app = await buildApp(config, { database });
+  const close = async () => {
+    await app.close();
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const account = await app.services.accounts.resolve(undefined);
+    const owner = await app.services.store.users.owner(account.id);
+    if (!owner) throw new Error('the prepared database has no owner');
+    const { token } = await app.services.tokens.create(owner, { access: 'full', name: 'bench' });
+    const headers = { authorization: `Bearer ${token}` };
+    const created = await app.inject({ method: 'POST', url: '/api/v2/chatbots', headers, payload: { title: 'Bench' } });
+    if (created.statusCode !== 201) throw new Error(`creating the chatbot failed: ${created.statusCode} ${created.body}`);
+    const url = `${await listen(app)}/api/v2/chatbots/${created.json().data.chatbot.id as string}`;
+    // Measuring 401s or 404s would be meaningless: check one real answer first.
+    const check = await fetch(url, { headers });
+    const body = (await check.json()) as { ok?: boolean };
+    if (check.status !== 200 || body.ok !== true) throw new Error(`GET ${url} answered ${check.status}: ${JSON.stringify(body)}`);
+    return { url, headers, body, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
 export async function run(): Promise<{ parley: Figures; bare: Figures; ratio: number }> {
   const duration = positive('BENCH_DURATION', 10);
   const warmup = positive('BENCH_WARMUP', 2);
@@ -77,50 +111,40 @@ export async function run(): Promise<{ parley: Figures; bare: Figures; ratio: nu
     return figures;
   }
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const database = openDatabase({ sqlitePath: config.sqlitePath });
-  await prepareDatabase(database, config.ownerEmail);
-  const parley = await buildApp(config, { database });
+  const fast = await parleyApp(true);
+  const plain = await parleyApp(false).catch(async (err) => {
+    await fast.close();
+    throw err;
+  });
   const bare = Fastify({ logger: false });
-  let sameBody: unknown = null;
+  const sameBody: unknown = fast.body;
   bare.get('/bare', async () => sameBody);
   bare.get('/tiny', async () => ({ ok: true, data: { hello: 'world' } }));
 
   try {
-    // A full token and one chatbot, made through the real services and the real route.
-    const account = await parley.services.accounts.resolve(undefined);
-    const owner = await parley.services.store.users.owner(account.id);
-    const { token } = await parley.services.tokens.create(owner!, { access: 'full', name: 'bench' });
-    const headers = { authorization: `Bearer ${token}` };
-    const created = await parley.inject({ method: 'POST', url: '/api/v2/chatbots', headers, payload: { title: 'Bench' } });
-    if (created.statusCode !== 201) throw new Error(`creating the chatbot failed: ${created.statusCode} ${created.body}`);
-    const chatbotId = created.json().data.chatbot.id as string;
-
     const bareUrl = await listen(bare);
     const bareTarget: Target = { label: 'bare Fastify, same body', url: `${bareUrl}/bare`, headers: {} };
     const tinyTarget: Target = { label: 'bare Fastify, tiny body', url: `${bareUrl}/tiny`, headers: {} };
-    const parleyTarget: Target = {
-      label: 'parley GET /api/v2/chatbots/{id}',
-      url: `${await listen(parley)}/api/v2/chatbots/${chatbotId}`,
-      headers,
-    };
-    // Measuring 401s or 404s would be meaningless: check one real answer first.
-    const check = await fetch(parleyTarget.url, { headers });
-    const body = (await check.json()) as { ok?: boolean };
-    if (check.status !== 200 || body.ok !== true) throw new Error(`GET ${parleyTarget.url} answered ${check.status}: ${JSON.stringify(body)}`);
-    sameBody = body;
-    console.log(`response body: ${JSON.stringify(body).length} bytes of JSON`);
+    const parleyTarget: Target = { label: 'parley GET /api/v2/chatbots/{id}', url: fast.url, headers: fast.headers };
+    const plainTarget: Target = { label: '  same, no SQLite read fast path', url: plain.url, headers: plain.headers };
+    console.log(`response body: ${JSON.stringify(sameBody).length} bytes of JSON`);
 
     console.log(`${connections} connections; each target: ${warmup} s warm-up, then ${duration} s measured; one target at a time\n`);
     console.log(columns(['target', 'req/s', 'p50 ms', 'p99 ms', 'requests']));
     const tiny = await measure(tinyTarget);
-    const results: { bare: Figures; parley: Figures; ratio: number }[] = [];
+    const results: { bare: Figures; parley: Figures; ratio: number; plainRatio: number; fastPath: number }[] = [];
     for (let round = 1; round <= rounds; round++) {
       if (rounds > 1) console.log(`round ${round} of ${rounds}`);
       const bareFigures = await measure(bareTarget);
       const parleyFigures = await measure(parleyTarget);
-      results.push({ bare: bareFigures, parley: parleyFigures, ratio: parleyFigures.reqPerSec / bareFigures.reqPerSec });
+      const plainFigures = await measure(plainTarget);
+      results.push({
+        bare: bareFigures,
+        parley: parleyFigures,
+        ratio: parleyFigures.reqPerSec / bareFigures.reqPerSec,
+        plainRatio: plainFigures.reqPerSec / bareFigures.reqPerSec,
+        fastPath: parleyFigures.reqPerSec / plainFigures.reqPerSec,
+      });
     }
 
     // With several rounds, the median round by ratio: one burst of outside load does not decide.
@@ -130,11 +154,17 @@ export async function run(): Promise<{ parley: Figures; bare: Figures; ratio: nu
       `\nparley/bare (same body) req/s ratio: ${median.ratio.toFixed(2)}${of}; goal >= ${GOAL}: ${median.ratio >= GOAL ? 'PASS' : 'BELOW GOAL'}`,
     );
     console.log(`parley/bare (tiny body) req/s ratio, for reference: ${(median.parley.reqPerSec / tiny.reqPerSec).toFixed(2)}`);
+    const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+    const fastPaths = results.map((r) => r.fastPath);
+    console.log(
+      `without the SQLite read fast path: parley/bare ${medianOf(results.map((r) => r.plainRatio)).toFixed(2)}; ` +
+        `with/without req/s ${medianOf(fastPaths).toFixed(2)}${rounds > 1 ? ` (rounds: ${fastPaths.map((r) => r.toFixed(2)).join(', ')})` : ''} ` +
+        `(above 1: the fast path pays at the request level)`,
+    );
     return median;
   } finally {
     await bare.close();
-    await parley.close();
-    await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await fast.close();
+    await plain.close();
   }
 }

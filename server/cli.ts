@@ -9,14 +9,14 @@ import Fastify from 'fastify';
 import { parseArgs } from 'node:util';
 import { TOKEN_ACCESS, type TokenAccess } from '../shared/scopes.js';
 import { registerCore } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadClientConfig, loadConfig, type Config } from './config.js';
 import { AppError } from './domain/errors.js';
 import type { Plan } from './domain/ports.js';
 import { prepareDatabase } from './prepare.js';
 import { openDatabase } from './storage/dialects/index.js';
 import { startupFailure } from './startup-errors.js';
 import { credentialsPath, loadCredentials, removeCredentials, saveCredentials } from './client/credentials.js';
-import { deviceLogin, LoginError, revokeToken, serverUrl, whoami } from './client/device-login.js';
+import { deviceLogin, http, LoginError, revokeToken, serverUrl, whoami } from './client/device-login.js';
 
 const USAGE = `Usage: parley <command> [options]
        (or, in the project folder: npm run --silent cli -- <command> [options])
@@ -284,6 +284,8 @@ async function run(argv: string[]): Promise<number> {
 const CLIENT_COMMANDS = ['login', 'whoami', 'logout'];
 
 async function clientCommand(command: string, values: { server?: string; scopes?: string; chatbots?: string; json?: boolean }): Promise<number> {
+  const { configDir, extraCaCertificates } = loadClientConfig();
+  http(extraCaCertificates);
   if (command === 'login') {
     if (!values.server) throw new UsageError('login needs --server URL (the site address, e.g. https://chat.example.com)');
     const server = serverUrl(values.server);
@@ -302,13 +304,13 @@ async function clientCommand(command: string, values: { server?: string; scopes?
             `The code expires in ${Math.round(p.expiresIn / 60)} minutes. Waiting for approval...`,
         ),
     });
-    const file = saveCredentials({ server, accessToken: granted.accessToken, scope: granted.scope, savedAt: new Date().toISOString() });
+    const file = saveCredentials(configDir, { server, accessToken: granted.accessToken, scope: granted.scope, savedAt: new Date().toISOString() });
     console.log(`Signed in to ${server}. The token is stored in ${file}.`);
     return 0;
   }
-  const stored = loadCredentials();
+  const stored = loadCredentials(configDir);
   if (!stored) {
-    console.error(`Not signed in: run login --server URL (looked for ${credentialsPath()})`);
+    console.error(`Not signed in: run login --server URL (looked for ${credentialsPath(configDir)})`);
     return 1;
   }
   if (command === 'whoami') {
@@ -328,7 +330,7 @@ async function clientCommand(command: string, values: { server?: string; scopes?
   }
   // logout: revoked at the server first; the file goes only once the token is dead.
   await revokeToken(stored.server, stored.accessToken);
-  removeCredentials();
+  removeCredentials(configDir);
   console.log(`Signed out of ${stored.server}: the token is revoked and forgotten.`);
   return 0;
 }

@@ -4,7 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import { parsePrivateFetch } from './outbound/address-policy.js';
 import type { GatewayLimits } from './realtime/gateway.js';
 
@@ -264,6 +265,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     extraCaCertificates: extraCa(env),
   };
+}
+
+/**
+ * What the CLI's client commands (`login`, `whoami`, `logout`) read: where the user's token is
+ * kept (the XDG base directory rule: a relative XDG_CONFIG_HOME is ignored) and extra CAs for
+ * a server behind a private CA. They need no server configuration.
+ */
+export function loadClientConfig(env: NodeJS.ProcessEnv = process.env): { configDir: string; extraCaCertificates: string[] } {
+  const xdg = env.XDG_CONFIG_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.config');
+  return { configDir: join(base, 'parley'), extraCaCertificates: extraCa(env) };
 }
 
 function extraCa(env: NodeJS.ProcessEnv): string[] {

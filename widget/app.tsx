@@ -11,6 +11,7 @@ import { loadStrings } from './i18n/locales.js';
 import { Connection } from './transport/connection.js';
 import { Session } from './transport/session.js';
 import css from './ui/window.css?inline';
+import { followVisualViewport } from './ui/viewport.js';
 import { Window } from './ui/Window.js';
 
 export function start(host: Host, pending: { identity?: { email: string; signature: string; name?: string }; context?: Record<string, string> }): Controller {
@@ -44,6 +45,7 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
     host.bubble?.focus();
   };
   const unbind = bindLauncher(model, host);
+  const unfollow = followVisualViewport(host.root.host as HTMLElement);
 
   const App = () => (floating && !model.open.value ? null : <Window model={model} floating={floating} onClose={close} openLink={openLink} />);
   render(<App />, host.mount);
@@ -84,6 +86,7 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
     destroy() {
       connection.stop();
       unbind();
+      unfollow();
       window.removeEventListener('storage', onStorage);
       window.removeEventListener('online', onOnline);
       render(null, host.mount);

@@ -2,12 +2,22 @@
  * The first-party client of the device flow (RFC 8628), run by `npm run cli -- login`: discover
  * the endpoints (RFC 8414), ask for a device code, show the user where to approve it, poll
  * politely (the server's interval, 5 s more after each slow_down) until a token or a refusal.
- * It talks only to the server the user named, with the runtime's fetch.
+ * It talks only to the server the user named, through the guarded client (timeouts, size
+ * limits) with private addresses allowed: the user chose this server, often on their intranet.
  */
+import { GuardedHttpClient } from '../outbound/guarded-client.js';
+
 export const CLIENT_ID = 'parley-cli';
 const GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 export class LoginError extends Error {}
+
+/** The HTTP client of the client commands; `http(...)` before the first request. */
+let client: GuardedHttpClient | null = null;
+export function http(extraCaCertificates: string[] = []): GuardedHttpClient {
+  client ??= new GuardedHttpClient({ allowPrivate: true, extraCaCertificates, defaults: { timeoutMs: 30_000, maxBytes: 1024 * 1024 } });
+  return client;
+}
 
 export interface LoginOptions {
   server: string;
@@ -44,9 +54,9 @@ export function serverUrl(input: string): string {
 async function postForm(url: string, fields: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: new URLSearchParams(fields), redirect: 'error' });
+    res = await http().fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: new URLSearchParams(fields), redirect: 'error' });
   } catch (err) {
-    throw new LoginError(`Cannot reach ${new URL(url).origin}: ${(err as Error).cause ?? (err as Error).message}`);
+    throw new LoginError(`Cannot reach ${new URL(url).origin}: ${(err as Error).message}`);
   }
   const text = await res.text();
   try {
@@ -60,9 +70,9 @@ export async function discover(server: string): Promise<Metadata> {
   const url = `${server}/.well-known/oauth-authorization-server`;
   let res: Response;
   try {
-    res = await fetch(url, { headers: { accept: 'application/json' }, redirect: 'error' });
+    res = await http().fetch(url, { headers: { accept: 'application/json' }, redirect: 'error' });
   } catch (err) {
-    throw new LoginError(`Cannot reach ${server}: ${(err as Error).cause ?? (err as Error).message}`);
+    throw new LoginError(`Cannot reach ${server}: ${(err as Error).message}`);
   }
   if (!res.ok) throw new LoginError(`${url} answered ${res.status}: is ${server} a Parley server?`);
   const doc = (await res.json().catch(() => null)) as Metadata | null;
@@ -126,9 +136,9 @@ export async function revokeToken(server: string, token: string): Promise<void> 
 export async function whoami(server: string, token: string): Promise<{ status: number; body: any }> {
   let res: Response;
   try {
-    res = await fetch(`${server}/api/v2/me`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, redirect: 'error' });
+    res = await http().fetch(`${server}/api/v2/me`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, redirect: 'error' });
   } catch (err) {
-    throw new LoginError(`Cannot reach ${server}: ${(err as Error).cause ?? (err as Error).message}`);
+    throw new LoginError(`Cannot reach ${server}: ${(err as Error).message}`);
   }
   return { status: res.status, body: await res.json().catch(() => null) };
 }

@@ -49,8 +49,15 @@ export class Gateway {
   ) {
     this.wire = new Wire(store);
     this.detach = conversations.onCommit((c, events) => this.ring(c, events.at(-1)!.seq, events.map((e) => e.type)));
-    // A knowledge-gap answer is e-mailed only to visitors not connected here.
-    visitors.setPresence(({ chatUserId }) => this.socketsByVisitor.has(chatUserId));
+    // A knowledge-gap answer is e-mailed only to visitors connected to no instance (with Redis,
+    // any of them). Should the hub not answer, the visitor counts as away: an e-mail too many
+    // rather than an answer never seen.
+    visitors.setPresence(({ chatUserId }) =>
+      hub.presence.present(chatUserId).catch((err) => {
+        onError(err, 'realtime presence unavailable');
+        return false;
+      }),
+    );
   }
 
   /** Tells every reader of the conversation that events up to `seq` are stored. */
@@ -97,11 +104,13 @@ export class Gateway {
     const [map, max] = kind === 'ip' ? [this.socketsByIp, this.limits.maxSocketsPerIp] : [this.socketsByVisitor, this.limits.maxSocketsPerVisitor];
     if ((map.get(key) ?? 0) >= max) return null;
     bump(map, key, 1);
+    if (kind === 'visitor' && map.get(key) === 1) this.hub.presence.set(key, true);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       bump(map, key, -1);
+      if (kind === 'visitor' && !map.has(key)) this.hub.presence.set(key, false);
     };
   }
 

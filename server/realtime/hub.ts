@@ -22,7 +22,28 @@ export interface RealtimeHub {
   publish(topic: string, message: HubMessage): Promise<void>;
   /** Resolves, once messages published from now on will arrive, with the unsubscribe function. */
   subscribe(topic: string, handler: HubHandler): Promise<() => void>;
+  /** Which visitors hold a socket or stream, on any instance (who gets an e-mail instead). */
+  presence: Presence;
   close(): Promise<void>;
+}
+
+export interface Presence {
+  /** This instance now holds (`true`: its first) or no longer holds (`false`: its last) a connection of the visitor. */
+  set(chatUserId: string, here: boolean): void;
+  /** True while any instance holds a connection of the visitor. */
+  present(chatUserId: string): Promise<boolean>;
+}
+
+/** Presence within one process. */
+export class LocalPresence implements Presence {
+  readonly here = new Set<string>();
+  set(chatUserId: string, here: boolean) {
+    if (here) this.here.add(chatUserId);
+    else this.here.delete(chatUserId);
+  }
+  async present(chatUserId: string) {
+    return this.here.has(chatUserId);
+  }
 }
 
 /** Topic names, in one place. */
@@ -76,6 +97,7 @@ export class Subscribers {
 /** The embedded default: one process, delivery in the same tick. */
 export class InProcessHub implements RealtimeHub {
   private readonly subscribers = new Subscribers();
+  readonly presence = new LocalPresence();
   constructor(private readonly onError: (err: unknown) => void = () => {}) {}
 
   async publish(topic: string, message: HubMessage): Promise<void> {

@@ -3,21 +3,73 @@
  * One connection publishes, one subscribes; each topic is SUBSCRIBEd once per instance however
  * many local sockets listen, and fanned out locally.
  */
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { type HubHandler, type HubMessage, type RealtimeHub, Subscribers } from './hub.js';
+import { type HubHandler, type HubMessage, LocalPresence, type Presence, type RealtimeHub, Subscribers } from './hub.js';
 
 const PREFIX = 'parley:rt:';
+
+/**
+ * Presence shared by the instances: a sorted set per visitor whose members are the instances
+ * holding a connection of theirs, scored by when that claim lapses. Each instance renews its
+ * claims every third of `ttlMs` and removes one when its last connection of the visitor ends;
+ * the claims of an instance that died lapse by themselves after `ttlMs`.
+ */
+export class RedisPresence implements Presence {
+  private readonly local = new LocalPresence();
+  private readonly instance = randomUUID();
+  private readonly renewal: NodeJS.Timeout;
+
+  constructor(private readonly redis: Redis, private readonly onError: (err: unknown) => void, private readonly ttlMs = 60_000) {
+    this.renewal = setInterval(() => this.renew(), Math.floor(ttlMs / 3));
+    this.renewal.unref();
+  }
+
+  private key = (chatUserId: string) => `${PREFIX}presence:${chatUserId}`;
+
+  set(chatUserId: string, here: boolean) {
+    this.local.set(chatUserId, here);
+    const key = this.key(chatUserId);
+    const write = here
+      ? this.redis.multi().zadd(key, Date.now() + this.ttlMs, this.instance).pexpire(key, this.ttlMs).exec()
+      : this.redis.zrem(key, this.instance);
+    write.catch(this.onError);
+  }
+
+  async present(chatUserId: string) {
+    if (this.local.here.has(chatUserId)) return true;
+    return (await this.redis.zcount(this.key(chatUserId), Date.now(), '+inf')) > 0;
+  }
+
+  private renew() {
+    if (!this.local.here.size) return;
+    const until = Date.now() + this.ttlMs;
+    const batch = this.redis.multi();
+    for (const id of this.local.here) batch.zadd(this.key(id), until, this.instance).pexpire(this.key(id), this.ttlMs);
+    batch.exec().catch(this.onError);
+  }
+
+  /** Withdraws this instance's claims (a clean shutdown). */
+  async close() {
+    clearInterval(this.renewal);
+    const batch = this.redis.multi();
+    for (const id of this.local.here) batch.zrem(this.key(id), this.instance);
+    if (this.local.here.size) await batch.exec().catch(this.onError);
+  }
+}
 
 export class RedisHub implements RealtimeHub {
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly subscribers = new Subscribers();
+  readonly presence: RedisPresence;
   private closed = false;
 
-  constructor(url: string, private readonly onError: (err: unknown) => void = () => {}) {
+  constructor(url: string, private readonly onError: (err: unknown) => void = () => {}, presenceTtlMs?: number) {
     const options = { lazyConnect: false, maxRetriesPerRequest: 3 };
     this.pub = new Redis(url, options);
     this.sub = new Redis(url, options);
+    this.presence = new RedisPresence(this.pub, onError, presenceTtlMs);
     this.pub.on('error', onError);
     this.sub.on('error', onError);
     this.sub.on('message', (channel: string, raw: string) => {
@@ -56,6 +108,7 @@ export class RedisHub implements RealtimeHub {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.presence.close();
     await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
   }
 }

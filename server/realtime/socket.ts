@@ -26,7 +26,22 @@ export function socketTransport(socket: WebSocket, gateway: Gateway) {
     close(code: number, reason: string) {
       if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
     },
+    room: () => roomIn(() => socket.bufferedAmount, () => socket.readyState === socket.OPEN, gateway, () => socket.close(CLOSE.slowConsumer, 'reader too slow: reconnect and resume')),
   };
+}
+
+/**
+ * Resolves once less than half the buffer limit is queued for the reader; after a heartbeat
+ * without that, `slow()` closes it (4008: reconnect and resume).
+ */
+export async function roomIn(queued: () => number, open: () => boolean, gateway: Gateway, slow: () => void): Promise<void> {
+  const low = gateway.limits.bufferLimitBytes / 2;
+  if (queued() <= low) return;
+  const deadline = Date.now() + gateway.limits.heartbeatMs;
+  while (open() && queued() > low) {
+    if (Date.now() >= deadline) return slow();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** Wires a socket to a connection with the per-socket limits; `release` runs once it is gone. */

@@ -17,6 +17,8 @@ import { CloseError } from './visitor-connection.js';
 export interface TeamTransport {
   send(frame: TeamFrame): void;
   close(code: number, reason: string): void;
+  /** As `Transport.room` (visitor-connection.ts). */
+  room?(): Promise<void>;
 }
 
 export class TeamConnection {
@@ -33,7 +35,7 @@ export class TeamConnection {
     /** Resolves a token sent in hello (null: not valid). */
     private readonly authenticate: (token: string) => Promise<AuthContext>,
   ) {
-    this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'));
+    this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'), () => transport.room?.());
   }
 
   send(frame: TeamFrame) {

@@ -1,6 +1,6 @@
 /**
  * Per-conversation delivery for one reader (a visitor's socket or stream, a team stream): the
- * highest seq it was sent, and one promise chain per conversation so catch-ups, replays and
+ * highest seq it was sent per conversation, and one promise chain so catch-ups, replays and
  * transient frames leave in order. A doorbell only triggers a read of what is missing from the
  * database, so nothing is sent twice and nothing is skipped, whichever doorbells are lost.
  */
@@ -11,7 +11,6 @@ import type { Gateway } from './gateway.js';
 
 interface Track {
   sent: number;
-  chain: Promise<void>;
   chatbot: Pick<ChatbotRecord, 'settings'>;
 }
 
@@ -19,6 +18,12 @@ const PAGE = 200;
 
 export class Tracker {
   private readonly tracks = new Map<string, Track>();
+  /**
+   * One chain for all the reader's conversations: each conversation's frames leave in order, and
+   * only one replay at a time waits for room, so a resume of many conversations never queues
+   * more than the buffer's low-water mark and one frame.
+   */
+  private chain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly gateway: Gateway,
@@ -26,6 +31,8 @@ export class Tracker {
     /** False once the reader is gone: queued work stops. */
     private readonly alive: () => boolean,
     private readonly onError: (err: unknown) => void,
+    /** Waits until the reader has room (replays are paced by it). */
+    private readonly room: () => Promise<void> | void = () => {},
   ) {}
 
   has(conversationId: string) {
@@ -38,15 +45,15 @@ export class Tracker {
 
   /** Starts following a conversation from `sent` (what the reader already has). */
   track(conversationId: string, chatbot: Pick<ChatbotRecord, 'settings'>, sent: number): void {
-    if (!this.tracks.has(conversationId)) this.tracks.set(conversationId, { sent, chain: Promise.resolve(), chatbot });
+    if (!this.tracks.has(conversationId)) this.tracks.set(conversationId, { sent, chatbot });
   }
 
   /** Queues work on the conversation's chain (after everything queued before it). */
   enqueue(conversationId: string, work: (t: Track) => Promise<void> | void): Promise<void> {
     const t = this.tracks.get(conversationId);
     if (!t) return Promise.resolve();
-    const next = t.chain.then(() => (this.alive() ? work(t) : undefined)).catch(this.onError);
-    t.chain = next;
+    const next = this.chain.then(() => (this.alive() ? work(t) : undefined)).catch(this.onError);
+    this.chain = next;
     return next;
   }
 
@@ -74,8 +81,9 @@ export class Tracker {
     for (;;) {
       const events = await this.gateway.conversations.events(conversationId, t.sent, PAGE);
       for (const e of events) {
-        if (!this.alive()) return;
         const frame = await this.gateway.wire.frame(t.chatbot, e);
+        await this.room();
+        if (!this.alive()) return;
         if (frame) this.send(frame);
         t.sent = e.seq;
       }

@@ -18,6 +18,12 @@ import { Tracker } from './tracker.js';
 export interface Transport {
   send(frame: ServerFrame): void;
   close(code: number, reason: string): void;
+  /**
+   * Resolves once the reader has taken most of what was sent (replays wait on it between frames,
+   * so a long resume is paced by the reader instead of tripping the buffer limit); a reader that
+   * takes nothing for a heartbeat is closed with 4008 meanwhile.
+   */
+  room?(): Promise<void>;
 }
 
 /** Close codes with their reasons, for both transports. */
@@ -45,7 +51,7 @@ export class VisitorConnection {
   ) {
     this.session = session;
     this.greeted = options.stateless === true;
-    this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => this.fail(err));
+    this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => this.fail(err), () => transport.room?.());
   }
 
   /** The session authenticated before the upgrade. */

@@ -88,6 +88,37 @@ describe('widget in chromium', () => {
     await page.close();
   });
 
+  it('Shift+Enter grows the input line by line (up to its limit); Enter sends every line and it shrinks back', async () => {
+    const page = await openPage('plain');
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await bubble(page).click();
+    const input = page.locator('[data-parley] textarea');
+    await input.click();
+    const height = async () => (await input.boundingBox())!.height;
+    const one = await height();
+    await page.keyboard.type('Three things:');
+    for (const line of ['returns', 'refunds']) {
+      await page.keyboard.press('Shift+Enter');
+      await page.keyboard.type(line);
+    }
+    const three = await height();
+    expect(three).toBeGreaterThan(one * 1.8);
+    await screenshot(page, 'desktop-light-multiline');
+    for (let i = 0; i < 12; i++) await page.keyboard.press('Shift+Enter');
+    const most = await height();
+    expect(most).toBeGreaterThan(three);
+    expect(most).toBeLessThanOrEqual(160);
+    expect(await log(page).locator('.msg-visitor').count()).toBe(0);
+    for (let i = 0; i < 12; i++) await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    const sent = log(page).locator('.msg-visitor');
+    await sent.waitFor();
+    expect(await sent.locator('.plain').innerText()).toBe('Three things:\nreturns\nrefunds');
+    await expect.poll(async () => Math.abs((await height()) - one)).toBeLessThan(1);
+    await page.close();
+  });
+
   it('the strict-CSP page works with no violation', async () => {
     const page = await openPage('csp');
     // A new visitor (the earlier tests' visitor shares this origin's storage).

@@ -23,8 +23,9 @@ import { messagesFor, type AnswerMessages } from './messages.js';
 import type { AnswerContextStore, AnswerProvider, GenerateOutput, Lexicon, Passage } from './ports.js';
 import { buildPrompt, readSettings, temperatureFor } from './prompt.js';
 import { expandedQuery, questionConcepts, type Concept, type ExpansionOptions } from './expansion.js';
-import { profileCache } from './knowledge-profile.js';
-import { CALIBRATED_THRESHOLD, conceptRelevance, GATE_DEPTH, relevance, type GateOptions } from './relevance.js';
+import { calibratedThreshold, PROBE_QUESTIONS, type CalibrationOptions } from './calibration.js';
+import { profileCache, type KnowledgeProfile } from './knowledge-profile.js';
+import { conceptRelevance, GATE_DEPTH, relevance, type GateOptions } from './relevance.js';
 import { termSet } from './text.js';
 
 /** The retrieval the engine needs (knowledge/retrieval.ts Retriever satisfies it). */
@@ -43,7 +44,7 @@ export interface AnswerEngineOptions {
   /** Words related in meaning (WordNet), for questions worded unlike the knowledge. */
   lexicon?: Lexicon | null;
   /** The calibrated gate's threshold and the expansion's weights (defaults: relevance.ts, expansion.ts). */
-  tuning?: { threshold?: number; expansion?: ExpansionOptions; gate?: GateOptions };
+  tuning?: { threshold?: number; calibration?: CalibrationOptions; expansion?: ExpansionOptions; gate?: GateOptions };
 }
 
 /** Hits read beyond topK and the gate when smart follow-ups are wanted ("related passages"). */
@@ -73,7 +74,33 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
   const { retriever, store, provider } = options;
   const stringsFor = options.messages ?? messagesFor;
   const profiles = profileCache(store);
-  const gateOptions: GateOptions = { threshold: options.tuning?.threshold ?? CALIBRATED_THRESHOLD, ...options.tuning?.gate };
+  const lexicon = options.lexicon ?? null;
+  const fixedThreshold = options.tuning?.threshold;
+  // Per knowledge version: a new profile object comes with every change of the chunks.
+  const thresholds = new WeakMap<KnowledgeProfile, Promise<number>>();
+  const gateOf = (chatbotId: string, concepts: Concept[], hits: SearchHit[], profile: KnowledgeProfile, threshold: number) =>
+    conceptRelevance(concepts, hits, profile, { ...options.tuning?.gate, threshold });
+
+  /** The gate's threshold for this base: what unrelated questions score here (calibration.ts). */
+  function thresholdFor(chatbotId: string, profile: KnowledgeProfile): Promise<number> {
+    if (fixedThreshold !== undefined) return Promise.resolve(fixedThreshold);
+    let known = thresholds.get(profile);
+    if (!known) {
+      known = (async () => {
+        const scores: number[] = [];
+        for (const probe of PROBE_QUESTIONS) {
+          const concepts = questionConcepts(probe, profile, lexicon, options.tuning?.expansion);
+          const hits = await retriever.search(chatbotId, expandedQuery(probe, concepts), GATE_DEPTH);
+          // The plain coverage: the factors for unknown and absent words are the visitor question's own.
+          scores.push(conceptRelevance(concepts, hits, profile, { ...options.tuning?.gate, threshold: 1, unknownFactor: 1, absentNounFactor: 1 }).score);
+        }
+        return calibratedThreshold(scores, options.tuning?.calibration);
+      })();
+      thresholds.set(profile, known);
+      known.catch(() => thresholds.delete(profile));
+    }
+    return known;
+  }
 
   return {
     provider: provider.name,
@@ -105,12 +132,12 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       const depth = Math.max(settings.topK, GATE_DEPTH) + (followUpCount ? RELATED_EXTRA : 0);
       const query = retrievalQuery(request.question, request.history ?? []);
       const profile = await profiles.get(request.chatbotId);
-      const concepts = questionConcepts(query, profile, options.lexicon ?? null, options.tuning?.expansion);
+      const concepts = questionConcepts(query, profile, lexicon, options.tuning?.expansion);
       const expanded = expandedQuery(query, concepts);
       // One search with the stand-in words added: as good on the eval's tuning halves as fusing it
       // with the question's own ranking, at half the cost.
       const hits = await retriever.search(request.chatbotId, expanded, depth);
-      const gate = profile ? conceptRelevance(concepts, hits, profile, gateOptions) : relevance(query, hits);
+      const gate = profile ? gateOf(request.chatbotId, concepts, hits, profile, await thresholdFor(request.chatbotId, profile)) : relevance(query, hits);
       const numbered: Passage[] = hits.map((h, i) => ({ ...h, n: i + 1, coverage: gate.perHit[i] }));
       const passages = numbered.slice(0, settings.topK);
       const related = numbered.slice(settings.topK);

@@ -16,6 +16,7 @@
  */
 import type { KnowledgeProfile } from './knowledge-profile.js';
 import type { Lexicon } from './ports.js';
+import { answerWords, asks } from './question-words.js';
 import { STOPWORDS, stem, terms, words } from './text.js';
 
 export const TYPO_WEIGHT = 0.9;
@@ -37,6 +38,10 @@ export interface Concept {
   alternatives: Map<string, number>;
   /** Words of the base to add to the search for this concept. */
   searchWords: string[];
+  /** Neither the base nor the lexicon knows the word and it is no misspelling of a base word: a name or a thing the base never mentions ("Bitcoin", "QuickBooks"). */
+  unknown?: boolean;
+  /** A noun (by the lexicon) the base never uses. */
+  absentNoun?: boolean;
 }
 
 /** Damerau-Levenshtein distance (adjacent swaps count one), giving up past `max`. */
@@ -88,7 +93,17 @@ export interface ExpansionOptions {
   maxRelated?: number;
   nounSalience?: number;
   otherSalience?: number;
+  /** Weight of the words answering what a question word asks for ("how long" -> days), in the gate; 0: searched only. */
+  cueWeight?: number;
+  /** Salience of such a concept in the gate (0: not counted). */
+  cueSalience?: number;
+  /** At most this many answer words searched per kind. */
+  maxCueWords?: number;
 }
+
+export const CUE_WEIGHT = 0.5;
+export const CUE_SALIENCE = 0;
+export const MAX_CUE_WORDS = 6;
 
 /** Salience of nouns and of verbs, adjectives and adverbs; words the lexicon does not know count 1. */
 export const NOUN_SALIENCE = 2;
@@ -109,6 +124,7 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
     const concept: Concept = { word, term, salience, alternatives: new Map([[term, 1]]), searchWords: [] };
     concepts.set(term, concept);
     if (!profile) continue;
+    if (pos === 'noun' && !profile.df.has(term)) concept.absentNoun = true;
     // A stand-in of weight 0 is searched for but does not count as covering the concept.
     const add = (w: string, weight: number) => {
       const t = stem(w);
@@ -123,6 +139,7 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
     if (lexicon && !profile.df.has(term) && related.length === 0 && lexicon.partOfSpeech?.(word) == null) {
       const fixed = correction(word, profile);
       if (fixed && add(fixed, typoWeight)) base = fixed;
+      else concept.unknown = true;
     }
     if (!lexicon) continue;
     let added = 0;
@@ -133,6 +150,19 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
       if (/[\s-]/.test(w) || w.length < 3 || STOPWORDS.has(w) || stem(w) === term) continue;
       if (add(w, (phrase.close ? relatedWeight : broaderWeight) * (base === word ? 1 : typoWeight))) added++;
       if (added >= maxRelated) break;
+    }
+  }
+  if (profile) {
+    for (const kind of asks(question)) {
+      const concept: Concept = { word: kind, term: `⟨${kind}⟩`, salience: options.cueSalience ?? CUE_SALIENCE, alternatives: new Map(), searchWords: [] };
+      for (const w of answerWords(kind)) {
+        if (concept.searchWords.length >= (options.maxCueWords ?? MAX_CUE_WORDS)) break;
+        const t = stem(w);
+        if (!profile.df.has(t) || concept.alternatives.has(t)) continue;
+        concept.alternatives.set(t, options.cueWeight ?? CUE_WEIGHT);
+        concept.searchWords.push(w);
+      }
+      if (concept.searchWords.length) concepts.set(concept.term, concept);
     }
   }
   return [...concepts.values()];

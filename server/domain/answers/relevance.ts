@@ -87,7 +87,9 @@ export function relevance(question: string, hits: Parameters<typeof hitTerms>[0]
  */
 export const CALIBRATED_THRESHOLD = 0.35;
 export const GATE_UNION_SHARE = 0;
-export const GATE_STAND_IN_FACTOR = 0.7;
+export const GATE_STAND_IN_FACTOR = 1;
+export const GATE_UNKNOWN_FACTOR = 0.5;
+export const GATE_ABSENT_NOUN_FACTOR = 0.5;
 
 export interface GateOptions {
   threshold?: number;
@@ -95,6 +97,10 @@ export interface GateOptions {
   unionShare?: number;
   /** Multiplies a stand-in's weight when it covers a concept (the question's own word counts 1). */
   standInFactor?: number;
+  /** Multiplies the score when a word unknown to the base and the lexicon (expansion.ts Concept.unknown) is in the question. */
+  unknownFactor?: number;
+  /** Multiplies the score when the best passage leaves a noun the base never uses uncovered (Concept.absentNoun). */
+  absentNounFactor?: number;
 }
 
 export function conceptRelevance(
@@ -113,20 +119,30 @@ export function conceptRelevance(
   const weights = concepts.map((c) => (profile ? idf(profile, c.term) : 1) * c.salience);
   const credit = concepts.map((c) => new Map([...c.alternatives].map(([t, w]) => [t, t === c.term ? w : w * standInFactor])));
   const total = weights.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return { score: 0, union: 0, best: 0, terms: q, perHit: hits.map(() => 0), relevant: false };
   const found = concepts.map(() => 0);
+  const missed: Concept[][] = [];
   const perHit = hits.map((hit, i) => {
     const words = hitTerms(hit);
     let covered = 0;
+    const missing: Concept[] = [];
     concepts.forEach((c, k) => {
       let m = 0;
       for (const [t, w] of credit[k]) if (w > m && words.has(t)) m = w;
       covered += weights[k] * m;
+      if (m === 0) missing.push(c);
       if (i < GATE_DEPTH && m > found[k]) found[k] = m;
     });
+    missed.push(missing);
     return covered / total;
   });
   const union = found.reduce((s, m, k) => s + m * weights[k], 0) / total;
   const best = Math.max(...perHit.slice(0, GATE_DEPTH));
-  const score = unionShare * union + (1 - unionShare) * best;
+  let factor = 1;
+  if (concepts.some((c) => c.unknown)) factor *= o.unknownFactor ?? GATE_UNKNOWN_FACTOR;
+  // A thing the base never names, left uncovered by the best passage: "coffee" at a bread bakery.
+  const heaviest = concepts[weights.indexOf(Math.max(...weights))];
+  if (heaviest.absentNoun && heaviest.alternatives.size === 1 && missed[perHit.indexOf(best)]?.includes(heaviest)) factor *= o.absentNounFactor ?? GATE_ABSENT_NOUN_FACTOR;
+  const score = (unionShare * union + (1 - unionShare) * best) * factor;
   return { score, union, best, terms: q, perHit, relevant: score >= threshold };
 }

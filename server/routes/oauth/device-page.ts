@@ -9,6 +9,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Scope } from '../../../shared/scopes.js';
 import { effectiveScopes } from '../../domain/auth.js';
 import { AppError } from '../../domain/errors.js';
 import type { UserRecord } from '../../domain/ports.js';
@@ -164,8 +165,8 @@ export async function devicePage(app: FastifyInstance) {
 }
 
 /** Scopes asked for that the user's role withholds (the token would not act with them). */
-function withheld(user: UserRecord, scopes: readonly string[] | null) {
+function withheld(user: UserRecord, scopes: readonly Scope[] | null): Scope[] {
   if (!scopes) return [];
-  const allowed = effectiveScopes(scopes as never, user.role);
-  return scopes.filter((s) => !allowed.has(s as never)) as never[];
+  const allowed = effectiveScopes(scopes, user.role);
+  return scopes.filter((s) => !allowed.has(s));
 }

@@ -8,7 +8,7 @@ import { fill, type Locale, type Strings } from './strings.js';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export const STYLESHEET = `:root{color-scheme:light dark;font-family:system-ui,sans-serif;line-height:1.5}
 body{margin:0;padding:2rem 1rem;background:Canvas;color:CanvasText}
@@ -21,7 +21,8 @@ input[name=user_code]{font-family:ui-monospace,monospace;letter-spacing:.15em;te
 button{font:inherit;padding:.5rem 1.25rem;margin:1rem .5rem 0 0;border-radius:4px;border:1px solid ButtonBorder;background:ButtonFace;color:ButtonText;cursor:pointer}
 button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
-.hint{color:GrayText;font-size:.9rem;margin:.25rem 0 0}
+.hint{color:#4b5563;font-size:.9rem;margin:.25rem 0 0}
+@media (prefers-color-scheme:dark){.hint{color:#c4c9d0}}
 .error{border-left:4px solid #b91c1c;padding:.5rem .75rem;background:color-mix(in srgb,#b91c1c 10%,Canvas)}
 .code{font-family:ui-monospace,monospace;font-size:1.75rem;letter-spacing:.2em}
 .signed-in{display:flex;gap:1rem;align-items:baseline;justify-content:space-between;border-bottom:1px solid GrayText;margin-bottom:1.5rem}

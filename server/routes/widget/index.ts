@@ -10,13 +10,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import Type from 'typebox';
-import { CLOSE, type ServerFrame, WS_SESSION_PROTOCOL_PREFIX } from '../../../shared/protocol.js';
+import { CLOSE, LIMITS, type ServerFrame, WS_SESSION_PROTOCOL_PREFIX } from '../../../shared/protocol.js';
 import { AppError } from '../../domain/errors.js';
 import { LOCALES } from '../../../shared/settings.js';
 import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
 import { parseClientFrame } from '../../realtime/frames.js';
-import { runSocket, socketTransport } from '../../realtime/socket.js';
+import { roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
 import { endpoint } from '../../http/route.js';
 import { teamStream } from './team-stream.js';
@@ -246,6 +246,10 @@ export async function widgetRoutes(fastify: FastifyInstance) {
         if (!ended) res.write(`event: close\ndata: ${JSON.stringify({ code, reason })}\n\n`);
         end();
       },
+      room: () => roomIn(() => res.writableLength, () => !ended, gateway, () => {
+        res.write(`event: close\ndata: ${JSON.stringify({ code: CLOSE.slowConsumer, reason: 'reader too slow: reconnect and resume' })}\n\n`);
+        end();
+      }),
     });
     // A comment line keeps proxies from timing the stream out.
     const heartbeat = setInterval(() => res.write(': ping\n\n'), gateway.limits.heartbeatMs);
@@ -253,19 +257,21 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     await connection.handle(request.body as never);
   });
 
-  app.post('/api/widget/frames', endpoint({
+  app.post('/api/widget/frames', { bodyLimit: LIMITS.maxPayloadBytes, ...endpoint({
     access: PUBLIC, config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
     data: Type.Object({ frames: Type.Array(Shaped('ServerFrame')) }),
     hide: true, tags: ['widget'], summary: 'A client frame, for the Server-Sent Events fallback',
     description: 'Any client frame but hello. Answers the frames meant for this request (ack, errors, lists); conversation events arrive on the stream. Authorization: Bearer <session token>.',
-  }), async (request) => {
+  }) }, async (request) => {
     const session = await sessionOf(request);
     const frames: ServerFrame[] = [];
     const connection = new VisitorConnection(gateway, session, { ip: request.ip, stateless: true }, { send: (f) => frames.push(f), close: () => {} });
     const raw = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
     const parsed = parseClientFrame(raw);
-    if (parsed.ok && parsed.frame.type === 'hello') throw new AppError('VALIDATION_FAILED', 'hello opens the stream: POST it to /api/widget/sse', { details: [{ path: ['type'], message: 'hello is not taken here' }] });
-    await connection.receive(raw);
+    // A malformed frame is a bad request (400, changing nothing); a well-formed one the protocol refuses is an error frame.
+    if (!parsed.ok) throw new AppError('VALIDATION_FAILED', parsed.message, { details: parsed.details });
+    if (parsed.frame.type === 'hello') throw new AppError('VALIDATION_FAILED', 'hello opens the stream: POST it to /api/widget/sse', { details: [{ path: ['type'], message: 'hello is not taken here' }] });
+    await connection.handle(parsed.frame);
     connection.dispose();
     return { frames };
   });

@@ -43,6 +43,11 @@ export interface DatabaseOptions {
   onPoolError?: (err: Error) => void;
   /** SQLite: load parley_bm25 (default true); false ranks with FTS5's bm25(), for tests of that path. */
   rankExtension?: boolean;
+  /**
+   * SQLite file: the hot reads on a second, read-only connection (sqlite-reader.ts; default true).
+   * false reads through kysely like every other query: `npm run bench -- http` weighs the two.
+   */
+  readFastPath?: boolean;
 }
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
@@ -90,7 +95,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.rankExtension !== false) loadRankExtension(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   // A file database gets a read-only connection for the per-request lookups (sqlite-reader.ts).
-  const reader = path === ':memory:' ? null : attachReader(db, path);
+  const reader = path === ':memory:' || options.readFastPath === false ? null : attachReader(db, path);
   return {
     db,
     migrate: (onMigration) => migrateToLatest(db, 'sqlite', undefined, onMigration),

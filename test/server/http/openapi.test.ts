@@ -35,7 +35,7 @@ test('is served without a token, raw (not in the envelope)', async () => {
   expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
   expect(res.body.ok).toBeUndefined();
   expect(res.body.openapi).toMatch(/^3\./);
-  expect(res.body.paths).toBeTypeOf('object');
+  expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/health', '/chatbots', '/chatbots/{chatbotId}/conversations']));
 });
 
 test('validates as an OpenAPI document', async () => {
@@ -100,7 +100,6 @@ test('every operation but /health needs a bearer token and names its scopes', ()
 
 test('errors use the error envelope, which lists every error code', () => {
   const envelope = doc.components.schemas.ErrorEnvelope;
-  expect(envelope).toBeTypeOf('object');
   const codes: string[] = envelope.properties.error.properties.code.enum;
   expect([...codes].sort()).toEqual([...ERROR_CODES].sort());
   for (const [path, method, op] of operations()) {
@@ -113,7 +112,7 @@ test('errors use the error envelope, which lists every error code', () => {
 test('successes are the envelope around data', () => {
   const ok = doc.paths['/health'].get.responses['200'].content['application/json'].schema;
   expect(ok.required).toEqual(expect.arrayContaining(['ok', 'data', 'meta']));
-  expect(ok.properties.meta.properties.requestId).toBeTypeOf('object');
+  expect(ok.properties.meta.properties.requestId).toMatchObject({ type: 'string' });
   expect(doc.paths['/chatbots'].post.responses).toHaveProperty('201');
 });
 

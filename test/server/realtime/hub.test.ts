@@ -110,4 +110,36 @@ describe.each(implementations)('%s hub', (_name, make, available) => {
     off1();
     off2();
   });
+
+  test.runIf(available)('presence: a visitor held by one instance is present for every instance until that instance lets go', async () => {
+    const visitor = randomUUID();
+    expect(await pair.b.presence.present(visitor)).toBe(false);
+    pair.a.presence.set(visitor, true);
+    await expect.poll(() => pair.b.presence.present(visitor)).toBe(true);
+    expect(await pair.a.presence.present(visitor)).toBe(true);
+    pair.a.presence.set(visitor, false);
+    await expect.poll(() => pair.b.presence.present(visitor)).toBe(false);
+  });
+});
+
+test.runIf(hasRedis)("presence: the claims of an instance that died lapse by themselves; a live instance's are renewed", async () => {
+  const dead = new RedisHub(REDIS_URL, () => {}, 300);
+  const live = new RedisHub(REDIS_URL, () => {}, 300);
+  const other = new RedisHub(REDIS_URL);
+  await Promise.all([dead.ready(), live.ready(), other.ready()]);
+  try {
+    const [gone, staying] = [randomUUID(), randomUUID()];
+    dead.presence.set(gone, true);
+    live.presence.set(staying, true);
+    await expect.poll(() => other.presence.present(gone)).toBe(true);
+    // A process killed mid-flight renews nothing and withdraws nothing: its connections just stop.
+    await (dead as unknown as { pub: { disconnect(): void } }).pub.disconnect();
+    await (dead as unknown as { sub: { disconnect(): void } }).sub.disconnect();
+    await expect.poll(() => other.presence.present(gone), { timeout: 5000 }).toBe(false);
+    // Several lapse periods later the live instance's visitor is still present.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await other.presence.present(staying)).toBe(true);
+  } finally {
+    await Promise.allSettled([dead.close(), live.close(), other.close()]);
+  }
 });

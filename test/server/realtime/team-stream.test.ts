@@ -1,13 +1,15 @@
 /**
  * The team's live stream over a real socket: a v2 token with conversations:read sees its
  * chatbots' new conversations, messages, streamed answers and condition changes, numbered like
- * the visitor's; a token restricted to other chatbots sees none of them; one without the scope
- * is refused.
+ * the visitor's; a token restricted to other chatbots sees none of them; a member's token sees
+ * only the chatbots the member was added to; one without the scope is refused.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE, WS_SUBPROTOCOL, type AckFrame, type ServerFrame } from '../../../shared/protocol.js';
 import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../../server/routes/widget/team-stream.js';
+import { newId } from '../../../server/domain/ids.js';
+import { tokenOf } from '../../helpers/resources.js';
 import { chatbotWithKnowledge, Client, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
 
 let t: LiveApp;
@@ -84,4 +86,42 @@ test('a token without conversations:read, or no token, is closed with 4001', asy
   const none = await team('');
   none.send({ type: 'hello', v: 1 });
   expect((await none.waitClosed()).code).toBe(CLOSE.sessionInvalid);
+});
+
+test("a member's token sees the conversations of the chatbots the member was added to, and nothing of the others", async () => {
+  const email = `${newId()}@team.test`;
+  const invited = await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, t.ownerToken, { email, role: 'member' });
+  expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+  const accountId = (await t.app.services.accounts.resolve()).id;
+  const member = await team(await tokenOf(t, accountId, email));
+  member.send({ type: 'hello', v: 1 });
+  const ready = await member.waitFor((f) => (f as { type: string }).type === 'team.ready');
+  expect((ready as unknown as { chatbotIds: string[] }).chatbotIds).toEqual([chatbotId]);
+
+  const theirs = await visitor(t.url, (await newSession(t, chatbotId)).token);
+  const elsewhere = await visitor(t.url, (await newSession(t, otherId)).token);
+  elsewhere.send({ type: 'message.send', clientId: 'not-theirs', text: 'When are refunds paid?' });
+  const hidden = await elsewhere.waitFor<AckFrame>((f) => f.type === 'ack');
+  await elsewhere.waitFor((f) => f.type === 'answer.done');
+  theirs.send({ type: 'message.send', clientId: 'theirs', text: 'When are refunds paid?' });
+  const shown = await theirs.waitFor<AckFrame>((f) => f.type === 'ack');
+  await member.waitFor((f) => f.type === 'answer.done' && f.conversationId === shown.conversationId);
+
+  // Nothing of the other chatbot arrived, and asking for it by id finds nothing either.
+  const about = (id: string) => (f: ServerFrame) => JSON.stringify(f).includes(id);
+  expect(member.frames.filter(about(hidden.conversationId))).toEqual([]);
+  expect(member.frames.filter(about(otherId))).toEqual([]);
+  member.send({ type: 'conversation.open', conversationId: hidden.conversationId, after: 0 });
+  const refused = await member.waitFor((f) => f.type === 'error');
+  expect(refused).toMatchObject({ code: 'NOT_FOUND', ref: { type: 'conversation.open' } });
+  member.send({ type: 'typing', conversationId: hidden.conversationId, typing: true });
+  await expect.poll(() => member.of('error').length).toBe(2);
+  expect(elsewhere.of('typing').filter((f) => f.who === 'agent')).toEqual([]);
+  const resumed = await team(await tokenOf(t, accountId, email));
+  resumed.send({ type: 'hello', v: 1, resume: { [hidden.conversationId]: 0, [shown.conversationId]: 0 } });
+  await resumed.waitFor((f) => f.type === 'synced' && f.conversationId === shown.conversationId);
+  expect(resumed.frames.filter(about(hidden.conversationId))).toEqual([
+    { type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: hidden.conversationId } },
+  ]);
+  for (const c of [member, resumed, theirs, elsewhere]) c.close();
 });

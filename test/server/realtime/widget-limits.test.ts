@@ -1,6 +1,7 @@
 /**
  * The gateway's doors and limits over real sockets: allowed origins, expired and forged sessions,
- * payload and frame-rate limits, the heartbeat, and bad frames that change nothing.
+ * payload and frame-rate limits, the heartbeat, and bad frames that change nothing, on the
+ * socket and on the Server-Sent Events fallback's POSTed frames.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -140,3 +141,47 @@ test('sockets per visitor are capped (4029)', async () => {
   expect((await extra.waitClosed()).code).toBe(CLOSE.tooManySockets);
   for (const c of open) c.close();
 });
+
+test('bad frames POSTed for the SSE fallback get the error envelope and change nothing; a good frame still works', async () => {
+  const session = await newSession(t, chatbotId);
+  const auth = { authorization: `Bearer ${session.token}` };
+  const controller = new AbortController();
+  const stream = await fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'hello', v: 1 }), signal: controller.signal });
+  expect(stream.status).toBe(200);
+  try {
+    await checkBadFrames(auth);
+  } finally {
+    controller.abort();
+  }
+});
+
+async function checkBadFrames(auth: Record<string, string>) {
+  const before = await eventCount();
+  const post = (body: string, contentType = 'application/json') =>
+    fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: { ...auth, 'content-type': contentType }, body }).then(async (res) => ({ status: res.status, body: await res.json() }));
+  const bad: Array<[string, string, number, string]> = [
+    ['not json', 'not json', 400, 'INVALID_JSON'],
+    ['not an object', '[1,2]', 400, 'VALIDATION_FAILED'],
+    ['unknown type', JSON.stringify({ type: 'unknown.kind' }), 400, 'VALIDATION_FAILED'],
+    ['missing field', JSON.stringify({ type: 'message.send', text: 'no client id' }), 400, 'VALIDATION_FAILED'],
+    ['extra field', JSON.stringify({ type: 'message.send', clientId: 'x', text: 'hi', extra: true }), 400, 'VALIDATION_FAILED'],
+    ['text too long', JSON.stringify({ type: 'message.send', clientId: 'x', text: 'a'.repeat(4001) }), 400, 'VALIDATION_FAILED'],
+    ['hello', JSON.stringify({ type: 'hello', v: 1 }), 400, 'VALIDATION_FAILED'],
+    ['1 MB', JSON.stringify({ type: 'message.send', clientId: 'big', text: 'x'.repeat(1024 * 1024) }), 413, 'PAYLOAD_TOO_LARGE'],
+  ];
+  for (const [what, body, status, code] of bad) {
+    const res = await post(body);
+    expect(res.status, what).toBe(status);
+    expect(res.body.ok, what).toBe(false);
+    expect(res.body.error.code, what).toBe(code);
+  }
+  const textPlain = await post('{"type":"ping"}', 'text/plain');
+  expect(textPlain.body.ok).toBe(false);
+  expect(await eventCount()).toBe(before);
+  // A well-formed frame still works, and a frame about someone else's conversation is an error frame.
+  const ok = await post(JSON.stringify({ type: 'message.send', clientId: 'fine', text: 'When are refunds paid?' }));
+  expect(ok.status).toBe(200);
+  expect(ok.body.data.frames).toMatchObject([{ type: 'ack', clientId: 'fine' }]);
+  const other = await post(JSON.stringify({ type: 'feedback', conversationId: 'someone-elses', messageId: 'm', feedback: 'up' }));
+  expect(other.body.data.frames).toMatchObject([{ type: 'error', code: 'NOT_FOUND' }]);
+}

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerEngine } from '../../../../server/domain/answers/engine.js';
 import { createExtractiveProvider, extractAnswer, headingFollowUps, proseBlocks, smallTalk } from '../../../../server/domain/answers/extractive.js';
 import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
-import { CALIBRATED_THRESHOLD } from '../../../../server/domain/answers/relevance.js';
 import { createWordNet } from '../../../../server/adapters/wordnet.js';
 import type { AnswerEngine, AnswerRequest } from '../../../../server/domain/conversations/ports.js';
 import { createRetriever } from '../../../../server/domain/knowledge/retrieval.js';
@@ -169,14 +168,14 @@ describe('built-in answerer over an ingested corpus', () => {
     }
   });
 
-  it(`keeps fastify's rates with the calibrated gate (threshold ${CALIBRATED_THRESHOLD}, WordNet stand-ins)`, async () => {
+  it("keeps fastify's rates with the gate calibrated on the base (WordNet stand-ins)", async () => {
     const onTopic = JSON.parse(readFileSync('bench/retrieval-questions.json', 'utf8')) as { q: string }[];
     const offTopic = JSON.parse(readFileSync('bench/offtopic-questions.json', 'utf8')) as { q: string }[];
     let answered = 0;
     let refused = 0;
     for (const { q } of onTopic) if (!(await ask(q)).answer.unanswered) answered++;
     for (const { q } of offTopic) if ((await ask(q)).answer.unanswered) refused++;
-    // Measured: 45/46 answered, 30/34 refused (the fixed gate: 45/46 and 32/34); the bounds leave
+    // Measured: 43/46 answered, 31/34 refused (the fixed gate: 45/46 and 32/34); the bounds leave
     // room for retrieval changes.
     expect(answered / onTopic.length).toBeGreaterThanOrEqual(0.9);
     expect(refused / offTopic.length).toBeGreaterThanOrEqual(0.85);

@@ -7,6 +7,8 @@ import { createWordNet } from '../../../../server/adapters/wordnet.js';
 import { correction, editDistance, expandedQuery, questionConcepts } from '../../../../server/domain/answers/expansion.js';
 import { buildProfile, idf, profileCache } from '../../../../server/domain/answers/knowledge-profile.js';
 import { CALIBRATED_THRESHOLD, conceptRelevance } from '../../../../server/domain/answers/relevance.js';
+import { calibratedThreshold, CALIBRATION_FLOOR } from '../../../../server/domain/answers/calibration.js';
+import { asks } from '../../../../server/domain/answers/question-words.js';
 
 const wordnet = createWordNet();
 const PAGES = [
@@ -56,7 +58,27 @@ describe('question concepts', () => {
   });
 });
 
+describe('question words', () => {
+  it('reads what a question asks for in the shipped languages and searches the words the base answers it with', () => {
+    expect(asks('refund time?')).toEqual(['duration']);
+    expect(asks('How long until I get my money?')).toEqual(['duration']);
+    expect(asks('¿Cuánto tiempo tengo para responder?')).toEqual(['duration']);
+    expect(asks('Was kostet ein Helm?')).toEqual(['price']);
+    expect(asks('Wann öffnet der Laden?')).toEqual(['time']);
+    expect(asks('Can I pause my subscription?')).toEqual([]);
+    const duration = questionConcepts('How long until the buyer sees the money?', profile, wordnet).find((c) => c.word === 'duration')!;
+    // Only what this base says: "days" and "business" are on the refunds page, "hours" nowhere.
+    expect(duration.searchWords).toEqual(['days', 'within', 'business']);
+    expect(expandedQuery('How long until the buyer sees the money?', [duration])).toContain('days');
+  });
+});
+
 describe('the calibrated gate', () => {
+  it("asks more of a base where unrelated questions find words to cover than of one where they find none", () => {
+    expect(calibratedThreshold([0, 0, 0])).toBe(CALIBRATION_FLOOR);
+    expect(calibratedThreshold([0.3, 0.3, 0.3])).toBeGreaterThan(calibratedThreshold([0.1, 0.1, 0.1]));
+  });
+
   it('weighs words by how telling they are in this base', () => {
     expect(idf(profile, 'coffe')).toBeGreaterThan(idf(profile, 'subscript'));
   });

@@ -65,8 +65,53 @@ describe('combinations the spec leaves out (our documented choices)', () => {
     expect(transition(state, E[e])).toEqual(expected);
   });
 
-  test('every (condition, operation) pair has a defined result', () => {
-    const states = (['OPEN', 'RESOLVED'] as const).flatMap((st) => (['AI', 'AGENT'] as const).flatMap((m) => [true, false].map((esc) => S(st, m, esc))));
-    for (const s of states) for (const e of Object.values(E)) expect(transition(s, e)).toHaveProperty('ok');
+});
+
+describe('rules that hold for every (condition, operation) pair', () => {
+  const states = (['OPEN', 'RESOLVED'] as const).flatMap((st) => (['AI', 'AGENT'] as const).flatMap((m) => [true, false].map((esc) => S(st, m, esc))));
+  const pairs = states.flatMap((s) => Object.entries(E).map(([name, e]) => [s, name, e] as const));
+
+  test('a resolved conversation refuses everything but resolve and reopen, and only with CONVERSATION_CLOSED', () => {
+    for (const [s, name, e] of pairs) {
+      const r = transition(s, e);
+      if (s.status === 'RESOLVED' && name !== 'resolve' && name !== 'reopen') expect(r, `${name} on ${JSON.stringify(s)}`).toEqual({ ok: false, code: 'CONVERSATION_CLOSED' });
+      else if (!r.ok) expect({ name, s, code: r.code }).toEqual({ name: 'escalate', s: S('OPEN', 'AGENT', false), code: 'HUMAN_TAKEOVER' });
+    }
+  });
+
+  test('the AI answers only a visitor message in an open, AI, not escalated conversation', () => {
+    for (const [s, name, e] of pairs) {
+      const r = transition(s, e);
+      const expected = name === 'message' && s.status === 'OPEN' && s.mode === 'AI' && !s.escalated;
+      expect(r.ok && r.aiAnswers, `${name} on ${JSON.stringify(s)}`).toBe(expected);
+    }
+  });
+
+  test('an agent is named exactly when a team member has the conversation', () => {
+    for (const [s, name, e] of pairs) {
+      const r = transition(s, e);
+      if (r.ok) expect(r.next.agentId !== null, `${name} on ${JSON.stringify(s)}`).toBe(r.next.mode === 'AGENT');
+    }
+  });
+
+  test('an operation applied twice changes nothing the second time (a retry after a lost compare-and-set is harmless)', () => {
+    for (const [s, name, e] of pairs) {
+      const first = transition(s, e);
+      if (!first.ok) continue;
+      const again = transition(first.next, e);
+      expect(again.ok && again.next, `${name} twice from ${JSON.stringify(s)}`).toEqual(first.next);
+    }
+  });
+
+  test('only an escalation, take-over, release, resolve or reopen announces an effect, and each announces its own', () => {
+    const own: Record<string, string> = { escalate: 'escalated', takeOver: 'taken_over', reply: 'taken_over', release: 'released', resolve: 'resolved', reopen: 'reopened' };
+    for (const [s, name, e] of pairs) {
+      const r = transition(s, e);
+      if (!r.ok) continue;
+      for (const effect of r.effects) expect(effect, `${name} on ${JSON.stringify(s)}`).toBe(own[name]);
+      // A condition that changed (status, mode, escalation) is always announced.
+      const changed = r.next.status !== s.status || r.next.mode !== s.mode || r.next.escalated !== s.escalated;
+      if (changed) expect(r.effects, `${name} on ${JSON.stringify(s)}`).toHaveLength(1);
+    }
   });
 });

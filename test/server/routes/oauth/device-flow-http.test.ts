@@ -293,3 +293,43 @@ async function buildIsolated(env: Record<string, string> = {}) {
   await app.app.services.signIn.setPassword((await app.app.services.store.users.owner(account.id))!, PASSWORD);
   return { app };
 }
+
+describe('roles and databases', () => {
+  test("a member's approval page shows the scopes their role withholds, and the token acts without them", async () => {
+    const account = await t.app.services.accounts.resolve();
+    const member = { id: 'member-of-test', accountId: account.id, email: 'member@example.com', name: null, role: 'member' as const, createdAt: new Date().toISOString() };
+    await t.app.services.store.users.insert(member);
+    await t.app.services.signIn.setPassword(member, PASSWORD);
+    const { body: started } = await authorize({ scope: 'chatbots:read chatbots:delete' });
+    const b = browser();
+    const page = await b.get('/device');
+    await b.submit(page, '/device/sign-in', { email: member.email, password: PASSWORD });
+    const approval = await b.submit(await b.get('/device'), '/device', { user_code: started.user_code });
+    expect(approval.body).toMatch(/Your role does not allow these[^]*<code>chatbots:delete<\/code>/);
+    await b.submit(approval, '/device/decision', { user_code: started.user_code, decision: 'approve' });
+    const granted = await poll(started.device_code);
+    expect(granted.status).toBe(200);
+    const me = await t.call('GET', '/api/v2/me', granted.body.access_token);
+    expect(me.body.data).toMatchObject({ user: { email: 'member@example.com' }, scopes: ['chatbots:read'], withheldByRole: ['chatbots:delete'] });
+  });
+
+  test('on PostgreSQL too: concurrent polls of an approved code give exactly one token', async () => {
+    const { postgresAvailable } = await import('../../../helpers/postgres.js');
+    if (!(await postgresAvailable())) return;
+    const pg = await buildTestApp({ dialect: 'postgres', env: { OWNER_EMAIL: 'boss@example.com' } });
+    try {
+      const account = await pg.app.services.accounts.resolve();
+      await pg.app.services.signIn.setPassword((await pg.app.services.store.users.owner(account.id))!, PASSWORD);
+      const post = async (url: string, fields: Record<string, string>) =>
+        pg.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+      const started = (await post('/oauth/device_authorization', { client_id: 'parley-cli', scope: 'chatbots:read' })).json();
+      await answerDeviceCode(new FormBrowser(injectSend(pg.app)), { email: 'boss@example.com', password: PASSWORD, userCode: started.user_code });
+      const polls = await Promise.all(Array.from({ length: 6 }, () => post('/oauth/token', { grant_type: GRANT, client_id: 'parley-cli', device_code: started.device_code })));
+      expect(polls.filter((r) => r.statusCode === 200)).toHaveLength(1);
+      const tokens = await pg.app.services.tokens.listAll(account.id);
+      expect(tokens.filter((x) => x.name === 'Parley CLI (device sign-in)')).toHaveLength(1);
+    } finally {
+      await pg.close();
+    }
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The hosted page a mobile app loads in a webview (`GET /chat/{chatbotId}`), in chromium with a
+ * phone's viewport against the real server: the layout follows the on-screen keyboard, and the
+ * widget's events reach each native bridge. Chromium shows no keyboard and has no native side,
+ * so both are stood in for through their web APIs: the keyboard as iOS reports it (the visual
+ * viewport shrinks, the layout viewport stays) and as Android Chrome does (the viewport itself
+ * shrinks); the bridges as the objects React Native, WKWebView and an Android JavaScript
+ * interface put into the page, recording what the widget posts.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
+import { launch, screenshot, type Browser } from './helpers.js';
+
+let app: LiveApp;
+let chatbotId: string;
+let phone: Browser;
+
+beforeAll(async () => {
+  app = await startLiveApp();
+  chatbotId = await chatbotWithKnowledge(app);
+  phone = await launch({ viewport: { width: 390, height: 844 }, isMobile: true });
+}, 120_000);
+afterAll(async () => {
+  await phone?.close();
+  await app?.close();
+});
+
+const q = (page: Page, selector: string) => page.locator(`[data-parley] ${selector}`);
+const bottomOf = async (page: Page, selector: string) => {
+  const box = (await q(page, selector).boundingBox())!;
+  return box.y + box.height;
+};
+
+async function ask(page: Page, text: string) {
+  const input = q(page, 'textarea');
+  await input.fill(text);
+  await input.press('Enter');
+  await q(page, '.msg-ai .md').filter({ hasText: /30 days/ }).waitFor({ timeout: 20_000 });
+}
+
+describe('hosted page in a phone webview', () => {
+  it('the composer stays above the keyboard: iOS (visual viewport shrinks) and Android (viewport resizes)', { timeout: 60_000 }, async () => {
+    const page = await phone.context.newPage();
+    await page.goto(`${app.url}/chat/${chatbotId}`);
+    await q(page, 'textarea').waitFor();
+    expect(await bottomOf(page, '.window')).toBe(844);
+    await q(page, 'textarea').focus();
+
+    // iOS: a 330 px keyboard; the layout viewport (and 100dvh) stay 844 px tall.
+    const keyboard = (height: number | null) =>
+      page.evaluate((h) => {
+        const vv = window.visualViewport!;
+        if (h === null) delete (vv as unknown as Record<string, unknown>).height;
+        else Object.defineProperty(vv, 'height', { configurable: true, get: () => h });
+        vv.dispatchEvent(new Event('resize'));
+      }, height);
+    await keyboard(514);
+    expect(await page.evaluate(() => window.innerHeight)).toBe(844);
+    expect(await bottomOf(page, '.window')).toBe(514);
+    expect(await bottomOf(page, '.composer')).toBeLessThanOrEqual(514);
+    expect(await bottomOf(page, '.composer')).toBeGreaterThan(400);
+    await screenshot(page, 'phone-light-hosted-keyboard');
+    await keyboard(null);
+    expect(await bottomOf(page, '.window')).toBe(844);
+
+    // Android Chrome: the viewport itself shrinks (interactive-widget=resizes-content).
+    await page.setViewportSize({ width: 390, height: 480 });
+    await page.waitForFunction(() => window.innerHeight === 480);
+    expect(await bottomOf(page, '.window')).toBe(480);
+    expect(await bottomOf(page, '.composer')).toBeLessThanOrEqual(480);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.close();
+  });
+
+  const BRIDGES = {
+    'React Native': `window.ReactNativeWebView = { postMessage: (m) => window.__native.push(JSON.parse(m)) };`,
+    'iOS WKWebView': `window.webkit = { messageHandlers: { parley: { postMessage: (m) => window.__native.push(JSON.parse(JSON.stringify(m))) } } };`,
+    'Android interface': `window.ParleyAndroid = { postMessage: (m) => window.__native.push(typeof m === 'string' ? JSON.parse(m) : { notAString: m }) };`,
+  };
+
+  for (const [bridge, install] of Object.entries(BRIDGES)) {
+    it(`${bridge}: ready, open and each message posted as { source, event, detail }`, { timeout: 60_000 }, async () => {
+      const page = await phone.context.newPage();
+      // A new visitor each time (the pages share the browser's storage).
+      await page.addInitScript(`localStorage.clear(); window.__native = []; ${install}`);
+      await page.goto(`${app.url}/chat/${chatbotId}`);
+      await ask(page, 'Can I return items?');
+      const posted = await page.evaluate(() => (window as unknown as { __native: Array<{ source: string; event: string; detail: unknown }> }).__native);
+      expect(posted.every((m) => m.source === 'parley')).toBe(true);
+      const events = posted.map((m) => m.event);
+      expect(events.slice(0, 2)).toEqual(['ready', 'open']);
+      const messages = posted.filter((m) => m.event === 'message').map((m) => m.detail as { author: string; text: string });
+      expect(messages.map((m) => m.author)).toEqual(['visitor', 'ai']);
+      expect(messages[0].text).toBe('Can I return items?');
+      expect(messages[1].text).toMatch(/30 days/);
+      await page.close();
+    });
+  }
+});
