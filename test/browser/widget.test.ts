@@ -251,6 +251,7 @@ describe('widget in chromium', () => {
     await page.goto(`${rsite.origin}/page/plain`);
     expect(await page.locator('[data-parley] .tip').textContent()).toContain('Hallo! Wie kann ich Ihnen heute helfen?');
     expect(await bubble(page).getAttribute('aria-label')).toBe('Chat öffnen: Shop');
+    await screenshot(page, 'desktop-light-rtl-de-bubble');
     await bubble(page).click();
     await win(page).waitFor();
     expect(await win(page).getAttribute('dir')).toBe('rtl');
