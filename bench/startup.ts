@@ -1,8 +1,10 @@
 /**
  * `npm run bench -- startup`: how long an operator waits.
  *   - a CLI command (`accounts list` on a migrated SQLite database), spawn to exit: the compiled
- *     CLI run by node, the same through `npm run --silent cli` (as documented), and the
- *     TypeScript sources through tsx (how it ran before the build), against `node -e 0`;
+ *     CLI run by node, the `parley` command (the same file run by its hashbang), the same through
+ *     `npm run --silent cli`, and the TypeScript sources through tsx (how it ran before the
+ *     build), against `node -e 0`;
+ *   - what `npm start` checks before starting when nothing changed (scripts/prestart.mjs);
  *   - the server, spawn to the first 200 from /api/v2/health on an empty database (migrations
  *     included): the compiled server and the TypeScript sources through tsx.
  * Every figure is the median (and the minimum) of several runs in the same process, so the ratios
@@ -81,6 +83,7 @@ export async function run() {
     const cli = {
       'node -e 0 (baseline)': await sample(RUNS, () => timed(process.execPath, ['-e', '0'], dataDir)),
       'node dist/server/cli.js': await sample(RUNS, () => timed(process.execPath, ['dist/server/cli.js', 'accounts', 'list'], dataDir)),
+      'parley (bin, hashbang)': await sample(RUNS, () => timed(join(ROOT, 'dist', 'server', 'cli.js'), ['accounts', 'list'], dataDir)),
       'npm run --silent cli --': await sample(RUNS, () => timed('npm', ['run', '--silent', 'cli', '--', 'accounts', 'list'], dataDir)),
       'tsx server/cli.ts (before)': await sample(RUNS, () => timed(tsx, ['server/cli.ts', 'accounts', 'list'], dataDir)),
     };
@@ -88,6 +91,8 @@ export async function run() {
     for (const [name, t] of Object.entries(cli)) console.log(`  ${name.padEnd(30)}${ms(t.median)} (${Math.round(t.min)})`);
     const compiled = cli['node dist/server/cli.js'].median;
     console.log(`  compiled / tsx: ${(compiled / cli['tsx server/cli.ts (before)'].median).toFixed(2)}; npm's own share: ${ms(cli['npm run --silent cli --'].median - compiled).trim()}`);
+    const prestart = await sample(RUNS, () => timed(process.execPath, ['scripts/prestart.mjs'], dataDir));
+    console.log(`npm start's check that nothing needs building (scripts/prestart.mjs), median (min) of ${RUNS}: ${ms(prestart.median).trim()} (${Math.round(prestart.min)})`);
 
     const server = {
       'node dist/server/main.js': await sample(SERVER_RUNS, () => toHealth(process.execPath, ['--enable-source-maps', 'dist/server/main.js'])),

@@ -13,7 +13,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { launch } from '../test/browser/helpers.js';
 import { chatbotWithKnowledge, startLiveApp } from '../test/helpers/widget.js';
-import { buildWidget, WIDGET_DIST, widgetIsStale } from '../widget/build.js';
+import { widgetIsStale } from '../scripts/stale.mjs';
+import { buildWidget, WIDGET_DIST } from '../widget/build.js';
 
 const RUNS = 11;
 const kb = (n: number) => (n / 1024).toFixed(1);

@@ -1,5 +1,12 @@
-/** A control for every appearance and localization setting; Apply saves them and redraws the real widget. */
-import { useEffect, useState } from 'preact/hooks';
+/**
+ * A control for every appearance and localization setting. A change redraws the real widget at
+ * once with the settings not saved yet (the config computed by the server's own widgetConfig,
+ * handed to widget.js as window.parleyPreview); Apply saves them to the chatbot and redraws from
+ * the server; Reset drops the changes.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { WidgetConfig, WidgetPrompt } from '../shared/protocol.js';
+import { widgetConfig } from '../server/domain/widget/config.js';
 import { en } from '../widget/i18n/en.js';
 import { contrast, type Api } from './api.js';
 
@@ -32,14 +39,44 @@ const APPEARANCE: Field[] = [
 const LOCALES = ['', 'en', 'da', 'de', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt', 'sv'];
 const GROUPS = ['chatHome', 'chatMessages', 'chatMessage', 'chatAccount'] as const;
 
-export function Playground({ client, chatbotId, onApplied }: { client: Api; chatbotId: string; onApplied(): void }) {
+/** Redraws the widget: with `config` (unsaved settings), or as the server serves it (null). */
+export type Preview = (config: WidgetConfig | null) => void;
+
+/** Settings as the widget config reads them: an emptied field is null, as Apply saves it. */
+const asSaved = (settings: Record<string, any>) =>
+  Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, v === '' && APPEARANCE.some((f) => f.key === k) ? null : v]));
+
+export function Playground({ client, chatbotId, preview }: { client: Api; chatbotId: string; preview: Preview }) {
+  const [chatbot, setChatbot] = useState<{ title: string; settings: Record<string, any> } | null>(null);
   const [settings, setSettings] = useState<Record<string, any> | null>(null);
+  const [prompts, setPrompts] = useState<{ starters: WidgetPrompt[]; followUps: WidgetPrompt[] }>({ starters: [], followUps: [] });
   const [status, setStatus] = useState('');
+  const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => {
-    client.call('GET', `/chatbots/${chatbotId}/settings`).then((d) => setSettings(d.settings ?? d), (e) => setStatus(String(e.message)));
+    client.call('GET', `/chatbots/${chatbotId}`).then(
+      (d) => {
+        setChatbot(d.chatbot);
+        setSettings(d.chatbot.settings);
+      },
+      (e) => setStatus(String(e.message)),
+    );
+    // Starters and follow-ups as visitors get them (the preview changes only settings).
+    fetch(`/api/widget/${chatbotId}/config`).then((r) => r.json()).then((e) => e.ok && setPrompts({ starters: e.data.starters, followUps: e.data.followUps }), () => {});
+    return () => clearTimeout(timer.current);
   }, [chatbotId]);
-  if (!settings) return <p>{status || 'Loading settings…'}</p>;
-  const set = (key: string, value: unknown) => setSettings({ ...settings, [key]: value });
+  if (!settings || !chatbot) return <p>{status || 'Loading settings…'}</p>;
+  const changed = JSON.stringify(settings) !== JSON.stringify(chatbot.settings);
+  const show = (next: Record<string, any>) => {
+    clearTimeout(timer.current);
+    // Typing redraws once it pauses, not at every key.
+    timer.current = setTimeout(() => preview(widgetConfig({ id: chatbotId, title: chatbot.title, settings: asSaved(next) }, prompts.starters, prompts.followUps)), 250);
+  };
+  const set = (key: string, value: unknown) => {
+    const next = { ...settings, [key]: value };
+    setSettings(next);
+    setStatus('');
+    show(next);
+  };
   const loc: Record<string, any> = settings.localization ?? {};
   const setLoc = (group: string, key: string | null, value: string) => {
     const next = { ...loc };
@@ -49,16 +86,25 @@ export function Playground({ client, chatbotId, onApplied }: { client: Api; chat
   };
   const ratio = contrast(settings.brandColor ?? '#000000', settings.brandTextColor ?? '#ffffff');
   const apply = async () => {
+    clearTimeout(timer.current);
     setStatus('Saving…');
     const appearance = Object.fromEntries(APPEARANCE.map((f) => [f.key, settings[f.key] === '' ? null : settings[f.key]]));
     const clean = Object.fromEntries(Object.entries(loc).filter(([, v]) => v !== null && v !== ''));
     try {
-      await client.call('PATCH', `/chatbots/${chatbotId}/settings`, { appearance, localization: { localization: Object.keys(clean).length ? clean : null } });
+      const saved = await client.call('PATCH', `/chatbots/${chatbotId}/settings`, { appearance, localization: { localization: Object.keys(clean).length ? clean : null } });
+      setChatbot(saved.chatbot);
+      setSettings(saved.chatbot.settings);
       setStatus('Saved');
-      onApplied();
+      preview(null);
     } catch (e) {
       setStatus((e as Error).message);
     }
+  };
+  const reset = () => {
+    clearTimeout(timer.current);
+    setSettings(chatbot.settings);
+    setStatus('Changes discarded');
+    preview(null);
   };
   return (
     <section>
@@ -115,11 +161,14 @@ export function Playground({ client, chatbotId, onApplied }: { client: Api; chat
           </div>
         </details>
       ))}
-      <p>
-        <button type="button" onClick={apply}>
-          Apply to the preview
-        </button>{' '}
-        <span role="status">{status}</span>
+      <p class="actions">
+        <button type="button" onClick={apply} disabled={!changed}>
+          Apply
+        </button>
+        <button type="button" onClick={reset} disabled={!changed}>
+          Reset
+        </button>
+        <span role="status">{status || (changed ? 'Unsaved changes: the preview shows them; Apply saves them to the chatbot' : 'The preview shows the saved settings')}</span>
       </p>
     </section>
   );

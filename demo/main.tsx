@@ -1,14 +1,25 @@
 /** The theming playground at /demo: settings controls, the real widget as preview, the agent console. */
 import { render } from 'preact';
 import { useState } from 'preact/hooks';
+import type { WidgetConfig } from '../shared/protocol.js';
 import { api, type Api } from './api.js';
 import { Console } from './Console.js';
 import { Playground } from './Playground.js';
 
-function loadWidget(chatbotId: string) {
-  const w = window as unknown as { parley?: { push(c: unknown[]): void } | unknown[] };
+let widgetOpen = false;
+
+/** (Re)draws the real widget: with `config` when previewing unsaved settings, else from the server; an open window stays open. */
+function loadWidget(chatbotId: string, config: WidgetConfig | null = null) {
+  const w = window as unknown as { parley?: { push(c: unknown[]): void } | unknown[]; parleyPreview?: WidgetConfig };
   if (w.parley && !Array.isArray(w.parley)) w.parley.push(['destroy']);
   document.querySelectorAll('script[data-demo-widget]').forEach((s) => s.remove());
+  if (config) w.parleyPreview = config;
+  else delete w.parleyPreview;
+  w.parley = [
+    ['on', 'open', () => (widgetOpen = true)],
+    ['on', 'close', () => (widgetOpen = false)],
+    ...(widgetOpen ? [['open']] : []),
+  ];
   const s = document.createElement('script');
   s.src = `/widget.js?v=${Date.now()}`;
   s.async = true;
@@ -26,6 +37,7 @@ function Demo() {
   const [chatbotId, setChatbotId] = useState<string | null>(null);
   const [error, setError] = useState('');
   const choose = (id: string) => {
+    widgetOpen = false;
     setChatbotId(id);
     loadWidget(id);
   };
@@ -71,7 +83,7 @@ function Demo() {
               <button type="button" onClick={() => navigator.clipboard?.writeText(snippet)}>
                 Copy
               </button>
-              <Playground client={client} chatbotId={chatbotId} onApplied={() => loadWidget(chatbotId)} />
+              <Playground client={client} chatbotId={chatbotId} preview={(config) => loadWidget(chatbotId, config)} />
               <Console client={client} chatbotId={chatbotId} />
             </>
           )}

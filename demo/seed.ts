@@ -5,7 +5,8 @@
  */
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { buildWidget, widgetIsStale } from '../widget/build.js';
+import { widgetIsStale } from '../scripts/stale.mjs';
+import { buildWidget } from '../widget/build.js';
 
 const SAMPLE = `# Garden Supply Co. help
 

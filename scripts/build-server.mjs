@@ -8,14 +8,12 @@
 // their own file names, since that URL now resolves against the bundle. Any other use of
 // import.meta.url would point into dist/server/ and is refused: use server/paths.ts.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, serverIsStale } from './stale.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FINAL = join(ROOT, 'dist', 'server');
 const PROGRAMS = ['server/main.ts', 'server/cli.ts'];
-const SOURCES = ['server', 'shared', 'scripts/build-server.mjs', 'package.json', 'package-lock.json'];
 // Native addons and what is only loaded when the build is missing stay in node_modules.
 const EXTERNAL = ['better-sqlite3', 'sqlite-vec', 'pg-native', 'tsx', 'bufferutil', 'utf-8-validate'];
 const PATH_LOADED = /new URL\(\s*'(\.\/[^']+)'\s*,\s*import\.meta\.url\s*\)/g;
@@ -26,21 +24,7 @@ const files = (dir) =>
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
 
-function newestSource() {
-  let newest = 0;
-  for (const s of SOURCES) {
-    const stat = statSync(join(ROOT, s), { throwIfNoEntry: false });
-    if (!stat) continue;
-    const all = stat.isDirectory() ? files(s) : [join(ROOT, s)];
-    for (const f of all) newest = Math.max(newest, statSync(f).mtimeMs);
-  }
-  return newest;
-}
-
-if (process.argv.includes('--if-stale')) {
-  const built = Math.min(...PROGRAMS.map((p) => statSync(join(FINAL, `${basename(p, '.ts')}.js`), { throwIfNoEntry: false })?.mtimeMs ?? 0));
-  if (built > newestSource()) process.exit(0);
-}
+if (process.argv.includes('--if-stale') && !serverIsStale()) process.exit(0);
 
 /** Files named by `new URL('./…', import.meta.url)` in the sources: path -> file name in dist/server. */
 function pathLoaded() {
@@ -86,5 +70,7 @@ await build({
   sourcesContent: false,
   logLevel: 'warning',
 });
+// The `parley` command (package.json "bin"): its hashbang runs it with node and source maps.
+chmodSync(join(OUT, 'cli.js'), 0o755);
 rmSync(FINAL, { recursive: true, force: true });
 renameSync(OUT, FINAL);

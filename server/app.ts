@@ -15,6 +15,7 @@ import { clientErrorHandler, frameworkErrors } from './http/client-errors.js';
 import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { installJsonBody } from './http/json-body.js';
+import { lazySchemas } from './http/lazy-schemas.js';
 import { ErrorEnvelope, LegacyErrorBody, legacySwaggerOptions, swaggerOptions } from './http/openapi.js';
 import outboundPlugin from './plugins/outbound.js';
 import queuePlugin from './plugins/queue.js';
@@ -33,6 +34,8 @@ import type { DatabaseHandle } from './storage/dialects/index.js';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** Compiles every route schema not compiled yet (they compile on first use); returns how many. */
+    compileRouteSchemas(): number;
   }
 }
 
@@ -76,6 +79,7 @@ export async function registerCore(app: FastifyInstance, config: Config, options
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const schemas = lazySchemas();
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
@@ -93,12 +97,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     clientErrorHandler,
     frameworkErrors,
+    schemaController: { compilersFactory: { buildSerializer: schemas.buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('compileRouteSchemas', () => schemas.compileAll());
 
   // 0. The shared parts: storage, outbound clients, queue, services (closed in reverse order).
   await registerCore(app, config, options);
 
-  app.setValidatorCompiler(validators());
+  app.setValidatorCompiler(schemas.validators(validators()));
   // The API reads JSON (and multipart where a route registers it); fastify's default text/plain
   // parser would hand a string to a JSON schema and answer 400 instead of 415.
   app.removeContentTypeParser('text/plain');

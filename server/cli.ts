@@ -1,5 +1,7 @@
+#!/usr/bin/env -S node --enable-source-maps
 /**
- * The operator's command line: `npm run --silent cli -- <command>`. It works on the same
+ * The operator's command line: `parley <command>` (package.json "bin", this file compiled to
+ * dist/server/cli.js) or `npm run --silent cli -- <command>`. It works on the same
  * database as the server (DATABASE_URL / DATA_DIR). Exit codes: 0 done, 1 failed (not found,
  * database unreachable), 2 bad arguments (with the usage text), 78 bad configuration.
  */
@@ -16,7 +18,8 @@ import { startupFailure } from './startup-errors.js';
 import { credentialsPath, loadCredentials, removeCredentials, saveCredentials } from './client/credentials.js';
 import { deviceLogin, http, LoginError, revokeToken, serverUrl, whoami } from './client/device-login.js';
 
-const USAGE = `Usage: npm run --silent cli -- <command> [options]
+const USAGE = `Usage: parley <command> [options]
+       (or, in the project folder: npm run --silent cli -- <command> [options])
 
 Commands:
   migrate                                 bring the database schema up to date

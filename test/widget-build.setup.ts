@@ -1,6 +1,6 @@
 /** vitest globalSetup: builds dist/widget when it is missing or older than the widget sources. */
-import { buildWidget, widgetIsStale } from '../widget/build.js';
+import { widgetIsStale } from '../scripts/stale.mjs';
 
 export default async function setup() {
-  if (widgetIsStale()) await buildWidget();
+  if (widgetIsStale()) await (await import('../widget/build.js')).buildWidget();
 }

@@ -5,7 +5,8 @@
  * change (npm run dev:widget).
  */
 import preact from '@preact/preset-vite';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { widgetIsStale } from '../scripts/stale.mjs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,16 +92,6 @@ export async function buildWidget(options: { watch?: boolean } = {}) {
       },
     },
   });
-}
-
-/** True when dist/widget is missing or older than any widget source (or the shared protocol). */
-export function widgetIsStale(): boolean {
-  const built = join(WIDGET_DIST, 'widget.js');
-  if (!existsSync(built) || !existsSync(join(DEMO_DIST, 'index.html'))) return true;
-  const builtAt = statSync(built).mtimeMs;
-  const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
-  return newest(here) > builtAt || newest(join(here, '..', 'demo')) > builtAt || statSync(join(here, '..', 'shared', 'protocol.ts')).mtimeMs > builtAt;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

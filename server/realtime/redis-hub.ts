@@ -84,6 +84,11 @@ export class RedisHub implements RealtimeHub {
     });
   }
 
+  /** The command connection, for other shared counters (the public routes' rate limits). */
+  get connection(): Redis {
+    return this.pub;
+  }
+
   /** Resolves once both connections are ready (so a first publish is not lost to a late SUBSCRIBE). */
   async ready(): Promise<void> {
     const wait = (r: Redis) => (r.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve, reject) => {

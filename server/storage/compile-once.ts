@@ -10,14 +10,15 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { readerOf } from './dialects/sqlite-reader.js';
 import type { Database } from './tables.js';
 
-export function compileOnce<R>(build: (db: Kysely<Database>) => Compilable<R>) {
+export function compileOnce<R>(build: (db: Kysely<Database>) => Compilable<R>, options: { remember?: boolean } = {}) {
   const queryOf = compiler(build);
   /** The first row for these parameters, or undefined. */
   return async (db: Kysely<Database>, ...parameters: unknown[]): Promise<R | undefined> => {
     const query = queryOf(db, parameters);
-    // Outside a transaction on SQLite, the read-only connection answers synchronously.
+    // Outside a transaction on SQLite, the read-only connection answers synchronously; rows that
+    // change with nearly every commit (a conversation) are not worth remembering.
     const reader = readerOf(db);
-    if (reader) return reader.get<R>(query.sql, parameters);
+    if (reader) return options.remember === false ? reader.all<R>(query.sql, parameters)[0] : reader.get<R>(query.sql, parameters);
     const { rows } = await db.executeQuery<R>({ ...query, parameters });
     return rows[0];
   };

@@ -75,10 +75,10 @@ const conversationColumns = (c: Partial<ConversationRecord>) => ({
 // The reads of every visitor message and of the realtime gateway after each change: compiled
 // once, and outside a transaction on SQLite answered by the read-only connection, so they never
 // queue behind the writer (which group-commits the changes meanwhile).
-const conversationById = compileOnce((db) => db.selectFrom('conversations').selectAll().where('id', '=', '<id>'));
-const chatUserById = compileOnce((db) => db.selectFrom('chat_users').selectAll().where('id', '=', '<id>'));
-const messageById = compileOnce((db) => db.selectFrom('messages').selectAll().where('conversation_id', '=', '<c>').where('id', '=', '<id>'));
-const messageByClientId = compileOnce((db) => db.selectFrom('messages').selectAll().where('chatbot_id', '=', '<b>').where('client_message_id', '=', '<k>'));
+const conversationById = compileOnce((db) => db.selectFrom('conversations').selectAll().where('id', '=', '<id>'), { remember: false });
+const chatUserById = compileOnce((db) => db.selectFrom('chat_users').selectAll().where('id', '=', '<id>'), { remember: false });
+const messageById = compileOnce((db) => db.selectFrom('messages').selectAll().where('conversation_id', '=', '<c>').where('id', '=', '<id>'), { remember: false });
+const messageByClientId = compileOnce((db) => db.selectFrom('messages').selectAll().where('chatbot_id', '=', '<b>').where('client_message_id', '=', '<k>'), { remember: false });
 const eventsAfter = compileOnceAll((db) =>
   db.selectFrom('conversation_events').selectAll().where('conversation_id', '=', '<c>').where('seq', '>', 0).orderBy('seq').limit(1),
 );

@@ -151,6 +151,9 @@ export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
       async clear(key) {
         await k.deleteFrom('auth_throttle').where('key', '=', key).execute();
       },
+      async purge(before) {
+        await k.deleteFrom('auth_throttle').where('window_started_at', '<', before).execute();
+      },
     },
   };
 };

@@ -40,6 +40,16 @@ export function createStore(db: Kysely<Database>, options: { secrets?: SecretBox
   return storeOver(db, dialectOf(db), fieldSeal(options.secrets));
 }
 
+/** The transactions of one group share its handle: one Store over it serves them all (fewer objects per message). */
+const groupStores = new WeakMap<Kysely<Database>, Map<FieldSeal, AppStore>>();
+function storeOfGroup(trx: Kysely<Database>, dialect: Dialect, sealed: FieldSeal): AppStore {
+  let bySeal = groupStores.get(trx);
+  if (!bySeal) groupStores.set(trx, (bySeal = new Map()));
+  let store = bySeal.get(sealed);
+  if (!store) bySeal.set(sealed, (store = storeOver(trx, dialect, sealed)));
+  return store;
+}
+
 function storeOver(db: Kysely<Database>, dialect: Dialect, sealed: FieldSeal): AppStore {
   return {
     ping: async () => {
@@ -48,7 +58,7 @@ function storeOver(db: Kysely<Database>, dialect: Dialect, sealed: FieldSeal): A
     transaction: (fn, how) => {
       if (db.isTransaction) return fn(storeOver(db, dialect, sealed));
       // SQLite has one writer: concurrent small changes share a COMMIT (group-commit.ts).
-      if (how?.group) return dialect.groupedTransaction(db, (trx) => fn(storeOver(trx, dialect, sealed)));
+      if (how?.group) return dialect.groupedTransaction(db, (trx) => fn(storeOfGroup(trx, dialect, sealed)));
       return db.transaction().execute((trx) => fn(storeOver(trx, dialect, sealed)));
     },
     accounts: accountsRepository(db),

@@ -1,7 +1,8 @@
 /**
- * The playground at /demo in chromium: a pasted token, controls that save the chatbot's
- * appearance and redraw the real widget, the contrast warning, and the agent console taking a
- * conversation over and replying, seen live in the widget on the same page.
+ * The playground at /demo in chromium: a pasted token; controls that redraw the real widget at
+ * once without saving, Reset that drops the changes, Apply that saves them to the chatbot; the
+ * contrast warning; and the agent console taking a conversation over and replying, seen live
+ * in the widget on the same page.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
@@ -22,7 +23,9 @@ afterAll(async () => {
   await app?.close();
 });
 
-it('themes the real widget, warns on low contrast, and runs the agent console', { timeout: 90_000 }, async () => {
+const header = (page: import('playwright-core').Page) => page.locator('[data-parley] .header').evaluate((el) => getComputedStyle(el).backgroundColor);
+
+it('previews unsaved settings in the real widget, resets and applies them, warns on low contrast, and runs the agent console', { timeout: 90_000 }, async () => {
   const page = await browser.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -32,15 +35,48 @@ it('themes the real widget, warns on low contrast, and runs the agent console', 
   await page.locator('[data-parley] .bubble').waitFor();
   expect(await page.locator('.snippet').textContent()).toContain(`data-chatbot-id="${chatbotId}"`);
 
+  const saved = async () => (await app.call('GET', `/api/v2/chatbots/${chatbotId}`, app.ownerToken)).body.data.chatbot.settings;
+  const before = await saved();
+  expect(await page.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+  await page.locator('[data-parley] .bubble').click();
+  await page.locator('[data-parley] .msg-ai', { hasText: 'Hi! How can I help you today?' }).waitFor();
+
+  // A change shows in the open widget at once, and is not saved.
   await page.getByLabel('brandColor').fill('#dddddd');
   await page.getByText(/contrast is/).waitFor();
   await page.getByLabel('brandColor').fill('#7b1fa2');
   await page.getByLabel('welcomeMessage').fill('Welcome to the themed shop');
-  await page.getByRole('button', { name: 'Apply to the preview' }).click();
-  await page.getByText('Saved').waitFor();
-  await page.locator('[data-parley] .bubble').click();
   await page.locator('[data-parley] .msg-ai', { hasText: 'Welcome to the themed shop' }).waitFor();
-  expect(await page.locator('[data-parley] .header').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(123, 31, 162)');
+  await expect.poll(() => header(page)).toBe('rgb(123, 31, 162)');
+  await page.getByText(/Unsaved changes/).waitFor();
+  expect(await saved()).toEqual(before);
+  await screenshot(page, 'demo-preview-unsaved');
+
+  // Reset: the saved settings again, in the controls and the widget.
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await page.locator('[data-parley] .msg-ai', { hasText: 'Hi! How can I help you today?' }).waitFor();
+  await expect.poll(() => header(page)).toBe('rgb(31, 111, 235)');
+  expect(await page.getByLabel('brandColor').inputValue()).toBe('#1f6feb');
+  expect(await page.getByLabel('welcomeMessage').inputValue()).toBe('Hi! How can I help you today?');
+
+  // The locale previews the widget's own German text for the untouched defaults.
+  await page.locator('select:has(option[value="da"])').selectOption('de');
+  await page.locator('[data-parley] .msg-ai', { hasText: 'Hallo! Wie kann ich Ihnen heute helfen?' }).waitFor();
+  expect(await page.locator('[data-parley] textarea').getAttribute('placeholder')).toBe('Stellen Sie eine Frage…');
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await page.locator('[data-parley] .msg-ai', { hasText: 'Hi! How can I help you today?' }).waitFor();
+
+  // Apply saves to the chatbot; the widget then draws from the server.
+  await page.getByLabel('brandColor').fill('#7b1fa2');
+  await page.getByLabel('welcomeMessage').fill('Welcome to the themed shop');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByText('Saved').waitFor();
+  expect(await saved()).toMatchObject({ ...before, brandColor: '#7b1fa2', welcomeMessage: 'Welcome to the themed shop' });
+  expect((await app.call('GET', `/api/widget/${chatbotId}/config`)).body.data.appearance).toMatchObject({ brandColor: '#7b1fa2', welcomeMessage: 'Welcome to the themed shop' });
+  expect(await page.evaluate(() => 'parleyPreview' in window)).toBe(false);
+  await page.locator('[data-parley] .msg-ai', { hasText: 'Welcome to the themed shop' }).waitFor();
+  await expect.poll(() => header(page)).toBe('rgb(123, 31, 162)');
+  expect(await page.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
 
   const input = page.locator('[data-parley] textarea');
   await input.fill('Can I return items?');

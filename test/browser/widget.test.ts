@@ -251,6 +251,7 @@ describe('widget in chromium', () => {
     await page.goto(`${rsite.origin}/page/plain`);
     expect(await page.locator('[data-parley] .tip').textContent()).toContain('Hallo! Wie kann ich Ihnen heute helfen?');
     expect(await bubble(page).getAttribute('aria-label')).toBe('Chat öffnen: Shop');
+    await screenshot(page, 'desktop-light-rtl-de-bubble');
     await bubble(page).click();
     await win(page).waitFor();
     expect(await win(page).getAttribute('dir')).toBe('rtl');
@@ -309,5 +310,31 @@ describe('widget in chromium', () => {
     expect(await page.evaluate(() => document.querySelector('[data-parley]')!.shadowRoot!.activeElement?.className)).toBe('bubble');
     await page.close();
     await ssite.close();
+  });
+
+  it('auto-open follows the phone setting on a phone and the desktop setting on a desktop', { timeout: 60_000 }, async () => {
+    const mobileOnly = await chatbotWithKnowledge(app, {
+      appearance: { autoOpenChatWindowInMobile: 'ALWAYS_OPEN_WITH_DELAY', autoOpenChatWindowDelayInMobile: 200, autoOpenChatWindowInDesktop: 'DONT_OPEN' },
+    });
+    const msite = await hostSite(app.url, mobileOnly, { plain: {} });
+    const phone = await launch({ viewport: { width: 390, height: 844 }, isMobile: true });
+    try {
+      const p = await phone.context.newPage();
+      await p.goto(`${msite.origin}/page/plain`);
+      await win(p).waitFor();
+      // Full screen on the phone, the bubble hidden behind it.
+      expect((await win(p).boundingBox())!.height).toBe(844);
+      expect(await bubble(p).isVisible()).toBe(false);
+    } finally {
+      await phone.close();
+    }
+    const desk = await browser.context.newPage();
+    await desk.goto(`${msite.origin}/page/plain`);
+    await bubble(desk).waitFor();
+    // Well past the phone's delay, the desktop window stays closed.
+    await desk.waitForTimeout(1000);
+    expect(await win(desk).count()).toBe(0);
+    await desk.close();
+    await msite.close();
   });
 });

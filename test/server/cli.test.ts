@@ -244,7 +244,7 @@ describe('cli', { timeout: 120_000 }, () => {
       ['badOnOff', /--webhooks takes on or off, not "maybe"/],
       ['unknownCommand', /Unknown command "frobnicate"/],
       ['unknownFlag', /Unknown option '--colour'/],
-      ['noCommand', /^Usage: npm run --silent cli -- <command>/],
+      ['noCommand', /^Usage: parley <command>/],
     ];
     for (const [name, message] of cases) {
       const run = await runs.bad[name];

@@ -173,15 +173,21 @@ function boot(): void {
   // Event subscriptions take effect at once; everything else waits for the settings.
   for (const command of early) run(command);
 
-  fetch(`${settings.base}/api/widget/${encodeURIComponent(settings.chatbotId)}/config`, {
-    credentials: 'omit',
-    // The playground redraws right after saving; pages use the cached settings (max-age 60 s).
-    cache: data.preview !== undefined ? 'no-cache' : 'default',
-  })
-    .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`settings ${res.status}`))))
-    .then((envelope: { data: WidgetConfig }) => {
+  // The playground previews settings it has not saved: it hands the config to draw with.
+  const unsaved = data.preview !== undefined ? (window as { parleyPreview?: WidgetConfig }).parleyPreview : undefined;
+  (unsaved
+    ? Promise.resolve(unsaved)
+    : fetch(`${settings.base}/api/widget/${encodeURIComponent(settings.chatbotId)}/config`, {
+        credentials: 'omit',
+        // The playground redraws right after saving; pages use the cached settings (max-age 60 s).
+        cache: data.preview !== undefined ? 'no-cache' : 'default',
+      })
+        .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`settings ${res.status}`))))
+        .then((envelope: { data: WidgetConfig }) => envelope.data)
+  )
+    .then((cfg) => {
       if (destroyed) return;
-      config = envelope.data;
+      config = cfg;
       draw(config);
       for (const command of queued.splice(0)) run(command);
     })

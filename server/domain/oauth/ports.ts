@@ -58,5 +58,7 @@ export interface OAuthStore {
     /** Counts a failure; a window that began before `windowStart` starts over at `at`. */
     fail(key: string, at: string, windowStart: string): Promise<void>;
     clear(key: string): Promise<void>;
+    /** Forgets windows that began before `before` (every window is shorter than a day). */
+    purge(before: string): Promise<void>;
   };
 }

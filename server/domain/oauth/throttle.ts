@@ -1,6 +1,9 @@
 /** A fixed window of counted failures per key (wrong passwords per e-mail, wrong codes per user). */
 import type { OAuthStore } from './ports.js';
 
+/** No window is longer than this; older windows are forgotten. */
+const DAY_MS = 24 * 3600_000;
+
 export class Throttle {
   constructor(
     private readonly store: OAuthStore['throttle'],
@@ -17,9 +20,11 @@ export class Throttle {
     return Math.max(0, Math.ceil((ends - this.now()) / 1000));
   }
 
-  fail(key: string): Promise<void> {
+  async fail(key: string): Promise<void> {
     const at = this.now();
-    return this.store.fail(key, new Date(at).toISOString(), new Date(at - this.windowMs).toISOString());
+    // Keys are e-mails anyone may type: old windows are dropped so the table stays small.
+    await this.store.purge(new Date(at - DAY_MS).toISOString());
+    await this.store.fail(key, new Date(at).toISOString(), new Date(at - this.windowMs).toISOString());
   }
 
   clear(key: string): Promise<void> {

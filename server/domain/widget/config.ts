@@ -2,7 +2,8 @@
  * The public widget configuration (shared/protocol.ts WidgetConfig): only what a visitor's
  * browser needs to draw the widget. Built field by field from the settings, so nothing is
  * published by accident: instructions, personas, prompts, webhook targets and tokens, identity
- * secrets, metadata and extraData are never read here.
+ * secrets, metadata and extraData are never read here. A pure function of its inputs: the
+ * playground (demo/) runs it on settings not saved yet, so its preview is what visitors would get.
  */
 import type { WidgetConfig, WidgetPrompt } from '../../../shared/protocol.js';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.js';
@@ -23,15 +24,17 @@ const num = (v: unknown, fallback: number): number => (typeof v === 'number' && 
 const bool = (v: unknown): boolean => v === true;
 const oneOf = <T extends string>(v: unknown, members: readonly T[], fallback: T): T => (members.includes(v as T) ? (v as T) : fallback);
 
-const prompt = (p: PromptRecord, followUp: boolean): WidgetPrompt => ({
+type Prompt = Pick<PromptRecord, 'id' | 'title' | 'description' | 'link'> & { isEscalationPrompt?: boolean };
+
+const prompt = (p: Prompt, followUp: boolean): WidgetPrompt => ({
   id: p.id,
   title: p.title,
   description: p.description,
   link: p.link,
-  ...(followUp && { isEscalationPrompt: p.isEscalationPrompt }),
+  ...(followUp && { isEscalationPrompt: p.isEscalationPrompt === true }),
 });
 
-export function widgetConfig(chatbot: ChatbotRecord, starters: PromptRecord[], followUps: PromptRecord[]): WidgetConfig {
+export function widgetConfig(chatbot: Pick<ChatbotRecord, 'id' | 'title' | 'settings'>, starters: Prompt[], followUps: Prompt[]): WidgetConfig {
   const s = chatbot.settings;
   const localization = (s.localization && typeof s.localization === 'object' ? s.localization : null) as Record<string, unknown> | null;
   const botName = str((localization?.chatMessage as Record<string, unknown> | undefined)?.botName);

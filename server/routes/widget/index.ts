@@ -16,6 +16,7 @@ import { LOCALES } from '../../../shared/settings.js';
 import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
 import { parseClientFrame } from '../../realtime/frames.js';
+import { RedisHub } from '../../realtime/redis-hub.js';
 import { roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
 import { endpoint } from '../../http/route.js';
@@ -64,8 +65,12 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   const widget = app.services.widget;
   const gateway = app.realtime;
 
+  // With Redis the counts are shared by the instances (an address gets the limit, not the limit
+  // times the instances); should Redis not answer, the request goes through rather than fail.
+  const shared = gateway.hub instanceof RedisHub ? { redis: gateway.hub.connection, nameSpace: 'parley:rl:', skipOnError: true } : {};
   await app.register(rateLimit, {
     global: false,
+    ...shared,
     errorResponseBuilder: (_request, context) =>
       new AppError('RATE_LIMITED', `Too many requests: at most ${context.max} per ${context.after}`, { hint: `Try again in ${context.after}`, headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
   });

@@ -2,7 +2,8 @@
  * Two server instances on one database and one Redis: a team reply posted through the REST API
  * of instance A reaches the visitor whose socket is on instance B, live; the visitor's streamed
  * answer on B reaches the team's stream on A. Presence is shared: a knowledge-gap answer given on
- * A is e-mailed to a verified visitor only when no instance holds a connection of theirs.
+ * A is e-mailed to a verified visitor only when no instance holds a connection of theirs; the
+ * public routes' rate limits count an address's requests on every instance together.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { AckFrame, MessageCreatedFrame } from '../../../shared/protocol.js';
 import { recordGap } from '../../../server/domain/resources/knowledge-gaps.js';
 import { GAP_MAIL_JOB } from '../../../server/domain/visitors/gap-answers.js';
+import { Redis } from 'ioredis';
 import { REDIS_URL, redisAvailable } from '../../helpers/redis.js';
 import { startSmtpInbox, type SmtpInbox } from '../../helpers/smtp.js';
 import { chatbotWithKnowledge, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
@@ -81,4 +83,25 @@ test.runIf(hasRedis)('a knowledge-gap answer given on A is not e-mailed while th
   const mail = await inbox.next(email);
   expect(mail.text).toContain('Yes, within 5 days.');
   expect(inbox.to(email)).toHaveLength(1);
+});
+
+test.runIf(hasRedis)("the public routes' rate limit counts an address's requests on both instances together", async () => {
+  // Counts left by an earlier run of this file within the minute would shift the numbers.
+  const redis = new Redis(REDIS_URL);
+  try {
+    const stale = await redis.keys('parley:rl:*');
+    if (stale.length) await redis.del(...stale);
+  } finally {
+    redis.disconnect();
+  }
+  const config = (app: LiveApp) => app.call('GET', `/api/widget/${chatbotId}/config`, null);
+  // GET /api/widget/{id}/config allows 120 a minute per address.
+  for (let i = 0; i < 60; i++) expect((await config(a)).status).toBe(200);
+  for (let i = 0; i < 60; i++) expect((await config(b)).status).toBe(200);
+  for (const app of [a, b]) {
+    const refused = await config(app);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  }
 });

@@ -63,6 +63,15 @@ test('five wrong passwords lock the e-mail for the rest of the 15-minute window'
   expect((await service.signIn('owner@example.com', 'the right password')).ok).toBe(true);
 });
 
+test('failure windows of e-mails nobody uses are forgotten after a day', async () => {
+  for (let i = 0; i < 20; i++) await service.signIn(`sprayed-${i}@example.com`, 'guess');
+  const count = async () => (await db.database.db.selectFrom('auth_throttle').select('key').execute()).length;
+  expect(await count()).toBeGreaterThanOrEqual(20);
+  clock.t += 24 * 3600_000 + 1000;
+  await service.signIn('someone-new@example.com', 'guess');
+  expect(await count()).toBe(1);
+});
+
 test('short passwords are refused; an e-mail signs in to one account only', async () => {
   await expect(service.setPassword(owner, 'short')).rejects.toThrow(/at least 10/);
   const { owner: twin } = await new AccountsService(db.store).create('owner@example.com');

@@ -333,3 +333,21 @@ describe('roles and databases', () => {
     }
   });
 });
+
+test("the approval page names the chatbots asked for, their titles escaped", async () => {
+  const { token } = await t.token();
+  const created = await t.call('POST', '/api/v2/chatbots', token, { title: '<img src=x onerror=alert(1)> & "Support"' });
+  const id = created.body.data.chatbot.id as string;
+  const { body: started } = await authorize({ chatbots: `${id} unknownBot` });
+  const b = browser();
+  await b.submit(await b.get('/device'), '/device/sign-in', { email: ownerEmail, password: PASSWORD });
+  const approval = await b.submit(await b.get('/device'), '/device', { user_code: started.user_code });
+  expect(approval.body).not.toContain('<img');
+  expect(approval.body).toContain('&#60;img src=x onerror=alert(1)&#62; &#38; &#34;Support&#34;');
+  expect(approval.body).toContain('unknownBot: not a chatbot of your account');
+  // A request naming a chatbot outside the account offers no Approve button, and a forged approval is refused.
+  expect(approval.body).not.toContain('value="approve"');
+  const forced = await b.submit(approval, '/device/decision', { user_code: started.user_code, decision: 'approve' });
+  expect(forced.status).toBe(409);
+  expect((await poll(started.device_code)).body.error).toBe('authorization_pending');
+});
