@@ -16,7 +16,7 @@
  * - Any failure ends in the locale's "assistant unavailable" reply (provider 'unavailable'),
  *   never in an exception, unless the caller itself aborted.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { FollowUp } from '../domain/conversations/ports.js';
 import type { AnswerProvider, GenerateInput, GenerateOutput, GptModel } from '../domain/answers/ports.js';
 import { META_MARKER } from '../domain/answers/prompt.js';
@@ -178,7 +178,11 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
   const maxRetryWaitMs = options.maxRetryWaitMs ?? 10_000;
   const backoffMs = options.backoffMs ?? 500;
-  const client = new OpenAI({
+  // The SDK is loaded on the first answer, not at start (bench/README.md, startup).
+  let sdk: Promise<{ OpenAI: typeof OpenAI; client: OpenAI }> | undefined;
+  const loaded = () =>
+    (sdk ??= import('openai').then(({ default: OpenAI }) => ({ OpenAI, client: newClient(OpenAI) })));
+  const newClient = (OpenAI: typeof import('openai').default) => new OpenAI({
     apiKey: options.apiKey || 'unused',
     baseURL: options.baseUrl,
     fetch: options.fetch,
@@ -189,7 +193,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
   });
 
   /** Milliseconds to wait before the next attempt, or null when the failure is final. */
-  function retryDelay(err: unknown, attempt: number): number | null {
+  function retryDelay(OpenAI: typeof import('openai').default, err: unknown, attempt: number): number | null {
     if (attempt >= maxAttempts) return null;
     if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof AnswerTimeoutError) return null;
     if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
@@ -225,6 +229,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
         let received = false;
         const splitter = new MetaSplitter((text) => input.onToken?.(text));
         try {
+          const { client } = await loaded();
           arm();
           const stream = await client.chat.completions.create(
             { model, messages: input.messages, temperature: input.temperature, stream: true },
@@ -246,7 +251,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
           clearTimeout(timer);
           if (input.signal?.aborted) throw input.signal.reason;
           const err = controller.signal.aborted && controller.signal.reason instanceof AnswerTimeoutError ? controller.signal.reason : caught;
-          const wait = received ? null : retryDelay(err, attempt);
+          const wait = received ? null : retryDelay((await loaded()).OpenAI, err, attempt);
           if (wait === null) {
             options.onError?.(err, { attempt, model });
             return unavailable(received);

@@ -8,9 +8,10 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import { checkAddress, type AddressVerdict } from './address-policy.js';
 import { OutboundError } from './errors.js';
+import { loadUndici } from './undici.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -79,7 +80,8 @@ export interface AgentOptions {
   extraCaCertificates?: string[];
 }
 
-export function createGuardedAgent(guard: AddressGuard, resolver: Resolver, options: AgentOptions = {}): Agent {
+export async function createGuardedAgent(guard: AddressGuard, resolver: Resolver, options: AgentOptions = {}): Promise<Agent> {
+  const { Agent, buildConnector } = await loadUndici();
   const extra = options.extraCaCertificates ?? [];
   const base = buildConnector({
     lookup: guardedLookup(resolver, guard),

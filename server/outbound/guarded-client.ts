@@ -8,9 +8,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
-import { request as undiciRequest, type Agent } from 'undici';
+import type { Agent, request as undiciRequest } from 'undici';
 import { boundBody } from './body.js';
 import { OutboundError, findOutboundError, type OutboundErrorCode } from './errors.js';
+import { loadUndici } from './undici.js';
 import { assertAddressAllowed, createGuardedAgent, systemResolver, type AddressGuard, type Resolver } from './guarded-agent.js';
 
 export { OutboundError, type OutboundErrorCode } from './errors.js';
@@ -151,7 +152,9 @@ function fail(code: OutboundErrorCode, url: string, message: string): never {
 export class GuardedHttpClient {
   /** WHATWG fetch with the client's default limits (for SDKs such as openai's `fetch` option). */
   readonly fetch: typeof globalThis.fetch;
-  private readonly agent: Agent;
+  /** Made on the first request (and undici loaded with it). */
+  private agent: Promise<{ agent: Agent; request: typeof undiciRequest }> | undefined;
+  private readonly agentOptions: { resolver: Resolver; extraCaCertificates?: string[] };
   private readonly guard: AddressGuard;
   private readonly userAgent: string;
   private readonly defaults: OutboundLimits;
@@ -160,9 +163,7 @@ export class GuardedHttpClient {
     this.guard = { allowPrivate: options.allowPrivate, isAllowedAddress: options.isAllowedAddress };
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
     this.defaults = options.defaults ?? {};
-    this.agent = createGuardedAgent(this.guard, options.lookup ?? systemResolver, {
-      extraCaCertificates: options.extraCaCertificates,
-    });
+    this.agentOptions = { resolver: options.lookup ?? systemResolver, extraCaCertificates: options.extraCaCertificates };
     this.fetch = this.fetchWith();
   }
 
@@ -234,7 +235,15 @@ export class GuardedHttpClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    const opened = this.agent;
+    if (opened) await (await opened).agent.close();
+  }
+
+  private dispatcher() {
+    const { resolver, extraCaCertificates } = this.agentOptions;
+    return (this.agent ??= Promise.all([createGuardedAgent(this.guard, resolver, { extraCaCertificates }), loadUndici()]).then(
+      ([agent, undici]) => ({ agent, request: undici.request }),
+    ));
   }
 
   private resolveLimits(overrides?: OutboundLimits): ResolvedLimits {
@@ -297,8 +306,9 @@ export class GuardedHttpClient {
       current.url = hop;
       let res: Awaited<ReturnType<typeof undiciRequest>>;
       try {
-        res = await undiciRequest(url, {
-          dispatcher: this.agent,
+        const { agent, request } = await this.dispatcher();
+        res = await request(url, {
+          dispatcher: agent,
           method: method as 'GET',
           headers,
           body,

@@ -9,7 +9,6 @@ import fp from 'fastify-plugin';
 import { CLOSE, LIMITS, WS_SUBPROTOCOL } from '../../shared/protocol.js';
 import { Gateway } from '../realtime/gateway.js';
 import { InProcessHub, type RealtimeHub } from '../realtime/hub.js';
-import { RedisHub } from '../realtime/redis-hub.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +20,8 @@ async function realtime(app: FastifyInstance) {
   const log = (err: unknown, msg: string) => app.log.error({ err }, msg);
   let hub: RealtimeHub;
   if (app.config.redisUrl) {
+    // ioredis is loaded only when configured (bench/README.md, startup).
+    const { RedisHub } = await import('../realtime/redis-hub.js');
     const redis = new RedisHub(app.config.redisUrl, (err) => log(err, 'realtime hub (Redis) error'));
     await redis.ready();
     hub = redis;

@@ -16,7 +16,7 @@ import { LOCALES } from '../../../shared/settings.js';
 import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
 import { parseClientFrame } from '../../realtime/frames.js';
-import { RedisHub } from '../../realtime/redis-hub.js';
+import type { RedisHub } from '../../realtime/redis-hub.js';
 import { roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
 import { endpoint } from '../../http/route.js';
@@ -67,7 +67,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
 
   // With Redis the counts are shared by the instances (an address gets the limit, not the limit
   // times the instances); should Redis not answer, the request goes through rather than fail.
-  const shared = gateway.hub instanceof RedisHub ? { redis: gateway.hub.connection, nameSpace: 'parley:rl:', skipOnError: true } : {};
+  const shared = app.config.redisUrl ? { redis: (gateway.hub as RedisHub).connection, nameSpace: 'parley:rl:', skipOnError: true } : {};
   await app.register(rateLimit, {
     global: false,
     ...shared,
