@@ -219,8 +219,11 @@ export const documentsRepository = (db: Kysely<Database>): KnowledgeStore['docum
   },
   async delete(ids) {
     // Chunks go by ON DELETE CASCADE; their full-text entries (SQLite trigger, PostgreSQL
-    // column) and vectors (trigger / cascade) go with them.
+    // column) and vectors (trigger / cascade) go with them. Kept custom content has no foreign
+    // key to its document (it is kept before the document exists), so it goes here.
     for (let i = 0; i < ids.length; i += BATCH) {
+      const keys = db.selectFrom('documents').select('key').where('id', 'in', ids.slice(i, i + BATCH));
+      await db.deleteFrom('custom_contents').where('document_key', 'in', keys).execute();
       await db.deleteFrom('documents').where('id', 'in', ids.slice(i, i + BATCH)).execute();
     }
   },
@@ -512,5 +515,28 @@ export function createKnowledgeStore(db: Kysely<Database>, dialect: Dialect): Kn
     chunks: chunksRepository(db, dialect),
     ingest: ingestRepository(db, dialect),
     blobs: blobsRepository(db),
+    customContents: customContentsRepository(db),
   };
 }
+
+const customContentsRepository = (db: Kysely<Database>): KnowledgeStore['customContents'] => ({
+  async insert(row) {
+    await db
+      .insertInto('custom_contents')
+      .values({ document_key: row.documentKey, chatbot_id: row.chatbotId, source_id: row.sourceId, job_id: row.jobId, text: row.text, created_at: row.createdAt })
+      .execute();
+  },
+  async visible(chatbotId) {
+    const rows = await db
+      .selectFrom('custom_contents as c')
+      .leftJoin('documents as d', (j) => j.onRef('d.chatbot_id', '=', 'c.chatbot_id').onRef('d.key', '=', 'c.document_key'))
+      .leftJoin('ingest_jobs as j', 'j.id', 'c.job_id')
+      .select('c.text')
+      .where('c.chatbot_id', '=', chatbotId)
+      .where((eb) => eb.or([eb('d.id', 'is not', null), eb('j.status', 'in', ['queued', 'running'])]))
+      .orderBy('c.created_at')
+      .orderBy('c.document_key')
+      .execute();
+    return rows.map((r) => r.text);
+  },
+});

@@ -225,8 +225,19 @@ export interface JobsTable {
   chatbot_id: string | null;
 }
 
+/** Text added through the legacy v0 custom-content route, kept for the v0 Chatbot (0025). */
+export interface CustomContentsTable {
+  document_key: string;
+  chatbot_id: string;
+  source_id: string;
+  job_id: string;
+  text: string;
+  created_at: string;
+}
+
 export interface KnowledgeDatabase {
   sources: SourcesTable;
+  custom_contents: CustomContentsTable;
   documents: DocumentsTable;
   chunks: ChunksTable;
   ingest_jobs: IngestJobsTable;

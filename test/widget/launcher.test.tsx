@@ -9,6 +9,7 @@
 import { cleanup } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WidgetConfig } from '../../shared/protocol.js';
+import { LANGUAGES, launcherText } from '../../widget/i18n/launcher.js';
 import { createLauncher, type LauncherEvents, MOBILE, PHONE, scheduleAutoOpen } from '../../widget/loader/launcher.js';
 import { bindLauncher } from '../../widget/state/launcher-binding.js';
 import { widgetConfig } from '../helpers/widget-config.js';
@@ -74,6 +75,39 @@ describe('unread badge on the bubble', () => {
     t.play({ type: 'message.created', conversationId: 'conv1', seq: seen.seq, message: seen });
     expect(badge.hidden).toBe(true);
     unbind();
+  });
+});
+
+describe("the bubble's accessible label", () => {
+  it('names the unread count while there is one (the badge itself is not read out), in the current language', () => {
+    const config = widgetConfig();
+    const launcher = mount(config, calls().on);
+    const label = () => launcher.bubble.getAttribute('aria-label');
+    expect(label()).toBe('Open chat: Docs assistant');
+    launcher.setUnread(3);
+    expect(label()).toBe('Open chat: Docs assistant, 3 unread');
+    // The badge caps at 9+, the label tells the real count.
+    launcher.setUnread(12);
+    expect(launcher.bubble.querySelector('.badge')!.textContent).toBe('9+');
+    expect(label()).toBe('Open chat: Docs assistant, 12 unread');
+    // setLocale relabels with the count kept.
+    launcher.relabel('de-AT');
+    expect(label()).toBe('Chat öffnen: Docs assistant, 12 ungelesen');
+    launcher.relabel('ja');
+    expect(label()).toBe('チャットを開く: Docs assistant, 未読 12 件');
+    launcher.setUnread(0);
+    expect(label()).toBe('チャットを開く: Docs assistant');
+  });
+
+  it('every language has its own unread text with the count in it', () => {
+    expect(LANGUAGES).toHaveLength(11);
+    for (const lang of LANGUAGES) {
+      expect(launcherText(lang).unread, lang).toContain('{n}');
+      if (lang !== 'en') expect(launcherText(lang).unread, lang).not.toBe(launcherText('en').unread);
+      const launcher = mount(widgetConfig({ locale: lang }), calls().on);
+      launcher.setUnread(4);
+      expect(launcher.bubble.getAttribute('aria-label'), lang).toBe(`${launcherText(lang).openChat}: Docs assistant, ${launcherText(lang).unread.replace('{n}', '4')}`);
+    }
   });
 });
 

@@ -51,7 +51,6 @@ export default {
     closeChat: 'Luk chat',
     placeholder: 'Stil et spørgsmål…',
     poweredBy: 'Drevet af Parley',
-    unread: '{n} ulæste',
     send: 'Send besked',
     expand: 'Fuld skærm',
     collapse: 'Afslut fuld skærm',

@@ -51,7 +51,6 @@ export default {
     closeChat: 'Chat schließen',
     placeholder: 'Stellen Sie eine Frage…',
     poweredBy: 'Bereitgestellt von Parley',
-    unread: '{n} ungelesen',
     send: 'Senden',
     expand: 'Vollbild',
     collapse: 'Vollbild verlassen',

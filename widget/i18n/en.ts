@@ -54,7 +54,6 @@ export const en = {
     closeChat: 'Close chat',
     placeholder: 'Ask a question…',
     poweredBy: 'Powered by Parley',
-    unread: '{n} unread',
     send: 'Send',
     expand: 'Full screen',
     collapse: 'Exit full screen',

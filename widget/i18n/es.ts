@@ -51,7 +51,6 @@ export default {
     closeChat: 'Cerrar chat',
     placeholder: 'Haz una pregunta…',
     poweredBy: 'Con la tecnología de Parley',
-    unread: '{n} sin leer',
     send: 'Enviar',
     expand: 'Pantalla completa',
     collapse: 'Salir de pantalla completa',

@@ -51,7 +51,6 @@ export default {
     closeChat: 'Fermer le chat',
     placeholder: 'Posez une question…',
     poweredBy: 'Propulsé par Parley',
-    unread: '{n} non lus',
     send: 'Envoyer',
     expand: 'Plein écran',
     collapse: 'Quitter le plein écran',

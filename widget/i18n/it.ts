@@ -51,7 +51,6 @@ export default {
     closeChat: 'Chiudi la chat',
     placeholder: 'Faccia una domanda…',
     poweredBy: 'Realizzato con Parley',
-    unread: '{n} non letti',
     send: 'Invia',
     expand: 'Schermo intero',
     collapse: 'Esci dallo schermo intero',

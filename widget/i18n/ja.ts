@@ -51,7 +51,6 @@ export default {
     closeChat: 'チャットを閉じる',
     placeholder: '質問を入力してください…',
     poweredBy: 'Parley 提供',
-    unread: '未読 {n} 件',
     send: '送信',
     expand: '全画面表示',
     collapse: '全画面表示を終了',

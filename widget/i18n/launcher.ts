@@ -1,6 +1,6 @@
 /**
- * The text widget.js writes before the chat chunk is loaded (the bubble's label, the tooltip and
- * its dismiss button), in every language. A few hundred bytes in the first script, so a German
+ * The text widget.js writes before the chat chunk is loaded (the bubble's label with its unread
+ * count, the tooltip and its dismiss button), in every language. A few hundred bytes in the first script, so a German
  * page gets a German tooltip without fetching the German chunk. The chat chunk reads the welcome
  * message from here too: one copy of each text.
  */
@@ -9,20 +9,22 @@ export interface LauncherText {
   dismissTooltip: string;
   /** Shown when the chatbot's welcome message is still the untouched default (and as the tooltip then). */
   welcome: string;
+  /** Added to the bubble's label while messages are unread (`{n}` the count), for screen readers. */
+  unread: string;
 }
 
 const TEXT: Record<string, LauncherText> = {
-  en: { openChat: 'Open chat', dismissTooltip: 'Dismiss', welcome: 'Hi! How can I help you today?' },
-  da: { openChat: 'Åbn chat', dismissTooltip: 'Skjul', welcome: 'Hej! Hvordan kan jeg hjælpe dig i dag?' },
-  de: { openChat: 'Chat öffnen', dismissTooltip: 'Ausblenden', welcome: 'Hallo! Wie kann ich Ihnen heute helfen?' },
-  es: { openChat: 'Abrir chat', dismissTooltip: 'Descartar', welcome: '¡Hola! ¿En qué puedo ayudarte hoy?' },
-  fr: { openChat: 'Ouvrir le chat', dismissTooltip: 'Masquer', welcome: 'Bonjour ! Comment puis-je vous aider aujourd’hui ?' },
-  it: { openChat: 'Apri la chat', dismissTooltip: 'Nascondi', welcome: 'Buongiorno! Come posso aiutarla oggi?' },
-  ja: { openChat: 'チャットを開く', dismissTooltip: '閉じる', welcome: 'こんにちは！ご用件をお聞かせください。' },
-  nl: { openChat: 'Chat openen', dismissTooltip: 'Verbergen', welcome: 'Hallo! Waarmee kan ik u vandaag helpen?' },
-  pl: { openChat: 'Otwórz czat', dismissTooltip: 'Ukryj', welcome: 'Dzień dobry! W czym mogę dziś pomóc?' },
-  pt: { openChat: 'Abrir chat', dismissTooltip: 'Ocultar', welcome: 'Olá! Como posso ajudar você hoje?' },
-  sv: { openChat: 'Öppna chatten', dismissTooltip: 'Dölj', welcome: 'Hej! Hur kan jag hjälpa dig i dag?' },
+  en: { openChat: 'Open chat', dismissTooltip: 'Dismiss', welcome: 'Hi! How can I help you today?', unread: '{n} unread' },
+  da: { openChat: 'Åbn chat', dismissTooltip: 'Skjul', welcome: 'Hej! Hvordan kan jeg hjælpe dig i dag?', unread: '{n} ulæste' },
+  de: { openChat: 'Chat öffnen', dismissTooltip: 'Ausblenden', welcome: 'Hallo! Wie kann ich Ihnen heute helfen?', unread: '{n} ungelesen' },
+  es: { openChat: 'Abrir chat', dismissTooltip: 'Descartar', welcome: '¡Hola! ¿En qué puedo ayudarte hoy?', unread: '{n} sin leer' },
+  fr: { openChat: 'Ouvrir le chat', dismissTooltip: 'Masquer', welcome: 'Bonjour ! Comment puis-je vous aider aujourd’hui ?', unread: '{n} non lus' },
+  it: { openChat: 'Apri la chat', dismissTooltip: 'Nascondi', welcome: 'Buongiorno! Come posso aiutarla oggi?', unread: '{n} non letti' },
+  ja: { openChat: 'チャットを開く', dismissTooltip: '閉じる', welcome: 'こんにちは！ご用件をお聞かせください。', unread: '未読 {n} 件' },
+  nl: { openChat: 'Chat openen', dismissTooltip: 'Verbergen', welcome: 'Hallo! Waarmee kan ik u vandaag helpen?', unread: '{n} ongelezen' },
+  pl: { openChat: 'Otwórz czat', dismissTooltip: 'Ukryj', welcome: 'Dzień dobry! W czym mogę dziś pomóc?', unread: 'Nieprzeczytane: {n}' },
+  pt: { openChat: 'Abrir chat', dismissTooltip: 'Ocultar', welcome: 'Olá! Como posso ajudar você hoje?', unread: '{n} não lidas' },
+  sv: { openChat: 'Öppna chatten', dismissTooltip: 'Dölj', welcome: 'Hej! Hur kan jag hjälpa dig i dag?', unread: '{n} olästa' },
 };
 
 /** A language tag's base language (`de-CH` -> `de`). */

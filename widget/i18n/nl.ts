@@ -51,7 +51,6 @@ export default {
     closeChat: 'Chat sluiten',
     placeholder: 'Stel een vraag…',
     poweredBy: 'Mogelijk gemaakt door Parley',
-    unread: '{n} ongelezen',
     send: 'Versturen',
     expand: 'Volledig scherm',
     collapse: 'Volledig scherm sluiten',

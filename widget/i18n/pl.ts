@@ -51,7 +51,6 @@ export default {
     closeChat: 'Zamknij czat',
     placeholder: 'Zadaj pytanie…',
     poweredBy: 'Obsługiwane przez Parley',
-    unread: 'Nieprzeczytane: {n}',
     send: 'Wyślij',
     expand: 'Pełny ekran',
     collapse: 'Zamknij pełny ekran',

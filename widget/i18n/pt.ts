@@ -51,7 +51,6 @@ export default {
     closeChat: 'Fechar chat',
     placeholder: 'Faça uma pergunta…',
     poweredBy: 'Com tecnologia Parley',
-    unread: '{n} não lidas',
     send: 'Enviar',
     expand: 'Tela cheia',
     collapse: 'Sair da tela cheia',

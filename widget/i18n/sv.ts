@@ -51,7 +51,6 @@ export default {
     closeChat: 'Stäng chatten',
     placeholder: 'Ställ en fråga…',
     poweredBy: 'Drivs av Parley',
-    unread: '{n} olästa',
     send: 'Skicka',
     expand: 'Helskärm',
     collapse: 'Avsluta helskärm',

@@ -93,9 +93,17 @@ export function createLauncher(cfg: WidgetConfig, locale: string, on: LauncherEv
   element.append(bubble);
 
   const place = () => (element.hidden = hidden || (open && window.matchMedia(PHONE).matches));
-  const relabel = (lang: string) => {
+  let lang = locale;
+  let unread = 0;
+  // The badge is inside the labelled button, so a screen reader hears the count only from the label.
+  const label = () => {
     const t = launcherText(lang);
-    bubble.setAttribute('aria-label', `${t.openChat}: ${cfg.name}`);
+    bubble.setAttribute('aria-label', `${t.openChat}: ${cfg.name}${unread > 0 ? `, ${t.unread.replace('{n}', String(unread))}` : ''}`);
+  };
+  const relabel = (next: string) => {
+    lang = next;
+    const t = launcherText(lang);
+    label();
     dismiss?.setAttribute('aria-label', t.dismissTooltip);
     if (tipText) tipText.data = a.tooltip || a.welcomeMessage || t.welcome;
   };
@@ -104,8 +112,10 @@ export function createLauncher(cfg: WidgetConfig, locale: string, on: LauncherEv
     element,
     bubble,
     setUnread(n) {
+      unread = n;
       badge.hidden = n <= 0;
       badge.textContent = n > 9 ? '9+' : String(n);
+      label();
     },
     setOpen(value) {
       open = value;

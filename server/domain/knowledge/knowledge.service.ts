@@ -106,11 +106,23 @@ export class KnowledgeService {
     return this.start(source, 'add', ids.map((id) => ({ key: `youtube:${id}`, payload: { type: 'youtube', url: `https://www.youtube.com/watch?v=${id}` } })));
   }
 
-  async addText(auth: AuthContext, chatbotId: string, input: { title: string; text: string }) {
+  /** `keep`: the legacy custom-content route, whose text the v0 Chatbot shows while its document lives. */
+  async addText(auth: AuthContext, chatbotId: string, input: { title: string; text: string }, keep = false) {
     const chatbot = await this.writable(auth, chatbotId);
     const source = await this.ensureSource(chatbot, 'text', '', 'Text', {});
     const key = newId();
-    return this.start(source, 'add', [{ key, payload: { type: 'text', title: input.title.trim(), text: input.text, documentKey: key } }]);
+    const started = await this.start(source, 'add', [{ key, payload: { type: 'text', title: input.title.trim(), text: input.text, documentKey: key } }]);
+    if (keep) {
+      await this.store.knowledge.customContents.insert({ documentKey: `text:${key}`, chatbotId: chatbot.id, sourceId: source.id, jobId: started.job.id, text: input.text, createdAt: nowIso() });
+    }
+    return started;
+  }
+
+  /** The legacy custom content of a chatbot: the kept texts whose documents live, oldest first, or null. */
+  async customContent(auth: AuthContext, chatbotId: string): Promise<string | null> {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const texts = await this.store.knowledge.customContents.visible(chatbot.id);
+    return texts.length ? texts.join('\n\n') : null;
   }
 
   /**

@@ -171,6 +171,14 @@ export interface KnowledgeStore {
     /** The job of a source that is queued or running, if any. */
     activeForSource(sourceId: string): Promise<IngestJobRecord | null>;
   };
+  /**
+   * Text added through the legacy custom-content route, kept under its document's key. `visible`
+   * is the texts, oldest first, whose document exists or whose job has not finished yet.
+   */
+  customContents: {
+    insert(row: { documentKey: string; chatbotId: string; sourceId: string; jobId: string; text: string; createdAt: string }): Promise<void>;
+    visible(chatbotId: string): Promise<string[]>;
+  };
   /** Uploaded files, stored and read in pieces so a file is never held whole by storage. */
   blobs: {
     /** Stores a file's bytes as they come; all or nothing (a failed insert leaves no blob). */

@@ -1,5 +1,10 @@
-/** The verification page's text, per locale (English is the fallback for anything missing). */
-export const LOCALES = ['en', 'de'] as const;
+/**
+ * The verification page's text, per locale: the widget's languages (widget/i18n), English as the
+ * fallback. English and German are here, the others in translations.ts.
+ */
+import { da, es, fr, it, ja, nl, pl, pt, sv } from './translations.js';
+
+export const LOCALES = ['en', 'da', 'de', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt', 'sv'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 const en = {
@@ -82,7 +87,7 @@ const de: Strings = {
   startOver: 'Von vorn beginnen',
 };
 
-const STRINGS: Record<Locale, Strings> = { en, de };
+const STRINGS: Record<Locale, Strings> = { en, da, de, es, fr, it, ja, nl, pl, pt, sv };
 
 /** The first supported language of an Accept-Language header (quality order), else English. */
 export function pickLocale(header: string | undefined): Locale {

@@ -25,11 +25,11 @@ export default async function knowledge(fastify: FastifyInstance) {
   app.post('/chatbots/:chatbotId/custom-content', endpoint({
     ...v0('Custom content added'), status: 202, data: StartedJob, tags,
     summary: 'Add free text (v2 POST .../knowledge/text)',
-    description: `Each call adds one text document (Markdown headings structure it); \`title\` defaults to "Custom content". ${ADDED}`,
+    description: `Each call adds one text document (Markdown headings structure it); \`title\` defaults to "Custom content". The Chatbot's \`customContent\` shows the text while its document exists. ${ADDED}`,
     params: ChatbotParams,
     body: Type.Object({
       content: Type.String({ minLength: 1, maxLength: 500_000, description: 'The text' }),
       title: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
     }, { additionalProperties: false }),
-  }), async (request) => service.addText(request.auth, request.params.chatbotId, { title: request.body.title ?? 'Custom content', text: request.body.content }));
+  }), async (request) => service.addText(request.auth, request.params.chatbotId, { title: request.body.title ?? 'Custom content', text: request.body.content }, true));
 }

@@ -19,9 +19,11 @@ export async function wholeList<T>(read: (cursor: string | undefined) => Promise
   return all;
 }
 
-/** The v0 Chatbot of a v2 chatbot view: its quick prompts, prompts and follow-up prompts with it. */
+/** The v0 Chatbot of a v2 chatbot view: its quick prompts, prompts, follow-up prompts and custom content with it. */
 export async function presentChatbot(app: FastifyInstance, auth: AuthContext, view: ChatbotView) {
   const { starters, instructions, followups } = app.services.resources;
-  const [s, i, f] = await Promise.all([starters.list(auth, view.id), instructions.list(auth, view.id), followups.list(auth, view.id)]);
-  return legacyChatbot(view, { starters: s, instructions: i, followups: f });
+  const [s, i, f, c] = await Promise.all([
+    starters.list(auth, view.id), instructions.list(auth, view.id), followups.list(auth, view.id), app.services.knowledge.customContent(auth, view.id),
+  ]);
+  return legacyChatbot(view, { starters: s, instructions: i, followups: f, customContent: c });
 }

@@ -61,7 +61,7 @@ export const LegacyChatbot = Type.Object({
   createdById: Type.String({ description: 'The creating user' }),
   createdByEmail: nullable(Type.String({ description: "The creating user's e-mail" })),
   customContent: nullable(Type.String({
-    description: 'Always null here: custom content is added as knowledge text (POST .../custom-content), which lives in the knowledge index and is listed among the v2 documents, not on the chatbot.',
+    description: 'The texts added through POST .../custom-content whose knowledge documents (v2 documents, kind text) still exist, oldest first, separated by a blank line; null when there are none. Deleting the document in v2 removes its text here.',
   })),
   suggestions: Type.Array(QuickPrompt, { description: 'Conversation starters (v2 starters), by position' }),
   prompts: Type.Array(ChatbotPrompt, { description: 'Prompts (v2 instructions); settings.promptId is the active one' }),
@@ -102,7 +102,7 @@ export function legacySettings(settings: Record<string, unknown>): Record<string
 
 export function legacyChatbot(
   view: ChatbotView,
-  lists: { starters: Item[]; instructions: Parameters<typeof chatbotPrompt>[0][]; followups: (Item & { isEscalationPrompt: boolean })[] },
+  lists: { starters: Item[]; instructions: Parameters<typeof chatbotPrompt>[0][]; followups: (Item & { isEscalationPrompt: boolean })[]; customContent: string | null },
 ) {
   return {
     id: view.id,
@@ -110,7 +110,7 @@ export function legacyChatbot(
     description: view.description,
     createdById: view.createdById,
     createdByEmail: view.createdByEmail,
-    customContent: null,
+    customContent: lists.customContent,
     suggestions: lists.starters.map(quickPrompt),
     prompts: lists.instructions.map(chatbotPrompt),
     nextSuggestions: lists.followups.map(followUpPrompt),

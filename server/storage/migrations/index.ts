@@ -15,6 +15,7 @@ import { webhooks } from './0015-webhooks.js';
 import { fairQueue } from './0016-fair-queue.js';
 import { uploadStorage } from './0017-upload-storage.js';
 import { deviceFlow } from './0019-device-flow.js';
+import { customContent } from './0025-custom-content.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -32,6 +33,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0016-fair-queue': fairQueue(),
     '0017-upload-storage': uploadStorage(dialect),
     '0019-device-flow': deviceFlow(dialect),
+    '0025-custom-content': customContent(),
   };
 }
 

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SCOPES } from '../../../../shared/scopes.js';
+import { readdirSync } from 'node:fs';
+import { LOCALES, stringsFor } from '../../../../server/routes/oauth/strings.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { answerDeviceCode, csrfToken, FormBrowser, injectSend } from '../../../helpers/browser-form.js';
 
@@ -282,6 +284,40 @@ describe('the verification page', () => {
       expect(doc.issuer).toBe('https://chat.example.com');
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('the verification page in every language of the widget', () => {
+  test("the page's languages are the widget's; each has every string, non-empty, with English's placeholders", () => {
+    const widget = readdirSync(new URL('../../../../widget/i18n/', import.meta.url)).filter((f) => /^[a-z]{2}\.ts$/.test(f)).map((f) => f.slice(0, 2));
+    expect([...LOCALES].sort()).toEqual(widget.sort());
+    const en = stringsFor('en');
+    const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
+    for (const locale of LOCALES) {
+      const t = stringsFor(locale);
+      expect(Object.keys(t).sort(), locale).toEqual(Object.keys(en).sort());
+      for (const [k, text] of Object.entries(t)) {
+        expect(text.trim(), `${locale}.${k}`).not.toBe('');
+        expect(placeholders(text), `${locale}.${k}`).toEqual(placeholders(en[k as keyof typeof en]));
+        // Translated, not English left in place (words that are the same in both are allowed).
+        if (locale !== 'en' && text === en[k as keyof typeof en]) expect(['codeLabel', 'chatbotsHeading', 'email', 'password'], `${locale}.${k}`).toContain(k);
+      }
+    }
+  });
+
+  test('Japanese for ja, Portuguese for pt-BR, English for a language we lack', async () => {
+    const cases: [string, string, string][] = [
+      ['ja,en;q=0.5', 'ja', 'デバイスを承認するにはサインインしてください'],
+      ['pt-BR, en;q=0.8', 'pt', 'Inicie sessão para aprovar um dispositivo'],
+      ['fi, sv;q=0.4', 'sv', 'Logga in för att godkänna en enhet'],
+      ['fi', 'en', 'Sign in to approve a device'],
+    ];
+    for (const [header, lang, heading] of cases) {
+      const page = await new FormBrowser(injectSend(t.app), { 'accept-language': header }).get('/device');
+      expect(page.status, header).toBe(200);
+      expect(page.body, header).toContain(`<html lang="${lang}">`);
+      expect(page.body, header).toContain(heading);
     }
   });
 });

@@ -21,6 +21,7 @@ async function newLegacyKey(accountId?: string) {
   return { ...(await t.app.services.tokens.createLegacyKey(owner!)), accountId: account.id };
 }
 const legacyKey = async (accountId?: string) => (await newLegacyKey(accountId)).token;
+const RETURNS = '# Returns\n\nYou can return any item within 30 days of delivery. Refunds are paid to the original card within 5 business days.';
 
 beforeAll(async () => {
   t = await buildTestApp({ env: { QUEUE_POLL_MS: '20' } });
@@ -31,7 +32,7 @@ beforeAll(async () => {
   chatbotId = created.body.data.id;
   await t.call('POST', v0('/custom-content'), key, {
     title: 'Returns',
-    content: '# Returns\n\nYou can return any item within 30 days of delivery. Refunds are paid to the original card within 5 business days.',
+    content: RETURNS,
   });
   await t.app.services.queue.drain(30_000);
 });
@@ -107,7 +108,7 @@ describe('chatbots', () => {
   test('a chatbot made in v0 is the same chatbot in v2, in the v0 Chatbot shape', async () => {
     const legacy = success(await t.call('GET', v0(), key));
     const twin = (await t.call('GET', v2(), token)).body.data.chatbot;
-    expect(legacy).toMatchObject({ id: twin.id, title: 'Legacy shop', description: 'Made in v0', createdById: twin.createdById, createdByEmail: twin.createdByEmail, customContent: null });
+    expect(legacy).toMatchObject({ id: twin.id, title: 'Legacy shop', description: 'Made in v0', createdById: twin.createdById, createdByEmail: twin.createdByEmail, customContent: RETURNS });
     expect(Object.keys(legacy).sort()).toEqual(['createdByEmail', 'createdById', 'customContent', 'description', 'id', 'nextSuggestions', 'prompts', 'settings', 'suggestions', 'title']);
     // v0 settings: the spec 2.4 fields with v2's values; v2-only fields stay out.
     for (const [k, v] of Object.entries(legacy.settings)) expect(twin.settings[k], k).toEqual(v);
@@ -378,6 +379,8 @@ describe('knowledge: links, custom content and the v1 links route', () => {
     failure(await t.call('POST', v0('/custom-content'), key, { title: 'empty' }), 400, 'VALIDATION_FAILED');
   });
 
+  test("the Chatbot's customContent is the text v0 added, while its v2 document lives; deleting it in v2 removes it", () => customContentFollowsItsDocument(t, key, token));
+
   test('v0 links and v1 URLS_LIST are v2 knowledge links; WEBSITE, SITEMAP, YOUTUBE are v2 website, sitemap, youtube', async () => {
     const links = success(await t.call('POST', v0('/links'), key, { urls: ['https://docs.example.com/a'] }), 202);
     expect(links.source.type).toBe('links');
@@ -488,5 +491,48 @@ describe('v2-only routes and unknown paths', () => {
     const res = await t.call('PUT', v0('/quick-prompts'), key, {});
     failure(res, 405, 'METHOD_NOT_ALLOWED');
     expect(String(res.headers.allow)).toContain('GET');
+  });
+});
+
+/** v0 custom content read back in the Chatbot, against the v2 documents it became (run on each dialect). */
+async function customContentFollowsItsDocument(tt: TestApp, k: string, tok: string) {
+  const bot = success(await tt.call('POST', '/api/v0/chatbots', k, { title: 'Custom content bot' }), 201).id as string;
+  const other = success(await tt.call('POST', '/api/v0/chatbots', k, { title: 'Untouched bot' }), 201).id as string;
+  const chatbot = async (id = bot) => success(await tt.call('GET', `/api/v0/chatbots/${id}`, k));
+  expect((await chatbot()).customContent).toBeNull();
+  success(await tt.call('POST', `/api/v0/chatbots/${bot}/custom-content`, k, { content: 'Shipping takes 2 days.' }), 202);
+  // Readable at once, while its ingest job is still queued.
+  expect((await chatbot()).customContent).toBe('Shipping takes 2 days.');
+  success(await tt.call('POST', `/api/v0/chatbots/${bot}/custom-content`, k, { title: 'Hours', content: 'Open 9 to 5.' }), 202);
+  // v2 knowledge text is not v0 custom content.
+  expect((await tt.call('POST', `/api/v2/chatbots/${bot}/knowledge/text`, tok, { title: 'v2 only', text: 'Not custom content.' })).status).toBe(202);
+  await tt.app.services.queue.drain(30_000);
+  expect((await chatbot()).customContent).toBe('Shipping takes 2 days.\n\nOpen 9 to 5.');
+  expect((await chatbot(other)).customContent).toBeNull();
+  expect((await tt.call('GET', '/api/v0/chatbots', k)).body.data.find((c: { id: string }) => c.id === bot).customContent).toBe('Shipping takes 2 days.\n\nOpen 9 to 5.');
+
+  // The same knowledge item v2 sees: deleting its document there removes its text here.
+  const docs = (await tt.call('GET', `/api/v2/chatbots/${bot}/documents`, tok)).body.data.documents as { id: string; title: string; kind: string }[];
+  expect(docs.map((d) => d.title).sort()).toEqual(['Custom content', 'Hours', 'v2 only']);
+  const hours = docs.find((d) => d.title === 'Hours')!;
+  expect((await tt.call('POST', `/api/v2/chatbots/${bot}/documents/delete`, tok, { documentIds: [hours.id], confirm: true })).status).toBe(200);
+  expect((await chatbot()).customContent).toBe('Shipping takes 2 days.');
+  // Deleting the whole text source takes the rest.
+  const text = (await tt.call('GET', `/api/v2/chatbots/${bot}/knowledge/sources`, tok)).body.data.sources.find((s: { type: string }) => s.type === 'text');
+  expect((await tt.call('DELETE', `/api/v2/chatbots/${bot}/knowledge/sources/${text.id}?confirm=true`, tok)).status).toBe(200);
+  expect((await chatbot()).customContent).toBeNull();
+}
+
+describe('custom content on PostgreSQL', () => {
+  test('the same, on PostgreSQL (the kept-text query joins documents and jobs)', async () => {
+    const pg = await buildTestApp({ dialect: 'postgres', env: { QUEUE_POLL_MS: '20' } });
+    try {
+      const account = await pg.app.services.accounts.resolve(undefined);
+      const owner = await pg.app.services.store.users.owner(account.id);
+      const k = (await pg.app.services.tokens.createLegacyKey(owner!)).token;
+      await customContentFollowsItsDocument(pg, k, (await pg.token()).token);
+    } finally {
+      await pg.close();
+    }
   });
 });

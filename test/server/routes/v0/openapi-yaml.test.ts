@@ -66,6 +66,6 @@ test('states the choices the spec leaves open: the v0 shapes, no pagination, no 
   expect(doc.info.description).toMatch(/Deletes need no confirmation/);
   const chatbot = doc.paths['/v0/chatbots/{chatbotId}'].get.responses['200'].content['application/json'].schema.properties.data;
   expect(Object.keys(chatbot.properties)).toEqual(['id', 'title', 'description', 'createdById', 'createdByEmail', 'customContent', 'suggestions', 'prompts', 'nextSuggestions', 'settings']);
-  expect(chatbot.properties.customContent.description).toMatch(/knowledge/);
+  expect(chatbot.properties.customContent.description).toMatch(/custom-content.*documents/);
   expect(text).toMatch(/ThreadMessage/);
 });
