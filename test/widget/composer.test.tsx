@@ -8,6 +8,7 @@
  */
 import { cleanup, fireEvent, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { widgetConfig } from '../helpers/widget-config.js';
 import { setup } from './harness.js';
 
 afterEach(cleanup);
@@ -56,5 +57,26 @@ describe('composer', () => {
     fireEvent.input(area, { target: { value: 'にほん' } });
     fireEvent.keyDown(area, { key: 'Enter', isComposing: true });
     expect(t.sent.filter((f) => f.type === 'message.send')).toHaveLength(0);
+  });
+
+  it("while empty the input takes its placeholder's direction, whatever the window's; typed text follows its own", () => {
+    // An English placeholder in a right-to-left window: its "…" belongs at the right end.
+    setup(widgetConfig({ appearance: { rtl: true, placeholderText: 'Ask a question…' } }));
+    const area = screen.getByRole('textbox') as HTMLTextAreaElement;
+    expect(area.closest('[dir="rtl"]')).not.toBeNull();
+    expect(area.getAttribute('dir')).toBe('ltr');
+    fireEvent.input(area, { target: { value: 'שלום' } });
+    expect(area.getAttribute('dir')).toBe('auto');
+    fireEvent.input(area, { target: { value: '' } });
+    expect(area.getAttribute('dir')).toBe('ltr');
+    cleanup();
+
+    // And the other way round: a Hebrew placeholder in a left-to-right window.
+    setup(widgetConfig({ appearance: { rtl: false, placeholderText: '…שאלו שאלה' } }));
+    expect(screen.getByRole('textbox').getAttribute('dir')).toBe('rtl');
+    cleanup();
+    // A placeholder with no letters decides nothing.
+    setup(widgetConfig({ appearance: { rtl: true, placeholderText: '…' } }));
+    expect(screen.getByRole('textbox').getAttribute('dir')).toBe('auto');
   });
 });

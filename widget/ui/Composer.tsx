@@ -4,6 +4,14 @@ import { LIMITS } from '../../shared/protocol.js';
 import type { ChatModel } from '../state/chat.js';
 import { SendIcon } from './icons.js';
 
+const RTL_CHAR = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
+
+/** The direction of a text's first strong character (a letter), or 'auto' when it has none. */
+export function textDirection(text: string): 'ltr' | 'rtl' | 'auto' {
+  const first = /\p{L}/u.exec(text)?.[0];
+  return first === undefined ? 'auto' : RTL_CHAR.test(first) ? 'rtl' : 'ltr';
+}
+
 export function Composer({ model }: { model: ChatModel }) {
   const s = model.strings.value;
   const [text, setText] = useState('');
@@ -25,6 +33,9 @@ export function Composer({ model }: { model: ChatModel }) {
   };
   const placeholder = model.config.appearance.placeholderText ?? s.ui.placeholder;
   const label = placeholder || s.ui.send;
+  // An empty dir="auto" field takes the window's direction, so an English placeholder in an rtl
+  // window put its "…" on the left: while empty the field follows the placeholder's own text.
+  const dir = text ? 'auto' : textDirection(placeholder);
   return (
     <form
       class="composer"
@@ -40,6 +51,7 @@ export function Composer({ model }: { model: ChatModel }) {
         value={text}
         maxLength={LIMITS.maxMessageChars}
         placeholder={placeholder}
+        dir={dir}
         aria-label={label}
         onInput={(e) => {
           const value = (e.target as HTMLTextAreaElement).value;
