@@ -1,5 +1,5 @@
-/** The verification page in the widget's other languages (English and German live in strings.ts). */
-import type { Strings } from './strings.js';
+/** The verification page in the widget's other languages (English lives in english.ts, German in strings.ts). */
+import type { Strings } from './english.js';
 
 export const da: Strings = {
   title: 'Log en enhed ind',
