@@ -201,16 +201,26 @@ export class VisitorConnection {
     this.greeted = true;
     this.unsubscribe = await this.gateway.hub.subscribe(topics.visitor(session.visitor.id), (m) => this.onHub(m));
     if (this.closed) return this.dispose();
-    this.send({ type: 'ready', v: PROTOCOL_VERSION, visitor: visitorInfo(session.visitor), heartbeatMs: this.gateway.limits.heartbeatMs });
+    // Resumed conversations are followed from the client's numbers before `ready` goes out: the
+    // client sends what it queued offline on `ready`, and a message handled before its
+    // conversation was tracked would follow it from now and skip the events the client missed.
+    const resumed: ConversationRecord[] = [];
+    const unknown: string[] = [];
     for (const [id, seq] of Object.entries(frame.resume ?? {})) {
       const c = await this.gateway.store.conversations.get(id);
       if (!c || c.chatUserId !== session.visitor.id || c.chatbotId !== session.chatbot.id) {
-        this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
+        unknown.push(id);
         continue;
       }
       this.tracker.track(c.id, session.chatbot, Math.min(seq, c.seq));
-      void this.tracker.replay(c);
+      resumed.push(c);
     }
+    if (this.closed) return this.dispose();
+    this.send({ type: 'ready', v: PROTOCOL_VERSION, visitor: visitorInfo(session.visitor), heartbeatMs: this.gateway.limits.heartbeatMs });
+    for (const id of unknown) {
+      this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
+    }
+    for (const c of resumed) void this.tracker.replay(c);
   }
 
   private get visitors() {
