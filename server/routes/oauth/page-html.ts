@@ -5,8 +5,7 @@
 import type { Scope } from '../../../shared/scopes.js';
 import type { DeviceRequestView } from '../../domain/oauth/device-flow.service.js';
 import { fill, type Locale, type Strings } from './strings.js';
-
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml } from '../../http/html.js';
 
 export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -40,8 +39,8 @@ export interface PageContext {
 
 function layout(c: PageContext, body: string): string {
   const signedIn = c.email
-    ? `<div class="signed-in"><p>${escape(fill(c.t.signedInAs, { email: c.email }))}</p>
-<form method="post" action="/device/sign-out">${csrfField(c)}<button type="submit">${escape(c.t.signOut)}</button></form></div>\n`
+    ? `<div class="signed-in"><p>${escapeHtml(fill(c.t.signedInAs, { email: c.email }))}</p>
+<form method="post" action="/device/sign-out">${csrfField(c)}<button type="submit">${escapeHtml(c.t.signOut)}</button></form></div>\n`
     : '';
   return `<!doctype html>
 <html lang="${c.locale}">
@@ -49,7 +48,7 @@ function layout(c: PageContext, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escape(c.t.title)} · Parley</title>
+<title>${escapeHtml(c.t.title)} · Parley</title>
 <link rel="stylesheet" href="/device/style.css">
 <link rel="icon" href="data:,">
 </head>
@@ -62,63 +61,63 @@ ${signedIn}${body}
 `;
 }
 
-const csrfField = (c: PageContext) => `<input type="hidden" name="_csrf" value="${escape(c.csrf)}">`;
-const alert = (text: string | undefined) => (text ? `<p class="error" role="alert">${escape(text)}</p>\n` : '');
+const csrfField = (c: PageContext) => `<input type="hidden" name="_csrf" value="${escapeHtml(c.csrf)}">`;
+const alert = (text: string | undefined) => (text ? `<p class="error" role="alert">${escapeHtml(text)}</p>\n` : '');
 
 export function signInPage(c: PageContext, p: { userCode?: string; email?: string; error?: string }): string {
-  return layout(c, `<h1>${escape(c.t.signInHeading)}</h1>
-<p>${escape(c.t.signInIntro)}</p>
+  return layout(c, `<h1>${escapeHtml(c.t.signInHeading)}</h1>
+<p>${escapeHtml(c.t.signInIntro)}</p>
 ${alert(p.error)}<form method="post" action="/device/sign-in">
 ${csrfField(c)}
-${p.userCode ? `<input type="hidden" name="user_code" value="${escape(p.userCode)}">` : ''}
-<label for="email">${escape(c.t.email)}</label>
-<input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${escape(p.email ?? '')}"${p.email ? '' : ' autofocus'}>
-<label for="password">${escape(c.t.password)}</label>
+${p.userCode ? `<input type="hidden" name="user_code" value="${escapeHtml(p.userCode)}">` : ''}
+<label for="email">${escapeHtml(c.t.email)}</label>
+<input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${escapeHtml(p.email ?? '')}"${p.email ? '' : ' autofocus'}>
+<label for="password">${escapeHtml(c.t.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${p.email ? ' autofocus' : ''}>
-<button class="primary" type="submit">${escape(c.t.signIn)}</button>
+<button class="primary" type="submit">${escapeHtml(c.t.signIn)}</button>
 </form>`);
 }
 
 export function codePage(c: PageContext, p: { userCode?: string; error?: string }): string {
-  return layout(c, `<h1>${escape(c.t.codeHeading)}</h1>
+  return layout(c, `<h1>${escapeHtml(c.t.codeHeading)}</h1>
 ${alert(p.error)}<form method="post" action="/device">
 ${csrfField(c)}
-<label for="user_code">${escape(c.t.codeLabel)}</label>
-<input id="user_code" name="user_code" type="text" inputmode="text" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" required maxlength="32" aria-describedby="code-hint" value="${escape(p.userCode ?? '')}" autofocus>
-<p class="hint" id="code-hint">${escape(c.t.codeHint)}</p>
-<button class="primary" type="submit">${escape(c.t.continue)}</button>
+<label for="user_code">${escapeHtml(c.t.codeLabel)}</label>
+<input id="user_code" name="user_code" type="text" inputmode="text" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" required maxlength="32" aria-describedby="code-hint" value="${escapeHtml(p.userCode ?? '')}" autofocus>
+<p class="hint" id="code-hint">${escapeHtml(c.t.codeHint)}</p>
+<button class="primary" type="submit">${escapeHtml(c.t.continue)}</button>
 </form>`);
 }
 
 export function approvePage(c: PageContext, p: { request: DeviceRequestView; withheld: Scope[]; error?: string }): string {
   const r = p.request;
   const scopes = r.scopes
-    ? `<ul>${r.scopes.map((s) => `<li><code>${escape(s)}</code></li>`).join('')}</ul>`
-    : `<p>${escape(c.t.standardAccess)}</p>`;
+    ? `<ul>${r.scopes.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join('')}</ul>`
+    : `<p>${escapeHtml(c.t.standardAccess)}</p>`;
   const withheld = p.withheld.length
-    ? `<p>${escape(c.t.withheld)}</p><ul>${p.withheld.map((s) => `<li><code>${escape(s)}</code></li>`).join('')}</ul>`
+    ? `<p>${escapeHtml(c.t.withheld)}</p><ul>${p.withheld.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join('')}</ul>`
     : '';
   const unknown = r.chatbots?.some((b) => b.title === null) ?? false;
   const chatbots = r.chatbots
-    ? `<ul>${r.chatbots.map((b) => `<li>${b.title === null ? escape(fill(c.t.unknownChatbot, { id: b.id })) : `${escape(b.title)} (<code>${escape(b.id)}</code>)`}</li>`).join('')}</ul>`
-    : `<p>${escape(c.t.allChatbots)}</p>`;
-  return layout(c, `<h1>${escape(fill(c.t.approveHeading, { client: r.clientName }))}</h1>
-${alert(p.error ?? (unknown ? c.t.cannotApprove : undefined))}<p>${escape(c.t.compareCode)}</p>
-<p class="code">${escape(r.userCode)}</p>
-<h2>${escape(c.t.scopesHeading)}</h2>
+    ? `<ul>${r.chatbots.map((b) => `<li>${b.title === null ? escapeHtml(fill(c.t.unknownChatbot, { id: b.id })) : `${escapeHtml(b.title)} (<code>${escapeHtml(b.id)}</code>)`}</li>`).join('')}</ul>`
+    : `<p>${escapeHtml(c.t.allChatbots)}</p>`;
+  return layout(c, `<h1>${escapeHtml(fill(c.t.approveHeading, { client: r.clientName }))}</h1>
+${alert(p.error ?? (unknown ? c.t.cannotApprove : undefined))}<p>${escapeHtml(c.t.compareCode)}</p>
+<p class="code">${escapeHtml(r.userCode)}</p>
+<h2>${escapeHtml(c.t.scopesHeading)}</h2>
 ${scopes}
-${withheld}<h2>${escape(c.t.chatbotsHeading)}</h2>
+${withheld}<h2>${escapeHtml(c.t.chatbotsHeading)}</h2>
 ${chatbots}
-<p class="hint">${escape(fill(c.t.expires, { time: r.expiresAt.slice(0, 16).replace('T', ' ') }))}</p>
+<p class="hint">${escapeHtml(fill(c.t.expires, { time: r.expiresAt.slice(0, 16).replace('T', ' ') }))}</p>
 <form method="post" action="/device/decision">
 ${csrfField(c)}
-<input type="hidden" name="user_code" value="${escape(r.userCode)}">
-${unknown ? '' : `<button class="primary" type="submit" name="decision" value="approve">${escape(c.t.approve)}</button>\n`}<button type="submit" name="decision" value="deny">${escape(c.t.deny)}</button>
+<input type="hidden" name="user_code" value="${escapeHtml(r.userCode)}">
+${unknown ? '' : `<button class="primary" type="submit" name="decision" value="approve">${escapeHtml(c.t.approve)}</button>\n`}<button type="submit" name="decision" value="deny">${escapeHtml(c.t.deny)}</button>
 </form>`);
 }
 
 export function messagePage(c: PageContext, p: { heading: string; text: string; link?: boolean }): string {
-  return layout(c, `<h1>${escape(p.heading)}</h1>
-<p>${escape(p.text)}</p>
-${p.link ? `<p><a href="/device">${escape(c.t.startOver)}</a></p>` : ''}`);
+  return layout(c, `<h1>${escapeHtml(p.heading)}</h1>
+<p>${escapeHtml(p.text)}</p>
+${p.link ? `<p><a href="/device">${escapeHtml(c.t.startOver)}</a></p>` : ''}`);
 }
