@@ -61,12 +61,15 @@ export class Connection {
     if (this.status === 'idle' || this.status === 'closed') this.connect(false);
   }
 
-  /** Sends now when online, else after the next `ready` (message.send until acknowledged). */
+  /**
+   * Sends now when online, else after the next `ready` (message.send until acknowledged; typing
+   * is dropped while offline). Online, only this frame goes: the unacknowledged messages are
+   * resent at the next `ready`, not with every keystroke's typing frame.
+   */
   send(frame: ClientFrame) {
     if (frame.type === 'message.send') this.pending.set(frame.clientId, frame);
-    else if (!this.ready && frame.type === 'typing') return;
-    else this.queue.push(frame);
-    if (this.ready) this.flush(frame.type === 'message.send' ? [frame] : null);
+    if (this.ready) return this.flush([frame]);
+    if (frame.type !== 'message.send' && frame.type !== 'typing') this.queue.push(frame);
   }
 
   /** Reconnect at once (the browser came back online, the token changed). */
