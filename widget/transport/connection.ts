@@ -253,8 +253,16 @@ export class Connection {
         for (const frame of frames) {
           if (frame.type === 'ping') continue;
           chain = chain.then(async () => {
-            const res = await fetch(`${base}/api/widget/frames`, { method: 'POST', headers: auth, body: JSON.stringify(frame) }).catch(() => null);
-            const body = (await res?.json().catch(() => null)) as { data?: { frames?: ServerFrame[] } } | null;
+            if (abort.signal.aborted) return;
+            const res = await fetch(`${base}/api/widget/frames`, { method: 'POST', headers: auth, body: JSON.stringify(frame), signal: abort.signal }).catch(() => null);
+            if (abort.signal.aborted) return;
+            // Not taken (network, rate limit, server): reconnect, which resends what is unacknowledged
+            // on ready. A 400 is this frame's own fault and sending it again would not help.
+            if (!res || (!res.ok && res.status !== 400)) {
+              abort.abort();
+              return on.lost(res?.status === 401 ? CLOSE.sessionInvalid : 1006, true);
+            }
+            const body = (await res.json().catch(() => null)) as { data?: { frames?: ServerFrame[] } } | null;
             for (const f of body?.data?.frames ?? []) on.frame(f);
           });
         }
