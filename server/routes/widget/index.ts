@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import Type from 'typebox';
 import { CLOSE, LIMITS, type ServerFrame, WS_SESSION_PROTOCOL_PREFIX } from '../../../shared/protocol.js';
 import { AppError } from '../../domain/errors.js';
+import type { ChatbotRecord } from '../../domain/ports.js';
 import { LOCALES } from '../../../shared/settings.js';
 import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
@@ -75,6 +76,15 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       new AppError('RATE_LIMITED', `Too many requests: at most ${context.max} per ${context.after}`, { hint: `Try again in ${context.after}`, headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
   });
 
+  // The chatbot a request names, read once per request (the CORS hook, the origin check and the
+  // config would each read it; on PostgreSQL every read is a round trip before the bubble shows).
+  const chatbots = new WeakMap<FastifyRequest, Promise<ChatbotRecord>>();
+  const chatbotOf = (request: FastifyRequest, chatbotId: string) => {
+    let read = chatbots.get(request);
+    if (!read) chatbots.set(request, (read = widget.chatbot(chatbotId)));
+    return read;
+  };
+
   // CORS, per chatbot: our own hook because the allowed origins are a setting of each chatbot
   // (read from the route's chatbot or the session token's) and every route declares its access.
   app.addHook('onRequest', async (request, reply) => {
@@ -84,7 +94,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     let allowed = true;
     const chatbotId = params.chatbotId ?? widget.tokens.read(bearer(request))?.chatbotId;
     if (chatbotId) {
-      const chatbot = await widget.chatbot(chatbotId).catch(() => null);
+      const chatbot = await (params.chatbotId ? chatbotOf(request, chatbotId) : widget.chatbot(chatbotId)).catch(() => null);
       allowed = !chatbot || originAllowed(origin, allowedDomainsOf(chatbot.settings));
     }
     reply.header('vary', 'Origin');
@@ -104,7 +114,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   }
 
   const checkOrigin = async (request: FastifyRequest, chatbotId: string) => {
-    const chatbot = await widget.chatbot(chatbotId);
+    const chatbot = await chatbotOf(request, chatbotId);
     widget.checkOrigin(chatbot, request.headers.origin);
     return chatbot;
   };
@@ -113,10 +123,13 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     access: PUBLIC, config: { rateLimit: { max: 120, timeWindow: '1 minute' } }, data: Shaped('WidgetConfig'),
     hide: true, tags: ['widget'], summary: "The widget's public configuration", description: 'Only what the widget draws with; cacheable (ETag, max-age 60 s).', params: ChatbotParams,
   }), async (request, reply) => {
-    await checkOrigin(request, request.params.chatbotId);
-    const data = await widget.config(request.params.chatbotId);
+    const data = await widget.config(await checkOrigin(request, request.params.chatbotId));
     const etag = `"${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
-    reply.header('etag', etag).header('cache-control', `public, max-age=${CONFIG_MAX_AGE}`);
+    reply.header('etag', etag).header('cache-control', `public, max-age=${CONFIG_MAX_AGE}`).header('timing-allow-origin', '*');
+    // widget.js asks with credentials so the request rides the connection widget.js came on (a
+    // browser keeps uncredentialed requests on other connections: a new TCP and TLS handshake
+    // before the bubble). No cookie is read here; the answer is the same for everyone.
+    if (reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-credentials', 'true');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return data;
   });
