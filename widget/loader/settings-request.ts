@@ -25,7 +25,8 @@ function request(): Promise<WidgetConfig> | null {
   }
   const base = data.server ?? new URL(script!.src, location.href).origin;
   const url = `${base}/api/widget/${encodeURIComponent(data.chatbotId)}/config`;
-  // The playground redraws right after saving; pages use the cached settings (max-age 60 s).
+  // The playground redraws right after saving; pages use the cached settings (fresh 60 s, then
+  // drawn from once more while revalidated).
   const cache: RequestCache = data.preview !== undefined ? 'no-cache' : 'default';
   // 'include' like the script tag's own request, so this one reuses its connection (browsers
   // keep credentialed and uncredentialed requests on separate connections); the server reads no

@@ -63,11 +63,11 @@ test('only what the widget needs: appearance, texts, starters; never prompts, in
   }
 });
 
-test('cacheable: an ETag and a short max-age; the same ETag answers 304; a change gives a new one', async () => {
+test('cacheable: an ETag, a short max-age and a day of stale-while-revalidate; the same ETag answers 304; a change gives a new one', async () => {
   const first = await t.call('GET', `/api/widget/${chatbotId}/config`);
   const etag = first.headers.etag as string;
   expect(etag).toMatch(/^".+"$/);
-  expect(first.headers['cache-control']).toBe('public, max-age=60');
+  expect(first.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=86400');
   const again = await t.call('GET', `/api/widget/${chatbotId}/config`, null, undefined, { 'if-none-match': etag });
   expect(again.status).toBe(304);
   await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/appearance`, token, { welcomeMessage: 'Hello again' });
