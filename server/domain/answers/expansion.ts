@@ -8,7 +8,10 @@
  * - words related in meaning (the lexicon: WordNet's synonyms, broader terms, derived forms) that
  *   the base actually uses, at most MAX_RELATED per word in the lexicon's order, weight
  *   RELATED_WEIGHT. Only words of the base count, so a site's vocabulary maps onto itself:
- *   "purchaser" becomes "buyer" on a site that says buyer, and brings nothing where no page does.
+ *   "purchaser" becomes "buyer" on a site that says buyer, and brings nothing where no page does;
+ * - the base's words of the same meaning in another language or inflection (translations.ts:
+ *   "lösche" -> "delete", "cancelar" -> "cancelación"), at most MAX_TRANSLATIONS, weight
+ *   TRANSLATION_WEIGHT.
  *
  * Retrieval searches the question with these words added; the relevance gate counts a concept
  * covered by a passage holding the word itself (1) or one of its stand-ins (their weight).
