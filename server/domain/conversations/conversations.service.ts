@@ -96,6 +96,15 @@ export interface AnswerOptions {
 /** Another request stored a message under the same client id first. */
 class DuplicateClientId extends Error {}
 
+/**
+ * Attempts of one change against concurrent changes of the same conversation. Every conflict
+ * means another change committed (progress, never a livelock); the changes of one SQLite group
+ * commit were all evaluated on the same condition, so of N at once one commits per batch and the
+ * last needs N attempts: a visitor's burst (a dozen messages queued offline, sent on `ready`)
+ * failed its ninth message with 8.
+ */
+const MAX_CHANGE_ATTEMPTS = 64;
+
 /** Claims of an owed answer after which the visitor gets the unavailable reply instead. */
 const MAX_ANSWER_ATTEMPTS = 3;
 
@@ -655,7 +664,7 @@ export class ConversationsService {
    */
   private async change<T>(conversation: ConversationRecord, e: ConversationEvent | null, write: (ctx: ChangeContext) => Promise<T>): Promise<{ result: T; next: ConversationRecord; aiAnswers: boolean }> {
     let current = conversation;
-    for (let attempt = 0; attempt < 8; attempt++) {
+    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
       if (attempt > 0) {
         const fresh = await this.store.conversations.get(conversation.id);
         if (!fresh) throw notFound('Conversation');
