@@ -21,8 +21,20 @@
  * abstention >= 0.90, false abstention <= 0.05, reworded hit@3 >= 0.80, p95 <= 25 ms.
  * `EVAL_SPLIT=tuning` prints the tuning halves only (what parameters are chosen on);
  * `EVAL_VERBOSE=1` lists every miss; `EVAL_CORPUS=shop` runs one corpus.
+ *
+ * `EVAL_EMBEDDINGS=1` adds hybrid retrieval with a real sentence-embedding model (Universal
+ * Sentence Encoder lite, served on a local OpenAI-compatible endpoint by embeddings-server.ts):
+ * each site is crawled a second time by an app configured with that endpoint (OPENAI_BASE_URL +
+ * EMBEDDING_MODEL), so the vectors are written at ingest through the real wiring, and the same
+ * questions are answered by the built-in answerer over that app's hybrid retriever. They are
+ * asked of the engine (`answers` built as services.ts builds it), not over HTTP: an app with
+ * OPENAI_BASE_URL answers with the language model, and the endpoint here serves embeddings only.
  */
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { createAnswerEngine } from '../../server/domain/answers/engine.js';
+import { createExtractiveProvider } from '../../server/domain/answers/extractive.js';
+import { createWordNet } from '../../server/adapters/wordnet.js';
+import type { AnswerEngine } from '../../server/domain/conversations/ports.js';
 import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { plainBm25, type AnchorChunk } from './bm25.js';
 import { checkQuestions, CORPORA, loadCorpus, serveCorpus, type Corpus, type CorpusName, type Question } from './corpus.js';
@@ -81,11 +93,18 @@ export async function anchorOf(bot: Bot) {
   return plainBm25(rows.map((r): AnchorChunk => ({ documentId: r.document_id, title: r.title, heading: r.heading, text: r.text })));
 }
 
-/** Asks every question through POST /chatbots/{id}/messages, each in a conversation of its own. */
-export async function askAll(bot: Bot, questions: Question[]): Promise<Outcome[]> {
+/**
+ * Asks every question through POST /chatbots/{id}/messages, each in a conversation of its own;
+ * or, given `engine`, of that engine directly (the hybrid run, see the top of this file).
+ */
+export async function askAll(bot: Bot, questions: Question[], engine?: AnswerEngine): Promise<Outcome[]> {
   const anchor = await anchorOf(bot);
   const ask = async (message: string) => {
     const start = performance.now();
+    if (engine) {
+      const answer = await engine.answer({ chatbotId: bot.chatbotId, accountId: 'eval', conversationId: 'eval', settings: {}, question: message, history: [] });
+      return { answer, ms: performance.now() - start };
+    }
     const res = await bot.t.app.inject({
       method: 'POST',
       url: `/api/v2/chatbots/${bot.chatbotId}/messages`,
@@ -196,6 +215,7 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
   const splits = process.env.EVAL_SPLIT === 'tuning' ? (['tuning'] as const) : (['tuning', 'held-out'] as const);
   const all: Outcome[] = [];
   const lines: string[] = [];
+  const hybrid = process.env.EVAL_EMBEDDINGS ? await hybridRun() : null;
   try {
     for (const name of names) {
       const corpus = loadCorpus(name);
@@ -219,18 +239,62 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
       } finally {
         await bot.t.close();
       }
+      if (hybrid) await hybrid.corpus(corpus, splits);
     }
   } finally {
     await closeExtractionWorkers();
+    await hybrid?.close();
   }
   console.log(`\nbuilt-in answerer through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`);
   console.log(HEADER);
   for (const l of lines) console.log(l);
   if (names.length > 1) for (const split of splits) console.log(row('overall', split, figures(all.filter((o) => o.question.split === split)), false));
+  if (hybrid) hybrid.print(names.length > 1, splits);
   console.log(
     `goals on the held-out halves: hit@3 >= ${GOALS.hit3}, hit@1 >= ${GOALS.hit1}, abstain >= ${GOALS.abstain}, false abstain <= ${GOALS.falseAbstain}, reworded hit@3 >= ${GOALS.reworded3}, p95 <= ${GOALS.p95} ms`,
   );
   return all;
+}
+
+/** EVAL_EMBEDDINGS: the same questions with hybrid retrieval over a real model (see the top of this file). */
+async function hybridRun() {
+  const { startEmbeddingsServer } = await import('./embeddings-server.js');
+  const { SENTENCE_ENCODER_MODEL } = await import('./sentence-encoder.js');
+  const server = await startEmbeddingsServer();
+  const wordnet = createWordNet();
+  const all: Outcome[] = [];
+  const lines: string[] = [];
+  return {
+    async corpus(corpus: Corpus, splits: readonly ('tuning' | 'held-out')[]) {
+      const before = server.texts();
+      const started = performance.now();
+      const bot = await ingestCorpus(corpus, { OPENAI_BASE_URL: server.baseUrl, EMBEDDING_MODEL: SENTENCE_ENCODER_MODEL });
+      try {
+        const ingestMs = performance.now() - started;
+        const services = bot.t.app.services;
+        const vectors = await services.store.vectors({ model: SENTENCE_ENCODER_MODEL, dimensions: 512 }).count(bot.chatbotId);
+        if (vectors !== bot.chunks) throw new Error(`${corpus.name}: ${vectors} vectors for ${bot.chunks} chunks`);
+        // As services.ts builds the engine, with the built-in answerer.
+        const engine = createAnswerEngine({ retriever: services.retriever, store: services.store.answers, lexicon: wordnet, provider: createExtractiveProvider() });
+        const outcomes = await askAll(bot, corpus.questions, engine);
+        all.push(...outcomes);
+        console.log(`${corpus.name} (hybrid): crawled and embedded in ${(ingestMs / 1000).toFixed(1)} s (${server.texts() - before} texts embedded, ${vectors} vectors)`);
+        for (const split of splits) lines.push(row(corpus.name, split, figures(outcomes.filter((o) => o.question.split === split)), split === 'held-out'));
+      } finally {
+        await bot.t.close();
+      }
+    },
+    print(overall: boolean, splits: readonly ('tuning' | 'held-out')[]) {
+      console.log(`\nhybrid retrieval (words + ${SENTENCE_ENCODER_MODEL} vectors, RRF) through the same built-in answerer, asked of the engine; ms include embedding the question`);
+      console.log(HEADER);
+      for (const l of lines) console.log(l);
+      if (overall) for (const split of splits) console.log(row('overall', split, figures(all.filter((o) => o.question.split === split)), false));
+    },
+    async close() {
+      wordnet.close();
+      await server.close();
+    },
+  };
 }
 
 export async function run() {
