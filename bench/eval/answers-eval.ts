@@ -34,6 +34,13 @@ import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { createAnswerEngine } from '../../server/domain/answers/engine.js';
 import { createExtractiveProvider } from '../../server/domain/answers/extractive.js';
 import { createWordNet } from '../../server/adapters/wordnet.js';
+import { PROBE_QUESTIONS } from '../../server/domain/answers/calibration.js';
+import { expandedQuery, questionConcepts } from '../../server/domain/answers/expansion.js';
+import { profileCache } from '../../server/domain/answers/knowledge-profile.js';
+import type { Lexicon } from '../../server/domain/answers/ports.js';
+
+/** WordNet for the retrieval-alone figures (the engine searches with its stand-in words). */
+let lexicon: (Lexicon & { close(): void }) | null = null;
 import type { AnswerEngine } from '../../server/domain/conversations/ports.js';
 import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { plainBm25, type AnchorChunk } from './bm25.js';
@@ -52,6 +59,10 @@ export interface Outcome {
   text: string;
   /** Page paths of plain BM25's top three chunks. */
   anchor: string[];
+  /** Page paths of the app's retriever's top three distinct pages for the question as asked (no stand-in words). */
+  retrieved?: string[];
+  /** The same for the question as the engine searches it (with its stand-in words, expansion.ts). */
+  expanded?: string[];
 }
 
 export interface Bot {
@@ -99,6 +110,8 @@ export async function anchorOf(bot: Bot) {
  */
 export async function askAll(bot: Bot, questions: Question[], engine?: AnswerEngine): Promise<Outcome[]> {
   const anchor = await anchorOf(bot);
+  const profile = await profileCache(bot.t.app.services.store.answers).get(bot.chatbotId);
+  lexicon ??= createWordNet();
   const ask = async (message: string) => {
     const start = performance.now();
     if (engine) {
@@ -121,8 +134,9 @@ export async function askAll(bot: Bot, questions: Question[], engine?: AnswerEng
   for (const question of questions) {
     const { answer, ms } = await ask(question.q);
     const start = performance.now();
-    await bot.t.app.services.retriever.search(bot.chatbotId, question.q, 11);
+    const hits = await bot.t.app.services.retriever.search(bot.chatbotId, question.q, 11);
     const searchMs = performance.now() - start;
+    const expandedHits = await bot.t.app.services.retriever.search(bot.chatbotId, expandedQuery(question.q, questionConcepts(question.q, profile, lexicon)), 11);
     out.push({
       searchMs,
       question,
@@ -131,6 +145,8 @@ export async function askAll(bot: Bot, questions: Question[], engine?: AnswerEng
       ms,
       text: answer.text,
       anchor: anchor.search(question.q, 3).map((c) => bot.pathOf.get(c.documentId) ?? '?'),
+      retrieved: [...new Set(hits.map((h) => bot.pathOf.get(h.documentId) ?? '?'))].slice(0, 3),
+      expanded: [...new Set(expandedHits.map((h) => bot.pathOf.get(h.documentId) ?? '?'))].slice(0, 3),
     });
   }
   return out;
@@ -185,6 +201,18 @@ export function figures(outcomes: Outcome[]): Figures {
     anchor3: share(count(inScope, (o) => at(o.anchor, 3, o)), inScope.length),
     anchorReworded3: share(count(reworded, (o) => at(o.anchor, 3, o)), reworded.length),
   };
+}
+
+/** Retrieval alone: an answering page among the retriever's top three pages, in-scope questions (all, reworded). */
+function retrievalLine(label: string, outcomes: Outcome[], splits: readonly string[]) {
+  for (const which of ['retrieved', 'expanded'] as const) {
+    const parts = splits.map((split) => {
+      const inScope = outcomes.filter((o) => o.question.split === split && o.question.kind !== 'oos');
+      const hit = (xs: Outcome[]) => (xs.length ? xs.filter((o) => (o[which] ?? []).some((p) => o.question.pages.includes(p))).length / xs.length : NaN);
+      return `${split} ${f2(hit(inScope))} (reworded ${f2(hit(inScope.filter((o) => o.question.kind === 'reworded')))})`;
+    });
+    console.log(`retrieval alone, ${label}, an answering page in the top three for the question ${which === 'retrieved' ? 'as asked' : 'with the stand-in words the engine adds'}: ${parts.join(', ')}`);
+  }
 }
 
 const f2 = (x: number) => (Number.isNaN(x) ? '   -' : x.toFixed(2));
@@ -244,11 +272,14 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
   } finally {
     await closeExtractionWorkers();
     await hybrid?.close();
+    lexicon?.close();
+    lexicon = null;
   }
   console.log(`\nbuilt-in answerer through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`);
   console.log(HEADER);
   for (const l of lines) console.log(l);
   if (names.length > 1) for (const split of splits) console.log(row('overall', split, figures(all.filter((o) => o.question.split === split)), false));
+  retrievalLine('words (FTS5)', all, splits);
   if (hybrid) hybrid.print(names.length > 1, splits);
   console.log(
     `goals on the held-out halves: hit@3 >= ${GOALS.hit3}, hit@1 >= ${GOALS.hit1}, abstain >= ${GOALS.abstain}, false abstain <= ${GOALS.falseAbstain}, reworded hit@3 >= ${GOALS.reworded3}, p95 <= ${GOALS.p95} ms`,
@@ -276,7 +307,12 @@ async function hybridRun() {
         if (vectors !== bot.chunks) throw new Error(`${corpus.name}: ${vectors} vectors for ${bot.chunks} chunks`);
         // As services.ts builds the engine, with the built-in answerer.
         const engine = createAnswerEngine({ retriever: services.retriever, store: services.store.answers, lexicon: wordnet, provider: createExtractiveProvider() });
+        const asking = server.texts();
         const outcomes = await askAll(bot, corpus.questions, engine);
+        // A failed embedding falls back to words silently (retrieval.ts): every search must have had its vector.
+        // Searches: 8 warm-up questions, each question twice (answer, then retrieval alone), the 24 calibration probes.
+        const searches = 8 + 2 * corpus.questions.length + PROBE_QUESTIONS.length;
+        if (server.texts() - asking < searches) throw new Error(`${corpus.name}: ${server.texts() - asking} questions embedded for ${searches} searches: the endpoint failed`);
         all.push(...outcomes);
         console.log(`${corpus.name} (hybrid): crawled and embedded in ${(ingestMs / 1000).toFixed(1)} s (${server.texts() - before} texts embedded, ${vectors} vectors)`);
         for (const split of splits) lines.push(row(corpus.name, split, figures(outcomes.filter((o) => o.question.split === split)), split === 'held-out'));
@@ -289,6 +325,7 @@ async function hybridRun() {
       console.log(HEADER);
       for (const l of lines) console.log(l);
       if (overall) for (const split of splits) console.log(row('overall', split, figures(all.filter((o) => o.question.split === split)), false));
+      retrievalLine('hybrid (FTS5 + vectors, RRF)', all, splits);
     },
     async close() {
       wordnet.close();

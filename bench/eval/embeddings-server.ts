@@ -49,6 +49,8 @@ export async function startEmbeddingsServer(port = 0): Promise<EmbeddingsServer>
       reply(500, { error: { message: (err as Error).message } });
     }
   });
+  // Longer than the client's keep-alive: a socket the server closes just as the client reuses it fails the request.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address() as AddressInfo;
   return {

@@ -54,3 +54,33 @@ export function sentenceEncoder(): EmbeddingsPort {
     },
   };
 }
+
+/**
+ * `npx tsx bench/eval/sentence-encoder.ts`: what the model costs in this process: load time,
+ * memory, one question's embedding (p50/p95 of 100), and chunk-sized texts per second (the
+ * eval's own pages, as the indexer embeds them: title, headings and text).
+ */
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { CORPORA, loadCorpus } = await import('./corpus.js');
+  const rss = () => `${Math.round(process.memoryUsage().rss / 1e6)} MB`;
+  console.log(`before loading: rss ${rss()}`);
+  const encoder = sentenceEncoder();
+  let t = performance.now();
+  await encoder.embed(['warm up']);
+  console.log(`load + first embedding: ${(performance.now() - t).toFixed(0)} ms, rss ${rss()}`);
+  const questions = CORPORA.flatMap((n) => loadCorpus(n).questions.map((q) => q.q));
+  const times: number[] = [];
+  for (const q of questions.slice(0, 100)) {
+    t = performance.now();
+    await encoder.embed([q]);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`one question: p50 ${times[49].toFixed(1)} ms, p95 ${times[94].toFixed(1)} ms (${times.length} questions)`);
+  const pages = CORPORA.flatMap((n) => loadCorpus(n).pages.map((p) => [p.title, ...p.sections.flatMap((x) => [x.heading ?? '', ...x.paragraphs])].join('\n')));
+  const chars = pages.reduce((s, p) => s + p.length, 0);
+  t = performance.now();
+  await encoder.embed(pages);
+  const s = (performance.now() - t) / 1000;
+  console.log(`${pages.length} pages (mean ${Math.round(chars / pages.length)} characters): ${s.toFixed(1)} s, ${(pages.length / s).toFixed(1)} texts/s, rss ${rss()}`);
+}

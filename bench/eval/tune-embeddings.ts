@@ -16,7 +16,7 @@
  * embedding), EVAL_CORPUS and TUNE_FUSION (weights, comma-separated) narrow the grid.
  */
 import { readFileSync } from 'node:fs';
-import { createAnswerEngine, type PassageSearch } from '../../server/domain/answers/engine.js';
+import { createAnswerEngine } from '../../server/domain/answers/engine.js';
 import { calibratedThreshold, PROBE_QUESTIONS } from '../../server/domain/answers/calibration.js';
 import { conceptRelevance, GATE_DEPTH } from '../../server/domain/answers/relevance.js';
 import { createExtractiveProvider } from '../../server/domain/answers/extractive.js';
@@ -47,7 +47,8 @@ async function cachedEmbeddings(): Promise<EmbeddingsPort> {
     dimensions: client.dimensions,
     async embed(texts) {
       const missing = [...new Set(texts.filter((t) => !memo.has(t)))];
-      if (missing.length) (await client.embed(missing)).forEach((v, i) => memo.set(missing[i], v));
+      // One retry: the endpoint shares this process, and a request can meet a socket being closed.
+      if (missing.length) (await client.embed(missing).catch(() => client.embed(missing))).forEach((v, i) => memo.set(missing[i], v));
       return texts.map((t) => memo.get(t)!);
     },
   };
@@ -110,7 +111,7 @@ function hybridSearch(base: Base, weight: number, embedText: 'searched' | 'quest
 }
 
 /** The gate exactly as the engine computes it (engine.ts): the calibrated threshold from the probes, the score of the top GATE_DEPTH hits. */
-async function gateOf(search: PassageSearch & { search(...a: Parameters<PassageSearch['search']>): Promise<Hit[]> }, base: Base, question: string, threshold: number) {
+async function gateOf(search: { search(chatbotId: string, query: string, k: number): Promise<Hit[]> }, base: Base, question: string, threshold: number) {
   const profile = await profileCache(base.context as never).get(base.chatbotId);
   const concepts = questionConcepts(question, profile, wordnet);
   const hits = await search.search(base.chatbotId, expandedQuery(question, concepts), GATE_DEPTH);
@@ -240,7 +241,7 @@ try {
         for (const [w, r] of fusedBy) lists.push([`fused x${w}`, pages(await r.search(base.chatbotId, expanded, 20))]);
         lists.push(['fused x1 as the retriever embeds (question + stand-ins)', pages(await hybridSearch(base, 1, 'searched', () => q.q).search(base.chatbotId, expanded, 20))]);
         const hit = (l: string[]) => (l.slice(0, 3).some((p) => q.pages.includes(p)) ? 1 : 0);
-        const kinds = ['all', ...(q.kind === 'reworded' ? ['rew'] : []), ...(q.kind === 'xlang' ? ['xlang'] : [])] as const;
+        const kinds: ('all' | 'rew' | 'xlang')[] = ['all', ...(q.kind === 'reworded' ? (['rew'] as const) : []), ...(q.kind === 'xlang' ? (['xlang'] as const) : [])];
         for (const c of kinds.flatMap((k) => [counts[k], totals[k]])) {
           c.n++;
           for (const [name, l] of lists) c[name] = (c[name] ?? 0) + hit(l);
