@@ -6,7 +6,8 @@
  * Per corpus: the site is served on 127.0.0.1; a fresh app (SQLite, ALLOW_PRIVATE_FETCH=1)
  * crawls it from `/` (POST /knowledge/website, the queue drained); every question starts a
  * conversation of its own (POST /chatbots/{id}/messages, app.inject) and the answer's sources
- * and `unanswered` flag are read back. Figures, per corpus and split (tuning / held-out):
+ * and `unanswered` flag are read back. Figures, per corpus and split (tuning / held-out, and
+ * fresh where a corpus has them: questions written after the parameters were chosen):
  *
  * - hit@1 / hit@3: the first / one of the first three cited sources is a page that answers the
  *   question (in-scope questions; a refusal is a miss), and hit@3 on the reworded ones alone;
@@ -240,7 +241,7 @@ function row(name: string, split: string, f: Figures, goals: boolean) {
 }
 
 export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !process.env.EVAL_CORPUS || process.env.EVAL_CORPUS.split(',').includes(n))) {
-  const splits = process.env.EVAL_SPLIT === 'tuning' ? (['tuning'] as const) : (['tuning', 'held-out'] as const);
+  const splits = process.env.EVAL_SPLIT === 'tuning' ? (['tuning'] as const) : (['tuning', 'held-out', 'fresh'] as const);
   const all: Outcome[] = [];
   const lines: string[] = [];
   const hybrid = process.env.EVAL_EMBEDDINGS ? await hybridRun() : null;
@@ -257,11 +258,15 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
           `${name}: ${corpus.pages.length} pages crawled (${bot.chunks} chunks); ${check.inScope} in-scope questions ` +
             `(${check.reworded} reworded, none sharing a content word with the answering page), ${check.oos} near-topic out-of-scope`,
         );
-        for (const split of splits) lines.push(row(name, split, figures(outcomes.filter((o) => o.question.split === split)), split === 'held-out'));
+        for (const split of splits) {
+          const of = outcomes.filter((o) => o.question.split === split);
+          // Only two corpora have fresh questions (the ones with pages in other languages).
+          if (of.length) lines.push(row(name, split, figures(of), split === 'held-out'));
+        }
         if (process.env.EVAL_VERBOSE) {
           for (const o of outcomes.filter((o) => splits.includes(o.question.split as never))) {
             const ok = o.question.kind === 'oos' ? o.unanswered : o.question.pages.includes(o.cited[0]);
-            if (!ok) console.log(`   ${o.question.split === 'tuning' ? 't' : 'h'} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}; BM25 ${o.anchor.join(', ')}`);
+            if (!ok) console.log(`   ${o.question.split[0]} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}; BM25 ${o.anchor.join(', ')}`);
           }
         }
       } finally {
@@ -278,7 +283,12 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
   console.log(`\nbuilt-in answerer through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`);
   console.log(HEADER);
   for (const l of lines) console.log(l);
-  if (names.length > 1) for (const split of splits) console.log(row('overall', split, figures(all.filter((o) => o.question.split === split)), false));
+  if (names.length > 1) {
+    for (const split of splits) {
+      const of = all.filter((o) => o.question.split === split);
+      if (of.length) console.log(row('overall', split, figures(of), false));
+    }
+  }
   retrievalLine('words (FTS5)', all, splits);
   if (hybrid) hybrid.print(names.length > 1, splits);
   console.log(
@@ -296,7 +306,7 @@ async function hybridRun() {
   const all: Outcome[] = [];
   const lines: string[] = [];
   return {
-    async corpus(corpus: Corpus, splits: readonly ('tuning' | 'held-out')[]) {
+    async corpus(corpus: Corpus, splits: readonly Question['split'][]) {
       const before = server.texts();
       const started = performance.now();
       const bot = await ingestCorpus(corpus, { OPENAI_BASE_URL: server.baseUrl, EMBEDDING_MODEL: SENTENCE_ENCODER_MODEL });
@@ -315,16 +325,23 @@ async function hybridRun() {
         if (server.texts() - asking < searches) throw new Error(`${corpus.name}: ${server.texts() - asking} questions embedded for ${searches} searches: the endpoint failed`);
         all.push(...outcomes);
         console.log(`${corpus.name} (hybrid): crawled and embedded in ${(ingestMs / 1000).toFixed(1)} s (${server.texts() - before} texts embedded, ${vectors} vectors)`);
-        for (const split of splits) lines.push(row(corpus.name, split, figures(outcomes.filter((o) => o.question.split === split)), split === 'held-out'));
+        for (const split of splits) {
+          const of = outcomes.filter((o) => o.question.split === split);
+          if (of.length) lines.push(row(corpus.name, split, figures(of), split === 'held-out'));
+        }
       } finally {
         await bot.t.close();
       }
     },
-    print(overall: boolean, splits: readonly ('tuning' | 'held-out')[]) {
+    print(overall: boolean, splits: readonly Question['split'][]) {
       console.log(`\nhybrid retrieval (words + ${SENTENCE_ENCODER_MODEL} vectors, RRF) through the same built-in answerer, asked of the engine; ms include embedding the question`);
       console.log(HEADER);
       for (const l of lines) console.log(l);
-      if (overall) for (const split of splits) console.log(row('overall', split, figures(all.filter((o) => o.question.split === split)), false));
+      if (overall)
+        for (const split of splits) {
+          const of = all.filter((o) => o.question.split === split);
+          if (of.length) console.log(row('overall', split, figures(of), false));
+        }
       retrievalLine('hybrid (FTS5 + vectors, RRF)', all, splits);
     },
     async close() {

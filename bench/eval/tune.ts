@@ -31,12 +31,9 @@ const grid: Setting[] = [CHOSEN];
 // The last grid run; earlier ones (the gate's share of union, stand-in factor, calibration's
 // floor and slope, unknown and absent-noun factors, question words, a field-weighted re-ranking)
 // are described in server/domain/answers/README.md with what each was worth.
-const variants: [string, Tuning][] = [['without WordNet', {}]];
-for (const maxRelated of [2, 4, 8])
-  for (const broaderWeight of [0.4, 0.8])
-    for (const relatedWeight of [0.8, 1]) variants.push([`related ${maxRelated} broader ${broaderWeight} close ${relatedWeight}`, { expansion: { maxRelated, broaderWeight, relatedWeight } }]);
-for (const [floor, slope] of [[0.05, 1.2], [0.1, 1], [0.15, 0.85], [0.2, 0.7]])
-  for (const absentNounFactor of [1, 0.5]) variants.push([`floor ${floor} slope ${slope} absent ${absentNounFactor}`, { calibration: { floor, slope }, gate: { absentNounFactor } }]);
+const variants: [string, Tuning][] = [['without WordNet', {}], ['no translations', { expansion: { translationWeight: 0 } }]];
+for (const translationWeight of [0.5, 0.8, 1])
+  for (const maxTranslations of [2, 3, 5]) variants.push([`translations ${translationWeight} max ${maxTranslations}`, { expansion: { translationWeight, maxTranslations } }]);
 if (!process.env.TUNE_QUICK) for (const [name, tuning] of variants) grid.push({ name, tuning, lexicon: name !== 'without WordNet' });
 
 const wordnet = createWordNet();

@@ -7,6 +7,7 @@
 import { CLOSE, PROTOCOL_VERSION, type TeamFrame } from '../../shared/protocol.js';
 import type { AuthContext } from '../domain/auth.js';
 import { AppError } from '../domain/errors.js';
+import type { ConversationRecord } from '../domain/conversations/ports.js';
 import type { ChatbotRecord, Page, PageRequest } from '../domain/ports.js';
 import type { Gateway } from './gateway.js';
 import { type HubMessage, topics } from './hub.js';
@@ -104,18 +105,28 @@ export class TeamConnection {
     }
     this.greeted = true;
     for (const chatbot of await this.reachable(this.auth)) this.chatbots.set(chatbot.id, chatbot);
-    for (const id of this.chatbots.keys()) this.unsubscribes.push(await this.gateway.hub.subscribe(topics.chatbot(id), (m) => this.onHub(m)));
-    if (this.closed) return this.dispose();
-    this.send({ type: 'team.ready', v: PROTOCOL_VERSION, chatbotIds: [...this.chatbots.keys()], heartbeatMs: this.gateway.limits.heartbeatMs });
+    // Resumed conversations are followed from the client's numbers before the hub can ring: a
+    // doorbell for one of them heard first would follow it from the change that rang, and the
+    // events between the client's number and that change would never be sent.
+    const resumed: ConversationRecord[] = [];
+    const unknown: string[] = [];
     for (const [id, seq] of Object.entries(resume)) {
       const c = await this.gateway.store.conversations.get(id);
       if (!c || !this.chatbots.has(c.chatbotId)) {
-        this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
+        unknown.push(id);
         continue;
       }
       this.tracker.track(c.id, this.chatbots.get(c.chatbotId)!, Math.min(seq, c.seq));
-      void this.tracker.replay(c);
+      resumed.push(c);
     }
+    for (const id of this.chatbots.keys()) this.unsubscribes.push(await this.gateway.hub.subscribe(topics.chatbot(id), (m) => this.onHub(m)));
+    if (this.closed) return this.dispose();
+    this.send({ type: 'team.ready', v: PROTOCOL_VERSION, chatbotIds: [...this.chatbots.keys()], heartbeatMs: this.gateway.limits.heartbeatMs });
+    for (const id of unknown) {
+      this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
+    }
+    // Each replay reads from the database after the subscriptions: what committed meanwhile is in it.
+    for (const c of resumed) void this.tracker.replay(c);
   }
 
   /** The token's chatbots: all of the account's (owners, admins) or the member's, within its restriction. */

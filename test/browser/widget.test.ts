@@ -226,7 +226,8 @@ describe('widget in chromium', () => {
     await input.fill('Can I return items?');
     cut = true;
     await input.press('Enter');
-    await page.locator('[data-parley] .banner').waitFor();
+    // The offline banner (not the "Connecting…" one shown while the first message waits for the socket).
+    await page.locator('[data-parley] .banner', { hasText: 'You are offline' }).waitFor();
     await input.fill('Is shipping back free?');
     await input.press('Enter');
     await screenshot(page, 'desktop-light-offline');

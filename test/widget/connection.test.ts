@@ -135,6 +135,22 @@ describe('widget connection', () => {
     c.connection.stop();
   });
 
+  it('online, a typing frame goes alone: a message awaiting its ack is not sent again with it', async () => {
+    // The typing frames leave in the same turn as the message, before its ack can arrive.
+    const s = await server();
+    const c = connect(s);
+    c.connection.start();
+    await until(() => c.frames.some((f) => f.type === 'ready'), 'ready');
+    const before = s.received.length;
+    c.connection.send({ type: 'message.send', clientId: 'k1', conversationId: 'c1', text: 'one' });
+    c.connection.send({ type: 'typing', conversationId: 'c1', typing: true });
+    c.connection.send({ type: 'typing', conversationId: 'c1', typing: false });
+    await until(() => s.received.length >= before + 3, 'three frames');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(s.received.slice(before).map((r) => r.frame.type)).toEqual(['message.send', 'typing', 'typing']);
+    c.connection.stop();
+  });
+
   it('asks for a fresh session when the server refuses the token', async () => {
     let refused = false;
     const s = await server((frame, ws) => {

@@ -53,6 +53,33 @@ describe('chat window', () => {
     expect(lastSend(t.sent).conversationId).toBe('conv1');
   });
 
+  it('messages typed before the first is acknowledged join its conversation instead of opening their own', () => {
+    const t = setup();
+    const input = screen.getByRole('textbox') as HTMLTextAreaElement;
+    for (const text of ['first', 'second', 'third']) {
+      fireEvent.input(input, { target: { value: text } });
+      fireEvent.keyDown(input, { key: 'Enter' });
+    }
+    // Only the opener goes out; the other two wait for its conversation, shown as pending.
+    const sends = () => t.sent.filter((f) => f.type === 'message.send') as unknown as Array<{ clientId: string; text: string; conversationId?: string }>;
+    expect(sends().map((f) => f.text)).toEqual(['first']);
+    expect(screen.getByText('second')).toBeTruthy();
+    t.play({ type: 'ack', clientId: sends()[0].clientId, conversationId: 'conv1', messageId: 'v1', seq: 2 });
+    expect(sends().map((f) => [f.text, f.conversationId])).toEqual([['first', undefined], ['second', 'conv1'], ['third', 'conv1']]);
+  });
+
+  it('when the opener is refused, the next waiting message opens the conversation', () => {
+    const t = setup();
+    const input = screen.getByRole('textbox') as HTMLTextAreaElement;
+    for (const text of ['too long', 'short']) {
+      fireEvent.input(input, { target: { value: text } });
+      fireEvent.keyDown(input, { key: 'Enter' });
+    }
+    const sends = () => t.sent.filter((f) => f.type === 'message.send') as unknown as Array<{ clientId: string; text: string; conversationId?: string }>;
+    t.play({ type: 'error', code: 'VALIDATION_FAILED', message: 'Message too long', ref: { type: 'message.send', clientId: sends()[0].clientId } });
+    expect(sends().map((f) => [f.text, f.conversationId])).toEqual([['too long', undefined], ['short', undefined]]);
+  });
+
   it('streams an answer by delta index (repeats dropped), then shows the stored answer with sources, feedback and follow-ups', () => {
     const t = setup(undefined, { stored: { token: 't', conversationId: 'conv1' } });
     t.play(

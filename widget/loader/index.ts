@@ -4,6 +4,8 @@
  * usable before this script loads). The chat window is a separate chunk imported on intent:
  * hover, focus, click, auto-open, an API call, or a session left by a previous visit.
  */
+// First: the settings request starts before anything else of this script is evaluated.
+import { script, settingsRequest } from './settings-request.js';
 import type { WidgetConfig } from '../../shared/protocol.js';
 import type { Boot, Controller, Host, WidgetEvent } from '../state/host.js';
 import css from './bubble.css?inline';
@@ -20,14 +22,9 @@ interface Api {
 
 const SIZES = { SMALL: 48, MEDIUM: 60, LARGE: 72 } as const;
 
-function currentScript(): HTMLScriptElement | null {
-  return (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-chatbot-id][src*="widget.js"]');
-}
-
 function boot(): void {
-  const script = currentScript();
   const w = window as unknown as { parley?: Command[] | Api };
-  if (!script?.dataset.chatbotId || (w.parley && !Array.isArray(w.parley))) return;
+  if (!script || !settingsRequest) return;
   const data = script.dataset;
   const src = new URL(script.src, location.href);
   const settings: Boot = {
@@ -173,18 +170,7 @@ function boot(): void {
   // Event subscriptions take effect at once; everything else waits for the settings.
   for (const command of early) run(command);
 
-  // The playground previews settings it has not saved: it hands the config to draw with.
-  const unsaved = data.preview !== undefined ? (window as { parleyPreview?: WidgetConfig }).parleyPreview : undefined;
-  (unsaved
-    ? Promise.resolve(unsaved)
-    : fetch(`${settings.base}/api/widget/${encodeURIComponent(settings.chatbotId)}/config`, {
-        credentials: 'omit',
-        // The playground redraws right after saving; pages use the cached settings (max-age 60 s).
-        cache: data.preview !== undefined ? 'no-cache' : 'default',
-      })
-        .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`settings ${res.status}`))))
-        .then((envelope: { data: WidgetConfig }) => envelope.data)
-  )
+  settingsRequest
     .then((cfg) => {
       if (destroyed) return;
       config = cfg;
@@ -228,8 +214,10 @@ function boot(): void {
       shadow.append(launcher.element, mount);
       document.body.append(hostEl);
       scheduleAutoOpen(a, () => !isOpen && !destroyed && withApp((c) => c.open()));
-      // A returning visitor: connect now so agent replies raise the unread badge.
-      if (hasSession(settings.chatbotId)) void load();
+      // A returning visitor: connect now so agent replies raise the unread badge. In a task of
+      // its own: the first storage read of a page is a round trip to the browser process, and
+      // the bubble's frame need not wait for it.
+      setTimeout(() => !destroyed && hasSession(settings.chatbotId) && void load());
     } else {
       shadow.append(mount);
       (target ?? document.body).append(hostEl);

@@ -10,6 +10,7 @@ import type {
   ConditionState,
   ConversationsFrame,
   HelloFrame,
+  SendMessageFrame,
   ServerFrame,
   VisitorInfo,
   WidgetConfig,
@@ -81,6 +82,13 @@ export class ChatModel {
   private lastSeq: Record<string, number> = {};
   private typingTimer: ReturnType<typeof setTimeout> | null = null;
   private started = false;
+  /**
+   * The message opening a new conversation, until the server acknowledges it: messages typed
+   * meanwhile (a fast typist, or offline) wait here and then go to its conversation, instead of
+   * each opening a conversation of its own.
+   */
+  private opener: string | null = null;
+  private waiting: SendMessageFrame[] = [];
 
   readonly items = computed<Item[]>(() => {
     const cid = this.conversationId.value;
@@ -155,7 +163,13 @@ export class ChatModel {
     this.pending.value = [...this.pending.value, optimistic];
     this.view.value = 'chat';
     this.error.value = null;
-    this.transport.send({ type: 'message.send', clientId: id, text: body, ...(cid ? { conversationId: cid } : {}), ...(via ? { via } : {}) });
+    const frame: SendMessageFrame = { type: 'message.send', clientId: id, text: body, ...(cid ? { conversationId: cid } : {}), ...(via ? { via } : {}) };
+    if (cid) this.transport.send(frame);
+    else if (this.opener) this.waiting.push(frame);
+    else {
+      this.opener = id;
+      this.transport.send(frame);
+    }
     this.connect();
   }
 
@@ -250,6 +264,8 @@ export class ChatModel {
     this.transport.stop();
     this.session.clear();
     this.started = false;
+    this.opener = null;
+    this.waiting = [];
     this.switchTo(null);
     this.session.clear();
     batch(() => {
@@ -340,11 +356,34 @@ export class ChatModel {
 
   private acked(id: string, cid: string) {
     if (this.pending.value.some((m) => m.clientId === id)) this.adopt(cid);
+    this.opened(id, cid);
+  }
+
+  /** The opener is stored: what waited for it goes to its conversation. */
+  private opened(id: string, cid: string) {
+    if (id !== this.opener) return;
+    this.opener = null;
+    const waiting = this.waiting.splice(0);
+    if (!waiting.length) return;
+    const ids = new Set(waiting.map((f) => f.clientId));
+    this.pending.value = this.pending.value.map((m) => (m.clientId && ids.has(m.clientId) ? { ...m, conversationId: cid } : m));
+    for (const frame of waiting) this.transport.send({ ...frame, conversationId: cid });
+  }
+
+  /** The opener was refused for good: the next waiting message opens the conversation instead. */
+  private openerRefused(id: string) {
+    if (id !== this.opener) return;
+    this.opener = null;
+    const next = this.waiting.shift();
+    if (!next) return;
+    this.opener = next.clientId;
+    this.transport.send(next);
   }
 
   private upsert(message: WireMessage, isNew: boolean) {
     const cid = message.conversationId;
     this.seen(cid, message.seq);
+    if (message.clientId) this.opened(message.clientId, cid);
     if (message.clientId && this.pending.value.some((m) => m.clientId === message.clientId)) {
       this.adopt(cid);
       this.pending.value = this.pending.value.filter((m) => m.clientId !== message.clientId);
@@ -424,7 +463,10 @@ export class ChatModel {
       return;
     }
     if (ref?.type === 'lead.submit') this.lead.value = 'asking';
-    if (ref?.clientId && code !== 'RATE_LIMITED') this.pending.value = this.pending.value.filter((m) => m.clientId !== ref.clientId);
+    if (ref?.clientId && code !== 'RATE_LIMITED') {
+      this.pending.value = this.pending.value.filter((m) => m.clientId !== ref.clientId);
+      this.openerRefused(ref.clientId);
+    }
     this.error.value = message || this.strings.value.ui.error;
   }
 }

@@ -61,12 +61,15 @@ export class Connection {
     if (this.status === 'idle' || this.status === 'closed') this.connect(false);
   }
 
-  /** Sends now when online, else after the next `ready` (message.send until acknowledged). */
+  /**
+   * Sends now when online, else after the next `ready` (message.send until acknowledged; typing
+   * is dropped while offline). Online, only this frame goes: the unacknowledged messages are
+   * resent at the next `ready`, not with every keystroke's typing frame.
+   */
   send(frame: ClientFrame) {
     if (frame.type === 'message.send') this.pending.set(frame.clientId, frame);
-    else if (!this.ready && frame.type === 'typing') return;
-    else this.queue.push(frame);
-    if (this.ready) this.flush(frame.type === 'message.send' ? [frame] : null);
+    if (this.ready) return this.flush([frame]);
+    if (frame.type !== 'message.send' && frame.type !== 'typing') this.queue.push(frame);
   }
 
   /** Reconnect at once (the browser came back online, the token changed). */
@@ -250,8 +253,16 @@ export class Connection {
         for (const frame of frames) {
           if (frame.type === 'ping') continue;
           chain = chain.then(async () => {
-            const res = await fetch(`${base}/api/widget/frames`, { method: 'POST', headers: auth, body: JSON.stringify(frame) }).catch(() => null);
-            const body = (await res?.json().catch(() => null)) as { data?: { frames?: ServerFrame[] } } | null;
+            if (abort.signal.aborted) return;
+            const res = await fetch(`${base}/api/widget/frames`, { method: 'POST', headers: auth, body: JSON.stringify(frame), signal: abort.signal }).catch(() => null);
+            if (abort.signal.aborted) return;
+            // Not taken (network, rate limit, server): reconnect, which resends what is unacknowledged
+            // on ready. A 400 is this frame's own fault and sending it again would not help.
+            if (!res || (!res.ok && res.status !== 400)) {
+              abort.abort();
+              return on.lost(res?.status === 401 ? CLOSE.sessionInvalid : 1006, true);
+            }
+            const body = (await res.json().catch(() => null)) as { data?: { frames?: ServerFrame[] } } | null;
             for (const f of body?.data?.frames ?? []) on.frame(f);
           });
         }

@@ -8,7 +8,10 @@
  * - words related in meaning (the lexicon: WordNet's synonyms, broader terms, derived forms) that
  *   the base actually uses, at most MAX_RELATED per word in the lexicon's order, weight
  *   RELATED_WEIGHT. Only words of the base count, so a site's vocabulary maps onto itself:
- *   "purchaser" becomes "buyer" on a site that says buyer, and brings nothing where no page does.
+ *   "purchaser" becomes "buyer" on a site that says buyer, and brings nothing where no page does;
+ * - the base's words of the same meaning in another language or inflection (translations.ts:
+ *   "lösche" -> "delete", "cancelar" -> "cancelación"), at most MAX_TRANSLATIONS, weight
+ *   TRANSLATION_WEIGHT.
  *
  * Retrieval searches the question with these words added; the relevance gate counts a concept
  * covered by a passage holding the word itself (1) or one of its stand-ins (their weight).
@@ -18,12 +21,24 @@ import type { KnowledgeProfile } from './knowledge-profile.js';
 import type { Lexicon } from './ports.js';
 import { answerWords, asks } from './question-words.js';
 import { STOPWORDS, stem, terms, words } from './text.js';
+import { baseForms, indexVocabulary, translations, type VocabularyIndex } from './translations.js';
 
 export const TYPO_WEIGHT = 0.9;
 export const RELATED_WEIGHT = 0.8;
 /** A broader or associated word (WordNet hypernym, holonym, "similar"): weaker evidence than a synonym. */
 export const BROADER_WEIGHT = 0.4;
 export const MAX_RELATED = 2;
+/** A word of the same meaning in another language (translations.ts), or another form of it. */
+export const TRANSLATION_WEIGHT = 1;
+export const MAX_TRANSLATIONS = 5;
+
+/** Per knowledge version (a new profile comes with every change of the chunks). */
+const vocabularies = new WeakMap<KnowledgeProfile, VocabularyIndex>();
+function vocabularyOf(profile: KnowledgeProfile): VocabularyIndex {
+  let index = vocabularies.get(profile);
+  if (!index) vocabularies.set(profile, (index = indexVocabulary(profile.vocabulary)));
+  return index;
+}
 
 export interface Concept {
   /** The question's word and its term (stem). */
@@ -99,6 +114,9 @@ export interface ExpansionOptions {
   cueSalience?: number;
   /** At most this many answer words searched per kind. */
   maxCueWords?: number;
+  /** Weight of the base's words for the same meaning in another language (0: none added). */
+  translationWeight?: number;
+  maxTranslations?: number;
 }
 
 export const CUE_WEIGHT = 0.5;
@@ -133,10 +151,22 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
       concept.searchWords.push(w);
       return true;
     };
+    // The base's words for the same meaning, in its languages: "lösche" finds "delete", "deposit" finds "fianza".
+    let translated = 0;
+    const translationWeight = options.translationWeight ?? TRANSLATION_WEIGHT;
+    if (translationWeight > 0) {
+      const index = vocabularyOf(profile);
+      for (const other of translations(word)) {
+        for (const w of baseForms(other, index)) {
+          if (translated >= (options.maxTranslations ?? MAX_TRANSLATIONS)) break;
+          if (stem(w) !== term && add(w, translationWeight)) translated++;
+        }
+      }
+    }
     const related = lexicon ? lexicon.related(word) : [];
     let base = word;
     // Only a word the lexicon does not know is taken for a misspelling ("rice" is not "nice").
-    if (lexicon && !profile.df.has(term) && related.length === 0 && lexicon.partOfSpeech?.(word) == null) {
+    if (lexicon && !translated && !profile.df.has(term) && related.length === 0 && lexicon.partOfSpeech?.(word) == null) {
       const fixed = correction(word, profile);
       if (fixed && add(fixed, typoWeight)) base = fixed;
       else concept.unknown = true;

@@ -286,8 +286,29 @@ export function extractAnswer(
   const pool = candidates(passages, locale);
   score(pool, q, passages, questionTerms);
   const chosen = selectSentences(pool, q, maxPassages);
-  if (!chosen.length) return null;
-  return { text: compose(chosen), used: [...new Set(chosen.map((c) => c.passage))] };
+  if (chosen.length) return { text: compose(chosen), used: [...new Set(chosen.map((c) => c.passage))] };
+  const lead = titledLead(pool, q, passages);
+  return lead.length ? { text: compose(lead), used: [lead[0].passage] } : null;
+}
+
+/**
+ * No sentence holds a question word, yet a passage's title or headings name the topic (a short
+ * article titled "Reservas y cancelaciones" asked "¿Puedo cancelar una reserva?": its sentences
+ * say "cancelación", which no stemmer here relates): the article's opening sentences, from the
+ * best-ranked such passage, rather than a refusal the gate did not ask for.
+ */
+function titledLead(pool: Candidate[], question: string[], passages: Passage[]): Candidate[] {
+  const about = passages.find((p) => {
+    const heads = new Set(terms(`${p.title}\n${p.headingPath.join('\n')}`));
+    return question.some((t) => heads.has(t));
+  });
+  if (!about) return [];
+  const out: Candidate[] = [];
+  for (const c of pool.filter((x) => x.passage === about).sort((a, b) => a.order - b.order)) {
+    if (out.length >= MIN_SENTENCES || out.reduce((n, x) => n + x.text.length + 1, 0) + c.text.length > MAX_CHARS) break;
+    out.push(c);
+  }
+  return out;
 }
 
 export function createExtractiveProvider(): AnswerProvider {

@@ -55,8 +55,8 @@ export class WidgetService {
     if (!originAllowed(origin, allowedDomainsOf(chatbot.settings))) throw originNotAllowed();
   }
 
-  async config(chatbotId: string): Promise<WidgetConfig> {
-    const chatbot = await this.chatbot(chatbotId);
+  /** The public config of a chatbot the caller has read (and checked its origin). */
+  async config(chatbot: ChatbotRecord): Promise<WidgetConfig> {
     const [starters, followUps] = await Promise.all([this.store.resources.starters.list(chatbot.id), this.store.resources.followups.list(chatbot.id)]);
     return widgetConfig(chatbot, starters, followUps);
   }

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import Type from 'typebox';
 import { CLOSE, LIMITS, type ServerFrame, WS_SESSION_PROTOCOL_PREFIX } from '../../../shared/protocol.js';
 import { AppError } from '../../domain/errors.js';
+import type { ChatbotRecord } from '../../domain/ports.js';
 import { LOCALES } from '../../../shared/settings.js';
 import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
@@ -36,8 +37,12 @@ const SessionBody = Type.Object(
 const PUBLIC = { public: true } as const;
 /** A value typed in shared/protocol.ts, the wire contract the widget shares, and written as it is. */
 const Shaped = (name: string) => Type.Unknown({ description: `${name} (shared/protocol.ts)` });
-/** Cached by browsers and CDNs for a minute; an ETag makes the revalidation cheap. */
-const CONFIG_MAX_AGE = 60;
+/**
+ * Fresh for a minute (an ETag makes the revalidation cheap); after that a returning visitor's
+ * bubble is drawn at once from the cached copy while it is revalidated (stale-while-revalidate):
+ * a change shows from the next page view instead of costing every view a round trip first.
+ */
+const CONFIG_CACHE = 'public, max-age=60, stale-while-revalidate=86400';
 
 /** The session token of `Authorization: Bearer <token>` (the SSE fallback's routes). */
 function bearer(request: FastifyRequest): string | null {
@@ -75,6 +80,15 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       new AppError('RATE_LIMITED', `Too many requests: at most ${context.max} per ${context.after}`, { hint: `Try again in ${context.after}`, headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
   });
 
+  // The chatbot a request names, read once per request (the CORS hook, the origin check and the
+  // config would each read it; on PostgreSQL every read is a round trip before the bubble shows).
+  const chatbots = new WeakMap<FastifyRequest, Promise<ChatbotRecord>>();
+  const chatbotOf = (request: FastifyRequest, chatbotId: string) => {
+    let read = chatbots.get(request);
+    if (!read) chatbots.set(request, (read = widget.chatbot(chatbotId)));
+    return read;
+  };
+
   // CORS, per chatbot: our own hook because the allowed origins are a setting of each chatbot
   // (read from the route's chatbot or the session token's) and every route declares its access.
   app.addHook('onRequest', async (request, reply) => {
@@ -84,7 +98,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     let allowed = true;
     const chatbotId = params.chatbotId ?? widget.tokens.read(bearer(request))?.chatbotId;
     if (chatbotId) {
-      const chatbot = await widget.chatbot(chatbotId).catch(() => null);
+      const chatbot = await (params.chatbotId ? chatbotOf(request, chatbotId) : widget.chatbot(chatbotId)).catch(() => null);
       allowed = !chatbot || originAllowed(origin, allowedDomainsOf(chatbot.settings));
     }
     reply.header('vary', 'Origin');
@@ -104,19 +118,22 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   }
 
   const checkOrigin = async (request: FastifyRequest, chatbotId: string) => {
-    const chatbot = await widget.chatbot(chatbotId);
+    const chatbot = await chatbotOf(request, chatbotId);
     widget.checkOrigin(chatbot, request.headers.origin);
     return chatbot;
   };
 
   app.get('/api/widget/:chatbotId/config', endpoint({
     access: PUBLIC, config: { rateLimit: { max: 120, timeWindow: '1 minute' } }, data: Shaped('WidgetConfig'),
-    hide: true, tags: ['widget'], summary: "The widget's public configuration", description: 'Only what the widget draws with; cacheable (ETag, max-age 60 s).', params: ChatbotParams,
+    hide: true, tags: ['widget'], summary: "The widget's public configuration", description: 'Only what the widget draws with; cacheable (ETag, max-age 60 s, stale-while-revalidate a day).', params: ChatbotParams,
   }), async (request, reply) => {
-    await checkOrigin(request, request.params.chatbotId);
-    const data = await widget.config(request.params.chatbotId);
+    const data = await widget.config(await checkOrigin(request, request.params.chatbotId));
     const etag = `"${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
-    reply.header('etag', etag).header('cache-control', `public, max-age=${CONFIG_MAX_AGE}`);
+    reply.header('etag', etag).header('cache-control', CONFIG_CACHE).header('timing-allow-origin', '*');
+    // widget.js asks with credentials so the request rides the connection widget.js came on (a
+    // browser keeps uncredentialed requests on other connections: a new TCP and TLS handshake
+    // before the bubble). No cookie is read here; the answer is the same for everyone.
+    if (reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-credentials', 'true');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return data;
   });

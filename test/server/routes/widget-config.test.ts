@@ -63,11 +63,11 @@ test('only what the widget needs: appearance, texts, starters; never prompts, in
   }
 });
 
-test('cacheable: an ETag and a short max-age; the same ETag answers 304; a change gives a new one', async () => {
+test('cacheable: an ETag, a short max-age and a day of stale-while-revalidate; the same ETag answers 304; a change gives a new one', async () => {
   const first = await t.call('GET', `/api/widget/${chatbotId}/config`);
   const etag = first.headers.etag as string;
   expect(etag).toMatch(/^".+"$/);
-  expect(first.headers['cache-control']).toBe('public, max-age=60');
+  expect(first.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=86400');
   const again = await t.call('GET', `/api/widget/${chatbotId}/config`, null, undefined, { 'if-none-match': etag });
   expect(again.status).toBe(304);
   await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/appearance`, token, { welcomeMessage: 'Hello again' });
@@ -89,4 +89,18 @@ test('the English texts a chatbot starts with stay in its v2 settings, and its w
   const changed = (await t.call('GET', `/api/widget/${id}/config`, null, undefined, { 'cache-control': 'no-cache' })).body.data;
   expect([changed.appearance.welcomeMessage, changed.appearance.placeholderText]).toEqual(['', 'Ihre Frage …']);
   expect((await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings).toMatchObject({ welcomeMessage: null, placeholderText: 'Ihre Frage …' });
+});
+
+test("readable by the widget's credentialed request from the page (it rides widget.js's connection), with resource timing; a refused origin gets neither", async () => {
+  const page = await t.call('GET', `/api/widget/${chatbotId}/config`, null, undefined, { origin: 'https://shop.example' });
+  expect(page.status).toBe(200);
+  expect(page.headers['access-control-allow-origin']).toBe('https://shop.example');
+  expect(page.headers['access-control-allow-credentials']).toBe('true');
+  expect(page.headers['timing-allow-origin']).toBe('*');
+  const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Guarded', settings: { general: { allowedDomains: ['shop.example'] } } });
+  const guarded = created.body.data.chatbot.id;
+  const refused = await t.call('GET', `/api/widget/${guarded}/config`, null, undefined, { origin: 'https://evil.test' });
+  expect(refused.status).toBe(403);
+  expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+  expect(refused.headers['access-control-allow-credentials']).toBeUndefined();
 });

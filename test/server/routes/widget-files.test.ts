@@ -27,6 +27,19 @@ describe('widget files', () => {
     expect(plain.body).toContain('/api/widget/');
   });
 
+  it('revalidates widget.js with its ETag (304, no body) and lets the page time it', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/widget.js', headers: { 'accept-encoding': 'br' } });
+    expect(res.headers['timing-allow-origin']).toBe('*');
+    const etag = String(res.headers.etag);
+    expect(etag).toMatch(/^".+"$/);
+    const again = await t.app.inject({ method: 'GET', url: '/widget.js', headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    const other = await t.app.inject({ method: 'GET', url: '/widget.js', headers: { 'if-none-match': '"stale"' } });
+    expect(other.statusCode).toBe(200);
+    expect(other.body).toBe(readFileSync(join(WIDGET_DIST, 'widget.js'), 'utf8'));
+  });
+
   it('serves each hashed chunk with a year-long immutable cache; other names are 404 in the envelope', async () => {
     const [chunk] = chunks();
     const res = await t.app.inject({ method: 'GET', url: `/widget/${chunk}` });

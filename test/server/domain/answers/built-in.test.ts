@@ -222,6 +222,18 @@ describe('built-in answerer parts', () => {
     expect(extractAnswer('Tell me about volcanoes', passages)).toBeNull();
   });
 
+  it("quotes the opening of an article whose title names the question's topic when no sentence repeats its words, rather than refusing", () => {
+    const passages = [
+      { ...hit({ title: 'Opening hours', text: 'The shop is open daily from 9 am. Deliveries arrive in the morning.' }), n: 1 },
+      { ...hit({ title: 'Refunds', headingPath: ['Refund policy'], text: 'Your money is returned to the card you paid with. It takes up to five working days. Gift cards are excluded.' }), n: 2 },
+    ];
+    const answer = extractAnswer('refund?', passages)!;
+    expect(answer.text).toBe('Your money is returned to the card you paid with. It takes up to five working days.');
+    expect(answer.used.map((p) => p.n)).toEqual([2]);
+    // Nothing names the topic: still no answer.
+    expect(extractAnswer('warranty?', passages)).toBeNull();
+  });
+
   it('never says a sentence twice, even when two passages (one page under two URLs) both hold it', () => {
     const text = 'Standard delivery takes three to five working days. Orders above 50 EUR ship free of charge.';
     const passages = [

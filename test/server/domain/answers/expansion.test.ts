@@ -9,6 +9,8 @@ import { buildProfile, idf, profileCache } from '../../../../server/domain/answe
 import { CALIBRATED_THRESHOLD, conceptRelevance } from '../../../../server/domain/answers/relevance.js';
 import { calibratedThreshold, CALIBRATION_FLOOR } from '../../../../server/domain/answers/calibration.js';
 import { asks } from '../../../../server/domain/answers/question-words.js';
+import { sameWord, translations } from '../../../../server/domain/answers/translations.js';
+import { stem } from '../../../../server/domain/answers/text.js';
 
 const wordnet = createWordNet();
 const PAGES = [
@@ -49,7 +51,8 @@ describe('question concepts', () => {
     expect(editDistance('cancle', 'cancel', 2)).toBe(1); // a swap of neighbours is one edit
     expect(correction('refnd', profile)).toBe('refund');
     const [concept] = questionConcepts('subscripton', profile, wordnet);
-    expect(concept.searchWords).toContain('subscription');
+    // The base's word, in one of its forms (the title says "Subscriptions"): the same term to the search and the gate.
+    expect(concept.searchWords.some((w) => /^subscriptions?$/.test(w))).toBe(true);
     expect(questionConcepts('bead', profile, wordnet)[0].searchWords).not.toContain('bread'); // a real word is no typo
   });
 
@@ -70,6 +73,36 @@ describe('question words', () => {
     // Only what this base says: "days" and "business" are on the refunds page, "hours" nowhere.
     expect(duration.searchWords).toEqual(['days', 'within', 'business']);
     expect(expandedQuery('How long until the buyer sees the money?', [duration])).toContain('days');
+  });
+});
+
+describe('words of another language', () => {
+  it('inflections meet by their shared beginning; short or merely similar words do not', () => {
+    expect(sameWord('lösche', 'löschen')).toBe(true);
+    expect(sameWord('cancelar', 'cancelacion')).toBe(true);
+    expect(sameWord('restablezco', 'restablecer')).toBe(true);
+    expect(sameWord('conta', 'contact')).toBe(false); // Portuguese "account" is not "contact"
+    expect(sameWord('pagar', 'pagina')).toBe(false);
+    expect(translations('Rückerstattung')).toContain('refund');
+    expect(translations('cancelar')).toEqual(expect.arrayContaining(['cancelacion', 'stornieren', 'annuler']));
+    expect(translations('cancelar')).not.toContain('delete');
+    expect(translations('croissant')).toEqual([]);
+    // Every shipped language that spaces its words: Danish, Swedish, Polish too.
+    for (const word of ['adgangskode', 'lösenord', 'hasło']) expect(translations(word)).toContain('password');
+    // A word that is also common English of another meaning is not listed: "what kind of bread" is not about children.
+    expect(translations('kind')).toEqual([]);
+    expect(translations('tag')).toEqual([]);
+  });
+
+  it("a German or Spanish question word stands for the base's English word, at full weight, and is no longer an unknown word", () => {
+    const [refund] = questionConcepts('Rückerstattung', profile, wordnet);
+    expect(refund.alternatives.get(stem('refund'))).toBe(1);
+    expect(refund.unknown).toBeFalsy();
+    const cancel = questionConcepts('¿Puedo cancelar la suscripción?', profile, wordnet);
+    expect(cancel.find((c) => c.word === 'cancelar')!.searchWords).toContain('cancel');
+    expect(cancel.find((c) => c.word === 'suscripción')!.alternatives.get(stem('subscription'))).toBe(1);
+    // A word of no listed meaning brings nothing.
+    expect(questionConcepts('Kaffeebohnen', profile, wordnet)[0].searchWords).toEqual([]);
   });
 });
 

@@ -1,0 +1,39 @@
+/**
+ * The first statement of widget.js (index.ts imports this module before any other): the chatbot's
+ * public settings are requested before the rest of the script is even evaluated. The bubble waits
+ * on two requests in a row (widget.js, then these settings), so every moment the second one starts
+ * earlier shows the bubble earlier.
+ */
+import type { WidgetConfig } from '../../shared/protocol.js';
+
+/** The script tag widget.js runs from (only known while it first runs). */
+export const script: HTMLScriptElement | null =
+  (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-chatbot-id][src*="widget.js"]');
+
+/** The settings to draw with, or null when this script has nothing to draw (see below). */
+export const settingsRequest: Promise<WidgetConfig> | null = request();
+
+function request(): Promise<WidgetConfig> | null {
+  const data = script?.dataset;
+  const loaded = (window as { parley?: unknown }).parley;
+  // No chatbot, or a second copy of widget.js on the page (the first one installed the API).
+  if (!data?.chatbotId || (loaded && !Array.isArray(loaded))) return null;
+  if (data.preview !== undefined) {
+    // The playground previews settings it has not saved: it hands the config to draw with.
+    const unsaved = (window as { parleyPreview?: WidgetConfig }).parleyPreview;
+    if (unsaved) return Promise.resolve(unsaved);
+  }
+  const base = data.server ?? new URL(script!.src, location.href).origin;
+  const url = `${base}/api/widget/${encodeURIComponent(data.chatbotId)}/config`;
+  // The playground redraws right after saving; pages use the cached settings (fresh 60 s, then
+  // drawn from once more while revalidated).
+  const cache: RequestCache = data.preview !== undefined ? 'no-cache' : 'default';
+  // 'include' like the script tag's own request, so this one reuses its connection (browsers
+  // keep credentialed and uncredentialed requests on separate connections); the server reads no
+  // cookie here. Should a proxy in front of the server drop the CORS header credentials need,
+  // the request is made once more without them.
+  return fetch(url, { credentials: 'include', cache })
+    .catch(() => fetch(url, { credentials: 'omit', cache }))
+    .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`settings ${res.status}`))))
+    .then((envelope: { data: WidgetConfig }) => envelope.data);
+}
