@@ -320,8 +320,8 @@ async function hybridRun() {
         const asking = server.texts();
         const outcomes = await askAll(bot, corpus.questions, engine);
         // A failed embedding falls back to words silently (retrieval.ts): every search must have had its vector.
-        // Searches: 8 warm-up questions, each question twice (answer, then retrieval alone), the 24 calibration probes.
-        const searches = 8 + 2 * corpus.questions.length + PROBE_QUESTIONS.length;
+        // Searches: 8 warm-up questions, each question three times (answer, then retrieval alone as asked and expanded), the 24 calibration probes.
+        const searches = 8 + 3 * corpus.questions.length + PROBE_QUESTIONS.length;
         if (server.texts() - asking < searches) throw new Error(`${corpus.name}: ${server.texts() - asking} questions embedded for ${searches} searches: the endpoint failed`);
         all.push(...outcomes);
         console.log(`${corpus.name} (hybrid): crawled and embedded in ${(ingestMs / 1000).toFixed(1)} s (${server.texts() - before} texts embedded, ${vectors} vectors)`);
