@@ -199,11 +199,11 @@ export class VisitorConnection {
     }
     const session = this.session;
     this.greeted = true;
-    this.unsubscribe = await this.gateway.hub.subscribe(topics.visitor(session.visitor.id), (m) => this.onHub(m));
-    if (this.closed) return this.dispose();
     // Resumed conversations are followed from the client's numbers before `ready` goes out: the
     // client sends what it queued offline on `ready`, and a message handled before its
     // conversation was tracked would follow it from now and skip the events the client missed.
+    // And before the hub can ring: a doorbell heard first would follow one from its start and
+    // send again everything the client has.
     const resumed: ConversationRecord[] = [];
     const unknown: string[] = [];
     for (const [id, seq] of Object.entries(frame.resume ?? {})) {
@@ -215,6 +215,7 @@ export class VisitorConnection {
       this.tracker.track(c.id, session.chatbot, Math.min(seq, c.seq));
       resumed.push(c);
     }
+    this.unsubscribe = await this.gateway.hub.subscribe(topics.visitor(session.visitor.id), (m) => this.onHub(m));
     if (this.closed) return this.dispose();
     this.send({ type: 'ready', v: PROTOCOL_VERSION, visitor: visitorInfo(session.visitor), heartbeatMs: this.gateway.limits.heartbeatMs });
     for (const id of unknown) {
