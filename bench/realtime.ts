@@ -34,6 +34,14 @@ const QUESTIONS = int('BENCH_QUESTIONS', 50);
 const IDLE = int('BENCH_IDLE_SOCKETS', 5000);
 const PARLEY_PORT = int('BENCH_PORT', 3131);
 const ECHO_PORT = PARLEY_PORT + 1;
+/** BENCH_PARTS: which of the three parts run (default all), e.g. `1` for quick A/B runs of the round trip. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3').split(','));
+/**
+ * BENCH_RATE: messages per second offered in all, spread over the sockets (default: as fast as
+ * answered). At a rate the server keeps up with, its CPU per message compares two versions at
+ * the same batch sizes, which a loaded machine shifts in the closed loop.
+ */
+const RATE = Number(process.env.BENCH_RATE || 0);
 const SECRET_KEY = 'b'.repeat(64);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -92,9 +100,18 @@ class Socket {
 async function roundTrips(sockets: Socket[], once: (s: Socket, i: number, n: number) => Promise<void>) {
   const latencies: number[] = [];
   const end = performance.now() + DURATION_S * 1000;
+  const start = performance.now();
+  const interval = RATE > 0 ? (sockets.length / RATE) * 1000 : 0;
   await Promise.all(
     sockets.map(async (s, i) => {
       for (let n = 0; performance.now() < end; n++) {
+        if (interval) {
+          // Socket i sends at start + (n + i / sockets) * interval: evenly spread, never catching up in a burst.
+          const at = start + (n + i / sockets.length) * interval;
+          const wait = at - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          if (performance.now() >= end) break;
+        }
         const t0 = performance.now();
         await once(s, i, n);
         latencies.push(performance.now() - t0);
@@ -164,39 +181,43 @@ export async function run() {
     };
 
     // 1. Round trips at SOCKETS concurrent sockets, against the echo server.
-    const sockets = await Promise.all(tokens.map(visit));
-    const conversations = await Promise.all(
-      sockets.map(async (s, i) => {
-        const ack = s.next((f) => f.type === 'ack');
-        s.send({ type: 'message.send', clientId: `warm-${i}`, text: 'Hello, is anyone there?' });
-        return ((await ack) as { conversationId: string }).conversationId;
-      }),
-    );
-    const cpuBefore = cpuMs(server);
-    const parley = await roundTrips(sockets, async (s, i, n) => {
-      const clientId = `m-${i}-${n}`;
-      const created = s.next((f) => f.type === 'message.created' && f.message.clientId === clientId);
-      s.send({ type: 'message.send', clientId, conversationId: conversations[i], text: 'Do you ship to Norway, and how long does it take?' });
-      await created;
-    });
-    const cpuPerMessage = ((cpuMs(server) - cpuBefore) * 1000) / parley.count;
-    for (const s of sockets) s.ws.close();
-    await new Promise((r) => setTimeout(r, 1000));
+    if (PARTS.has('1')) await roundTripPart();
+    async function roundTripPart() {
+      const sockets = await Promise.all(tokens.map(visit));
+      const conversations = await Promise.all(
+        sockets.map(async (s, i) => {
+          const ack = s.next((f) => f.type === 'ack');
+          s.send({ type: 'message.send', clientId: `warm-${i}`, text: 'Hello, is anyone there?' });
+          return ((await ack) as { conversationId: string }).conversationId;
+        }),
+      );
+      const cpuBefore = cpuMs(server);
+      const parley = await roundTrips(sockets, async (s, i, n) => {
+        const clientId = `m-${i}-${n}`;
+        const created = s.next((f) => f.type === 'message.created' && f.message.clientId === clientId);
+        s.send({ type: 'message.send', clientId, conversationId: conversations[i], text: 'Do you ship to Norway, and how long does it take?' });
+        await created;
+      });
+      const cpuPerMessage = ((cpuMs(server) - cpuBefore) * 1000) / parley.count;
+      for (const s of sockets) s.ws.close();
+      await new Promise((r) => setTimeout(r, 1000));
 
-    const echoes = await Promise.all(Array.from({ length: SOCKETS }, () => Socket.open(`ws://127.0.0.1:${ECHO_PORT}`, [], false)));
-    const bare = await roundTrips(echoes, async (s, i, n) => {
-      const back = s.next(() => true);
-      s.send({ type: 'message.send', clientId: `m-${i}-${n}`, conversationId: conversations[i], text: 'Do you ship to Norway, and how long does it take?' });
-      await back;
-    });
-    for (const s of echoes) s.ws.close();
+      const echoes = await Promise.all(Array.from({ length: SOCKETS }, () => Socket.open(`ws://127.0.0.1:${ECHO_PORT}`, [], false)));
+      const bare = await roundTrips(echoes, async (s, i, n) => {
+        const back = s.next(() => true);
+        s.send({ type: 'message.send', clientId: `m-${i}-${n}`, conversationId: conversations[i], text: 'Do you ship to Norway, and how long does it take?' });
+        await back;
+      });
+      for (const s of echoes) s.ws.close();
 
-    console.log(`1. message.send -> own message.created, ${SOCKETS} sockets, ${DURATION_S} s each`);
-    console.log(`   parley   ${parley.perSecond.toFixed(0).padStart(7)} msg/s   p50 ${fmt(parley.p50)} ms   p99 ${fmt(parley.p99)} ms   (${parley.count} messages)`);
-    console.log(`   ws echo  ${bare.perSecond.toFixed(0).padStart(7)} msg/s   p50 ${fmt(bare.p50)} ms   p99 ${fmt(bare.p99)} ms`);
-    console.log(`   ratio ${(parley.perSecond / bare.perSecond).toFixed(2)} (goal >= 0.3); p99 ${fmt(parley.p99)} ms (goal <= 20 ms)`);
-    console.log(`   server CPU per message ${cpuPerMessage.toFixed(0)} µs (user + system; far less sensitive to other load than msg/s)`);
+      console.log(`1. message.send -> own message.created, ${SOCKETS} sockets, ${DURATION_S} s each${RATE ? `, ${RATE} msg/s offered` : ''}`);
+      console.log(`   parley   ${parley.perSecond.toFixed(0).padStart(7)} msg/s   p50 ${fmt(parley.p50)} ms   p99 ${fmt(parley.p99)} ms   (${parley.count} messages)`);
+      console.log(`   ws echo  ${bare.perSecond.toFixed(0).padStart(7)} msg/s   p50 ${fmt(bare.p50)} ms   p99 ${fmt(bare.p99)} ms`);
+      console.log(`   ratio ${(parley.perSecond / bare.perSecond).toFixed(2)} (goal >= 0.3); p99 ${fmt(parley.p99)} ms (goal <= 20 ms)`);
+      console.log(`   server CPU per message ${cpuPerMessage.toFixed(0)} µs (user + system; far less sensitive to other load than msg/s)`);
+    }
 
+    if (!PARTS.has('2') && !PARTS.has('3')) return;
     // 2. Time to the first streamed token with the built-in answerer.
     const asker = await visit(aiToken);
     const first: number[] = [];

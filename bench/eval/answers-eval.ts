@@ -6,7 +6,8 @@
  * Per corpus: the site is served on 127.0.0.1; a fresh app (SQLite, ALLOW_PRIVATE_FETCH=1)
  * crawls it from `/` (POST /knowledge/website, the queue drained); every question starts a
  * conversation of its own (POST /chatbots/{id}/messages, app.inject) and the answer's sources
- * and `unanswered` flag are read back. Figures, per corpus and split (tuning / held-out):
+ * and `unanswered` flag are read back. Figures, per corpus and split (tuning / held-out, and
+ * fresh where a corpus has them: questions written after the parameters were chosen):
  *
  * - hit@1 / hit@3: the first / one of the first three cited sources is a page that answers the
  *   question (in-scope questions; a refusal is a miss), and hit@3 on the reworded ones alone;
@@ -21,8 +22,27 @@
  * abstention >= 0.90, false abstention <= 0.05, reworded hit@3 >= 0.80, p95 <= 25 ms.
  * `EVAL_SPLIT=tuning` prints the tuning halves only (what parameters are chosen on);
  * `EVAL_VERBOSE=1` lists every miss; `EVAL_CORPUS=shop` runs one corpus.
+ *
+ * `EVAL_EMBEDDINGS=1` adds hybrid retrieval with a real sentence-embedding model (Universal
+ * Sentence Encoder lite, served on a local OpenAI-compatible endpoint by embeddings-server.ts):
+ * each site is crawled a second time by an app configured with that endpoint (OPENAI_BASE_URL +
+ * EMBEDDING_MODEL), so the vectors are written at ingest through the real wiring, and the same
+ * questions are answered by the built-in answerer over that app's hybrid retriever. They are
+ * asked of the engine (`answers` built as services.ts builds it), not over HTTP: an app with
+ * OPENAI_BASE_URL answers with the language model, and the endpoint here serves embeddings only.
  */
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { createAnswerEngine } from '../../server/domain/answers/engine.js';
+import { createExtractiveProvider } from '../../server/domain/answers/extractive.js';
+import { createWordNet } from '../../server/adapters/wordnet.js';
+import { PROBE_QUESTIONS } from '../../server/domain/answers/calibration.js';
+import { expandedQuery, questionConcepts } from '../../server/domain/answers/expansion.js';
+import { profileCache } from '../../server/domain/answers/knowledge-profile.js';
+import type { Lexicon } from '../../server/domain/answers/ports.js';
+
+/** WordNet for the retrieval-alone figures (the engine searches with its stand-in words). */
+let lexicon: (Lexicon & { close(): void }) | null = null;
+import type { AnswerEngine } from '../../server/domain/conversations/ports.js';
 import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { plainBm25, type AnchorChunk } from './bm25.js';
 import { checkQuestions, CORPORA, loadCorpus, serveCorpus, type Corpus, type CorpusName, type Question } from './corpus.js';
@@ -40,6 +60,10 @@ export interface Outcome {
   text: string;
   /** Page paths of plain BM25's top three chunks. */
   anchor: string[];
+  /** Page paths of the app's retriever's top three distinct pages for the question as asked (no stand-in words). */
+  retrieved?: string[];
+  /** The same for the question as the engine searches it (with its stand-in words, expansion.ts). */
+  expanded?: string[];
 }
 
 export interface Bot {
@@ -81,11 +105,20 @@ export async function anchorOf(bot: Bot) {
   return plainBm25(rows.map((r): AnchorChunk => ({ documentId: r.document_id, title: r.title, heading: r.heading, text: r.text })));
 }
 
-/** Asks every question through POST /chatbots/{id}/messages, each in a conversation of its own. */
-export async function askAll(bot: Bot, questions: Question[]): Promise<Outcome[]> {
+/**
+ * Asks every question through POST /chatbots/{id}/messages, each in a conversation of its own;
+ * or, given `engine`, of that engine directly (the hybrid run, see the top of this file).
+ */
+export async function askAll(bot: Bot, questions: Question[], engine?: AnswerEngine): Promise<Outcome[]> {
   const anchor = await anchorOf(bot);
+  const profile = await profileCache(bot.t.app.services.store.answers).get(bot.chatbotId);
+  lexicon ??= createWordNet();
   const ask = async (message: string) => {
     const start = performance.now();
+    if (engine) {
+      const answer = await engine.answer({ chatbotId: bot.chatbotId, accountId: 'eval', conversationId: 'eval', settings: {}, question: message, history: [] });
+      return { answer, ms: performance.now() - start };
+    }
     const res = await bot.t.app.inject({
       method: 'POST',
       url: `/api/v2/chatbots/${bot.chatbotId}/messages`,
@@ -102,8 +135,9 @@ export async function askAll(bot: Bot, questions: Question[]): Promise<Outcome[]
   for (const question of questions) {
     const { answer, ms } = await ask(question.q);
     const start = performance.now();
-    await bot.t.app.services.retriever.search(bot.chatbotId, question.q, 11);
+    const hits = await bot.t.app.services.retriever.search(bot.chatbotId, question.q, 11);
     const searchMs = performance.now() - start;
+    const expandedHits = await bot.t.app.services.retriever.search(bot.chatbotId, expandedQuery(question.q, questionConcepts(question.q, profile, lexicon)), 11);
     out.push({
       searchMs,
       question,
@@ -112,6 +146,8 @@ export async function askAll(bot: Bot, questions: Question[]): Promise<Outcome[]
       ms,
       text: answer.text,
       anchor: anchor.search(question.q, 3).map((c) => bot.pathOf.get(c.documentId) ?? '?'),
+      retrieved: [...new Set(hits.map((h) => bot.pathOf.get(h.documentId) ?? '?'))].slice(0, 3),
+      expanded: [...new Set(expandedHits.map((h) => bot.pathOf.get(h.documentId) ?? '?'))].slice(0, 3),
     });
   }
   return out;
@@ -168,6 +204,18 @@ export function figures(outcomes: Outcome[]): Figures {
   };
 }
 
+/** Retrieval alone: an answering page among the retriever's top three pages, in-scope questions (all, reworded). */
+function retrievalLine(label: string, outcomes: Outcome[], splits: readonly string[]) {
+  for (const which of ['retrieved', 'expanded'] as const) {
+    const parts = splits.map((split) => {
+      const inScope = outcomes.filter((o) => o.question.split === split && o.question.kind !== 'oos');
+      const hit = (xs: Outcome[]) => (xs.length ? xs.filter((o) => (o[which] ?? []).some((p) => o.question.pages.includes(p))).length / xs.length : NaN);
+      return `${split} ${f2(hit(inScope))} (reworded ${f2(hit(inScope.filter((o) => o.question.kind === 'reworded')))})`;
+    });
+    console.log(`retrieval alone, ${label}, an answering page in the top three for the question ${which === 'retrieved' ? 'as asked' : 'with the stand-in words the engine adds'}: ${parts.join(', ')}`);
+  }
+}
+
 const f2 = (x: number) => (Number.isNaN(x) ? '   -' : x.toFixed(2));
 const f1 = (x: number) => (Number.isNaN(x) ? '   -' : x.toFixed(1));
 
@@ -193,9 +241,10 @@ function row(name: string, split: string, f: Figures, goals: boolean) {
 }
 
 export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !process.env.EVAL_CORPUS || process.env.EVAL_CORPUS.split(',').includes(n))) {
-  const splits = process.env.EVAL_SPLIT === 'tuning' ? (['tuning'] as const) : (['tuning', 'held-out'] as const);
+  const splits = process.env.EVAL_SPLIT === 'tuning' ? (['tuning'] as const) : (['tuning', 'held-out', 'fresh'] as const);
   const all: Outcome[] = [];
   const lines: string[] = [];
+  const hybrid = process.env.EVAL_EMBEDDINGS ? await hybridRun() : null;
   try {
     for (const name of names) {
       const corpus = loadCorpus(name);
@@ -209,28 +258,97 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
           `${name}: ${corpus.pages.length} pages crawled (${bot.chunks} chunks); ${check.inScope} in-scope questions ` +
             `(${check.reworded} reworded, none sharing a content word with the answering page), ${check.oos} near-topic out-of-scope`,
         );
-        for (const split of splits) lines.push(row(name, split, figures(outcomes.filter((o) => o.question.split === split)), split === 'held-out'));
+        for (const split of splits) {
+          const of = outcomes.filter((o) => o.question.split === split);
+          // Only two corpora have fresh questions (the ones with pages in other languages).
+          if (of.length) lines.push(row(name, split, figures(of), split === 'held-out'));
+        }
         if (process.env.EVAL_VERBOSE) {
           for (const o of outcomes.filter((o) => splits.includes(o.question.split as never))) {
             const ok = o.question.kind === 'oos' ? o.unanswered : o.question.pages.includes(o.cited[0]);
-            if (!ok) console.log(`   ${o.question.split === 'tuning' ? 't' : 'h'} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}; BM25 ${o.anchor.join(', ')}`);
+            if (!ok) console.log(`   ${o.question.split[0]} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}; BM25 ${o.anchor.join(', ')}`);
           }
         }
       } finally {
         await bot.t.close();
       }
+      if (hybrid) await hybrid.corpus(corpus, splits);
     }
   } finally {
     await closeExtractionWorkers();
+    await hybrid?.close();
+    lexicon?.close();
+    lexicon = null;
   }
   console.log(`\nbuilt-in answerer through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`);
   console.log(HEADER);
   for (const l of lines) console.log(l);
-  if (names.length > 1) for (const split of splits) console.log(row('overall', split, figures(all.filter((o) => o.question.split === split)), false));
+  if (names.length > 1) {
+    for (const split of splits) {
+      const of = all.filter((o) => o.question.split === split);
+      if (of.length) console.log(row('overall', split, figures(of), false));
+    }
+  }
+  retrievalLine('words (FTS5)', all, splits);
+  if (hybrid) hybrid.print(names.length > 1, splits);
   console.log(
     `goals on the held-out halves: hit@3 >= ${GOALS.hit3}, hit@1 >= ${GOALS.hit1}, abstain >= ${GOALS.abstain}, false abstain <= ${GOALS.falseAbstain}, reworded hit@3 >= ${GOALS.reworded3}, p95 <= ${GOALS.p95} ms`,
   );
   return all;
+}
+
+/** EVAL_EMBEDDINGS: the same questions with hybrid retrieval over a real model (see the top of this file). */
+async function hybridRun() {
+  const { startEmbeddingsServer } = await import('./embeddings-server.js');
+  const { SENTENCE_ENCODER_MODEL } = await import('./sentence-encoder.js');
+  const server = await startEmbeddingsServer();
+  const wordnet = createWordNet();
+  const all: Outcome[] = [];
+  const lines: string[] = [];
+  return {
+    async corpus(corpus: Corpus, splits: readonly Question['split'][]) {
+      const before = server.texts();
+      const started = performance.now();
+      const bot = await ingestCorpus(corpus, { OPENAI_BASE_URL: server.baseUrl, EMBEDDING_MODEL: SENTENCE_ENCODER_MODEL });
+      try {
+        const ingestMs = performance.now() - started;
+        const services = bot.t.app.services;
+        const vectors = await services.store.vectors({ model: SENTENCE_ENCODER_MODEL, dimensions: 512 }).count(bot.chatbotId);
+        if (vectors !== bot.chunks) throw new Error(`${corpus.name}: ${vectors} vectors for ${bot.chunks} chunks`);
+        // As services.ts builds the engine, with the built-in answerer.
+        const engine = createAnswerEngine({ retriever: services.retriever, store: services.store.answers, lexicon: wordnet, provider: createExtractiveProvider() });
+        const asking = server.texts();
+        const outcomes = await askAll(bot, corpus.questions, engine);
+        // A failed embedding falls back to words silently (retrieval.ts): every search must have had its vector.
+        // Searches: 8 warm-up questions, each question three times (answer, then retrieval alone as asked and expanded), the 24 calibration probes.
+        const searches = 8 + 3 * corpus.questions.length + PROBE_QUESTIONS.length;
+        if (server.texts() - asking < searches) throw new Error(`${corpus.name}: ${server.texts() - asking} questions embedded for ${searches} searches: the endpoint failed`);
+        all.push(...outcomes);
+        console.log(`${corpus.name} (hybrid): crawled and embedded in ${(ingestMs / 1000).toFixed(1)} s (${server.texts() - before} texts embedded, ${vectors} vectors)`);
+        for (const split of splits) {
+          const of = outcomes.filter((o) => o.question.split === split);
+          if (of.length) lines.push(row(corpus.name, split, figures(of), split === 'held-out'));
+        }
+      } finally {
+        await bot.t.close();
+      }
+    },
+    print(overall: boolean, splits: readonly Question['split'][]) {
+      console.log(`\nhybrid retrieval (words + ${SENTENCE_ENCODER_MODEL} vectors, RRF) through the same built-in answerer, asked of the engine; ms include embedding the question`);
+      console.log(HEADER);
+      for (const l of lines) console.log(l);
+      if (overall)
+        for (const split of splits) {
+          const of = all.filter((o) => o.question.split === split);
+          if (of.length) console.log(row('overall', split, figures(of), false));
+        }
+      retrievalLine('hybrid (FTS5 + vectors, RRF)', all, splits);
+    },
+    async close() {
+      wordnet.close();
+      await server.close();
+    },
+  };
 }
 
 export async function run() {

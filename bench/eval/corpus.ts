@@ -10,8 +10,9 @@
  * `<name>.questions.txt`: one question a line, `kind split /page[,/page…] | question`, where kind
  * is direct, reworded (shares no content word with the answering page beyond the product's
  * name: `checkQuestions` verifies it), typo, short, xlang (asked in another language than the
- * page) or oos (near-topic, not answered by the site: page `-`), and split is `t` (tuning) or
- * `h` (held out). The split is fixed here: parameters are chosen on the `t` questions only.
+ * page) or oos (near-topic, not answered by the site: page `-`), and split is `t` (tuning),
+ * `h` (held out) or `f` (fresh: written after the parameters were chosen, by someone who had not
+ * seen them). The split is fixed here: parameters are chosen on the `t` questions only.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -38,7 +39,8 @@ export interface Page {
 export interface Question {
   q: string;
   kind: Kind;
-  split: 'tuning' | 'held-out';
+  /** `fresh`: written after the parameters were chosen, by someone who had not seen them (a check on held-out). */
+  split: 'tuning' | 'held-out' | 'fresh';
   /** Paths of the pages that answer it (empty for oos). */
   pages: string[];
 }
@@ -86,13 +88,13 @@ function parseQuestions(text: string, pages: Set<string>, file: string): Questio
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (!line || line.startsWith('#')) continue;
-    const m = /^(\w+)\s+([th])\s+(\S+)\s*\|\s*(.+)$/.exec(line);
+    const m = /^(\w+)\s+([thf])\s+(\S+)\s*\|\s*(.+)$/.exec(line);
     if (!m || !(KINDS as readonly string[]).includes(m[1])) throw new Error(`${file}: cannot read "${line}"`);
     const kind = m[1] as Kind;
     const answering = m[3] === '-' ? [] : m[3].split(',');
     if ((kind === 'oos') !== (answering.length === 0)) throw new Error(`${file}: an oos question has no page, every other one has: "${line}"`);
     for (const p of answering) if (!pages.has(p)) throw new Error(`${file}: no page ${p} ("${line}")`);
-    out.push({ q: m[4].trim(), kind, split: m[2] === 't' ? 'tuning' : 'held-out', pages: answering });
+    out.push({ q: m[4].trim(), kind, split: ({ t: 'tuning', h: 'held-out', f: 'fresh' } as const)[m[2] as 't' | 'h' | 'f'], pages: answering });
   }
   return out;
 }

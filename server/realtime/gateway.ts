@@ -6,7 +6,7 @@
  */
 import type { TeamFrame } from '../../shared/protocol.js';
 import type { ConversationsService } from '../domain/conversations/conversations.service.js';
-import type { ConversationRecord } from '../domain/conversations/ports.js';
+import type { ConversationEventRecord, ConversationRecord, MessageRecord } from '../domain/conversations/ports.js';
 import type { Store } from '../domain/ports.js';
 import type { VisitorServices } from '../domain/visitors/index.js';
 import type { WidgetService } from '../domain/widget/widget.service.js';
@@ -31,8 +31,20 @@ export interface GatewayLimits {
   connectsPerMinute: number;
 }
 
+/** The last commit of a conversation on this instance: its events (seq `first`..`last`) and added messages. */
+interface RecentCommit {
+  first: number;
+  last: number;
+  events: ConversationEventRecord[];
+  messages: MessageRecord[];
+}
+
+/** Conversations whose last commit is kept: the ones written to in the last moments. */
+const RECENT_COMMITS = 2000;
+
 export class Gateway {
   readonly wire: Wire;
+  private readonly recent = new Map<string, RecentCommit>();
   private readonly answering = new Map<string, number>();
   private readonly socketsByIp = new Map<string, number>();
   private readonly socketsByVisitor = new Map<string, number>();
@@ -48,7 +60,10 @@ export class Gateway {
     private readonly onError: (err: unknown, msg: string) => void,
   ) {
     this.wire = new Wire(store);
-    this.detach = conversations.onCommit((c, events) => this.ring(c, events.at(-1)!.seq, events.map((e) => e.type)));
+    this.detach = conversations.onCommit((c, events, added) => {
+      this.remember(c.id, events, added);
+      this.ring(c, events.at(-1)!.seq, events.map((e) => e.type));
+    });
     // A knowledge-gap answer is e-mailed only to visitors connected to no instance (with Redis,
     // any of them). Should the hub not answer, the visitor counts as away: an e-mail too many
     // rather than an answer never seen.
@@ -58,6 +73,30 @@ export class Gateway {
         return false;
       }),
     );
+  }
+
+  /**
+   * Keeps a conversation's last commit, so its readers on this instance send it without reading
+   * it back (every visitor message was two reads per socket). Only a newer commit replaces it.
+   */
+  private remember(conversationId: string, events: ConversationEventRecord[], messages: MessageRecord[]) {
+    const first = events[0].seq;
+    const last = events.at(-1)!.seq;
+    const known = this.recent.get(conversationId);
+    if (known && known.last >= last) return;
+    this.recent.delete(conversationId);
+    if (this.recent.size >= RECENT_COMMITS) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(conversationId, { first, last, events, messages });
+  }
+
+  /**
+   * The events after `sent` when this instance's last commit of the conversation holds exactly
+   * those, up to at least `upTo` (the seq a doorbell announced); null when they must be read.
+   * Later events belong to a later commit, whose own doorbell follows.
+   */
+  committedAfter(conversationId: string, sent: number, upTo: number): RecentCommit | null {
+    const c = this.recent.get(conversationId);
+    return c && c.first === sent + 1 && c.last >= upTo ? c : null;
   }
 
   /** Tells every reader of the conversation that events up to `seq` are stored. */

@@ -14,12 +14,26 @@ export interface Socketed {
 
 /** Sends JSON frames; a reader that lets `bufferLimitBytes` pile up is closed to resume later. */
 export function socketTransport(socket: WebSocket, gateway: Gateway) {
+  // Frames sent in one turn of the event loop (a group commit's acks and events, a replay's
+  // page) leave in one write: the TCP socket is corked at the first and uncorked once the
+  // turn's promise callbacks have run, one system call instead of one per frame.
+  const tcp = (socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    tcp!.uncork();
+  };
   return {
     send(frame: ServerFrame) {
       if (socket.readyState !== socket.OPEN) return;
       if (socket.bufferedAmount > gateway.limits.bufferLimitBytes) {
         socket.close(CLOSE.slowConsumer, 'reader too slow: reconnect and resume');
         return;
+      }
+      if (tcp && !corked) {
+        corked = true;
+        tcp.cork();
+        process.nextTick(uncork);
       }
       socket.send(JSON.stringify(frame));
     },

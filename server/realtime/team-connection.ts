@@ -161,6 +161,6 @@ export class TeamConnection {
     }
     // Not followed yet: from the change that rang (a new conversation: from its start).
     this.tracker.track(m.conversationId, chatbot, m.seq - m.types.length);
-    void this.tracker.catchUp(m.conversationId);
+    void this.tracker.catchUp(m.conversationId, m.seq);
   }
 }

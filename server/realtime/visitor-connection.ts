@@ -250,7 +250,7 @@ export class VisitorConnection {
     }
     // A conversation this connection does not follow yet (another tab started it): all of it.
     this.tracker.track(m.conversationId, session.chatbot, 0);
-    void this.tracker.catchUp(m.conversationId);
+    void this.tracker.catchUp(m.conversationId, m.seq);
   }
 
   /** A conversation of this visitor, or NOT_FOUND. */

@@ -58,10 +58,14 @@ export class Wire {
     return { type: 'condition', conversationId: c.id, seq: c.seq, state: await this.state(chatbot, c) };
   }
 
-  /** The frame of one stored event, or null when visitors see nothing of it. */
-  async frame(chatbot: Pick<ChatbotRecord, 'settings'>, e: ConversationEventRecord): Promise<ServerFrame | null> {
+  /**
+   * The frame of one stored event, or null when visitors see nothing of it. `added`: messages the
+   * event's commit added, as stored (a message.added event's message is then not read back).
+   */
+  async frame(chatbot: Pick<ChatbotRecord, 'settings'>, e: ConversationEventRecord, added: MessageRecord[] = []): Promise<ServerFrame | null> {
     if (e.type === 'message.added' || e.type === 'message.updated') {
-      const m = await this.store.conversations.messages.get(e.conversationId, String(e.payload.messageId));
+      const id = String(e.payload.messageId);
+      const m = (e.type === 'message.added' && added.find((x) => x.id === id)) || (await this.store.conversations.messages.get(e.conversationId, id));
       if (!m) return null;
       const message = await this.message(chatbot, m);
       if (e.type === 'message.updated') return { type: 'message.updated', conversationId: e.conversationId, seq: e.seq, message };

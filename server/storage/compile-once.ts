@@ -8,6 +8,7 @@
  */
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { readerOf } from './dialects/sqlite-reader.js';
+import { groupWriterOf } from './dialects/sqlite-writer.js';
 import type { Database } from './tables.js';
 
 export function compileOnce<R>(build: (db: Kysely<Database>) => Compilable<R>, options: { remember?: boolean } = {}) {
@@ -15,6 +16,8 @@ export function compileOnce<R>(build: (db: Kysely<Database>) => Compilable<R>, o
   /** The first row for these parameters, or undefined. */
   return async (db: Kysely<Database>, ...parameters: unknown[]): Promise<R | undefined> => {
     const query = queryOf(db, parameters);
+    const writer = groupWriterOf(db);
+    if (writer) return writer.prepare(query.sql).get(parameters) as R | undefined;
     // Outside a transaction on SQLite, the read-only connection answers synchronously; rows that
     // change with nearly every commit (a conversation) are not worth remembering.
     const reader = readerOf(db);
@@ -29,6 +32,8 @@ export function compileOnceAll<R>(build: (db: Kysely<Database>) => Compilable<R>
   const queryOf = compiler(build);
   return async (db: Kysely<Database>, ...parameters: unknown[]): Promise<R[]> => {
     const query = queryOf(db, parameters);
+    const writer = groupWriterOf(db);
+    if (writer) return writer.prepare(query.sql).all(parameters) as R[];
     const reader = readerOf(db);
     if (reader) return reader.all<R>(query.sql, parameters);
     return (await db.executeQuery<R>({ ...query, parameters })).rows;
@@ -44,6 +49,9 @@ export function compileOnceWrite(build: (db: Kysely<Database>) => Compilable<unk
   const queryOf = compiler(build);
   return async (db: Kysely<Database>, ...parameters: unknown[]): Promise<bigint> => {
     const query = queryOf(db, parameters);
+    // In a group commit's transaction on SQLite: straight on the writer (dialects/sqlite-writer.ts).
+    const writer = groupWriterOf(db);
+    if (writer) return BigInt(writer.prepare(query.sql).run(parameters).changes);
     const result = await db.executeQuery({ ...query, parameters });
     return result.numAffectedRows ?? 0n;
   };

@@ -115,6 +115,9 @@ const eventRow = (e: ConversationEventRecord) => ({
 const placeholders = <T extends object>(row: T) => Object.fromEntries(Object.keys(row).map((k) => [k, '<v>'])) as never;
 const insertMessage = compileOnceWrite((db) => db.insertInto('messages').values(placeholders(messageRow({ sources: [], meta: {} } as unknown as MessageRecord))));
 const insertEvent = compileOnceWrite((db) => db.insertInto('conversation_events').values(placeholders(eventRow({ payload: {} } as unknown as ConversationEventRecord))));
+const insertOwed = compileOnceWrite((db) =>
+  db.insertInto('answers_owed').values({ message_id: '<m>', conversation_id: '<c>', chatbot_id: '<b>', lease_until: '<l>', attempts: 0, created_at: '<t>' }),
+);
 /** The compare-and-set, compiled once per set of columns it writes (a handful of shapes). */
 const casShapes = new Map<string, ReturnType<typeof compileOnceWrite>>();
 const casOf = (columns: string[]) => {
@@ -272,10 +275,7 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
     },
     owed: {
       async insert(o) {
-        await db
-          .insertInto('answers_owed')
-          .values({ message_id: o.messageId, conversation_id: o.conversationId, chatbot_id: o.chatbotId, lease_until: o.leaseUntil, attempts: o.attempts, created_at: o.createdAt })
-          .execute();
+        await insertOwed(db, o.messageId, o.conversationId, o.chatbotId, o.leaseUntil, o.attempts, o.createdAt);
       },
       async settle(messageId) {
         const res = await db.deleteFrom('answers_owed').where('message_id', '=', messageId).executeTakeFirst();

@@ -10,6 +10,7 @@
  * if each had committed alone. With nothing else waiting, a transaction runs at once, alone.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { withGroupWriter, writerOf } from './dialects/sqlite-writer.js';
 import type { Database } from './tables.js';
 
 interface Waiting {
@@ -57,24 +58,30 @@ export class GroupCommit {
       // connection's setting for everything else). One fsync serves the whole batch.
       await sql`pragma synchronous = FULL`.execute(this.db);
       await this.db.transaction().execute(async (trx) => {
-        if (batch.length === 1) {
-          // Alone: the transaction itself is its all-or-nothing (a throw rolls it back).
-          outcomes.push({ ok: true, value: await batch[0].fn(trx) });
-          return;
-        }
-        for (const w of batch) {
-          await sql`savepoint parley_group`.execute(trx);
-          try {
-            const value = await w.fn(trx);
-            await sql`release parley_group`.execute(trx);
-            outcomes.push({ ok: true, value });
-          } catch (err) {
-            // An error that ended the whole transaction (I/O, disk full) makes this throw: all fail below.
-            await sql`rollback to parley_group`.execute(trx);
-            await sql`release parley_group`.execute(trx);
-            outcomes.push({ ok: false, err });
+        const writer = writerOf(this.db);
+        const run = writer ? (text: string) => void writer.prepare(text).run() : (text: string) => sql.raw(text).execute(trx);
+        const all = async () => {
+          if (batch.length === 1) {
+            // Alone: the transaction itself is its all-or-nothing (a throw rolls it back).
+            outcomes.push({ ok: true, value: await batch[0].fn(trx) });
+            return;
           }
-        }
+          for (const w of batch) {
+            await run('savepoint parley_group');
+            try {
+              const value = await w.fn(trx);
+              await run('release parley_group');
+              outcomes.push({ ok: true, value });
+            } catch (err) {
+              // An error that ended the whole transaction (I/O, disk full) makes this throw: all fail below.
+              await run('rollback to parley_group');
+              await run('release parley_group');
+              outcomes.push({ ok: false, err });
+            }
+          }
+        };
+        // The transaction holds kysely's one connection: its statements may go straight to SQLite.
+        await (writer ? withGroupWriter(trx, writer, all) : all());
       });
     } catch (err) {
       await this.normal();

@@ -1,7 +1,7 @@
 /**
  * A question in one language, a page in another: a small hand-written lexicon of the words
- * visitors ask a service or documentation site about, one line per meaning, in the European
- * languages Parley ships with word spacing (en, de, es, fr, it, pt, nl). No bilingual
+ * visitors ask a service or documentation site about, one line per meaning, in the languages
+ * Parley ships that space their words (en, de, es, fr, it, pt, nl, da, sv, pl; not ja). No bilingual
  * dictionary is available offline (the npm registry has spelling dictionaries, no bilingual
  * one), and a site's own statistics cannot bridge languages: "Rückerstattung" shares no letter
  * pattern with "refund". expansion.ts adds the words of a question word's meanings that the
@@ -12,78 +12,80 @@
  * knows German or Spanish, and "cancelar" / "cancelación", "lösche" / "löschen", "restablezco" /
  * "restablecer" differ only at the end. The list is general service vocabulary, written once,
  * not per site: accounts, orders, payment, delivery, returns, subscriptions, bookings, opening
- * hours, documentation words (install, create, page, language). Words the question-word table
+ * hours, documentation words (install, create, page, language). Words that are also common
+ * English words of another meaning are left out ("kind", "tag", "time" in Danish, "location"
+ * in French): an English question would find the wrong meaning. Words the question-word table
  * already reads (question-words.ts: how long, how much, when, where) are not repeated.
  */
 
 const LEXICON = `
-account accounts | konto kontos benutzerkonto | cuenta cuentas | compte comptes | account | conta contas | account accounts
-password passwords | passwort kennwort | contraseña contraseñas | mot-de-passe | password | senha senhas palavra-passe | wachtwoord
-login logon | anmelden anmeldung einloggen | iniciar-sesión acceder | connexion connecter | accedere accesso | entrar login | inloggen aanmelden
-register registration signup | registrieren registrierung | registrarse registro | inscription inscrire | registrarsi registrazione | registar cadastro | registreren
-delete deleted deleting deletion remove | löschen lösche gelöscht löschung entfernen | eliminar elimino borrar borro | supprimer supprime suppression | eliminare | excluir apagar eliminar | verwijderen verwijder
-reset restore recover | zurücksetzen wiederherstellen | restablecer restablezco recuperar | réinitialiser récupérer | reimpostare recuperare | redefinir recuperar | herstellen resetten
-change update edit | ändern ändere änderung aktualisieren | cambiar cambio modificar actualizar | modifier changer | cambiare modificare | alterar mudar | wijzigen veranderen
-email e-mail mail | e-mail mail | correo correo-electrónico | courriel e-mail | e-mail posta | e-mail correio | e-mail mail
-contact support | kontakt kontaktieren support | contacto contactar soporte | contact contacter assistance | contatto contattare assistenza | contato contatar suporte | contact ondersteuning
-phone telephone call | telefon anrufen | teléfono llamar | téléphone appeler | telefono chiamare | telefone ligar | telefoon bellen
-address | adresse anschrift | dirección domicilio | adresse | indirizzo | endereço morada | adres
-order orders ordered | bestellung bestellungen bestellen bestelle bestellt | pedido pedidos pedir | commande commandes commander | ordine ordini ordinare | encomenda pedido | bestelling bestellen
-buy purchase | kaufen kaufe kauf | comprar compra | acheter achat | comprare acquisto | comprar compra | kopen koop
-pay payment payments paid | zahlen bezahlen zahlung bezahlung | pagar pago pagos | payer paiement | pagare pagamento | pagar pagamento | betalen betaling
-card credit | karte kreditkarte | tarjeta | carte | carta | cartão | kaart creditcard
-invoice invoices bill receipt | rechnung rechnungen quittung beleg | factura facturas recibo | facture factures reçu | fattura ricevuta | fatura recibo | factuur bon
-price prices cost costs fee fees | preis preise kosten kostet gebühr gebühren | precio precios cuesta coste costo tarifa tarifas | prix coût coûte frais tarif | prezzo costo costa tariffa | preço custo custa tarifa | prijs kosten kost tarief
-free | kostenlos gratis umsonst | gratis gratuito gratuita | gratuit gratuite | gratis gratuito | grátis gratuito | gratis
-discount discounts reduced cheaper | rabatt ermäßigung ermäßigt günstiger | descuento descuentos rebaja | réduction remise | sconto sconti | desconto descontos | korting
-refund refunds refunded | rückerstattung erstattung erstatten zurückerstatten | reembolso reembolsar reembolsan | remboursement rembourser | rimborso rimborsare | reembolso reembolsar | terugbetaling restitutie
-return returns returned | rückgabe zurückgeben zurückschicken rücksendung retoure | devolver devolución devoluciones | retour retourner renvoyer | reso restituire | devolução devolver | retour retourneren terugsturen
-exchange replace | umtausch umtauschen ersetzen | cambiar cambio reemplazar | échange échanger remplacer | cambio sostituire | troca trocar substituir | ruilen vervangen
-cancel cancellation cancelled canceled | stornieren stornierung storno kündigen kündigung | cancelar cancelación anular | annuler annulation résilier résiliation | annullare disdire disdetta | cancelar cancelamento | annuleren opzeggen
-subscription subscriptions subscribe | abo abonnement abonnieren | suscripción suscribirse abono | abonnement abonner | abbonamento abbonarsi | assinatura subscrição | abonnement
-pause paused | pausieren pause unterbrechen | pausar pausa | suspendre pause | sospendere pausa | pausar pausa | pauzeren pauze
-skip | überspringen auslassen aussetzen | saltar omitir | sauter | saltare | saltar pular | overslaan
-delivery deliveries deliver delivered | lieferung lieferungen liefern liefert geliefert zustellung | entrega entregas entregar entregan envío | livraison livrer | consegna consegnare | entrega entregar | levering leveren bezorging bezorgen
-shipping ship shipped | versand versenden verschicken | envío enviar envían | expédition expédier envoi | spedizione spedire | envio enviar | verzending verzenden
-day days daily | tag tage täglich | día días diario | jour jours | giorno giorni | dia dias | dag dagen
-week weeks weekly | woche wochen | semana semanas | semaine semaines | settimana settimane | semana semanas | week weken
-month months monthly | monat monate monatlich | mes meses mensual | mois mensuel | mese mesi | mês meses | maand maanden
-hour hours | stunde stunden uhr | hora horas | heure heures | ora ore | hora horas | uur
-open opens opened opening | öffnen öffnet geöffnet öffnungszeiten | abrir abre abren abierto horario horarios | ouvrir ouvre ouvert horaires | aprire apre aperto orari | abrir abre aberto horário | open openen openingstijden
-close closes closed closing | schließen schließt geschlossen | cerrar cierra cierran cerrado | fermer ferme fermé | chiudere chiude chiuso | fechar fecha fechado | sluiten gesloten
-shop store | laden geschäft filiale | tienda local | magasin boutique | negozio | loja | winkel
-weekend weekends saturday sunday | wochenende samstag sonntag | fin-de-semana sábado domingo | week-end samedi dimanche | fine-settimana sabato domenica | fim-de-semana sábado domingo | weekend zaterdag zondag
-holiday holidays | feiertag feiertage urlaub | festivo festivos vacaciones | férié fériés vacances | festivo festivi vacanze | feriado férias | feestdag vakantie
-book booking bookings reserve reservation | buchen buchung buchungen reservieren reservierung | reservar reserva reservas | réserver réservation | prenotare prenotazione | reservar reserva | boeken boeking reserveren reservering
-advance beforehand | voraus vorher | antelación anticipación antes | avance | anticipo prima | antecedência | vooraf
-deposit | kaution pfand anzahlung | fianza depósito | caution dépôt | cauzione deposito | caução depósito | borg borgsom
-insurance insured | versicherung versichert | seguro asegurado | assurance assuré | assicurazione | seguro | verzekering
-damage damaged broken | schaden beschädigt kaputt | daño dañado roto | dommage endommagé cassé | danno danneggiato rotto | dano danificado | schade beschadigd kapot
-repair | reparatur reparieren panne | reparación reparar avería | réparation réparer panne | riparazione riparare guasto | reparação conserto | reparatie repareren
-rent rental hire | mieten miete vermietung verleih | alquilar alquiler | louer location | noleggio noleggiare affitto | alugar aluguel aluguer | huren verhuur
-warranty guarantee | garantie gewährleistung | garantía | garantie | garanzia | garantia | garantie
-size sizes | größe größen | talla tallas tamaño | taille tailles | taglia taglie | tamanho | maat maten
-gift present voucher | geschenk verschenken gutschein | regalo regalar vale | cadeau offrir bon | regalo regalare buono | presente oferecer vale | cadeau geschenk cadeaubon
-children child kids | kinder kind | niños niño | enfants enfant | bambini bambino | crianças criança | kinderen kind
-student students | student studenten studierende | estudiante estudiantes | étudiant étudiants | studente studenti | estudante estudantes | student studenten
-customer customers | kunde kunden | cliente clientes | client clients | cliente clienti | cliente clientes | klant klanten
-install installation installing | installieren installation | instalar instalo instalación | installer installation | installare installazione | instalar instalação | installeren installatie
-create creating | erstellen erstelle anlegen | crear creo | créer | creare | criar | maken aanmaken
-website site page pages | webseite website seite seiten | sitio-web página páginas | site page pages | sito pagina pagine | site página páginas | website pagina
-language languages multilingual translation | sprache sprachen mehrsprachig übersetzung | idioma idiomas multilingüe traducción | langue langues multilingue traduction | lingua lingue multilingue traduzione | idioma idiomas multilíngue tradução | taal talen meertalig vertaling
-search | suche suchen | búsqueda buscar | recherche rechercher | ricerca cercare | pesquisa pesquisar | zoeken
-image images photo photos picture | bild bilder foto fotos | imagen imágenes foto fotos | image images photo photos | immagine immagini foto | imagem imagens foto fotos | afbeelding afbeeldingen foto
-file files upload | datei dateien hochladen | archivo archivos subir | fichier fichiers téléverser | file caricare | arquivo ficheiro carregar | bestand bestanden uploaden
-download | herunterladen download | descargar descarga | télécharger | scaricare | baixar transferir | downloaden
-deploy deployment publish | bereitstellen veröffentlichen deployment | desplegar publicar despliegue | déployer publier déploiement | pubblicare distribuire | implantar publicar | publiceren uitrollen
-domain domains | domain domäne | dominio | domaine | dominio | domínio | domein
-error errors problem | fehler problem | error errores problema | erreur problème | errore problema | erro problema | fout probleem
-signature signatures signed | signatur unterschrift signieren | firma firmar | signature signer | firma firmare | assinatura assinar | handtekening ondertekenen
-verify verification check | prüfen überprüfen verifizieren | verificar verifico comprobar | vérifier vérification | verificare | verificar | controleren verifiëren
-key keys | schlüssel | clave llave | clé | chiave | chave | sleutel
-limit limits | limit grenze begrenzung | límite límites | limite limites | limite limiti | limite limites | limiet
-dispute disputes chargeback | streitfall reklamation rückbuchung | disputa disputas reclamación | litige contestation | contestazione controversia | disputa contestação | geschil terugboeking
-answer respond reply | antworten beantworten antwort | responder respuesta | répondre réponse | rispondere risposta | responder resposta | antwoorden antwoord
+account accounts | konto kontos benutzerkonto | cuenta cuentas | compte comptes | account | conta contas | account accounts | konto konti | konto konton | konto konta kontem
+password passwords | passwort kennwort | contraseña contraseñas | mot-de-passe | password | senha senhas palavra-passe | wachtwoord | adgangskode kodeord | lösenord | hasło hasła
+login logon | anmelden anmeldung einloggen | iniciar-sesión acceder | connexion connecter | accedere accesso | entrar login | inloggen aanmelden | logge log-ind | logga inloggning | zalogować logowanie
+register registration signup | registrieren registrierung | registrarse registro | inscription inscrire | registrarsi registrazione | registar cadastro | registreren | registrere tilmelde | registrera registrering | zarejestrować rejestracja
+delete deleted deleting deletion remove | löschen lösche gelöscht löschung entfernen | eliminar elimino borrar borro | supprimer supprime suppression | eliminare | excluir apagar eliminar | verwijderen verwijder | slette slet sletning | radera ta-bort | usunąć usuwanie usunięcie
+reset restore recover | zurücksetzen wiederherstellen | restablecer restablezco recuperar | réinitialiser récupérer | reimpostare recuperare | redefinir recuperar | herstellen resetten | nulstille gendanne | återställa återställ | zresetować przywrócić
+change update edit | ändern ändere änderung aktualisieren | cambiar cambio modificar actualizar | modifier changer | cambiare modificare | alterar mudar | wijzigen veranderen | ændre ændring opdatere | ändra ändring uppdatera | zmienić zmiana
+email e-mail mail | e-mail mail | correo correo-electrónico | courriel e-mail | e-mail posta | e-mail correio | e-mail mail | e-mail | e-post mejl | e-mail
+contact support | kontakt kontaktieren support | contacto contactar soporte | contact contacter assistance | contatto contattare assistenza | contato contatar suporte | contact ondersteuning | kontakt kontakte kundeservice | kontakt kontakta kundtjänst | kontakt skontaktować
+phone telephone call | telefon anrufen | teléfono llamar | téléphone appeler | telefono chiamare | telefone ligar | telefoon bellen | telefon ringe | telefon ringa | telefon zadzwonić
+address | adresse anschrift | dirección domicilio | adresse | indirizzo | endereço morada | adres | adresse | adress | adres
+order orders ordered | bestellung bestellungen bestellen bestelle bestellt | pedido pedidos pedir | commande commandes commander | ordine ordini ordinare | encomenda pedido | bestelling bestellen | ordre bestilling bestille | beställning beställa order | zamówienie zamówienia zamówić
+buy purchase | kaufen kaufe kauf | comprar compra | acheter achat | comprare acquisto | comprar compra | kopen koop | købe køb | köpa köp | kupić kupno zakup
+pay payment payments paid | zahlen bezahlen zahlung bezahlung | pagar pago pagos | payer paiement | pagare pagamento | pagar pagamento | betalen betaling | betale betaling | betala betalning | zapłacić płatność płatności
+card credit | karte kreditkarte | tarjeta | carte | carta | cartão | kaart creditcard | kort kreditkort | kort kreditkort | karta karty
+invoice invoices bill receipt | rechnung rechnungen quittung beleg | factura facturas recibo | facture factures reçu | fattura ricevuta | fatura recibo | factuur bon | faktura kvittering | faktura kvitto | faktura rachunek paragon
+price prices cost costs fee fees | preis preise kosten kostet gebühr gebühren | precio precios cuesta coste costo tarifa tarifas | prix coût coûte frais tarif | prezzo costo costa tariffa | preço custo custa tarifa | prijs kosten kost tarief | pris priser koster gebyr | pris priser kostar avgift | ceny koszt kosztuje opłata
+free | kostenlos gratis umsonst | gratis gratuito gratuita | gratuit gratuite | gratis gratuito | grátis gratuito | gratis | gratis | gratis kostnadsfri | darmowy bezpłatny
+discount discounts reduced cheaper | rabatt ermäßigung ermäßigt günstiger | descuento descuentos rebaja | réduction remise | sconto sconti | desconto descontos | korting | rabat | rabatt | rabat zniżka
+refund refunds refunded | rückerstattung erstattung erstatten zurückerstatten | reembolso reembolsar reembolsan | remboursement rembourser | rimborso rimborsare | reembolso reembolsar | terugbetaling restitutie | refusion tilbagebetaling | återbetalning | zwrot-pieniędzy
+return returns returned | rückgabe zurückgeben zurückschicken rücksendung retoure | devolver devolución devoluciones | retour retourner renvoyer | reso restituire | devolução devolver | retour retourneren terugsturen | returnere returnering | returnera retur | zwrot zwrócić
+exchange replace | umtausch umtauschen ersetzen | cambiar cambio reemplazar | échange échanger remplacer | cambio sostituire | troca trocar substituir | ruilen vervangen | bytte ombytning | byta | wymiana wymienić
+cancel cancellation cancelled canceled | stornieren stornierung storno kündigen kündigung | cancelar cancelación anular | annuler annulation résilier résiliation | annullare disdire disdetta | cancelar cancelamento | annuleren opzeggen | annullere opsige opsigelse | avbryta avboka säga-upp | anulować anulowanie rezygnacja
+subscription subscriptions subscribe | abo abonnement abonnieren | suscripción suscribirse abono | abonnement abonner | abbonamento abbonarsi | assinatura subscrição | abonnement | abonnement | prenumeration abonnemang | subskrypcja abonament
+pause paused | pausieren pause unterbrechen | pausar pausa | suspendre pause | sospendere pausa | pausar pausa | pauzeren pauze | pause | pausa | wstrzymać
+skip | überspringen auslassen aussetzen | saltar omitir | sauter | saltare | saltar pular | overslaan | springe | hoppa | pominąć
+delivery deliveries deliver delivered | lieferung lieferungen liefern liefert geliefert zustellung | entrega entregas entregar entregan envío | livraison livrer | consegna consegnare | entrega entregar | levering leveren bezorging bezorgen | levering levere | leverans leverera | dostawa dostawy dostarczyć
+shipping ship shipped | versand versenden verschicken | envío enviar envían | expédition expédier envoi | spedizione spedire | envio enviar | verzending verzenden | forsendelse sende | frakt skicka | wysyłka wysłać
+day days daily | tage täglich | día días diario | jour jours | giorno giorni | dia dias | dag dagen | dag dage | dag dagar | dzień dni
+week weeks weekly | woche wochen | semana semanas | semaine semaines | settimana settimane | semana semanas | week weken | uge uger | vecka veckor | tydzień tygodnie
+month months monthly | monat monate monatlich | mes meses mensual | mois mensuel | mese mesi | mês meses | maand maanden | måned måneder | månad månader | miesiąc miesiące
+hour hours | stunde stunden uhr | hora horas | heure heures | ora ore | hora horas | uur | - | timme timmar | godzina godziny
+open opens opened opening | öffnen öffnet geöffnet öffnungszeiten | abrir abre abren abierto horario horarios | ouvrir ouvre ouvert horaires | aprire apre aperto orari | abrir abre aberto horário | open openen openingstijden | åbne åbent åbningstider | öppna öppet öppettider | otwarte otwarcia
+close closes closed closing | schließen schließt geschlossen | cerrar cierra cierran cerrado | fermer ferme fermé | chiudere chiude chiuso | fechar fecha fechado | sluiten gesloten | lukke lukket | stänga stängt | zamknięte zamykać
+shop store | laden geschäft filiale | tienda | magasin boutique | negozio | loja | winkel | butik | butik affär | sklep
+weekend weekends saturday sunday | wochenende samstag sonntag | fin-de-semana sábado domingo | week-end samedi dimanche | fine-settimana sabato domenica | fim-de-semana sábado domingo | weekend zaterdag zondag | weekend lørdag søndag | helg lördag söndag | weekend sobota niedziela
+holiday holidays | feiertag feiertage urlaub | festivo festivos vacaciones | férié fériés vacances | festivo festivi vacanze | feriado férias | feestdag vakantie | helligdag ferie | helgdag | święto urlop
+book booking bookings reserve reservation | buchen buchung buchungen reservieren reservierung | reservar reserva reservas | réserver réservation | prenotare prenotazione | reservar reserva | boeken boeking reserveren reservering | booke booking reservere reservation | boka bokning reservera | rezerwować rezerwacja
+advance beforehand | voraus vorher | antelación anticipación antes | avance | anticipo prima | antecedência | vooraf | forvejen forud | förväg | wyprzedzeniem
+deposit | kaution pfand anzahlung | fianza depósito | caution dépôt | cauzione deposito | caução depósito | borg borgsom | depositum | deposition | kaucja depozyt
+insurance insured | versicherung versichert | seguro asegurado | assurance assuré | assicurazione | seguro | verzekering | forsikring | försäkring | ubezpieczenie
+damage damaged broken | schaden beschädigt kaputt | daño dañado roto | dommage endommagé cassé | danno danneggiato rotto | dano danificado | schade beschadigd kapot | skade beskadiget | skada skadad trasig | uszkodzenie uszkodzony
+repair | reparatur reparieren panne | reparación reparar avería | réparation réparer panne | riparazione riparare guasto | reparação conserto | reparatie repareren | reparation reparere | reparation reparera | naprawa naprawić
+rent rental hire | mieten miete vermietung verleih | alquilar alquiler | louer | noleggio noleggiare affitto | alugar aluguel aluguer | huren verhuur | leje udlejning | hyra uthyrning | wynająć wypożyczyć wypożyczalnia
+warranty guarantee | garantie gewährleistung | garantía | garantie | garanzia | garantia | garantie | garanti | garanti | gwarancja
+size sizes | größe größen | talla tallas tamaño | taille tailles | taglia taglie | tamanho | maat maten | størrelse | storlek | rozmiar
+gift present voucher | geschenk verschenken gutschein | regalo regalar vale | cadeau offrir bon | regalo regalare buono | presente oferecer vale | cadeau geschenk cadeaubon | gavekort | present presentkort | prezent bon
+children child kids | kinder | niños niño | enfants enfant | bambini bambino | crianças criança | kinderen | børn | - | dzieci dziecko
+student students | student studenten studierende | estudiante estudiantes | étudiant étudiants | studente studenti | estudante estudantes | student studenten | studerende | student studenter | student studenci
+customer customers | kunde kunden | cliente clientes | client clients | cliente clienti | cliente clientes | klant klanten | kunde kunder | kund kunder | klient klienci
+install installation installing | installieren installation | instalar instalo instalación | installer installation | installare installazione | instalar instalação | installeren installatie | installere installation | installera installation | zainstalować instalacja
+create creating | erstellen erstelle anlegen | crear | créer | creare | criar | maken aanmaken | oprette | skapa | utworzyć stworzyć
+website site page pages | webseite website seite seiten | sitio-web página páginas | site page pages | sito pagina pagine | site página páginas | website pagina | hjemmeside | webbplats sida sidor | strona witryna
+language languages multilingual translation | sprache sprachen mehrsprachig übersetzung | idioma idiomas multilingüe traducción | langue langues multilingue traduction | lingua lingue multilingue traduzione | idioma idiomas multilíngue tradução | taal talen meertalig vertaling | sprog flersproget oversættelse | språk flerspråkig översättning | język języki wielojęzyczny tłumaczenie
+search | suche suchen | búsqueda buscar | recherche rechercher | ricerca cercare | pesquisa pesquisar | zoeken | søge søgning | söka sökning | wyszukiwanie szukać
+image images photo photos picture | bild bilder foto fotos | imagen imágenes foto fotos | image images photo photos | immagine immagini foto | imagem imagens foto fotos | afbeelding afbeeldingen foto | billede billeder | bild bilder | obraz zdjęcie zdjęcia
+file files upload | datei dateien hochladen | archivo archivos subir | fichier fichiers téléverser | file caricare | arquivo ficheiro carregar | bestand bestanden uploaden | fil filer uploade | fil filer ladda-upp | plik pliki przesłać
+download | herunterladen download | descargar descarga | télécharger | scaricare | baixar transferir | downloaden | downloade hente | ladda-ner | pobrać pobieranie
+deploy deployment publish | bereitstellen veröffentlichen deployment | desplegar publicar despliegue | déployer publier déploiement | pubblicare distribuire | implantar publicar | publiceren uitrollen | udrulle publicere | publicera driftsätta | wdrożyć opublikować
+domain domains | domain domäne | dominio | domaine | dominio | domínio | domein | domæne | domän | domena
+error errors problem | fehler problem | error errores problema | erreur problème | errore problema | erro problema | fout probleem | fejl problem | fel problem | błąd problem
+signature signatures signed | signatur unterschrift signieren | firma firmar | signature signer | firma firmare | assinatura assinar | handtekening ondertekenen | signatur underskrift | signatur underskrift | podpis
+verify verification check | prüfen überprüfen verifizieren | verificar verifico comprobar | vérifier vérification | verificare | verificar | controleren verifiëren | verificere kontrollere | verifiera kontrollera | zweryfikować sprawdzić
+key keys | schlüssel | clave llave | clé | chiave | chave | sleutel | nøgle | nyckel | klucz
+limit limits | limit grenze begrenzung | límite límites | limite limites | limite limiti | limite limites | limiet | grænse | gräns | limit
+dispute disputes chargeback | streitfall reklamation rückbuchung | disputa disputas reclamación | litige contestation | contestazione controversia | disputa contestação | geschil terugboeking | tvist indsigelse | tvist | spór reklamacja
+answer respond reply | antworten beantworten antwort | responder respuesta | répondre réponse | rispondere risposta | responder resposta | antwoorden antwoord | svare svar | svara svar | odpowiedzieć odpowiedź
 `;
 
 /** Lower case, NFKC, diacritics dropped (visitors type "cancelacion" as often as "cancelación"). */

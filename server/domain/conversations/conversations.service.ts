@@ -75,8 +75,12 @@ class Conflict extends Error {}
 
 const noop = () => {};
 
-/** Hears every committed change: the conversation as it now is and the events the change appended. */
-export type CommitListener = (conversation: ConversationRecord, events: ConversationEventRecord[]) => void;
+/**
+ * Hears every committed change: the conversation as it now is, the events the change appended
+ * and the messages it added, exactly as stored (the realtime gateway sends them without reading
+ * them back).
+ */
+export type CommitListener = (conversation: ConversationRecord, events: ConversationEventRecord[], added: MessageRecord[]) => void;
 
 /** How a visitor message is answered (the realtime gateway streams and caps answers). */
 export interface AnswerOptions {
@@ -91,6 +95,15 @@ export interface AnswerOptions {
 }
 /** Another request stored a message under the same client id first. */
 class DuplicateClientId extends Error {}
+
+/**
+ * Attempts of one change against concurrent changes of the same conversation. Every conflict
+ * means another change committed (progress, never a livelock); the changes of one SQLite group
+ * commit were all evaluated on the same condition, so of N at once one commits per batch and the
+ * last needs N attempts: a visitor's burst (a dozen messages queued offline, sent on `ready`)
+ * failed its ninth message with 8.
+ */
+const MAX_CHANGE_ATTEMPTS = 64;
 
 /** Claims of an owed answer after which the visitor gets the unavailable reply instead. */
 const MAX_ANSWER_ATTEMPTS = 3;
@@ -119,6 +132,8 @@ interface ChangeContext {
   emit(type: ConversationEventType, payload: Record<string, unknown>): number;
   /** Extra conversation fields to write with the compare-and-set. */
   patch: Partial<ConversationRecord>;
+  /** The messages this change added, as stored. */
+  added: MessageRecord[];
 }
 
 const stateOf = (c: ConversationRecord): ConversationState => ({ status: c.status, mode: c.mode, escalated: c.escalated, agentId: c.agentId });
@@ -175,10 +190,10 @@ export class ConversationsService {
     return () => void this.listeners.delete(listener);
   }
 
-  private committed(conversation: ConversationRecord, events: ConversationEventRecord[]) {
+  private committed(conversation: ConversationRecord, events: ConversationEventRecord[], added: MessageRecord[] = []) {
     for (const listener of this.listeners) {
       try {
-        listener(conversation, events);
+        listener(conversation, events, added);
       } catch (err) {
         // a listener's failure never undoes or fails a committed change
         this.options.onError?.(err, { conversationId: conversation.id });
@@ -649,7 +664,7 @@ export class ConversationsService {
    */
   private async change<T>(conversation: ConversationRecord, e: ConversationEvent | null, write: (ctx: ChangeContext) => Promise<T>): Promise<{ result: T; next: ConversationRecord; aiAnswers: boolean }> {
     let current = conversation;
-    for (let attempt = 0; attempt < 8; attempt++) {
+    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
       if (attempt > 0) {
         const fresh = await this.store.conversations.get(conversation.id);
         if (!fresh) throw notFound('Conversation');
@@ -677,10 +692,11 @@ export class ConversationsService {
               return seq;
             },
             patch: {},
+            added: [],
           };
           for (const effect of t.effects) ctx.emit(EFFECT_EVENT[effect], { mode: t.next.mode, escalated: t.next.escalated, agentId: t.next.agentId });
           const result = await write(ctx);
-          if (seq === current.seq) return { result, next: current, events: null };
+          if (seq === current.seq) return { result, next: current, events: null, added: ctx.added };
           const patch: Partial<ConversationRecord> = {
             ...ctx.patch,
             status: t.next.status,
@@ -695,9 +711,9 @@ export class ConversationsService {
           await s.conversations.events.insert(events);
           const next = { ...current, ...patch, seq };
           await this.hooks.onEvents?.(s, next, events);
-          return { result, next, events };
+          return { result, next, events, added: ctx.added };
         }, { group: true });
-        if (out.events) this.committed(out.next, out.events);
+        if (out.events) this.committed(out.next, out.events, out.added);
         return { result: out.result, next: out.next, aiAnswers: t.aiAnswers };
       } catch (err) {
         if (err instanceof Conflict) continue;
@@ -728,6 +744,7 @@ export class ConversationsService {
     message.meta = { ...message.meta, name: await this.authorName(ctx, chatbot, message) };
     message.seq = ctx.emit('message.added', { messageId: message.id, author: message.author });
     await ctx.s.conversations.messages.insert(message);
+    ctx.added.push(message);
     ctx.patch.messageCount = ctx.current.messageCount + 1;
     ctx.patch.lastMessageAt = ctx.at;
     await ctx.s.usage.add(chatbot.accountId, METERS.messages, currentPeriod().key, 1);

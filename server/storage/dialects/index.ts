@@ -16,6 +16,7 @@ import { postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
 import { attachReader } from './sqlite-reader.js';
 import { withStatementCache } from './sqlite-statements.js';
+import { attachWriter } from './sqlite-writer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -93,7 +94,9 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   // parley_bm25 for lexical search (sqlite-rank/); without it search uses bm25(), slower.
   if (options.rankExtension !== false) loadRankExtension(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const statements = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  attachWriter(db, { prepare: (text) => statements.prepare(text) as unknown as SQLite.Statement });
   // A file database gets a read-only connection for the per-request lookups (sqlite-reader.ts).
   const reader = path === ':memory:' || options.readFastPath === false ? null : attachReader(db, path);
   return {

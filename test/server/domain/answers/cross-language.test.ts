@@ -1,7 +1,7 @@
 /**
  * Visitors ask in their language, not the site's: a small help centre in English with one German
  * page, built through the real app (POST /knowledge/text, the queue drained) and asked through
- * POST /chatbots/{id}/messages with the built-in answerer. A German or Spanish question reaches
+ * POST /chatbots/{id}/messages with the built-in answerer, on SQLite and on PostgreSQL. A German or Spanish question reaches
  * the English article (translations.ts), an English question the German one, and the answer
  * cites the article it quotes first; a question the site does not answer stays refused.
  */
@@ -17,52 +17,55 @@ const KNOWLEDGE = [
   ['Abo kündigen', 'Sie können Ihr Brot-Abo jederzeit unter Mein Abo kündigen. Es gibt keine Mindestlaufzeit und keine Kündigungsgebühr.'],
 ];
 
-let t: TestApp;
-let token: string;
-let base: string;
+// Both stores: SQLite's FTS5 and PostgreSQL's full-text search tokenise the other languages' words differently.
+describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
+  let t: TestApp;
+  let token: string;
+  let base: string;
 
-beforeAll(async () => {
-  t = await buildTestApp({ env: { QUEUE_POLL_MS: '20' } });
-  ({ token } = await t.token());
-  const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Bakery' });
-  expect(created.status).toBe(201);
-  base = `/api/v2/chatbots/${created.body.data.chatbot.id}`;
-  for (const [title, text] of KNOWLEDGE) expect((await t.call('POST', `${base}/knowledge/text`, token, { title, text })).status).toBe(202);
-  await t.app.services.queue.drain(30_000);
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-async function ask(message: string) {
-  const res = await t.call('POST', `${base}/messages`, token, { message });
-  expect(res.status).toBe(201);
-  return res.body.data.answer as { text: string; sources: { title: string }[]; unanswered: boolean };
-}
-
-describe('a question in another language than the page that answers it', () => {
-  it('a German question is answered from the English article, which is cited first', async () => {
-    const answer = await ask('Wie lösche ich mein Konto?');
-    expect(answer.unanswered).toBe(false);
-    expect(answer.text).toContain('To delete your account');
-    expect(answer.sources[0].title).toBe('Delete your account');
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { QUEUE_POLL_MS: '20' }, dialect });
+    ({ token } = await t.token());
+    const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Bakery' });
+    expect(created.status).toBe(201);
+    base = `/api/v2/chatbots/${created.body.data.chatbot.id}`;
+    for (const [title, text] of KNOWLEDGE) expect((await t.call('POST', `${base}/knowledge/text`, token, { title, text })).status).toBe(202);
+    await t.app.services.queue.drain(30_000);
+  });
+  afterAll(async () => {
+    await t?.close();
   });
 
-  it('a Spanish question, with its own inflection of the verb, finds the English article', async () => {
-    const answer = await ask('¿Cómo restablezco mi contraseña?');
-    expect(answer.unanswered).toBe(false);
-    expect(answer.sources[0].title).toBe('Reset your password');
-  });
+  async function ask(message: string) {
+    const res = await t.call('POST', `${base}/messages`, token, { message });
+    expect(res.status).toBe(201);
+    return res.body.data.answer as { text: string; sources: { title: string }[]; unanswered: boolean };
+  }
 
-  it('an English question is answered from the German page', async () => {
-    const answer = await ask('How do I cancel my subscription?');
-    expect(answer.unanswered).toBe(false);
-    expect(answer.text).toContain('jederzeit');
-    expect(answer.sources[0].title).toBe('Abo kündigen');
-  });
+  describe('a question in another language than the page that answers it', () => {
+    it('a German question is answered from the English article, which is cited first', async () => {
+      const answer = await ask('Wie lösche ich mein Konto?');
+      expect(answer.unanswered).toBe(false);
+      expect(answer.text).toContain('To delete your account');
+      expect(answer.sources[0].title).toBe('Delete your account');
+    });
 
-  it('a question the site does not answer, in German, is still refused', async () => {
-    const answer = await ask('Verkauft ihr auch Kaffeebohnen?');
-    expect(answer).toMatchObject({ text: ANSWER_MESSAGES.en.noInformation, sources: [], unanswered: true });
+    it('a Spanish question, with its own inflection of the verb, finds the English article', async () => {
+      const answer = await ask('¿Cómo restablezco mi contraseña?');
+      expect(answer.unanswered).toBe(false);
+      expect(answer.sources[0].title).toBe('Reset your password');
+    });
+
+    it('an English question is answered from the German page', async () => {
+      const answer = await ask('How do I cancel my subscription?');
+      expect(answer.unanswered).toBe(false);
+      expect(answer.text).toContain('jederzeit');
+      expect(answer.sources[0].title).toBe('Abo kündigen');
+    });
+
+    it('a question the site does not answer, in German, is still refused', async () => {
+      const answer = await ask('Verkauft ihr auch Kaffeebohnen?');
+      expect(answer).toMatchObject({ text: ANSWER_MESSAGES.en.noInformation, sources: [], unanswered: true });
+    });
   });
 });

@@ -87,6 +87,11 @@ describe('words of another language', () => {
     expect(translations('cancelar')).toEqual(expect.arrayContaining(['cancelacion', 'stornieren', 'annuler']));
     expect(translations('cancelar')).not.toContain('delete');
     expect(translations('croissant')).toEqual([]);
+    // Every shipped language that spaces its words: Danish, Swedish, Polish too.
+    for (const word of ['adgangskode', 'lösenord', 'hasło']) expect(translations(word)).toContain('password');
+    // A word that is also common English of another meaning is not listed: "what kind of bread" is not about children.
+    expect(translations('kind')).toEqual([]);
+    expect(translations('tag')).toEqual([]);
   });
 
   it("a German or Spanish question word stands for the base's English word, at full weight, and is no longer an unknown word", () => {

@@ -60,13 +60,14 @@ export async function openAnswersDb(): Promise<AnswersDb> {
 }
 
 /** fastify's Reference/ and Guides/ Markdown, ingested for the chatbot; returns document id -> "Reference/Hooks.md". */
-export async function ingestFastifyDocs(t: AnswersDb): Promise<Map<string, string>> {
+/** `vectors`: a hybrid retriever writing the chunks' vectors too (bench/eval/tune-embeddings.ts). */
+export async function ingestFastifyDocs(t: AnswersDb, vectors?: ConstructorParameters<typeof DocumentIndexer>[1]): Promise<Map<string, string>> {
   const sourceId = newId();
   await t.store.knowledge.sources.insert({
     id: sourceId, chatbotId: t.chatbotId, accountId: t.accountId, type: 'files', key: '', name: 'fastify docs', config: {}, credentials: null,
     status: 'ready', lastError: null, lastSyncAt: null, syncIntervalMinutes: null, nextSyncAt: null, createdAt: AT, updatedAt: AT,
   });
-  const indexer = new DocumentIndexer(t.store);
+  const indexer = new DocumentIndexer(t.store, vectors);
   const byDocument = new Map<string, string>();
   for (const dir of ['Reference', 'Guides']) {
     for (const name of readdirSync(join(FASTIFY_DOCS, dir)).filter((f) => f.endsWith('.md')).sort()) {

@@ -6,18 +6,13 @@
  * On SQLite and on PostgreSQL (one schema shared by the child and the apps after it); in CI an
  * unreachable PostgreSQL fails the file.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { messagesFor } from '../../../../server/domain/answers/messages.js';
-import { openDatabase } from '../../../../server/storage/dialects/index.js';
-import { buildTestApp, type TestApp } from '../../../helpers/app.js';
+import type { TestApp } from '../../../helpers/app.js';
 import { startChatStandin, type ChatStandin } from '../../../helpers/chat-standin.js';
-import { spawnServer } from '../../../helpers/child-server.js';
+import { crashFixture } from '../../../helpers/crash-fixture.js';
 import { waitFor } from '../../../helpers/knowledge-http.js';
-import { createPostgresSchema, POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
 
 const pgReady = await postgresAvailable();
 
@@ -27,34 +22,18 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     return;
   }
 
-  let dataDir: string;
   let model: ChatStandin;
-  let child: ChildProcess | null = null;
-  const apps: TestApp[] = [];
-  /** PostgreSQL: the schema every process of a test works in. */
-  let pg: Awaited<ReturnType<typeof createPostgresSchema>> | null = null;
-
   beforeEach(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'parley-crash-'));
     model = await startChatStandin();
-    if (dialect === 'postgres') pg = await createPostgresSchema();
   });
   afterEach(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    for (const a of apps.splice(0)) await a.close().catch(() => undefined);
     await model.close();
-    await pg?.drop();
-    pg = null;
-    rmSync(dataDir, { recursive: true, force: true });
   });
+  const crash = crashFixture(dialect, 'parley-crash-');
+  const { withDatabase } = crash;
 
   const modelEnv = () => ({ OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key' });
-
-  async function app(env: Record<string, string> = {}) {
-    const a = await buildTestApp({ dataDir, dialect, postgresSchema: pg?.schema, env: { ...modelEnv(), ...env } });
-    apps.push(a);
-    return a;
-  }
+  const app = (env: Record<string, string> = {}) => crash.app({ ...modelEnv(), ...env });
 
   /**
    * Prepares a chatbot, then runs the real server in a child process, sends a visitor message and
@@ -67,12 +46,9 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     const chatbotId = (await setup.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id as string;
     await setup.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/localization`, token, { localization: { locale } });
     const threadId = (await setup.call('POST', `/api/v2/chatbots/${chatbotId}/conversations`, token, {})).body.data.conversation.threadId as string;
-    await setup.close();
-    apps.splice(apps.indexOf(setup), 1);
+    await crash.closeApp(setup);
 
-    const started = await spawnServer(dataDir, { ...modelEnv(), ANSWER_LEASE_MS: '600', ANSWER_TIMEOUT_MS: '600000', ...(pg ? { DATABASE_URL: pg.url } : {}) });
-    child = started.child;
-    const url = started.url;
+    const { url } = await crash.spawn({ ...modelEnv(), ANSWER_LEASE_MS: '600', ANSWER_TIMEOUT_MS: '600000' });
     model.next({ kind: 'hang' });
     const pending = fetch(`${url}/api/v2/chatbots/${chatbotId}/conversations/${threadId}/messages`, {
       method: 'POST',
@@ -80,21 +56,9 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
       body: JSON.stringify({ message: 'Where is my parcel?' }),
     }).catch(() => null);
     await waitFor(() => model.requests.length === 1, 20_000, 'the question at the model');
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
+    await crash.kill();
     expect(await pending).toBeNull(); // the client never got an answer
     return { token, chatbotId, threadId };
-  }
-
-  /** The database as the killed process left it, read and changed by hand (no app: it would sweep). */
-  async function withDatabase<T>(fn: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
-    const database = pg ? openDatabase({ url: POSTGRES_URL, schema: pg.schema }) : openDatabase({ sqlitePath: join(dataDir, 'test.db') });
-    try {
-      return await fn(database.db);
-    } finally {
-      await database.close();
-    }
   }
 
   const messagesOf = async (a: TestApp, token: string, chatbotId: string, threadId: string) =>

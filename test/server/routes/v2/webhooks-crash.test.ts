@@ -5,16 +5,10 @@
  * On SQLite and on PostgreSQL (one schema shared by the child and the apps); in CI an unreachable
  * PostgreSQL fails the file.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { openDatabase } from '../../../../server/storage/dialects/index.js';
-import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { spawnServer } from '../../../helpers/child-server.js';
+import { crashFixture } from '../../../helpers/crash-fixture.js';
 import { waitFor } from '../../../helpers/knowledge-http.js';
-import { createPostgresSchema, POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
 import { startReceiver, verifyWithOpenssl, type WebhookReceiver } from '../../../helpers/webhook-receiver.js';
 
 const pgReady = await postgresAvailable();
@@ -25,28 +19,15 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     return;
   }
 
-  let dataDir: string;
   let receiver: WebhookReceiver;
-  let child: ChildProcess | null = null;
-  const apps: TestApp[] = [];
-  /** PostgreSQL: the schema every process of the test works in. */
-  let pg: Awaited<ReturnType<typeof createPostgresSchema>> | null = null;
-
   beforeEach(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'parley-webhook-crash-'));
     receiver = await startReceiver();
-    if (dialect === 'postgres') pg = await createPostgresSchema();
   });
   afterEach(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    for (const a of apps.splice(0)) await a.close().catch(() => undefined);
     await receiver.close();
-    await pg?.drop();
-    pg = null;
-    rmSync(dataDir, { recursive: true, force: true });
   });
-
-  const build = () => buildTestApp({ dataDir, dialect, postgresSchema: pg?.schema, env: env() });
+  const crash = crashFixture(dialect, 'parley-webhook-crash-');
+  const build = () => crash.app(env());
 
   const env = () => ({
     ALLOW_PRIVATE_FETCH: '127.0.0.0/8',
@@ -60,19 +41,15 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
 
   test('kill -9 in the middle of a retry: after restart the retry and the delivery behind it arrive, with their ids', async () => {
     const setup = await build();
-    apps.push(setup);
     const token = (await setup.token()).token;
     const chatbotId = (await setup.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id as string;
     const saved = await setup.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/webhooks`, token, { messagesWebhookUrl: `${receiver.url}/crash`, messagesWebhookToken: 'crash-token' });
     const secret = saved.body.data.signingSecret as string;
     const threadId = (await setup.call('POST', `/api/v2/chatbots/${chatbotId}/conversations`, token, {})).body.data.conversation.threadId as string;
     await setup.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${threadId}/take-over`, token);
-    await setup.close();
-    apps.splice(0);
+    await crash.closeApp(setup);
 
-    const started = await spawnServer(dataDir, { ...env(), ...(pg ? { DATABASE_URL: pg.url } : {}) });
-    child = started.child;
-    const url = started.url;
+    const { url } = await crash.spawn(env());
     const reply = (message: string) =>
       fetch(`${url}/api/v2/chatbots/${chatbotId}/conversations/${threadId}/replies`, {
         method: 'POST',
@@ -86,19 +63,10 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     await receiver.waitFor((all) => all.length === 2);
     expect((await reply('second')).status).toBe(201);
     // The second event is written; with the target's one slot held it is not attempted.
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
+    await crash.kill();
     expect(receiver.received).toHaveLength(2);
 
-    const rows = await (async () => {
-      const database = pg ? openDatabase({ url: POSTGRES_URL, schema: pg.schema }) : openDatabase({ sqlitePath: join(dataDir, 'test.db') });
-      try {
-        return await database.db.selectFrom('webhook_deliveries').select(['id', 'status', 'attempts', 'lease_until', 'body']).orderBy('created_at').execute();
-      } finally {
-        await database.close();
-      }
-    })();
+    const rows = await crash.withDatabase((db) => db.selectFrom('webhook_deliveries').select(['id', 'status', 'attempts', 'lease_until', 'body']).orderBy('created_at').execute());
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({ status: 'pending', attempts: 1 });
     expect(rows[0].lease_until).not.toBeNull(); // the retry was in flight when the process died
@@ -107,7 +75,6 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     // Restart on the same database: the receiver answers now.
     receiver.respond = () => 200;
     const next = await build();
-    apps.push(next);
     await receiver.waitFor((all) => all.filter((r) => r.headers['webhook-id'] === rows[1].id).length >= 1 && all.filter((r) => r.headers['webhook-id'] === rows[0].id).length >= 3, 30_000);
     await waitFor(async () => (await next.call('GET', `/api/v2/chatbots/${chatbotId}/webhooks/deliveries?status=delivered`, token)).body.data.deliveries.length === 2, 20_000, 'both delivered');
 
