@@ -2,7 +2,8 @@
  * Per-conversation delivery for one reader (a visitor's socket or stream, a team stream): the
  * highest seq it was sent per conversation, and one promise chain so catch-ups, replays and
  * transient frames leave in order. A doorbell only triggers a read of what is missing from the
- * database, so nothing is sent twice and nothing is skipped, whichever doorbells are lost.
+ * database (or, when this instance's last commit of the conversation is exactly that, its copy
+ * in memory), so nothing is sent twice and nothing is skipped, whichever doorbells are lost.
  */
 import type { ServerFrame } from '../../shared/protocol.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
