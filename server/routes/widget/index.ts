@@ -37,6 +37,7 @@ const SessionBody = Type.Object(
 const PUBLIC = { public: true } as const;
 /** A value typed in shared/protocol.ts, the wire contract the widget shares, and written as it is. */
 const Shaped = (name: string) => Type.Unknown({ description: `${name} (shared/protocol.ts)` });
+const CONFIG_URL = '/api/widget/:chatbotId/config';
 /**
  * Fresh for a minute (an ETag makes the revalidation cheap); after that a returning visitor's
  * bubble is drawn at once from the cached copy while it is revalidated (stale-while-revalidate):
@@ -104,6 +105,10 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     reply.header('vary', 'Origin');
     if (!allowed) return;
     reply.header('access-control-allow-origin', origin);
+    // widget.js asks for the config with credentials so the request rides the connection
+    // widget.js came on (browsers keep uncredentialed requests on other connections: a second TCP
+    // and TLS handshake before the bubble). No cookie is read; the answer is the same for all.
+    if (request.routeOptions.url === CONFIG_URL) reply.header('access-control-allow-credentials', 'true');
     if (request.method === 'OPTIONS') {
       reply
         .header('access-control-allow-methods', 'GET, POST')
@@ -113,7 +118,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     }
   });
   // The preflights the hook above answers.
-  for (const url of ['/api/widget/:chatbotId/config', '/api/widget/:chatbotId/session', '/api/widget/sse', '/api/widget/frames']) {
+  for (const url of [CONFIG_URL, '/api/widget/:chatbotId/session', '/api/widget/sse', '/api/widget/frames']) {
     app.options(url, { schema: { hide: true }, config: { access: PUBLIC, raw: true } }, async (_request, reply) => reply.code(204).send());
   }
 
@@ -123,17 +128,13 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     return chatbot;
   };
 
-  app.get('/api/widget/:chatbotId/config', endpoint({
+  app.get(CONFIG_URL, endpoint({
     access: PUBLIC, config: { rateLimit: { max: 120, timeWindow: '1 minute' } }, data: Shaped('WidgetConfig'),
     hide: true, tags: ['widget'], summary: "The widget's public configuration", description: 'Only what the widget draws with; cacheable (ETag, max-age 60 s, stale-while-revalidate a day).', params: ChatbotParams,
   }), async (request, reply) => {
     const data = await widget.config(await checkOrigin(request, request.params.chatbotId));
     const etag = `"${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
     reply.header('etag', etag).header('cache-control', CONFIG_CACHE).header('timing-allow-origin', '*');
-    // widget.js asks with credentials so the request rides the connection widget.js came on (a
-    // browser keeps uncredentialed requests on other connections: a new TCP and TLS handshake
-    // before the bubble). No cookie is read here; the answer is the same for everyone.
-    if (reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-credentials', 'true');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return data;
   });

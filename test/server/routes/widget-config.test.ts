@@ -97,6 +97,10 @@ test("readable by the widget's credentialed request from the page (it rides widg
   expect(page.headers['access-control-allow-origin']).toBe('https://shop.example');
   expect(page.headers['access-control-allow-credentials']).toBe('true');
   expect(page.headers['timing-allow-origin']).toBe('*');
+  // An unknown chatbot's error is readable by that same request (no second try without credentials).
+  const unknown = await t.call('GET', '/api/widget/nope/config', null, undefined, { origin: 'https://shop.example' });
+  expect(unknown.status).toBe(404);
+  expect(unknown.headers['access-control-allow-credentials']).toBe('true');
   const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Guarded', settings: { general: { allowedDomains: ['shop.example'] } } });
   const guarded = created.body.data.chatbot.id;
   const refused = await t.call('GET', `/api/widget/${guarded}/config`, null, undefined, { origin: 'https://evil.test' });
