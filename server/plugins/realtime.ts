@@ -9,6 +9,7 @@ import fp from 'fastify-plugin';
 import { CLOSE, LIMITS, WS_SUBPROTOCOL } from '../../shared/protocol.js';
 import { Gateway } from '../realtime/gateway.js';
 import { InProcessHub, type RealtimeHub } from '../realtime/hub.js';
+import { LocalSlots, type Slots } from '../realtime/slots.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,17 +20,24 @@ declare module 'fastify' {
 async function realtime(app: FastifyInstance) {
   const log = (err: unknown, msg: string) => app.log.error({ err }, msg);
   let hub: RealtimeHub;
+  let slots: Slots = new LocalSlots();
   if (app.config.redisUrl) {
     // ioredis is loaded only when configured (bench/README.md, startup).
-    const { RedisHub } = await import('../realtime/redis-hub.js');
+    const [{ RedisHub }, { RedisSlots }] = await Promise.all([import('../realtime/redis-hub.js'), import('../realtime/redis-slots.js')]);
     const redis = new RedisHub(app.config.redisUrl, (err) => log(err, 'realtime hub (Redis) error'));
     await redis.ready();
     hub = redis;
+    slots = new RedisSlots(
+      redis.connection,
+      app.config.realtime.leaseMs,
+      (err) => log(err, 'realtime limits: Redis unreachable, counting answers and sockets on this instance only until it answers'),
+      () => app.log.info('realtime limits: Redis answers again, counting across instances'),
+    );
   } else {
     hub = new InProcessHub((err) => log(err, 'realtime subscriber failed'));
   }
   const { store, conversations, widget, visitors } = app.services;
-  const gateway = new Gateway(hub, store, conversations, widget, visitors, app.config.realtime, log);
+  const gateway = new Gateway(hub, store, conversations, widget, visitors, app.config.realtime, log, slots);
   app.decorate('realtime', gateway);
 
   await app.register(websocket, {
@@ -47,6 +55,7 @@ async function realtime(app: FastifyInstance) {
 
   app.addHook('onClose', async () => {
     gateway.close();
+    await slots.close();
     await hub.close();
   });
 }

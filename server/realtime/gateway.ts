@@ -1,8 +1,8 @@
 /**
  * The realtime gateway's shared state for one server instance: every committed conversation
  * change rings the hub (so sockets on any instance catch up from the database), transient frames
- * (answer deltas, typing) travel the hub only, and the instance's limits are kept here: sockets
- * per IP and per visitor, and concurrent answers per chatbot.
+ * (answer deltas, typing) travel the hub only, and the limits are kept here: sockets per IP and
+ * per visitor, and concurrent answers per chatbot (counted across instances with Redis, slots.ts).
  */
 import type { TeamFrame } from '../../shared/protocol.js';
 import type { ConversationsService } from '../domain/conversations/conversations.service.js';
@@ -11,6 +11,7 @@ import type { Store } from '../domain/ports.js';
 import type { VisitorServices } from '../domain/visitors/index.js';
 import type { WidgetService } from '../domain/widget/widget.service.js';
 import { type HubMessage, type RealtimeHub, topics } from './hub.js';
+import { LocalSlots, type Release, type Slots } from './slots.js';
 import { Wire } from './wire.js';
 
 export interface GatewayLimits {
@@ -23,8 +24,10 @@ export interface GatewayLimits {
   rateWindowMs: number;
   /** Bytes queued unsent to one reader before it is closed as too slow (4008) to resume later. */
   bufferLimitBytes: number;
-  /** Answers one chatbot may be writing at once on this instance; beyond it visitors get the busy reply. */
+  /** Answers one chatbot may be writing at once (on all instances, with Redis); beyond it visitors get the busy reply. */
   maxAnswersPerChatbot: number;
+  /** With Redis: how long a slot (answer, socket) of an instance that stopped renewing it still counts. */
+  leaseMs: number;
   /** A socket must say hello (and, without a subprotocol token, authenticate) within this time. */
   helloTimeoutMs: number;
   /** Sockets and streams one IP may open per minute (the upgrade's rate limit). */
@@ -45,9 +48,6 @@ const RECENT_COMMITS = 2000;
 export class Gateway {
   readonly wire: Wire;
   private readonly recent = new Map<string, RecentCommit>();
-  private readonly answering = new Map<string, number>();
-  private readonly socketsByIp = new Map<string, number>();
-  private readonly socketsByVisitor = new Map<string, number>();
   private readonly detach: () => void;
 
   constructor(
@@ -58,6 +58,7 @@ export class Gateway {
     readonly visitors: VisitorServices,
     readonly limits: GatewayLimits,
     private readonly onError: (err: unknown, msg: string) => void,
+    readonly slots: Slots = new LocalSlots(),
   ) {
     this.wire = new Wire(store);
     this.detach = conversations.onCommit((c, events, added) => {
@@ -124,42 +125,28 @@ export class Gateway {
   }
 
   /** Reserves one of the chatbot's answer slots; null when all are taken. */
-  reserveAnswer(chatbotId: string): (() => void) | null {
-    const n = this.answering.get(chatbotId) ?? 0;
-    if (n >= this.limits.maxAnswersPerChatbot) return null;
-    this.answering.set(chatbotId, n + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.answering.get(chatbotId) ?? 1) - 1;
-      if (left > 0) this.answering.set(chatbotId, left);
-      else this.answering.delete(chatbotId);
-    };
+  reserveAnswer(chatbotId: string): Promise<Release | null> {
+    return this.slots.take(`answers:${chatbotId}`, this.limits.maxAnswersPerChatbot);
   }
 
-  /** Counts a socket of this IP (or visitor); null when it is at its limit. */
-  admit(kind: 'ip' | 'visitor', key: string): (() => void) | null {
-    const [map, max] = kind === 'ip' ? [this.socketsByIp, this.limits.maxSocketsPerIp] : [this.socketsByVisitor, this.limits.maxSocketsPerVisitor];
-    if ((map.get(key) ?? 0) >= max) return null;
-    bump(map, key, 1);
-    if (kind === 'visitor' && map.get(key) === 1) this.hub.presence.set(key, true);
+  /** Counts a socket or stream of this IP (or visitor); null when it is at its limit. */
+  async admit(kind: 'ip' | 'visitor', key: string): Promise<Release | null> {
+    const max = kind === 'ip' ? this.limits.maxSocketsPerIp : this.limits.maxSocketsPerVisitor;
+    const slot = `${kind}:${key}`;
+    const release = await this.slots.take(slot, max);
+    if (!release) return null;
+    // Every time, not only for the first: two admissions resolving in one tick both see two held.
+    if (kind === 'visitor') this.hub.presence.set(key, true);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      bump(map, key, -1);
-      if (kind === 'visitor' && !map.has(key)) this.hub.presence.set(key, false);
+      release();
+      if (kind === 'visitor' && !this.slots.held(slot)) this.hub.presence.set(key, false);
     };
   }
 
   close() {
     this.detach();
   }
-}
-
-function bump(map: Map<string, number>, key: string, by: number) {
-  const n = (map.get(key) ?? 0) + by;
-  if (n > 0) map.set(key, n);
-  else map.delete(key);
 }

@@ -58,6 +58,40 @@ export async function roomIn(queued: () => number, open: () => boolean, gateway:
   }
 }
 
+/**
+ * A connection whose frames wait for `admission` (the socket limits, counted in Redis with
+ * several instances) and are dropped when it is refused; they keep their order meanwhile.
+ */
+export function afterAdmission(connection: Socketed, admission: Promise<boolean>): Socketed {
+  return {
+    receive: (raw) => admission.then((admitted) => (admitted ? connection.receive(raw) : undefined)),
+    dispose: () => connection.dispose(),
+    get greeted() {
+      return connection.greeted;
+    },
+  };
+}
+
+/**
+ * The releases of one socket's slots: a slot granted after the socket ended (admission awaits
+ * Redis) is given back at once, and one granted twice (two hellos) counts once.
+ */
+export class Holdings {
+  private readonly held = new Map<string, () => void>();
+  private gone = false;
+
+  keep(name: string, release: () => void) {
+    if (this.gone || this.held.has(name)) return release();
+    this.held.set(name, release);
+  }
+
+  releaseAll() {
+    this.gone = true;
+    for (const release of this.held.values()) release();
+    this.held.clear();
+  }
+}
+
 /** Wires a socket to a connection with the per-socket limits; `release` runs once it is gone. */
 export function runSocket(socket: WebSocket, gateway: Gateway, connection: Socketed, release: () => void) {
   const { heartbeatMs, framesPerWindow, rateWindowMs, helloTimeoutMs } = gateway.limits;

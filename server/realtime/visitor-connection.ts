@@ -47,7 +47,7 @@ export class VisitorConnection {
     private readonly options: { stateless?: boolean; ip: string },
     private readonly transport: Transport,
     /** Checks a session authenticated by the first frame (its chatbot's allowed domains). */
-    private readonly admitSession: (session: VisitorSession) => void = () => {},
+    private readonly admitSession: (session: VisitorSession) => void | Promise<void> = () => {},
   ) {
     this.session = session;
     this.greeted = options.stateless === true;
@@ -191,7 +191,7 @@ export class VisitorConnection {
       if (!frame.token) throw new CloseError(CLOSE.sessionInvalid, 'no session: send the token in hello or as a subprotocol');
       try {
         this.session = await this.gateway.widget.authenticate(frame.token);
-        this.admitSession(this.session);
+        await this.admitSession(this.session);
       } catch (err) {
         if (err instanceof CloseError) throw err;
         throw new CloseError(CLOSE.sessionInvalid, err instanceof AppError ? err.message : 'session not valid');
@@ -286,8 +286,8 @@ export class VisitorConnection {
         this.send({ type: 'ack', clientId: frame.clientId, conversationId: m.threadId, messageId: m.id, seq: m.seq });
         stored();
       },
-      reserve: () => {
-        const release = this.gateway.reserveAnswer(chatbot.id);
+      reserve: async () => {
+        const release = await this.gateway.reserveAnswer(chatbot.id);
         if (release) this.gateway.transient(conversation, { type: 'typing', conversationId: conversation.id, who: 'ai', typing: true });
         return release;
       },

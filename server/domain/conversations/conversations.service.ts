@@ -88,7 +88,7 @@ export interface AnswerOptions {
   /** The id the stored answer gets, known before it is generated (streamed deltas carry it). */
   answerId?: string;
   /** Reserves an answer slot; null when the chatbot is at its cap: the `busy` text is stored instead. */
-  reserve?: () => (() => void) | null;
+  reserve?: () => (() => void) | null | Promise<(() => void) | null>;
   busy?: string;
   /** Called once the visitor's message is stored (or found stored under its client id), before any answer. */
   onStored?: (message: ThreadMessage) => void;
@@ -396,7 +396,7 @@ export class ConversationsService {
     options.onStored?.(messageView(message));
     let answer: MessageRecord | null = null;
     if (owed) {
-      const release = options.reserve ? options.reserve() : noop;
+      const release = options.reserve ? await options.reserve() : noop;
       try {
         // At the chatbot's cap of concurrent answers the visitor is told so rather than queued.
         answer = await this.answer(chatbot, conversation.id, message, onToken, false, { answerId: options.answerId, ...(!release && { busy: options.busy ?? messagesFor(localeOf(chatbot.settings)).unavailable }) });

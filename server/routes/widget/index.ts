@@ -18,7 +18,7 @@ import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js'
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
 import { parseClientFrame } from '../../realtime/frames.js';
 import type { RedisHub } from '../../realtime/redis-hub.js';
-import { roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
+import { afterAdmission, Holdings, roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
 import { endpoint } from '../../http/route.js';
 import { teamStream } from './team-stream.js';
@@ -176,35 +176,37 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   }, (socket, request) => {
     const pre = request.widgetSession;
     if (pre instanceof CloseError) return socket.close(pre.code, pre.message.slice(0, 120));
-    const releaseIp = gateway.admit('ip', request.ip);
-    if (!releaseIp) return socket.close(CLOSE.tooManySockets, 'too many sockets from this address');
-    let releaseVisitor: (() => void) | null = null;
-    const admitVisitor = (session: VisitorSession) => {
-      widget.checkOrigin(session.chatbot, request.headers.origin);
-      releaseVisitor = gateway.admit('visitor', session.visitor.id);
-      if (!releaseVisitor) throw new CloseError(CLOSE.tooManySockets, 'too many sockets for this visitor');
-    };
-    const connection = new VisitorConnection(gateway, null, { ip: request.ip }, socketTransport(socket, gateway), (session) => {
+    // The socket is wired at once (frames sent meanwhile wait in order); its slots are counted
+    // asynchronously, across instances with Redis, and a refused socket is closed with 4029.
+    const holdings = new Holdings();
+    const admitVisitor = async (session: VisitorSession) => {
       try {
-        admitVisitor(session);
+        widget.checkOrigin(session.chatbot, request.headers.origin);
       } catch (err) {
         if (err instanceof AppError) throw new CloseError(CLOSE.originRefused, err.message);
         throw err;
       }
-    });
-    if (pre) {
-      try {
-        admitVisitor(pre);
-      } catch (err) {
-        releaseIp();
-        return socket.close((err as CloseError).code, (err as Error).message);
+      const release = await gateway.admit('visitor', session.visitor.id);
+      if (!release) throw new CloseError(CLOSE.tooManySockets, 'too many sockets for this visitor');
+      holdings.keep('visitor', release);
+    };
+    const connection = new VisitorConnection(gateway, null, { ip: request.ip }, socketTransport(socket, gateway), admitVisitor);
+    const admission = (async () => {
+      const releaseIp = await gateway.admit('ip', request.ip);
+      if (!releaseIp) throw new CloseError(CLOSE.tooManySockets, 'too many sockets from this address');
+      holdings.keep('ip', releaseIp);
+      if (pre) {
+        await admitVisitor(pre);
+        connection.adopt(pre);
       }
-      connection.adopt(pre);
-    }
-    runSocket(socket, gateway, connection, () => {
-      releaseIp();
-      releaseVisitor?.();
+      return true;
+    })().catch((err) => {
+      if (!(err instanceof CloseError)) gateway.log(err, 'admitting a socket failed');
+      const [code, reason] = err instanceof CloseError ? [err.code, err.message] : [1011, 'server error'];
+      if (socket.readyState === socket.OPEN) socket.close(code, reason);
+      return false;
     });
+    runSocket(socket, gateway, afterAdmission(connection, admission), () => holdings.releaseAll());
   });
 
   // The team's live stream shares the rate limit and the socket limits.
@@ -230,9 +232,9 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     config: { access: PUBLIC, raw: true, rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' } },
   }, async (request, reply) => {
     const session = await sessionOf(request);
-    const releaseIp = gateway.admit('ip', request.ip);
+    const releaseIp = await gateway.admit('ip', request.ip);
     if (!releaseIp) throw new AppError('RATE_LIMITED', 'Too many streams from this address', { hint: 'Close other tabs or try again later' });
-    const releaseVisitor = gateway.admit('visitor', session.visitor.id);
+    const releaseVisitor = await gateway.admit('visitor', session.visitor.id);
     if (!releaseVisitor) {
       releaseIp();
       throw new AppError('RATE_LIMITED', 'Too many streams for this visitor', { hint: 'Close other tabs or try again later' });
@@ -277,6 +279,8 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     // A comment line keeps proxies from timing the stream out.
     const heartbeat = setInterval(() => res.write(': ping\n\n'), gateway.limits.heartbeatMs);
     request.raw.on('close', end);
+    // Gone while its slots were counted (they await Redis): 'close' has already been emitted.
+    if (request.socket.destroyed) return end();
     await connection.handle(request.body as never);
   });
 

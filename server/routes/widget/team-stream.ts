@@ -9,7 +9,7 @@ import { CLOSE } from '../../../shared/protocol.js';
 import { type AuthContext, requireScopes } from '../../domain/auth.js';
 import { AppError } from '../../domain/errors.js';
 import { requireActive } from '../../domain/plans.js';
-import { runSocket, socketTransport } from '../../realtime/socket.js';
+import { afterAdmission, Holdings, runSocket, socketTransport } from '../../realtime/socket.js';
 import { TeamConnection } from '../../realtime/team-connection.js';
 import { CloseError } from '../../realtime/visitor-connection.js';
 
@@ -50,9 +50,13 @@ export async function teamStream(app: FastifyInstance) {
   }, (socket, request) => {
     const pre = request.teamAuth;
     if (pre instanceof CloseError) return socket.close(pre.code, pre.message.slice(0, 120));
-    const release = gateway.admit('ip', request.ip);
-    if (!release) return socket.close(CLOSE.tooManySockets, 'too many sockets from this address');
+    const holdings = new Holdings();
+    const admission = gateway.admit('ip', request.ip).then((release) => {
+      if (release) return holdings.keep('ip', release), true;
+      if (socket.readyState === socket.OPEN) socket.close(CLOSE.tooManySockets, 'too many sockets from this address');
+      return false;
+    });
     const connection = new TeamConnection(gateway, pre ?? null, socketTransport(socket, gateway), authenticate);
-    runSocket(socket, gateway, connection, release);
+    runSocket(socket, gateway, afterAdmission(connection, admission), () => holdings.releaseAll());
   });
 }

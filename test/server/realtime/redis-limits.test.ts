@@ -1,0 +1,155 @@
+/**
+ * The gateway's limits across instances: two app instances on one database and one Redis count
+ * a chatbot's concurrent answers and a visitor's sockets together, as an operator setting them
+ * expects behind a load balancer; the slots of an instance that died lapse after their lease;
+ * and with Redis unreachable each instance falls back to its own count.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type AnswerDoneFrame, CLOSE } from '../../../shared/protocol.js';
+import { busyMessage } from '../../../server/domain/widget/busy.js';
+import { RedisSlots } from '../../../server/realtime/redis-slots.js';
+import { startChatStandin, type ChatStandin } from '../../helpers/chat-standin.js';
+import { REDIS_URL, redisAvailable } from '../../helpers/redis.js';
+import { chatbotWithKnowledge, connect, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
+
+const hasRedis = await redisAvailable();
+const LEASE_MS = 1500;
+let model: ChatStandin;
+let a: LiveApp;
+let b: LiveApp;
+let dataDir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  if (!hasRedis) return;
+  dataDir = mkdtempSync(join(tmpdir(), 'parley-limits-'));
+  model = await startChatStandin();
+  env = {
+    REDIS_URL,
+    OPENAI_BASE_URL: model.baseUrl,
+    OPENAI_API_KEY: 'test-key',
+    MAX_ANSWERS_PER_CHATBOT: '1',
+    WS_MAX_SOCKETS_PER_VISITOR: '2',
+    REALTIME_LEASE_MS: String(LEASE_MS),
+  };
+  a = await startLiveApp({ dataDir, env });
+  b = await startLiveApp({ dataDir, env });
+});
+afterAll(async () => {
+  if (!hasRedis) return;
+  await b.close();
+  await a.close();
+  await model.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const slow = 'Refunds are paid within five business days of the return arriving at our warehouse, by the same means of payment you used.';
+
+test.runIf(hasRedis)("a chatbot's cap of one answer holds across instances: B's visitor gets the busy reply while A answers, and an answer once A is done", async () => {
+  const chatbotId = await chatbotWithKnowledge(a);
+  const onA = await visitor(a.url, (await newSession(a, chatbotId)).token);
+  const onB = await visitor(b.url, (await newSession(b, chatbotId)).token);
+  // A's answer streams slowly and holds the chatbot's one slot.
+  model.next({ kind: 'reply', text: slow, pieceDelayMs: 150 });
+  onA.send({ type: 'message.send', clientId: 'holder', text: 'When are refunds paid?' });
+  await onA.waitFor((f) => f.type === 'answer.delta');
+
+  const asked = model.requests.length;
+  onB.send({ type: 'message.send', clientId: 'refused', text: 'When are refunds paid?' });
+  const busy = await onB.waitFor<AnswerDoneFrame>((f) => f.type === 'answer.done');
+  expect(busy.message.text).toBe(busyMessage({}));
+  expect(onA.of('answer.done')).toEqual([]); // A's answer was still being written
+  expect(model.requests.length).toBe(asked); // B did not ask the model
+
+  const answered = await onA.waitFor<AnswerDoneFrame>((f) => f.type === 'answer.done', 20_000);
+  expect(answered.message.text).toBe(slow);
+  // A gave its slot back: B's next question is answered.
+  onB.send({ type: 'message.send', clientId: 'after', text: 'When are refunds paid?' });
+  const next = await onB.waitFor<AnswerDoneFrame>((f) => f.type === 'answer.done' && f.message.text !== busy.message.text);
+  expect(next.message.text).toContain('Refunds are paid within 5 business days');
+  onA.close();
+  onB.close();
+});
+
+test.runIf(hasRedis)("a visitor's sockets are counted on both instances together, and a closed one frees its place", async () => {
+  const chatbotId = await chatbotWithKnowledge(a);
+  const { token } = await newSession(a, chatbotId);
+  const first = await visitor(a.url, token);
+  const second = await visitor(b.url, token);
+  // WS_MAX_SOCKETS_PER_VISITOR=2: a third on either instance is refused.
+  for (const app of [a, b]) {
+    const third = await connect(app.url, token);
+    third.send({ type: 'hello', v: 1 });
+    const closed = await third.waitClosed();
+    expect(closed.code).toBe(CLOSE.tooManySockets);
+    expect(closed.reason).toBe('too many sockets for this visitor');
+    expect(third.of('ready')).toHaveLength(0);
+  }
+  second.close();
+  await second.waitClosed();
+  // B's slot is given back once its close is handled; then A admits another.
+  await expect.poll(async () => {
+    const again = await connect(a.url, token);
+    again.send({ type: 'hello', v: 1 });
+    await again.waitFor((f) => f.type === 'ready', 2000).catch(() => {});
+    const ok = again.of('ready').length === 1;
+    again.close();
+    await again.waitClosed();
+    return ok;
+  }, { timeout: 10_000 }).toBe(true);
+  first.close();
+});
+
+test.runIf(hasRedis)('the answer slot of an instance that died counts until its lease lapses, then frees itself', async () => {
+  const chatbotId = await chatbotWithKnowledge(a);
+  const c = await startLiveApp({ dataDir, env });
+  const slots = c.app.realtime.slots as RedisSlots;
+  expect(slots).toBeInstanceOf(RedisSlots);
+  expect(await c.app.realtime.reserveAnswer(chatbotId)).not.toBeNull();
+  // Held and renewed: well past one lease, the others still find the chatbot busy.
+  await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
+  expect(await b.app.realtime.reserveAnswer(chatbotId)).toBeNull();
+
+  // C stops renewing and goes away without giving its slot back, as a killed process would.
+  slots.abandon();
+  await c.close();
+  expect(await b.app.realtime.reserveAnswer(chatbotId)).toBeNull();
+  const onB = await visitor(b.url, (await newSession(b, chatbotId)).token);
+  await expect.poll(async () => {
+    const release = await b.app.realtime.reserveAnswer(chatbotId);
+    release?.();
+    return release !== null;
+  }, { timeout: LEASE_MS * 4, interval: 100 }).toBe(true);
+  onB.send({ type: 'message.send', clientId: 'freed', text: 'When are refunds paid?' });
+  const answer = await onB.waitFor<AnswerDoneFrame>((f) => f.type === 'answer.done');
+  expect(answer.message.text).toContain('Refunds are paid within 5 business days');
+  onB.close();
+});
+
+test('with Redis unreachable, slots are counted on this instance with the same maximum, and the outage is reported once', async () => {
+  // Nothing listens on port 1: every command fails, as with Redis down.
+  const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+  down.on('error', () => {});
+  const reports: unknown[] = [];
+  const slots = new RedisSlots(down, 3000, (err) => reports.push(err));
+  try {
+    const one = await slots.take('answers:bot', 2);
+    const two = await slots.take('answers:bot', 2);
+    expect(one).not.toBeNull();
+    expect(two).not.toBeNull();
+    expect(await slots.take('answers:bot', 2)).toBeNull();
+    expect(await slots.take('answers:other', 2)).not.toBeNull();
+    one!();
+    one!(); // twice gives back one slot only
+    expect(await slots.take('answers:bot', 2)).not.toBeNull();
+    expect(await slots.take('answers:bot', 2)).toBeNull();
+    expect(reports).toHaveLength(1);
+  } finally {
+    await slots.close();
+    down.disconnect();
+  }
+});
