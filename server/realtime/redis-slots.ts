@@ -5,7 +5,7 @@
  * every third of `leaseMs` and removes a slot on release, so a crashed instance's slots lapse
  * by themselves after `leaseMs`. Scores use Redis's clock, so instances' clocks need not agree.
  *
- * Redis unreachable (an error, or no answer within `timeoutMs`): the slot is counted against
+ * Redis unreachable (not connected, an error, or no answer within `timeoutMs`): the slot is counted against
  * this instance's own holdings with the same maximum — limits stay per instance rather than
  * refusing every visitor or admitting without bound — and `onDegraded` fires once per outage.
  */
@@ -71,6 +71,8 @@ export class RedisSlots implements Slots {
   }
 
   async take(key: string, max: number): Promise<Release | null> {
+    // Not connected (Redis down, reconnecting): no wait for a command that would queue and fail.
+    if (this.redis.status !== 'ready') return this.fallback(key, max, new Error(`Redis connection is ${this.redis.status}`));
     const member = `${this.instance}:${++this.next}`;
     const full = PREFIX + key;
     const asked = this.scripts.parleyTakeSlot(full, max, this.leaseMs, member);

@@ -153,3 +153,29 @@ test('with Redis unreachable, slots are counted on this instance with the same m
     down.disconnect();
   }
 });
+
+test.runIf(hasRedis)('once Redis answers again, slots are counted there again and the recovery is reported once', async () => {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true });
+  const events: string[] = [];
+  const slots = new RedisSlots(redis, 3000, () => events.push('degraded'), () => events.push('recovered'));
+  const key = `answers:recovery-${Date.now()}`;
+  try {
+    // Not yet connected: counted here.
+    const during = await slots.take(key, 5);
+    expect(during).not.toBeNull();
+    await redis.connect();
+    const after = await slots.take(key, 5);
+    expect(after).not.toBeNull();
+    expect(events).toEqual(['degraded', 'recovered']);
+    // Only the slot taken with Redis up is in Redis; both count on this instance.
+    expect(await redis.zcard(`parley:rt:slots:${key}`)).toBe(1);
+    expect(slots.held(key)).toBe(2);
+    after!();
+    await expect.poll(() => redis.zcard(`parley:rt:slots:${key}`)).toBe(0);
+    during!();
+    expect(slots.held(key)).toBe(0);
+  } finally {
+    await slots.close();
+    redis.disconnect();
+  }
+});
