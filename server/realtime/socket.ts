@@ -77,18 +77,21 @@ export function afterAdmission(connection: Socketed, admission: Promise<boolean>
  * Redis) is given back at once, and one granted twice (two hellos) counts once.
  */
 export class Holdings {
-  private readonly held = new Map<string, () => void>();
+  // Two named fields rather than a map: one of these lives per idle socket.
+  private ip: (() => void) | null = null;
+  private visitor: (() => void) | null = null;
   private gone = false;
 
-  keep(name: string, release: () => void) {
-    if (this.gone || this.held.has(name)) return release();
-    this.held.set(name, release);
+  keep(name: 'ip' | 'visitor', release: () => void) {
+    if (this.gone || this[name]) return release();
+    this[name] = release;
   }
 
   releaseAll() {
     this.gone = true;
-    for (const release of this.held.values()) release();
-    this.held.clear();
+    this.ip?.();
+    this.visitor?.();
+    this.ip = this.visitor = null;
   }
 }
 
