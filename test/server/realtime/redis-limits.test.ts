@@ -80,10 +80,12 @@ test.runIf(hasRedis)("a visitor's sockets are counted on both instances together
   const { token } = await newSession(a, chatbotId);
   const first = await visitor(a.url, token);
   const second = await visitor(b.url, token);
-  // WS_MAX_SOCKETS_PER_VISITOR=2: a third on either instance is refused.
+  // WS_MAX_SOCKETS_PER_VISITOR=2: a third on either instance is refused, whether its token came
+  // with the upgrade (A) or in hello (B).
   for (const app of [a, b]) {
-    const third = await connect(app.url, token);
-    third.send({ type: 'hello', v: 1 });
+    const inHello = app === b;
+    const third = await connect(app.url, inHello ? null : token);
+    third.send({ type: 'hello', v: 1, ...(inHello && { token }) });
     const closed = await third.waitClosed();
     expect(closed.code).toBe(CLOSE.tooManySockets);
     expect(closed.reason).toBe('too many sockets for this visitor');
