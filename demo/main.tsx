@@ -5,6 +5,7 @@ import type { WidgetConfig } from '../shared/protocol.js';
 import { api, type Api } from './api.js';
 import { Console } from './Console.js';
 import { Playground } from './Playground.js';
+import { encodeBubble } from '../widget/loader/snippet-look.js';
 
 let widgetOpen = false;
 
@@ -36,10 +37,19 @@ function Demo() {
   const [bots, setBots] = useState<Array<{ id: string; title: string }>>([]);
   const [chatbotId, setChatbotId] = useState<string | null>(null);
   const [error, setError] = useState('');
+  const [bubble, setBubble] = useState<string | null>(null);
+  // The snippet carries the bubble's look of the saved settings (what visitors get), read as widget.js reads them.
+  const saved = (id: string) => {
+    loadWidget(id);
+    fetch(`/api/widget/${encodeURIComponent(id)}/config`, { cache: 'no-cache' })
+      .then((r) => r.json())
+      .then((e) => setBubble(e.ok ? encodeBubble(e.data) : null), () => setBubble(null));
+  };
   const choose = (id: string) => {
     widgetOpen = false;
     setChatbotId(id);
-    loadWidget(id);
+    setBubble(null);
+    saved(id);
   };
   const connect = async (e: Event) => {
     e.preventDefault();
@@ -55,7 +65,7 @@ function Demo() {
       setError((err as Error).message);
     }
   };
-  const snippet = chatbotId ? `<script src="${location.origin}/widget.js" data-chatbot-id="${chatbotId}" async></script>` : '';
+  const snippet = chatbotId ? `<script src="${location.origin}/widget.js" data-chatbot-id="${chatbotId}"${bubble ? ` data-bubble="${bubble}"` : ''} async></script>` : '';
   return (
     <main>
       <h1>Parley widget playground</h1>
@@ -83,7 +93,7 @@ function Demo() {
               <button type="button" onClick={() => navigator.clipboard?.writeText(snippet)}>
                 Copy
               </button>
-              <Playground client={client} chatbotId={chatbotId} preview={(config) => loadWidget(chatbotId, config)} />
+              <Playground client={client} chatbotId={chatbotId} preview={(config) => (config ? loadWidget(chatbotId, config) : saved(chatbotId))} />
               <Console client={client} chatbotId={chatbotId} />
             </>
           )}

@@ -34,6 +34,8 @@ it('previews unsaved settings in the real widget, resets and applies them, warns
   await page.getByRole('button', { name: 'Connect' }).click();
   await page.locator('[data-parley] .bubble').waitFor();
   expect(await page.locator('.snippet').textContent()).toContain(`data-chatbot-id="${chatbotId}"`);
+  // The snippet carries the saved bubble's look (widget/loader/snippet-look.ts).
+  await expect.poll(() => page.locator('.snippet').textContent()).toContain('data-bubble="#1f6feb,#ffffff,R,20,20,M"');
 
   const saved = async () => (await app.call('GET', `/api/v2/chatbots/${chatbotId}`, app.ownerToken)).body.data.chatbot.settings;
   const before = await saved();
@@ -71,6 +73,7 @@ it('previews unsaved settings in the real widget, resets and applies them, warns
   await page.getByLabel('welcomeMessage').fill('Welcome to the themed shop');
   await page.getByRole('button', { name: 'Apply' }).click();
   await page.getByText('Saved').waitFor();
+  await expect.poll(() => page.locator('.snippet').textContent()).toContain('data-bubble="#7b1fa2,#ffffff,R,20,20,M"');
   expect(await saved()).toMatchObject({ ...before, brandColor: '#7b1fa2', welcomeMessage: 'Welcome to the themed shop' });
   expect((await app.call('GET', `/api/widget/${chatbotId}/config`)).body.data.appearance).toMatchObject({ brandColor: '#7b1fa2', welcomeMessage: 'Welcome to the themed shop' });
   expect(await page.evaluate(() => 'parleyPreview' in window)).toBe(false);

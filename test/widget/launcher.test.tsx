@@ -224,3 +224,24 @@ describe('bubble', () => {
     expect(launcher.element.hidden).toBe(false);
   });
 });
+
+describe('drawn from the snippet before the settings (data-bubble)', () => {
+  it('shows the bubble with the snippet\'s icon and no tooltip, then the settings add the tooltip and name and swap the icon in place', () => {
+    const launcher = createLauncher(null, 'en', calls().on, 'https://cdn.example.com/bubble.png');
+    document.body.append(launcher.element);
+    const bubble = launcher.bubble;
+    expect(bubble.querySelector('img')!.getAttribute('src')).toBe('https://cdn.example.com/bubble.png');
+    expect(launcher.element.querySelector('.tip')).toBeNull();
+    expect(bubble.getAttribute('aria-label')).toBe(launcherText('en').openChat);
+
+    // The owner removed the custom icon since the snippet was copied; the tooltip is server text.
+    launcher.configure(widgetConfig({ appearance: { tooltip: 'Questions? Ask us' } }));
+    expect(document.querySelectorAll('.bubble')).toHaveLength(1);
+    expect(launcher.element.lastElementChild).toBe(bubble);
+    expect(bubble.querySelector('img')).toBeNull();
+    expect(bubble.querySelector('svg')).not.toBeNull();
+    expect(bubble.querySelector('.badge')).not.toBeNull();
+    expect(launcher.element.querySelector('.tip')!.textContent).toContain('Questions? Ask us');
+    expect(bubble.getAttribute('aria-label')).toBe(`${launcherText('en').openChat}: Docs assistant`);
+  });
+});

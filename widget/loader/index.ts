@@ -12,6 +12,7 @@ import css from './bubble.css?inline';
 import { adoptStyles } from './styles.js';
 import { postToNative } from './bridge.js';
 import { createLauncher, type Launcher, scheduleAutoOpen } from './launcher.js';
+import { type BubbleLook, lookOf, parseBubble } from './snippet-look.js';
 
 type Command = [string, ...unknown[]];
 type Listener = (detail?: unknown) => void;
@@ -115,6 +116,18 @@ function boot(): void {
       else listeners[event] = list.filter((l) => l !== handler);
       return;
     }
+    // These need no settings (the bubble may be drawn from the snippet before they arrive).
+    if (name === 'showBubble' || name === 'hideBubble') {
+      bubbleHidden = name === 'hideBubble';
+      return launcher?.setHidden(bubbleHidden);
+    }
+    if (name === 'destroy') {
+      destroyed = true;
+      controller?.destroy();
+      hostEl?.remove();
+      w.parley = [];
+      return;
+    }
     if (!config) return void queued.push(command);
     switch (name) {
       case 'open':
@@ -123,11 +136,6 @@ function boot(): void {
         return controller?.close();
       case 'toggle':
         return withApp((c) => c.toggle());
-      case 'showBubble':
-      case 'hideBubble':
-        bubbleHidden = name === 'hideBubble';
-        launcher?.setHidden(bubbleHidden);
-        return;
       case 'setTheme':
         settings.theme = arg === 'dark' || arg === 'light' ? arg : 'auto';
         hostEl?.setAttribute('data-theme', settings.theme);
@@ -156,12 +164,6 @@ function boot(): void {
           /* blocked storage */
         }
         return;
-      case 'destroy':
-        destroyed = true;
-        controller?.destroy();
-        hostEl?.remove();
-        w.parley = [];
-        return;
     }
   }
 
@@ -170,59 +172,95 @@ function boot(): void {
   // Event subscriptions take effect at once; everything else waits for the settings.
   for (const command of early) run(command);
 
+  // The snippet may carry the bubble's look (data-bubble): the bubble is drawn now, and the
+  // settings only confirm it (or restyle it in place when the snippet is stale).
+  const look = settings.mode === 'bubble' && document.body ? parseBubble(data.bubble) : null;
+  let intended = false;
+  if (look) drawBubble(look, null);
+
   settingsRequest
     .then((cfg) => {
       if (destroyed) return;
       config = cfg;
       draw(config);
       for (const command of queued.splice(0)) run(command);
+      if (intended) void load();
     })
-    .catch((err) => console.warn('parley: widget not shown:', err instanceof Error ? err.message : err));
+    .catch((err) => {
+      // The bubble drawn from the snippet goes when there is no chatbot to talk to.
+      if (!config) hostEl?.remove();
+      console.warn('parley: widget not shown:', err instanceof Error ? err.message : err);
+    });
 
-  function draw(cfg: WidgetConfig) {
-    const a = cfg.appearance;
-    const target = settings.mode === 'inline' && settings.target ? document.querySelector<HTMLElement>(settings.target) : null;
-    if (settings.mode === 'inline' && !target) return void console.warn(`parley: inline target ${settings.target} not found`);
+  /** The host element with the variables of the bubble's look (CSSOM writes, not a style attribute: allowed under a CSP without 'unsafe-inline'). */
+  function style(el: HTMLElement, l: BubbleLook, cfg: WidgetConfig | null) {
+    el.setAttribute('data-position', l.iconPosition === 'BOTTOM_LEFT' ? 'left' : 'right');
+    const vars: Record<string, string> = {
+      '--pw-brand': l.brandColor,
+      '--pw-brand-text': l.brandTextColor,
+      '--pw-size': `${SIZES[l.iconSize] ?? 60}px`,
+      '--pw-bottom': `${l.distanceFromBottom}px`,
+      '--pw-side': `${l.horizontalDistance}px`,
+    };
+    if (cfg) {
+      vars['--pw-font-size'] = `${cfg.appearance.fontSize}px`;
+      vars['--pw-max-width'] = `${cfg.appearance.maxWidth}px`;
+      if (cfg.appearance.height) vars['--pw-height'] = `${cfg.appearance.height}px`;
+    }
+    for (const [k, v] of Object.entries(vars)) el.style.setProperty(k, v);
+  }
+
+  /** The host element, its shadow root and (in bubble mode) the launcher; `cfg` null: from the snippet's look, before the settings. */
+  function drawBubble(l: BubbleLook, cfg: WidgetConfig | null, target: HTMLElement | null = null) {
     hostEl = document.createElement('div');
     hostEl.setAttribute('data-parley', '');
     hostEl.setAttribute('data-theme', settings.theme);
     hostEl.setAttribute('data-mode', settings.mode);
-    hostEl.setAttribute('data-position', a.iconPosition === 'BOTTOM_LEFT' ? 'left' : 'right');
-    const vars: Record<string, string> = {
-      '--pw-brand': a.brandColor,
-      '--pw-brand-text': a.brandTextColor,
-      '--pw-size': `${SIZES[a.iconSize] ?? 60}px`,
-      '--pw-bottom': `${a.distanceFromBottom}px`,
-      '--pw-side': `${a.horizontalDistance}px`,
-      '--pw-font-size': `${a.fontSize}px`,
-      '--pw-max-width': `${a.maxWidth}px`,
-    };
-    if (a.height) vars['--pw-height'] = `${a.height}px`;
-    // CSSOM writes, not a style attribute: allowed under a CSP without 'unsafe-inline'.
-    for (const [k, v] of Object.entries(vars)) hostEl.style.setProperty(k, v);
+    style(hostEl, l, cfg);
     if (settings.mode === 'page') hostEl.style.setProperty('display', 'block');
     shadow = hostEl.attachShadow({ mode: 'open' });
     adoptStyles(shadow, css, settings.nonce);
     mount = document.createElement('div');
     if (settings.mode === 'bubble') {
-      launcher = createLauncher(cfg, settings.locale ?? cfg.locale, {
-        intent: () => void load(),
-        toggle: () => withApp((c) => c.toggle()),
-        open: () => withApp((c) => c.open()),
-      });
+      launcher = createLauncher(
+        cfg,
+        settings.locale ?? cfg?.locale ?? 'en',
+        {
+          intent: () => {
+            intended = true;
+            void load();
+          },
+          toggle: () => run(['toggle']),
+          open: () => run(['open']),
+        },
+        l.icon,
+      );
       launcher.setHidden(bubbleHidden);
       shadow.append(launcher.element, mount);
       document.body.append(hostEl);
+    } else {
+      shadow.append(mount);
+      (target ?? document.body).append(hostEl);
+    }
+  }
+
+  function draw(cfg: WidgetConfig) {
+    const a = cfg.appearance;
+    const target = settings.mode === 'inline' && settings.target ? document.querySelector<HTMLElement>(settings.target) : null;
+    if (settings.mode === 'inline' && !target) return void console.warn(`parley: inline target ${settings.target} not found`);
+    if (hostEl && launcher) {
+      // Drawn from the snippet: the same bubble takes the settings' look (a stale snippet restyles it here).
+      style(hostEl, lookOf(cfg), cfg);
+      if (!settings.locale) launcher.relabel(cfg.locale);
+      launcher.configure(cfg);
+    } else drawBubble(lookOf(cfg), cfg, target);
+    if (settings.mode === 'bubble') {
       scheduleAutoOpen(a, () => !isOpen && !destroyed && withApp((c) => c.open()));
       // A returning visitor: connect now so agent replies raise the unread badge. In a task of
       // its own: the first storage read of a page is a round trip to the browser process, and
       // the bubble's frame need not wait for it.
       setTimeout(() => !destroyed && hasSession(settings.chatbotId) && void load());
-    } else {
-      shadow.append(mount);
-      (target ?? document.body).append(hostEl);
-      void load();
-    }
+    } else void load();
     emit('ready');
   }
 }

@@ -20,6 +20,8 @@ export interface Launcher {
   setHidden(hidden: boolean): void;
   /** The bubble's label and the tooltip in another language. */
   relabel(locale: string): void;
+  /** The settings arrived: the tooltip, the chatbot's name in the label, the icon they name. */
+  configure(cfg: WidgetConfig): void;
 }
 
 export interface LauncherEvents {
@@ -42,49 +44,45 @@ function chatIcon(): SVGSVGElement {
   return svg;
 }
 
-export function createLauncher(cfg: WidgetConfig, locale: string, on: LauncherEvents): Launcher {
-  const a = cfg.appearance;
+/**
+ * The launcher for `cfg`; or, with `cfg` null, the bubble alone drawn from the snippet's look
+ * (`icon`: its custom icon URL) until `configure` brings the settings: the tooltip and the label's
+ * name come only from the server, and the icon is swapped if the settings name another one.
+ */
+export function createLauncher(cfg: WidgetConfig | null, locale: string, on: LauncherEvents, icon: string | null = cfg?.icons.bubble ?? null): Launcher {
   const element = document.createElement('div');
   element.className = 'launcher';
+  let a: WidgetConfig['appearance'] | null = null;
+  let name = '';
   let tip: HTMLElement | null = null;
   let tipText: Text | null = null;
   let dismiss: HTMLButtonElement | null = null;
   let hidden = false;
   let open = false;
-  // The owner's tooltip, else the welcome message ('' when the owner cleared it: no tooltip).
-  if (!a.hideTooltip && (a.tooltip || a.welcomeMessage !== '')) {
-    tip = document.createElement('div');
-    tip.className = 'tip';
-    tip.setAttribute('role', 'status');
-    tipText = document.createTextNode('');
-    dismiss = document.createElement('button');
-    dismiss.type = 'button';
-    dismiss.className = 'tip-close';
-    dismiss.textContent = '×';
-    dismiss.onclick = (e) => {
-      e.stopPropagation();
-      tip!.hidden = true;
-    };
-    tip.append(tipText, dismiss);
-    tip.onclick = () => on.open();
-    element.append(tip);
-  }
   const bubble = document.createElement('button');
   bubble.type = 'button';
   bubble.className = 'bubble';
   bubble.setAttribute('aria-haspopup', 'dialog');
   bubble.setAttribute('aria-expanded', 'false');
-  const icon = cfg.icons.bubble;
-  if (icon && /^https?:/i.test(icon)) {
-    const img = document.createElement('img');
-    img.src = icon;
-    img.alt = '';
-    bubble.append(img);
-  } else bubble.append(chatIcon());
+  let drawnIcon: string | null | undefined;
+  const setIcon = (url: string | null) => {
+    const next = url && /^https?:/i.test(url) ? url : null;
+    if (next === drawnIcon) return;
+    drawnIcon = next;
+    if (bubble.firstChild !== badge) bubble.firstChild?.remove();
+    let img: HTMLImageElement | SVGSVGElement = chatIcon();
+    if (next) {
+      img = document.createElement('img');
+      img.src = next;
+      img.alt = '';
+    }
+    bubble.prepend(img);
+  };
   const badge = document.createElement('span');
   badge.className = 'badge';
   badge.hidden = true;
   bubble.append(badge);
+  setIcon(icon);
   const intent = () => on.intent();
   bubble.addEventListener('pointerenter', intent, { once: true });
   bubble.addEventListener('focus', intent, { once: true });
@@ -98,19 +96,46 @@ export function createLauncher(cfg: WidgetConfig, locale: string, on: LauncherEv
   // The badge is inside the labelled button, so a screen reader hears the count only from the label.
   const label = () => {
     const t = launcherText(lang);
-    bubble.setAttribute('aria-label', `${t.openChat}: ${cfg.name}${unread > 0 ? `, ${t.unread.replace('{n}', String(unread))}` : ''}`);
+    bubble.setAttribute('aria-label', `${t.openChat}${name ? `: ${name}` : ''}${unread > 0 ? `, ${t.unread.replace('{n}', String(unread))}` : ''}`);
   };
   const relabel = (next: string) => {
     lang = next;
     const t = launcherText(lang);
     label();
     dismiss?.setAttribute('aria-label', t.dismissTooltip);
-    if (tipText) tipText.data = a.tooltip || a.welcomeMessage || t.welcome;
+    if (tipText && a) tipText.data = a.tooltip || a.welcomeMessage || t.welcome;
   };
-  relabel(locale);
+  const configure = (c: WidgetConfig) => {
+    a = c.appearance;
+    name = c.name;
+    setIcon(c.icons.bubble);
+    // The owner's tooltip, else the welcome message ('' when the owner cleared it: no tooltip).
+    if (!tip && !a.hideTooltip && (a.tooltip || a.welcomeMessage !== '')) {
+      tip = document.createElement('div');
+      tip.className = 'tip';
+      tip.setAttribute('role', 'status');
+      tip.hidden = open;
+      tipText = document.createTextNode('');
+      dismiss = document.createElement('button');
+      dismiss.type = 'button';
+      dismiss.className = 'tip-close';
+      dismiss.textContent = '×';
+      dismiss.onclick = (e) => {
+        e.stopPropagation();
+        tip!.hidden = true;
+      };
+      tip.append(tipText, dismiss);
+      tip.onclick = () => on.open();
+      element.prepend(tip);
+    }
+    relabel(lang);
+  };
+  if (cfg) configure(cfg);
+  else relabel(locale);
   return {
     element,
     bubble,
+    configure,
     setUnread(n) {
       unread = n;
       badge.hidden = n <= 0;
