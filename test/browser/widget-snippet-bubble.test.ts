@@ -4,6 +4,8 @@
  * then restyle that same bubble when the snippet is stale, an invalid attribute is ignored, and a
  * snippet matching the settings draws exactly what the plain snippet draws (same pixels).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
@@ -90,6 +92,76 @@ describe('data-bubble on the script tag', () => {
     await bubble(page).click();
     await page.locator('[data-parley] .window').waitFor();
     await page.close();
+  });
+
+  it('pasted in <head>, where widget.js runs before the <body> exists, draws the bubble once the page is parsed, still before the settings', async () => {
+    let configAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (configAsked = resolve));
+    // The page's <body> is sent only once widget.js has run (its first statement asks for the settings).
+    const server = createServer(async (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.write(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title>
+<script src="${app.url}/widget.js" data-chatbot-id="${chatbotId}" data-bubble="#7b1fa2,#ffffff,L,40,30,L" async></script></head>`);
+      await asked;
+      res.end('<body><h1>Acme shop</h1></body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const page = await browser.context.newPage();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`${app.url}/api/widget/${chatbotId}/config`, async (route) => {
+      configAsked();
+      await released;
+      await route.continue();
+    });
+    try {
+      await page.goto(`http://localhost:${(server.address() as AddressInfo).port}/`);
+      await bubble(page).waitFor({ timeout: 10_000 });
+      expect(await background(page)).toBe('rgb(123, 31, 162)');
+      expect(await tip(page).count()).toBe(0);
+      release();
+      await tip(page).waitFor();
+      expect(await background(page)).toBe('rgb(31, 111, 235)');
+      expect(await bubble(page).count()).toBe(1);
+    } finally {
+      release();
+      await page.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('pasted in <head> without data-bubble, settings that arrive before the <body> exists are drawn once it does', async () => {
+    let answered!: () => void;
+    const settingsIn = new Promise<void>((resolve) => (answered = resolve));
+    const server = createServer(async (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.write(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title>
+<script src="${app.url}/widget.js" data-chatbot-id="${chatbotId}" async></script></head>`);
+      await settingsIn;
+      // Time for the page to take the settings in before its <body> arrives (a slow page, not a measurement).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      res.end('<body><h1>Acme shop</h1></body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const page = await browser.context.newPage();
+    const warnings: string[] = [];
+    page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+    await page.route(`${app.url}/api/widget/${chatbotId}/config`, async (route) => {
+      await route.fulfill({ response: await route.fetch() });
+      answered();
+    });
+    try {
+      await page.goto(`http://localhost:${(server.address() as AddressInfo).port}/`);
+      await tip(page).waitFor({ timeout: 10_000 });
+      expect(await background(page)).toBe('rgb(31, 111, 235)');
+      expect(warnings).toEqual([]);
+    } finally {
+      answered();
+      await page.close();
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('ignores an invalid attribute: no bubble until the settings, then the settings\' bubble', async () => {

@@ -174,17 +174,27 @@ function boot(): void {
 
   // The snippet may carry the bubble's look (data-bubble): the bubble is drawn now, and the
   // settings only confirm it (or restyle it in place when the snippet is stale).
-  const look = settings.mode === 'bubble' && document.body ? parseBubble(data.bubble) : null;
+  const look = settings.mode === 'bubble' ? parseBubble(data.bubble) : null;
   let intended = false;
-  if (look) drawBubble(look, null);
+  if (look) {
+    // Pasted in <head>, the script may run before there is a <body> to draw in.
+    const early = () => void (!hostEl && !destroyed && drawBubble(look, null));
+    if (document.body) early();
+    else document.addEventListener('DOMContentLoaded', early, { once: true });
+  }
 
   settingsRequest
     .then((cfg) => {
-      if (destroyed) return;
-      config = cfg;
-      draw(config);
-      for (const command of queued.splice(0)) run(command);
-      if (intended) void load();
+      const go = () => {
+        if (destroyed) return;
+        config = cfg;
+        draw(cfg);
+        for (const command of queued.splice(0)) run(command);
+        if (intended) void load();
+      };
+      // Pasted in <head>, the settings may arrive before there is a <body> to draw in.
+      if (document.body) go();
+      else document.addEventListener('DOMContentLoaded', go, { once: true });
     })
     .catch((err) => {
       // The bubble drawn from the snippet goes when there is no chatbot to talk to.
