@@ -8,6 +8,12 @@
  * Redis unreachable (not connected, an error, or no answer within `timeoutMs`): the slot is counted against
  * this instance's own holdings with the same maximum — limits stay per instance rather than
  * refusing every visitor or admitting without bound — and `onDegraded` fires once per outage.
+ *
+ * A renewal writes every slot this instance still holds, lapsed or never written: a slot taken
+ * during an outage, or whose lease lapsed while the process stalled (or Redis restarted empty),
+ * counts across instances again from the next renewal. A release cannot be undone by it: the
+ * release leaves the held set first, and its ZREM follows any renewal already sent on the same
+ * connection.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -25,10 +31,8 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
-/** KEYS[1] the set; ARGV leaseMs, member. Extends a lease not yet lapsed; 0 when it had. */
+/** KEYS[1] the set; ARGV leaseMs, member. Extends the lease of a slot still held (writes it again if it lapsed). */
 const RENEW = `${NOW}
-local s = redis.call('ZSCORE', KEYS[1], ARGV[2])
-if not s or tonumber(s) <= now then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1`;
@@ -41,7 +45,7 @@ interface SlotScripts {
 export class RedisSlots implements Slots {
   private readonly local = new LocalSlots();
   private readonly instance = randomUUID();
-  /** Slots held in Redis by this instance: member -> key. */
+  /** Slots held by this instance (in Redis, or taken during an outage and written at the next renewal): member -> key. */
   private readonly leases = new Map<string, string>();
   private readonly renewal: NodeJS.Timeout;
   private next = 0;
@@ -96,8 +100,12 @@ export class RedisSlots implements Slots {
       this.onRecovered();
     }
     if (taken !== 1) return null;
+    return this.held_(member, full, this.local.hold(key));
+  }
+
+  /** A slot this instance holds: renewed until released; the release removes it from Redis. */
+  private held_(member: string, full: string, releaseLocal: Release): Release {
     this.leases.set(member, full);
-    const releaseLocal = this.local.hold(key);
     return () => {
       if (!this.leases.delete(member)) return;
       releaseLocal();
@@ -107,7 +115,8 @@ export class RedisSlots implements Slots {
 
   private fallback(key: string, max: number, err: unknown): Release | null {
     this.notice(err);
-    return this.local.takeNow(key, max);
+    const releaseLocal = this.local.takeNow(key, max);
+    return releaseLocal && this.held_(`${this.instance}:${++this.next}`, PREFIX + key, releaseLocal);
   }
 
   private notice(err: unknown) {

@@ -169,13 +169,38 @@ test.runIf(hasRedis)('once Redis answers again, slots are counted there again an
     const after = await slots.take(key, 5);
     expect(after).not.toBeNull();
     expect(events).toEqual(['degraded', 'recovered']);
-    // Only the slot taken with Redis up is in Redis; both count on this instance.
-    expect(await redis.zcard(`parley:rt:slots:${key}`)).toBe(1);
+    // Both count on this instance; the slot taken during the outage reaches Redis at the next renewal.
     expect(slots.held(key)).toBe(2);
+    await expect.poll(() => redis.zcard(`parley:rt:slots:${key}`), { timeout: 3000 }).toBe(2);
     after!();
-    await expect.poll(() => redis.zcard(`parley:rt:slots:${key}`)).toBe(0);
     during!();
+    await expect.poll(() => redis.zcard(`parley:rt:slots:${key}`)).toBe(0);
     expect(slots.held(key)).toBe(0);
+  } finally {
+    await slots.close();
+    redis.disconnect();
+  }
+});
+
+test.runIf(hasRedis)('a slot whose lease lapsed while still held (a stall, Redis emptied) is written again by the next renewal; a released one is not', async () => {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true });
+  await redis.connect();
+  const slots = new RedisSlots(redis, 600, () => {});
+  const key = `answers:revive-${Date.now()}`;
+  const full = `parley:rt:slots:${key}`;
+  try {
+    const kept = await slots.take(key, 5);
+    const gone = await slots.take(key, 5);
+    expect(await redis.zcard(full)).toBe(2);
+    gone!();
+    // Redis loses the set (a restart without its data, or both leases lapsed during a stall).
+    await redis.del(full);
+    await expect.poll(() => redis.zcard(full), { timeout: 2000, interval: 50 }).toBe(1);
+    // Several renewals later the released slot is still not back.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await redis.zcard(full)).toBe(1);
+    kept!();
+    await expect.poll(() => redis.zcard(full)).toBe(0);
   } finally {
     await slots.close();
     redis.disconnect();
