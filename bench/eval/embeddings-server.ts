@@ -7,9 +7,10 @@
  * stand-in of test/helpers/embeddings-standin.ts, which only proves the wiring.
  * `npx tsx bench/eval/embeddings-server.ts [port]` serves it alone.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sentenceEncoder } from './sentence-encoder.js';
+import { readJson, replyJson } from '../../test/helpers/json-body.js';
 
 export interface EmbeddingsServer {
   baseUrl: string;
@@ -18,20 +19,11 @@ export interface EmbeddingsServer {
   close(): Promise<void>;
 }
 
-async function readJson(req: IncomingMessage): Promise<any> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
 export async function startEmbeddingsServer(port = 0): Promise<EmbeddingsServer> {
   const encoder = sentenceEncoder();
   let count = 0;
   const server = createServer(async (req, res) => {
-    const reply = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
+    const reply = (status: number, body: unknown) => replyJson(res, status, body);
     if (req.method !== 'POST' || req.url !== '/v1/embeddings') return reply(404, { error: { message: 'not found' } });
     const body = await readJson(req).catch(() => null);
     const inputs: unknown = typeof body?.input === 'string' ? [body.input] : body?.input;

@@ -11,9 +11,10 @@
  * queue other behaviours for the next requests: a status (429 with Retry-After…), a hang, or a
  * scripted reply.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
+import { readJson } from './json-body.js';
 
 export interface SeenRequest {
   headers: IncomingHttpHeaders;
@@ -74,12 +75,6 @@ function chunk(model: string, delta: Record<string, unknown>, finish: string | n
     system_fingerprint: null,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
   })}\n\n`;
-}
-
-async function readJson(req: IncomingMessage): Promise<any> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -4,8 +4,9 @@
  * of words in 64 dimensions. A few synonyms hash to the same word, so a query can match a chunk
  * by "meaning" without sharing a word with it, which is what the hybrid path must show.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readJson, replyJson } from './json-body.js';
 
 export const STANDIN_DIMENSIONS = 64;
 
@@ -50,20 +51,11 @@ export interface EmbeddingsStandin {
   close(): Promise<void>;
 }
 
-async function readJson(req: IncomingMessage): Promise<any> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
 export async function startEmbeddingsStandin(): Promise<EmbeddingsStandin> {
   const requests: EmbeddingsStandin['requests'] = [];
   let failures = 0;
   const server = createServer(async (req, res) => {
-    const reply = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
+    const reply = (status: number, body: unknown) => replyJson(res, status, body);
     if (req.method !== 'POST' || req.url !== '/v1/embeddings') return reply(404, { error: { message: 'not found' } });
     const body = await readJson(req).catch(() => null);
     if (req.headers.authorization !== 'Bearer sk-standin') return reply(401, { error: { message: 'Incorrect API key provided' } });

@@ -9,6 +9,7 @@ import type { AckFrame, ClientFrame, ServerFrame } from '../../shared/protocol.j
 import { Connection, type ConnectionStatus } from '../../widget/transport/connection.js';
 import { startChatStandin, type ChatStandin } from '../helpers/chat-standin.js';
 import { chatbotWithKnowledge, type LiveApp, newSession, startLiveApp } from '../helpers/widget.js';
+import { waitFor } from '../helpers/knowledge-http.js';
 
 /** A proxy that drops the upgrade: every socket closes before it opens. */
 class NoUpgrade {
@@ -68,13 +69,7 @@ async function client() {
   return { connection, frames, statuses, hellos };
 }
 
-async function until(check: () => boolean, what: string) {
-  for (let i = 0; i < 1000; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = (check: () => boolean, what: string) => waitFor(check, 10_000, what);
 
 describe('widget connection without WebSocket', () => {
   it('falls back to Server-Sent Events: a message queued before ready is sent once, acknowledged, and its answer streams in', async () => {

@@ -10,6 +10,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { CLOSE, type ClientFrame, type ServerFrame } from '../../shared/protocol.js';
 import { backoffDelay } from '../../widget/transport/backoff.js';
 import { Connection, type ConnectionStatus } from '../../widget/transport/connection.js';
+import { waitFor } from '../helpers/knowledge-http.js';
 
 beforeAll(() => {
   (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -87,13 +88,7 @@ function connect(s: Server, options: { resume?: () => Record<string, number>; to
   return { connection, frames, statuses, ended, tokens };
 }
 
-async function until(check: () => boolean, what: string) {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = (check: () => boolean, what: string) => waitFor(check, 4_000, what);
 
 describe('widget connection', () => {
   it('offers parley.v1 and the session subprotocol, says hello, and sends what was queued before ready exactly once', async () => {
