@@ -100,11 +100,11 @@ export class RedisSlots implements Slots {
       this.onRecovered();
     }
     if (taken !== 1) return null;
-    return this.held_(member, full, this.local.hold(key));
+    return this.keep(member, full, this.local.hold(key));
   }
 
   /** A slot this instance holds: renewed until released; the release removes it from Redis. */
-  private held_(member: string, full: string, releaseLocal: Release): Release {
+  private keep(member: string, full: string, releaseLocal: Release): Release {
     this.leases.set(member, full);
     return () => {
       if (!this.leases.delete(member)) return;
@@ -116,7 +116,7 @@ export class RedisSlots implements Slots {
   private fallback(key: string, max: number, err: unknown): Release | null {
     this.notice(err);
     const releaseLocal = this.local.takeNow(key, max);
-    return releaseLocal && this.held_(`${this.instance}:${++this.next}`, PREFIX + key, releaseLocal);
+    return releaseLocal && this.keep(`${this.instance}:${++this.next}`, PREFIX + key, releaseLocal);
   }
 
   private notice(err: unknown) {

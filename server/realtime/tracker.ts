@@ -79,28 +79,19 @@ export class Tracker {
   }
 
   private async drain(conversationId: string, t: Track, upTo = Infinity) {
-    // The commit that rang, kept by this instance, when it is exactly what this reader misses.
-    const recent = this.gateway.committedAfter(conversationId, t.sent, upTo);
-    if (recent) {
-      for (const e of recent.events) {
-        const frame = await this.gateway.wire.frame(t.chatbot, e, recent.messages);
-        await this.room();
-        if (!this.alive()) return;
-        if (frame) this.send(frame);
-        t.sent = e.seq;
-      }
-      return;
-    }
     for (;;) {
-      const events = await this.gateway.conversations.events(conversationId, t.sent, PAGE);
+      // The commit that rang, kept by this instance, when it is exactly what this reader misses;
+      // else a page read from the database.
+      const recent = this.gateway.committedAfter(conversationId, t.sent, upTo);
+      const events = recent ? recent.events : await this.gateway.conversations.events(conversationId, t.sent, PAGE);
       for (const e of events) {
-        const frame = await this.gateway.wire.frame(t.chatbot, e);
+        const frame = await this.gateway.wire.frame(t.chatbot, e, recent?.messages);
         await this.room();
         if (!this.alive()) return;
         if (frame) this.send(frame);
         t.sent = e.seq;
       }
-      if (events.length < PAGE) return;
+      if (recent || events.length < PAGE) return;
     }
   }
 }

@@ -176,26 +176,20 @@ function boot(): void {
   // settings only confirm it (or restyle it in place when the snippet is stale).
   const look = settings.mode === 'bubble' ? parseBubble(data.bubble) : null;
   let intended = false;
-  if (look) {
-    // Pasted in <head>, the script may run before there is a <body> to draw in.
-    const early = () => void (!hostEl && !destroyed && drawBubble(look, null));
-    if (document.body) early();
-    else document.addEventListener('DOMContentLoaded', early, { once: true });
-  }
+  // Pasted in <head>, the script may run (and the settings arrive) before there is a <body> to draw in.
+  const withBody = (fn: () => void) => (document.body ? fn() : document.addEventListener('DOMContentLoaded', fn, { once: true }));
+  if (look) withBody(() => void (!hostEl && !destroyed && drawBubble(look, null)));
 
   settingsRequest
-    .then((cfg) => {
-      const go = () => {
+    .then((cfg) =>
+      withBody(() => {
         if (destroyed) return;
         config = cfg;
         draw(cfg);
         for (const command of queued.splice(0)) run(command);
         if (intended) void load();
-      };
-      // Pasted in <head>, the settings may arrive before there is a <body> to draw in.
-      if (document.body) go();
-      else document.addEventListener('DOMContentLoaded', go, { once: true });
-    })
+      }),
+    )
     .catch((err) => {
       // The bubble drawn from the snippet goes when there is no chatbot to talk to.
       if (!config) hostEl?.remove();
