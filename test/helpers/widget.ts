@@ -111,9 +111,9 @@ export class Client {
 }
 
 /** Opens `/api/widget/ws` with the session token as a subprotocol; resolves once open (or closed). */
-export async function connect(url: string, token: string | null, options: { origin?: string; protocols?: string[] } = {}): Promise<Client> {
+export async function connect(url: string, token: string | null, options: { origin?: string; protocols?: string[]; headers?: Record<string, string> } = {}): Promise<Client> {
   const protocols = options.protocols ?? [WS_SUBPROTOCOL, ...(token ? [WS_SESSION_PROTOCOL_PREFIX + token] : [])];
-  const ws = new WebSocket(url.replace(/^http/, 'ws') + '/api/widget/ws', protocols, options.origin ? { origin: options.origin } : {});
+  const ws = new WebSocket(url.replace(/^http/, 'ws') + '/api/widget/ws', protocols, { ...(options.origin && { origin: options.origin }), ...(options.headers && { headers: options.headers }) });
   const client = new Client(ws);
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
@@ -129,4 +129,27 @@ export async function visitor(url: string, token: string, resume?: Record<string
   c.send({ type: 'hello', v: 1, ...(resume && { resume }) });
   await c.waitFor((f) => f.type === 'ready');
   return c;
+}
+
+/** Reads a text/event-stream response into frames as they arrive. */
+export function readEvents(body: ReadableStream<Uint8Array>) {
+  const frames: ServerFrame[] = [];
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const reader = body.getReader();
+  const done = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let i;
+      while ((i = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        if (data && !block.startsWith('event:')) frames.push(JSON.parse(data.slice(6)));
+      }
+    }
+  })();
+  return { frames, done, cancel: () => reader.cancel().catch(() => {}) };
 }

@@ -278,7 +278,8 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     });
     // A comment line keeps proxies from timing the stream out.
     const heartbeat = setInterval(() => res.write(': ping\n\n'), gateway.limits.heartbeatMs);
-    request.raw.on('close', end);
+    // The response's 'close' tells when the client goes: the request's was emitted once its body was read.
+    res.on('close', end);
     // Gone while its slots were counted (they await Redis): 'close' has already been emitted.
     if (request.socket.destroyed) return end();
     await connection.handle(request.body as never);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE, WS_SESSION_PROTOCOL_PREFIX, WS_SUBPROTOCOL, type ErrorFrame } from '../../../shared/protocol.js';
 import { SessionTokens } from '../../../server/domain/widget/sessions.js';
-import { Client, chatbotWithKnowledge, connect, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
+import { Client, chatbotWithKnowledge, connect, type LiveApp, newSession, readEvents, startLiveApp, visitor } from '../../helpers/widget.js';
 
 let t: LiveApp;
 let chatbotId: string;
@@ -140,6 +140,22 @@ test('sockets per visitor are capped (4029)', async () => {
   const extra = await connect(t.url, session.token);
   expect((await extra.waitClosed()).code).toBe(CLOSE.tooManySockets);
   for (const c of open) c.close();
+});
+
+test('a Server-Sent Events stream the visitor closed gives its place back: eleven opened one after another (cap 10) are all admitted', async () => {
+  const session = await newSession(t, chatbotId);
+  // WS_MAX_SOCKETS_PER_VISITOR defaults to 10.
+  for (let i = 0; i < 11; i++) {
+    const controller = new AbortController();
+    const res = await fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'hello', v: 1 }), signal: controller.signal });
+    expect(res.status, `stream ${i + 1}`).toBe(200);
+    const stream = readEvents(res.body!);
+    await expect.poll(() => stream.frames.some((f) => f.type === 'ready')).toBe(true);
+    controller.abort();
+    await stream.cancel();
+    // Its slot is given back once the server sees the connection go.
+    await expect.poll(() => t.app.realtime.slots.held(`visitor:${session.visitor.id}`)).toBe(0);
+  }
 });
 
 test('bad frames POSTed for the SSE fallback get the error envelope and change nothing; a good frame still works', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { AckFrame, AnswerDoneFrame, ServerFrame } from '../../../shared/protocol.js';
 import { startChatStandin, type ChatStandin } from '../../helpers/chat-standin.js';
-import { chatbotWithKnowledge, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
+import { chatbotWithKnowledge, type LiveApp, newSession, readEvents, startLiveApp, visitor } from '../../helpers/widget.js';
 
 let model: ChatStandin;
 let t: LiveApp;
@@ -125,29 +125,6 @@ test('resume works across a server restart: the same token, the events missed wh
   expect(back.frames.find((f) => f.type === 'condition' && !f.change)).toMatchObject({ seq: seen + 2, state: { mode: 'AGENT' } });
   back.close();
 });
-
-/** Reads a text/event-stream response into frames as they arrive. */
-function readEvents(body: ReadableStream<Uint8Array>) {
-  const frames: ServerFrame[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const reader = body.getReader();
-  const done = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let i;
-      while ((i = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, i);
-        buffer = buffer.slice(i + 2);
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (data && !block.startsWith('event:')) frames.push(JSON.parse(data.slice(6)));
-      }
-    }
-  })();
-  return { frames, done, cancel: () => reader.cancel().catch(() => {}) };
-}
 
 test('the Server-Sent Events fallback carries the same frames and numbers, and resumes like the socket', async () => {
   const session = await newSession(t, chatbotId);
