@@ -131,9 +131,10 @@ export async function visitor(url: string, token: string, resume?: Record<string
   return c;
 }
 
-/** Reads a text/event-stream response into frames as they arrive. */
+/** Reads a text/event-stream response into frames as they arrive, and the server's `event: close`. */
 export function readEvents(body: ReadableStream<Uint8Array>) {
   const frames: ServerFrame[] = [];
+  const closes: Array<{ code: number; reason: string }> = [];
   const decoder = new TextDecoder();
   let buffer = '';
   const reader = body.getReader();
@@ -147,9 +148,11 @@ export function readEvents(body: ReadableStream<Uint8Array>) {
         const block = buffer.slice(0, i);
         buffer = buffer.slice(i + 2);
         const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (data && !block.startsWith('event:')) frames.push(JSON.parse(data.slice(6)));
+        if (!data) continue;
+        if (block.startsWith('event: close')) closes.push(JSON.parse(data.slice(6)));
+        else if (!block.startsWith('event:')) frames.push(JSON.parse(data.slice(6)));
       }
     }
   })();
-  return { frames, done, cancel: () => reader.cancel().catch(() => {}) };
+  return { frames, closes, done, cancel: () => reader.cancel().catch(() => {}) };
 }

@@ -222,6 +222,15 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     return session;
   };
 
+  // Open streams are ended like the sockets when the server closes (1001): its close waits for
+  // every response, so one stream left open would hold a restart until the process is killed.
+  const streams = new Set<() => void>();
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    for (const goAway of streams) goAway();
+  });
+
   app.post('/api/widget/sse', {
     schema: {
       hide: true,
@@ -252,12 +261,18 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     const end = () => {
       if (ended) return;
       ended = true;
+      streams.delete(goAway);
       clearInterval(heartbeat);
       connection.dispose();
       releaseIp();
       releaseVisitor();
       res.end();
     };
+    const closeStream = (code: number, reason: string) => {
+      if (!ended) res.write(`event: close\ndata: ${JSON.stringify({ code, reason })}\n\n`);
+      end();
+    };
+    const goAway = () => closeStream(CLOSE.goingAway, 'server restarting: reconnect and resume');
     const connection = new VisitorConnection(gateway, session, { ip: request.ip }, {
       send(frame: ServerFrame) {
         if (ended) return;
@@ -267,10 +282,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
         }
         res.write(`data: ${JSON.stringify(frame)}\n\n`);
       },
-      close(code: number, reason: string) {
-        if (!ended) res.write(`event: close\ndata: ${JSON.stringify({ code, reason })}\n\n`);
-        end();
-      },
+      close: closeStream,
       room: () => roomIn(() => res.writableLength, () => !ended, gateway, () => {
         res.write(`event: close\ndata: ${JSON.stringify({ code: CLOSE.slowConsumer, reason: 'reader too slow: reconnect and resume' })}\n\n`);
         end();
@@ -282,6 +294,8 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     res.on('close', end);
     // Gone while its slots were counted (they await Redis): 'close' has already been emitted.
     if (request.socket.destroyed) return end();
+    if (closing) return goAway();
+    streams.add(goAway);
     await connection.handle(request.body as never);
   });
 

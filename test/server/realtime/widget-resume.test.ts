@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { AckFrame, AnswerDoneFrame, ServerFrame } from '../../../shared/protocol.js';
+import { type AckFrame, type AnswerDoneFrame, CLOSE, type ServerFrame } from '../../../shared/protocol.js';
 import { startChatStandin, type ChatStandin } from '../../helpers/chat-standin.js';
 import { chatbotWithKnowledge, type LiveApp, newSession, readEvents, startLiveApp, visitor } from '../../helpers/widget.js';
 
@@ -161,4 +161,30 @@ test('the Server-Sent Events fallback carries the same frames and numbers, and r
   // Frames without a session are refused.
   const anonymous = await fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"ping"}' });
   expect(anonymous.status).toBe(401);
+});
+
+test('a server that closes ends its Server-Sent Events streams with 1001, and the stream resumes on the next one', async () => {
+  const session = await newSession(t, chatbotId);
+  const auth = { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
+  const open = (resume?: Record<string, number>) =>
+    fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 'hello', v: 1, ...(resume && { resume }) }) }).then((res) => readEvents(res.body!));
+  const stream = await open();
+  await expect.poll(() => stream.frames.some((f) => f.type === 'ready')).toBe(true);
+  const posted = await fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 'message.send', clientId: 'sse-restart', text: 'When are refunds paid?' }) });
+  const { conversationId } = (await posted.json()).data.frames[0];
+  await expect.poll(() => stream.frames.some((f) => f.type === 'answer.done'), { timeout: 10_000 }).toBe(true);
+
+  // The reader keeps reading: the server's close ends the stream rather than waiting for it.
+  await t.close();
+  await stream.done;
+  expect(stream.closes).toEqual([{ code: CLOSE.goingAway, reason: 'server restarting: reconnect and resume' }]);
+  t = await startLiveApp({ dataDir, env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key' } });
+  await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${conversationId}/replies`, t.ownerToken, { message: 'Back after the restart.' });
+  const resumed = await open({ [conversationId]: Math.max(...seqsOf(stream.frames, conversationId)) });
+  await expect.poll(() => resumed.frames.some((f) => f.type === 'synced')).toBe(true);
+  expect(resumed.frames.filter(stored).map((f) => [f.type, (f as { seq: number }).seq])).toEqual([
+    ['condition', 4],
+    ['message.created', 5],
+  ]);
+  await resumed.cancel();
 });
