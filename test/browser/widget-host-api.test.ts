@@ -1,0 +1,228 @@
+/**
+ * The widget as a careless integrator and a hostile page use it, in chromium against the real
+ * server: host-page API calls the server would refuse as they are (a regional locale, a long page
+ * context, a badly signed identity), several commands in one push, a close before the chat has
+ * loaded, an inline target a single-page app renders late and re-renders, a reset while a message
+ * waits offline, a page whose global CSS reaches every element, and axe in the states the other
+ * browser tests do not check (escalation dialog, lead form, e-mail code, conversation list).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeOf, startSmtpInbox, type SmtpInbox } from '../helpers/smtp.js';
+import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
+import { hostSite, launch, screenshot, type Browser, type HostSite } from './helpers.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let app: LiveApp;
+let inbox: SmtpInbox;
+let chatbotId: string;
+let site: HostSite;
+let browser: Browser;
+
+const BAD_IDENTITY = `{ email: 'ada@example.com', signature: '${'ab'.repeat(32)}' }`;
+
+beforeAll(async () => {
+  inbox = await startSmtpInbox();
+  app = await startLiveApp({ env: { SMTP_URL: inbox.url } });
+  chatbotId = await chatbotWithKnowledge(app);
+  site = await hostSite(app.url, chatbotId, {
+    plain: {},
+    regional: { before: `window.parley = window.parley || []; parley.push(['setLocale', 'de-CH']);` },
+    context: { before: `window.parley = window.parley || []; parley.push(['setContext', { page: 'https://shop.example/garden?' + 'utm_source=newsletter&'.repeat(40) }]);` },
+    identify: { before: `window.parley = window.parley || []; parley.push(['identify', ${BAD_IDENTITY}]);` },
+    spa: { body: '<nav><button id="go">Help</button></nav>', attrs: { 'data-mode': 'inline', 'data-target': '#help' } },
+    hostile: {
+      body: `<style>* { all: unset; } body { display: block; text-transform: uppercase; letter-spacing: 6px; line-height: 3; text-align: center; white-space: nowrap; font: 30px/3 serif; } button { display: none !important; } div { transform: translateX(0); }</style>`,
+    },
+  });
+  browser = await launch();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await app?.close();
+  await inbox?.close();
+});
+
+const q = (page: Page, selector: string, options?: { hasText?: string | RegExp }) => page.locator(`[data-parley] ${selector}`, options);
+const push = (page: Page, ...commands: unknown[][]) =>
+  page.evaluate((c) => (window as unknown as { parley: { push(...c: unknown[][]): void } }).parley.push(...c), commands);
+
+async function fresh(name: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.goto(`${site.origin}/page/${name}`);
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  return page;
+}
+
+async function ask(page: Page, text: string, answer: RegExp, nth = 0) {
+  const input = q(page, 'textarea');
+  await input.fill(text);
+  await input.press('Enter');
+  await q(page, '.msg-ai').nth(nth + 1).locator('.md', { hasText: answer }).waitFor({ timeout: 20_000 });
+}
+
+async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    const run = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const result = await run.run({ include: [['[data-parley]']] }, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
+}
+
+describe('the widget used carelessly and on hostile pages', () => {
+  it('a regional locale, a long page context or a badly signed identity from the host page do not cut the visitor off', { timeout: 90_000 }, async () => {
+    for (const name of ['regional', 'context', 'identify']) {
+      const page = await fresh(name);
+      await q(page, '.bubble').click();
+      await ask(page, 'Can I return items?', /30 days/);
+      expect(await q(page, '.banner').count(), name).toBe(0);
+      await page.close();
+    }
+  });
+
+  it('a badly signed identity for a returning visitor keeps their conversation', { timeout: 60_000 }, async () => {
+    const page = await fresh('plain');
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    await push(page, ['identify', { email: 'ada@example.com', signature: 'ab'.repeat(32) }]);
+    await ask(page, 'Is shipping back free?', /free for members/, 1);
+    await page.reload();
+    await q(page, '.bubble').click();
+    await q(page, '.msg-visitor', { hasText: 'Can I return items?' }).waitFor();
+    await page.close();
+  });
+
+  it('several commands in one push all run; a close right after an open leaves the window closed', async () => {
+    const page = await fresh('plain');
+    await q(page, '.bubble').waitFor();
+    await page.evaluate(() => ((window as unknown as { __opened: number }).__opened = 0));
+    await page.evaluate(() =>
+      (window as unknown as { parley: { push(...c: unknown[]): void } }).parley.push(['on', 'open', () => (window as unknown as { __opened: number }).__opened++], ['open']),
+    );
+    await q(page, '.window').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __opened: number }).__opened)).toBe(1);
+    await page.close();
+
+    const again = await fresh('plain');
+    await q(again, '.bubble').waitFor();
+    await push(again, ['open']);
+    await push(again, ['close']);
+    // The chat chunk has loaded (the connection's first state shows on the bubble's side) and stays closed.
+    await again.waitForFunction(() => [...document.querySelectorAll('script, link')].length >= 0 && performance.getEntriesByType('resource').some((e) => /\/widget\/app-/.test(e.name)));
+    await again.waitForTimeout(500);
+    expect(await q(again, '.window').count()).toBe(0);
+    await again.close();
+  });
+
+  it('inline: a target the page renders after the script ran gets the chat, and again when it is rendered anew', { timeout: 60_000 }, async () => {
+    const page = await fresh('spa');
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/config')));
+    await page.waitForTimeout(300);
+    await page.evaluate(() => {
+      const help = document.createElement('section');
+      help.id = 'help';
+      document.body.append(help);
+    });
+    await page.locator('#help [data-parley] .window').waitFor();
+    await ask(page, 'Can I return items?', /30 days/);
+    // The app navigates away and back: the container is removed and rendered again.
+    await page.evaluate(() => document.querySelector('#help')!.remove());
+    expect(await q(page, '.window').count()).toBe(0);
+    await page.evaluate(() => {
+      const help = document.createElement('section');
+      help.id = 'help';
+      document.body.append(help);
+    });
+    await page.locator('#help [data-parley] .msg-visitor', { hasText: 'Can I return items?' }).waitFor();
+    await screenshot(page, 'desktop-light-inline-late-target');
+    await page.close();
+  });
+
+  it('reset while a message waits offline: the next visitor never sends it', { timeout: 60_000 }, async () => {
+    const page = await browser.context.newPage();
+    let offline = true;
+    await page.routeWebSocket(/\/api\/widget\/ws/, (ws) => {
+      if (offline) return void ws.close({ code: 1006 });
+      const server = ws.connectToServer();
+      ws.onMessage((m) => server.send(m));
+      server.onMessage((m) => ws.send(m));
+    });
+    await page.route(/\/api\/widget\/(sse|frames)$/, (route) => (offline ? route.abort() : route.continue()));
+    await page.goto(`${site.origin}/page/plain`);
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await q(page, '.bubble').click();
+    const input = q(page, 'textarea');
+    await input.fill('My card number is 4242 4242 4242 4242');
+    await input.press('Enter');
+    await q(page, '.banner', { hasText: 'You are offline' }).waitFor();
+    await push(page, ['reset']);
+    offline = false;
+    await ask(page, 'Can I return items?', /30 days/);
+    await page.waitForTimeout(1000);
+    const text = await q(page, '[role="log"]').textContent();
+    expect(text).not.toContain('4242');
+    const list = await app.call('GET', `/api/v2/chatbots/${chatbotId}/conversations`, app.ownerToken);
+    for (const c of list.body.data.conversations as Array<{ threadId: string }>) {
+      const messages = await app.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${c.threadId}/messages`, app.ownerToken);
+      expect(JSON.stringify(messages.body)).not.toContain('4242');
+    }
+    await page.close();
+  });
+
+  it('a page whose global CSS reaches every element: the bubble and the window keep their own look', { timeout: 60_000 }, async () => {
+    const page = await fresh('hostile');
+    const box = (await q(page, '.bubble').boundingBox())!;
+    expect(box.width).toBe(60);
+    expect(1280 - (box.x + box.width)).toBe(20);
+    await q(page, '.bubble').click();
+    await q(page, '.window').waitFor();
+    await ask(page, 'Can I return items?', /30 days/);
+    const look = await q(page, '.msg-ai .md').last().evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { transform: s.textTransform, spacing: s.letterSpacing, align: s.textAlign, white: s.whiteSpace };
+    });
+    expect(look).toEqual({ transform: 'none', spacing: 'normal', align: 'start', white: 'normal' });
+    await screenshot(page, 'desktop-light-hostile-css');
+    await page.close();
+  });
+
+  it('no axe violations in the escalation dialog, the lead form, the e-mail code step and the conversation list', { timeout: 90_000 }, async () => {
+    const page = await fresh('plain');
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    await q(page, '[aria-label="Talk to a person"]').click();
+    await q(page, '[role="alertdialog"]').waitFor();
+    expect(await axe(page), 'escalation dialog').toEqual([]);
+    await q(page, 'button', { hasText: 'Cancel' }).click();
+
+    await q(page, '[aria-label="Messages"]').click();
+    await q(page, '.conversation').first().waitFor();
+    expect(await axe(page), 'conversation list').toEqual([]);
+
+    await q(page, '[aria-label="Account"]').click();
+    await q(page, 'input[name="email"]').fill('ada@example.com');
+    await q(page, 'button[type="submit"]').click();
+    await q(page, 'input[name="otp"]').waitFor();
+    codeOf(await inbox.next('ada@example.com'));
+    expect(await axe(page), 'e-mail code').toEqual([]);
+    await page.close();
+
+    const leadBot = await chatbotWithKnowledge(app, { 'user-data': { collectUserDetails: 'BEFORE_CONVERSATION', collectUserData: { name: true, phone: true } } });
+    const lsite = await hostSite(app.url, leadBot, { plain: {} });
+    const lead = await browser.context.newPage();
+    await lead.goto(`${lsite.origin}/page/plain`);
+    await q(lead, '.bubble').click();
+    await q(lead, 'form.lead-form').waitFor();
+    expect(await axe(lead), 'lead form').toEqual([]);
+    await lead.close();
+    await lsite.close();
+  });
+});
