@@ -4,7 +4,7 @@
  * stores nothing. Other tabs of the same visitor see the change through the `storage` event.
  */
 import type { SessionRequest, SessionResponse, VisitorInfo } from '../../shared/protocol.js';
-import { baseLanguage, LANGUAGES } from '../i18n/launcher.js';
+import { knownLanguage } from '../i18n/locales.js';
 
 export interface StoredSession {
   token: string;
@@ -65,8 +65,8 @@ export class Session {
     if (this.identity) body.identity = this.identity;
     if (this.context) body.context = withinLimits(this.context);
     // The host page may pass a regional tag (`de-CH`, navigator.language): the server knows languages.
-    const language = this.locale && baseLanguage(this.locale);
-    if (language && LANGUAGES.includes(language)) body.locale = language;
+    const language = this.locale && knownLanguage(this.locale);
+    if (language) body.locale = language;
     const res = await fetch(`${this.base}/api/widget/${encodeURIComponent(this.chatbotId)}/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
