@@ -9,7 +9,7 @@ import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
 import { busyMessage } from '../domain/widget/busy.js';
-import { type VisitorSession, visitorInfo } from '../domain/widget/widget.service.js';
+import { sessionNotValid, type VisitorSession, visitorInfo } from '../domain/widget/widget.service.js';
 import { parseClientFrame } from './frames.js';
 import type { Gateway } from './gateway.js';
 import { type HubMessage, topics } from './hub.js';
@@ -102,6 +102,7 @@ export class VisitorConnection {
         this.send({ type: 'error', code: 'VALIDATION_FAILED', message: 'Send hello first', ref: { type: frame.type } });
         return;
       }
+      await this.refreshChatbot();
       switch (frame.type) {
         case 'message.send':
           return await this.sendMessage(frame);
@@ -222,6 +223,21 @@ export class VisitorConnection {
       this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
     }
     for (const c of resumed) void this.tracker.replay(c);
+  }
+
+  /**
+   * A socket lives for hours: each frame acts with the chatbot as it is now (the owner's changes
+   * apply at once), and a chatbot deleted or of an inactive account ends the session as a new
+   * connection would be refused. A POSTed frame's session was just read.
+   */
+  private async refreshChatbot() {
+    if (this.options.stateless) return;
+    const chatbot = await this.gateway.widget.chatbot(this.session!.chatbot.id).catch((err) => {
+      if (err instanceof AppError && err.code === 'CHATBOT_NOT_FOUND') throw new CloseError(CLOSE.sessionInvalid, sessionNotValid('its chatbot no longer exists').message);
+      throw err;
+    });
+    // Only the chatbot: another frame may have changed the visitor meanwhile (otp.verify).
+    this.session = { ...this.session!, chatbot };
   }
 
   private get visitors() {
