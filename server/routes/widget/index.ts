@@ -190,7 +190,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       if (!release) throw new CloseError(CLOSE.tooManySockets, 'too many sockets for this visitor');
       holdings.keep('visitor', release);
     };
-    const connection = new VisitorConnection(gateway, null, { ip: request.ip }, socketTransport(socket, gateway), admitVisitor);
+    const connection = new VisitorConnection(gateway, null, { ip: request.ip, origin: request.headers.origin }, socketTransport(socket, gateway), admitVisitor);
     const admission = (async () => {
       const releaseIp = await gateway.admit('ip', request.ip);
       if (!releaseIp) throw new CloseError(CLOSE.tooManySockets, 'too many sockets from this address');
@@ -275,7 +275,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       end();
     };
     const goAway = () => closeStream(CLOSE.goingAway, 'server restarting: reconnect and resume');
-    const connection = new VisitorConnection(gateway, session, { ip: request.ip }, {
+    const connection = new VisitorConnection(gateway, session, { ip: request.ip, origin: request.headers.origin }, {
       send(frame: ServerFrame) {
         if (ended) return;
         if (res.writableLength > gateway.limits.bufferLimitBytes) {

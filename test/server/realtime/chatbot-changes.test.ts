@@ -1,7 +1,7 @@
 /**
  * A visitor's socket lives for hours; the owner changes the chatbot meanwhile. What the owner
- * changed applies to the socket's next frame, and a deleted chatbot (or an inactive account)
- * ends the socket with 4001 instead of failing each frame, storing nothing.
+ * changed applies to the socket's next frame: its settings, its allowed domains (4003), and a
+ * deleted chatbot (4001) ends the socket instead of failing each frame, storing nothing.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type AckFrame, CLOSE, type ConditionFrame, type ErrorFrame } from '../../../shared/protocol.js';
@@ -19,7 +19,7 @@ const eventCount = async () => Number((await t.database.db.selectFrom('conversat
 
 test('settings the owner changes while a socket is open apply to its next frame', async () => {
   const chatbotId = await chatbotWithKnowledge(t);
-  const c = await visitor(t.url, (await newSession(t, chatbotId)).token);
+  const c = await visitor(t.url, (await newSession(t, chatbotId)).token, undefined, 'https://www.shop.test');
   c.send({ type: 'message.send', clientId: 'first', text: 'When are refunds paid?' });
   const { conversationId } = await c.waitFor<AckFrame>((f) => f.type === 'ack');
   await c.waitFor((f) => f.type === 'answer.done');
@@ -38,7 +38,12 @@ test('settings the owner changes while a socket is open apply to its next frame'
   const refused = await c.waitFor<ErrorFrame>((f) => (f.type === 'error' && f.ref?.type === 'escalate') || (f.type === 'condition' && f.change === 'escalated'));
   expect(refused).toMatchObject({ type: 'error', code: 'VALIDATION_FAILED' });
   expect(await eventCount()).toBe(before);
-  c.close();
+
+  // The page is no longer among the allowed domains: the socket ends with 4003.
+  expect((await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/general`, t.ownerToken, { allowedDomains: ['shop.test'] })).status).toBe(200);
+  c.send({ type: 'message.send', conversationId, clientId: 'third', text: 'Hello?' });
+  expect((await c.waitClosed()).code).toBe(CLOSE.originRefused);
+  expect(await eventCount()).toBe(before);
 });
 
 test('a deleted chatbot ends its open sockets with 4001 at their next frame, and nothing is stored', async () => {
