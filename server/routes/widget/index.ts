@@ -20,6 +20,7 @@ import { parseClientFrame, SseHello } from '../../realtime/frames.js';
 import type { RedisHub } from '../../realtime/redis-hub.js';
 import { afterAdmission, Holdings, roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
+import { identityNotValid } from '../../domain/visitors/identity.js';
 import { endpoint } from '../../http/route.js';
 import { teamStream } from './team-stream.js';
 
@@ -147,6 +148,8 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   }), async (request) => {
     const chatbot = await checkOrigin(request, request.params.chatbotId);
     const body = request.body ?? {};
+    // A refused claim changes nothing: checked before a visitor is made or renewed.
+    if (body.identity && !(await app.services.visitors.identity.verify(chatbot.id, body.identity))) throw identityNotValid();
     const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
     if (!body.identity) return session;
     // The host page vouches for its signed-in user: the session continues as that verified visitor.
