@@ -228,14 +228,14 @@ export class VisitorConnection {
   }
 
   /**
-   * A socket lives for hours: each frame acts with the chatbot as it is now (the owner's changes
-   * apply at once), and a chatbot deleted or of an inactive account, or a page no longer among
+   * A socket lives for hours: each frame acts with the chatbot as it is now (at most
+   * `chatbotRefreshMs` old: the owner's changes apply within it), and a chatbot deleted or of an inactive account, or a page no longer among
    * its allowed domains, ends the connection as a new one would be refused. A POSTed frame's
    * session was just read.
    */
   private async refreshChatbot() {
     if (this.options.stateless) return;
-    const chatbot = await this.gateway.widget.chatbot(this.session!.chatbot.id).catch((err) => {
+    const chatbot = await this.gateway.chatbot(this.session!.chatbot.id).catch((err) => {
       if (err instanceof AppError && err.code === 'CHATBOT_NOT_FOUND') throw new CloseError(CLOSE.sessionInvalid, sessionNotValid('its chatbot no longer exists').message);
       throw err;
     });

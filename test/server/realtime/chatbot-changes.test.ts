@@ -9,7 +9,8 @@ import { chatbotWithKnowledge, type LiveApp, newSession, startLiveApp, visitor }
 
 let t: LiveApp;
 beforeAll(async () => {
-  t = await startLiveApp();
+  // Sockets read their chatbot again when it is a second old (WS_CHATBOT_REFRESH_MS): here on every frame.
+  t = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '0' } });
 });
 afterAll(async () => {
   await t.close();
