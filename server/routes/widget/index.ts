@@ -16,7 +16,7 @@ import type { ChatbotRecord } from '../../domain/ports.js';
 import { LOCALES } from '../../../shared/settings.js';
 import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
-import { parseClientFrame } from '../../realtime/frames.js';
+import { parseClientFrame, SseHello } from '../../realtime/frames.js';
 import type { RedisHub } from '../../realtime/redis-hub.js';
 import { afterAdmission, Holdings, roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
@@ -236,8 +236,10 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       hide: true,
       tags: ['widget'], summary: 'The socket as Server-Sent Events',
       description: 'For networks that strip the WebSocket upgrade. The body is the hello frame; the response is text/event-stream, one server frame per event (`data:` JSON). Authorization: Bearer <session token>.',
-      body: Type.Object({ type: Type.Literal('hello'), v: Type.Integer(), resume: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))) }, { additionalProperties: false }),
+      body: SseHello,
     },
+    // The socket's limits: a hello of 64 KiB at most, resuming at most 100 conversations.
+    bodyLimit: LIMITS.maxPayloadBytes,
     config: { access: PUBLIC, raw: true, rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' } },
   }, async (request, reply) => {
     const session = await sessionOf(request);
