@@ -17,7 +17,7 @@ import { CHROMIUM, FLAGS } from '../test/browser/helpers.js';
 import { chatbotWithKnowledge, startLiveApp } from '../test/helpers/widget.js';
 import { widgetIsStale } from '../scripts/stale.mjs';
 import { buildWidget, WIDGET_DIST } from '../widget/build.js';
-import { encodeBubble } from '../widget/loader/snippet-look.js';
+import { embedSnippet, encodeBubble } from '../widget/loader/snippet-look.js';
 
 const RUNS = 11;
 const kb = (n: number) => (n / 1024).toFixed(1);
@@ -97,7 +97,7 @@ export async function run() {
   const bubble = encodeBubble((await app.call('GET', `/api/widget/${chatbotId}/config`)).body.data);
   if (!bubble) throw new Error('the bench chatbot\'s look cannot be carried by the snippet');
   const site = createServer((req, res) => {
-    if (req.url === '/parley') res.writeHead(200, { 'content-type': 'text/html' }).end(page(`<script src="${app.url}/widget.js" data-chatbot-id="${chatbotId}" data-bubble="${bubble}" async></script>`));
+    if (req.url === '/parley') res.writeHead(200, { 'content-type': 'text/html' }).end(page(embedSnippet(app.url, chatbotId, bubble)));
     else if (req.url === '/flowise') res.writeHead(200, { 'content-type': 'text/html' }).end(page(`<script type="module">import Chatbot from '/web.js'; Chatbot.init({ chatflowid: 'bench', apiHost: '${app.url}' });</script>`));
     else if (req.url === '/web.js') res.writeHead(200, { 'content-type': 'text/javascript', 'content-encoding': 'identity' }).end(flowiseJs);
     else res.writeHead(404).end();

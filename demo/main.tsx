@@ -5,7 +5,7 @@ import type { WidgetConfig } from '../shared/protocol.js';
 import { api, type Api } from './api.js';
 import { Console } from './Console.js';
 import { Playground } from './Playground.js';
-import { encodeBubble } from '../widget/loader/snippet-look.js';
+import { embedSnippet, encodeBubble } from '../widget/loader/snippet-look.js';
 
 let widgetOpen = false;
 
@@ -65,7 +65,7 @@ function Demo() {
       setError((err as Error).message);
     }
   };
-  const snippet = chatbotId ? `<script src="${location.origin}/widget.js" data-chatbot-id="${chatbotId}"${bubble ? ` data-bubble="${bubble}"` : ''} async></script>` : '';
+  const snippet = chatbotId ? embedSnippet(location.origin, chatbotId, bubble) : '';
   return (
     <main>
       <h1>Parley widget playground</h1>

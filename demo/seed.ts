@@ -7,6 +7,7 @@ import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { widgetIsStale } from '../scripts/stale.mjs';
 import { buildWidget } from '../widget/build.js';
+import { embedSnippet, encodeBubble } from '../widget/loader/snippet-look.js';
 
 const SAMPLE = `# Garden Supply Co. help
 
@@ -39,11 +40,13 @@ if (!chatbotId) {
     await call('POST', `/chatbots/${chatbotId}/starters`, { title, description });
   }
 }
+// The snippet as the playground gives it: with the bubble's look.
+const publicConfig = (await app.inject({ method: 'GET', url: `/api/widget/${chatbotId}/config` })).json().data;
 console.log(`\nParley demo running at ${config.siteUrl}
   Playground and agent console: ${config.siteUrl}/demo?chatbot=${chatbotId}
   Hosted chat page:             ${config.siteUrl}/chat/${chatbotId}
   API token for the playground (shown once): ${token}
-  Embed: <script src="${config.siteUrl}/widget.js" data-chatbot-id="${chatbotId}" async></script>
+  Embed: ${embedSnippet(config.siteUrl, chatbotId, encodeBubble(publicConfig))}
 Ctrl+C to stop.`);
 const stop = async () => {
   await app.close();

@@ -251,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       helloTimeoutMs: integer(env, 'WS_HELLO_TIMEOUT_MS', 10_000, 50, 600_000),
       connectsPerMinute: integer(env, 'WS_CONNECTS_PER_MIN', 60, 1, 10_000_000),
       leaseMs: integer(env, 'REALTIME_LEASE_MS', 30_000, 300, 3_600_000),
+      chatbotRefreshMs: integer(env, 'WS_CHATBOT_REFRESH_MS', 1_000, 0, 60_000),
     },
     answerLeaseMs: integer(env, 'ANSWER_LEASE_MS', 30_000, 200, 3_600_000),
     mail: mailConfig(env, siteUrl, dataDir),

@@ -14,11 +14,18 @@ const ClientId = Type.String({ minLength: 1, maxLength: LIMITS.clientIdMax, patt
 const frame = (type: string, fields: Record<string, TSchema> = {}) =>
   Type.Object({ type: Type.Literal(type), ...fields }, { additionalProperties: false });
 const opt = <T extends TSchema>(s: T) => Type.Optional(s);
+/** TypeBox drops a Record key's own limits (any key matches): `propertyNames` keeps them. */
+const keys = (maxLength: number) => ({ propertyNames: { type: 'string', minLength: 1, maxLength } });
+
+const Version = Type.Integer({ minimum: 1, maximum: 1000 });
+const Resume = opt(Type.Record(Id, Type.Integer({ minimum: 0 }), { maxProperties: 100, ...keys(64) }));
+/** The SSE fallback's opening body: the socket's hello, its token coming in `Authorization` instead. */
+export const SseHello = frame('hello', { v: Version, resume: Resume });
 
 const SCHEMAS: Record<ClientFrame['type'], TSchema> = {
   hello: frame('hello', {
-    v: Type.Integer({ minimum: 1, maximum: 1000 }),
-    resume: opt(Type.Record(Id, Type.Integer({ minimum: 0 }), { maxProperties: 100 })),
+    v: Version,
+    resume: Resume,
     token: opt(Type.String({ minLength: 1, maxLength: 1024 })),
   }),
   'message.send': frame('message.send', {
@@ -40,7 +47,7 @@ const SCHEMAS: Record<ClientFrame['type'], TSchema> = {
     email: opt(Type.String({ maxLength: 320, format: 'email' })),
     name: opt(Type.String({ maxLength: 200 })),
     phone: opt(Type.String({ maxLength: 40, pattern: '^[0-9+()\\-. ]{3,40}$' })),
-    customFields: opt(Type.Record(Type.String({ maxLength: 40 }), Type.Union([Type.String({ maxLength: 2000 }), Type.Number()]), { maxProperties: 50 })),
+    customFields: opt(Type.Record(Type.String({ maxLength: 40 }), Type.Union([Type.String({ maxLength: 2000 }), Type.Number()]), { maxProperties: 50, ...keys(40) })),
   }),
   'otp.request': frame('otp.request', {
     email: Type.String({ maxLength: 320, format: 'email' }),

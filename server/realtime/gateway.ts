@@ -7,7 +7,7 @@
 import type { TeamFrame } from '../../shared/protocol.js';
 import type { ConversationsService } from '../domain/conversations/conversations.service.js';
 import type { ConversationEventRecord, ConversationRecord, MessageRecord } from '../domain/conversations/ports.js';
-import type { Store } from '../domain/ports.js';
+import type { ChatbotRecord, Store } from '../domain/ports.js';
 import type { VisitorServices } from '../domain/visitors/index.js';
 import type { WidgetService } from '../domain/widget/widget.service.js';
 import { type HubMessage, type RealtimeHub, topics } from './hub.js';
@@ -32,6 +32,8 @@ export interface GatewayLimits {
   helloTimeoutMs: number;
   /** Sockets and streams one IP may open per minute (the upgrade's rate limit). */
   connectsPerMinute: number;
+  /** How old the chatbot that sockets act with may be: the owner's changes reach open sockets within it. */
+  chatbotRefreshMs: number;
 }
 
 /** The last commit of a conversation on this instance: its events (seq `first`..`last`) and added messages. */
@@ -44,10 +46,13 @@ interface RecentCommit {
 
 /** Conversations whose last commit is kept: the ones written to in the last moments. */
 const RECENT_COMMITS = 2000;
+/** Chatbots kept for their sockets; past it the map starts over (each is one read away). */
+const RECENT_CHATBOTS = 5000;
 
 export class Gateway {
   readonly wire: Wire;
   private readonly recent = new Map<string, RecentCommit>();
+  private readonly chatbots = new Map<string, { at: number; read: Promise<ChatbotRecord> }>();
   private readonly detach: () => void;
 
   constructor(
@@ -122,6 +127,25 @@ export class Gateway {
 
   logout(chatUserId: string, sid: string) {
     this.hub.publish(topics.visitor(chatUserId), { kind: 'logout', chatUserId, sid }).catch((err) => this.onError(err, 'realtime hub publish failed'));
+  }
+
+  /**
+   * The chatbot as it is now, for the sockets acting with it: read again once it is
+   * `chatbotRefreshMs` old, one read for all of this instance's sockets (two reads per frame
+   * cost the message round trip about a tenth of its CPU). CHATBOT_NOT_FOUND, never kept, when
+   * it was deleted or its account is inactive.
+   */
+  chatbot(id: string): Promise<ChatbotRecord> {
+    const now = Date.now();
+    const kept = this.chatbots.get(id);
+    if (kept && now - kept.at < this.limits.chatbotRefreshMs) return kept.read;
+    if (this.chatbots.size >= RECENT_CHATBOTS) this.chatbots.clear();
+    const entry = { at: now, read: this.widget.chatbot(id) };
+    this.chatbots.set(id, entry);
+    entry.read.catch(() => {
+      if (this.chatbots.get(id) === entry) this.chatbots.delete(id);
+    });
+    return entry.read;
   }
 
   /** Reserves one of the chatbot's answer slots; null when all are taken. */

@@ -9,7 +9,8 @@ import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
 import { busyMessage } from '../domain/widget/busy.js';
-import { type VisitorSession, visitorInfo } from '../domain/widget/widget.service.js';
+import { allowedDomainsOf, originAllowed } from '../domain/widget/origins.js';
+import { originNotAllowed, sessionNotValid, type VisitorSession, visitorInfo } from '../domain/widget/widget.service.js';
 import { parseClientFrame } from './frames.js';
 import type { Gateway } from './gateway.js';
 import { type HubMessage, topics } from './hub.js';
@@ -44,7 +45,8 @@ export class VisitorConnection {
     private readonly gateway: Gateway,
     session: VisitorSession | null,
     /** `stateless`: one frame POSTed on its own (the SSE fallback): no hello, no subscription. */
-    private readonly options: { stateless?: boolean; ip: string },
+    /** `origin`: the page's (the `Origin` header), checked against the chatbot's allowed domains as they are now. */
+    private readonly options: { stateless?: boolean; ip: string; origin?: string },
     private readonly transport: Transport,
     /** Checks a session authenticated by the first frame (its chatbot's allowed domains). */
     private readonly admitSession: (session: VisitorSession) => void | Promise<void> = () => {},
@@ -102,6 +104,7 @@ export class VisitorConnection {
         this.send({ type: 'error', code: 'VALIDATION_FAILED', message: 'Send hello first', ref: { type: frame.type } });
         return;
       }
+      await this.refreshChatbot();
       switch (frame.type) {
         case 'message.send':
           return await this.sendMessage(frame);
@@ -222,6 +225,23 @@ export class VisitorConnection {
       this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
     }
     for (const c of resumed) void this.tracker.replay(c);
+  }
+
+  /**
+   * A socket lives for hours: each frame acts with the chatbot as it is now (at most
+   * `chatbotRefreshMs` old: the owner's changes apply within it), and a chatbot deleted or of an inactive account, or a page no longer among
+   * its allowed domains, ends the connection as a new one would be refused. A POSTed frame's
+   * session was just read.
+   */
+  private async refreshChatbot() {
+    if (this.options.stateless) return;
+    const chatbot = await this.gateway.chatbot(this.session!.chatbot.id).catch((err) => {
+      if (err instanceof AppError && err.code === 'CHATBOT_NOT_FOUND') throw new CloseError(CLOSE.sessionInvalid, sessionNotValid('its chatbot no longer exists').message);
+      throw err;
+    });
+    if (!originAllowed(this.options.origin, allowedDomainsOf(chatbot.settings))) throw new CloseError(CLOSE.originRefused, originNotAllowed().message);
+    // Only the chatbot: another frame may have changed the visitor meanwhile (otp.verify).
+    this.session = { ...this.session!, chatbot };
   }
 
   private get visitors() {

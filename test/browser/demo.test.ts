@@ -36,6 +36,8 @@ it('previews unsaved settings in the real widget, resets and applies them, warns
   expect(await page.locator('.snippet').textContent()).toContain(`data-chatbot-id="${chatbotId}"`);
   // The snippet carries the saved bubble's look (widget/loader/snippet-look.ts).
   await expect.poll(() => page.locator('.snippet').textContent()).toContain('data-bubble="#1f6feb,#ffffff,R,20,20,M"');
+  // Kept at the browser's normal script priority, and never blocking the page (embedSnippet).
+  expect(await page.locator('.snippet').textContent()).toMatch(/ fetchpriority="high" async><\/script>$/);
 
   const saved = async () => (await app.call('GET', `/api/v2/chatbots/${chatbotId}`, app.ownerToken)).body.data.chatbot.settings;
   const before = await saved();

@@ -26,6 +26,7 @@ beforeAll(async () => {
     plain: {},
     stale: { attrs: { 'data-bubble': '#7b1fa2,#ffffff,L,40,30,L' } },
     matching: { attrs: { 'data-bubble': MATCHING } },
+    priority: { attrs: { 'data-bubble': MATCHING, fetchpriority: 'high' } },
     invalid: { attrs: { 'data-bubble': '#7b1fa2;background:red,#fff,L,40,30,L' } },
   });
   browser = await launch();
@@ -40,6 +41,28 @@ afterAll(async () => {
 const bubble = (page: Page) => page.locator('[data-parley] .bubble');
 const tip = (page: Page) => page.locator('[data-parley] .tip');
 const background = (page: Page) => bubble(page).evaluate((el) => getComputedStyle(el).backgroundColor);
+
+/**
+ * The kind of task widget.js ran in on a page, read from a chromium trace (the renderer's
+ * scheduler names each task's type and queue).
+ */
+async function widgetTask(name: string) {
+  const page = await browser.context.newPage();
+  const cdp = await browser.context.newCDPSession(page);
+  const events: Array<{ name: string; ts: number; dur?: number; tid: number; args?: Record<string, any> }> = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as typeof events)));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline,scheduler,sequence_manager,disabled-by-default-sequence_manager', transferMode: 'ReportEvents' });
+  await page.goto(`${site.origin}/page/${name}`);
+  await bubble(page).waitFor();
+  await cdp.send('Tracing.end');
+  await complete;
+  await page.close();
+  const run = events.find((e) => e.name === 'EvaluateScript' && String(e.args?.data?.url).endsWith('/widget.js'));
+  if (!run) throw new Error('widget.js never ran in the trace');
+  const task = events.find((e) => e.name === 'ThreadControllerImpl::RunTask' && e.tid === run.tid && e.ts <= run.ts && e.ts + (e.dur ?? 0) >= run.ts + (run.dur ?? 0));
+  return task?.args?.renderer_main_thread_task_execution?.task_type as string | undefined;
+}
 
 /** Opens a page with the settings request held until `release()` is called. */
 async function heldBack(name: string, b: Browser = browser) {
@@ -175,6 +198,14 @@ describe('data-bubble on the script tag', () => {
     expect(await background(page)).toBe('rgb(31, 111, 235)');
     expect(1280 - ((await bubble(page).boundingBox())!.x + 60)).toBe(20);
     await page.close();
+  });
+
+  it('the playground\'s snippet (fetchpriority="high") runs widget.js as a normal task, where chromium defers a plain async third-party script to a low-priority one behind the page\'s loading', async () => {
+    // Why the snippet carries the hint: without it the bubble's script waits behind the page's first frames.
+    expect(await widgetTask('matching')).toBe('TASK_TYPE_LOW_PRIORITY_SCRIPT_EXECUTION');
+    const task = await widgetTask('priority');
+    expect(task).toMatch(/^TASK_TYPE_/);
+    expect(task).not.toBe('TASK_TYPE_LOW_PRIORITY_SCRIPT_EXECUTION');
   });
 
   it('a snippet matching the settings draws exactly the plain snippet\'s pixels, on desktop and on a phone', { timeout: 60_000 }, async () => {

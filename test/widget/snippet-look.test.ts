@@ -4,7 +4,7 @@
  * or anything hostile, makes the whole attribute ignored (the loader then waits for the settings).
  */
 import { describe, expect, it } from 'vitest';
-import { encodeBubble, lookOf, parseBubble } from '../../widget/loader/snippet-look.js';
+import { embedSnippet, encodeBubble, lookOf, parseBubble } from '../../widget/loader/snippet-look.js';
 import { widgetConfig } from '../helpers/widget-config.js';
 
 describe('data-bubble', () => {
@@ -61,5 +61,14 @@ describe('data-bubble', () => {
 
   it('writes no attribute for settings it cannot carry', () => {
     expect(encodeBubble(widgetConfig({ appearance: { brandColor: 'rebeccapurple' } }))).toBeNull();
+  });
+});
+
+describe('embedSnippet (the playground\'s snippet)', () => {
+  it('is one async script tag with the chatbot, the look when there is one, and the priority hint', () => {
+    expect(embedSnippet('https://chat.example.com', 'bot_1', '#1f6feb,#ffffff,R,20,20,M')).toBe(
+      '<script src="https://chat.example.com/widget.js" data-chatbot-id="bot_1" data-bubble="#1f6feb,#ffffff,R,20,20,M" fetchpriority="high" async></script>',
+    );
+    expect(embedSnippet('https://chat.example.com', 'bot_1', null)).toBe('<script src="https://chat.example.com/widget.js" data-chatbot-id="bot_1" fetchpriority="high" async></script>');
   });
 });

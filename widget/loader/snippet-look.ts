@@ -57,6 +57,17 @@ export function lookOf(cfg: WidgetConfig): BubbleLook {
   return { brandColor, brandTextColor, iconPosition, distanceFromBottom, horizontalDistance, iconSize, icon };
 }
 
+/**
+ * The embed snippet the playground gives a site owner. `fetchpriority="high"`: Chromium runs a
+ * cross-site async script as a low-priority task behind the page's own loading work, which held the
+ * bubble back until after the page's first frames; the hint keeps its normal priority (widget.js is
+ * a few KB and a few ms of script, so the page's own loading barely notices). Still async: it never
+ * blocks the page's parsing.
+ */
+export function embedSnippet(server: string, chatbotId: string, bubble?: string | null): string {
+  return `<script src="${server}/widget.js" data-chatbot-id="${chatbotId}"${bubble ? ` data-bubble="${bubble}"` : ''} fetchpriority="high" async></script>`;
+}
+
 /** The attribute's value for a config (the playground's snippet), or null when the settings hold something it cannot carry. */
 export function encodeBubble(cfg: WidgetConfig): string | null {
   const l = lookOf(cfg);

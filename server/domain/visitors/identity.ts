@@ -33,7 +33,7 @@ export interface IdentitySecretStatus {
 const PREFIX = 'pis_';
 const context = (chatbotId: string) => `identity-secret:${chatbotId}`;
 
-const refused = () =>
+export const identityNotValid = () =>
   new AppError('IDENTITY_NOT_VALID', 'The identity claim is not signed with this chatbot\'s identity secret', {
     hint: 'Sign the exact e-mail string with HMAC-SHA256 and the current identity secret, as lowercase hex; without a claim the visitor is anonymous',
   });
@@ -99,7 +99,7 @@ export class IdentityService {
    */
   async identify(chatbotId: string, claim: IdentityClaim, currentChatUserId: string | null = null): Promise<{ visitor: VisitorInfo; chatUser: ChatUserRecord }> {
     const email = await this.verify(chatbotId, claim);
-    if (!email) throw refused();
+    if (!email) throw identityNotValid();
     const errors: { path: string[]; message: string }[] = [];
     const name = normalizeContact(claim.name, 'name', 'text', errors);
     const chatUser = await this.accounts.bindVerified(chatbotId, email, { name: errors.length ? null : name }, currentChatUserId);

@@ -16,10 +16,11 @@ import type { ChatbotRecord } from '../../domain/ports.js';
 import { LOCALES } from '../../../shared/settings.js';
 import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
-import { parseClientFrame } from '../../realtime/frames.js';
+import { parseClientFrame, SseHello } from '../../realtime/frames.js';
 import type { RedisHub } from '../../realtime/redis-hub.js';
 import { afterAdmission, Holdings, roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
+import { identityNotValid } from '../../domain/visitors/identity.js';
 import { endpoint } from '../../http/route.js';
 import { teamStream } from './team-stream.js';
 
@@ -147,6 +148,8 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   }), async (request) => {
     const chatbot = await checkOrigin(request, request.params.chatbotId);
     const body = request.body ?? {};
+    // A refused claim changes nothing: checked before a visitor is made or renewed.
+    if (body.identity && !(await app.services.visitors.identity.verify(chatbot.id, body.identity))) throw identityNotValid();
     const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
     if (!body.identity) return session;
     // The host page vouches for its signed-in user: the session continues as that verified visitor.
@@ -190,7 +193,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       if (!release) throw new CloseError(CLOSE.tooManySockets, 'too many sockets for this visitor');
       holdings.keep('visitor', release);
     };
-    const connection = new VisitorConnection(gateway, null, { ip: request.ip }, socketTransport(socket, gateway), admitVisitor);
+    const connection = new VisitorConnection(gateway, null, { ip: request.ip, origin: request.headers.origin }, socketTransport(socket, gateway), admitVisitor);
     const admission = (async () => {
       const releaseIp = await gateway.admit('ip', request.ip);
       if (!releaseIp) throw new CloseError(CLOSE.tooManySockets, 'too many sockets from this address');
@@ -236,8 +239,10 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       hide: true,
       tags: ['widget'], summary: 'The socket as Server-Sent Events',
       description: 'For networks that strip the WebSocket upgrade. The body is the hello frame; the response is text/event-stream, one server frame per event (`data:` JSON). Authorization: Bearer <session token>.',
-      body: Type.Object({ type: Type.Literal('hello'), v: Type.Integer(), resume: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))) }, { additionalProperties: false }),
+      body: SseHello,
     },
+    // The socket's limits: a hello of 64 KiB at most, resuming at most 100 conversations.
+    bodyLimit: LIMITS.maxPayloadBytes,
     config: { access: PUBLIC, raw: true, rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' } },
   }, async (request, reply) => {
     const session = await sessionOf(request);
@@ -273,7 +278,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       end();
     };
     const goAway = () => closeStream(CLOSE.goingAway, 'server restarting: reconnect and resume');
-    const connection = new VisitorConnection(gateway, session, { ip: request.ip }, {
+    const connection = new VisitorConnection(gateway, session, { ip: request.ip, origin: request.headers.origin }, {
       send(frame: ServerFrame) {
         if (ended) return;
         if (res.writableLength > gateway.limits.bufferLimitBytes) {

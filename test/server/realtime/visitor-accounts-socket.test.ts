@@ -104,10 +104,18 @@ describe('leads, identity, gap answers and logout over the socket', () => {
     const email = 'signed@example.com';
     const ok = await newSession(t, chatbotId, { identity: { email, signature: signIdentity(secret, email) } });
     expect(ok.visitor).toMatchObject({ email, verified: true });
+    const visitors = async () => Number((await t.database.db.selectFrom('chat_users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await visitors();
     const refused = await t.call('POST', `/api/widget/${chatbotId}/session`, null, { identity: { email, signature: signIdentity('guess', email) } });
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('IDENTITY_NOT_VALID');
     expect(JSON.stringify(refused.body)).not.toContain(ok.visitor.id);
+    // A refused claim makes no visitor, and one renewing a session leaves that visitor as it was.
+    const renewed = await t.call('POST', `/api/widget/${chatbotId}/session`, null, { renew: ok.token, locale: 'de', identity: { email, signature: signIdentity('guess', email) } });
+    expect(renewed.status).toBe(401);
+    expect(await visitors()).toBe(before);
+    const visitor = await t.database.db.selectFrom('chat_users').select('metadata').where('id', '=', ok.visitor.id).executeTakeFirstOrThrow();
+    expect(String(visitor.metadata)).not.toContain('"de"');
   });
 
   test('the answer to a knowledge gap reaches the connected visitor live, and no mail goes out', async () => {

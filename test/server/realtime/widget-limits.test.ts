@@ -171,6 +171,32 @@ test('bad frames POSTed for the SSE fallback get the error envelope and change n
   }
 });
 
+test('the SSE fallback\'s hello has the socket\'s limits: at most 100 conversations resumed, ids of 64 characters, 64 KiB; a refused one opens nothing', async () => {
+  const session = await newSession(t, chatbotId);
+  const open = (hello: unknown) =>
+    fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' }, body: JSON.stringify(hello) }).then(async (res) => ({ status: res.status, body: await res.json() }));
+  const resume = (n: number, length = 10) => Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i).padStart(length, 'c'), 1]));
+  const bad: Array<[string, unknown, number, string]> = [
+    ['101 conversations', { type: 'hello', v: 1, resume: resume(101) }, 400, 'VALIDATION_FAILED'],
+    ['an id of 65 characters', { type: 'hello', v: 1, resume: resume(1, 65) }, 400, 'VALIDATION_FAILED'],
+    ['over 64 KiB', { type: 'hello', v: 1, resume: resume(100, 64 * 1024 / 100) }, 413, 'PAYLOAD_TOO_LARGE'],
+  ];
+  for (const [what, hello, status, code] of bad) {
+    const res = await open(hello);
+    expect(res.status, what).toBe(status);
+    expect(res.body.error.code, what).toBe(code);
+  }
+  expect(t.app.realtime.slots.held(`visitor:${session.visitor.id}`)).toBe(0);
+  // The socket refuses the same hello with an error frame, and stays open for a good one.
+  const c = await connect(t.url, session.token);
+  c.send({ type: 'hello', v: 1, resume: resume(1, 65) });
+  const refused = await c.waitFor((f) => f.type === 'error');
+  expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', ref: { type: 'hello' } });
+  c.send({ type: 'hello', v: 1, resume: resume(100, 64) });
+  await c.waitFor((f) => f.type === 'ready');
+  c.close();
+});
+
 async function checkBadFrames(auth: Record<string, string>) {
   const before = await eventCount();
   const post = (body: string, contentType = 'application/json') =>
