@@ -20,8 +20,16 @@ const CHUNKS: Record<string, () => Promise<{ default: Strings }>> = {
 
 type Overrides = Record<string, unknown> | null | undefined;
 
+/** The locale's base language when the widget has strings for it (the languages the server takes too), else null. */
+export function knownLanguage(locale: string): string | null {
+  const language = baseLanguage(locale);
+  return language === 'en' || Object.prototype.hasOwnProperty.call(CHUNKS, language) ? language : null;
+}
+
 export async function loadStrings(locale: string, overrides: Overrides): Promise<Strings> {
-  const chunk = CHUNKS[baseLanguage(locale)];
+  // Own keys only: setLocale('constructor') must not call Object's.
+  const language = knownLanguage(locale);
+  const chunk = language && language !== 'en' ? CHUNKS[language] : null;
   const base = chunk ? (await chunk()).default : en;
   return mergeStrings(base, overrides);
 }

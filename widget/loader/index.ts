@@ -17,7 +17,7 @@ import { type BubbleLook, lookOf, parseBubble } from './snippet-look.js';
 type Command = [string, ...unknown[]];
 type Listener = (detail?: unknown) => void;
 interface Api {
-  push(command: Command): void;
+  push(...commands: Command[]): void;
   loaded: true;
 }
 
@@ -48,6 +48,7 @@ function boot(): void {
   let launcher: Launcher | null = null;
   let mount: HTMLElement | null = null;
   let isOpen = false;
+  let follow: MutationObserver | null = null;
   let bubbleHidden = false;
   let destroyed = false;
   const queued: Command[] = [];
@@ -123,6 +124,7 @@ function boot(): void {
     }
     if (name === 'destroy') {
       destroyed = true;
+      follow?.disconnect();
       controller?.destroy();
       hostEl?.remove();
       w.parley = [];
@@ -133,7 +135,8 @@ function boot(): void {
       case 'open':
         return withApp((c) => c.open());
       case 'close':
-        return controller?.close();
+        // While the chat loads, after the open that started it.
+        return controller ? controller.close() : void loading?.then((c) => c?.close());
       case 'toggle':
         return withApp((c) => c.toggle());
       case 'setTheme':
@@ -167,7 +170,8 @@ function boot(): void {
     }
   }
 
-  const api: Api = { push: (command) => run(command), loaded: true };
+  // Like the array it replaces: one push may carry several commands.
+  const api: Api = { push: (...commands) => commands.forEach((c) => run(c)), loaded: true };
   w.parley = api;
   // Event subscriptions take effect at once; everything else waits for the settings.
   for (const command of early) run(command);
@@ -215,7 +219,7 @@ function boot(): void {
   }
 
   /** The host element, its shadow root and (in bubble mode) the launcher; `cfg` null: from the snippet's look, before the settings. */
-  function drawBubble(l: BubbleLook, cfg: WidgetConfig | null, target: HTMLElement | null = null) {
+  function drawBubble(l: BubbleLook, cfg: WidgetConfig | null) {
     hostEl = document.createElement('div');
     hostEl.setAttribute('data-parley', '');
     hostEl.setAttribute('data-theme', settings.theme);
@@ -225,6 +229,7 @@ function boot(): void {
     shadow = hostEl.attachShadow({ mode: 'open' });
     adoptStyles(shadow, css, settings.nonce);
     mount = document.createElement('div');
+    mount.className = 'mount';
     if (settings.mode === 'bubble') {
       launcher = createLauncher(
         cfg,
@@ -244,26 +249,48 @@ function boot(): void {
       document.body.append(hostEl);
     } else {
       shadow.append(mount);
-      (target ?? document.body).append(hostEl);
+      if (settings.mode === 'page') document.body.append(hostEl);
     }
+  }
+
+  /**
+   * Inline: the chat goes into the target element, also when the page renders it only later or
+   * renders it anew (a single-page app's navigation); the chat chunk loads once there is one.
+   */
+  function place(host: HTMLElement, selector: string) {
+    let target: Element | null = null;
+    try {
+      target = document.querySelector(selector);
+    } catch {
+      /* not a selector: reported below */
+    }
+    if (target) {
+      if (host.parentNode !== target) target.append(host);
+      void load();
+    }
+    return !!target;
   }
 
   function draw(cfg: WidgetConfig) {
     const a = cfg.appearance;
-    const target = settings.mode === 'inline' && settings.target ? document.querySelector<HTMLElement>(settings.target) : null;
-    if (settings.mode === 'inline' && !target) return void console.warn(`parley: inline target ${settings.target} not found`);
     if (hostEl && launcher) {
       // Drawn from the snippet: the same bubble takes the settings' look (a stale snippet restyles it here).
       style(hostEl, lookOf(cfg), cfg);
       if (!settings.locale) launcher.relabel(cfg.locale);
       launcher.configure(cfg);
-    } else drawBubble(lookOf(cfg), cfg, target);
+    } else drawBubble(lookOf(cfg), cfg);
     if (settings.mode === 'bubble') {
       scheduleAutoOpen(a, () => !isOpen && !destroyed && withApp((c) => c.open()));
       // A returning visitor: connect now so agent replies raise the unread badge. In a task of
       // its own: the first storage read of a page is a round trip to the browser process, and
       // the bubble's frame need not wait for it.
       setTimeout(() => !destroyed && hasSession(settings.chatbotId) && void load());
+    } else if (settings.mode === 'inline') {
+      const host = hostEl!;
+      const selector = settings.target ?? '';
+      if (!place(host, selector)) console.warn(`parley: inline target ${selector} not found (yet)`);
+      follow = new MutationObserver(() => host.isConnected || place(host, selector));
+      follow.observe(document.body, { childList: true, subtree: true });
     } else void load();
     emit('ready');
   }

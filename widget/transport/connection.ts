@@ -79,8 +79,11 @@ export class Connection {
     this.connect(fresh);
   }
 
+  /** Ends this visitor's line for good: what it had not sent yet is dropped, never sent for whoever comes next (reset, logout). */
   stop() {
     this.stopped = true;
+    this.pending.clear();
+    this.queue = [];
     this.drop();
     this.setStatus('closed');
   }

@@ -4,6 +4,7 @@
  * stores nothing. Other tabs of the same visitor see the change through the `storage` event.
  */
 import type { SessionRequest, SessionResponse, VisitorInfo } from '../../shared/protocol.js';
+import { knownLanguage } from '../i18n/locales.js';
 
 export interface StoredSession {
   token: string;
@@ -62,15 +63,24 @@ export class Session {
     const body: SessionRequest = {};
     if (stored?.token) body.renew = stored.token;
     if (this.identity) body.identity = this.identity;
-    if (this.context) body.context = this.context;
-    if (this.locale) body.locale = this.locale;
+    if (this.context) body.context = withinLimits(this.context);
+    // The host page may pass a regional tag (`de-CH`, navigator.language): the server knows languages.
+    const language = this.locale && knownLanguage(this.locale);
+    if (language) body.locale = language;
     const res = await fetch(`${this.base}/api/widget/${encodeURIComponent(this.chatbotId)}/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    const envelope = (await res.json().catch(() => null)) as { ok?: boolean; data?: SessionResponse } | null;
+    const envelope = (await res.json().catch(() => null)) as { ok?: boolean; data?: SessionResponse; error?: { message?: string } } | null;
     if (!res.ok || !envelope?.data?.token) {
+      // A claim the server refuses (bad signature, too long) is the host page's mistake: the
+      // visitor goes on anonymously, with the session and conversation they have.
+      if (body.identity && (res.status === 400 || res.status === 401)) {
+        console.warn('parley: identify refused:', envelope?.error?.message ?? res.status);
+        this.identity = undefined;
+        return this.token(fresh);
+      }
       // A renew the server refuses (expired, other chatbot) starts over as a new visitor.
       if (body.renew && res.status >= 400 && res.status < 500 && res.status !== 429) {
         this.clear();
@@ -82,6 +92,12 @@ export class Session {
     this.write({ token: envelope.data.token, expiresAt: envelope.data.expiresAt, conversationId: stored?.conversationId ?? null });
     return envelope.data.token;
   }
+}
+
+/** Page context as the session request takes it (20 keys of up to 64 characters, values up to 500): longer values are cut, the rest left out. */
+function withinLimits(context: Record<string, string>): Record<string, string> {
+  const entries = Object.entries(context).filter(([key]) => key.length <= 64);
+  return Object.fromEntries(entries.slice(0, 20).map(([key, value]) => [key, value.slice(0, 500)]));
 }
 
 function safeStorage(): Storage | null {

@@ -1,0 +1,315 @@
+/**
+ * The widget as a careless integrator and a hostile page use it, in chromium against the real
+ * server: host-page API calls the server would refuse as they are (a regional locale, a long page
+ * context, a badly signed identity), several commands in one push, a close before the chat has
+ * loaded, an inline target a single-page app renders late and re-renders, a reset while a message
+ * waits offline, a page whose global CSS reaches every element, and axe in the states the other
+ * browser tests do not check (escalation dialog, lead form, e-mail code, conversation list).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatStandin } from '../helpers/chat-standin.js';
+import { codeOf, startSmtpInbox, type SmtpInbox } from '../helpers/smtp.js';
+import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
+import { hostSite, launch, screenshot, type Browser, type HostSite } from './helpers.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let app: LiveApp;
+let inbox: SmtpInbox;
+let chatbotId: string;
+let site: HostSite;
+let browser: Browser;
+
+const BAD_IDENTITY = `{ email: 'ada@example.com', signature: '${'ab'.repeat(32)}' }`;
+
+beforeAll(async () => {
+  inbox = await startSmtpInbox();
+  app = await startLiveApp({ env: { SMTP_URL: inbox.url } });
+  chatbotId = await chatbotWithKnowledge(app);
+  site = await hostSite(app.url, chatbotId, {
+    plain: {},
+    regional: { before: `window.parley = window.parley || []; parley.push(['setLocale', 'de-CH']);` },
+    context: { before: `window.parley = window.parley || []; parley.push(['setContext', { page: 'https://shop.example/garden?' + 'utm_source=newsletter&'.repeat(40) }]);` },
+    identify: { before: `window.parley = window.parley || []; parley.push(['identify', ${BAD_IDENTITY}]);` },
+    spa: { body: '<nav><button id="go">Help</button></nav>', attrs: { 'data-mode': 'inline', 'data-target': '#help' } },
+    twice: { body: `<script src="${app.url}/widget.js" data-chatbot-id="${chatbotId}" async></script>` },
+    trusted: {
+      csp: `default-src 'none'; script-src 'nonce-{nonce}' ${app.url}; connect-src ${app.url} ${app.url.replace(/^http/, 'ws')}; img-src ${app.url}; style-src 'self'; require-trusted-types-for 'script'; trusted-types 'none'`,
+      before: `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sample));`,
+    },
+    hostile: {
+      body: `<style>* { all: unset; } body { display: block; text-transform: uppercase; letter-spacing: 6px; line-height: 3; text-align: center; white-space: nowrap; font: 30px/3 serif; } button { display: none !important; } div { transform: translateX(0); }</style>`,
+    },
+  });
+  browser = await launch();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await app?.close();
+  await inbox?.close();
+});
+
+const q = (page: Page, selector: string, options?: { hasText?: string | RegExp }) => page.locator(`[data-parley] ${selector}`, options);
+const push = (page: Page, ...commands: unknown[][]) =>
+  page.evaluate((c) => (window as unknown as { parley: { push(...c: unknown[][]): void } }).parley.push(...c), commands);
+
+async function fresh(name: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.goto(`${site.origin}/page/${name}`);
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  return page;
+}
+
+async function ask(page: Page, text: string, answer: RegExp, nth = 0) {
+  const input = q(page, 'textarea');
+  await input.fill(text);
+  await input.press('Enter');
+  await q(page, '.msg-ai').nth(nth + 1).locator('.md', { hasText: answer }).waitFor({ timeout: 20_000 });
+}
+
+async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    const run = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const result = await run.run({ include: [['[data-parley]']] }, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
+}
+
+describe('the widget used carelessly and on hostile pages', () => {
+  for (const [name, what] of [
+    ['regional', "setLocale('de-CH')"],
+    ['context', 'a page context with a long URL'],
+    ['identify', 'an identity with a bad signature'],
+  ]) {
+    it(`${what} from the host page does not cut the visitor off`, { timeout: 60_000 }, async () => {
+      const page = await fresh(name);
+      try {
+        await q(page, '.bubble').click();
+        await ask(page, 'Can I return items?', /30 days/);
+        expect(await q(page, '.banner').count()).toBe(0);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  it('a badly signed identity for a returning visitor keeps their conversation', { timeout: 60_000 }, async () => {
+    const page = await fresh('plain');
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    await push(page, ['identify', { email: 'ada@example.com', signature: 'ab'.repeat(32) }]);
+    await ask(page, 'Is shipping back free?', /free for members/, 1);
+    await page.reload();
+    await q(page, '.bubble').click();
+    await q(page, '.msg-visitor', { hasText: 'Can I return items?' }).waitFor();
+    await page.close();
+  });
+
+  it('several commands in one push all run, as they do before the script loads', async () => {
+    const page = await fresh('plain');
+    await q(page, '.bubble').waitFor();
+    await page.evaluate(() => ((window as unknown as { __opened: number }).__opened = 0));
+    await page.evaluate(() =>
+      (window as unknown as { parley: { push(...c: unknown[]): void } }).parley.push(['on', 'open', () => (window as unknown as { __opened: number }).__opened++], ['open']),
+    );
+    await q(page, '.window').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __opened: number }).__opened)).toBe(1);
+    await page.close();
+  });
+
+  it('a close right after an open, while the chat is still loading, leaves the window closed', async () => {
+    const page = await fresh('plain');
+    await q(page, '.bubble').waitFor();
+    await page.evaluate(() => {
+      const w = window as unknown as { __events: string[]; parley: { push(c: unknown[]): void } };
+      w.__events = [];
+      for (const event of ['open', 'close']) w.parley.push(['on', event, () => w.__events.push(event)]);
+      w.parley.push(['open']);
+      w.parley.push(['close']);
+    });
+    await page.waitForFunction(() => (window as unknown as { __events: string[] }).__events.length === 2);
+    expect(await page.evaluate(() => (window as unknown as { __events: string[] }).__events)).toEqual(['open', 'close']);
+    expect(await q(page, '.window').count()).toBe(0);
+    await page.close();
+  });
+
+  it('inline: a target the page renders after the script ran gets the chat, and again when it is rendered anew', { timeout: 60_000 }, async () => {
+    const page = await fresh('spa');
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/config')));
+    await page.waitForTimeout(300);
+    await page.evaluate(() => {
+      const help = document.createElement('section');
+      help.id = 'help';
+      document.body.append(help);
+    });
+    await page.locator('#help [data-parley] .window').waitFor();
+    await ask(page, 'Can I return items?', /30 days/);
+    // The app navigates away and back: the container is removed and rendered again.
+    await page.evaluate(() => document.querySelector('#help')!.remove());
+    expect(await q(page, '.window').count()).toBe(0);
+    await page.evaluate(() => {
+      const help = document.createElement('section');
+      help.id = 'help';
+      document.body.append(help);
+    });
+    await page.locator('#help [data-parley] .msg-visitor', { hasText: 'Can I return items?' }).waitFor();
+    await screenshot(page, 'desktop-light-inline-late-target');
+    await page.close();
+  });
+
+  it('reset while a message waits offline: the next visitor never sends it', { timeout: 60_000 }, async () => {
+    const page = await browser.context.newPage();
+    let offline = true;
+    await page.routeWebSocket(/\/api\/widget\/ws/, (ws) => {
+      if (offline) return void ws.close({ code: 1006 });
+      const server = ws.connectToServer();
+      ws.onMessage((m) => server.send(m));
+      server.onMessage((m) => ws.send(m));
+    });
+    await page.route(/\/api\/widget\/(sse|frames)$/, (route) => (offline ? route.abort() : route.continue()));
+    await page.goto(`${site.origin}/page/plain`);
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await q(page, '.bubble').click();
+    const input = q(page, 'textarea');
+    await input.fill('My card number is 4242 4242 4242 4242');
+    await input.press('Enter');
+    await q(page, '.banner', { hasText: 'You are offline' }).waitFor();
+    await push(page, ['reset']);
+    offline = false;
+    await ask(page, 'Can I return items?', /30 days/);
+    await page.waitForTimeout(1000);
+    const text = await q(page, '[role="log"]').textContent();
+    expect(text).not.toContain('4242');
+    const list = await app.call('GET', `/api/v2/chatbots/${chatbotId}/conversations`, app.ownerToken);
+    for (const c of list.body.data.conversations as Array<{ threadId: string }>) {
+      const messages = await app.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${c.threadId}/messages`, app.ownerToken);
+      expect(JSON.stringify(messages.body)).not.toContain('4242');
+    }
+    await page.close();
+  });
+
+  it('destroy, then the snippet added again: one bubble, and the chat works', { timeout: 60_000 }, async () => {
+    const page = await fresh('plain');
+    await q(page, '.bubble').waitFor();
+    await push(page, ['destroy']);
+    expect(await page.locator('[data-parley]').count()).toBe(0);
+    await page.evaluate(([parley, id]) => {
+      const script = document.createElement('script');
+      script.src = `${parley}/widget.js`;
+      script.dataset.chatbotId = id;
+      document.body.append(script);
+    }, [app.url, chatbotId]);
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    expect(await page.locator('[data-parley]').count()).toBe(1);
+    await page.close();
+  });
+
+  it('two copies of the snippet on one page: one bubble, one window, each message once', { timeout: 60_000 }, async () => {
+    const page = await fresh('twice');
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    expect(await page.locator('[data-parley]').count()).toBe(1);
+    expect(await q(page, '.msg-visitor').count()).toBe(1);
+    await page.close();
+  });
+
+  it('a page that enforces Trusted Types (no policy allowed): the chat works with no violation', { timeout: 60_000 }, async () => {
+    const page = await fresh('trusted');
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+    await page.close();
+  });
+
+  it('reload in the middle of an answer: the rest streams in and the answer is there once, whole', { timeout: 90_000 }, async () => {
+    // A model that answers slowly (a stand-in for the hosted one), so the reload lands mid-answer.
+    const model = await startChatStandin();
+    const slow = await startLiveApp({ env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key' } });
+    const slowBot = await chatbotWithKnowledge(slow);
+    const ssite = await hostSite(slow.url, slowBot, { plain: {} });
+    try {
+      const text = 'Items can be returned for thirty days, and shipping back is free for members of the garden club.';
+      model.next({ kind: 'reply', text, pieceDelayMs: 150 });
+      const page = await browser.context.newPage();
+      await page.goto(`${ssite.origin}/page/plain`);
+      await q(page, '.bubble').click();
+      const input = q(page, 'textarea');
+      await input.fill('Can I return items?');
+      await input.press('Enter');
+      await q(page, '.streaming', { hasText: 'returned' }).waitFor();
+      await page.reload();
+      await q(page, '.bubble').click();
+      // The answer's start was missed: dots, not an empty bubble, until the whole answer comes.
+      await q(page, '.streaming .dots').waitFor();
+      await screenshot(page, 'desktop-light-reload-mid-answer');
+      await q(page, '.msg-ai .md', { hasText: 'garden club.' }).waitFor({ timeout: 20_000 });
+      expect(await q(page, '.msg-ai').count()).toBe(2);
+      expect(await q(page, '.msg-ai').last().locator('.md').innerText()).toBe(text);
+      expect(await q(page, '.msg-visitor').count()).toBe(1);
+      expect(await q(page, '.streaming').count()).toBe(0);
+      await page.close();
+    } finally {
+      await ssite.close();
+      await slow.close();
+      await model.close();
+    }
+  });
+
+  it('a page whose global CSS reaches every element: the bubble and the window keep their own look', { timeout: 60_000 }, async () => {
+    const page = await fresh('hostile');
+    const box = (await q(page, '.bubble').boundingBox())!;
+    expect(box.width).toBe(60);
+    expect(1280 - (box.x + box.width)).toBe(20);
+    await q(page, '.bubble').click();
+    await q(page, '.window').waitFor();
+    await ask(page, 'Can I return items?', /30 days/);
+    const look = await q(page, '.msg-ai .md').last().evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { transform: s.textTransform, spacing: s.letterSpacing, align: s.textAlign, white: s.whiteSpace };
+    });
+    expect(look).toEqual({ transform: 'none', spacing: 'normal', align: 'start', white: 'normal' });
+    await screenshot(page, 'desktop-light-hostile-css');
+    await page.close();
+  });
+
+  it('no axe violations in the escalation dialog, the lead form, the e-mail code step and the conversation list', { timeout: 90_000 }, async () => {
+    const page = await fresh('plain');
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    await q(page, '[aria-label="Talk to a person"]').click();
+    await q(page, '[role="alertdialog"]').waitFor();
+    expect(await axe(page), 'escalation dialog').toEqual([]);
+    await q(page, 'button', { hasText: 'Cancel' }).click();
+
+    await q(page, '[aria-label="Messages"]').click();
+    await q(page, '.conversation').first().waitFor();
+    expect(await axe(page), 'conversation list').toEqual([]);
+
+    await q(page, '[aria-label="Account"]').click();
+    await q(page, 'input[name="email"]').fill('ada@example.com');
+    await q(page, 'button[type="submit"]').click();
+    await q(page, 'input[name="otp"]').waitFor();
+    codeOf(await inbox.next('ada@example.com'));
+    expect(await axe(page), 'e-mail code').toEqual([]);
+    await page.close();
+
+    const leadBot = await chatbotWithKnowledge(app, { 'user-data': { collectUserDetails: 'BEFORE_CONVERSATION', collectUserData: { name: true, phone: true } } });
+    const lsite = await hostSite(app.url, leadBot, { plain: {} });
+    const lead = await browser.context.newPage();
+    await lead.goto(`${lsite.origin}/page/plain`);
+    await q(lead, '.bubble').click();
+    await q(lead, 'form.lead-form').waitFor();
+    expect(await axe(lead), 'lead form').toEqual([]);
+    await lead.close();
+    await lsite.close();
+  });
+});
