@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatStandin } from '../helpers/chat-standin.js';
 import { codeOf, startSmtpInbox, type SmtpInbox } from '../helpers/smtp.js';
 import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
 import { hostSite, launch, screenshot, type Browser, type HostSite } from './helpers.js';
@@ -34,6 +35,11 @@ beforeAll(async () => {
     context: { before: `window.parley = window.parley || []; parley.push(['setContext', { page: 'https://shop.example/garden?' + 'utm_source=newsletter&'.repeat(40) }]);` },
     identify: { before: `window.parley = window.parley || []; parley.push(['identify', ${BAD_IDENTITY}]);` },
     spa: { body: '<nav><button id="go">Help</button></nav>', attrs: { 'data-mode': 'inline', 'data-target': '#help' } },
+    twice: { body: `<script src="${app.url}/widget.js" data-chatbot-id="${chatbotId}" async></script>` },
+    trusted: {
+      csp: `default-src 'none'; script-src 'nonce-{nonce}' ${app.url}; connect-src ${app.url} ${app.url.replace(/^http/, 'ws')}; img-src ${app.url}; style-src 'self'; require-trusted-types-for 'script'; trusted-types 'none'`,
+      before: `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sample));`,
+    },
     hostile: {
       body: `<style>* { all: unset; } body { display: block; text-transform: uppercase; letter-spacing: 6px; line-height: 3; text-align: center; white-space: nowrap; font: 30px/3 serif; } button { display: none !important; } div { transform: translateX(0); }</style>`,
     },
@@ -188,6 +194,74 @@ describe('the widget used carelessly and on hostile pages', () => {
       expect(JSON.stringify(messages.body)).not.toContain('4242');
     }
     await page.close();
+  });
+
+  it('destroy, then the snippet added again: one bubble, and the chat works', { timeout: 60_000 }, async () => {
+    const page = await fresh('plain');
+    await q(page, '.bubble').waitFor();
+    await push(page, ['destroy']);
+    expect(await page.locator('[data-parley]').count()).toBe(0);
+    await page.evaluate(([parley, id]) => {
+      const script = document.createElement('script');
+      script.src = `${parley}/widget.js`;
+      script.dataset.chatbotId = id;
+      document.body.append(script);
+    }, [app.url, chatbotId]);
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    expect(await page.locator('[data-parley]').count()).toBe(1);
+    await page.close();
+  });
+
+  it('two copies of the snippet on one page: one bubble, one window, each message once', { timeout: 60_000 }, async () => {
+    const page = await fresh('twice');
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    expect(await page.locator('[data-parley]').count()).toBe(1);
+    expect(await q(page, '.msg-visitor').count()).toBe(1);
+    await page.close();
+  });
+
+  it('a page that enforces Trusted Types (no policy allowed): the chat works with no violation', { timeout: 60_000 }, async () => {
+    const page = await fresh('trusted');
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+    await page.close();
+  });
+
+  it('reload in the middle of an answer: the rest streams in and the answer is there once, whole', { timeout: 90_000 }, async () => {
+    // A model that answers slowly (a stand-in for the hosted one), so the reload lands mid-answer.
+    const model = await startChatStandin();
+    const slow = await startLiveApp({ env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key' } });
+    const slowBot = await chatbotWithKnowledge(slow);
+    const ssite = await hostSite(slow.url, slowBot, { plain: {} });
+    try {
+      const text = 'Items can be returned for thirty days, and shipping back is free for members of the garden club.';
+      model.next({ kind: 'reply', text, pieceDelayMs: 150 });
+      const page = await browser.context.newPage();
+      await page.goto(`${ssite.origin}/page/plain`);
+      await q(page, '.bubble').click();
+      const input = q(page, 'textarea');
+      await input.fill('Can I return items?');
+      await input.press('Enter');
+      await q(page, '.streaming', { hasText: 'returned' }).waitFor();
+      await page.reload();
+      await q(page, '.bubble').click();
+      // The answer's start was missed: dots, not an empty bubble, until the whole answer comes.
+      await q(page, '.streaming .dots').waitFor();
+      await screenshot(page, 'desktop-light-reload-mid-answer');
+      await q(page, '.msg-ai .md', { hasText: 'garden club.' }).waitFor({ timeout: 20_000 });
+      expect(await q(page, '.msg-ai').count()).toBe(2);
+      expect(await q(page, '.msg-ai').last().locator('.md').innerText()).toBe(text);
+      expect(await q(page, '.msg-visitor').count()).toBe(1);
+      expect(await q(page, '.streaming').count()).toBe(0);
+      await page.close();
+    } finally {
+      await ssite.close();
+      await slow.close();
+      await model.close();
+    }
   });
 
   it('a page whose global CSS reaches every element: the bubble and the window keep their own look', { timeout: 60_000 }, async () => {

@@ -60,9 +60,21 @@ function ItemView({ model, item }: { model: ChatModel; item: Item }) {
     return (
       <div class="msg msg-ai streaming" aria-busy="true">
         <Avatar model={model} author="ai" />
-        <div class="bubble-text" dir="auto">
-          <Markdown text={item.text} />
-        </div>
+        {item.text ? (
+          <div class="bubble-text" dir="auto">
+            <Markdown text={item.text} />
+          </div>
+        ) : (
+          // Its start was missed (a reload or a reconnect mid-answer): dots until the whole answer arrives.
+          <>
+            <span class="dots" aria-hidden="true">
+              <i />
+              <i />
+              <i />
+            </span>
+            <span class="sr">{model.strings.value.ui.thinking}</span>
+          </>
+        )}
       </div>
     );
   }
