@@ -51,12 +51,13 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
   render(<App />, host.mount);
   if (!floating) model.setOpen(true);
 
-  // Another tab verified, logged out or started over: follow it.
+  // Another tab verified, logged out, started over or opened the first conversation: follow it.
   const onStorage = (e: StorageEvent) => {
     if (e.key !== session.key) return;
     const next = session.read();
-    if (!next) model.ended();
-    else if (e.oldValue && JSON.parse(e.oldValue).token !== next.token) connection.reconnect();
+    if (!next) return model.ended();
+    if (next.conversationId) model.follow(next.conversationId);
+    if (e.oldValue && JSON.parse(e.oldValue).token !== next.token) connection.reconnect();
   };
   const onOnline = () => connection.reconnect();
   window.addEventListener('storage', onStorage);

@@ -264,6 +264,24 @@ describe('the widget used carelessly and on hostile pages', () => {
     }
   });
 
+  it('two tabs with the chat open before the first message: the other tab follows the conversation and adds to it', { timeout: 60_000 }, async () => {
+    const a = await fresh('plain');
+    const b = await browser.context.newPage();
+    await b.goto(`${site.origin}/page/plain`);
+    await q(a, '.bubble').click();
+    await q(b, '.bubble').click();
+    await q(b, 'textarea').waitFor();
+    await ask(a, 'Can I return items?', /30 days/);
+    await q(b, '.msg-visitor', { hasText: 'Can I return items?' }).waitFor();
+    await ask(b, 'Is shipping back free?', /free for members/, 1);
+    // One conversation: each tab shows both questions, once.
+    await q(a, '.msg-visitor', { hasText: 'Is shipping back free?' }).waitFor();
+    expect(await q(a, '.msg-visitor').count()).toBe(2);
+    expect(await q(b, '.msg-visitor').count()).toBe(2);
+    await a.close();
+    await b.close();
+  });
+
   it('a page whose global CSS reaches every element: the bubble and the window keep their own look', { timeout: 60_000 }, async () => {
     const page = await fresh('hostile');
     const box = (await q(page, '.bubble').boundingBox())!;

@@ -128,6 +128,14 @@ export class ChatModel {
     if (this.session.read()) this.connect();
   }
 
+  /** Another tab of this visitor opened a conversation while this one shows none: follow it, its history replayed from the start. */
+  follow(cid: string) {
+    if (this.conversationId.value || this.pending.value.length) return;
+    this.conversationId.value = cid;
+    if (this.started) this.transport.reconnect();
+    else this.connect();
+  }
+
   private connect() {
     if (this.started) return;
     this.started = true;

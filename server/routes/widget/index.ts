@@ -74,13 +74,22 @@ export async function widgetRoutes(fastify: FastifyInstance) {
 
   // With Redis the counts are shared by the instances (an address gets the limit, not the limit
   // times the instances); should Redis not answer, the request goes through rather than fail.
-  const shared = app.config.redisUrl ? { redis: (gateway.hub as RedisHub).connection, nameSpace: 'parley:rl:', skipOnError: true } : {};
-  await app.register(rateLimit, {
+  const limiter = (nameSpace: string) => ({
     global: false,
-    ...shared,
-    errorResponseBuilder: (_request, context) =>
+    ...(app.config.redisUrl && { redis: (gateway.hub as RedisHub).connection, nameSpace, skipOnError: true }),
+    errorResponseBuilder: (_request: FastifyRequest, context: { max: number; after: string; ttl: number }) =>
       new AppError('RATE_LIMITED', `Too many requests: at most ${context.max} per ${context.after}`, { hint: `Try again in ${context.after}`, headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
   });
+  // The fallback's frames count per session and per address. A request runs one limit of each
+  // registration, so the per-address one has a registration of its own, in a scope made before
+  // the routes' (a scope that inherits `rateLimit` gets the routes' registration instead).
+  const { framesPerWindow, rateWindowMs, maxSocketsPerIp } = app.config.realtime;
+  let framesPerIp!: ReturnType<FastifyInstance['rateLimit']>;
+  await app.register(async (scope) => {
+    await scope.register(rateLimit, limiter('parley:rl:frames-ip:'));
+    framesPerIp = scope.rateLimit({ max: framesPerWindow * maxSocketsPerIp, timeWindow: rateWindowMs });
+  });
+  await app.register(rateLimit, limiter('parley:rl:'));
 
   // The chatbot a request names, read once per request (the CORS hook, the origin check and the
   // config would each read it; on PostgreSQL every read is a round trip before the bubble shows).
@@ -304,8 +313,12 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     await connection.handle(request.body as never);
   });
 
-  app.post('/api/widget/frames', { bodyLimit: LIMITS.maxPayloadBytes, ...endpoint({
-    access: PUBLIC, config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+  // The socket's frame rate: per session as per connection, and per address as for all the
+  // sockets one address may hold. A visitor's frames do not count against others behind the same
+  // address (an office whose proxy strips the upgrade is this fallback's typical user).
+  app.post('/api/widget/frames', { bodyLimit: LIMITS.maxPayloadBytes, preValidation: framesPerIp, ...endpoint({
+    access: PUBLIC,
+    config: { rateLimit: { max: framesPerWindow, timeWindow: rateWindowMs, keyGenerator: (request) => widget.tokens.read(bearer(request))?.sid ?? request.ip } },
     data: Type.Object({ frames: Type.Array(Shaped('ServerFrame')) }),
     hide: true, tags: ['widget'], summary: 'A client frame, for the Server-Sent Events fallback',
     description: 'Any client frame but hello. Answers the frames meant for this request (ack, errors, lists); conversation events arrive on the stream. Authorization: Bearer <session token>.',
