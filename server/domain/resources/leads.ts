@@ -52,6 +52,23 @@ export interface CaptureLeadInput {
 }
 
 /**
+ * A lead's details, normalised, by the chatbot's rules (its `leadFields`); VALIDATION_FAILED
+ * listing every failing field, or when none of name, e-mail, phone or a custom field is given.
+ */
+export function checkLead(settings: Record<string, unknown>, input: Pick<CaptureLeadInput, 'name' | 'email' | 'phone' | 'customFields'>) {
+  const errors: FieldError[] = [];
+  const name = normalizeContact(input.name, 'name', 'text', errors);
+  const email = normalizeContact(input.email, 'email', 'email', errors);
+  const phone = normalizeContact(input.phone, 'phone', 'phone', errors);
+  const customFields = validateCustomFields(leadFieldsOf(settings), input.customFields ?? {}, errors);
+  if (!errors.length && !name && !email && !phone && !Object.keys(customFields).length) {
+    errors.push({ path: ['email'], message: 'give at least a name, an e-mail, a phone number or a custom field' });
+  }
+  if (errors.length) throw validationFailed(errors, 'The contact details are not valid');
+  return { name, email, phone, customFields };
+}
+
+/**
  * Records a lead for the conversation service (pass the transaction's store to write it with
  * the conversation's change). Throws VALIDATION_FAILED listing every failing field; at least one
  * of name, e-mail, phone or a custom field must be given.
@@ -59,16 +76,9 @@ export interface CaptureLeadInput {
 export async function captureLead(store: Store, input: CaptureLeadInput): Promise<LeadRecord> {
   const chatbot = await store.chatbots.get(input.chatbotId);
   if (!chatbot) throw chatbotNotFound();
-  const errors: FieldError[] = [];
-  const name = normalizeContact(input.name, 'name', 'text', errors);
-  const email = normalizeContact(input.email, 'email', 'email', errors);
-  const phone = normalizeContact(input.phone, 'phone', 'phone', errors);
-  const customFields = validateCustomFields(leadFieldsOf(chatbot.settings), input.customFields ?? {}, errors);
-  if (!errors.length && !name && !email && !phone && !Object.keys(customFields).length) {
-    errors.push({ path: ['email'], message: 'give at least a name, an e-mail, a phone number or a custom field' });
-  }
-  if (errors.length) throw validationFailed(errors, 'The contact details are not valid');
+  const { name, email, phone, customFields } = checkLead(chatbot.settings, input);
   const lead: LeadRecord = {
+
     id: newId(),
     chatbotId: chatbot.id,
     conversationId: input.conversationId ?? null,

@@ -19,7 +19,7 @@ import type { ConversationsService } from '../conversations/conversations.servic
 import { chatbotNotFound, notFound } from '../errors.js';
 import type { JobQueue } from '../knowledge/ports.js';
 import type { Store } from '../ports.js';
-import { captureLead } from '../resources/leads.js';
+import { captureLead, checkLead } from '../resources/leads.js';
 import type { LeadRecord } from '../resources/ports.js';
 import { nowIso } from '../ids.js';
 import { visitorInfo } from './accounts.js';
@@ -62,6 +62,9 @@ export class VisitorLeads {
     const user = await this.store.conversations.chatUsers.get(input.chatUserId);
     if (!user || user.chatbotId !== chatbot.id) throw notFound('Visitor');
     const details = { email: input.email ?? null, name: input.name ?? null, phone: input.phone ?? null, customFields: input.customFields ?? {} };
+    // The rules of a lead whichever path stores it: in a conversation the details would otherwise
+    // be taken as an identification, where an empty form or a missing required field passes.
+    checkLead(chatbot.settings, details);
     let leadId: string | null;
     if (input.conversationId) {
       const conversation = await this.store.conversations.get(input.conversationId);

@@ -99,6 +99,31 @@ describe('leads, identity, gap answers and logout over the socket', () => {
     c.close();
   });
 
+  test('lead.submit in a conversation has the rules of a lead: an empty form or a missing required field is refused and changes nothing', async () => {
+    const id = await chatbotWithKnowledge(t, { 'user-data': { leadFields: [{ key: 'company', label: 'Company', type: 'text', required: true }] } });
+    const session = await newSession(t, id);
+    const c = await visitor(t.url, session.token);
+    c.send({ type: 'message.send', clientId: 'q', text: 'When are refunds paid?' });
+    const { conversationId } = await c.waitFor<AckFrame>((f) => f.type === 'ack');
+    await c.waitFor((f) => f.type === 'answer.done');
+    const state = async () => [
+      (await t.database.db.selectFrom('conversations').select('seq').where('id', '=', conversationId).executeTakeFirstOrThrow()).seq,
+      (await t.database.db.selectFrom('leads').select('id').where('chatbot_id', '=', id).execute()).length,
+      await t.database.db.selectFrom('chat_users').selectAll().where('id', '=', session.visitor.id).executeTakeFirstOrThrow(),
+    ];
+    const before = await state();
+    for (const bad of [{}, { email: 'lee@example.com' }, { name: 'Lee', customFields: { company: ' ' } }]) {
+      const from = c.frames.length;
+      c.send({ type: 'lead.submit', conversationId, ...bad });
+      const answer = await c.waitFor((f) => f.type === 'lead.saved' || (f.type === 'error' && f.ref?.type === 'lead.submit'), 10_000, from);
+      expect(answer, JSON.stringify(bad)).toMatchObject({ type: 'error', code: 'VALIDATION_FAILED', details: [{ path: ['customFields', 'company'] }] });
+    }
+    expect(await state()).toEqual(before);
+    c.send({ type: 'lead.submit', conversationId, email: 'lee@example.com', customFields: { company: 'Acme' } });
+    await c.waitFor<LeadSavedFrame>((f) => f.type === 'lead.saved');
+    c.close();
+  });
+
   test('a signed identity opens a verified session; a wrong signature is refused', async () => {
     const secret = (await t.call('POST', `/api/v2/chatbots/${chatbotId}/identity-secret`, t.ownerToken)).body.data.identitySecret.secret as string;
     const email = 'signed@example.com';
