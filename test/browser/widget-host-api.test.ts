@@ -299,6 +299,29 @@ describe('the widget used carelessly and on hostile pages', () => {
     await page.close();
   });
 
+  it('setContext and identify on every render of a single-page app (the same values, or a new page each time) make one session renewal, not one per call', { timeout: 60_000 }, async () => {
+    const page = await fresh('plain');
+    const sessions: number[] = [];
+    page.on('response', (r) => r.url().endsWith('/session') && sessions.push(r.status()));
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    await page.evaluate((signature) => {
+      const parley = (window as unknown as { parley: { push(c: unknown[]): void } }).parley;
+      for (let i = 0; i < 30; i++) {
+        parley.push(['setContext', { plan: 'pro' }]);
+        parley.push(['identify', { email: 'ada@example.com', signature }]);
+        parley.push(['setContext', { plan: 'pro', page: `/garden/${i}` }]);
+      }
+    }, 'ab'.repeat(32));
+    await ask(page, 'Is shipping back free?', /free for members/, 1);
+    expect(await q(page, '.banner').count()).toBe(0);
+    // A burst is one renewal (the refused identity once more at most), not a request per call:
+    // those would use up the per-IP session limit other visitors behind the same address share.
+    expect(sessions).not.toContain(429);
+    expect(sessions.length).toBeLessThanOrEqual(5);
+    await page.close();
+  });
+
   it('the escalation dialog keeps the keyboard inside it, in the floating and the inline window, and gives focus back on cancel', { timeout: 60_000 }, async () => {
     const inDialog = (page: Page) => page.evaluate(() => !!document.querySelector('[data-parley]')!.shadowRoot!.activeElement?.closest('[role="alertdialog"]'));
     for (const name of ['plain', 'spa'] as const) {
