@@ -64,6 +64,18 @@ export class TokensService {
   }
 
   /**
+   * The caller of an authenticated token as it is now (revoked, its user's role, its account),
+   * for connections that outlive a request; null when the token was revoked or its user is gone.
+   */
+  async current(auth: AuthContext): Promise<AuthContext | null> {
+    const token = await this.store.tokens.get(auth.account.id, auth.token.id);
+    if (!token || token.revokedAt || token.kind !== auth.token.kind) return null;
+    const [user, account] = await Promise.all([this.store.users.get(token.userId), this.store.accounts.get(token.accountId)]);
+    if (!user || !account || user.accountId !== account.id) return null;
+    return { token, user, account, scopes: effectiveScopes(token.scopes, user.role) };
+  }
+
+  /**
    * Issues a token for `user`. Through the API (`by` set) a token can never mint more than it
    * holds: no scope beyond its effective scopes, no chatbot outside its own restriction.
    */

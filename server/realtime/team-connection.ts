@@ -1,7 +1,8 @@
 /**
  * The team's live stream: every change of the conversations of the chatbots a v2 token may see
- * (its chatbot restriction and its user's member role, at connect time), with the visitor's
- * numbers and resume. A conversation the stream has not followed yet starts with the change
+ * (its chatbot restriction and its user's member role, as they are now: read again before
+ * delivering once `chatbotRefreshMs` old, and every heartbeat), with the visitor's numbers and
+ * resume. A conversation the stream has not followed yet starts with the change
  * that rang; `conversation.open` or `hello.resume` replays one from any seq.
  */
 import { CLOSE, PROTOCOL_VERSION, type TeamFrame } from '../../shared/protocol.js';
@@ -27,7 +28,12 @@ export class TeamConnection {
   private closed = false;
   private readonly tracker: Tracker;
   private readonly chatbots = new Map<string, ChatbotRecord>();
-  private readonly unsubscribes: Array<() => void> = [];
+  private readonly subscriptions = new Map<string, () => void>();
+  private checkedAt = 0;
+  private checking: Promise<boolean> | null = null;
+  /** Hub messages wait here, in order, for the token to be checked. */
+  private delivering: Promise<unknown> = Promise.resolve();
+  private recheckTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     private readonly gateway: Gateway,
@@ -35,6 +41,8 @@ export class TeamConnection {
     private readonly transport: TeamTransport,
     /** Resolves a token sent in hello (null: not valid). */
     private readonly authenticate: (token: string) => Promise<AuthContext>,
+    /** The caller as it is now; throws an AppError when the token may no longer stream. */
+    private readonly reauthorize: (auth: AuthContext) => Promise<AuthContext>,
   ) {
     this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'), () => transport.room?.());
   }
@@ -45,7 +53,9 @@ export class TeamConnection {
 
   dispose() {
     this.closed = true;
-    for (const off of this.unsubscribes.splice(0)) off();
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
+    for (const off of this.subscriptions.values()) off();
+    this.subscriptions.clear();
   }
 
   private close(code: number, reason: string) {
@@ -62,6 +72,7 @@ export class TeamConnection {
     }
     const frame = parsed.frame;
     try {
+      if (this.greeted && frame.type !== 'ping' && frame.type !== 'hello' && !(await this.current())) return;
       switch (frame.type) {
         case 'ping':
           return this.send({ type: 'pong' });
@@ -104,6 +115,7 @@ export class TeamConnection {
       }
     }
     this.greeted = true;
+    this.checkedAt = Date.now();
     for (const chatbot of await this.reachable(this.auth)) this.chatbots.set(chatbot.id, chatbot);
     // Resumed conversations are followed from the client's numbers before the hub can ring: a
     // doorbell for one of them heard first would follow it from the change that rang, and the
@@ -119,8 +131,11 @@ export class TeamConnection {
       this.tracker.track(c.id, this.chatbots.get(c.chatbotId)!, Math.min(seq, c.seq));
       resumed.push(c);
     }
-    for (const id of this.chatbots.keys()) this.unsubscribes.push(await this.gateway.hub.subscribe(topics.chatbot(id), (m) => this.onHub(m)));
+    for (const id of [...this.chatbots.keys()]) await this.follow(id);
     if (this.closed) return this.dispose();
+    // An idle stream learns of a revocation, or of a chatbot shared with it, within a heartbeat.
+    this.recheckTimer = setInterval(() => void this.current().catch(() => {}), this.gateway.limits.heartbeatMs);
+    this.recheckTimer.unref?.();
     this.send({ type: 'team.ready', v: PROTOCOL_VERSION, chatbotIds: [...this.chatbots.keys()], heartbeatMs: this.gateway.limits.heartbeatMs });
     for (const id of unknown) {
       this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
@@ -144,6 +159,59 @@ export class TeamConnection {
     }
   }
 
+  private async follow(chatbotId: string) {
+    const off = await this.gateway.hub.subscribe(topics.chatbot(chatbotId), (m) => this.onHub(m));
+    if (this.closed || !this.chatbots.has(chatbotId) || this.subscriptions.has(chatbotId)) return off();
+    this.subscriptions.set(chatbotId, off);
+  }
+
+  /**
+   * True when the token may still stream, its chatbots read again once `chatbotRefreshMs` old
+   * (one read at a time); a revoked token, a lost scope or an inactive account closes with 4001.
+   */
+  private current(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    if (Date.now() - this.checkedAt < this.gateway.limits.chatbotRefreshMs) return Promise.resolve(true);
+    this.checking ??= this.recheck()
+      .catch((err) => {
+        // Fail closed: nothing is delivered on permissions that could not be read.
+        this.gateway.log(err, 'team stream could not read its token');
+        this.close(CLOSE.goingAway, 'try again: reconnect and resume');
+        return false;
+      })
+      .finally(() => (this.checking = null));
+    return this.checking;
+  }
+
+  private async recheck(): Promise<boolean> {
+    const started = Date.now();
+    let auth: AuthContext;
+    try {
+      auth = await this.reauthorize(this.auth!);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      this.close(CLOSE.sessionInvalid, err.message.slice(0, 120));
+      return false;
+    }
+    const now = new Map((await this.reachable(auth)).map((c) => [c.id, c]));
+    if (this.closed) return false;
+    this.auth = auth;
+    for (const id of [...this.chatbots.keys()]) {
+      if (now.has(id)) continue;
+      this.chatbots.delete(id);
+      this.subscriptions.get(id)?.();
+      this.subscriptions.delete(id);
+      this.tracker.untrack(id);
+    }
+    for (const [id, chatbot] of now) {
+      const known = this.chatbots.has(id);
+      this.chatbots.set(id, chatbot);
+      if (!known) await this.follow(id);
+    }
+    this.checkedAt = started;
+    return !this.closed;
+  }
+
   private async reach(conversationId: string) {
     const c = await this.gateway.store.conversations.get(conversationId);
     if (!c || !this.chatbots.has(c.chatbotId)) throw new AppError('NOT_FOUND', 'Conversation not found');
@@ -151,6 +219,13 @@ export class TeamConnection {
   }
 
   private onHub(m: HubMessage) {
+    if (this.closed || m.kind === 'logout') return;
+    this.delivering = this.delivering
+      .then(() => this.current())
+      .then((ok) => ok && this.deliver(m));
+  }
+
+  private deliver(m: HubMessage) {
     if (this.closed || m.kind === 'logout') return;
     const chatbot = this.chatbots.get(m.chatbotId);
     if (!chatbot) return;

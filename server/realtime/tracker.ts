@@ -12,7 +12,7 @@ import type { Gateway } from './gateway.js';
 
 interface Track {
   sent: number;
-  chatbot: Pick<ChatbotRecord, 'settings'>;
+  chatbot: Pick<ChatbotRecord, 'id' | 'settings'>;
 }
 
 const PAGE = 200;
@@ -45,15 +45,24 @@ export class Tracker {
   }
 
   /** Starts following a conversation from `sent` (what the reader already has). */
-  track(conversationId: string, chatbot: Pick<ChatbotRecord, 'settings'>, sent: number): void {
+  track(conversationId: string, chatbot: Pick<ChatbotRecord, 'id' | 'settings'>, sent: number): void {
     if (!this.tracks.has(conversationId)) this.tracks.set(conversationId, { sent, chatbot });
+  }
+
+  /** Stops following the chatbot's conversations: work queued for them sends nothing more. */
+  untrack(chatbotId: string): void {
+    for (const [id, t] of this.tracks) if (t.chatbot.id === chatbotId) this.tracks.delete(id);
+  }
+
+  private following(conversationId: string, t: Track) {
+    return this.alive() && this.tracks.get(conversationId) === t;
   }
 
   /** Queues work on the conversation's chain (after everything queued before it). */
   enqueue(conversationId: string, work: (t: Track) => Promise<void> | void): Promise<void> {
     const t = this.tracks.get(conversationId);
     if (!t) return Promise.resolve();
-    const next = this.chain.then(() => (this.alive() ? work(t) : undefined)).catch(this.onError);
+    const next = this.chain.then(() => (this.following(conversationId, t) ? work(t) : undefined)).catch(this.onError);
     this.chain = next;
     return next;
   }
@@ -68,7 +77,9 @@ export class Tracker {
     return this.enqueue(conversation.id, async (t) => {
       await this.drain(conversation.id, t);
       const fresh = (await this.gateway.store.conversations.get(conversation.id)) ?? conversation;
-      this.send(await this.gateway.wire.condition(t.chatbot, fresh));
+      const condition = await this.gateway.wire.condition(t.chatbot, fresh);
+      if (!this.following(conversation.id, t)) return;
+      this.send(condition);
       this.send({ type: 'synced', conversationId: conversation.id, seq: t.sent });
     });
   }
@@ -87,7 +98,7 @@ export class Tracker {
       for (const e of events) {
         const frame = await this.gateway.wire.frame(t.chatbot, e, recent?.messages);
         await this.room();
-        if (!this.alive()) return;
+        if (!this.following(conversationId, t)) return;
         if (frame) this.send(frame);
         t.sent = e.seq;
       }

@@ -38,6 +38,13 @@ export async function teamStream(app: FastifyInstance) {
     requireActive(auth.account);
     return auth;
   };
+  const reauthorize = async (was: AuthContext): Promise<AuthContext> => {
+    const auth = await app.services.tokens.current(was);
+    if (!auth) throw new AppError('TOKEN_NOT_VALID', 'The token was revoked');
+    requireScopes(auth, ['conversations:read']);
+    requireActive(auth.account);
+    return auth;
+  };
 
   app.get('/api/v2/stream', {
     websocket: true,
@@ -56,7 +63,7 @@ export async function teamStream(app: FastifyInstance) {
       if (socket.readyState === socket.OPEN) socket.close(CLOSE.tooManySockets, 'too many sockets from this address');
       return false;
     });
-    const connection = new TeamConnection(gateway, pre ?? null, socketTransport(socket, gateway), authenticate);
+    const connection = new TeamConnection(gateway, pre ?? null, socketTransport(socket, gateway), authenticate, reauthorize);
     runSocket(socket, gateway, afterAdmission(connection, admission), () => holdings.releaseAll());
   });
 }
