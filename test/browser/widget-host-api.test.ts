@@ -299,6 +299,26 @@ describe('the widget used carelessly and on hostile pages', () => {
     await page.close();
   });
 
+  it('the escalation dialog keeps the keyboard inside it, in the floating and the inline window, and gives focus back on cancel', { timeout: 60_000 }, async () => {
+    const inDialog = (page: Page) => page.evaluate(() => !!document.querySelector('[data-parley]')!.shadowRoot!.activeElement?.closest('[role="alertdialog"]'));
+    for (const name of ['plain', 'spa'] as const) {
+      const page = await fresh(name);
+      if (name === 'spa') await page.evaluate(() => document.body.append(Object.assign(document.createElement('section'), { id: 'help' })));
+      else await q(page, '.bubble').click();
+      await ask(page, 'Can I return items?', /30 days/);
+      await q(page, '[aria-label="Talk to a person"]').click();
+      await q(page, '[role="alertdialog"]').waitFor();
+      for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+        await page.keyboard.press(key);
+        expect(await inDialog(page), `${name}: ${key}`).toBe(true);
+      }
+      await q(page, 'button', { hasText: 'Cancel' }).click();
+      await q(page, '[role="alertdialog"]').waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => document.querySelector('[data-parley]')!.shadowRoot!.activeElement?.getAttribute('aria-label')), name).toBe('Talk to a person');
+      await page.close();
+    }
+  });
+
   it('no axe violations in the escalation dialog, the lead form, the e-mail code step and the conversation list', { timeout: 90_000 }, async () => {
     const page = await fresh('plain');
     await q(page, '.bubble').click();

@@ -5,8 +5,16 @@ import type { ChatModel } from '../state/chat.js';
 export function EscalationDialog({ model }: { model: ChatModel }) {
   const s = model.strings.value.chatMessage;
   const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirm.current?.focus(), []);
-  const cancel = () => (model.escalationOpen.value = false);
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    opener.current = (confirm.current?.getRootNode() as ShadowRoot | undefined)?.activeElement as HTMLElement | null;
+    confirm.current?.focus();
+  }, []);
+  // Cancelled: focus goes back to what opened the dialog.
+  const cancel = () => {
+    model.escalationOpen.value = false;
+    opener.current?.focus();
+  };
   return (
     <div class="dialog-backdrop" onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), cancel())}>
       <div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby="esc-h" aria-describedby="esc-d">

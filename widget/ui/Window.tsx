@@ -38,14 +38,17 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
   }, []);
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!floating) return;
-    if (e.key === 'Escape' && !model.escalationOpen.value) {
+    const dialog = model.escalationOpen.value;
+    if (!floating && !dialog) return;
+    if (e.key === 'Escape' && !dialog) {
       e.preventDefault();
       onClose();
       return;
     }
     if (e.key !== 'Tab' || !ref.current) return;
-    const nodes = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((n) => n.offsetParent !== null || n === document.activeElement);
+    // The modal dialog holds the keyboard in every mode; the floating window, otherwise.
+    const scope = (dialog && ref.current.querySelector('.dialog')) || ref.current;
+    const nodes = [...scope.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((n) => n.offsetParent !== null || n === document.activeElement);
     if (!nodes.length) return;
     const active = (ref.current.getRootNode() as ShadowRoot).activeElement;
     const first = nodes[0];
