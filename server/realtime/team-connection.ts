@@ -25,6 +25,8 @@ export interface TeamTransport {
 
 export class TeamConnection {
   greeted = false;
+  /** Set as hello starts: a second hello sent before the first finished is refused too. */
+  private hailed = false;
   private closed = false;
   private readonly tracker: Tracker;
   private readonly chatbots = new Map<string, ChatbotRecord>();
@@ -104,7 +106,8 @@ export class TeamConnection {
   }
 
   private async hello(v: number, resume: Record<string, number>, token?: string) {
-    if (this.greeted) throw new AppError('VALIDATION_FAILED', 'hello was already sent on this connection');
+    if (this.hailed) throw new AppError('VALIDATION_FAILED', 'hello was already sent on this connection');
+    this.hailed = true;
     if (v !== PROTOCOL_VERSION) throw new CloseError(CLOSE.policy, `protocol version ${v} is not supported; this server speaks ${PROTOCOL_VERSION}`);
     if (!this.auth) {
       if (!token) throw new CloseError(CLOSE.sessionInvalid, 'no token: send Authorization, the parley.token.<token> subprotocol, or hello.token');
