@@ -49,7 +49,7 @@ export class IdentityService {
     private readonly accounts: VisitorAccounts,
   ) {}
 
-  /** Makes a new secret (replacing the current one: claims signed with it stop working). The only time it is shown. */
+  /** Makes a new secret (replacing the current one: claims signed with it stop working, and the sessions they opened end). The only time it is shown. */
   async rotate(auth: AuthContext, chatbotId: string): Promise<{ secret: string } & IdentitySecretStatus> {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     const secret = PREFIX + randomBytes(32).toString('base64url');

@@ -15,6 +15,8 @@ export interface SessionClaims {
   /** Issued and expiry, seconds since the epoch. */
   iat: number;
   exp: number;
+  /** `identity`: the visitor was identified by the host page's signed claim (void once the identity secret is rotated). */
+  via?: 'identity';
 }
 
 export const SESSION_TTL_SECONDS = 24 * 3600;
@@ -27,10 +29,11 @@ export class SessionTokens {
     this.key = createHmac('sha256', secretKey).update('parley widget session v1').digest();
   }
 
-  issue(chatbotId: string, chatUserId: string, ttlSeconds = SESSION_TTL_SECONDS): { token: string; claims: SessionClaims; expiresAt: string } {
+  issue(chatbotId: string, chatUserId: string, ttlSeconds = SESSION_TTL_SECONDS, via?: 'identity'): { token: string; claims: SessionClaims; expiresAt: string } {
     const iat = this.now();
-    const claims: SessionClaims = { sid: randomBytes(12).toString('base64url'), chatbotId, chatUserId, iat, exp: iat + ttlSeconds };
-    const body = Buffer.from(JSON.stringify([claims.sid, claims.chatbotId, claims.chatUserId, claims.iat, claims.exp])).toString('base64url');
+    const claims: SessionClaims = { sid: randomBytes(12).toString('base64url'), chatbotId, chatUserId, iat, exp: iat + ttlSeconds, ...(via && { via }) };
+    const parts = [claims.sid, claims.chatbotId, claims.chatUserId, claims.iat, claims.exp, ...(via ? [via] : [])];
+    const body = Buffer.from(JSON.stringify(parts)).toString('base64url');
     return { token: `${body}.${this.sign(body)}`, claims, expiresAt: new Date(claims.exp * 1000).toISOString() };
   }
 
@@ -49,11 +52,12 @@ export class SessionTokens {
     } catch {
       return null;
     }
-    if (!Array.isArray(parts) || parts.length !== 5) return null;
-    const [sid, chatbotId, chatUserId, iat, exp] = parts;
+    if (!Array.isArray(parts) || (parts.length !== 5 && parts.length !== 6)) return null;
+    const [sid, chatbotId, chatUserId, iat, exp, via] = parts;
     if (typeof sid !== 'string' || typeof chatbotId !== 'string' || typeof chatUserId !== 'string' || typeof iat !== 'number' || typeof exp !== 'number') return null;
+    if (via !== undefined && via !== 'identity') return null;
     const now = this.now();
-    return { sid, chatbotId, chatUserId, iat, exp, expired: now >= exp, renewable: now < iat + RENEW_WINDOW_SECONDS };
+    return { sid, chatbotId, chatUserId, iat, exp, ...(via && { via }), expired: now >= exp, renewable: now < iat + RENEW_WINDOW_SECONDS };
   }
 
   private sign(body: string): string {

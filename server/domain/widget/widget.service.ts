@@ -68,11 +68,14 @@ export class WidgetService {
     if (input.context) metadata.context = cleanContext(input.context);
     if (input.locale) metadata.locale = input.locale;
     let visitor: ChatUserRecord | null = null;
+    let via: SessionClaims['via'];
     if (input.renew !== undefined) {
       const claims = this.tokens.read(input.renew);
       if (!claims || claims.chatbotId !== chatbot.id) throw sessionNotValid('the token to renew is not one of this chatbot');
       if (!claims.renewable) throw sessionNotValid('the token to renew is too old');
       if (await this.isRevoked(claims.sid)) throw sessionNotValid('the session was logged out');
+      await this.checkIdentity(claims);
+      via = claims.via;
       visitor = await this.store.conversations.chatUsers.get(claims.chatUserId);
       if (!visitor || visitor.chatbotId !== chatbot.id) throw sessionNotValid('its visitor no longer exists');
       if (Object.keys(metadata).length) {
@@ -82,11 +85,12 @@ export class WidgetService {
       visitor = { id: newId(), chatbotId: chatbot.id, email: null, name: null, phone: null, verified: false, metadata, createdAt: at, updatedAt: at };
       await this.store.conversations.chatUsers.insert(visitor);
     }
-    return this.sessionFor(chatbot, visitor);
+    return this.sessionFor(chatbot, visitor, via);
   }
 
-  sessionFor(chatbot: ChatbotRecord, visitor: ChatUserRecord): SessionResponse {
-    const { token, expiresAt } = this.tokens.issue(chatbot.id, visitor.id);
+  /** `via: 'identity'` for a visitor identified by the host page's signed claim. */
+  sessionFor(chatbot: ChatbotRecord, visitor: ChatUserRecord, via?: SessionClaims['via']): SessionResponse {
+    const { token, expiresAt } = this.tokens.issue(chatbot.id, visitor.id, undefined, via);
     return { token, expiresAt, visitor: visitorInfo(visitor) };
   }
 
@@ -96,11 +100,23 @@ export class WidgetService {
     if (!claims) throw sessionNotValid('the token is malformed or not signed by this server');
     if (claims.expired) throw sessionNotValid('the token expired');
     if (await this.isRevoked(claims.sid)) throw sessionNotValid('the session was logged out');
+    await this.checkIdentity(claims);
     const chatbot = await this.chatbot(claims.chatbotId).catch(() => null);
     if (!chatbot) throw sessionNotValid('its chatbot no longer exists');
     const visitor = await this.store.conversations.chatUsers.get(claims.chatUserId);
     if (!visitor || visitor.chatbotId !== chatbot.id) throw sessionNotValid('its visitor no longer exists');
     return { claims, chatbot, visitor };
+  }
+
+  /**
+   * A session of a signed identity ends when the chatbot's identity secret is rotated or removed:
+   * rotating is how an owner shuts out claims made with a leaked secret, and the sessions those
+   * claims opened would otherwise last (renewed) for 30 days.
+   */
+  private async checkIdentity(claims: SessionClaims) {
+    if (claims.via !== 'identity') return;
+    const secret = await this.store.visitors.identitySecrets.get(claims.chatbotId);
+    if (!secret || Math.floor(Date.parse(secret.createdAt) / 1000) > claims.iat) throw sessionNotValid("the chatbot's identity secret was rotated: identify the visitor again");
   }
 }
 

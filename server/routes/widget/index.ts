@@ -163,7 +163,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     if (!body.identity) return session;
     // The host page vouches for its signed-in user: the session continues as that verified visitor.
     const { chatUser } = await app.services.visitors.identity.identify(chatbot.id, body.identity, session.visitor.id);
-    return widget.sessionFor(chatbot, chatUser);
+    return widget.sessionFor(chatbot, chatUser, 'identity');
   });
 
   // ---- WebSocket ------------------------------------------------------------------------------

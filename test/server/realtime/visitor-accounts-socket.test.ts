@@ -9,6 +9,7 @@ import type { ConversationsFrame, ErrorFrame, MessageCreatedFrame, AckFrame, Ver
 import { CLOSE } from '../../../shared/protocol.js';
 import { recordGap } from '../../../server/domain/resources/knowledge-gaps.js';
 import { signIdentity } from '../../../server/domain/visitors/identity.js';
+import { SessionTokens } from '../../../server/domain/widget/sessions.js';
 import { codeOf, startSmtpInbox, type SmtpInbox } from '../../helpers/smtp.js';
 import { chatbotWithKnowledge, connect, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
 
@@ -141,6 +142,35 @@ describe('leads, identity, gap answers and logout over the socket', () => {
     expect(await visitors()).toBe(before);
     const visitor = await t.database.db.selectFrom('chat_users').select('metadata').where('id', '=', ok.visitor.id).executeTakeFirstOrThrow();
     expect(String(visitor.metadata)).not.toContain('"de"');
+  });
+
+  test('rotating the identity secret ends the sessions its claims opened: no renewal, no socket; other sessions go on', async () => {
+    const id = await chatbotWithKnowledge(t);
+    const rotate = async () => (await t.call('POST', `/api/v2/chatbots/${id}/identity-secret`, t.ownerToken)).body.data.identitySecret.secret as string;
+    const email = 'leaked@example.com';
+    const old = await rotate();
+    // Made two minutes ago.
+    await t.database.db.updateTable('identity_secrets').set({ created_at: new Date(Date.now() - 120_000).toISOString() }).where('chatbot_id', '=', id).execute();
+    const identified = await newSession(t, id, { identity: { email, signature: signIdentity(old, email) } });
+    expect(identified.visitor).toMatchObject({ email, verified: true });
+    // The same kind of session, opened by a claim a minute before the rotation.
+    const aMinuteAgo = new SessionTokens(t.config.secretKey, () => Math.floor(Date.now() / 1000) - 60);
+    const earlier = aMinuteAgo.issue(id, identified.visitor.id, undefined, 'identity').token;
+    const renewed = await newSession(t, id, { renew: earlier });
+    expect(t.app.services.widget.tokens.read(renewed.token)?.via).toBe('identity');
+    const anonymous = await newSession(t, id);
+
+    const fresh = await rotate();
+    const refused = await t.call('POST', `/api/widget/${id}/session`, null, { renew: earlier });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('SESSION_NOT_VALID');
+    const socket = await connect(t.url, earlier);
+    expect((await socket.waitClosed()).code).toBe(CLOSE.sessionInvalid);
+    expect((await newSession(t, id, { renew: anonymous.token })).visitor.id).toBe(anonymous.visitor.id);
+    // The host page signs with the new secret: the same visitor, history kept, and renewable.
+    const again = await newSession(t, id, { identity: { email, signature: signIdentity(fresh, email) } });
+    expect(again.visitor.id).toBe(identified.visitor.id);
+    expect((await newSession(t, id, { renew: again.token })).visitor.id).toBe(identified.visitor.id);
   });
 
   test('the answer to a knowledge gap reaches the connected visitor live, and no mail goes out', async () => {
