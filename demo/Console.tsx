@@ -23,26 +23,67 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
   const [error, setError] = useState('');
   const openRef = useRef<string | null>(null);
   openRef.current = open;
+  const listed = useRef(0);
 
-  const refresh = () =>
-    client.call('GET', `/chatbots/${chatbotId}/conversations?limit=50`).then((d) => setRows(d.conversations), (e) => setError(e.message));
+  // Only the latest list read is shown, and a conversation's messages only while it is the one
+  // open: a slow answer for another must never show under this one (a reply would go astray).
+  const refresh = () => {
+    const n = ++listed.current;
+    return client.call('GET', `/chatbots/${chatbotId}/conversations?limit=50`).then((d) => n === listed.current && setRows(d.conversations), (e) => setError(e.message));
+  };
   const load = (id: string) =>
-    client.call('GET', `/chatbots/${chatbotId}/conversations/${id}/messages?limit=500`).then((d) => setMessages(d.messages), (e) => setError(e.message));
+    client.call('GET', `/chatbots/${chatbotId}/conversations/${id}/messages?limit=500`).then((d) => openRef.current === id && setMessages(d.messages), (e) => setError(e.message));
+  const choose = (id: string) => {
+    openRef.current = id;
+    setOpen(id);
+    setMessages([]);
+    void load(id);
+  };
 
   useEffect(() => {
-    void refresh();
-    const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api/v2/stream`, ['parley.v1', `parley.token.${client.token}`]);
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', v: 1 }));
-    ws.onclose = () => setLive('disconnected');
-    ws.onmessage = (e) => {
-      const frame = JSON.parse(String(e.data)) as TeamFrame;
-      if (frame.type === 'team.ready') return setLive('live');
-      if (frame.type === 'condition' || frame.type === 'message.created' || frame.type === 'answer.done') {
-        void refresh();
-        if ('conversationId' in frame && frame.conversationId === openRef.current) void load(frame.conversationId);
-      }
+    let ws: WebSocket | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    let stopped = false;
+    // A dropped stream reconnects (backing off to 15 s); what changed meanwhile is read again
+    // through the API. A refused token (4001) is said, not retried.
+    const connect = () => {
+      ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api/v2/stream`, ['parley.v1', `parley.token.${client.token}`]);
+      ws.onopen = () => ws!.send(JSON.stringify({ type: 'hello', v: 1 }));
+      ws.onclose = (e) => {
+        if (stopped) return;
+        if (e.code === 4001) {
+          setLive('stopped');
+          setError(`Live updates refused: ${e.reason || 'the token is not valid for the stream (it needs conversations:read)'}`);
+          return;
+        }
+        setLive('reconnecting');
+        retry = setTimeout(connect, Math.min(15_000, 500 * 2 ** failures++));
+      };
+      ws.onmessage = (e) => {
+        const frame = JSON.parse(String(e.data)) as TeamFrame;
+        if (frame.type === 'team.ready') {
+          setLive('live');
+          if (failures) {
+            failures = 0;
+            void refresh();
+            if (openRef.current) void load(openRef.current);
+          }
+          return;
+        }
+        if (frame.type === 'condition' || frame.type === 'message.created' || frame.type === 'answer.done') {
+          void refresh();
+          if ('conversationId' in frame && frame.conversationId === openRef.current) void load(frame.conversationId);
+        }
+      };
     };
-    return () => ws.close();
+    void refresh();
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      ws?.close();
+    };
   }, [chatbotId]);
 
   const act = async (path: string, body?: unknown, method = 'POST') => {
@@ -66,7 +107,7 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
         <ul class="threads">
           {rows.map((r) => (
             <li>
-              <button type="button" aria-pressed={r.threadId === open} onClick={() => (setOpen(r.threadId), void load(r.threadId))}>
+              <button type="button" aria-pressed={r.threadId === open} onClick={() => choose(r.threadId)}>
                 {r.threadId.slice(0, 8)} · {r.mode}
                 {r.escalated ? ' · escalated' : ''} · {r.status}
               </button>

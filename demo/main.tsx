@@ -94,7 +94,7 @@ function Demo() {
                 Copy
               </button>
               <Playground client={client} chatbotId={chatbotId} preview={(config) => (config ? loadWidget(chatbotId, config) : saved(chatbotId))} />
-              <Console client={client} chatbotId={chatbotId} />
+              <Console key={chatbotId} client={client} chatbotId={chatbotId} />
             </>
           )}
         </>

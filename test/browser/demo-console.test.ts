@@ -1,0 +1,100 @@
+/**
+ * The agent console at /demo used carelessly, on a flaky network, by a hostile visitor: HTML in
+ * a visitor's message shows as text; a slow answer for the conversation opened first never
+ * shows under the one opened after it; a dropped stream comes back by itself and the list
+ * catches up; a pasted token without conversations:read says why the console is not live.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { AckFrame } from '../../shared/protocol.js';
+import { chatbotWithKnowledge, newSession, startLiveApp, visitor, type LiveApp } from '../helpers/widget.js';
+import { launch, screenshot, type Browser } from './helpers.js';
+
+let app: LiveApp;
+let chatbotId: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startLiveApp();
+  chatbotId = await chatbotWithKnowledge(app);
+  browser = await launch({ viewport: { width: 1280, height: 1000 } });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function visitorSays(text: string) {
+  const v = await visitor(app.url, (await newSession(app, chatbotId)).token);
+  v.send({ type: 'message.send', clientId: `c-${Math.random()}`, text });
+  const ack = await v.waitFor<AckFrame>((f) => f.type === 'ack');
+  await v.waitFor((f) => f.type === 'answer.done');
+  v.close();
+  return ack.conversationId;
+}
+
+async function connectConsole(token: string) {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${app.url}/demo?chatbot=${chatbotId}`);
+  await page.getByLabel(/API token/).fill(token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  return { page, errors };
+}
+
+it('shows HTML as text, keeps a slow conversation out of the one opened after it, and comes back after a dropped stream', { timeout: 90_000 }, async () => {
+  const hostile = '<img src=x onerror="window.__xss=1"><b>bold?</b>';
+  const first = await visitorSays(hostile);
+  const second = await visitorSays('When are refunds paid?');
+  const { page, errors } = await connectConsole(app.ownerToken);
+  await page.getByText('Agent console (live)').waitFor();
+  const row = (id: string) => page.locator('.threads button', { hasText: id.slice(0, 8) });
+  await row(first).waitFor();
+
+  // The first conversation answers slowly; the agent has already moved on to the second.
+  let released!: () => void;
+  const held = new Promise<void>((resolve) => (released = resolve));
+  await page.route(`**/conversations/${first}/messages*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const slow = page.waitForResponse((r) => r.url().includes(`/conversations/${first}/messages`));
+  await row(first).click();
+  await row(second).click();
+  await page.locator('.log li', { hasText: 'When are refunds paid?' }).waitFor();
+  released();
+  await (await slow).finished();
+  // Two frames: the response's promise chain has run and the console has drawn what it did with it.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await page.locator('.log').textContent()).not.toContain('bold?');
+  await page.unroute(`**/conversations/${first}/messages*`);
+
+  await row(first).click();
+  await page.locator('.log li', { hasText: 'bold?' }).waitFor();
+  expect(await page.locator('.log li', { hasText: 'bold?' }).first().textContent()).toContain(hostile);
+  expect(await page.locator('.log img, .log b:not(:first-child)').count()).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+
+  // The network drops the stream: the console reconnects and lists what came meanwhile.
+  for (const ws of app.app.websocketServer.clients) ws.terminate();
+  const third = await visitorSays('Is shipping back free?');
+  await page.getByText('Agent console (live)').waitFor({ timeout: 20_000 });
+  await row(third).waitFor({ timeout: 20_000 });
+  await page.locator('.console').scrollIntoViewIfNeeded();
+  await screenshot(page, 'demo-console-reconnected');
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('a pasted token without conversations:read says why the console is not live, and the page still works', { timeout: 60_000 }, async () => {
+  const { token } = await app.token({ access: 'custom', scopes: ['chatbots:read', 'chatbots:write'] });
+  const { page, errors } = await connectConsole(token);
+  await page.getByText('Agent console (stopped)').waitFor();
+  expect(await page.locator('.console [role=alert]').textContent()).toContain('conversations:read');
+  await page.locator('.snippet').waitFor();
+  await page.locator('.console').scrollIntoViewIfNeeded();
+  await screenshot(page, 'demo-console-wrong-scope');
+  expect(errors).toEqual([]);
+  await page.close();
+});
