@@ -6,6 +6,7 @@
  * again, two copies of the snippet. (Hostile pages: widget-hostile-page.test.ts; the two files
  * keep each app under the per-IP session limit, every test visitor coming from 127.0.0.1.)
  */
+import { createHmac } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
@@ -192,6 +193,21 @@ describe('the host-page API used carelessly', () => {
     // those would use up the per-IP session limit other visitors behind the same address share.
     expect(sessions).not.toContain(429);
     expect(sessions.length).toBeLessThanOrEqual(5);
+    await page.close();
+  });
+  it('a correctly signed identify once the visitor is chatting: verified as that address, the conversation kept', { timeout: 60_000 }, async () => {
+    const made = await app.call('POST', `/api/v2/chatbots/${chatbotId}/identity-secret`, app.ownerToken);
+    expect(made.status).toBeLessThan(300);
+    const signature = createHmac('sha256', made.body.data.identitySecret.secret as string).update('ada@example.com').digest('hex');
+    const page = await fresh('plain');
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    await push(page, ['identify', { email: 'ada@example.com', signature, name: 'Ada' }]);
+    await q(page, '[aria-label="Account"]').click();
+    await q(page, '.verified', { hasText: 'ada@example.com' }).waitFor();
+    await q(page, '[aria-label="Back"]').click();
+    await q(page, '.msg-visitor', { hasText: 'Can I return items?' }).waitFor();
+    await ask(page, 'Is shipping back free?', /free for members/, 1);
     await page.close();
   });
 });
