@@ -34,6 +34,17 @@ beforeAll(async () => {
       csp: `default-src 'none'; script-src 'nonce-{nonce}' ${app.url}; connect-src ${app.url} ${app.url.replace(/^http/, 'ws')}; img-src ${app.url}; style-src 'self'; require-trusted-types-for 'script'; trusted-types 'none'`,
       before: `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sample));`,
     },
+    // What old libraries and page scripts do to globals: Prototype.js's Array#toJSON (arrays
+    // stringify to a quoted string), enumerable Array and Object additions, fetch and WebSocket
+    // wrapped by an analytics script.
+    globals: {
+      before: `Array.prototype.toJSON = function () { return JSON.stringify(this.slice()); };
+        Array.prototype.last = function () { return this[this.length - 1]; };
+        Object.prototype.extend = function () {};
+        const f = window.fetch; window.fetch = function (input, init) { window.__fetches = (window.__fetches || 0) + 1; return f.call(this, input, init); };
+        const W = window.WebSocket; window.WebSocket = function (url, protocols) { window.__sockets = (window.__sockets || 0) + 1; return new W(url, protocols); };
+        window.WebSocket.prototype = W.prototype; window.WebSocket.OPEN = 1;`,
+    },
     hostile: {
       body: `<style>* { all: unset; } body { display: block; text-transform: uppercase; letter-spacing: 6px; line-height: 3; text-align: center; white-space: nowrap; font: 30px/3 serif; } button { display: none !important; } div { transform: translateX(0); }</style>`,
     },
@@ -157,6 +168,19 @@ describe('the widget on hostile pages and rough paths', () => {
     expect(await q(b, '.msg-visitor').count()).toBe(2);
     await a.close();
     await b.close();
+  });
+
+  it('a page that changes Array.prototype and Object.prototype and wraps fetch and WebSocket: the chat works', { timeout: 60_000 }, async () => {
+    const page = await fresh('globals');
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await q(page, '.bubble').click();
+    await ask(page, 'Can I return items?', /30 days/);
+    await q(page, '.meta [aria-label="Helpful"]').first().click();
+    await expect.poll(() => q(page, '.meta [aria-label="Helpful"]').first().getAttribute('aria-pressed')).toBe('true');
+    expect(await page.evaluate(() => [(window as unknown as { __sockets: number }).__sockets > 0, (window as unknown as { __fetches: number }).__fetches > 0])).toEqual([true, true]);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 
   it('a page whose global CSS reaches every element: the bubble and the window keep their own look', { timeout: 60_000 }, async () => {
