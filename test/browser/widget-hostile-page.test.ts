@@ -17,6 +17,8 @@ import { hostSite, launch, screenshot, type Browser, type HostSite } from './hel
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+const HOSTILE_CSS = `* { all: unset; } body { display: block; text-transform: uppercase; letter-spacing: 6px; line-height: 3; text-align: center; font: 30px/3 serif; } button { display: none !important; } div { transform: translateX(0); }`;
+
 let app: LiveApp;
 let inbox: SmtpInbox;
 let chatbotId: string;
@@ -45,9 +47,9 @@ beforeAll(async () => {
         const W = window.WebSocket; window.WebSocket = function (url, protocols) { window.__sockets = (window.__sockets || 0) + 1; return new W(url, protocols); };
         window.WebSocket.prototype = W.prototype; window.WebSocket.OPEN = 1;`,
     },
-    hostile: {
-      body: `<style>* { all: unset; } body { display: block; text-transform: uppercase; letter-spacing: 6px; line-height: 3; text-align: center; white-space: nowrap; font: 30px/3 serif; } button { display: none !important; } div { transform: translateX(0); }</style>`,
-    },
+    hostile: { body: `<style>${HOSTILE_CSS} body { white-space: nowrap; }</style>` },
+    // On a phone a page that does not wrap is wider than the screen, and so is where fixed elements go.
+    'hostile-phone': { body: `<style>${HOSTILE_CSS}</style>` },
   });
   browser = await launch();
 }, 120_000);
@@ -198,6 +200,22 @@ describe('the widget on hostile pages and rough paths', () => {
     expect(look).toEqual({ transform: 'none', spacing: 'normal', align: 'start', white: 'normal' });
     await screenshot(page, 'desktop-light-hostile-css');
     await page.close();
+
+    // On a phone the window covers the screen, the page's rules notwithstanding.
+    const phone = await launch({ viewport: { width: 390, height: 844 }, isMobile: true });
+    try {
+      const p = await phone.context.newPage();
+      await p.goto(`${site.origin}/page/hostile-phone`);
+      await q(p, '.bubble').click();
+      await q(p, '.window').waitFor();
+      expect(await q(p, '.window').boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 844 });
+      await q(p, 'textarea').fill('Can I return items?');
+      await q(p, 'textarea').press('Enter');
+      await q(p, '.msg-ai .md', { hasText: /30 days/ }).waitFor({ timeout: 20_000 });
+      await screenshot(p, 'phone-light-hostile-css');
+    } finally {
+      await phone.close();
+    }
   });
 
   it('the escalation dialog keeps the keyboard inside it, in the floating and the inline window, and gives focus back on cancel', { timeout: 60_000 }, async () => {
