@@ -10,6 +10,8 @@ export interface Socketed {
   receive(raw: string): Promise<void>;
   dispose(): void;
   readonly greeted: boolean;
+  /** Each heartbeat (an idle connection checks what it acts with). */
+  beat?(): void;
 }
 
 /** Sends JSON frames; a reader that lets `bufferLimitBytes` pile up is closed to resume later. */
@@ -66,6 +68,7 @@ export function afterAdmission(connection: Socketed, admission: Promise<boolean>
   return {
     receive: (raw) => admission.then((admitted) => (admitted ? connection.receive(raw) : undefined)),
     dispose: () => connection.dispose(),
+    beat: () => connection.beat?.(),
     get greeted() {
       return connection.greeted;
     },
@@ -105,6 +108,7 @@ export function runSocket(socket: WebSocket, gateway: Gateway, connection: Socke
     if (!alive) return socket.terminate();
     alive = false;
     socket.ping();
+    connection.beat?.();
   }, heartbeatMs);
   const helloDeadline = setTimeout(() => {
     if (!connection.greeted) socket.close(CLOSE.policy, 'no hello in time');

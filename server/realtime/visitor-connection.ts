@@ -82,6 +82,15 @@ export class VisitorConnection {
     this.unsubscribe = null;
   }
 
+  /** Each heartbeat: an idle connection ends, as a busy one at its next frame, once its chatbot is gone or its page no longer allowed. */
+  beat() {
+    if (!this.greeted || !this.session || this.closed || this.options.stateless) return;
+    this.refreshChatbot().catch((err) => {
+      if (err instanceof CloseError) this.close(err.code, err.message);
+      else this.fail(err);
+    });
+  }
+
   private fail(err: unknown) {
     this.gateway.log(err, 'visitor connection failed');
   }

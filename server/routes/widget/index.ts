@@ -303,7 +303,10 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       }),
     });
     // A comment line keeps proxies from timing the stream out.
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), gateway.limits.heartbeatMs);
+    const heartbeat = setInterval(() => {
+      res.write(': ping\n\n');
+      connection.beat();
+    }, gateway.limits.heartbeatMs);
     // The response's 'close' tells when the client goes: the request's was emitted once its body was read.
     res.on('close', end);
     // Gone while its slots were counted (they await Redis): 'close' has already been emitted.

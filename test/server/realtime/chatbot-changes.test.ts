@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type AckFrame, CLOSE, type ConditionFrame, type ErrorFrame } from '../../../shared/protocol.js';
-import { chatbotWithKnowledge, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
+import { chatbotWithKnowledge, type LiveApp, newSession, readEvents, startLiveApp, visitor } from '../../helpers/widget.js';
 
 let t: LiveApp;
 beforeAll(async () => {
   // Sockets read their chatbot again when it is a second old (WS_CHATBOT_REFRESH_MS): here on every frame.
-  t = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '0' } });
+  t = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '0', WS_HEARTBEAT_MS: '200' } });
 });
 afterAll(async () => {
   await t.close();
@@ -61,4 +61,19 @@ test('a deleted chatbot ends its open sockets with 4001 at their next frame, and
   expect(c.frames.filter((f) => f.type === 'error')).toEqual([]);
   expect(await eventCount()).toBe(before);
   expect(await t.database.db.selectFrom('conversations').select('id').where('id', '=', conversationId).executeTakeFirst()).toBeUndefined();
+});
+
+test('an idle socket and an idle SSE stream of a deleted chatbot end at the next heartbeat, giving back their places', async () => {
+  const chatbotId = await chatbotWithKnowledge(t);
+  const session = await newSession(t, chatbotId);
+  const c = await visitor(t.url, session.token);
+  const controller = new AbortController();
+  const res = await fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'hello', v: 1 }), signal: controller.signal });
+  const stream = readEvents(res.body!);
+  await expect.poll(() => stream.frames.some((f) => f.type === 'ready')).toBe(true);
+  expect((await t.call('DELETE', `/api/v2/chatbots/${chatbotId}?confirm=true`, t.ownerToken)).status).toBe(200);
+  expect((await c.waitClosed()).code).toBe(CLOSE.sessionInvalid);
+  await expect.poll(() => stream.closes).toEqual([{ code: CLOSE.sessionInvalid, reason: expect.stringMatching(/chatbot no longer exists/) }]);
+  await expect.poll(() => t.app.realtime.slots.held(`visitor:${session.visitor.id}`)).toBe(0);
+  controller.abort();
 });
