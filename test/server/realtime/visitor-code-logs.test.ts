@@ -42,6 +42,29 @@ test('requesting and verifying a code over the socket logs requests but never th
   expect(mentions(lines.join(''), code)).toBe(false);
 });
 
+test('through the SSE fallback\'s door: two verifications of one code at once, one verified; the code in no response and no log line', async () => {
+  const chatbotId = await chatbotWithKnowledge(t);
+  const email = 'door@example.com';
+  const post = async (token: string, frame: unknown) => {
+    const res = await fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(frame) });
+    return { status: res.status, text: await res.text() };
+  };
+  const [a, b] = [await newSession(t, chatbotId), await newSession(t, chatbotId)];
+  const sent = await post(a.token, { type: 'otp.request', email });
+  expect(JSON.parse(sent.text).data.frames).toEqual([{ type: 'otp.sent', email, resendAfter: 60 }]);
+  // An unknown address and this one (now known to the chatbot) get the same answer.
+  const other = await post(b.token, { type: 'otp.request', email: 'nobody@example.com' });
+  expect(JSON.parse(other.text).data.frames).toEqual([{ type: 'otp.sent', email: 'nobody@example.com', resendAfter: 60 }]);
+  const code = codeOf(await inbox.next(email));
+  const results = await Promise.all([post(a.token, { type: 'otp.verify', email, code }), post(b.token, { type: 'otp.verify', email, code })]);
+  const types = results.map((r) => JSON.parse(r.text).data.frames[0]);
+  expect(types.map((f: { type: string }) => f.type).sort()).toEqual(['error', 'verified']);
+  expect(types.find((f: { type: string }) => f.type === 'error')).toMatchObject({ code: 'CODE_NOT_VALID' });
+  for (const r of [sent, other, ...results]) expect(mentions(r.text, code)).toBe(false);
+  await t.app.services.queue.drain();
+  expect(mentions(lines.join(''), code)).toBe(false);
+});
+
 test('without SMTP_URL the log names the mail folder, and the .eml holds the code the log does not', async () => {
   const own: string[] = [];
   const local = await startLiveApp({ env: { LOG_LEVEL: 'info' }, logStream: { write: (l) => void own.push(l) } });
