@@ -60,6 +60,13 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
     if (e.oldValue && JSON.parse(e.oldValue).token !== next.token) connection.reconnect();
   };
   const onOnline = () => connection.reconnect();
+  // One renewal for a burst of identify/setContext calls: a single-page app may make them on
+  // every render, and each renewal is a session request (limited per IP, shared behind a NAT).
+  let renewal: ReturnType<typeof setTimeout> | undefined;
+  const renewSoon = () => {
+    clearTimeout(renewal);
+    renewal = setTimeout(() => session.read() && connection.reconnect(true), 200);
+  };
   window.addEventListener('storage', onStorage);
   window.addEventListener('online', onOnline);
   model.resume();
@@ -70,14 +77,16 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
     toggle: () => (model.open.value ? close() : model.setOpen(true)),
     setLocale,
     identify(identity) {
+      if (same(identity, session.identity) || same(identity, session.refused)) return;
+      // The signed identity binds at the next session: start one soon when connected.
       session.identity = identity;
-      // The signed identity binds at the next session: start one now when connected.
-      if (session.read()) connection.reconnect(true);
+      renewSoon();
     },
     setContext(context) {
+      if (same(context, session.context)) return;
       // Page context travels with the session: a running session is renewed with it.
       session.context = context;
-      if (session.read()) connection.reconnect(true);
+      renewSoon();
     },
     sendMessage(text) {
       model.setOpen(true);
@@ -85,6 +94,7 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
     },
     reset: () => model.reset(),
     destroy() {
+      clearTimeout(renewal);
       connection.stop();
       unbind();
       unfollow();
@@ -94,3 +104,5 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
     },
   };
 }
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -17,6 +17,8 @@ const RENEW_BEFORE_MS = 60_000;
 export class Session {
   readonly key: string;
   identity: SessionRequest['identity'] | undefined;
+  /** The last identity the server refused (the host page may keep passing it). */
+  refused: SessionRequest['identity'] | undefined;
   context: Record<string, string> | undefined;
   locale: string | undefined;
   visitor: VisitorInfo | null = null;
@@ -78,6 +80,7 @@ export class Session {
       // visitor goes on anonymously, with the session and conversation they have.
       if (body.identity && (res.status === 400 || res.status === 401)) {
         console.warn('parley: identify refused:', envelope?.error?.message ?? res.status);
+        this.refused = this.identity;
         this.identity = undefined;
         return this.token(fresh);
       }
