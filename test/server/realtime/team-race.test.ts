@@ -92,3 +92,21 @@ test('a team stream dropped in the middle of a burst resumes from its last numbe
   expect(new Set(others).size).toBe(others.length);
   for (const c of [again, v]) c.close();
 });
+
+test('a knowledge gap answered three times at once: one custom response, the gap pointing at it, and one answer posted to the visitor', async () => {
+  const v = await visitor(t.url, (await newSession(t, chatbotId)).token);
+  v.send({ type: 'message.send', clientId: 'gap', text: 'Do you ship to Mars?' });
+  await v.waitFor((f) => f.type === 'answer.done');
+  const gaps = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/knowledge-gaps`, t.ownerToken)).body.data.knowledgeGaps as Array<{ id: string; question: string }>;
+  const gap = gaps.find((g) => g.question === 'Do you ship to Mars?')!;
+  const answers = await Promise.all([1, 2, 3].map((i) => t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge-gaps/${gap.id}/answer`, t.ownerToken, { answer: `Yes, on rocket ${i}.` })));
+  expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+  const responses = ((await t.call('GET', `/api/v2/chatbots/${chatbotId}/custom-responses?limit=100`, t.ownerToken)).body.data.customResponses as Array<{ id: string; question: string; answer: string }>)
+    .filter((r) => r.question === 'Do you ship to Mars?');
+  expect(responses).toHaveLength(1);
+  const answered = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/knowledge-gaps/${gap.id}`, t.ownerToken)).body.data.knowledgeGap;
+  expect(answered.customResponseId).toBe(responses[0].id);
+  await v.waitFor((f) => f.type === 'message.created' && f.message.author === 'agent');
+  expect(v.of('message.created').filter((f) => f.message.author === 'agent')).toHaveLength(1);
+  v.close();
+});
