@@ -131,9 +131,9 @@ export class Gateway {
 
   /**
    * The chatbot as it is now, for the sockets acting with it: read again once it is
-   * `chatbotRefreshMs` old, one read for all of this instance's sockets (two reads per frame
-   * cost the message round trip about a tenth of its CPU). CHATBOT_NOT_FOUND, never kept, when
-   * it was deleted or its account is inactive.
+   * `chatbotRefreshMs` old, one read for all of this instance's sockets rather than two reads
+   * per frame on the message's hot path. CHATBOT_NOT_FOUND, never kept, when it was deleted or
+   * its account is inactive.
    */
   chatbot(id: string): Promise<ChatbotRecord> {
     const now = Date.now();

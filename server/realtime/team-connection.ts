@@ -223,9 +223,11 @@ export class TeamConnection {
 
   private onHub(m: HubMessage) {
     if (this.closed || m.kind === 'logout') return;
+    // A failed delivery is logged and the chain goes on: a rejected link would stop every later one.
     this.delivering = this.delivering
       .then(() => this.current())
-      .then((ok) => ok && this.deliver(m));
+      .then((ok) => ok && this.deliver(m))
+      .catch((err) => this.gateway.log(err, 'team stream failed'));
   }
 
   private deliver(m: HubMessage) {

@@ -44,8 +44,10 @@ export class VisitorConnection {
   constructor(
     private readonly gateway: Gateway,
     session: VisitorSession | null,
-    /** `stateless`: one frame POSTed on its own (the SSE fallback): no hello, no subscription. */
-    /** `origin`: the page's (the `Origin` header), checked against the chatbot's allowed domains as they are now. */
+    /**
+     * `stateless`: one frame POSTed on its own (the SSE fallback): no hello, no subscription.
+     * `origin`: the page's `Origin`, checked against the chatbot's allowed domains as they are now.
+     */
     private readonly options: { stateless?: boolean; ip: string; origin?: string },
     private readonly transport: Transport,
     /** Checks a session authenticated by the first frame (its chatbot's allowed domains). */
@@ -238,8 +240,9 @@ export class VisitorConnection {
 
   /**
    * A socket lives for hours: each frame acts with the chatbot as it is now (at most
-   * `chatbotRefreshMs` old: the owner's changes apply within it), and a chatbot deleted or of an inactive account, or a page no longer among
-   * its allowed domains, ends the connection as a new one would be refused. A POSTed frame's
+   * `chatbotRefreshMs` old: the owner's changes apply within it), and a chatbot deleted or of an
+   * inactive account, a page no longer among its allowed domains, or a signed identity whose
+   * secret was rotated, ends the connection as a new one would be refused. A POSTed frame's
    * session was just read.
    */
   private async refreshChatbot() {
@@ -249,6 +252,9 @@ export class VisitorConnection {
       throw err;
     });
     if (!originAllowed(this.options.origin, allowedDomainsOf(chatbot.settings))) throw new CloseError(CLOSE.originRefused, originNotAllowed().message);
+    await this.gateway.widget.checkIdentity(this.session!.claims).catch((err) => {
+      throw new CloseError(CLOSE.sessionInvalid, err instanceof AppError ? err.message : 'session not valid');
+    });
     // Only the chatbot: another frame may have changed the visitor meanwhile (otp.verify).
     this.session = { ...this.session!, chatbot };
   }

@@ -397,8 +397,14 @@ export function resourcesRepository(db: Kysely<Database>): ResourcesStore {
           created_at: g.createdAt,
         }).execute();
       },
-      async markAnswered(id, customResponseId, at) {
-        await db.updateTable('knowledge_gaps').set({ custom_response_id: customResponseId, answered_at: at }).where('id', '=', id).execute();
+      async markAnswered(id, customResponseId, at, was) {
+        const r = await db
+          .updateTable('knowledge_gaps')
+          .set({ custom_response_id: customResponseId, answered_at: at })
+          .where('id', '=', id)
+          .where('custom_response_id', was === null ? 'is' : '=', was)
+          .executeTakeFirst();
+        return Number(r.numUpdatedRows) === 1;
       },
       async delete(id) {
         await db.deleteFrom('knowledge_gaps').where('id', '=', id).execute();

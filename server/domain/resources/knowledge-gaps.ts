@@ -58,6 +58,9 @@ export async function recordGap(
   return gap;
 }
 
+/** Another answer pointed the gap at its custom response while this one was being saved. */
+class AnsweredMeanwhile extends Error {}
+
 /** Runs after a gap was answered and committed (the visitor gateway posts the answer into the gap's conversation). */
 export type GapAnsweredHook = (gap: KnowledgeGapRecord, answer: string, auth: AuthContext) => Promise<unknown>;
 
@@ -87,26 +90,44 @@ export class KnowledgeGapsService {
    * Answering again updates that custom response (or makes a new one if it was deleted).
    */
   async answer(auth: AuthContext, chatbotId: string, id: string, answer: string): Promise<{ knowledgeGap: KnowledgeGapView; customResponse: CustomResponseView }> {
-    const gap = await this.reachOne(auth, chatbotId, id);
-    const result = await this.deps.store.transaction(async (s) => {
-      const at = nowIso();
-      const existing = gap.customResponseId ? await s.resources.customResponses.get(gap.chatbotId, gap.customResponseId) : null;
-      let response;
-      if (existing) {
-        response = { ...existing, answer: answer.trim(), updatedAt: at };
-        await s.resources.customResponses.update(existing.id, { answer: response.answer }, at);
-      } else {
-        response = newCustomResponse(gap.chatbotId, gap.question, answer);
-        await s.resources.customResponses.insert(response);
+    // Two answers at once (two agents, a double click) must not each make a custom response to
+    // the question: the gap is pointed at its response only if no other answer did meanwhile,
+    // else the answer is given again against the response that other answer made.
+    const result = await this.answerOnce(await this.reachOne(auth, chatbotId, id), answer);
+    if (this.onAnswered) await this.onAnswered(result.gap, answer, auth);
+    return { knowledgeGap: result.knowledgeGap, customResponse: result.customResponse };
+  }
+
+  private async answerOnce(first: KnowledgeGapRecord, answer: string) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.deps.store.transaction(async (s) => {
+          const gap = await s.resources.knowledgeGaps.get(first.chatbotId, first.id);
+          if (!gap) throw notFound('Knowledge gap');
+          return { gap, ...(await this.saveAnswer(s, gap, answer)) };
+        });
+      } catch (err) {
+        if (!(err instanceof AnsweredMeanwhile) || attempt >= 3) throw err;
       }
-      await s.resources.knowledgeGaps.markAnswered(gap.id, response.id, at);
-      return {
-        knowledgeGap: gapView({ ...gap, customResponseId: response.id, answeredAt: at }),
-        customResponse: customResponseView(response),
-      };
-    });
-    if (this.onAnswered) await this.onAnswered(gap, answer, auth);
-    return result;
+    }
+  }
+
+  private async saveAnswer(s: Store, gap: KnowledgeGapRecord, answer: string) {
+    const at = nowIso();
+    const existing = gap.customResponseId ? await s.resources.customResponses.get(gap.chatbotId, gap.customResponseId) : null;
+    let response;
+    if (existing) {
+      response = { ...existing, answer: answer.trim(), updatedAt: at };
+      await s.resources.customResponses.update(existing.id, { answer: response.answer }, at);
+    } else {
+      response = newCustomResponse(gap.chatbotId, gap.question, answer);
+      await s.resources.customResponses.insert(response);
+    }
+    if (!(await s.resources.knowledgeGaps.markAnswered(gap.id, response.id, at, gap.customResponseId))) throw new AnsweredMeanwhile();
+    return {
+      knowledgeGap: gapView({ ...gap, customResponseId: response.id, answeredAt: at }),
+      customResponse: customResponseView(response),
+    };
   }
 
   async delete(auth: AuthContext, chatbotId: string, id: string, confirm: boolean): Promise<KnowledgeGapView> {

@@ -186,7 +186,8 @@ export interface ResourcesStore {
     page(chatbotId: string, page: PageRequest, filter: { answered?: boolean }): Promise<Page<KnowledgeGapRecord>>;
     get(chatbotId: string, id: string): Promise<KnowledgeGapRecord | null>;
     insert(gap: KnowledgeGapRecord): Promise<void>;
-    markAnswered(id: string, customResponseId: string, at: string): Promise<void>;
+    /** Points the gap at its answer, only while it still points at `was`; false when it no longer did. */
+    markAnswered(id: string, customResponseId: string, at: string, was: string | null): Promise<boolean>;
     delete(id: string): Promise<void>;
   };
 }

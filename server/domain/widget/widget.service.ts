@@ -113,7 +113,7 @@ export class WidgetService {
    * rotating is how an owner shuts out claims made with a leaked secret, and the sessions those
    * claims opened would otherwise last (renewed) for 30 days.
    */
-  private async checkIdentity(claims: SessionClaims) {
+  async checkIdentity(claims: SessionClaims) {
     if (claims.via !== 'identity') return;
     const secret = await this.store.visitors.identitySecrets.get(claims.chatbotId);
     if (!secret || Math.floor(Date.parse(secret.createdAt) / 1000) > claims.iat) throw sessionNotValid("the chatbot's identity secret was rotated: identify the visitor again");

@@ -144,7 +144,7 @@ describe('leads, identity, gap answers and logout over the socket', () => {
     expect(String(visitor.metadata)).not.toContain('"de"');
   });
 
-  test('rotating the identity secret ends the sessions its claims opened: no renewal, no socket; other sessions go on', async () => {
+  test('rotating the identity secret ends the sessions its claims opened: no renewal, no socket, open ones closed; other sessions go on', async () => {
     const id = await chatbotWithKnowledge(t);
     const rotate = async () => (await t.call('POST', `/api/v2/chatbots/${id}/identity-secret`, t.ownerToken)).body.data.identitySecret.secret as string;
     const email = 'leaked@example.com';
@@ -159,8 +159,12 @@ describe('leads, identity, gap answers and logout over the socket', () => {
     const renewed = await newSession(t, id, { renew: earlier });
     expect(t.app.services.widget.tokens.read(renewed.token)?.via).toBe('identity');
     const anonymous = await newSession(t, id);
+    const open = await visitor(t.url, earlier);
 
     const fresh = await rotate();
+    // The socket it opened ends at its next frame.
+    open.send({ type: 'conversations.list' });
+    expect((await open.waitClosed()).code).toBe(CLOSE.sessionInvalid);
     const refused = await t.call('POST', `/api/widget/${id}/session`, null, { renew: earlier });
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('SESSION_NOT_VALID');

@@ -177,7 +177,7 @@ describe.each(['sqlite', 'postgres'] as const)('resources store on %s', (dialect
       await store.resources.knowledgeGaps.insert({ id: `g${i}`, chatbotId: bot.id, conversationId: null, messageId: null, question: `q${i}`, customResponseId: null, answeredAt: null, createdAt: at(i) });
     }
     await store.resources.customResponses.insert({ id: 'cr', chatbotId: bot.id, question: 'q1', answer: 'a', createdAt: at(9), updatedAt: at(9) });
-    await store.resources.knowledgeGaps.markAnswered('g1', 'cr', at(10));
+    expect(await store.resources.knowledgeGaps.markAnswered('g1', 'cr', at(10), null)).toBe(true);
     const open = await allPages((after) => store.resources.knowledgeGaps.page(bot.id, { limit: 1, after }, { answered: false }));
     expect(open.map((g) => g.id)).toEqual(['g3', 'g2', 'g0']);
     const answered = await allPages((after) => store.resources.knowledgeGaps.page(bot.id, { limit: 1, after }, { answered: true }));
