@@ -40,9 +40,17 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
   setLocale(boot.locale ?? config.locale);
 
   const openLink = (url: string) => window.open(url, '_blank', 'noopener,noreferrer');
+  // Closed, focus goes back to what opened the window: a button of the page that called `open`,
+  // else the bubble.
+  let opener: HTMLElement | null = null;
+  const open = () => {
+    if (!model.open.value) opener = document.activeElement as HTMLElement | null;
+    model.setOpen(true);
+  };
   const close = () => {
     model.setOpen(false);
-    host.bubble?.focus();
+    const page = opener && opener !== host.root.host && opener !== document.body && opener.isConnected;
+    (page ? opener : host.bubble)?.focus();
   };
   const unbind = bindLauncher(model, host);
   const unfollow = followVisualViewport(host.root.host as HTMLElement);
@@ -72,9 +80,9 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
   model.resume();
 
   return {
-    open: () => model.setOpen(true),
+    open,
     close,
-    toggle: () => (model.open.value ? close() : model.setOpen(true)),
+    toggle: () => (model.open.value ? close() : open()),
     setLocale,
     identify(identity) {
       if (same(identity, session.identity) || same(identity, session.refused)) return;
@@ -89,7 +97,7 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
       renewSoon();
     },
     sendMessage(text) {
-      model.setOpen(true);
+      open();
       model.send(text);
     },
     reset: () => model.reset(),
