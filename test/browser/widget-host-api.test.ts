@@ -27,6 +27,10 @@ beforeAll(async () => {
     regional: { before: `window.parley = window.parley || []; parley.push(['setLocale', 'de-CH']);` },
     context: { before: `window.parley = window.parley || []; parley.push(['setContext', { page: 'https://shop.example/garden?' + 'utm_source=newsletter&'.repeat(40) }]);` },
     identify: { before: `window.parley = window.parley || []; parley.push(['identify', ${BAD_IDENTITY}]);` },
+    contact: {
+      body: '<p><button id="contact">Contact us</button></p>',
+      before: `window.parley = window.parley || []; document.addEventListener('click', (e) => e.target.id === 'contact' && window.parley.push(['open']));`,
+    },
     twice: { body: `<script src="${app.url}/widget.js" data-chatbot-id="${chatbotId}" async></script>` },
   });
   browser = await launch();
@@ -208,6 +212,16 @@ describe('the host-page API used carelessly', () => {
     await q(page, '[aria-label="Back"]').click();
     await q(page, '.msg-visitor', { hasText: 'Can I return items?' }).waitFor();
     await ask(page, 'Is shipping back free?', /free for members/, 1);
+    await page.close();
+  });
+  it("opened from the page's own button, the window gives focus back to that button when closed", async () => {
+    const page = await fresh('contact');
+    await q(page, '.bubble').waitFor();
+    await page.locator('#contact').click();
+    await q(page, '.window').waitFor();
+    await page.keyboard.press('Escape');
+    await q(page, '.window').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('contact');
     await page.close();
   });
 });
