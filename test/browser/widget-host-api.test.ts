@@ -31,6 +31,7 @@ beforeAll(async () => {
       body: '<p><button id="contact">Contact us</button></p>',
       before: `window.parley = window.parley || []; document.addEventListener('click', (e) => e.target.id === 'contact' && window.parley.push(['open']));`,
     },
+    named: { body: '<section id="parley"><h2>Parley with our team</h2></section>' },
     twice: { body: `<script src="${app.url}/widget.js" data-chatbot-id="${chatbotId}" async></script>` },
   });
   browser = await launch();
@@ -62,6 +63,36 @@ async function ask(page: Page, text: string, answer: RegExp, nth = 0) {
 }
 
 describe('the host-page API used carelessly', () => {
+  it('a page element with id="parley" (which the browser also names window.parley) does not stop the widget, and the API replaces the name', { timeout: 60_000 }, async () => {
+    const page = await fresh('named');
+    try {
+      await q(page, '.bubble').waitFor();
+      expect(await page.evaluate(() => (window as unknown as { parley: { loaded?: boolean } }).parley.loaded)).toBe(true);
+      await push(page, ['open']);
+      await q(page, 'textarea').waitFor();
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a ready handler added after the widget was ready is called at once, once; a handler that throws stops neither the widget nor the others', { timeout: 60_000 }, async () => {
+    const page = await fresh('plain');
+    try {
+      await q(page, '.bubble').waitFor();
+      const calls = await page.evaluate(() => {
+        const w = window as unknown as { parley: { push(...c: unknown[][]): void }; readyCalls: number };
+        w.readyCalls = 0;
+        w.parley.push(['on', 'ready', () => { throw new Error('the page\'s bug'); }], ['on', 'ready', () => w.readyCalls++]);
+        return w.readyCalls;
+      });
+      expect(calls).toBe(1);
+      await q(page, '.bubble').click();
+      await ask(page, 'Can I return items?', /30 days/);
+    } finally {
+      await page.close();
+    }
+  });
+
   for (const [name, what] of [
     ['regional', "setLocale('de-CH')"],
     ['context', 'a page context with a long URL'],

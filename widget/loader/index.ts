@@ -53,14 +53,18 @@ function boot(): void {
   let destroyed = false;
   const queued: Command[] = [];
 
-  const emit = (event: WidgetEvent, detail?: unknown) => {
-    for (const fn of listeners[event] ?? []) {
-      try {
-        fn(detail);
-      } catch (err) {
-        console.error(err);
-      }
+  // A page's handler that throws must not stop the widget or the other handlers.
+  const call = (fn: Listener, detail?: unknown) => {
+    try {
+      fn(detail);
+    } catch (err) {
+      console.error(err);
     }
+  };
+  let ready = false;
+  const emit = (event: WidgetEvent, detail?: unknown) => {
+    if (event === 'ready') ready = true;
+    for (const fn of listeners[event] ?? []) call(fn, detail);
     postToNative(event, detail);
   };
 
@@ -113,8 +117,12 @@ function boot(): void {
       const event = String(arg);
       if (typeof handler !== 'function') return;
       const list = (listeners[event] ??= []);
-      if (name === 'on') list.push(handler);
-      else listeners[event] = list.filter((l) => l !== handler);
+      if (name === 'off') listeners[event] = list.filter((l) => l !== handler);
+      else {
+        list.push(handler);
+        // Subscribed after the widget was ready (a script that runs late): told at once.
+        if (event === 'ready' && ready) call(handler);
+      }
       return;
     }
     // These need no settings (the bubble may be drawn from the snippet before they arrive).

@@ -15,9 +15,10 @@ export const settingsRequest: Promise<WidgetConfig> | null = request();
 
 function request(): Promise<WidgetConfig> | null {
   const data = script?.dataset;
-  const loaded = (window as { parley?: unknown }).parley;
+  // Our API object, not the page's element with id="parley" (which the browser also names window.parley).
+  const loaded = (window as { parley?: { loaded?: unknown } }).parley?.loaded === true;
   // No chatbot, or a second copy of widget.js on the page (the first one installed the API).
-  if (!data?.chatbotId || (loaded && !Array.isArray(loaded))) return null;
+  if (!data?.chatbotId || loaded) return null;
   if (data.preview !== undefined) {
     // The playground previews settings it has not saved: it hands the config to draw with.
     const unsaved = (window as { parleyPreview?: WidgetConfig }).parleyPreview;
