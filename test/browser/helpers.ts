@@ -98,3 +98,23 @@ export async function screenshot(page: Page, name: string) {
 
 /** The widget's shadow root content, through playwright's shadow-piercing CSS locators. */
 export const widget = (page: Page) => page.locator('[data-parley]');
+
+/** An element inside the widget. */
+export const inWidget = (page: Page, selector: string, options?: { hasText?: string | RegExp }) => page.locator(`[data-parley] ${selector}`, options);
+
+/** A page of `site` as a first visit: nothing of an earlier test's visitor left in its storage. */
+export async function freshPage(browser: Browser, site: HostSite, name: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.goto(`${site.origin}/page/${name}`);
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  return page;
+}
+
+/** Sends `text` from the open window and waits for the `nth` answer (0: the first after the welcome) to match. */
+export async function askWidget(page: Page, text: string, answer: RegExp, nth = 0) {
+  const input = inWidget(page, 'textarea');
+  await input.fill(text);
+  await input.press('Enter');
+  await inWidget(page, '.msg-ai').nth(nth + 1).locator('.md', { hasText: answer }).waitFor({ timeout: 20_000 });
+}

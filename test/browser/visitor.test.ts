@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf, startSmtpInbox, type SmtpInbox } from '../helpers/smtp.js';
 import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
-import { hostSite, launch, screenshot, type Browser, type HostSite } from './helpers.js';
+import { hostSite, inWidget, launch, screenshot, type Browser, type HostSite } from './helpers.js';
 
 let app: LiveApp;
 let inbox: SmtpInbox;
@@ -33,7 +33,7 @@ afterAll(async () => {
   await inbox?.close();
 });
 
-const q = (page: Page, selector: string, options?: { hasText?: string | RegExp }) => page.locator(`[data-parley] ${selector}`, options);
+const q = inWidget;
 
 async function ask(page: Page, text: string) {
   const input = q(page, 'textarea');

@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
-import { hostSite, launch, type Browser, type HostSite } from './helpers.js';
+import { askWidget, freshPage, hostSite, inWidget, launch, type Browser, type HostSite } from './helpers.js';
 
 let app: LiveApp;
 let chatbotId: string;
@@ -43,24 +43,12 @@ afterAll(async () => {
   await app?.close();
 });
 
-const q = (page: Page, selector: string, options?: { hasText?: string | RegExp }) => page.locator(`[data-parley] ${selector}`, options);
+const q = inWidget;
+const fresh = (name: string) => freshPage(browser, site, name);
+const ask = askWidget;
 const push = (page: Page, ...commands: unknown[][]) =>
   page.evaluate((c) => (window as unknown as { parley: { push(...c: unknown[][]): void } }).parley.push(...c), commands);
 
-async function fresh(name: string): Promise<Page> {
-  const page = await browser.context.newPage();
-  await page.goto(`${site.origin}/page/${name}`);
-  await page.evaluate(() => localStorage.clear());
-  await page.reload();
-  return page;
-}
-
-async function ask(page: Page, text: string, answer: RegExp, nth = 0) {
-  const input = q(page, 'textarea');
-  await input.fill(text);
-  await input.press('Enter');
-  await q(page, '.msg-ai').nth(nth + 1).locator('.md', { hasText: answer }).waitFor({ timeout: 20_000 });
-}
 
 describe('the host-page API used carelessly', () => {
   it('a page element with id="parley" (which the browser also names window.parley) does not stop the widget, and the API replaces the name', { timeout: 60_000 }, async () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatStandin } from '../helpers/chat-standin.js';
 import { codeOf, startSmtpInbox, type SmtpInbox } from '../helpers/smtp.js';
 import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
-import { hostSite, launch, screenshot, type Browser, type HostSite } from './helpers.js';
+import { askWidget, freshPage, hostSite, inWidget, launch, screenshot, type Browser, type HostSite } from './helpers.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -61,22 +61,10 @@ afterAll(async () => {
   await inbox?.close();
 });
 
-const q = (page: Page, selector: string, options?: { hasText?: string | RegExp }) => page.locator(`[data-parley] ${selector}`, options);
+const q = inWidget;
+const fresh = (name: string) => freshPage(browser, site, name);
+const ask = askWidget;
 
-async function fresh(name: string): Promise<Page> {
-  const page = await browser.context.newPage();
-  await page.goto(`${site.origin}/page/${name}`);
-  await page.evaluate(() => localStorage.clear());
-  await page.reload();
-  return page;
-}
-
-async function ask(page: Page, text: string, answer: RegExp, nth = 0) {
-  const input = q(page, 'textarea');
-  await input.fill(text);
-  await input.press('Enter');
-  await q(page, '.msg-ai').nth(nth + 1).locator('.md', { hasText: answer }).waitFor({ timeout: 20_000 });
-}
 
 async function axe(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
