@@ -100,9 +100,14 @@ export class IdentityService {
   async identify(chatbotId: string, claim: IdentityClaim, currentChatUserId: string | null = null): Promise<{ visitor: VisitorInfo; chatUser: ChatUserRecord }> {
     const email = await this.verify(chatbotId, claim);
     if (!email) throw identityNotValid();
-    const errors: { path: string[]; message: string }[] = [];
-    const name = normalizeContact(claim.name, 'name', 'text', errors);
-    const chatUser = await this.accounts.bindVerified(chatbotId, email, { name: errors.length ? null : name }, currentChatUserId);
+    const chatUser = await this.bind(chatbotId, email, claim.name, currentChatUserId);
     return { visitor: visitorInfo(chatUser), chatUser };
+  }
+
+  /** The verified visitor of an e-mail `verify` returned (created on first use), as `identify`. */
+  async bind(chatbotId: string, email: string, name: IdentityClaim['name'], currentChatUserId: string | null): Promise<ChatUserRecord> {
+    const errors: { path: string[]; message: string }[] = [];
+    const clean = normalizeContact(name, 'name', 'text', errors);
+    return this.accounts.bindVerified(chatbotId, email, { name: errors.length ? null : clean }, currentChatUserId);
   }
 }

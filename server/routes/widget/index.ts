@@ -158,11 +158,13 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     const chatbot = await checkOrigin(request, request.params.chatbotId);
     const body = request.body ?? {};
     // A refused claim changes nothing: checked before a visitor is made or renewed.
-    if (body.identity && !(await app.services.visitors.identity.verify(chatbot.id, body.identity))) throw identityNotValid();
+    const identity = app.services.visitors.identity;
+    const email = body.identity ? await identity.verify(chatbot.id, body.identity) : null;
+    if (body.identity && !email) throw identityNotValid();
     const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
-    if (!body.identity) return session;
+    if (!email) return session;
     // The host page vouches for its signed-in user: the session continues as that verified visitor.
-    const { chatUser } = await app.services.visitors.identity.identify(chatbot.id, body.identity, session.visitor.id);
+    const chatUser = await identity.bind(chatbot.id, email, body.identity!.name, session.visitor.id);
     return widget.sessionFor(chatbot, chatUser, 'identity');
   });
 
