@@ -765,8 +765,10 @@ export class ConversationsService {
   /**
    * Stores the visitor's contact details on the conversation's chat user and captures a lead
    * (`source` says where). A verified visitor's address stays: it is who they proved to be.
+   * Details given with a conversation are a lead once they hold a way to reach the visitor (a
+   * name alone only names them); `asLead`: a lead form the visitor submitted, a lead whatever it holds.
    */
-  private async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails, source = 'conversation'): Promise<{ leadId: string | null }> {
+  private async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails, source = 'conversation', asLead = false): Promise<{ leadId: string | null }> {
     const email = v.email?.trim().toLowerCase() || null;
     const clean = { email, name: v.name?.trim() || null, phone: v.phone?.trim() || null };
     const { result } = await this.change(conversation, null, async (ctx) => {
@@ -781,7 +783,7 @@ export class ConversationsService {
         await ctx.s.conversations.chatUsers.insert({ id: userId, chatbotId: chatbot.id, ...clean, verified: false, metadata: {}, createdAt: at, updatedAt: at });
         ctx.patch.chatUserId = userId;
       }
-      if (this.hooks.captureLead && (clean.email || clean.phone || (v.customFields && Object.keys(v.customFields).length))) {
+      if (this.hooks.captureLead && (asLead || clean.email || clean.phone || (v.customFields && Object.keys(v.customFields).length))) {
         const lead = await this.hooks.captureLead(ctx.s, { chatbotId: chatbot.id, conversationId: conversation.id, chatUserId: userId, ...clean, customFields: v.customFields ?? {}, source });
         await this.hooks.leadCaptured?.(ctx.s, chatbot.id, lead.id);
         ctx.emit('lead.captured', { leadId: lead.id });
@@ -795,12 +797,12 @@ export class ConversationsService {
 
   // ---- the visitor gateway (no token: the gateway has checked the visitor's session) -------
 
-  /** The visitor's contact details from the widget, for a conversation of theirs; a lead when they leave an address, phone or custom field. */
+  /** The lead form a visitor submitted in a conversation of theirs (checked by the lead rules): a lead, whatever it holds. */
   async identifyVisitor(chatbotId: string, threadId: string, details: VisitorDetails, source = 'widget'): Promise<{ leadId: string | null }> {
     const conversation = await this.store.conversations.get(threadId);
     const chatbot = await this.store.chatbots.get(chatbotId);
     if (!conversation || !chatbot || conversation.chatbotId !== chatbot.id) throw notFound('Conversation');
-    return this.identify(chatbot, conversation, details, source);
+    return this.identify(chatbot, conversation, details, source, true);
   }
 
   /**
