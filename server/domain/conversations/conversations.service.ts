@@ -59,8 +59,8 @@ export interface ConversationHooks {
   onEvents?(store: Store, conversation: ConversationRecord, events: ConversationEventRecord[]): Promise<unknown>;
   /** Refuses a thread-level webhook URL that is not HTTPS or points inside. */
   checkWebhookUrl?(fields: { webhookUrl?: string | null }): Promise<void>;
-  /** After a captured lead committed (the owner's notice). */
-  leadCaptured?(chatbotId: string, leadId: string): Promise<void>;
+  /** A lead was captured, in its transaction (queues the owner's notice with it). */
+  leadCaptured?(store: Store, chatbotId: string, leadId: string): Promise<void>;
 }
 
 const EFFECT_EVENT: Record<Effect, ConversationEventType> = {
@@ -793,13 +793,13 @@ export class ConversationsService {
       }
       if (this.hooks.captureLead && (asLead || clean.email || clean.phone || (v.customFields && Object.keys(v.customFields).length))) {
         const lead = await this.hooks.captureLead(ctx.s, { chatbotId: chatbot.id, conversationId: conversation.id, chatUserId: userId, ...clean, customFields: v.customFields ?? {}, source });
+        await this.hooks.leadCaptured?.(ctx.s, chatbot.id, lead.id);
         ctx.emit('lead.captured', { leadId: lead.id });
         return lead.id;
       }
       ctx.emit('conversation.updated', { fields: ['chatUser'] });
       return null;
     });
-    if (result && this.hooks.leadCaptured) await this.hooks.leadCaptured(chatbot.id, result);
     return { leadId: result };
   }
 
