@@ -91,7 +91,10 @@ export class TeamConnection {
           if (!this.greeted) throw new AppError('VALIDATION_FAILED', 'Send hello first');
           const c = await this.reach(frame.conversationId);
           const agent = await this.gateway.wire.agent(this.chatbots.get(c.chatbotId)!, this.auth!.user.id);
-          this.gateway.transient(c, { type: 'typing', conversationId: c.id, who: 'agent', typing: frame.typing, ...(agent && { agent }) });
+          // The visitor sees a person typing only while one is on the conversation (escalated or
+          // taken over); while the AI answers alone it would promise a person who is not there.
+          const personOn = c.status === 'OPEN' && (c.mode === 'AGENT' || c.escalated);
+          this.gateway.transient(c, { type: 'typing', conversationId: c.id, who: 'agent', typing: frame.typing, ...(agent && { agent }) }, personOn);
           return;
         }
         default:
@@ -209,6 +212,7 @@ export class TeamConnection {
     for (const [id, chatbot] of now) {
       const known = this.chatbots.has(id);
       this.chatbots.set(id, chatbot);
+      this.tracker.refresh(chatbot);
       if (!known) await this.follow(id);
     }
     this.checkedAt = started;

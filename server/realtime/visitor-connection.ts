@@ -272,6 +272,7 @@ export class VisitorConnection {
     }
     // Only the chatbot: another frame may have changed the visitor meanwhile (otp.verify).
     this.session = { ...this.session!, chatbot };
+    this.tracker.refresh(chatbot);
   }
 
   private get visitors() {
