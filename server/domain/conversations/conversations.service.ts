@@ -19,7 +19,7 @@
  *   run periodically by every instance, and answered, or given the locale's "assistant
  *   unavailable" reply after MAX_ANSWER_ATTEMPTS claims.
  */
-import type { ChatUser, MessageSource, Thread, ThreadMessage } from '../../../shared/conversations.js';
+import { type ChatUser, LAST_MESSAGE_PREVIEW, type MessageSource, type Thread, type ThreadMessage } from '../../../shared/conversations.js';
 import type { AuthContext } from '../auth.js';
 import { currentPeriod, METERS } from '../billing.service.js';
 import type { ChatbotsService } from '../chatbots.service.js';
@@ -165,6 +165,14 @@ export const messageView = (m: MessageRecord): ThreadMessage => ({
   createdAt: m.createdAt,
   updatedAt: m.updatedAt,
 });
+
+/** A message as a list shows it: its text's first characters (whole code points), `…` when cut. */
+function preview(m: MessageRecord | undefined): Thread['lastMessage'] {
+  if (!m) return null;
+  const chars = [...m.text];
+  const text = chars.length > LAST_MESSAGE_PREVIEW ? `${chars.slice(0, LAST_MESSAGE_PREVIEW - 1).join('').trimEnd()}…` : m.text;
+  return { id: m.id, author: m.author, text, createdAt: m.createdAt };
+}
 
 const chatUserView = (u: ChatUserRecord): ChatUser => ({ id: u.id, email: u.email, name: u.name, phone: u.phone, verified: u.verified, createdAt: u.createdAt });
 
@@ -842,6 +850,7 @@ export class ConversationsService {
     const tags = await this.store.conversations.tags(list.map((c) => c.id));
     const ids = list.flatMap((c) => (c.chatUserId ? [c.chatUserId] : []));
     const users = new Map((await this.store.conversations.chatUsers.many(ids)).map((u): [string, ChatUserRecord] => [u.id, u]));
+    const latest = new Map((await this.store.conversations.messages.latest(list.map((c) => c.id))).map((m): [string, MessageRecord] => [m.conversationId, m]));
     return list.map((c) => {
       const user = c.chatUserId ? users.get(c.chatUserId) : null;
       return {
@@ -861,6 +870,7 @@ export class ConversationsService {
         totalMessagesRead: c.totalMessagesRead,
         messageCount: c.messageCount,
         lastMessageAt: c.lastMessageAt,
+        lastMessage: preview(latest.get(c.id)),
         tags: tags.get(c.id) ?? [],
         seq: c.seq,
       };
