@@ -1,23 +1,45 @@
 /**
  * The agent console: conversations listed live through the team stream (/api/v2/stream), and
- * take over, reply, hand back and resolve through the v2 API.
+ * take over, reply, hand back and resolve through the v2 API. Everything a visitor wrote is
+ * rendered as text (Preact escapes strings; nothing here sets HTML).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { TeamFrame, WireMessage } from '../shared/protocol.js';
+import type { Thread, ThreadMessage } from '../shared/conversations.js';
+import type { TeamFrame } from '../shared/protocol.js';
 import type { Api } from './api.js';
 
-interface Row {
-  threadId: string;
-  mode: string;
-  status: string;
-  escalated: boolean;
-  updatedAt: string;
+type Row = Pick<Thread, 'threadId' | 'chatUser' | 'mode' | 'status' | 'escalated' | 'startedAt' | 'lastMessageAt' | 'lastMessage' | 'messageCount' | 'totalMessagesRead'>;
+
+/** Who the visitor is, as far as they told: name, else e-mail, else "Visitor" and a short id to tell them apart. */
+export const visitorLabel = (r: Pick<Row, 'threadId' | 'chatUser'>) => r.chatUser?.name?.trim() || r.chatUser?.email || `Visitor ${r.threadId.slice(0, 6)}`;
+
+const AUTHOR: Record<ThreadMessage['author'], string> = { visitor: '', ai: 'AI: ', agent: 'Team: ', system: '' };
+
+/** The conditions an agent acts on, as badges. */
+function conditions(r: Pick<Row, 'mode' | 'status' | 'escalated'>): Array<[string, string]> {
+  if (r.status === 'RESOLVED') return [['resolved', 'Resolved']];
+  const out: Array<[string, string]> = [];
+  if (r.escalated) out.push(['escalated', 'Escalated']);
+  if (r.mode === 'AGENT') out.push(['taken-over', 'Taken over']);
+  return out;
 }
+
+/** "now", "5 min", a time today, else a date: short enough for a list. */
+function when(iso: string, now = Date.now()): string {
+  const at = new Date(iso);
+  const minutes = Math.round((now - at.getTime()) / 60_000);
+  if (minutes < 1) return 'now';
+  if (minutes < 60) return `${minutes} min`;
+  if (at.toDateString() === new Date(now).toDateString()) return at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
+
+const latestFirst = (a: Row, b: Row) => (b.lastMessageAt ?? b.startedAt).localeCompare(a.lastMessageAt ?? a.startedAt);
 
 export function Console({ client, chatbotId }: { client: Api; chatbotId: string }) {
   const [rows, setRows] = useState<Row[]>([]);
   const [open, setOpen] = useState<string | null>(null);
-  const [messages, setMessages] = useState<Array<Pick<WireMessage, 'id' | 'author' | 'text'>>>([]);
+  const [messages, setMessages] = useState<Array<Pick<ThreadMessage, 'id' | 'author' | 'name' | 'text'>>>([]);
   const [reply, setReply] = useState('');
   const [live, setLive] = useState('connecting');
   const [error, setError] = useState('');
@@ -29,10 +51,18 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
   // open: a slow answer for another must never show under this one (a reply would go astray).
   const refresh = () => {
     const n = ++listed.current;
-    return client.call('GET', `/chatbots/${chatbotId}/conversations?limit=50`).then((d) => n === listed.current && setRows(d.conversations), (e) => setError(e.message));
+    return client.call('GET', `/chatbots/${chatbotId}/conversations?limit=50`).then((d) => n === listed.current && setRows([...d.conversations].sort(latestFirst)), (e) => setError(e.message));
   };
+  // What the open conversation shows is read: its unread marker goes (a token without
+  // conversations:write keeps the marker; reading still works). The list is read after either way.
+  const markRead = (id: string, count: number) =>
+    client.call('PATCH', `/chatbots/${chatbotId}/conversations/${id}`, { totalMessagesRead: count }).then(refresh, refresh);
   const load = (id: string) =>
-    client.call('GET', `/chatbots/${chatbotId}/conversations/${id}/messages?limit=500`).then((d) => openRef.current === id && setMessages(d.messages), (e) => setError(e.message));
+    client.call('GET', `/chatbots/${chatbotId}/conversations/${id}/messages?limit=500`).then((d) => {
+      if (openRef.current !== id) return;
+      setMessages(d.messages);
+      void markRead(id, d.messages.length);
+    }, (e) => setError(e.message));
   const choose = (id: string) => {
     openRef.current = id;
     setOpen(id);
@@ -72,8 +102,8 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
           return;
         }
         if (frame.type === 'condition' || frame.type === 'message.created' || frame.type === 'answer.done') {
-          void refresh();
           if ('conversationId' in frame && frame.conversationId === openRef.current) void load(frame.conversationId);
+          else void refresh();
         }
       };
     };
@@ -97,6 +127,7 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
     }
   };
 
+  const current = rows.find((r) => r.threadId === open);
   return (
     <section class="console">
       <h2>
@@ -104,19 +135,37 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
       </h2>
       {error && <p class="warn" role="alert">{error}</p>}
       <div class="console-grid">
-        <ul class="threads">
-          {rows.map((r) => (
-            <li>
-              <button type="button" aria-pressed={r.threadId === open} onClick={() => choose(r.threadId)}>
-                {r.threadId.slice(0, 8)} · {r.mode}
-                {r.escalated ? ' · escalated' : ''} · {r.status}
-              </button>
-            </li>
-          ))}
-          {!rows.length && <li>No conversations yet: chat in the preview.</li>}
+        <ul class="threads" aria-label="Conversations">
+          {rows.map((r) => {
+            const unread = r.messageCount > r.totalMessagesRead && r.threadId !== open;
+            const last = r.lastMessage;
+            return (
+              <li key={r.threadId}>
+                <button type="button" class={unread ? 'unread' : undefined} data-thread-id={r.threadId} aria-pressed={r.threadId === open} onClick={() => choose(r.threadId)}>
+                  <span class="row-top">
+                    <span class="who">{visitorLabel(r)}</span>
+                    {(r.lastMessageAt ?? r.startedAt) && <time dateTime={r.lastMessageAt ?? r.startedAt}>{when(r.lastMessageAt ?? r.startedAt)}</time>}
+                  </span>
+                  <span class="preview">{last ? `${AUTHOR[last.author]}${last.text}` : 'No messages yet'}</span>
+                  <span class="badges">
+                    {unread && <span class="badge unread-badge">{r.messageCount - r.totalMessagesRead} new</span>}
+                    {conditions(r).map(([kind, label]) => (
+                      <span class={`badge ${kind}`}>{label}</span>
+                    ))}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+          {!rows.length && <li class="empty">No conversations yet: chat in the preview.</li>}
         </ul>
         {open && (
           <div class="thread">
+            <div class="thread-head">
+              <b>{current ? visitorLabel(current) : ''}</b>
+              {current?.chatUser?.name && current.chatUser.email && <span class="email">{current.chatUser.email}</span>}
+              {current && conditions(current).map(([kind, label]) => <span class={`badge ${kind}`}>{label}</span>)}
+            </div>
             <div class="actions">
               <button type="button" onClick={() => act('/take-over')}>Take over</button>
               <button type="button" onClick={() => act('/switch-to-ai')}>Hand back to AI</button>
@@ -124,8 +173,8 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
             </div>
             <ol class="log">
               {messages.map((m) => (
-                <li class={`from-${m.author}`}>
-                  <b>{m.author}</b> {m.text}
+                <li key={m.id} class={`from-${m.author}`}>
+                  <b>{m.author === 'visitor' ? (current ? visitorLabel(current) : 'Visitor') : m.author === 'ai' ? 'AI' : m.author === 'agent' ? (m.name ?? 'Team') : 'System'}</b> {m.text}
                 </li>
               ))}
             </ol>

@@ -61,6 +61,9 @@ export interface ThreadMessage {
   updatedAt: string;
 }
 
+/** Characters of `Thread.lastMessage.text`: enough to tell conversations apart in a list. */
+export const LAST_MESSAGE_PREVIEW = 160;
+
 /** A conversation (spec: Thread). */
 export interface Thread {
   threadId: string;
@@ -80,6 +83,8 @@ export interface Thread {
   totalMessagesRead: number;
   messageCount: number;
   lastMessageAt: string | null;
+  /** The latest message, its text cut to `LAST_MESSAGE_PREVIEW` characters (what a list shows). */
+  lastMessage: { id: string; author: ThreadMessage['author']; text: string; createdAt: string } | null;
   tags: { id: string; name: string; color: string | null }[];
   /** The last event number; a client that saw it has seen every change before it. */
   seq: number;

@@ -25,13 +25,33 @@ export type SettingsPatch = Partial<Record<SettingsSection, Record<string, unkno
 /** Changing these needs the plan's branding removal; the defaults may always be restored. */
 const BRANDING_FIELDS = ['hideWatermark', 'watermarkText', 'watermarkLink'] as const;
 
+/** Told after a chatbot's change is stored (settings, identity secret, deletion); awaited, so it may ring other instances first. */
+export type ChatbotChangeListener = (chatbotId: string) => void | Promise<void>;
+
 export class ChatbotsService {
+  private readonly listeners = new Set<ChatbotChangeListener>();
+
   constructor(
     private readonly store: Store,
     private readonly cursors: CursorCodec,
     /** Refuses webhook URLs that are not HTTPS or point inside (webhooks/webhooks.service.ts checkWebhookUrls). */
     private readonly checkWebhookUrls: (fields: Record<string, unknown>, path: (string | number)[]) => Promise<void> = async () => {},
   ) {}
+
+  /** Listens to every stored change of a chatbot (the realtime gateway tells open sockets); returns the detach function. */
+  onChange(listener: ChatbotChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /**
+   * A chatbot's stored state changed (or it was deleted): every listener is told before the
+   * caller answers, so open widgets act with the change from the owner's response on. Listeners
+   * handle their own failures; a thrown one is ignored (the change is stored either way).
+   */
+  async changed(chatbotId: string): Promise<void> {
+    await Promise.allSettled([...this.listeners].map(async (listener) => listener(chatbotId)));
+  }
 
   /**
    * The chatbot the caller names, or 404 when it is missing or out of the token's reach. A user
@@ -103,6 +123,7 @@ export class ChatbotsService {
     if (!confirm) throw confirmationRequired('Add ?confirm=true to delete this chatbot and everything in it');
     const view = await this.view(chatbot, auth);
     await this.store.chatbots.delete(chatbot.id);
+    await this.changed(chatbot.id);
     return view;
   }
 
@@ -117,6 +138,7 @@ export class ChatbotsService {
       { title: chatbot.title, description: chatbot.description, settings: chatbot.settings },
       chatbot.updatedAt,
     );
+    await this.changed(chatbot.id);
     return this.view(chatbot, auth);
   }
 

@@ -49,6 +49,7 @@ export class IconsService {
       await s.icons.delete(old.map((o) => o.id));
       await writeInternalSettings(s, chatbot, { [setting]: url });
     });
+    await this.chatbots.changed(chatbot.id);
     return { icon: { id: icon.id, type, mime: icon.mime, size: icon.size, url, setting, createdAt: icon.createdAt } };
   }
 
@@ -63,6 +64,7 @@ export class IconsService {
       await s.icons.delete(old.map((o) => o.id));
       await writeInternalSettings(s, chatbot, { [setting]: null });
     });
+    await this.chatbots.changed(chatbot.id);
     return { deletedIcon: { type, setting, ids: old.map((o) => o.id) } };
   }
 

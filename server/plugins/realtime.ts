@@ -38,6 +38,7 @@ async function realtime(app: FastifyInstance) {
   }
   const { store, conversations, widget, visitors } = app.services;
   const gateway = new Gateway(hub, store, conversations, widget, visitors, app.config.realtime, log, slots);
+  await gateway.followChatbotChanges(app.services.chatbots);
   app.decorate('realtime', gateway);
 
   await app.register(websocket, {

@@ -105,8 +105,7 @@ export function createServices({ config, store, outbound, models, queue, log }: 
     recordGap: async (s, gap) => void (await recordGap(s, gap)),
     onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
     checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
-    // The lead is stored either way; a notice that cannot be queued is logged.
-    leadCaptured: (chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId).catch((err) => log?.error({ err, leadId }, 'the new-lead notice could not be queued')),
+    leadCaptured: (s, chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId, s),
   }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') });
   const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
   const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl, onLead: (s, lead) => webhooks.outbox.fromLead(s, lead) });

@@ -74,7 +74,7 @@ export class EmbeddedQueue implements JobQueue {
   async enqueue(name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}) {
     const id = newId();
     const now = Date.now();
-    await this.jobs.insert({
+    await this.jobsOf(options.within).insert({
       id,
       name,
       payload: JSON.stringify(payload),
@@ -84,8 +84,17 @@ export class EmbeddedQueue implements JobQueue {
       accountId: options.accountId ?? null,
       chatbotId: options.chatbotId ?? null,
     });
+    // Inside a transaction the row is visible only after its COMMIT: this look may miss it, the next poll finds it.
     if (this.started && !options.delayMs) setImmediate(() => void this.poll());
     return id;
+  }
+
+  /** The jobs table of `within`'s transaction (every Store storage/store.ts makes carries it), else our own. */
+  private jobsOf(within: object | undefined): JobsStore {
+    if (!within) return this.jobs;
+    const jobs = (within as { jobs?: JobsStore }).jobs;
+    if (!jobs) throw new Error('enqueue within a transaction needs a Store of storage/store.ts (it carries the jobs table)');
+    return jobs;
   }
 
   handle(name: string, handler: Handler) {

@@ -1,16 +1,19 @@
 /**
  * The realtime gateway's shared state for one server instance: every committed conversation
  * change rings the hub (so sockets on any instance catch up from the database), transient frames
- * (answer deltas, typing) travel the hub only, and the limits are kept here: sockets per IP and
+ * (answer deltas, typing) travel the hub only, a chatbot's change rings every instance's sockets
+ * of that chatbot (`followChatbotChanges`), and the limits are kept here: sockets per IP and
  * per visitor, and concurrent answers per chatbot (counted across instances with Redis, slots.ts).
  */
+import { randomUUID } from 'node:crypto';
 import type { TeamFrame } from '../../shared/protocol.js';
+import type { ChatbotsService } from '../domain/chatbots.service.js';
 import type { ConversationsService } from '../domain/conversations/conversations.service.js';
 import type { ConversationEventRecord, ConversationRecord, MessageRecord } from '../domain/conversations/ports.js';
 import type { ChatbotRecord, Store } from '../domain/ports.js';
 import type { VisitorServices } from '../domain/visitors/index.js';
 import type { WidgetService } from '../domain/widget/widget.service.js';
-import { type HubMessage, type RealtimeHub, topics } from './hub.js';
+import { type ChatbotChangedMessage, type HubMessage, type RealtimeHub, topics } from './hub.js';
 import { LocalSlots, type Release, type Slots } from './slots.js';
 import { Wire } from './wire.js';
 
@@ -32,7 +35,10 @@ export interface GatewayLimits {
   helloTimeoutMs: number;
   /** Sockets and streams one IP may open per minute (the upgrade's rate limit). */
   connectsPerMinute: number;
-  /** How old the chatbot that sockets act with may be: the owner's changes reach open sockets within it. */
+  /**
+   * How old the chatbot (and its identity secret's date) that sockets act with may be. A change
+   * rings every instance at once (`topics.chatbots`); this re-read is the safety net for a lost ring.
+   */
   chatbotRefreshMs: number;
 }
 
@@ -44,6 +50,12 @@ interface RecentCommit {
   messages: MessageRecord[];
 }
 
+/** A read kept for the sockets of this instance, and when it started. */
+interface Kept<T> {
+  at: number;
+  read: Promise<T>;
+}
+
 /** Conversations whose last commit is kept: the ones written to in the last moments. */
 const RECENT_COMMITS = 2000;
 /** Chatbots kept for their sockets; past it the map starts over (each is one read away). */
@@ -52,8 +64,14 @@ const RECENT_CHATBOTS = 5000;
 export class Gateway {
   readonly wire: Wire;
   private readonly recent = new Map<string, RecentCommit>();
-  private readonly chatbots = new Map<string, { at: number; read: Promise<ChatbotRecord> }>();
+  private readonly chatbots = new Map<string, Kept<ChatbotRecord>>();
+  /** When each chatbot's identity secret was made (null: none), for the sessions of signed identities. */
+  private readonly identitySecrets = new Map<string, Kept<string | null>>();
+  /** This instance's open connections per chatbot, told when it changes. */
+  private readonly followers = new Map<string, Set<() => void>>();
   private readonly detach: () => void;
+  private detachChanges: (() => void)[] = [];
+  private readonly instance = randomUUID();
 
   constructor(
     readonly hub: RealtimeHub,
@@ -136,16 +154,64 @@ export class Gateway {
    * its account is inactive.
    */
   chatbot(id: string): Promise<ChatbotRecord> {
+    return this.keep(this.chatbots, id, () => this.widget.chatbot(id));
+  }
+
+  /** When the chatbot's identity secret was made (null: it has none), kept as `chatbot` is. */
+  identitySecretAt(chatbotId: string): Promise<string | null> {
+    return this.keep(this.identitySecrets, chatbotId, () => this.widget.identitySecretAt(chatbotId));
+  }
+
+  private keep<T>(map: Map<string, Kept<T>>, id: string, read: () => Promise<T>): Promise<T> {
     const now = Date.now();
-    const kept = this.chatbots.get(id);
+    const kept = map.get(id);
     if (kept && now - kept.at < this.limits.chatbotRefreshMs) return kept.read;
-    if (this.chatbots.size >= RECENT_CHATBOTS) this.chatbots.clear();
-    const entry = { at: now, read: this.widget.chatbot(id) };
-    this.chatbots.set(id, entry);
+    if (map.size >= RECENT_CHATBOTS) map.clear();
+    const entry = { at: now, read: read() };
+    map.set(id, entry);
     entry.read.catch(() => {
-      if (this.chatbots.get(id) === entry) this.chatbots.delete(id);
+      if (map.get(id) === entry) map.delete(id);
     });
     return entry.read;
+  }
+
+  /**
+   * Rings every instance when a chatbot changes (settings, identity secret, deletion) and
+   * listens for the rings: each instance forgets what it kept of that chatbot and tells its open
+   * connections of it, which read it again at once (and end when it is gone, their page is no
+   * longer allowed, or their signed identity's secret was rotated). The owner's change is told to
+   * this instance's connections before the owner's request is answered.
+   */
+  async followChatbotChanges(chatbots: ChatbotsService): Promise<void> {
+    this.detachChanges.push(
+      await this.hub.subscribe<ChatbotChangedMessage>(topics.chatbots, (m) => {
+        if (m.from !== this.instance) this.chatbotChanged(m.chatbotId);
+      }),
+    );
+    this.detachChanges.push(
+      chatbots.onChange(async (chatbotId) => {
+        // Here at once: through Redis the ring would come back only after the owner's answer may have gone.
+        this.chatbotChanged(chatbotId);
+        await this.hub.publish(topics.chatbots, { kind: 'chatbot', chatbotId, from: this.instance }).catch((err) => this.onError(err, 'realtime hub publish failed'));
+      }),
+    );
+  }
+
+  private chatbotChanged(chatbotId: string) {
+    this.chatbots.delete(chatbotId);
+    this.identitySecrets.delete(chatbotId);
+    for (const follower of [...(this.followers.get(chatbotId) ?? [])]) follower();
+  }
+
+  /** Calls `onChange` whenever the chatbot changes, until the returned function is called. */
+  follow(chatbotId: string, onChange: () => void): () => void {
+    let set = this.followers.get(chatbotId);
+    if (!set) this.followers.set(chatbotId, (set = new Set()));
+    set.add(onChange);
+    return () => {
+      set.delete(onChange);
+      if (!set.size && this.followers.get(chatbotId) === set) this.followers.delete(chatbotId);
+    };
   }
 
   /** Reserves one of the chatbot's answer slots; null when all are taken. */
@@ -172,5 +238,7 @@ export class Gateway {
 
   close() {
     this.detach();
+    for (const detach of this.detachChanges) detach();
+    this.detachChanges = [];
   }
 }

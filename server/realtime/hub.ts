@@ -15,13 +15,19 @@ export type HubMessage =
   /** A visitor session ended (logout): its other tabs close. */
   | { kind: 'logout'; chatUserId: string; sid: string };
 
-export type HubHandler = (message: HubMessage) => void;
+/** On `topics.chatbots`: a chatbot's settings, identity secret or existence changed; each instance reads it again. */
+export type ChatbotChangedMessage = { kind: 'chatbot'; chatbotId: string; /** The instance that rang (it has acted already). */ from: string };
+
+/** Whatever a topic carries: `HubMessage` on the conversation topics, `ChatbotChangedMessage` on `topics.chatbots`. */
+export type AnyHubMessage = HubMessage | ChatbotChangedMessage;
+
+export type HubHandler = (message: AnyHubMessage) => void;
 
 export interface RealtimeHub {
   /** Delivers to every subscriber of `topic`, on this instance and (Redis) on the others. */
-  publish(topic: string, message: HubMessage): Promise<void>;
-  /** Resolves, once messages published from now on will arrive, with the unsubscribe function. */
-  subscribe(topic: string, handler: HubHandler): Promise<() => void>;
+  publish(topic: string, message: AnyHubMessage): Promise<void>;
+  /** Resolves, once messages published from now on will arrive, with the unsubscribe function (`M`: what the topic carries). */
+  subscribe<M extends AnyHubMessage = HubMessage>(topic: string, handler: (message: M) => void): Promise<() => void>;
   /** Which visitors hold a socket or stream, on any instance (who gets an e-mail instead). */
   presence: Presence;
   close(): Promise<void>;
@@ -52,6 +58,8 @@ export const topics = {
   chatbot: (chatbotId: string) => `bot:${chatbotId}`,
   /** Every change of one visitor's conversations (all their tabs and devices). */
   visitor: (chatUserId: string) => `visitor:${chatUserId}`,
+  /** Chatbots changed (`ChatbotChangedMessage`): one topic every instance follows. */
+  chatbots: 'chatbots',
 };
 
 /** Topic -> handlers, shared by both implementations for local fan-out. */
@@ -77,7 +85,7 @@ export class Subscribers {
     return true;
   }
 
-  deliver(topic: string, message: HubMessage, onError: (err: unknown) => void): void {
+  deliver(topic: string, message: AnyHubMessage, onError: (err: unknown) => void): void {
     const set = this.byTopic.get(topic);
     if (!set) return;
     for (const handler of [...set]) {
@@ -100,11 +108,12 @@ export class InProcessHub implements RealtimeHub {
   readonly presence = new LocalPresence();
   constructor(private readonly onError: (err: unknown) => void = () => {}) {}
 
-  async publish(topic: string, message: HubMessage): Promise<void> {
+  async publish(topic: string, message: AnyHubMessage): Promise<void> {
     this.subscribers.deliver(topic, message, this.onError);
   }
 
-  async subscribe(topic: string, handler: HubHandler): Promise<() => void> {
+  async subscribe<M extends AnyHubMessage = HubMessage>(topic: string, typed: (message: M) => void): Promise<() => void> {
+    const handler = typed as HubHandler;
     this.subscribers.add(topic, handler);
     return () => void this.subscribers.remove(topic, handler);
   }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { type HubHandler, type HubMessage, LocalPresence, type Presence, type RealtimeHub, Subscribers } from './hub.js';
+import { type AnyHubMessage, type HubHandler, type HubMessage, LocalPresence, type Presence, type RealtimeHub, Subscribers } from './hub.js';
 
 const PREFIX = 'parley:rt:';
 
@@ -73,9 +73,9 @@ export class RedisHub implements RealtimeHub {
     this.pub.on('error', onError);
     this.sub.on('error', onError);
     this.sub.on('message', (channel: string, raw: string) => {
-      let message: HubMessage;
+      let message: AnyHubMessage;
       try {
-        message = JSON.parse(raw) as HubMessage;
+        message = JSON.parse(raw) as AnyHubMessage;
       } catch (err) {
         onError(err);
         return;
@@ -98,11 +98,12 @@ export class RedisHub implements RealtimeHub {
     await Promise.all([wait(this.pub), wait(this.sub)]);
   }
 
-  async publish(topic: string, message: HubMessage): Promise<void> {
+  async publish(topic: string, message: AnyHubMessage): Promise<void> {
     await this.pub.publish(PREFIX + topic, JSON.stringify(message));
   }
 
-  async subscribe(topic: string, handler: HubHandler): Promise<() => void> {
+  async subscribe<M extends AnyHubMessage = HubMessage>(topic: string, typed: (message: M) => void): Promise<() => void> {
+    const handler = typed as HubHandler;
     // A topic already subscribed here may still await its SUBSCRIBE reply; a PING queued after it answers after it.
     if (this.subscribers.add(topic, handler)) await this.sub.subscribe(PREFIX + topic);
     else await this.sub.ping();

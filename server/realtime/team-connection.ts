@@ -6,7 +6,7 @@
  * that rang; `conversation.open` or `hello.resume` replays one from any seq.
  */
 import { CLOSE, PROTOCOL_VERSION, type TeamFrame } from '../../shared/protocol.js';
-import type { AuthContext } from '../domain/auth.js';
+import { type AuthContext, requireScopes } from '../domain/auth.js';
 import { AppError } from '../domain/errors.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
 import type { ChatbotRecord, Page, PageRequest } from '../domain/ports.js';
@@ -89,9 +89,14 @@ export class TeamConnection {
         }
         case 'typing': {
           if (!this.greeted) throw new AppError('VALIDATION_FAILED', 'Send hello first');
+          // Visitors and colleagues see it as a person about to reply: a read-only token may not.
+          requireScopes(this.auth!, ['conversations:write']);
           const c = await this.reach(frame.conversationId);
           const agent = await this.gateway.wire.agent(this.chatbots.get(c.chatbotId)!, this.auth!.user.id);
-          this.gateway.transient(c, { type: 'typing', conversationId: c.id, who: 'agent', typing: frame.typing, ...(agent && { agent }) });
+          // The visitor sees a person typing only while one is on the conversation (escalated or
+          // taken over); while the AI answers alone it would promise a person who is not there.
+          const personOn = c.status === 'OPEN' && (c.mode === 'AGENT' || c.escalated);
+          this.gateway.transient(c, { type: 'typing', conversationId: c.id, who: 'agent', typing: frame.typing, ...(agent && { agent }) }, personOn);
           return;
         }
         default:
@@ -209,6 +214,7 @@ export class TeamConnection {
     for (const [id, chatbot] of now) {
       const known = this.chatbots.has(id);
       this.chatbots.set(id, chatbot);
+      this.tracker.refresh(chatbot);
       if (!known) await this.follow(id);
     }
     this.checkedAt = started;

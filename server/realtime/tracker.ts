@@ -49,6 +49,11 @@ export class Tracker {
     if (!this.tracks.has(conversationId)) this.tracks.set(conversationId, { sent, chatbot });
   }
 
+  /** The chatbot as read again: its conversations are rendered with it from the next frame on. */
+  refresh(chatbot: Pick<ChatbotRecord, 'id' | 'settings'>): void {
+    for (const t of this.tracks.values()) if (t.chatbot.id === chatbot.id) t.chatbot = chatbot;
+  }
+
   /** Stops following the chatbot's conversations: work queued for them sends nothing more. */
   untrack(chatbotId: string): void {
     for (const [id, t] of this.tracks) if (t.chatbot.id === chatbotId) this.tracks.delete(id);

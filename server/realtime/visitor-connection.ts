@@ -10,7 +10,7 @@ import { newId } from '../domain/ids.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
 import { busyMessage } from '../domain/widget/busy.js';
 import { allowedDomainsOf, originAllowed } from '../domain/widget/origins.js';
-import { originNotAllowed, sessionNotValid, type VisitorSession, visitorInfo } from '../domain/widget/widget.service.js';
+import { checkIdentityAge, originNotAllowed, sessionNotValid, type VisitorSession, visitorInfo } from '../domain/widget/widget.service.js';
 import { parseClientFrame } from './frames.js';
 import type { Gateway } from './gateway.js';
 import { type HubMessage, topics } from './hub.js';
@@ -38,6 +38,8 @@ export class VisitorConnection {
   private session: VisitorSession | null;
   private tracker: Tracker;
   private unsubscribe: (() => void) | null = null;
+  /** Stops the gateway telling this connection of its chatbot's changes. */
+  private unfollow: (() => void) | null = null;
   greeted = false;
   private closed = false;
 
@@ -82,9 +84,15 @@ export class VisitorConnection {
     this.closed = true;
     this.unsubscribe?.();
     this.unsubscribe = null;
+    this.unfollow?.();
+    this.unfollow = null;
   }
 
-  /** Each heartbeat: an idle connection ends, as a busy one at its next frame, once its chatbot is gone or its page no longer allowed. */
+  /**
+   * When its chatbot changes (the gateway is told at once, on every instance) and each heartbeat
+   * (the safety net): the connection reads its chatbot again and ends, idle or not, once the
+   * chatbot is gone, its page no longer allowed, or its signed identity's secret rotated.
+   */
   beat() {
     if (!this.greeted || !this.session || this.closed || this.options.stateless) return;
     this.refreshChatbot().catch((err) => {
@@ -231,6 +239,7 @@ export class VisitorConnection {
     }
     this.unsubscribe = await this.gateway.hub.subscribe(topics.visitor(session.visitor.id), (m) => this.onHub(m));
     if (this.closed) return this.dispose();
+    this.unfollow = this.gateway.follow(session.chatbot.id, () => this.beat());
     this.send({ type: 'ready', v: PROTOCOL_VERSION, visitor: visitorInfo(session.visitor), heartbeatMs: this.gateway.limits.heartbeatMs });
     for (const id of unknown) {
       this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
@@ -239,24 +248,31 @@ export class VisitorConnection {
   }
 
   /**
-   * A socket lives for hours: each frame acts with the chatbot as it is now (at most
-   * `chatbotRefreshMs` old: the owner's changes apply within it), and a chatbot deleted or of an
-   * inactive account, a page no longer among its allowed domains, or a signed identity whose
-   * secret was rotated, ends the connection as a new one would be refused. A POSTed frame's
-   * session was just read.
+   * A socket lives for hours: each frame acts with the chatbot as it is now (the gateway's copy,
+   * dropped when the chatbot changes and read again once `chatbotRefreshMs` old), and a chatbot
+   * deleted or of an inactive account, a page no longer among its allowed domains, or a signed
+   * identity whose secret was rotated, ends the connection as a new one would be refused. A
+   * POSTed frame's session was just read.
    */
   private async refreshChatbot() {
     if (this.options.stateless) return;
-    const chatbot = await this.gateway.chatbot(this.session!.chatbot.id).catch((err) => {
-      if (err instanceof AppError && err.code === 'CHATBOT_NOT_FOUND') throw new CloseError(CLOSE.sessionInvalid, sessionNotValid('its chatbot no longer exists').message);
-      throw err;
-    });
+    const { claims } = this.session!;
+    const [chatbot, secretAt] = await Promise.all([
+      this.gateway.chatbot(claims.chatbotId).catch((err) => {
+        if (err instanceof AppError && err.code === 'CHATBOT_NOT_FOUND') throw new CloseError(CLOSE.sessionInvalid, sessionNotValid('its chatbot no longer exists').message);
+        throw err;
+      }),
+      claims.via === 'identity' ? this.gateway.identitySecretAt(claims.chatbotId) : null,
+    ]);
     if (!originAllowed(this.options.origin, allowedDomainsOf(chatbot.settings))) throw new CloseError(CLOSE.originRefused, originNotAllowed().message);
-    await this.gateway.widget.checkIdentity(this.session!.claims).catch((err) => {
+    try {
+      checkIdentityAge(claims, secretAt);
+    } catch (err) {
       throw new CloseError(CLOSE.sessionInvalid, err instanceof AppError ? err.message : 'session not valid');
-    });
+    }
     // Only the chatbot: another frame may have changed the visitor meanwhile (otp.verify).
     this.session = { ...this.session!, chatbot };
+    this.tracker.refresh(chatbot);
   }
 
   private get visitors() {

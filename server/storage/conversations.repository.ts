@@ -254,6 +254,16 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
         const rows = await db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).orderBy('seq', 'desc').limit(n).execute();
         return rows.reverse().map((r) => toMessage(r as Row<'messages'>));
       },
+      async latest(conversationIds) {
+        if (!conversationIds.length) return [];
+        const rows = await db
+          .selectFrom('messages as m')
+          .selectAll('m')
+          .where('m.conversation_id', 'in', conversationIds)
+          .where((eb) => eb('m.seq', '=', eb.selectFrom('messages as l').select((l) => l.fn.max('l.seq').as('s')).whereRef('l.conversation_id', '=', 'm.conversation_id')))
+          .execute();
+        return rows.map((r) => toMessage(r as Row<'messages'>));
+      },
       async update(id, p) {
         await db
           .updateTable('messages')

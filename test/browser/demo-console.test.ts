@@ -2,7 +2,9 @@
  * The agent console at /demo used carelessly, on a flaky network, by a hostile visitor: HTML in
  * a visitor's message shows as text; a slow answer for the conversation opened first never
  * shows under the one opened after it; a dropped stream comes back by itself and the list
- * catches up; a pasted token without conversations:read says why the console is not live.
+ * catches up; a pasted token without conversations:read says why the console is not live. And
+ * what an agent needs to pick a conversation: who the visitor is, the latest message and its
+ * time, the condition, and which ones have messages nobody on the team has read.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AckFrame } from '../../shared/protocol.js';
@@ -49,7 +51,7 @@ it('shows HTML as text, keeps a slow conversation out of the one opened after it
   const second = await visitorSays('When are refunds paid?');
   const { page, errors } = await connectConsole(app.ownerToken);
   await page.getByText('Agent console (live)').waitFor();
-  const row = (id: string) => page.locator('.threads button', { hasText: id.slice(0, 8) });
+  const row = (id: string) => page.locator(`.threads [data-thread-id="${id}"]`);
   await row(first).waitFor();
 
   // The first conversation answers slowly; the agent has already moved on to the second.
@@ -97,4 +99,60 @@ it('a pasted token without conversations:read says why the console is not live, 
   await screenshot(page, 'demo-console-wrong-scope');
   expect(errors).toEqual([]);
   await page.close();
+});
+
+it('lists each conversation by visitor, latest message, time and condition, with an unread marker the team shares', { timeout: 90_000 }, async () => {
+  const base = (id: string) => `/api/v2/chatbots/${chatbotId}/conversations/${id}`;
+  const named = await visitorSays('Where is my order #1234?');
+  expect((await app.call('PATCH', base(named), app.ownerToken, { visitor: { name: 'Dana Scully', email: 'dana@example.com' } })).status).toBe(200);
+  const mailOnly = await visitorSays('Can I pay by invoice?');
+  expect((await app.call('PATCH', base(mailOnly), app.ownerToken, { visitor: { email: 'li@example.com' } })).status).toBe(200);
+  const anonymous = await visitorSays('When are refunds paid?');
+  expect((await app.call('POST', `${base(anonymous)}/escalate`, app.ownerToken)).status).toBe(200);
+  const hostileName = '<img src=x onerror="window.__xss=2">Eve';
+  const hostile = await visitorSays('Is shipping back free?');
+  expect((await app.call('PATCH', base(hostile), app.ownerToken, { visitor: { name: hostileName } })).status).toBe(200);
+  expect((await app.call('POST', `${base(hostile)}/take-over`, app.ownerToken)).status).toBe(200);
+  expect((await app.call('POST', `${base(hostile)}/messages`, app.ownerToken, { message: '<script>window.__xss=3</script>Still there?' })).status).toBe(201);
+
+  const { page, errors } = await connectConsole(app.ownerToken);
+  await page.getByText('Agent console (live)').waitFor();
+  const row = (id: string) => page.locator(`.threads [data-thread-id="${id}"]`);
+  await row(hostile).waitFor();
+
+  await expect.poll(() => row(named).locator('.who').textContent()).toBe('Dana Scully');
+  expect(await row(named).locator('.preview').textContent()).toMatch(/^AI: /);
+  expect(await row(mailOnly).locator('.who').textContent()).toBe('li@example.com');
+  expect(await row(anonymous).locator('.who').textContent()).toBe(`Visitor ${anonymous.slice(0, 6)}`);
+  expect(await row(anonymous).locator('.badge').allTextContents()).toEqual(expect.arrayContaining(['Escalated']));
+  // The visitor's own words, as text: the name and the message, with no element made of them.
+  expect(await row(hostile).locator('.who').textContent()).toBe(hostileName);
+  expect(await row(hostile).locator('.preview').textContent()).toBe('<script>window.__xss=3</script>Still there?');
+  expect(await row(hostile).locator('.badge').allTextContents()).toEqual(expect.arrayContaining(['Taken over']));
+  expect(await page.locator('.threads img, .threads script').count()).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  // The most recent activity first, each with its time.
+  expect(await page.locator('.threads [data-thread-id]').first().getAttribute('data-thread-id')).toBe(hostile);
+  expect(await row(hostile).locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+
+  // Nobody read them yet; opening one reads it, for the whole team (a new console agrees).
+  for (const id of [named, mailOnly, anonymous, hostile]) expect(await row(id).getAttribute('class')).toBe('unread');
+  await row(named).click();
+  await page.locator('.log li', { hasText: 'Where is my order #1234?' }).waitFor();
+  expect(await page.locator('.thread-head').textContent()).toContain('dana@example.com');
+  await page.locator('.console').scrollIntoViewIfNeeded();
+  await screenshot(page, 'demo-console-list');
+  const again = await connectConsole(app.ownerToken);
+  const rowAgain = (id: string) => again.page.locator(`.threads [data-thread-id="${id}"]`);
+  await rowAgain(hostile).waitFor();
+  expect(await rowAgain(named).getAttribute('class')).toBeNull();
+  expect(await rowAgain(mailOnly).getAttribute('class')).toBe('unread');
+  // A new message in a read conversation marks it again.
+  await rowAgain(mailOnly).click();
+  await again.page.locator('.log li', { hasText: 'Can I pay by invoice?' }).waitFor();
+  expect((await app.call('POST', `${base(named)}/messages`, app.ownerToken, { message: 'One more thing' })).status).toBe(201);
+  await expect.poll(() => rowAgain(named).getAttribute('class')).toBe('unread');
+  expect([...errors, ...again.errors]).toEqual([]);
+  await page.close();
+  await again.page.close();
 });

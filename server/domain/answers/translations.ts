@@ -45,7 +45,7 @@ cancel cancellation cancelled canceled | stornieren stornierung storno kündigen
 subscription subscriptions subscribe | abo abonnement abonnieren | suscripción suscribirse abono | abonnement abonner | abbonamento abbonarsi | assinatura subscrição | abonnement | abonnement | prenumeration abonnemang | subskrypcja abonament
 pause paused | pausieren pause unterbrechen | pausar pausa | suspendre pause | sospendere pausa | pausar pausa | pauzeren pauze | pause | pausa | wstrzymać
 skip | überspringen auslassen aussetzen | saltar omitir | sauter | saltare | saltar pular | overslaan | springe | hoppa | pominąć
-delivery deliveries deliver delivered | lieferung lieferungen liefern liefert geliefert zustellung | entrega entregas entregar entregan envío | livraison livrer | consegna consegnare | entrega entregar | levering leveren bezorging bezorgen | levering levere | leverans leverera | dostawa dostawy dostarczyć
+delivery deliveries deliver delivered shipping shipped | lieferung lieferungen liefern liefert geliefert zustellung | entrega entregas entregar entregan envío | livraison livrer | consegna consegnare | entrega entregar | levering leveren bezorging bezorgen | levering levere | leverans leverera | dostawa dostawy dostarczyć
 shipping ship shipped | versand versenden verschicken | envío enviar envían | expédition expédier envoi | spedizione spedire | envio enviar | verzending verzenden | forsendelse sende | frakt skicka | wysyłka wysłać
 day days daily | tage täglich | día días diario | jour jours | giorno giorni | dia dias | dag dagen | dag dage | dag dagar | dzień dni
 week weeks weekly | woche wochen | semana semanas | semaine semaines | settimana settimane | semana semanas | week weken | uge uger | vecka veckor | tydzień tygodnie

@@ -19,7 +19,7 @@
  *   run periodically by every instance, and answered, or given the locale's "assistant
  *   unavailable" reply after MAX_ANSWER_ATTEMPTS claims.
  */
-import type { ChatUser, MessageSource, Thread, ThreadMessage } from '../../../shared/conversations.js';
+import { type ChatUser, LAST_MESSAGE_PREVIEW, type MessageSource, type Thread, type ThreadMessage } from '../../../shared/conversations.js';
 import type { AuthContext } from '../auth.js';
 import { currentPeriod, METERS } from '../billing.service.js';
 import type { ChatbotsService } from '../chatbots.service.js';
@@ -59,8 +59,8 @@ export interface ConversationHooks {
   onEvents?(store: Store, conversation: ConversationRecord, events: ConversationEventRecord[]): Promise<unknown>;
   /** Refuses a thread-level webhook URL that is not HTTPS or points inside. */
   checkWebhookUrl?(fields: { webhookUrl?: string | null }): Promise<void>;
-  /** After a captured lead committed (the owner's notice). */
-  leadCaptured?(chatbotId: string, leadId: string): Promise<void>;
+  /** A lead was captured, in its transaction (queues the owner's notice with it). */
+  leadCaptured?(store: Store, chatbotId: string, leadId: string): Promise<void>;
 }
 
 const EFFECT_EVENT: Record<Effect, ConversationEventType> = {
@@ -165,6 +165,14 @@ export const messageView = (m: MessageRecord): ThreadMessage => ({
   createdAt: m.createdAt,
   updatedAt: m.updatedAt,
 });
+
+/** A message as a list shows it: its text's first characters (whole code points), `…` when cut. */
+function preview(m: MessageRecord | undefined): Thread['lastMessage'] {
+  if (!m) return null;
+  const chars = [...m.text];
+  const text = chars.length > LAST_MESSAGE_PREVIEW ? `${chars.slice(0, LAST_MESSAGE_PREVIEW - 1).join('').trimEnd()}…` : m.text;
+  return { id: m.id, author: m.author, text, createdAt: m.createdAt };
+}
 
 const chatUserView = (u: ChatUserRecord): ChatUser => ({ id: u.id, email: u.email, name: u.name, phone: u.phone, verified: u.verified, createdAt: u.createdAt });
 
@@ -765,8 +773,10 @@ export class ConversationsService {
   /**
    * Stores the visitor's contact details on the conversation's chat user and captures a lead
    * (`source` says where). A verified visitor's address stays: it is who they proved to be.
+   * Details given with a conversation are a lead once they hold a way to reach the visitor (a
+   * name alone only names them); `asLead`: a lead form the visitor submitted, a lead whatever it holds.
    */
-  private async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails, source = 'conversation'): Promise<{ leadId: string | null }> {
+  private async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails, source = 'conversation', asLead = false): Promise<{ leadId: string | null }> {
     const email = v.email?.trim().toLowerCase() || null;
     const clean = { email, name: v.name?.trim() || null, phone: v.phone?.trim() || null };
     const { result } = await this.change(conversation, null, async (ctx) => {
@@ -781,26 +791,26 @@ export class ConversationsService {
         await ctx.s.conversations.chatUsers.insert({ id: userId, chatbotId: chatbot.id, ...clean, verified: false, metadata: {}, createdAt: at, updatedAt: at });
         ctx.patch.chatUserId = userId;
       }
-      if (this.hooks.captureLead && (clean.email || clean.phone || (v.customFields && Object.keys(v.customFields).length))) {
+      if (this.hooks.captureLead && (asLead || clean.email || clean.phone || (v.customFields && Object.keys(v.customFields).length))) {
         const lead = await this.hooks.captureLead(ctx.s, { chatbotId: chatbot.id, conversationId: conversation.id, chatUserId: userId, ...clean, customFields: v.customFields ?? {}, source });
+        await this.hooks.leadCaptured?.(ctx.s, chatbot.id, lead.id);
         ctx.emit('lead.captured', { leadId: lead.id });
         return lead.id;
       }
       ctx.emit('conversation.updated', { fields: ['chatUser'] });
       return null;
     });
-    if (result && this.hooks.leadCaptured) await this.hooks.leadCaptured(chatbot.id, result);
     return { leadId: result };
   }
 
   // ---- the visitor gateway (no token: the gateway has checked the visitor's session) -------
 
-  /** The visitor's contact details from the widget, for a conversation of theirs; a lead when they leave an address, phone or custom field. */
+  /** The lead form a visitor submitted in a conversation of theirs (checked by the lead rules): a lead, whatever it holds. */
   async identifyVisitor(chatbotId: string, threadId: string, details: VisitorDetails, source = 'widget'): Promise<{ leadId: string | null }> {
     const conversation = await this.store.conversations.get(threadId);
     const chatbot = await this.store.chatbots.get(chatbotId);
     if (!conversation || !chatbot || conversation.chatbotId !== chatbot.id) throw notFound('Conversation');
-    return this.identify(chatbot, conversation, details, source);
+    return this.identify(chatbot, conversation, details, source, true);
   }
 
   /**
@@ -840,6 +850,7 @@ export class ConversationsService {
     const tags = await this.store.conversations.tags(list.map((c) => c.id));
     const ids = list.flatMap((c) => (c.chatUserId ? [c.chatUserId] : []));
     const users = new Map((await this.store.conversations.chatUsers.many(ids)).map((u): [string, ChatUserRecord] => [u.id, u]));
+    const latest = new Map((await this.store.conversations.messages.latest(list.map((c) => c.id))).map((m): [string, MessageRecord] => [m.conversationId, m]));
     return list.map((c) => {
       const user = c.chatUserId ? users.get(c.chatUserId) : null;
       return {
@@ -859,6 +870,7 @@ export class ConversationsService {
         totalMessagesRead: c.totalMessagesRead,
         messageCount: c.messageCount,
         lastMessageAt: c.lastMessageAt,
+        lastMessage: preview(latest.get(c.id)),
         tags: tags.get(c.id) ?? [],
         seq: c.seq,
       };

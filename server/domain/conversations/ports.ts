@@ -152,6 +152,8 @@ export interface ConversationParts {
     page(conversationId: string, limit: number, afterSeq: number | null): Promise<{ items: MessageRecord[]; more: boolean }>;
     /** The last `n` messages, oldest first (prompt history). */
     last(conversationId: string, n: number): Promise<MessageRecord[]>;
+    /** The latest message of each of these conversations (one read for a listed page). */
+    latest(conversationIds: string[]): Promise<MessageRecord[]>;
     update(id: string, patch: Partial<Pick<MessageRecord, 'text' | 'feedback' | 'feedbackComment' | 'originalText' | 'meta' | 'updatedAt'>>): Promise<void>;
     /** The message a client sent under `clientMessageId` to this chatbot, if any. */
     byClientId(chatbotId: string, clientMessageId: string): Promise<MessageRecord | null>;

@@ -97,7 +97,7 @@ export class IngestRunner {
     this.handlers.set(type, handler);
   }
 
-  /** Creates a job with its first items in one transaction, then queues it. */
+  /** Creates a job with its first items and queues it, in one transaction. */
   async createJob(
     source: SourceRecord,
     trigger: IngestJobRecord['trigger'],
@@ -121,15 +121,16 @@ export class IngestRunner {
       startedAt: null,
       finishedAt: null,
     };
+    const accountId = (await this.store.chatbots.get(source.chatbotId))?.accountId ?? null;
     await this.store.transaction(async (s) => {
       await s.knowledge.ingest.insertJob(job);
       const added = await s.knowledge.ingest.addItems(job.id, items.map((i) => ({ depth: 0, ...i })));
       await s.knowledge.ingest.addCounts(job.id, { found: added });
       job.found = added;
       await s.knowledge.sources.update(source.id, { status: 'syncing', updatedAt: job.createdAt });
+      // In the same transaction: a job left "queued" with nothing to run it would hold its source "syncing" for ever.
+      await this.queue.enqueue(INGEST_JOB, { jobId: job.id }, { maxAttempts: 5, accountId, chatbotId: source.chatbotId, within: s });
     });
-    const accountId = (await this.store.chatbots.get(source.chatbotId))?.accountId ?? null;
-    await this.queue.enqueue(INGEST_JOB, { jobId: job.id }, { maxAttempts: 5, accountId, chatbotId: source.chatbotId });
     return job;
   }
 

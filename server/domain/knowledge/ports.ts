@@ -193,8 +193,13 @@ export interface KnowledgeStore {
 
 /** A durable background job queue (embedded: a polled table; scale-out: bullmq). */
 export interface JobQueue {
-  /** `accountId`/`chatbotId`: whose work it is, for fair turns between accounts and their concurrency limits. */
-  enqueue(name: string, payload: Record<string, unknown>, options?: { delayMs?: number; maxAttempts?: number; accountId?: string | null; chatbotId?: string | null }): Promise<string>;
+  /**
+   * `accountId`/`chatbotId`: whose work it is, for fair turns between accounts and their concurrency limits.
+   * `within`: the Store (domain/ports.ts; not named here, it imports this file) of the transaction
+   * that makes the change the job belongs to: the job exists exactly when that change committed
+   * (written apart, a crash between the two writes loses the job and wedges what waits on it).
+   */
+  enqueue(name: string, payload: Record<string, unknown>, options?: { delayMs?: number; maxAttempts?: number; accountId?: string | null; chatbotId?: string | null; within?: object }): Promise<string>;
   /**
    * Registers the handler of a job name; a throw retries with backoff until maxAttempts. `signal`
    * aborts when the process stops: a handler that then throws is put back without using an attempt.

@@ -86,6 +86,7 @@ export class DirectivesService<V> {
       const fresh = (await s.chatbots.get(chatbot.id)) ?? chatbot;
       await writeInternalSettings(s, fresh, { [this.setting]: directive.id });
     });
+    await this.deps.chatbots.changed(chatbot.id);
     return this.view(directive, true);
   }
 
@@ -98,6 +99,7 @@ export class DirectivesService<V> {
       const fresh = await s.chatbots.get(chatbot.id);
       if (fresh && this.isActive(fresh, directive.id)) await writeInternalSettings(s, fresh, { [this.setting]: null });
     });
+    await this.deps.chatbots.changed(chatbot.id);
     return this.view(directive, wasActive);
   }
 

@@ -55,6 +55,8 @@ export class IdentityService {
     const secret = PREFIX + randomBytes(32).toString('base64url');
     const at = nowIso();
     await this.store.visitors.identitySecrets.put(chatbot.id, this.box.encrypt(secret, context(chatbot.id)), at);
+    // Open sockets of the sessions the old secret opened end now, on every instance.
+    await this.chatbots.changed(chatbot.id);
     return { secret, configured: true, createdAt: at, algorithm: 'HMAC-SHA256' };
   }
 
@@ -70,6 +72,7 @@ export class IdentityService {
     if (!(await this.store.visitors.identitySecrets.get(chatbot.id))) throw notFound('Identity secret');
     if (!confirm) throw confirmationRequired('Add ?confirm=true to delete the identity secret; host pages that sign identities stop working');
     await this.store.visitors.identitySecrets.delete(chatbot.id);
+    await this.chatbots.changed(chatbot.id);
     return { configured: false, createdAt: null, algorithm: 'HMAC-SHA256' };
   }
 

@@ -69,7 +69,7 @@ export class VisitorLeads {
     if (input.conversationId) {
       const conversation = await this.store.conversations.get(input.conversationId);
       if (!conversation || conversation.chatbotId !== chatbot.id || conversation.chatUserId !== user.id) throw notFound('Conversation');
-      // The conversations service's leadCaptured hook sends the owner's notice.
+      // The conversations service's leadCaptured hook queues the owner's notice.
       ({ leadId } = await this.conversations.identifyVisitor(chatbot.id, conversation.id, details, 'widget'));
     } else {
       leadId = await this.store.transaction(async (s) => {
@@ -81,19 +81,22 @@ export class VisitorLeads {
           ...(lead.email && !user.verified ? { email: lead.email } : {}),
         };
         await s.conversations.chatUsers.update(user.id, { ...patch, updatedAt: nowIso() });
+        await this.notify(chatbot.id, lead.id, s);
         return lead.id;
       });
-      await this.notify(chatbot.id, leadId);
     }
     const fresh = (await this.store.conversations.chatUsers.get(user.id))!;
     return { visitor: visitorInfo(fresh), leadId };
   }
 
-  /** Queues the owner's notice of a new lead, unless the chatbot has disableLeadNotifications. */
-  async notify(chatbotId: string, leadId: string): Promise<void> {
-    const chatbot = await this.store.chatbots.get(chatbotId);
+  /**
+   * Queues the owner's notice of a new lead, unless the chatbot has disableLeadNotifications; in
+   * the lead's own transaction (`within`), so no crash leaves a stored lead without its notice.
+   */
+  async notify(chatbotId: string, leadId: string, within: Store): Promise<void> {
+    const chatbot = await within.chatbots.get(chatbotId);
     if (!chatbot || chatbot.settings.disableLeadNotifications === true) return;
-    await this.queue.enqueue(LEAD_NOTICE_JOB, { chatbotId, leadId });
+    await this.queue.enqueue(LEAD_NOTICE_JOB, { chatbotId, leadId }, { within });
   }
 
   /** The owner's notice of a new lead (a queued job: retried when the mail server is away). */

@@ -115,9 +115,19 @@ export class WidgetService {
    */
   async checkIdentity(claims: SessionClaims) {
     if (claims.via !== 'identity') return;
-    const secret = await this.store.visitors.identitySecrets.get(claims.chatbotId);
-    if (!secret || Math.floor(Date.parse(secret.createdAt) / 1000) > claims.iat) throw sessionNotValid("the chatbot's identity secret was rotated: identify the visitor again");
+    checkIdentityAge(claims, await this.identitySecretAt(claims.chatbotId));
   }
+
+  /** When the chatbot's identity secret was made (ISO), or null when it has none. */
+  async identitySecretAt(chatbotId: string): Promise<string | null> {
+    return (await this.store.visitors.identitySecrets.get(chatbotId))?.createdAt ?? null;
+  }
+}
+
+/** SESSION_NOT_VALID for a signed identity's session opened before the chatbot's current identity secret (`secretAt`) or with none left. */
+export function checkIdentityAge(claims: SessionClaims, secretAt: string | null) {
+  if (claims.via !== 'identity') return;
+  if (!secretAt || Math.floor(Date.parse(secretAt) / 1000) > claims.iat) throw sessionNotValid("the chatbot's identity secret was rotated: identify the visitor again");
 }
 
 function cleanContext(context: Record<string, string>): Record<string, string> {

@@ -1,5 +1,6 @@
 /** The shapes of conversations in `data` (shared/conversations.ts types them): Thread, ThreadMessage, ChatUser. */
 import Type from 'typebox';
+import { LAST_MESSAGE_PREVIEW } from '../../../shared/conversations.js';
 import { nullable } from './resource-schemas.js';
 
 const Time = Type.String({ description: 'ISO-8601 UTC' });
@@ -30,6 +31,12 @@ export const ThreadSchema = Type.Object({
   totalMessagesRead: Type.Integer(),
   messageCount: Type.Integer(),
   lastMessageAt: nullable(Time),
+  lastMessage: nullable(Type.Object({
+    id: Type.String(),
+    author: Type.Enum(['visitor', 'ai', 'agent', 'system']),
+    text: Type.String({ description: `The first ${LAST_MESSAGE_PREVIEW} characters, ending in … when cut` }),
+    createdAt: Time,
+  }, { description: 'The latest message, to tell conversations apart in a list' })),
   tags: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), color: nullable(Type.String()) })),
   seq: Type.Integer({ description: 'The last event number; a client that saw it has seen every change before it' }),
 });

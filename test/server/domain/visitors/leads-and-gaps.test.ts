@@ -79,6 +79,29 @@ describe.each(dialects)('on %s', (dialect) => {
       expect(notices[0].text).toContain('+1 555 0100');
     });
 
+    test('a name alone, left in a conversation, is a lead: stored, announced, and not announced with disableLeadNotifications', async () => {
+      const { accountId, token, chatbotId } = await freshAccount(t, 'Names');
+      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/user-data`, token, { collectUserData: { name: true, phone: false } });
+      const first = await conversation(chatbotId, token);
+      const before = (await t.app.services.store.conversations.get(first.conversationId))!.seq;
+      const saved = await visitors().leads.submit({ chatbotId, chatUserId: first.chatUserId, conversationId: first.conversationId, name: 'Nora' });
+      expect(saved.leadId).toBeTruthy();
+      expect(saved.visitor.name).toBe('Nora');
+      const events = await t.app.services.conversations.events(first.conversationId, before);
+      expect(events.map((e) => [e.type, e.payload.leadId])).toEqual([['lead.captured', saved.leadId]]);
+      const leads = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, token)).body.data.leads;
+      expect(leads).toEqual([expect.objectContaining({ id: saved.leadId, name: 'Nora', email: null, phone: null, threadId: first.conversationId, source: 'widget' })]);
+      const mail = await inbox.next(await ownerEmail(accountId));
+      expect(mail.text).toContain('Nora');
+
+      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/user-data`, token, { disableLeadNotifications: true });
+      const second = await conversation(chatbotId, token);
+      const quiet = await visitors().leads.submit({ chatbotId, chatUserId: second.chatUserId, conversationId: second.conversationId, name: 'Olaf' });
+      expect(quiet.leadId).toBeTruthy();
+      await settle();
+      expect(inbox.to(await ownerEmail(accountId))).toHaveLength(1);
+    });
+
     test('a lead captured through the v2 API is announced to the owner too', async () => {
       const { accountId, token, chatbotId } = await freshAccount(t, 'Api');
       await conversation(chatbotId, token, { email: 'api-lead@example.com' });

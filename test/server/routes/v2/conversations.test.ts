@@ -55,6 +55,25 @@ describe.each(['sqlite', 'postgres'] as const)('conversations over HTTP on %s', 
       expect(ev.map((e) => e.seq)).toEqual([1, 2, 3]);
     });
 
+    test("the list shows each conversation's latest message, cut for a list, so an agent can tell them apart", async () => {
+      const answered = await start();
+      const held = await start();
+      expect((await t.call('POST', `${base()}/conversations/${held.conversation.threadId}/take-over`, token)).status).toBe(200);
+      const long = `Héllo 👋 ${'my parcel never arrived and '.repeat(10)}`;
+      expect((await t.call('POST', `${base()}/conversations/${held.conversation.threadId}/messages`, token, { message: long })).status).toBe(201);
+      const empty = (await t.call('POST', `${base()}/conversations`, token, {})).body.data.conversation.threadId as string;
+      const list = (await t.call('GET', `${base()}/conversations?limit=100`, token)).body.data.conversations as Array<{ threadId: string; lastMessage: { author: string; text: string; createdAt: string } | null }>;
+      const of = (id: string) => list.find((c) => c.threadId === id)!;
+      expect(of(answered.conversation.threadId).lastMessage).toMatchObject({ id: answered.answer!.id, author: 'ai' });
+      const cut = of(held.conversation.threadId).lastMessage!;
+      expect(cut.author).toBe('visitor');
+      expect([...cut.text]).toHaveLength(160);
+      expect(cut.text).toMatch(/^Héllo 👋 my parcel never arrived.*…$/);
+      expect(of(empty).lastMessage).toBeNull();
+      const one = (await t.call('GET', `${base()}/conversations/${held.conversation.threadId}`, token)).body.data.conversation;
+      expect(one.lastMessage).toEqual(cut);
+    });
+
     test('a visitor message on an existing conversation returns data.message with id and ISO createdAt', async () => {
       const d = await start();
       const res = await t.call('POST', `${base()}/conversations/${d.conversation.threadId}/messages`, token, { message: 'Is shipping free?' });
@@ -183,6 +202,18 @@ describe.each(['sqlite', 'postgres'] as const)('conversations over HTTP on %s', 
       expect(rated.body.data.message).toMatchObject({ feedback: 'up', text: 'Refunds take 5 business days.', originalText: d.answer!.text });
       const bad = await t.call('PATCH', `${base()}/conversations/${id}/messages/${d.message.id}`, token, { feedback: 'down' });
       expect(bad.status).toBe(400);
+    });
+
+    test('the read count takes what a conversation can hold and refuses a number beyond it, changing nothing', async () => {
+      const id = (await start()).conversation.threadId;
+      const url = `${base()}/conversations/${id}`;
+      expect((await t.call('PATCH', url, token, { totalMessagesRead: 2 })).body.data.conversation.totalMessagesRead).toBe(2);
+      for (const n of [2 ** 31, 3e9, 1e20]) {
+        const res = await t.call('PATCH', url, token, { totalMessagesRead: n });
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      }
+      expect((await t.call('GET', url, token)).body.data.conversation.totalMessagesRead).toBe(2);
     });
 
     test('bulk delete needs confirm:true and deletes nothing without it', async () => {

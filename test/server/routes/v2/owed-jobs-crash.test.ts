@@ -1,0 +1,92 @@
+/**
+ * Work queued for an accepted change is written with the change, all or nothing: an ingest job's
+ * rows and its queue entry, a lead and its owner's notice. The state a kill between the two
+ * writes would leave is made here deterministically: the queue's table is away while the change
+ * runs (its insert fails as a dead process's would never happen), then the app restarts on the
+ * same database with the table back. Before the fix the ingest job stayed "queued" with nothing
+ * to run it, its source "syncing", and every re-add or re-sync handed back that job forever.
+ * On SQLite and on PostgreSQL; in CI an unreachable PostgreSQL fails the file.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { TestApp } from '../../../helpers/app.js';
+import { crashFixture } from '../../../helpers/crash-fixture.js';
+import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { serveSite, type TestSite } from '../../../helpers/site.js';
+
+const pgReady = await postgresAvailable();
+
+describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
+  if (dialect === 'postgres' && !pgReady) {
+    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
+    return;
+  }
+
+  let site: TestSite;
+  beforeEach(async () => {
+    site = await serveSite({ '/': '<html><head><title>Returns</title></head><body><h1>Returns</h1><p>Refunds are paid within 5 business days.</p></body></html>' });
+  });
+  afterEach(async () => {
+    await site.close();
+  });
+  const crash = crashFixture(dialect, 'parley-owed-jobs-');
+  const env = { ALLOW_PRIVATE_FETCH: '127.0.0.0/8', QUEUE_POLL_MS: '20' };
+
+  /** Runs `fn` while the queue's table is away: the queue's insert fails, the rest works. */
+  async function withoutQueue<T>(a: TestApp, fn: () => Promise<T>): Promise<T> {
+    const rename = (from: string, to: string) => sql`alter table ${sql.table(from)} rename to ${sql.table(to)}`.execute(a.database.db);
+    await rename('jobs', 'jobs_away');
+    try {
+      return await fn();
+    } finally {
+      await rename('jobs_away', 'jobs');
+    }
+  }
+
+  test('an ingest job whose queue entry was never written leaves nothing behind: after restart the site is added and crawled', async () => {
+    const first = await crash.app(env);
+    const token = (await first.token()).token;
+    const base = `/api/v2/chatbots/${(await first.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id}`;
+    const failed = await withoutQueue(first, () => first.call('POST', `${base}/knowledge/website`, token, { url: `${site.url}/` }));
+    expect(failed.status).toBe(500);
+    await crash.closeApp(first);
+
+    const next = await crash.app(env);
+    // The refused add left no job waiting for a queue entry that does not exist.
+    expect((await next.call('GET', `${base}/ingest-jobs`, token)).body.data.jobs).toEqual([]);
+    const added = await next.call('POST', `${base}/knowledge/website`, token, { url: `${site.url}/` });
+    expect(added.status).toBe(202);
+    await next.app.services.queue.drain(20_000);
+    const job = (await next.call('GET', `${base}/ingest-jobs/${added.body.data.job.id}`, token)).body.data.job;
+    expect(job).toMatchObject({ status: 'succeeded', counts: { done: 1, failed: 0 } });
+    const sources = (await next.call('GET', `${base}/knowledge/sources`, token)).body.data.sources;
+    expect(sources.map((s: { status: string; documentCount: number }) => [s.status, s.documentCount])).toEqual([['ready', 1]]);
+  });
+
+  test('a lead stored is a lead notified: a notice that cannot be queued refuses the lead; after restart each lead gets its one mail', async () => {
+    const first = await crash.app(env);
+    const token = (await first.token()).token;
+    const chatbotId = (await first.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id as string;
+    const base = `/api/v2/chatbots/${chatbotId}`;
+    const threadId = (await first.call('POST', `${base}/conversations`, token, {})).body.data.conversation.threadId as string;
+    const session = (await first.call('POST', `/api/widget/${chatbotId}/session`, null, {})).body.data.token as string;
+    // Both ways a lead is captured: details with a message (the conversation's change) and the widget's form.
+    const viaMessage = () => first.call('POST', `${base}/conversations/${threadId}/messages`, token, { message: 'Call me', visitor: { email: 'ann@example.com' } });
+    const viaForm = (a: TestApp) => a.call('POST', '/api/widget/frames', null, { type: 'lead.submit', email: 'bob@example.com' }, { authorization: `Bearer ${session}` });
+    expect((await withoutQueue(first, viaMessage)).status).toBe(500);
+    expect((await withoutQueue(first, () => viaForm(first))).body.data.frames).toMatchObject([{ type: 'error', code: 'INTERNAL_SERVER_ERROR' }]);
+    await crash.closeApp(first);
+
+    const next = await crash.app(env);
+    expect((await next.call('GET', `${base}/leads`, token)).body.data.leads).toEqual([]);
+    expect((await next.call('POST', `${base}/conversations/${threadId}/messages`, token, { message: 'Call me', visitor: { email: 'ann@example.com' } })).status).toBe(201);
+    expect((await viaForm(next)).body.data.frames).toMatchObject([{ type: 'lead.saved' }]);
+    await next.app.services.queue.drain(20_000);
+    const leads = (await next.call('GET', `${base}/leads`, token)).body.data.leads as { email: string }[];
+    expect(leads.map((l) => l.email).sort()).toEqual(['ann@example.com', 'bob@example.com']);
+    const mailDir = join(crash.dataDir, 'mail');
+    expect(existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).length : 0).toBe(leads.length);
+  });
+}, 60_000);
