@@ -6,7 +6,7 @@
  * that rang; `conversation.open` or `hello.resume` replays one from any seq.
  */
 import { CLOSE, PROTOCOL_VERSION, type TeamFrame } from '../../shared/protocol.js';
-import type { AuthContext } from '../domain/auth.js';
+import { type AuthContext, requireScopes } from '../domain/auth.js';
 import { AppError } from '../domain/errors.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
 import type { ChatbotRecord, Page, PageRequest } from '../domain/ports.js';
@@ -89,6 +89,8 @@ export class TeamConnection {
         }
         case 'typing': {
           if (!this.greeted) throw new AppError('VALIDATION_FAILED', 'Send hello first');
+          // Visitors and colleagues see it as a person about to reply: a read-only token may not.
+          requireScopes(this.auth!, ['conversations:write']);
           const c = await this.reach(frame.conversationId);
           const agent = await this.gateway.wire.agent(this.chatbots.get(c.chatbotId)!, this.auth!.user.id);
           // The visitor sees a person typing only while one is on the conversation (escalated or

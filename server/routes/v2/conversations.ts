@@ -31,7 +31,8 @@ export const ThreadPatch = Type.Object({
   webhookUrl: WebhookUrl,
   webhookToken: WebhookToken,
   visitor: Type.Optional(Visitor),
-  totalMessagesRead: Type.Optional(Type.Integer({ minimum: 0 })),
+  // The column is a 32-bit integer on PostgreSQL: a larger count was a 500 there.
+  totalMessagesRead: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
 }, { additionalProperties: false, minProperties: 1 });
 export const MessagePatch = Type.Object({
   feedback: Type.Optional(Type.Union([Type.Enum(['up', 'down']), Type.Null()])),

@@ -2,7 +2,8 @@
  * What an open team stream sends is current, not as it was when the stream first followed a
  * conversation: the chatbot's settings as the owner changed them; and the team's typing reaches a
  * visitor only while a person is on the conversation (escalated or taken over), never while the
- * AI answers alone, after a hand-back or once resolved.
+ * AI answers alone, after a hand-back or once resolved; and only from a token that may write to
+ * the conversation (a read-only token, given to a dashboard, must not show visitors a person typing).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -102,4 +103,25 @@ test("the team's typing reaches the visitor only while a person is on the conver
   expect(agentTyping().length).toBe(3);
   stream.close();
   v.close();
+});
+
+test('typing from a token without conversations:write is refused and reaches no one', async () => {
+  const chatbotId = await chatbotWithKnowledge(t);
+  const readOnly = await team((await t.token({ access: 'custom', scopes: ['conversations:read'] })).token);
+  const colleague = await team((await t.token({ access: 'custom', scopes: ['conversations:read'] })).token);
+  const v = await visitor(t.url, (await newSession(t, chatbotId)).token);
+  v.send({ type: 'message.send', clientId: 'ask', text: 'When are refunds paid?' });
+  const { conversationId } = await v.waitFor<AckFrame>((f) => f.type === 'ack');
+  await v.waitFor(answerOf(conversationId, 0));
+  expect((await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${conversationId}/take-over`, t.ownerToken)).status).toBe(200);
+  await v.waitFor((f) => f.type === 'condition' && f.change === 'taken_over');
+
+  readOnly.send({ type: 'typing', conversationId, typing: true });
+  expect(await readOnly.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'TOKEN_SCOPE_NOT_ALLOWED', ref: { type: 'typing' } });
+  const pongs = v.of('pong').length;
+  v.send({ type: 'ping' });
+  await v.waitFor(() => v.of('pong').length > pongs);
+  expect(v.of('typing').filter((f) => f.who === 'agent')).toEqual([]);
+  expect(colleague.of('typing').filter((f) => f.who === 'agent')).toEqual([]);
+  for (const c of [readOnly, colleague, v]) c.close();
 });

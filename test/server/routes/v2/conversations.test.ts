@@ -204,6 +204,18 @@ describe.each(['sqlite', 'postgres'] as const)('conversations over HTTP on %s', 
       expect(bad.status).toBe(400);
     });
 
+    test('the read count takes what a conversation can hold and refuses a number beyond it, changing nothing', async () => {
+      const id = (await start()).conversation.threadId;
+      const url = `${base()}/conversations/${id}`;
+      expect((await t.call('PATCH', url, token, { totalMessagesRead: 2 })).body.data.conversation.totalMessagesRead).toBe(2);
+      for (const n of [2 ** 31, 3e9, 1e20]) {
+        const res = await t.call('PATCH', url, token, { totalMessagesRead: n });
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      }
+      expect((await t.call('GET', url, token)).body.data.conversation.totalMessagesRead).toBe(2);
+    });
+
     test('bulk delete needs confirm:true and deletes nothing without it', async () => {
       const a = (await start()).conversation.threadId;
       const refused = await t.call('POST', `${base()}/conversations/bulk`, token, { action: 'delete', threadIds: [a] });
