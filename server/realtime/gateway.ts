@@ -58,6 +58,8 @@ interface Kept<T> {
 
 /** Conversations whose last commit is kept: the ones written to in the last moments. */
 const RECENT_COMMITS = 2000;
+/** How long the owner's change waits for the hub to take its ring. */
+const RING_WAIT_MS = 1000;
 /** Chatbots kept for their sockets; past it the map starts over (each is one read away). */
 const RECENT_CHATBOTS = 5000;
 
@@ -192,7 +194,11 @@ export class Gateway {
       chatbots.onChange(async (chatbotId) => {
         // Here at once: through Redis the ring would come back only after the owner's answer may have gone.
         this.chatbotChanged(chatbotId);
-        await this.hub.publish(topics.chatbots, { kind: 'chatbot', chatbotId, from: this.instance }).catch((err) => this.onError(err, 'realtime hub publish failed'));
+        const ring = this.hub.publish(topics.chatbots, { kind: 'chatbot', chatbotId, from: this.instance }).catch((err) => this.onError(err, 'realtime hub publish failed'));
+        // The owner's answer waits for the ring, not for a Redis that does not answer (the re-read catches up).
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([ring, new Promise<void>((resolve) => (timer = setTimeout(resolve, RING_WAIT_MS)))]);
+        clearTimeout(timer);
       }),
     );
   }
