@@ -168,9 +168,21 @@ export class TeamConnection {
   }
 
   private async follow(chatbotId: string) {
-    const off = await this.gateway.hub.subscribe(topics.chatbot(chatbotId), (m) => this.onHub(m));
-    if (this.closed || !this.chatbots.has(chatbotId) || this.subscriptions.has(chatbotId)) return off();
-    this.subscriptions.set(chatbotId, off);
+    const hub = await this.gateway.hub.subscribe(topics.chatbot(chatbotId), (m) => this.onHub(m));
+    if (this.closed || !this.chatbots.has(chatbotId) || this.subscriptions.has(chatbotId)) return hub();
+    // A change of the chatbot (settings, deletion) rings: read it again now, not at the next refresh.
+    const rung = this.gateway.follow(chatbotId, () => this.stale());
+    this.subscriptions.set(chatbotId, () => (hub(), rung()));
+  }
+
+  /** Reads the token and its chatbots again at once (a chatbot changed); after a read under way, which may predate the change. */
+  private stale() {
+    const again = () => {
+      this.checkedAt = 0;
+      void this.current();
+    };
+    if (this.checking) void this.checking.then(again);
+    else again();
   }
 
   /**
