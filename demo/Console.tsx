@@ -55,8 +55,13 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
   };
   // What the open conversation shows is read: its unread marker goes (a token without
   // conversations:write keeps the marker; reading still works). The list is read after either way.
-  const markRead = (id: string, count: number) =>
-    client.call('PATCH', `/chatbots/${chatbotId}/conversations/${id}`, { totalMessagesRead: count }).then(refresh, refresh);
+  // A count already written is not written again (each write is a conversation event).
+  const marked = useRef(new Map<string, number>());
+  const markRead = (id: string, count: number) => {
+    if ((marked.current.get(id) ?? -1) >= count) return refresh();
+    marked.current.set(id, count);
+    return client.call('PATCH', `/chatbots/${chatbotId}/conversations/${id}`, { totalMessagesRead: count }).then(refresh, refresh);
+  };
   const load = (id: string) =>
     client.call('GET', `/chatbots/${chatbotId}/conversations/${id}/messages?limit=500`).then((d) => {
       if (openRef.current !== id) return;
