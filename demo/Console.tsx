@@ -1,7 +1,8 @@
 /**
  * The agent console: conversations listed live through the team stream (/api/v2/stream), and
  * take over, reply, hand back and resolve through the v2 API. Everything a visitor wrote is
- * rendered as text (Preact escapes strings; nothing here sets HTML).
+ * rendered as text (Preact escapes strings; nothing here sets HTML), isolated in <bdi> so a name
+ * with direction marks cannot reorder the text around it.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Thread, ThreadMessage } from '../shared/conversations.js';
@@ -148,10 +149,10 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
               <li key={r.threadId}>
                 <button type="button" class={unread ? 'unread' : undefined} data-thread-id={r.threadId} aria-pressed={r.threadId === open} onClick={() => choose(r.threadId)}>
                   <span class="row-top">
-                    <span class="who">{visitorLabel(r)}</span>
+                    <bdi class="who">{visitorLabel(r)}</bdi>
                     {(r.lastMessageAt ?? r.startedAt) && <time dateTime={r.lastMessageAt ?? r.startedAt}>{when(r.lastMessageAt ?? r.startedAt)}</time>}
                   </span>
-                  <span class="preview">{last ? `${AUTHOR[last.author]}${last.text}` : 'No messages yet'}</span>
+                  <span class="preview">{last ? <>{AUTHOR[last.author]}<bdi>{last.text}</bdi></> : 'No messages yet'}</span>
                   <span class="badges">
                     {unread && <span class="badge unread-badge">{r.messageCount - r.totalMessagesRead} new</span>}
                     {conditions(r).map(([kind, label]) => (
@@ -167,7 +168,7 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
         {open && (
           <div class="thread">
             <div class="thread-head">
-              <b>{current ? visitorLabel(current) : ''}</b>
+              <b><bdi>{current ? visitorLabel(current) : ''}</bdi></b>
               {current?.chatUser?.name && current.chatUser.email && <span class="email">{current.chatUser.email}</span>}
               {current && conditions(current).map(([kind, label]) => <span class={`badge ${kind}`}>{label}</span>)}
             </div>
