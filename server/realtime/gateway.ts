@@ -22,6 +22,8 @@ export interface GatewayLimits {
   heartbeatMs: number;
   maxSocketsPerIp: number;
   maxSocketsPerVisitor: number;
+  /** Team streams one v2 token may hold open (on all instances, with Redis). */
+  maxStreamsPerToken: number;
   /** Frames a connection may send per `rateWindowMs` before it is closed (1008). */
   framesPerWindow: number;
   rateWindowMs: number;
@@ -225,9 +227,9 @@ export class Gateway {
     return this.slots.take(`answers:${chatbotId}`, this.limits.maxAnswersPerChatbot);
   }
 
-  /** Counts a socket or stream of this IP (or visitor); null when it is at its limit. */
-  async admit(kind: 'ip' | 'visitor', key: string): Promise<Release | null> {
-    const max = kind === 'ip' ? this.limits.maxSocketsPerIp : this.limits.maxSocketsPerVisitor;
+  /** Counts a socket or stream of this IP (or visitor, or a team stream's token); null when it is at its limit. */
+  async admit(kind: 'ip' | 'visitor' | 'token', key: string): Promise<Release | null> {
+    const max = kind === 'ip' ? this.limits.maxSocketsPerIp : kind === 'visitor' ? this.limits.maxSocketsPerVisitor : this.limits.maxStreamsPerToken;
     const slot = `${kind}:${key}`;
     const release = await this.slots.take(slot, max);
     if (!release) return null;

@@ -45,6 +45,8 @@ export class TeamConnection {
     private readonly authenticate: (token: string) => Promise<AuthContext>,
     /** The caller as it is now; throws an AppError when the token may no longer stream. */
     private readonly reauthorize: (auth: AuthContext) => Promise<AuthContext>,
+    /** Counts the stream against its token's limit; false when the token holds all it may. */
+    private readonly admitToken: (tokenId: string) => Promise<boolean> = async () => true,
   ) {
     this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'), () => transport.room?.());
   }
@@ -122,6 +124,7 @@ export class TeamConnection {
         throw new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'token not valid');
       }
     }
+    if (!(await this.admitToken(this.auth.token.id))) throw new CloseError(CLOSE.tooManySockets, 'too many streams for this token');
     this.greeted = true;
     this.checkedAt = Date.now();
     for (const chatbot of await this.reachable(this.auth)) this.chatbots.set(chatbot.id, chatbot);
