@@ -1,7 +1,8 @@
 /**
  * The agent console: conversations listed live through the team stream (/api/v2/stream), and
  * take over, reply, hand back and resolve through the v2 API. Everything a visitor wrote is
- * rendered as text (Preact escapes strings; nothing here sets HTML).
+ * rendered as text (Preact escapes strings; nothing here sets HTML), isolated in <bdi> so a name
+ * with direction marks cannot reorder the text around it.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Thread, ThreadMessage } from '../shared/conversations.js';
@@ -55,8 +56,13 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
   };
   // What the open conversation shows is read: its unread marker goes (a token without
   // conversations:write keeps the marker; reading still works). The list is read after either way.
-  const markRead = (id: string, count: number) =>
-    client.call('PATCH', `/chatbots/${chatbotId}/conversations/${id}`, { totalMessagesRead: count }).then(refresh, refresh);
+  // A count already written is not written again (each write is a conversation event).
+  const marked = useRef(new Map<string, number>());
+  const markRead = (id: string, count: number) => {
+    if ((marked.current.get(id) ?? -1) >= count) return refresh();
+    marked.current.set(id, count);
+    return client.call('PATCH', `/chatbots/${chatbotId}/conversations/${id}`, { totalMessagesRead: count }).then(refresh, refresh);
+  };
   const load = (id: string) =>
     client.call('GET', `/chatbots/${chatbotId}/conversations/${id}/messages?limit=500`).then((d) => {
       if (openRef.current !== id) return;
@@ -143,10 +149,10 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
               <li key={r.threadId}>
                 <button type="button" class={unread ? 'unread' : undefined} data-thread-id={r.threadId} aria-pressed={r.threadId === open} onClick={() => choose(r.threadId)}>
                   <span class="row-top">
-                    <span class="who">{visitorLabel(r)}</span>
+                    <bdi class="who">{visitorLabel(r)}</bdi>
                     {(r.lastMessageAt ?? r.startedAt) && <time dateTime={r.lastMessageAt ?? r.startedAt}>{when(r.lastMessageAt ?? r.startedAt)}</time>}
                   </span>
-                  <span class="preview">{last ? `${AUTHOR[last.author]}${last.text}` : 'No messages yet'}</span>
+                  <span class="preview">{last ? <>{AUTHOR[last.author]}<bdi>{last.text}</bdi></> : 'No messages yet'}</span>
                   <span class="badges">
                     {unread && <span class="badge unread-badge">{r.messageCount - r.totalMessagesRead} new</span>}
                     {conditions(r).map(([kind, label]) => (
@@ -162,7 +168,7 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
         {open && (
           <div class="thread">
             <div class="thread-head">
-              <b>{current ? visitorLabel(current) : ''}</b>
+              <b><bdi>{current ? visitorLabel(current) : ''}</bdi></b>
               {current?.chatUser?.name && current.chatUser.email && <span class="email">{current.chatUser.email}</span>}
               {current && conditions(current).map(([kind, label]) => <span class={`badge ${kind}`}>{label}</span>)}
             </div>

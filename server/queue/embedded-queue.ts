@@ -37,12 +37,14 @@ export interface EmbeddedQueueOptions {
 }
 
 type Handler = Parameters<JobQueue['handle']>[1];
+type HandlerOptions = NonNullable<Parameters<JobQueue['handle']>[2]>;
 type EnqueueOptions = NonNullable<Parameters<JobQueue['enqueue']>[2]>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class EmbeddedQueue implements JobQueue {
   private readonly handlers = new Map<string, Handler>();
+  private readonly failed = new Map<string, NonNullable<HandlerOptions['onFailed']>>();
   private readonly running = new Set<Promise<void>>();
   private readonly aborts = new Set<AbortController>();
   private timer: NodeJS.Timeout | null = null;
@@ -97,8 +99,9 @@ export class EmbeddedQueue implements JobQueue {
     return jobs;
   }
 
-  handle(name: string, handler: Handler) {
+  handle(name: string, handler: Handler, options: HandlerOptions = {}) {
     this.handlers.set(name, handler);
+    if (options.onFailed) this.failed.set(name, options.onFailed);
   }
 
   start() {
@@ -149,7 +152,9 @@ export class EmbeddedQueue implements JobQueue {
           await this.finish(job.id, { status: 'queued', run_at: iso(Date.now()), lease_until: null, attempts: job.attempts - 1 });
           break;
         }
-        const run = this.run(job).finally(() => {
+        // Past its attempts: the process running its last one died (a claim takes a running row
+        // only once its lease lapsed). Running it again could only crash again, so it ends here.
+        const run = (job.attempts > job.max_attempts ? this.giveUp(job, `the process running it stopped (killed or crashed) during each of its ${job.max_attempts} attempts`) : this.run(job)).finally(() => {
           this.running.delete(run);
           if (this.started) setImmediate(() => void this.poll());
         });
@@ -224,7 +229,7 @@ export class EmbeddedQueue implements JobQueue {
       this.o.onError?.(err, { id: job.id, name: job.name, attempt: job.attempts });
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= job.max_attempts) {
-        await this.finish(job.id, { status: 'failed', finished_at: iso(Date.now()), lease_until: null, last_error: message });
+        await this.giveUp(job, message);
       } else {
         const delay = Math.min(600_000, this.o.backoffBaseMs * 2 ** (job.attempts - 1)) * (0.75 + Math.random() * 0.5);
         await this.finish(job.id, { status: 'queued', run_at: iso(Date.now() + delay), lease_until: null, last_error: message });
@@ -232,6 +237,16 @@ export class EmbeddedQueue implements JobQueue {
     } finally {
       clearInterval(heartbeat);
       this.aborts.delete(abort);
+    }
+  }
+
+  /** Marks the job failed for good and tells its handler's owner (onFailed), once. */
+  private async giveUp(job: ClaimedJob, error: string) {
+    await this.finish(job.id, { status: 'failed', finished_at: iso(Date.now()), lease_until: null, last_error: error });
+    try {
+      await this.failed.get(job.name)?.(JSON.parse(job.payload) as Record<string, unknown>, error);
+    } catch (err) {
+      this.o.onError?.(err, { id: job.id, name: job.name, attempt: job.attempts });
     }
   }
 

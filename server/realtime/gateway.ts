@@ -22,6 +22,8 @@ export interface GatewayLimits {
   heartbeatMs: number;
   maxSocketsPerIp: number;
   maxSocketsPerVisitor: number;
+  /** Team streams one v2 token may hold open (on all instances, with Redis). */
+  maxStreamsPerToken: number;
   /** Frames a connection may send per `rateWindowMs` before it is closed (1008). */
   framesPerWindow: number;
   rateWindowMs: number;
@@ -58,6 +60,8 @@ interface Kept<T> {
 
 /** Conversations whose last commit is kept: the ones written to in the last moments. */
 const RECENT_COMMITS = 2000;
+/** How long the owner's change waits for the hub to take its ring. */
+const RING_WAIT_MS = 1000;
 /** Chatbots kept for their sockets; past it the map starts over (each is one read away). */
 const RECENT_CHATBOTS = 5000;
 
@@ -192,7 +196,11 @@ export class Gateway {
       chatbots.onChange(async (chatbotId) => {
         // Here at once: through Redis the ring would come back only after the owner's answer may have gone.
         this.chatbotChanged(chatbotId);
-        await this.hub.publish(topics.chatbots, { kind: 'chatbot', chatbotId, from: this.instance }).catch((err) => this.onError(err, 'realtime hub publish failed'));
+        const ring = this.hub.publish(topics.chatbots, { kind: 'chatbot', chatbotId, from: this.instance }).catch((err) => this.onError(err, 'realtime hub publish failed'));
+        // The owner's answer waits for the ring, not for a Redis that does not answer (the re-read catches up).
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([ring, new Promise<void>((resolve) => (timer = setTimeout(resolve, RING_WAIT_MS)))]);
+        clearTimeout(timer);
       }),
     );
   }
@@ -219,9 +227,9 @@ export class Gateway {
     return this.slots.take(`answers:${chatbotId}`, this.limits.maxAnswersPerChatbot);
   }
 
-  /** Counts a socket or stream of this IP (or visitor); null when it is at its limit. */
-  async admit(kind: 'ip' | 'visitor', key: string): Promise<Release | null> {
-    const max = kind === 'ip' ? this.limits.maxSocketsPerIp : this.limits.maxSocketsPerVisitor;
+  /** Counts a socket or stream of this IP (or visitor, or a team stream's token); null when it is at its limit. */
+  async admit(kind: 'ip' | 'visitor' | 'token', key: string): Promise<Release | null> {
+    const max = kind === 'ip' ? this.limits.maxSocketsPerIp : kind === 'visitor' ? this.limits.maxSocketsPerVisitor : this.limits.maxStreamsPerToken;
     const slot = `${kind}:${key}`;
     const release = await this.slots.take(slot, max);
     if (!release) return null;

@@ -80,12 +80,13 @@ export function afterAdmission(connection: Socketed, admission: Promise<boolean>
  * Redis) is given back at once, and one granted twice (two hellos) counts once.
  */
 export class Holdings {
-  // Two named fields rather than a map: one of these lives per idle socket.
+  // Named fields rather than a map: one of these lives per idle socket. `token`: a team stream's.
   private ip: (() => void) | null = null;
   private visitor: (() => void) | null = null;
+  private token: (() => void) | null = null;
   private gone = false;
 
-  keep(name: 'ip' | 'visitor', release: () => void) {
+  keep(name: 'ip' | 'visitor' | 'token', release: () => void) {
     if (this.gone || this[name]) return release();
     this[name] = release;
   }
@@ -94,7 +95,8 @@ export class Holdings {
     this.gone = true;
     this.ip?.();
     this.visitor?.();
-    this.ip = this.visitor = null;
+    this.token?.();
+    this.ip = this.visitor = this.token = null;
   }
 }
 

@@ -45,6 +45,8 @@ export class TeamConnection {
     private readonly authenticate: (token: string) => Promise<AuthContext>,
     /** The caller as it is now; throws an AppError when the token may no longer stream. */
     private readonly reauthorize: (auth: AuthContext) => Promise<AuthContext>,
+    /** Counts the stream against its token's limit; false when the token holds all it may. */
+    private readonly admitToken: (tokenId: string) => Promise<boolean> = async () => true,
   ) {
     this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'), () => transport.room?.());
   }
@@ -122,6 +124,7 @@ export class TeamConnection {
         throw new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'token not valid');
       }
     }
+    if (!(await this.admitToken(this.auth.token.id))) throw new CloseError(CLOSE.tooManySockets, 'too many streams for this token');
     this.greeted = true;
     this.checkedAt = Date.now();
     for (const chatbot of await this.reachable(this.auth)) this.chatbots.set(chatbot.id, chatbot);
@@ -168,9 +171,21 @@ export class TeamConnection {
   }
 
   private async follow(chatbotId: string) {
-    const off = await this.gateway.hub.subscribe(topics.chatbot(chatbotId), (m) => this.onHub(m));
-    if (this.closed || !this.chatbots.has(chatbotId) || this.subscriptions.has(chatbotId)) return off();
-    this.subscriptions.set(chatbotId, off);
+    const hub = await this.gateway.hub.subscribe(topics.chatbot(chatbotId), (m) => this.onHub(m));
+    if (this.closed || !this.chatbots.has(chatbotId) || this.subscriptions.has(chatbotId)) return hub();
+    // A change of the chatbot (settings, deletion) rings: read it again now, not at the next refresh.
+    const rung = this.gateway.follow(chatbotId, () => this.stale());
+    this.subscriptions.set(chatbotId, () => (hub(), rung()));
+  }
+
+  /** Reads the token and its chatbots again at once (a chatbot changed); after a read under way, which may predate the change. */
+  private stale() {
+    const again = () => {
+      this.checkedAt = 0;
+      void this.current();
+    };
+    if (this.checking) void this.checking.then(again);
+    else again();
   }
 
   /**

@@ -109,7 +109,8 @@ it('lists each conversation by visitor, latest message, time and condition, with
   expect((await app.call('PATCH', base(mailOnly), app.ownerToken, { visitor: { email: 'li@example.com' } })).status).toBe(200);
   const anonymous = await visitorSays('When are refunds paid?');
   expect((await app.call('POST', `${base(anonymous)}/escalate`, app.ownerToken)).status).toBe(200);
-  const hostileName = '<img src=x onerror="window.__xss=2">Eve';
+  // Markup, and a right-to-left override that must not reorder the row around the name.
+  const hostileName = '<img src=x onerror="window.__xss=2">Eve \u202Egnp.exe';
   const hostile = await visitorSays('Is shipping back free?');
   expect((await app.call('PATCH', base(hostile), app.ownerToken, { visitor: { name: hostileName } })).status).toBe(200);
   expect((await app.call('POST', `${base(hostile)}/take-over`, app.ownerToken)).status).toBe(200);
@@ -127,6 +128,7 @@ it('lists each conversation by visitor, latest message, time and condition, with
   expect(await row(anonymous).locator('.badge').allTextContents()).toEqual(expect.arrayContaining(['Escalated']));
   // The visitor's own words, as text: the name and the message, with no element made of them.
   expect(await row(hostile).locator('.who').textContent()).toBe(hostileName);
+  expect(await row(hostile).locator('.who').evaluate((e) => e.tagName)).toBe('BDI');
   expect(await row(hostile).locator('.preview').textContent()).toBe('<script>window.__xss=3</script>Still there?');
   expect(await row(hostile).locator('.badge').allTextContents()).toEqual(expect.arrayContaining(['Taken over']));
   expect(await page.locator('.threads img, .threads script').count()).toBe(0);

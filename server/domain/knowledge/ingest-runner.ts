@@ -86,7 +86,16 @@ export class IngestRunner {
     private readonly indexer: DocumentIndexer,
     private readonly options: IngestRunnerOptions,
   ) {
-    queue.handle(INGEST_JOB, (payload, job) => this.run(String(payload.jobId), job.signal));
+    queue.handle(INGEST_JOB, (payload, job) => this.run(String(payload.jobId), job.signal), { onFailed: (payload, error) => this.givenUp(String(payload.jobId), error) });
+  }
+
+  /** The queue gave the job up: it ends failed with the reason, rather than "running" (its source "syncing") for ever. */
+  private async givenUp(jobId: string, error: string) {
+    const job = await this.store.knowledge.ingest.getJob(jobId);
+    const source = job && (await this.store.knowledge.sources.get(job.sourceId));
+    if (!job || !source || FINAL.has(job.status)) return;
+    await this.finish(job, source, 'failed', `The job stopped: ${error}`.slice(0, 1000));
+    this.log('warn', { jobId, chatbotId: source.chatbotId, sourceId: source.id, error }, `ingest job failed: ${error}`);
   }
 
   private log(level: 'info' | 'warn', fields: Record<string, unknown>, message: string) {

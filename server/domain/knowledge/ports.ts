@@ -204,7 +204,17 @@ export interface JobQueue {
    * Registers the handler of a job name; a throw retries with backoff until maxAttempts. `signal`
    * aborts when the process stops: a handler that then throws is put back without using an attempt.
    */
-  handle(name: string, handler: (payload: Record<string, unknown>, job: { id: string; attempt: number; signal: AbortSignal }) => Promise<void>): void;
+  handle(
+    name: string,
+    handler: (payload: Record<string, unknown>, job: { id: string; attempt: number; signal: AbortSignal }) => Promise<void>,
+    options?: {
+      /**
+       * Called once when the queue gives the job up (`error` says why): its last attempt threw, or
+       * the process running it died during every attempt (then the handler does not run again).
+       */
+      onFailed?: (payload: Record<string, unknown>, error: string) => Promise<void>;
+    },
+  ): void;
   start(): void;
   /** Stops taking jobs and waits for running ones. */
   stop(): Promise<void>;

@@ -41,19 +41,20 @@ export class GapAnswers {
     if (!gap.conversationId) return null;
     const conversation = await this.store.conversations.get(gap.conversationId);
     if (!conversation || conversation.chatbotId !== gap.chatbotId) return null;
+    const user = conversation.chatUserId ? await this.store.conversations.chatUsers.get(conversation.chatUserId) : null;
+    const mail = !!user?.verified && !!user.email && !(await this.presence({ chatbotId: gap.chatbotId, chatUserId: user.id, conversationId: conversation.id }));
     const message = await this.conversations.postTeamAnswer(
       gap.chatbotId,
       conversation.id,
       { text: answer.trim(), agentId: by.id, agentName: by.name ?? by.email, meta: { knowledgeGapId: gap.id } },
-      (s, messageId) => s.visitors.gapDeliveries.claim(gap.id, conversation.id, messageId, nowIso()),
+      async (s, messageId) => {
+        if (!(await s.visitors.gapDeliveries.claim(gap.id, conversation.id, messageId, nowIso()))) return false;
+        // Queued with the post it tells of: a later answer finds the gap delivered and queues nothing.
+        if (mail) await this.queue.enqueue(GAP_MAIL_JOB, { gapId: gap.id, chatbotId: gap.chatbotId, answer: answer.trim() }, { within: s });
+        return true;
+      },
     );
-    if (!message) return null;
-    const user = conversation.chatUserId ? await this.store.conversations.chatUsers.get(conversation.chatUserId) : null;
-    if (user?.verified && user.email) {
-      const here = await this.presence({ chatbotId: gap.chatbotId, chatUserId: user.id, conversationId: conversation.id });
-      if (!here) await this.queue.enqueue(GAP_MAIL_JOB, { gapId: gap.id, chatbotId: gap.chatbotId, answer: answer.trim() });
-    }
-    return message.id;
+    return message?.id ?? null;
   }
 
   private async sendMail(gapId: string, chatbotId: string, answer: string) {

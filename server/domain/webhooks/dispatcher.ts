@@ -13,6 +13,7 @@ import type { ClaimedDelivery, DeliveryOutcome, WebhookSender } from './ports.js
 import { DISABLE_AFTER_FAILED_DELIVERIES, GONE_STATUS, isSuccess, retryDelay } from './schedule.js';
 import { signDelivery } from './signature.js';
 import type { SigningSecrets } from './signing-secrets.js';
+import { configuredUrls } from './targets.js';
 
 export const WEBHOOK_USER_AGENT = 'Parley-Webhooks/0.1 (+https://github.com/parley-chat/parley)';
 
@@ -167,12 +168,33 @@ export class WebhookDispatcher {
     return started;
   }
 
+  /**
+   * Why a delivery must not be sent any more, or null. Checked before every attempt, so a webhook
+   * the owner deleted (or a plan that lost the add-on) stops receiving at once, retries included.
+   * Test sends go to the URL the owner named for them.
+   */
+  private async noLongerWanted(row: ClaimedDelivery): Promise<string | null> {
+    if (row.targetSource === 'test') return null;
+    const chatbot = await this.store.chatbots.get(row.chatbotId);
+    if (!chatbot) return 'The chatbot no longer exists';
+    if ((await this.store.accounts.get(chatbot.accountId))?.plan.webhooks !== true) return "The account's plan no longer includes webhooks";
+    const thread = row.targetSource === 'thread' && row.conversationId ? await this.store.conversations.get(row.conversationId) : null;
+    const urls = row.targetSource === 'thread' ? [thread?.webhookUrl] : configuredUrls(chatbot.settings);
+    if (!urls.includes(row.targetUrl)) return 'The webhook URL is no longer configured: nothing more is sent to it';
+    return null;
+  }
+
   private async attempt(row: ClaimedDelivery): Promise<void> {
     const deliveries = this.store.webhooks.deliveries;
     const startedAt = iso(this.clock.now());
     const base = { attempts: row.attempts, lastStatus: row.lastStatus, deliveredAt: null, lastAttemptAt: row.lastAttemptAt };
     if (row.targetDisabled) {
       await deliveries.finish(row.id, { ...base, status: 'skipped', nextAttemptAt: null, lastError: 'The target is disabled after repeated failures; re-enable it, then redeliver' }, startedAt, false);
+      return;
+    }
+    const gone = await this.noLongerWanted(row);
+    if (gone) {
+      await deliveries.finish(row.id, { ...base, status: 'skipped', nextAttemptAt: null, lastError: gone }, startedAt, false);
       return;
     }
     let token: string | null;

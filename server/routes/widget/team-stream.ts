@@ -63,7 +63,12 @@ export async function teamStream(app: FastifyInstance) {
       if (socket.readyState === socket.OPEN) socket.close(CLOSE.tooManySockets, 'too many sockets from this address');
       return false;
     });
-    const connection = new TeamConnection(gateway, pre ?? null, socketTransport(socket, gateway), authenticate, reauthorize);
+    const admitToken = async (tokenId: string) => {
+      const release = await gateway.admit('token', tokenId);
+      if (release) holdings.keep('token', release);
+      return release !== null;
+    };
+    const connection = new TeamConnection(gateway, pre ?? null, socketTransport(socket, gateway), authenticate, reauthorize, admitToken);
     runSocket(socket, gateway, afterAdmission(connection, admission), () => holdings.releaseAll());
   });
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AckFrame, CLOSE, type ConditionFrame } from '../../../shared/protocol.js';
 import { signIdentity } from '../../../server/domain/visitors/identity.js';
+import { type DelayProxy, startDelayProxy } from '../../helpers/delay-proxy.js';
 import { REDIS_URL, redisAvailable } from '../../helpers/redis.js';
 import { chatbotWithKnowledge, type LiveApp, newSession, readEvents, startLiveApp, visitor } from '../../helpers/widget.js';
 
@@ -105,4 +106,36 @@ describe.each([
     expect(anonymous.closed).toBeNull();
     anonymous.close();
   });
+});
+
+describe.runIf(hasRedis)('Redis late', () => {
+  let proxy: DelayProxy;
+  let a: LiveApp;
+  let b: LiveApp;
+  let dataDir: string;
+  beforeAll(async () => {
+    const target = new URL(REDIS_URL);
+    proxy = await startDelayProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const throughProxy = new URL(REDIS_URL);
+    throughProxy.host = proxy.address;
+    dataDir = mkdtempSync(join(tmpdir(), 'parley-doorbell-late-'));
+    a = await startLiveApp({ dataDir, env: { ...env, REDIS_URL: throughProxy.href } });
+    b = await startLiveApp({ dataDir, env: { ...env, REDIS_URL } });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await b?.close();
+    await a?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the owner\'s change is answered while Redis holds its reply back, and still rings the other instance', async () => {
+    const origin = 'https://www.shop.test';
+    const chatbotId = await chatbotWithKnowledge(a);
+    const c = await visitor(b.url, (await newSession(b, chatbotId)).token, undefined, origin);
+    // Redis carries out a's commands at once; its replies to a come long after this test's deadline.
+    proxy.delayMs = 60_000;
+    expect((await a.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/general`, a.ownerToken, { allowedDomains: ['shop.test'] })).status).toBe(200);
+    expect((await c.waitClosed()).code).toBe(CLOSE.originRefused);
+  }, 15_000);
 });

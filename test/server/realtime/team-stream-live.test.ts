@@ -53,6 +53,32 @@ test('a followed conversation is rendered with the chatbot settings as they are 
   v.close();
 });
 
+test("an owner's change reaches an open stream at once, not at its next re-read (the chatbot's doorbell)", async () => {
+  // Re-reads a minute apart: only the ring can bring the change.
+  const slow = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '60000', WS_HEARTBEAT_MS: '60000' } });
+  try {
+    const chatbotId = await chatbotWithKnowledge(slow, { 'chat-mode': { hideSources: true } });
+    const ws = new WebSocket(slow.url.replace(/^http/, 'ws') + '/api/v2/stream', [WS_SUBPROTOCOL, TEAM_TOKEN_PROTOCOL_PREFIX + (await slow.token({ access: 'custom', scopes: ['conversations:read'] })).token]);
+    const stream = new Client(ws);
+    await new Promise((resolve) => ws.once('open', resolve));
+    stream.send({ type: 'hello', v: 1 });
+    await stream.waitFor((f) => (f as { type: string }).type === 'team.ready');
+    const v = await visitor(slow.url, (await newSession(slow, chatbotId)).token);
+    v.send({ type: 'message.send', clientId: 'first', text: 'When are refunds paid?' });
+    const { conversationId } = await v.waitFor<AckFrame>((f) => f.type === 'ack');
+    const first = await stream.waitFor<Extract<ServerFrame, { type: 'answer.done' }>>(answerOf(conversationId, 0));
+    expect(first.message.sources).toEqual([]);
+    expect((await slow.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/chat-mode`, slow.ownerToken, { hideSources: false })).status).toBe(200);
+    v.send({ type: 'message.send', conversationId, clientId: 'second', text: 'When are refunds paid?' });
+    const second = await stream.waitFor<Extract<ServerFrame, { type: 'answer.done' }>>(answerOf(conversationId, first.seq));
+    expect(second.message.sources.length).toBeGreaterThan(0);
+    stream.close();
+    v.close();
+  } finally {
+    await slow.close();
+  }
+});
+
 test("the team's typing reaches the visitor only while a person is on the conversation", async () => {
   const chatbotId = await chatbotWithKnowledge(t);
   const { token } = await t.token({ access: 'custom', scopes: ['conversations:read', 'conversations:write'] });

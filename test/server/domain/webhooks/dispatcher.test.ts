@@ -13,6 +13,7 @@ import { WebhookDispatcher } from '../../../../server/domain/webhooks/dispatcher
 import { WebhookOutbox } from '../../../../server/domain/webhooks/outbox.js';
 import type { PayloadVariant } from '../../../../server/domain/webhooks/ports.js';
 import { RETRY_DELAYS_MS } from '../../../../server/domain/webhooks/schedule.js';
+import { configuredUrls } from '../../../../server/domain/webhooks/targets.js';
 import { SigningSecrets } from '../../../../server/domain/webhooks/signing-secrets.js';
 import { addressRangeMatcher } from '../../../../server/outbound/address-policy.js';
 import { GuardedHttpClient } from '../../../../server/outbound/guarded-client.js';
@@ -89,7 +90,13 @@ describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dial
     return bot;
   }
 
+  /** Deliveries to `url`, which the chatbot's settings name (as when the outbox writes them). */
   async function enqueue(bot: ChatbotRecord, url: string, variant: PayloadVariant = 'A', n = 1) {
+    const settings = (await store.chatbots.get(bot.id))!.settings;
+    if (!configuredUrls(settings).includes(url)) {
+      const free = ['webhookUrl', 'messagesWebhookUrl', 'escalationWebhookUrl', 'leadsWebhookUrl'].find((k) => !settings[k])!;
+      await store.chatbots.update(bot.id, { settings: { ...settings, [free]: url } }, new Date(clock.t).toISOString());
+    }
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const d = await outbox.write(store, bot.id, null, 'message', variant, { url, token: 'tok-1', source: 'event' }, { event: 'ADD_MESSAGE', data: { i } }, new Date(clock.t).toISOString());
@@ -99,6 +106,34 @@ describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dial
   }
 
   const row = (bot: ChatbotRecord, id: string) => store.webhooks.deliveries.get(bot.id, id);
+
+  test('a webhook the owner removed, or a plan that lost the add-on, gets no further attempt: its pending deliveries are skipped', async () => {
+    const bot = await chatbot();
+    const url = `${receiver.url}/removed`;
+    const at = () => new Date(clock.t).toISOString();
+    await store.chatbots.update(bot.id, { settings: { messagesWebhookUrl: url } }, at());
+    receiver.respond = () => 500;
+    const d = dispatcher();
+    const [id] = await enqueue(bot, url);
+    await d.runDue();
+    expect(receiver.received).toHaveLength(1);
+    // The owner deletes the webhook while the delivery waits for its retry.
+    await store.chatbots.update(bot.id, { settings: { messagesWebhookUrl: null } }, at());
+    clock.t += RETRY_DELAYS_MS.A[0];
+    await d.runDue();
+    expect(receiver.received).toHaveLength(1);
+    expect(await row(bot, id)).toMatchObject({ status: 'skipped', nextAttemptAt: null, totalAttempts: 1 });
+    expect((await row(bot, id))!.lastError).toMatch(/no longer/);
+
+    // The same when the account's plan no longer has webhooks.
+    await store.chatbots.update(bot.id, { settings: { messagesWebhookUrl: url } }, at());
+    const [second] = await enqueue(bot, url);
+    const account = (await store.accounts.get(bot.accountId))!;
+    await store.accounts.update(bot.accountId, { plan: { ...account.plan, webhooks: false } }, at());
+    await d.runDue();
+    expect(receiver.received).toHaveLength(1);
+    expect(await row(bot, second)).toMatchObject({ status: 'skipped', totalAttempts: 0 });
+  });
 
   test.each(['A', 'B'] as const)('variant %s: retries exactly on its schedule, then fails', async (variant) => {
     const bot = await chatbot();

@@ -1,15 +1,17 @@
 /**
  * Work queued for an accepted change is written with the change, all or nothing: an ingest job's
- * rows and its queue entry, a lead and its owner's notice. The state a kill between the two
+ * rows and its queue entry, a lead and its owner's notice, a knowledge gap's answer posted to a
+ * visitor who is away and its e-mail. The state a kill between the two
  * writes would leave is made here deterministically: the queue's table is away while the change
  * runs (its insert fails as a dead process's would never happen), then the app restarts on the
  * same database with the table back. Before the fix the ingest job stayed "queued" with nothing
  * to run it, its source "syncing", and every re-add or re-sync handed back that job forever.
  * On SQLite and on PostgreSQL; in CI an unreachable PostgreSQL fails the file.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { recordGap } from '../../../../server/domain/resources/knowledge-gaps.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { TestApp } from '../../../helpers/app.js';
 import { crashFixture } from '../../../helpers/crash-fixture.js';
@@ -88,5 +90,27 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     expect(leads.map((l) => l.email).sort()).toEqual(['ann@example.com', 'bob@example.com']);
     const mailDir = join(crash.dataDir, 'mail');
     expect(existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).length : 0).toBe(leads.length);
+  });
+
+  test('a gap answer posted to an away visitor is mailed: a mail that cannot be queued does not post it; answered again after restart, it is posted and mailed once', async () => {
+    const first = await crash.app(env);
+    const token = (await first.token()).token;
+    const chatbotId = (await first.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id as string;
+    const base = `/api/v2/chatbots/${chatbotId}`;
+    const conversation = (await first.call('POST', `${base}/conversations`, token, { visitor: { name: 'Kim' } })).body.data.conversation;
+    await first.app.services.visitors.accounts.bindVerified(chatbotId, 'kim@example.com', {}, conversation.chatUserId);
+    const gap = await recordGap(first.app.services.store, { chatbotId, conversationId: conversation.threadId, messageId: null, question: 'Do you ship to Norway?' });
+    const answer = (a: TestApp) => a.call('POST', `${base}/knowledge-gaps/${gap.id}/answer`, token, { answer: 'Yes, in 3 days.' });
+    expect((await withoutQueue(first, () => answer(first))).status).toBe(200); // the gap's answer is kept; its post is refused whole
+    await crash.closeApp(first);
+
+    const next = await crash.app(env);
+    expect((await answer(next)).status).toBe(200);
+    await next.app.services.queue.drain(20_000);
+    const messages = (await next.call('GET', `${base}/conversations/${conversation.threadId}/messages`, token)).body.data.messages as { text: string }[];
+    expect(messages.filter((m) => m.text === 'Yes, in 3 days.')).toHaveLength(1);
+    const mailDir = join(crash.dataDir, 'mail');
+    const mails = existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).map((f) => readFileSync(join(mailDir, f), 'utf8')) : [];
+    expect(mails.filter((m) => /^To: kim@example\.com/m.test(m))).toHaveLength(1);
   });
 }, 60_000);
