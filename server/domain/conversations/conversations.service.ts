@@ -352,7 +352,11 @@ export class ConversationsService {
       options.onStored?.(r.message);
       return r;
     };
-    if (await this.store.conversations.messages.byClientId(chatbot.id, key)) return replay();
+    const stored = () => this.store.conversations.messages.byClientId(chatbot.id, key);
+    // A resend that would start a conversation is found before one is opened for it. Into a
+    // conversation it has, a visitor's message is written without that read: the client id's
+    // unique index refuses a resend inside the write (DuplicateClientId), which stores nothing.
+    if (!conversation && (await stored())) return replay();
     // A new conversation is stored with its first message, all or nothing: never one left empty.
     const opening = conversation ? undefined : this.draft(chatbot, { chatUserId });
     const target = conversation ?? opening!.conversation;
@@ -360,8 +364,11 @@ export class ConversationsService {
     try {
       return await this.visitorMessage(chatbot, target, text, options.onToken, key, { ...options, meta: { clientId: options.clientId }, opening });
     } catch (err) {
-      if (!(err instanceof DuplicateClientId)) throw err;
-      return replay();
+      // A concurrent resend won (nothing of this one was stored, a conversation it opened neither).
+      if (err instanceof DuplicateClientId) return replay();
+      // Refused by the conversation's condition (resolved since): a resend of a message stored before still gets its ack.
+      if (conversation && err instanceof AppError && (await stored())) return replay();
+      throw err;
     }
   }
 
