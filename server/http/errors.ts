@@ -43,6 +43,9 @@ export function fieldErrors(issues: AjvIssue[], part: string | undefined): (Fiel
   return out;
 }
 
+/** busboy reports a malformed body (cut short, no boundary) as a plain Error with one of these messages. */
+const MULTIPART_PARSE_ERROR = /^(Unexpected end of multipart data|Multipart: Boundary not found|.+ terminated early due to unexpected end of multipart data)$/;
+
 function fastifyErrorBody(err: FastifyError): { status: number; code: AppError['code']; message: string; hint?: string; details?: unknown } | null {
   if (err.validation) {
     return {
@@ -71,6 +74,15 @@ function fastifyErrorBody(err: FastifyError): { status: number; code: AppError['
         message: 'This route does not read that Content-Type',
         hint: 'Send application/json (multipart/form-data for file uploads)',
       };
+  }
+  if (MULTIPART_PARSE_ERROR.test(err.message ?? '')) {
+    return {
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'The multipart/form-data body is not valid',
+      hint: 'Send the whole form with the boundary named in Content-Type',
+      details: [{ path: [], message: err.message }],
+    };
   }
   if (err instanceof SyntaxError || (err as { name?: string }).name === 'SyntaxError') {
     return { status: 400, code: 'INVALID_JSON', message: 'The body is not valid JSON', hint: 'Check quotes, commas and brackets' };
