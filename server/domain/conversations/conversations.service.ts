@@ -345,16 +345,24 @@ export class ConversationsService {
       options.onStored?.(r.message);
       return r;
     };
-    if (await this.store.conversations.messages.byClientId(chatbot.id, key)) return replay();
+    const stored = () => this.store.conversations.messages.byClientId(chatbot.id, key);
+    // A resend that would start a conversation is found before one is opened for it. Into a
+    // conversation it has, a visitor's message is written without that read: the client id's
+    // unique index refuses a resend inside the write (DuplicateClientId), which stores nothing.
+    if (!conversation && (await stored())) return replay();
     const target = conversation ?? (await this.open(chatbot, undefined, { chatUserId }));
     options.onConversation?.(target);
     try {
       return await this.visitorMessage(chatbot, target, text, options.onToken, key, { ...options, meta: { clientId: options.clientId } });
     } catch (err) {
-      if (!(err instanceof DuplicateClientId)) throw err;
-      // A concurrent resend won: a conversation opened for this one stays empty, so it goes.
-      if (!conversation) await this.store.conversations.delete([target.id]);
-      return replay();
+      if (err instanceof DuplicateClientId) {
+        // A concurrent resend won: a conversation opened for this one stays empty, so it goes.
+        if (!conversation) await this.store.conversations.delete([target.id]);
+        return replay();
+      }
+      // Refused by the conversation's condition (resolved since): a resend of a message stored before still gets its ack.
+      if (conversation && err instanceof AppError && (await stored())) return replay();
+      throw err;
     }
   }
 

@@ -104,6 +104,23 @@ test('a resent message on one socket is acknowledged with the stored message, no
   c.close();
 });
 
+test('a message resent after its conversation was resolved is acknowledged as stored, not refused as closed', async () => {
+  const session = await newSession(t, chatbotId);
+  const c = await visitor(t.url, session.token);
+  c.send({ type: 'message.send', clientId: 'before-resolve', text: 'When are refunds paid?' });
+  const first = await c.waitFor<AckFrame>((f) => f.type === 'ack');
+  await c.waitFor((f) => f.type === 'answer.done');
+  const resolved = await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/conversations/${first.conversationId}`, t.ownerToken, { status: 'RESOLVED' });
+  expect(resolved.status).toBe(200);
+  // The ack was lost on the way (say): the client sends the same message again.
+  c.send({ type: 'message.send', clientId: 'before-resolve', conversationId: first.conversationId, text: 'When are refunds paid?' });
+  await expect.poll(() => c.of('ack').length).toBe(2);
+  expect(c.of('ack')[1]).toEqual(first);
+  expect(c.of('error')).toEqual([]);
+  expect((await events(first.conversationId)).map((e) => e.type)).toEqual(['conversation.started', 'message.added', 'message.added', 'conversation.resolved']);
+  c.close();
+});
+
 test('resume works across a server restart: the same token, the events missed while it was down', async () => {
   const session = await newSession(t, chatbotId);
   const c = await visitor(t.url, session.token);
