@@ -245,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSocketsPerIp: integer(env, 'WS_MAX_SOCKETS_PER_IP', 50, 1, 1_000_000),
       maxSocketsPerVisitor: integer(env, 'WS_MAX_SOCKETS_PER_VISITOR', 10, 1, 1_000_000),
       maxStreamsPerToken: integer(env, 'WS_MAX_STREAMS_PER_TOKEN', 20, 1, 1_000_000),
+      teamFollowedMax: integer(env, 'WS_TEAM_FOLLOWED_MAX', 10_000, 1, 10_000_000),
       framesPerWindow: integer(env, 'WS_MAX_FRAMES_PER_10S', 60, 1, 100_000),
       rateWindowMs: 10_000,
       bufferLimitBytes: integer(env, 'WS_BUFFER_LIMIT_BYTES', 1_048_576, 1024, 256 * 1_048_576),

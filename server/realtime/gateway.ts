@@ -24,6 +24,8 @@ export interface GatewayLimits {
   maxSocketsPerVisitor: number;
   /** Team streams one v2 token may hold open (on all instances, with Redis). */
   maxStreamsPerToken: number;
+  /** Conversations one team stream keeps following; the least recently active idle one goes beyond it (tracker.ts). */
+  teamFollowedMax: number;
   /** Frames a connection may send per `rateWindowMs` before it is closed (1008). */
   framesPerWindow: number;
   rateWindowMs: number;

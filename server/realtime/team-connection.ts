@@ -48,7 +48,7 @@ export class TeamConnection {
     /** Counts the stream against its token's limit; false when the token holds all it may. */
     private readonly admitToken: (tokenId: string) => Promise<boolean> = async () => true,
   ) {
-    this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'), () => transport.room?.());
+    this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'), () => transport.room?.(), gateway.limits.teamFollowedMax);
   }
 
   send(frame: TeamFrame) {

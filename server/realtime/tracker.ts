@@ -13,6 +13,8 @@ import type { Gateway } from './gateway.js';
 interface Track {
   sent: number;
   chatbot: Pick<ChatbotRecord, 'id' | 'settings'>;
+  /** Work queued and not done: a track with some is never let go. */
+  pending: number;
 }
 
 const PAGE = 200;
@@ -34,6 +36,12 @@ export class Tracker {
     private readonly onError: (err: unknown) => void,
     /** Waits until the reader has room (replays are paced by it). */
     private readonly room: () => Promise<void> | void = () => {},
+    /**
+     * Conversations followed at most (a team stream sees every conversation of its chatbots, for
+     * days): beyond it the least recently active idle one is let go. It is followed again from
+     * the change that rings next, which is what it would have been sent anyway.
+     */
+    private readonly most = Infinity,
   ) {}
 
   has(conversationId: string) {
@@ -46,7 +54,18 @@ export class Tracker {
 
   /** Starts following a conversation from `sent` (what the reader already has). */
   track(conversationId: string, chatbot: Pick<ChatbotRecord, 'id' | 'settings'>, sent: number): void {
-    if (!this.tracks.has(conversationId)) this.tracks.set(conversationId, { sent, chatbot });
+    if (this.tracks.has(conversationId)) return;
+    if (this.tracks.size >= this.most) this.letGo();
+    this.tracks.set(conversationId, { sent, chatbot, pending: 0 });
+  }
+
+  /** Stops following the least recently active conversation with nothing queued. */
+  private letGo() {
+    for (const [id, t] of this.tracks) {
+      if (t.pending) continue;
+      this.tracks.delete(id);
+      return;
+    }
   }
 
   /** The chatbot as read again: its conversations are rendered with it from the next frame on. */
@@ -67,7 +86,16 @@ export class Tracker {
   enqueue(conversationId: string, work: (t: Track) => Promise<void> | void): Promise<void> {
     const t = this.tracks.get(conversationId);
     if (!t) return Promise.resolve();
-    const next = this.chain.then(() => (this.following(conversationId, t) ? work(t) : undefined)).catch(this.onError);
+    // Most recently active last: the first idle one in the map is the one let go.
+    if (this.most !== Infinity) {
+      this.tracks.delete(conversationId);
+      this.tracks.set(conversationId, t);
+    }
+    t.pending++;
+    const next = this.chain
+      .then(() => (this.following(conversationId, t) ? work(t) : undefined))
+      .catch(this.onError)
+      .finally(() => t.pending--);
     this.chain = next;
     return next;
   }
