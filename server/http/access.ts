@@ -27,9 +27,11 @@ export type Access =
        * the owner's role. v2 tokens are refused here, as legacy keys are on v2.
        */
       legacyKey: true;
+      /** The scopes of the route's v2 twin: the owner's role must allow them, as on v2. */
+      scopes: Scope[];
     };
 
-/** The scopes a route declares (none for public and legacy-key routes). */
+/** The scopes a route declares (none for public routes; a legacy route's are its v2 twin's). */
 export const scopesOf = (access: Access): Scope[] => ('scopes' in access ? access.scopes : []);
 
 /** One registered route and its declared access, as the access hook saw it at start. */
@@ -116,7 +118,17 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
         : unauthorized('TOKEN_NOT_VALID', 'The token is unknown or was revoked', 'Create a new token (CLI `tokens create` or POST /api/v2/tokens)');
     }
     request.authContext = auth;
-    if (legacy) return requireActive(auth.account);
+    if (legacy) {
+      // A legacy key holds every scope: what limits it is its owner's role.
+      const missing = access.scopes.filter((s) => !auth.scopes.has(s));
+      if (missing.length) {
+        throw new AppError('TOKEN_SCOPE_NOT_ALLOWED', `The key's user has the role ${auth.user.role}, which does not allow ${missing.join(', ')}`, {
+          details: { requiredScopes: access.scopes, missingScopes: missing },
+          hint: 'Ask an owner to raise your role, or use the key of a user whose role allows it',
+        });
+      }
+      return requireActive(auth.account);
+    }
     requireScopes(auth, access.scopes);
     if (!access.whileInactive) requireActive(auth.account);
   });

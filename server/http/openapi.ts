@@ -146,7 +146,7 @@ export function legacySwaggerOptions(siteUrl: string): FastifyDynamicSwaggerOpti
       servers: [{ url: `${siteUrl}/api` }],
       components: {
         securitySchemes: {
-          legacyKey: { type: 'http', scheme: 'bearer', description: 'A legacy API key (no scopes; acts as the account owner)' },
+          legacyKey: { type: 'http', scheme: 'bearer', description: 'A legacy API key: no scopes of its own, it acts as its user with that user\'s dashboard role (what the role cannot do is 403 TOKEN_SCOPE_NOT_ALLOWED)' },
         },
       },
       security: [{ legacyKey: [] }],

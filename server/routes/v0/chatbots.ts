@@ -42,7 +42,7 @@ export default async function chatbots(fastify: FastifyInstance) {
   const Chatbot = LegacyChatbot;
 
   app.get('/chatbots', endpoint({
-    ...v0('Chatbots fetched'), data: Type.Array(Chatbot),
+    ...v0('Chatbots fetched', ['chatbots:read']), data: Type.Array(Chatbot),
     tags, summary: 'Every chatbot the key reaches, newest first (not paginated)',
   }), async (request) => {
     const views = await wholeList(async (cursor) => {
@@ -53,18 +53,18 @@ export default async function chatbots(fastify: FastifyInstance) {
   });
 
   app.post('/chatbots', endpoint({
-    ...v0('Chatbot created'), status: 201, data: Chatbot,
+    ...v0('Chatbot created', ['chatbots:write']), status: 201, data: Chatbot,
     tags, summary: 'Create a chatbot',
     description: 'The body of v2 POST /chatbots (`settings` takes the v2 sections). Past the plan limit: 403 CHATBOT_LIMIT_REACHED.',
     body: CreateChatbot,
   }), async (request) => presentChatbot(app, request.auth, await service.create(request.auth, request.body)));
 
   app.get('/chatbots/:chatbotId', endpoint({
-    ...v0('Chatbot fetched'), data: Chatbot, tags, summary: 'A chatbot with its quick prompts, prompts, follow-up prompts and settings', params: ChatbotParams,
+    ...v0('Chatbot fetched', ['chatbots:read']), data: Chatbot, tags, summary: 'A chatbot with its quick prompts, prompts, follow-up prompts and settings', params: ChatbotParams,
   }), async (request) => presentChatbot(app, request.auth, await service.get(request.auth, request.params.chatbotId)));
 
   app.delete('/chatbots/:chatbotId', endpoint({
-    ...v0('Chatbot deleted'), data: Chatbot, tags,
+    ...v0('Chatbot deleted', ['chatbots:delete']), data: Chatbot, tags,
     summary: 'Delete a chatbot and everything in it',
     description: 'No confirmation in v0 (v2 needs ?confirm=true): the call deletes. Answers the chatbot as it was.',
     params: ChatbotParams,
@@ -79,7 +79,7 @@ export default async function chatbots(fastify: FastifyInstance) {
 
   for (const [path, section] of SECTIONS) {
     app.patch(`/chatbots/:chatbotId/${path}`, endpoint({
-      ...v0('Settings updated'), data: Chatbot, tags: ['settings'],
+      ...v0('Settings updated', ['settings:write']), data: Chatbot, tags: ['settings'],
       summary: `Change the ${section} settings (v2 PATCH /chatbots/{chatbotId}/settings/${section})`,
       description: `Fields: ${Object.keys(SECTION_FIELDS[section]).join(', ')}. null clears a field. The same rules as v2 (plan features, ranges).`,
       params: ChatbotParams, body: sectionPatchSchema(section),
@@ -87,7 +87,7 @@ export default async function chatbots(fastify: FastifyInstance) {
   }
 
   app.patch('/chatbots/:chatbotId/settings/advanced', endpoint({
-    ...v0('Settings updated'), data: Chatbot, tags: ['settings'],
+    ...v0('Settings updated', ['settings:write']), data: Chatbot, tags: ['settings'],
     summary: 'Change the global webhook pair, creativity and temperature',
     description:
       'webhookUrl and webhookToken are v2 settings/webhooks (the webhook add-on: 403 WEBHOOKS_NOT_AVAILABLE; HTTPS, no internal addresses); creativity and temperature are v2 settings/general ' +

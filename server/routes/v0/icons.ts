@@ -17,7 +17,7 @@ export default async function icons(fastify: FastifyInstance) {
   const tags = ['icons'];
 
   app.post('/chatbots/:chatbotId/icons', endpoint({
-    ...v0('Icon uploaded'), status: 201, data: Icon, tags,
+    ...v0('Icon uploaded', ['settings:write']), status: 201, data: Icon, tags,
     summary: 'Upload an icon (multipart/form-data; v2 POST .../icons)',
     description: `${ICON_FORM} The icon replaces the previous one of that type and its URL goes into the matching *IconSrcId setting.`,
     params: ChatbotParams, querystring: IconTypeQuery,
@@ -27,7 +27,7 @@ export default async function icons(fastify: FastifyInstance) {
   });
 
   app.delete('/chatbots/:chatbotId/icons', endpoint({
-    ...v0('Icon deleted'), data: DeletedIcon, tags,
+    ...v0('Icon deleted', ['settings:write']), data: DeletedIcon, tags,
     summary: 'Delete the icon of a type (v2 DELETE .../icons/{iconType})',
     description: 'v0 names the type in the query (`?type=`); no confirmation. The *IconSrcId setting is cleared.',
     params: ChatbotParams,

@@ -1,11 +1,15 @@
 /** What every legacy route shares: its access (a legacy key), its bodies, and reading a whole list. */
+import type { Scope } from '../../../shared/scopes.js';
 import type { AuthContext } from '../../domain/auth.js';
 import type { ChatbotView } from '../../domain/chatbots.service.js';
 import type { FastifyInstance } from 'fastify';
 import { legacyChatbot } from './shapes.js';
 
-/** endpoint() fields of a legacy route: a legacy API key, legacy bodies with this success message. */
-export const v0 = (message: string) => ({ access: { legacyKey: true as const }, legacy: { message } });
+/**
+ * endpoint() fields of a legacy route: a legacy API key limited to `scopes` (its v2 twin's, which
+ * the key owner's role must allow), legacy bodies with this success message.
+ */
+export const v0 = (message: string, scopes: Scope[]) => ({ access: { legacyKey: true as const, scopes }, legacy: { message } });
 
 /** Legacy lists are not paginated: every page of a v2 list, read in turn. */
 export async function wholeList<T>(read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>): Promise<T[]> {

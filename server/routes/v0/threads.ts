@@ -40,7 +40,7 @@ export default async function threads(fastify: FastifyInstance) {
   };
 
   app.post('/chatbots/:chatbotId/message', endpoint({
-    ...v0('Message sent'), status: 201, data: SentMessage, tags,
+    ...v0('Message sent', ['conversations:write']), status: 201, data: SentMessage, tags,
     summary: 'Send a visitor message: to a new thread, or to `threadId`',
     description:
       'Without `threadId` it starts a thread (v2 POST /chatbots/{chatbotId}/messages), with it it continues that one (v2 POST .../conversations/{threadId}/messages). ' +
@@ -63,14 +63,14 @@ export default async function threads(fastify: FastifyInstance) {
   });
 
   app.patch('/chatbots/:chatbotId/messages/:messageId', endpoint({
-    ...v0('Message updated'), data: MessageSchema, tags,
+    ...v0('Message updated', ['conversations:write']), data: MessageSchema, tags,
     summary: "Rate an answer, or correct the AI's text (v2 PATCH .../conversations/{threadId}/messages/{messageId})",
     description: 'The thread is found from the message; a message of another chatbot is 404.',
     params: MessageParams, body: MessagePatch,
   }), async (request) => (await service.patchMessageById(request.auth, request.params.chatbotId, request.params.messageId, request.body as never)).message);
 
   app.get('/chatbots/:chatbotId/threads', endpoint({
-    ...v0('Threads fetched'), data: Type.Array(ThinThread), tags,
+    ...v0('Threads fetched', ['conversations:read']), data: Type.Array(ThinThread), tags,
     summary: 'Every thread of the chatbot, newest first (not paginated; without messages)', params: ChatbotParams,
   }), async (request) => {
     const all = await wholeList(async (cursor) => {
@@ -81,7 +81,7 @@ export default async function threads(fastify: FastifyInstance) {
   });
 
   app.post('/chatbots/:chatbotId/threads', endpoint({
-    ...v0('Thread created'), status: 201, data: LegacyThread, tags,
+    ...v0('Thread created', ['conversations:write']), status: 201, data: LegacyThread, tags,
     summary: 'Create an empty thread (v2 POST /chatbots/{chatbotId}/conversations, same body)',
     description: 'Thread-level webhook fields need the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE).',
     params: ChatbotParams, body: CreateThread,
@@ -91,14 +91,14 @@ export default async function threads(fastify: FastifyInstance) {
   });
 
   app.get('/chatbots/:chatbotId/threads/:threadId', endpoint({
-    ...v0('Thread fetched'), data: LegacyThread, tags, summary: 'A thread with every message', params: ThreadParams,
+    ...v0('Thread fetched', ['conversations:read']), data: LegacyThread, tags, summary: 'A thread with every message', params: ThreadParams,
   }), async (request) => {
     const { conversation } = await service.get(request.auth, request.params.chatbotId, request.params.threadId);
     return withMessages(request.auth, request.params.chatbotId, conversation);
   });
 
   app.patch('/chatbots/:chatbotId/threads/:threadId', endpoint({
-    ...v0('Thread updated'), data: LegacyThread, tags,
+    ...v0('Thread updated', ['conversations:write']), data: LegacyThread, tags,
     summary: 'Resolve, reopen, tag, set the thread webhook, add visitor details (v2 PATCH .../conversations/{threadId}, same body)',
     params: ThreadParams, body: ThreadPatch,
   }), async (request) => {
@@ -107,7 +107,7 @@ export default async function threads(fastify: FastifyInstance) {
   });
 
   app.post('/chatbots/:chatbotId/threads/:threadId/escalate', endpoint({
-    ...v0('Thread escalated'), data: LegacyThread, tags,
+    ...v0('Thread escalated', ['conversations:write']), data: LegacyThread, tags,
     summary: 'The visitor asks for a person',
     description: `403 HUMAN_TAKEOVER when taken over and not escalated (success when already escalated). ${CLOSED}`,
     params: ThreadParams,

@@ -37,7 +37,7 @@ export default async function v1Links(fastify: FastifyInstance) {
   const service = app.services.knowledge;
 
   app.post('/chatbots/:chatbotId/links', endpoint({
-    ...v0('Links added'), status: 202, data: StartedJob, tags: ['knowledge'],
+    ...v0('Links added', ['knowledge:write']), status: 202, data: StartedJob, tags: ['knowledge'],
     summary: 'Add knowledge by source type (v2 POST .../knowledge/links, /website, /sitemap, /youtube)',
     description: `URLS_LIST and YOUTUBE take \`urls\`; WEBSITE and SITEMAP take \`url\` and their crawl options. A field the source type does not read is 400 VALIDATION_FAILED. ${ADDED}`,
     params: ChatbotParams, body: Body,

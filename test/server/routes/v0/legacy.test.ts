@@ -102,6 +102,35 @@ describe('legacy key authentication', () => {
     failure(await t.call('DELETE', v0(), otherKey), 404, 'CHATBOT_NOT_FOUND');
     success(await t.call('GET', v0(), key));
   });
+
+  test("a member's key acts with the member's role: what the role cannot do on v2 is 403 on v0 too, and changes nothing", async () => {
+    const account = await t.app.services.accounts.resolve();
+    const member = { id: `member-${Date.now()}`, accountId: account.id, email: `member-${Date.now()}@example.com`, name: null, role: 'member' as const, createdAt: new Date().toISOString() };
+    await t.app.services.store.users.insert(member);
+    await t.app.services.store.resources.members.insert({ id: `m-${member.id}`, chatbotId, userId: member.id, role: 'member', invitedById: null, createdAt: member.createdAt });
+    const memberKey = (await t.app.services.tokens.createLegacyKey(member)).token;
+    const before = success(await t.call('GET', v0(), key));
+    const chatbotsBefore = success(await t.call('GET', '/api/v0/chatbots', key)).length;
+    // What a member may do: read, and talk in threads.
+    success(await t.call('GET', v0(), memberKey));
+    success(await t.call('GET', v0('/threads'), memberKey));
+    success(await t.call('POST', v0('/message'), memberKey, { message: 'Hello from a member' }), 201);
+    const refused: [string, string, unknown?][] = [
+      ['DELETE', v0()],
+      ['POST', '/api/v0/chatbots', { title: 'Made by a member' }],
+      ['PATCH', v0('/settings/general'), { historyCount: 7 }],
+      ['PATCH', v0('/settings/advanced'), { temperature: 1.5 }],
+      ['PATCH', v0('/appearance'), { brandColor: '#123456' }],
+      ['POST', v0('/quick-prompts'), { title: 'Member prompt', description: 'x' }],
+      ['POST', v0('/settings/personas'), { title: 'Member persona', description: 'x', instructions: 'x' }],
+    ];
+    for (const [method, url, body] of refused) {
+      const error = failure(await t.call(method as 'POST', url, memberKey, body), 403, 'TOKEN_SCOPE_NOT_ALLOWED');
+      expect(error.message, `${method} ${url}`).toMatch(/role/);
+    }
+    expect(success(await t.call('GET', v0(), key))).toEqual(before);
+    expect(success(await t.call('GET', '/api/v0/chatbots', key))).toHaveLength(chatbotsBefore);
+  });
 });
 
 describe('chatbots', () => {
