@@ -232,19 +232,34 @@ export class ConversationsService {
       return { conversation: await this.view((await this.store.conversations.get(r.message.threadId))!), ...r };
     };
     if (key && (await this.store.conversations.messages.byClientId(chatbot.id, key))) return replay();
-    const conversation = await this.open(chatbot, input.visitor, {});
+    // Without visitor details the conversation is stored with its first message, all or nothing.
+    const opening = input.visitor && hasDetails(input.visitor) ? undefined : this.draft(chatbot, {});
+    const conversation = opening?.conversation ?? (await this.open(chatbot, input.visitor, {}));
     try {
-      const result = await this.visitorMessage(chatbot, conversation, input.message, onToken, key);
+      const result = await this.visitorMessage(chatbot, conversation, input.message, onToken, key, { opening });
       return { conversation: await this.view((await this.store.conversations.get(conversation.id))!), ...result };
     } catch (err) {
       if (!(err instanceof DuplicateClientId)) throw err;
-      // A concurrent resend won: the conversation opened for this one stays empty, so it goes.
-      await this.store.conversations.delete([conversation.id]);
+      // A concurrent resend won: a conversation opened for this one stays empty, so it goes.
+      if (!opening) await this.store.conversations.delete([conversation.id]);
       return replay();
     }
   }
 
   private async open(chatbot: ChatbotRecord, visitor: VisitorDetails | undefined, extra: Partial<ConversationRecord>): Promise<ConversationRecord> {
+    const { conversation, started } = this.draft(chatbot, extra);
+    await this.store.transaction(async (s) => {
+      await s.conversations.insert(conversation);
+      await s.conversations.events.insert(started);
+    });
+    this.committed(conversation, started);
+    if (!visitor || !hasDetails(visitor)) return conversation;
+    await this.identify(chatbot, conversation, visitor);
+    return (await this.store.conversations.get(conversation.id))!;
+  }
+
+  /** A new conversation and its first event, not stored yet. */
+  private draft(chatbot: ChatbotRecord, extra: Partial<ConversationRecord>): Opening {
     const at = nowIso();
     const humanOnly = chatbot.settings.mode === 'HUMAN_ONLY';
     const conversation: ConversationRecord = {
@@ -266,15 +281,7 @@ export class ConversationsService {
       endedAt: null,
       ...extra,
     };
-    const started = [event(conversation, 1, 'conversation.started', { mode: conversation.mode }, at)];
-    await this.store.transaction(async (s) => {
-      await s.conversations.insert(conversation);
-      await s.conversations.events.insert(started);
-    });
-    this.committed(conversation, started);
-    if (!visitor || !hasDetails(visitor)) return conversation;
-    await this.identify(chatbot, conversation, visitor);
-    return (await this.store.conversations.get(conversation.id))!;
+    return { conversation, started: [event(conversation, 1, 'conversation.started', { mode: conversation.mode }, at)] };
   }
 
   // ---- messages ----------------------------------------------------------------------------
@@ -350,16 +357,15 @@ export class ConversationsService {
     // conversation it has, a visitor's message is written without that read: the client id's
     // unique index refuses a resend inside the write (DuplicateClientId), which stores nothing.
     if (!conversation && (await stored())) return replay();
-    const target = conversation ?? (await this.open(chatbot, undefined, { chatUserId }));
+    // A new conversation is stored with its first message, all or nothing: never one left empty.
+    const opening = conversation ? undefined : this.draft(chatbot, { chatUserId });
+    const target = conversation ?? opening!.conversation;
     options.onConversation?.(target);
     try {
-      return await this.visitorMessage(chatbot, target, text, options.onToken, key, { ...options, meta: { clientId: options.clientId } });
+      return await this.visitorMessage(chatbot, target, text, options.onToken, key, { ...options, meta: { clientId: options.clientId }, opening });
     } catch (err) {
-      if (err instanceof DuplicateClientId) {
-        // A concurrent resend won: a conversation opened for this one stays empty, so it goes.
-        if (!conversation) await this.store.conversations.delete([target.id]);
-        return replay();
-      }
+      // A concurrent resend won (nothing of this one was stored, a conversation it opened neither).
+      if (err instanceof DuplicateClientId) return replay();
       // Refused by the conversation's condition (resolved since): a resend of a message stored before still gets its ack.
       if (conversation && err instanceof AppError && (await stored())) return replay();
       throw err;
@@ -391,7 +397,7 @@ export class ConversationsService {
     text: string,
     onToken?: (t: string) => void,
     clientMessageId?: string,
-    options: AnswerOptions & { meta?: Record<string, unknown> } = {},
+    options: AnswerOptions & { meta?: Record<string, unknown>; opening?: Opening } = {},
   ): Promise<VisitorMessageResult> {
     let owed = false;
     let out;
@@ -403,7 +409,7 @@ export class ConversationsService {
           await ctx.s.conversations.owed.insert({ messageId: m.id, conversationId: m.conversationId, chatbotId: chatbot.id, leaseUntil: this.leaseFrom(Date.now()), attempts: 0, createdAt: ctx.at });
         }
         return m;
-      });
+      }, options.opening);
     } catch (err) {
       if (clientMessageId && isUniqueViolation(err)) throw new DuplicateClientId();
       throw err;
@@ -678,10 +684,11 @@ export class ConversationsService {
    * changes with the conversation's new condition and events, all or nothing. On a
    * concurrent change the whole step is evaluated again on the newer condition.
    */
-  private async change<T>(conversation: ConversationRecord, e: ConversationEvent | null, write: (ctx: ChangeContext) => Promise<T>): Promise<{ result: T; next: ConversationRecord; aiAnswers: boolean }> {
+  private async change<T>(conversation: ConversationRecord, e: ConversationEvent | null, write: (ctx: ChangeContext) => Promise<T>, opening?: Opening): Promise<{ result: T; next: ConversationRecord; aiAnswers: boolean }> {
     let current = conversation;
     for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
-      if (attempt > 0) {
+      // A conversation this change opens is not stored before it commits: nothing newer to read.
+      if (attempt > 0 && !opening) {
         const fresh = await this.store.conversations.get(conversation.id);
         if (!fresh) throw notFound('Conversation');
         current = fresh;
@@ -695,6 +702,10 @@ export class ConversationsService {
       const at = nowIso();
       try {
         const out = await this.store.transaction(async (s) => {
+          if (opening) {
+            await s.conversations.insert(opening.conversation);
+            await s.conversations.events.insert(opening.started);
+          }
           const events: ConversationEventRecord[] = [];
           let seq = current.seq;
           const ctx: ChangeContext = {
@@ -729,7 +740,7 @@ export class ConversationsService {
           await this.hooks.onEvents?.(s, next, events);
           return { result, next, events, added: ctx.added };
         }, { group: true });
-        if (out.events) this.committed(out.next, out.events, out.added);
+        if (out.events) this.committed(out.next, opening ? [...opening.started, ...out.events] : out.events, out.added);
         return { result: out.result, next: out.next, aiAnswers: t.aiAnswers };
       } catch (err) {
         if (err instanceof Conflict) continue;
@@ -891,6 +902,11 @@ export class ConversationsService {
 }
 
 class Discard extends Error {}
+/** A conversation to store with the change that adds its first message. */
+interface Opening {
+  conversation: ConversationRecord;
+  started: ConversationEventRecord[];
+}
 /** The chatbot is at its cap of concurrent answers. */
 class Busy extends Error {}
 

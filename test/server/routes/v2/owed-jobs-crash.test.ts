@@ -113,4 +113,28 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     const mails = existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).map((f) => readFileSync(join(mailDir, f), 'utf8')) : [];
     expect(mails.filter((m) => /^To: kim@example\.com/m.test(m))).toHaveLength(1);
   });
+
+  test('a visitor\'s first message and the conversation it opens are stored together: one that fails leaves no empty conversation; resent after restart, one conversation', async () => {
+    const first = await crash.app(env);
+    const token = (await first.token()).token;
+    const chatbotId = (await first.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id as string;
+    const session = (await first.call('POST', `/api/widget/${chatbotId}/session`, null, {})).body.data.token as string;
+    const frame = (a: TestApp, f: Record<string, unknown>) => a.call('POST', '/api/widget/frames', null, f, { authorization: `Bearer ${session}` });
+    const send = { type: 'message.send', clientId: 'first', text: 'Do you ship to Norway?' };
+    // The usage counters (counted with each message) are away: the state of a kill after the conversation was opened, before its message.
+    const rename = (from: string, to: string) => sql`alter table ${sql.table(from)} rename to ${sql.table(to)}`.execute(first.database.db);
+    await rename('usage_counters', 'usage_counters_away');
+    try {
+      expect((await frame(first, send)).body.data.frames).toMatchObject([{ type: 'error', code: 'INTERNAL_SERVER_ERROR' }]);
+    } finally {
+      await rename('usage_counters_away', 'usage_counters');
+    }
+    await crash.closeApp(first);
+
+    const next = await crash.app(env);
+    expect((await frame(next, send)).body.data.frames).toMatchObject([{ type: 'ack', clientId: 'first' }]);
+    const list = (await frame(next, { type: 'conversations.list' })).body.data.frames[0];
+    expect(list.items.map((c: { lastMessage: string | null }) => c.lastMessage)).toEqual([expect.any(String)]);
+    expect((await next.call('GET', `/api/v2/chatbots/${chatbotId}/conversations`, token)).body.data.conversations).toHaveLength(1);
+  });
 }, 60_000);
