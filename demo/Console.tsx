@@ -46,13 +46,28 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
   const [error, setError] = useState('');
   const openRef = useRef<string | null>(null);
   openRef.current = open;
-  const listed = useRef(0);
 
-  // Only the latest list read is shown, and a conversation's messages only while it is the one
-  // open: a slow answer for another must never show under this one (a reply would go astray).
-  const refresh = () => {
-    const n = ++listed.current;
-    return client.call('GET', `/chatbots/${chatbotId}/conversations?limit=50`).then((d) => n === listed.current && setRows([...d.conversations].sort(latestFirst)), (e) => setError(e.message));
+  // One list read at a time: changes heard meanwhile make one more read after it, not one each
+  // (a busy chatbot rings many times a second).
+  const reading = useRef<Promise<unknown> | null>(null);
+  const stale = useRef(false);
+  const refresh = (): Promise<unknown> => {
+    if (reading.current) {
+      stale.current = true;
+      return reading.current;
+    }
+    const read = client
+      .call('GET', `/chatbots/${chatbotId}/conversations?limit=50`)
+      .then((d) => setRows([...d.conversations].sort(latestFirst)), (e) => setError(e.message))
+      .finally(() => {
+        reading.current = null;
+        if (stale.current) {
+          stale.current = false;
+          void refresh();
+        }
+      });
+    reading.current = read;
+    return read;
   };
   // What the open conversation shows is read: its unread marker goes (a token without
   // conversations:write keeps the marker; reading still works). The list is read after either way.
@@ -63,6 +78,8 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
     marked.current.set(id, count);
     return client.call('PATCH', `/chatbots/${chatbotId}/conversations/${id}`, { totalMessagesRead: count }).then(refresh, refresh);
   };
+  // A conversation's messages are shown only while it is the one open: a slow answer for another
+  // must never show under this one (a reply would go astray).
   const load = (id: string) =>
     client.call('GET', `/chatbots/${chatbotId}/conversations/${id}/messages?limit=500`).then((d) => {
       if (openRef.current !== id) return;

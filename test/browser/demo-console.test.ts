@@ -158,3 +158,28 @@ it('lists each conversation by visitor, latest message, time and condition, with
   await page.close();
   await again.page.close();
 });
+
+it('a burst of changes while the list is being read makes one more read, not one per change', { timeout: 60_000 }, async () => {
+  const { page, errors } = await connectConsole(app.ownerToken);
+  await page.getByText('Agent console (live)').waitFor();
+  await page.locator('.threads [data-thread-id]').first().waitFor();
+  // The next list read hangs until released; five conversations start meanwhile (each rings 3+ times).
+  let reads = 0;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/conversations?limit=50', async (route) => {
+    reads++;
+    if (reads === 1) await held;
+    await route.continue();
+  });
+  const started: string[] = [];
+  started.push(await visitorSays('Is shipping back free?'));
+  await expect.poll(() => reads).toBe(1);
+  for (let i = 0; i < 4; i++) started.push(await visitorSays('When are refunds paid?'));
+  release();
+  for (const id of started) await page.locator(`.threads [data-thread-id="${id}"]`).waitFor();
+  expect(reads).toBe(2);
+  await page.unroute('**/conversations?limit=50');
+  expect(errors).toEqual([]);
+  await page.close();
+});
