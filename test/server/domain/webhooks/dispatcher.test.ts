@@ -107,6 +107,27 @@ describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dial
 
   const row = (bot: ChatbotRecord, id: string) => store.webhooks.deliveries.get(bot.id, id);
 
+  test("a thread's own webhook, cleared on the thread, gets no further attempt", async () => {
+    const bot = await chatbot();
+    const url = `${receiver.url}/thread`;
+    const at = new Date(clock.t).toISOString();
+    const conversation = {
+      id: newId(), chatbotId: bot.id, chatUserId: null, status: 'OPEN', mode: 'AI', escalated: false, agentId: null, seq: 1,
+      webhookUrl: url, webhookToken: null, totalMessagesRead: 0, messageCount: 0, lastMessageAt: null, createdAt: at, updatedAt: at, endedAt: null,
+    } as const;
+    await store.conversations.insert({ ...conversation });
+    receiver.respond = () => 500;
+    const d = dispatcher();
+    const { id } = await outbox.write(store, bot.id, conversation.id, 'message', 'A', { url, token: null, source: 'thread' }, { event: 'ADD_MESSAGE', data: {} }, at);
+    await d.runDue();
+    expect(receiver.received).toHaveLength(1);
+    expect(await store.conversations.cas(conversation.id, 1, 2, { webhookUrl: null })).toBe(true);
+    clock.t += RETRY_DELAYS_MS.A[0];
+    await d.runDue();
+    expect(receiver.received).toHaveLength(1);
+    expect(await row(bot, id)).toMatchObject({ status: 'skipped', totalAttempts: 1 });
+  });
+
   test('a webhook the owner removed, or a plan that lost the add-on, gets no further attempt: its pending deliveries are skipped', async () => {
     const bot = await chatbot();
     const url = `${receiver.url}/removed`;
