@@ -136,7 +136,8 @@ export class IngestRunner {
       const added = await s.knowledge.ingest.addItems(job.id, items.map((i) => ({ depth: 0, ...i })));
       await s.knowledge.ingest.addCounts(job.id, { found: added });
       job.found = added;
-      await s.knowledge.sources.update(source.id, { status: 'syncing', updatedAt: job.createdAt });
+      // The next scheduled sync is set when this job ends (finish).
+      await s.knowledge.sources.update(source.id, { status: 'syncing', nextSyncAt: null, updatedAt: job.createdAt });
       // In the same transaction: a job left "queued" with nothing to run it would hold its source "syncing" for ever.
       await this.queue.enqueue(INGEST_JOB, { jobId: job.id }, { maxAttempts: 5, accountId, chatbotId: source.chatbotId, within: s });
     });

@@ -209,7 +209,10 @@ export class KnowledgeService {
     if (job.status === 'queued') {
       // Nothing runs it yet: cancel at once rather than when a worker picks it up.
       await this.store.knowledge.ingest.updateJob(job.id, { status: 'cancelled', finishedAt: nowIso() });
-      await this.store.knowledge.sources.update(job.sourceId, { status: 'ready', updatedAt: nowIso() });
+      // Its creation cleared the next scheduled sync (a job's end sets it again): set it here too.
+      const source = await this.store.knowledge.sources.get(job.sourceId);
+      const next = source?.syncIntervalMinutes ? new Date(Date.now() + source.syncIntervalMinutes * 60_000).toISOString() : null;
+      await this.store.knowledge.sources.update(job.sourceId, { status: 'ready', nextSyncAt: next, updatedAt: nowIso() });
     }
     return this.jobView((await this.store.knowledge.ingest.getJob(job.id))!);
   }
@@ -235,7 +238,7 @@ export class KnowledgeService {
     let started = 0;
     for (const source of due) {
       if (await this.store.knowledge.ingest.activeForSource(source.id)) continue;
-      await this.store.knowledge.sources.update(source.id, { nextSyncAt: null, updatedAt: nowIso() });
+      // The job's creation clears nextSyncAt in its transaction: a sync that could not start stays due.
       await this.resyncSource(source, 'schedule');
       started++;
     }

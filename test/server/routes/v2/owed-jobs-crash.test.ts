@@ -67,6 +67,25 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     expect(sources.map((s: { status: string; documentCount: number }) => [s.status, s.documentCount])).toEqual([['ready', 1]]);
   });
 
+  test('a scheduled sync that could not start stays due: after restart the next look starts it', async () => {
+    const first = await crash.app(env);
+    const token = (await first.token()).token;
+    const base = `/api/v2/chatbots/${(await first.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id}`;
+    expect((await first.call('POST', `${base}/knowledge/website`, token, { url: `${site.url}/`, syncIntervalMinutes: 60 })).status).toBe(202);
+    await first.app.services.queue.drain(20_000);
+    await first.database.db.updateTable('sources').set({ next_sync_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await expect(withoutQueue(first, () => first.app.services.knowledge.syncDue())).rejects.toThrow(/jobs/);
+    await crash.closeApp(first);
+
+    const next = await crash.app(env);
+    expect(await next.app.services.knowledge.syncDue()).toBe(1);
+    await next.app.services.queue.drain(20_000);
+    const jobs = (await next.call('GET', `${base}/ingest-jobs`, token)).body.data.jobs as { trigger: string; status: string }[];
+    expect(jobs.map((j) => [j.trigger, j.status])).toEqual([['schedule', 'succeeded'], ['add', 'succeeded']]);
+    const [source] = (await next.call('GET', `${base}/knowledge/sources`, token)).body.data.sources;
+    expect(Date.parse(source.nextSyncAt)).toBeGreaterThan(Date.now());
+  });
+
   test('a lead stored is a lead notified: a notice that cannot be queued refuses the lead; after restart each lead gets its one mail', async () => {
     const first = await crash.app(env);
     const token = (await first.token()).token;
