@@ -85,7 +85,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
     bodyLimit: config.bodyLimit,
     routerOptions: ROUTER,
-    trustProxy: config.trustProxy,
+    // One proxy: the client is the address it appended to X-Forwarded-For, not what the client wrote before it.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     // Slow-drip bodies end: the whole request within REQUEST_TIMEOUT_MS (checked often enough to matter).
     requestTimeout: config.http.requestTimeoutMs,
     connectionTimeout: config.http.connectionTimeoutMs,

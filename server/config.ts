@@ -15,7 +15,7 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trac
 export interface Config {
   port: number;
   host: string;
-  /** TRUST_PROXY=1: the app sits behind a reverse proxy, so client addresses come from X-Forwarded-For. */
+  /** TRUST_PROXY=1: the app sits behind one reverse proxy, so client addresses are the last X-Forwarded-For entry. */
   trustProxy: boolean;
   /** OWNER_EMAIL: the owner of the account a fresh install creates (at the first start or `cli migrate`). */
   ownerEmail: string;
