@@ -291,6 +291,9 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
         const res = await db.deleteFrom('answers_owed').where('message_id', '=', messageId).executeTakeFirst();
         return Number(res.numDeletedRows) === 1;
       },
+      async settleConversation(conversationId) {
+        await db.deleteFrom('answers_owed').where('conversation_id', '=', conversationId).execute();
+      },
       async extend(messageIds, leaseUntil) {
         if (messageIds.length) await db.updateTable('answers_owed').set({ lease_until: leaseUntil }).where('message_id', 'in', messageIds).execute();
       },

@@ -722,6 +722,10 @@ export class ConversationsService {
             added: [],
           };
           for (const effect of t.effects) ctx.emit(EFFECT_EVENT[effect], { mode: t.next.mode, escalated: t.next.escalated, agentId: t.next.agentId });
+          // A take-over, escalation or resolve silences the AI on what it was asked before: answers
+          // still owed (one being written, or one a killed process left) are owed no more, so a
+          // hand-back cannot bring a stale answer after the team's replies.
+          if (t.effects.some((x) => x === 'taken_over' || x === 'escalated' || x === 'resolved')) await s.conversations.owed.settleConversation(current.id);
           const result = await write(ctx);
           if (seq === current.seq) return { result, next: current, events: null, added: ctx.added };
           const patch: Partial<ConversationRecord> = {

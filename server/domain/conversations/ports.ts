@@ -163,6 +163,8 @@ export interface ConversationParts {
     insert(o: OwedAnswer): Promise<void>;
     /** Deletes the row; true for the one caller that deleted it (only that one stores the answer). */
     settle(messageId: string): Promise<boolean>;
+    /** Deletes every row of the conversation (the AI may no longer answer what it was asked before). */
+    settleConversation(conversationId: string): Promise<void>;
     /** Pushes the leases of rows still owed to `leaseUntil` (the writer's heartbeat). */
     extend(messageIds: string[], leaseUntil: string): Promise<void>;
     /** Rows whose lease ended before `now`, oldest first. */

@@ -98,4 +98,19 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     await new Promise((r) => setTimeout(r, 700));
     expect((await messagesOf(next, token, chatbotId, threadId)).length).toBe(2);
   });
+
+  test('a question the team took over after the kill is not answered by the AI after the hand-back', async () => {
+    const { token, chatbotId, threadId } = await crashMidAnswer();
+    // The dead process's lease still runs while the team acts (30 s by default).
+    await withDatabase((db) => db.updateTable('answers_owed').set({ lease_until: new Date(Date.now() + 600_000).toISOString() }).execute());
+    const next = await app({ ANSWER_LEASE_MS: '300' });
+    const base = `/api/v2/chatbots/${chatbotId}/conversations/${threadId}`;
+    expect((await next.call('POST', `${base}/take-over`, token)).status).toBe(200);
+    expect((await next.call('POST', `${base}/replies`, token, { message: 'Your parcel left today.' })).status).toBe(201);
+    expect((await next.call('POST', `${base}/switch-to-ai`, token)).status).toBe(200);
+    // The lease runs out: nothing is owed any more, so nothing is answered late.
+    await next.database.db.updateTable('answers_owed').set({ lease_until: new Date(Date.now() - 1000).toISOString() }).execute();
+    expect(await next.app.services.conversations.answerOwed()).toBe(0);
+    expect((await messagesOf(next, token, chatbotId, threadId)).map((m) => m.author)).toEqual(['visitor', 'agent']);
+  });
 }, 60_000); // a child process and four app starts per test: slow under load, not stuck
