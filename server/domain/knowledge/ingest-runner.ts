@@ -197,9 +197,13 @@ export class IngestRunner {
             let take = rest.length;
             if (opts.maxFound !== undefined) take = Math.min(take, opts.maxFound - ((await ingest.getJob(jobId))?.found ?? 0));
             if (take <= 0) break;
-            const n = await ingest.addItems(jobId, rest.slice(0, take));
+            const slice = rest.slice(0, take);
+            const n = await this.store.transaction(async (s) => {
+              const added = await s.knowledge.ingest.addItems(jobId, slice);
+              if (added) await s.knowledge.ingest.addCounts(jobId, { found: added });
+              return added;
+            });
             rest = rest.slice(take);
-            if (n) await ingest.addCounts(jobId, { found: n });
             added += n;
           }
           return added;
@@ -208,9 +212,11 @@ export class IngestRunner {
       },
       recordErrors: async (errors) => {
         if (!errors.length) return;
-        const added = await ingest.addItems(jobId, errors.map((e) => ({ key: e.url, depth: 0, payload: { type: 'error' } })));
-        for (const e of errors) await ingest.setItem(jobId, e.url, 'failed', e.error);
-        await ingest.addCounts(jobId, { found: added, failed: added });
+        await this.store.transaction(async (s) => {
+          const added = await s.knowledge.ingest.addItems(jobId, errors.map((e) => ({ key: e.url, depth: 0, payload: { type: 'error' } })));
+          for (const e of errors) await s.knowledge.ingest.setItem(jobId, e.url, 'failed', e.error);
+          await s.knowledge.ingest.addCounts(jobId, { found: added, failed: added });
+        });
       },
     };
 
@@ -294,8 +300,11 @@ export class IngestRunner {
     // A fetch cut by shutdown comes back as a failed page, not a throw: leave the item running so
     // the next run of the job puts it back and fetches it again. Finished work (done) is kept.
     if (ctx.signal.aborted && result.status !== 'done') throw new JobInterrupted();
-    await ingest.setItem(item.jobId, item.key, result.status, result.error ?? null);
-    await ingest.addCounts(item.jobId, { [result.status]: 1 });
+    // Together: an item left running is processed again on resume, one marked done is counted.
+    await this.store.transaction(async (s) => {
+      await s.knowledge.ingest.setItem(item.jobId, item.key, result.status, result.error ?? null);
+      await s.knowledge.ingest.addCounts(item.jobId, { [result.status]: 1 });
+    });
   }
 
   private async finish(job: IngestJobRecord, source: SourceRecord, status: 'succeeded' | 'partially_succeeded' | 'failed' | 'cancelled', error: string | null = null) {

@@ -15,6 +15,7 @@ import { recordGap } from '../../../../server/domain/resources/knowledge-gaps.js
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { TestApp } from '../../../helpers/app.js';
 import { crashFixture } from '../../../helpers/crash-fixture.js';
+import { waitFor } from '../../../helpers/knowledge-http.js';
 import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
 import { serveSite, type TestSite } from '../../../helpers/site.js';
 
@@ -65,6 +66,32 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     expect(job).toMatchObject({ status: 'succeeded', counts: { done: 1, failed: 0 } });
     const sources = (await next.call('GET', `${base}/knowledge/sources`, token)).body.data.sources;
     expect(sources.map((s: { status: string; documentCount: number }) => [s.status, s.documentCount])).toEqual([['ready', 1]]);
+  });
+
+  test('an item and its count are written together: a crawl stopped between them counts every page after restart', async () => {
+    const first = await crash.app(env);
+    const token = (await first.token()).token;
+    const base = `/api/v2/chatbots/${(await first.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id}`;
+    // Counting a page done fails (a trigger): the state of a kill after the page's row, before its count.
+    const refuse =
+      dialect === 'sqlite'
+        ? [sql`create trigger refuse_done before update of done on ingest_jobs when new.done > old.done begin select raise(abort, 'refused'); end`]
+        : [
+            sql`create function refuse_done() returns trigger language plpgsql as $$ begin if new.done > old.done then raise exception 'refused'; end if; return new; end $$`,
+            sql`create trigger refuse_done before update on ingest_jobs for each row execute function refuse_done()`,
+          ];
+    for (const statement of refuse) await statement.execute(first.database.db);
+    const added = await first.call('POST', `${base}/knowledge/website`, token, { url: `${site.url}/` });
+    expect(added.status).toBe(202);
+    const attempt = () => first.database.db.selectFrom('jobs').select(['status', 'last_error']).executeTakeFirstOrThrow();
+    await waitFor(async () => (await attempt()).last_error !== null, 20_000, 'the first attempt failed');
+    await sql`drop trigger refuse_done ${dialect === 'postgres' ? sql`on ingest_jobs` : sql``}`.execute(first.database.db);
+    await crash.closeApp(first);
+
+    const next = await crash.app(env);
+    await next.app.services.queue.drain(20_000);
+    const job = (await next.call('GET', `${base}/ingest-jobs/${added.body.data.job.id}`, token)).body.data.job;
+    expect(job).toMatchObject({ status: 'succeeded', counts: { found: 1, done: 1, failed: 0 } });
   });
 
   test('a scheduled sync that could not start stays due: after restart the next look starts it', async () => {
