@@ -101,11 +101,13 @@ export class VisitorAccounts {
 
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const at = new Date(now);
+    const id = newId();
+    const codeHash = this.hash(chatbot.id, email, code);
     await this.store.visitors.codes.put({
-      id: newId(),
+      id,
       chatbotId: chatbot.id,
       email,
-      codeHash: this.hash(chatbot.id, email, code),
+      codeHash,
       name,
       phone,
       attempts: 0,
@@ -124,6 +126,8 @@ export class VisitorAccounts {
         language: locale,
       });
     } catch {
+      // A code never sent is voided: its resend wait would refuse the visitor's retry as RATE_LIMITED.
+      await this.store.visitors.codes.consume(id, codeHash, at.toISOString()).catch(() => undefined);
       throw new AppError('UPSTREAM_UNAVAILABLE', 'The code could not be sent', { hint: 'The mail server did not take the message; try again shortly' });
     }
     return { email, resendAfter: Math.ceil(this.limits.resendAfterMs / 1000) };

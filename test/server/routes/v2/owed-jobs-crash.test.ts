@@ -1,12 +1,13 @@
 /**
- * Work queued for an accepted change is written with the change, all or nothing: an ingest job's
- * rows and its queue entry, a lead and its owner's notice, a knowledge gap's answer posted to a
- * visitor who is away and its e-mail. The state a kill between the two
- * writes would leave is made here deterministically: the queue's table is away while the change
- * runs (its insert fails as a dead process's would never happen), then the app restarts on the
- * same database with the table back. Before the fix the ingest job stayed "queued" with nothing
- * to run it, its source "syncing", and every re-add or re-sync handed back that job forever.
- * On SQLite and on PostgreSQL; in CI an unreachable PostgreSQL fails the file.
+ * What belongs together is written together, so no kill leaves half of it: an ingest job's rows
+ * and its queue entry, a lead and its owner's notice, a gap answer posted to an away visitor and
+ * its e-mail, a visitor's first message and the conversation it opens, an ingest item and its
+ * count, a scheduled sync and the clearing of its due time. The state a kill between two such
+ * writes would leave is made deterministically: the second write fails (its table away, or a
+ * trigger refusing it) while the first would commit, then the app restarts on the same database
+ * with the table back. Also: a failed request holds nothing back (an e-mail code never sent does
+ * not make the retry wait). On SQLite and on PostgreSQL; in CI an unreachable PostgreSQL fails
+ * the file.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { sql } from 'kysely';
 import { recordGap } from '../../../../server/domain/resources/knowledge-gaps.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { TestApp } from '../../../helpers/app.js';
+import { freePort } from '../../../helpers/child-server.js';
 import { crashFixture } from '../../../helpers/crash-fixture.js';
 import { waitFor } from '../../../helpers/knowledge-http.js';
 import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
@@ -182,5 +184,16 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     const list = (await frame(next, { type: 'conversations.list' })).body.data.frames[0];
     expect(list.items.map((c: { lastMessage: string | null }) => c.lastMessage)).toEqual([expect.any(String)]);
     expect((await next.call('GET', `/api/v2/chatbots/${chatbotId}/conversations`, token)).body.data.conversations).toHaveLength(1);
+  });
+
+  test('a code the mail server did not take holds nothing back: the visitor may ask again at once', async () => {
+    // Nothing listens on the mail server's port: every send fails.
+    const first = await crash.app({ ...env, SMTP_URL: `smtp://127.0.0.1:${await freePort()}` });
+    const chatbotId = (await first.call('POST', '/api/v2/chatbots', (await first.token()).token, { title: 'Shop' })).body.data.chatbot.id as string;
+    const session = (await first.call('POST', `/api/widget/${chatbotId}/session`, null, {})).body.data.token as string;
+    const ask = () => first.call('POST', '/api/widget/frames', null, { type: 'otp.request', email: 'kim@example.com' }, { authorization: `Bearer ${session}` });
+    expect((await ask()).body.data.frames).toMatchObject([{ type: 'error', code: 'UPSTREAM_UNAVAILABLE' }]);
+    // Not RATE_LIMITED for the resend wait of a code that was never sent.
+    expect((await ask()).body.data.frames).toMatchObject([{ type: 'error', code: 'UPSTREAM_UNAVAILABLE' }]);
   });
 }, 60_000);
