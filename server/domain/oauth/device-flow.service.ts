@@ -202,8 +202,8 @@ export class DeviceFlowService {
     }
     let chatbots: DeviceRequestView['chatbots'] = null;
     if (row.chatbotIds) {
-      const found = await Promise.all(row.chatbotIds.map((id) => this.store.chatbots.get(id)));
-      chatbots = row.chatbotIds.map((id, i) => ({ id, title: this.reachable(user, found[i])?.title ?? null }));
+      const found = await Promise.all(row.chatbotIds.map((id) => this.reachable(user, id)));
+      chatbots = row.chatbotIds.map((id, i) => ({ id, title: found[i]?.title ?? null }));
     }
     return {
       ok: true,
@@ -212,12 +212,16 @@ export class DeviceFlowService {
     };
   }
 
-  private reachable(user: UserRecord, chatbot: ChatbotRecord | null) {
-    return chatbot && chatbot.accountId === user.accountId ? chatbot : null;
+  /** The chatbot as `user` reaches it on the API: of their account and, for a member, one they were added to. */
+  private async reachable(user: UserRecord, id: string): Promise<ChatbotRecord | null> {
+    const chatbot = await this.store.chatbots.get(id);
+    if (!chatbot || chatbot.accountId !== user.accountId) return null;
+    if (user.role === 'member' && !(await this.store.resources.members.byUser(chatbot.id, user.id))) return null;
+    return chatbot;
   }
 
   /**
-   * The user's answer. Approving needs every chatbot asked for to be one of the user's account.
+   * The user's answer. Approving needs every chatbot asked for to be one the user reaches.
    * Returns false when the code is no longer pending (answered in another tab, expired).
    */
   async decide(user: UserRecord, input: string, approve: boolean): Promise<CodeLookup & { decided?: boolean }> {

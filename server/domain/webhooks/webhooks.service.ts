@@ -3,7 +3,8 @@
  * re-enabling a disabled target; and the save-time check of target URLs.
  */
 import type { FieldError } from '../../../shared/errors.js';
-import type { AuthContext } from '../auth.js';
+import type { Scope } from '../../../shared/scopes.js';
+import { type AuthContext, requireScopes } from '../auth.js';
 import type { ChatbotsService } from '../chatbots.service.js';
 import type { CursorCodec } from '../cursor.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
@@ -32,6 +33,9 @@ export interface DeliveryView {
   deliveredAt: string | null;
   createdAt: string;
 }
+
+/** The scope that reads what an event's body carries. */
+const PAYLOAD_SCOPE: Record<WebhookEvent, Scope> = { message: 'conversations:read', escalation: 'conversations:read', lead: 'leads:read' };
 
 const view = (d: DeliveryRecord): DeliveryView => ({
   id: d.id,
@@ -89,9 +93,13 @@ export class WebhooksService {
     return { deliveries: page.items.map(view), nextCursor: this.cursors.encode(list, page.next) };
   }
 
-  /** One delivery with the exact body it sends. */
+  /**
+   * One delivery with the exact body it sends. The body is a conversation's messages or a lead's
+   * contact details, so reading it needs the scope that reads those too.
+   */
   async delivery(auth: AuthContext, chatbotId: string, id: string) {
     const d = await this.reachDelivery(auth, chatbotId, id);
+    requireScopes(auth, ['settings:read', PAYLOAD_SCOPE[d.event]]);
     return { ...view(d), payload: JSON.parse(d.body) as unknown };
   }
 

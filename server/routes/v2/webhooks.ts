@@ -82,6 +82,7 @@ export default async function webhooks(fastify: FastifyInstance) {
   app.get('/chatbots/:chatbotId/webhooks/deliveries/:deliveryId', endpoint({
     access: read, data: one('delivery', DeliveryWithPayload),
     tags, summary: 'One delivery, with the exact body it sends', params: DeliveryParams,
+    description: 'The body carries what the event is about, so this also needs conversations:read (message, escalation) or leads:read (lead).',
   }), async (request) => ({ delivery: await service.delivery(request.auth, request.params.chatbotId, request.params.deliveryId) }));
 
   app.post('/chatbots/:chatbotId/webhooks/deliveries/:deliveryId/redeliver', endpoint({

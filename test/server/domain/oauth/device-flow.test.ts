@@ -157,6 +157,22 @@ describe.each(['sqlite', 'postgres'] as const)('device flow on %s', (dialect) =>
     expect(await oauthError(poll(a))).toBe('authorization_pending');
   });
 
+  test("a member cannot see or approve a chatbot of the account they are not a member of", async () => {
+    const at = new Date(clock.t).toISOString();
+    const member: UserRecord = { id: `member-${clock.t}`, accountId: owner.accountId, email: `member-${clock.t}@example.com`, name: null, role: 'member', createdAt: at };
+    await store.users.insert(member);
+    const a = await start({ chatbots: chatbotId });
+    const lookup = await flow.lookup(member, a.userCode);
+    expect(lookup.ok && lookup.request.chatbots).toEqual([{ id: chatbotId, title: null }]);
+    expect(await flow.decide(member, a.userCode, true)).toMatchObject({ decided: false });
+    // Once a member of it, they can.
+    await store.resources.members.insert({ id: `m-${member.id}`, chatbotId, userId: member.id, role: 'member', invitedById: null, createdAt: at });
+    const b = await start({ chatbots: chatbotId });
+    const seen = await flow.lookup(member, b.userCode);
+    expect(seen.ok && seen.request.chatbots).toEqual([{ id: chatbotId, title: 'Support' }]);
+    expect(await flow.decide(member, b.userCode, true)).toMatchObject({ decided: true });
+  });
+
   test('wrong user codes are limited per user: 10 in 15 minutes, then even a right one waits', async () => {
     const a = await start();
     for (let i = 0; i < 10; i++) expect(await flow.lookup(stranger, 'BBBB-BBBB')).toEqual({ ok: false, problem: 'unknown' });

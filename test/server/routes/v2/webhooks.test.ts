@@ -217,6 +217,14 @@ describe('delivery log, redelivery, test sends, secret rotation', () => {
     expect(entry).toMatchObject({ event: 'lead', variant: 'A', target: { url: `${receiver.url}/log/leads`, source: 'event' }, attempts: 2, lastStatus: 200, nextAttemptAt: null });
     const one = await t.call('GET', `/api/v2/chatbots/${id}/webhooks/deliveries/${entry.id}`, token);
     expect(one.body.data.delivery.payload.event).toBe('NEW_LEAD_CAPTURE');
+    // The payload is the lead itself: settings:read alone does not show it, leads:read does.
+    const settingsOnly = (await t.token({ access: 'custom', scopes: ['settings:read'] })).token;
+    const refused = await t.call('GET', `/api/v2/chatbots/${id}/webhooks/deliveries/${entry.id}`, settingsOnly);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'TOKEN_SCOPE_NOT_ALLOWED', details: { requiredScopes: ['settings:read', 'leads:read'] } });
+    expect(JSON.stringify(refused.body)).not.toContain('log@example.com');
+    const withLeads = (await t.token({ access: 'custom', scopes: ['settings:read', 'leads:read'] })).token;
+    expect((await t.call('GET', `/api/v2/chatbots/${id}/webhooks/deliveries/${entry.id}`, withLeads)).body.data.delivery.payload.event).toBe('NEW_LEAD_CAPTURE');
 
     const again = await t.call('POST', `/api/v2/chatbots/${id}/webhooks/deliveries/${entry.id}/redeliver`, token);
     expect(again.status).toBe(202);
