@@ -17,7 +17,10 @@
  *   row stores an answer, so it is stored once). While it is being written a heartbeat extends
  *   the row's lease; a row whose lease ran out (the process died) is claimed by `answerOwed()`,
  *   run periodically by every instance, and answered, or given the locale's "assistant
- *   unavailable" reply after MAX_ANSWER_ATTEMPTS claims.
+ *   unavailable" reply after MAX_ANSWER_ATTEMPTS claims. A take-over, escalation or resolve
+ *   removes the conversation's owed rows with its change: the AI never answers late what the
+ *   team has taken on, even after a hand-back.
+ * - A new conversation is stored with the visitor message that opens it, never empty.
  */
 import { type ChatUser, LAST_MESSAGE_PREVIEW, type MessageSource, type Thread, type ThreadMessage } from '../../../shared/conversations.js';
 import type { AuthContext } from '../auth.js';
