@@ -1,12 +1,13 @@
 /** "Talk to a person?": the confirmation before a conversation goes to the team. */
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { ChatModel } from '../state/chat.js';
 
 export function EscalationDialog({ model }: { model: ChatModel }) {
   const s = model.strings.value.chatMessage;
   const confirm = useRef<HTMLButtonElement>(null);
   const opener = useRef<HTMLElement | null>(null);
-  useEffect(() => {
+  // Before the browser paints: a key pressed as the dialog appears already lands in it.
+  useLayoutEffect(() => {
     opener.current = (confirm.current?.getRootNode() as ShadowRoot | undefined)?.activeElement as HTMLElement | null;
     confirm.current?.focus();
   }, []);

@@ -53,7 +53,11 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
     const active = (ref.current.getRootNode() as ShadowRoot).activeElement;
     const first = nodes[0];
     const last = nodes[nodes.length - 1];
-    if (e.shiftKey && active === first) {
+    // Focus outside the scope (the dialog has just opened, or a click landed behind it) comes in.
+    if (!active || !scope.contains(active)) {
+      e.preventDefault();
+      (e.shiftKey ? last : first).focus();
+    } else if (e.shiftKey && active === first) {
       e.preventDefault();
       last.focus();
     } else if (!e.shiftKey && active === last) {
