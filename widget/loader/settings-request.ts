@@ -2,7 +2,8 @@
  * The first statement of widget.js (index.ts imports this module before any other): the chatbot's
  * public settings are requested before the rest of the script is even evaluated. The bubble waits
  * on two requests in a row (widget.js, then these settings), so every moment the second one starts
- * earlier shows the bubble earlier.
+ * earlier shows the bubble earlier. A snippet carrying the bubble's look (data-bubble) needs no
+ * settings to draw, so there the request waits one task and the bubble's frame goes first.
  */
 import type { WidgetConfig } from '../../shared/protocol.js';
 
@@ -33,8 +34,9 @@ function request(): Promise<WidgetConfig> | null {
   // keep credentialed and uncredentialed requests on separate connections); the server reads no
   // cookie here. Should a proxy in front of the server drop the CORS header credentials need,
   // the request is made once more without them.
-  return fetch(url, { credentials: 'include', cache })
-    .catch(() => fetch(url, { credentials: 'omit', cache }))
+  const get = () => fetch(url, { credentials: 'include', cache }).catch(() => fetch(url, { credentials: 'omit', cache }));
+  const started = data.bubble ? new Promise<Response>((resolve, reject) => setTimeout(() => get().then(resolve, reject))) : get();
+  return started
     .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`settings ${res.status}`))))
     .then((envelope: { data: WidgetConfig }) => envelope.data);
 }
