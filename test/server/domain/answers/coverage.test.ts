@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
 import { NOT_COVERED_NOTE } from '../../../../server/domain/answers/prompt.js';
-import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { startChatStandin, type ChatStandin } from '../../../helpers/chat-standin.js';
+import { textBot, type TextBot } from './text-bot.js';
 
-const KNOWLEDGE = [
+const KNOWLEDGE: [string, string][] = [
   ['Pause your subscription', 'You can pause your bread subscription for up to 8 weeks, for example while you are on holiday. Go to My subscription, choose Pause, and pick the date deliveries should resume.'],
   ['Cancel your subscription', 'You can cancel your bread subscription at any time under My subscription. There is no minimum term and no cancellation fee.'],
   ['Delivery days', 'Bread is delivered on Tuesdays, Thursdays and Saturdays between 5 am and 8 am. The driver leaves the bag at your door.'],
@@ -19,30 +19,10 @@ const KNOWLEDGE = [
 const UNCOVERED = 'Do you sell coffee subscriptions?';
 const COVERED = 'How do I pause my bread subscription?';
 
-interface Bot {
-  t: TestApp;
-  token: string;
-  base: string;
-}
+const bakery = (env: Record<string, string> = {}) => textBot(KNOWLEDGE, { title: 'Bakery', settings: { localization: { localization: { locale: 'de' } } }, env });
+const ask = (bot: TextBot, message: string, idempotencyKey?: string) => bot.ask(message, idempotencyKey);
 
-async function bakery(env: Record<string, string> = {}): Promise<Bot> {
-  const t = await buildTestApp({ env: { QUEUE_POLL_MS: '20', ...env } });
-  const { token } = await t.token();
-  const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Bakery', settings: { localization: { localization: { locale: 'de' } } } });
-  expect(created.status).toBe(201);
-  const base = `/api/v2/chatbots/${created.body.data.chatbot.id}`;
-  for (const [title, text] of KNOWLEDGE) expect((await t.call('POST', `${base}/knowledge/text`, token, { title, text })).status).toBe(202);
-  await t.app.services.queue.drain(30_000);
-  return { t, token, base };
-}
-
-async function ask(bot: Bot, message: string, idempotencyKey?: string) {
-  const res = await bot.t.call('POST', `${bot.base}/messages`, bot.token, { message }, idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
-  expect(res.status).toBe(201);
-  return res.body.data.answer as { text: string; sources: unknown[]; unanswered: boolean };
-}
-
-async function gaps(bot: Bot): Promise<string[]> {
+async function gaps(bot: TextBot): Promise<string[]> {
   const res = await bot.t.call('GET', `${bot.base}/knowledge-gaps`, bot.token);
   expect(res.status).toBe(200);
   return (res.body.data.knowledgeGaps as { question: string }[]).map((g) => g.question);
@@ -50,7 +30,7 @@ async function gaps(bot: Bot): Promise<string[]> {
 
 describe('a question the knowledge does not cover, with a language model', () => {
   let standin: ChatStandin;
-  let bot: Bot;
+  let bot: TextBot;
   beforeAll(async () => {
     standin = await startChatStandin();
     bot = await bakery({ OPENAI_BASE_URL: standin.baseUrl });
@@ -89,7 +69,7 @@ describe('a question the knowledge does not cover, with a language model', () =>
 });
 
 describe('a question the knowledge does not cover, with the built-in answerer', () => {
-  let bot: Bot;
+  let bot: TextBot;
   beforeAll(async () => {
     bot = await bakery();
   });

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
-import { buildTestApp, type TestApp } from '../../../helpers/app.js';
+import { textBot, type TextBot } from './text-bot.js';
 
-const KNOWLEDGE = [
+const KNOWLEDGE: [string, string][] = [
   ['Delete your account', 'To delete your account, open Settings and choose Delete account. Your data is removed after 14 days, and until then you can still restore it.'],
   ['Reset your password', 'Use the Forgot password link on the sign-in page. We email you a link that is valid for one hour.'],
   ['Delivery days', 'Bread is delivered on Tuesdays, Thursdays and Saturdays between 5 am and 8 am. The driver leaves the bag at your door.'],
@@ -19,28 +19,14 @@ const KNOWLEDGE = [
 
 // Both stores: SQLite's FTS5 and PostgreSQL's full-text search tokenise the other languages' words differently.
 describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
-  let t: TestApp;
-  let token: string;
-  let base: string;
-
+  let bot: TextBot;
   beforeAll(async () => {
-    t = await buildTestApp({ env: { QUEUE_POLL_MS: '20' }, dialect });
-    ({ token } = await t.token());
-    const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Bakery' });
-    expect(created.status).toBe(201);
-    base = `/api/v2/chatbots/${created.body.data.chatbot.id}`;
-    for (const [title, text] of KNOWLEDGE) expect((await t.call('POST', `${base}/knowledge/text`, token, { title, text })).status).toBe(202);
-    await t.app.services.queue.drain(30_000);
+    bot = await textBot(KNOWLEDGE, { title: 'Bakery', dialect });
   });
   afterAll(async () => {
-    await t?.close();
+    await bot?.t.close();
   });
-
-  async function ask(message: string) {
-    const res = await t.call('POST', `${base}/messages`, token, { message });
-    expect(res.status).toBe(201);
-    return res.body.data.answer as { text: string; sources: { title: string }[]; unanswered: boolean };
-  }
+  const ask = (message: string) => bot.ask(message);
 
   describe('a question in another language than the page that answers it', () => {
     it('a German question is answered from the English article, which is cited first', async () => {

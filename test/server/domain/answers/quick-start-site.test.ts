@@ -4,36 +4,23 @@
  * what a new owner sees before anything else.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../helpers/app.js';
+import { textBot, type TextBot } from './text-bot.js';
 
-const KNOWLEDGE = [
+const KNOWLEDGE: [string, string][] = [
   ['Acme help centre', 'Answers about orders, delivery and returns.'],
   ['Delivery', 'Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR are delivered free of charge.'],
   ['Returns', 'You can return any item within 30 days of delivery for a full refund.'],
 ];
 
 describe('the quick-start site', () => {
-  let t: TestApp;
-  let token: string;
-  let base: string;
-
+  let bot: TextBot;
   beforeAll(async () => {
-    t = await buildTestApp({ env: { QUEUE_POLL_MS: '20' } });
-    ({ token } = await t.token());
-    const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Acme help' });
-    base = `/api/v2/chatbots/${created.body.data.chatbot.id}`;
-    for (const [title, text] of KNOWLEDGE) expect((await t.call('POST', `${base}/knowledge/text`, token, { title, text })).status).toBe(202);
-    await t.app.services.queue.drain(30_000);
+    bot = await textBot(KNOWLEDGE, { title: 'Acme help' });
   });
   afterAll(async () => {
-    await t?.close();
+    await bot?.t.close();
   });
-
-  async function ask(message: string) {
-    const res = await t.call('POST', `${base}/messages`, token, { message });
-    expect(res.status).toBe(201);
-    return res.body.data.answer as { text: string; sources: { title: string }[]; unanswered: boolean };
-  }
+  const ask = (message: string) => bot.ask(message);
 
   it('"shipping" is what many shoppers call delivery: its price is answered from the Delivery page', async () => {
     for (const q of ['How much is shipping?', 'shipping cost?', 'When will my order be shipped?']) {
