@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../../shared/scopes.js';
-import { type AuthContext, requireScopes } from '../domain/auth.js';
+import { type AuthContext, missingScopes, requireScopes } from '../domain/auth.js';
 import { AppError } from '../domain/errors.js';
 import { requireActive } from '../domain/plans.js';
 import type { TokensService } from '../domain/tokens.service.js';
@@ -120,7 +120,7 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
     request.authContext = auth;
     if (legacy) {
       // A legacy key holds every scope: what limits it is its owner's role.
-      const missing = access.scopes.filter((s) => !auth.scopes.has(s));
+      const missing = missingScopes(auth, access.scopes);
       if (missing.length) {
         throw new AppError('TOKEN_SCOPE_NOT_ALLOWED', `The key's user has the role ${auth.user.role}, which does not allow ${missing.join(', ')}`, {
           details: { requiredScopes: access.scopes, missingScopes: missing },
