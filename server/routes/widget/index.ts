@@ -16,7 +16,7 @@ import type { ChatbotRecord } from '../../domain/ports.js';
 import { LOCALES } from '../../../shared/settings.js';
 import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
-import { parseClientFrame, SseHello } from '../../realtime/frames.js';
+import { checkClientFrame, SseHello } from '../../realtime/frames.js';
 import type { RedisHub } from '../../realtime/redis-hub.js';
 import { afterAdmission, Holdings, roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
@@ -331,8 +331,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     const session = await sessionOf(request);
     const frames: ServerFrame[] = [];
     const connection = new VisitorConnection(gateway, session, { ip: request.ip, stateless: true }, { send: (f) => frames.push(f), close: () => {} });
-    const raw = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
-    const parsed = parseClientFrame(raw);
+    const parsed = checkClientFrame(request.body ?? null);
     // A malformed frame is a bad request (400, changing nothing); a well-formed one the protocol refuses is an error frame.
     if (!parsed.ok) throw new AppError('VALIDATION_FAILED', parsed.message, { details: parsed.details });
     if (parsed.frame.type === 'hello') throw new AppError('VALIDATION_FAILED', 'hello opens the stream: POST it to /api/widget/sse', { details: [{ path: ['type'], message: 'hello is not taken here' }] });
