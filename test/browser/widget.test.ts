@@ -33,6 +33,12 @@ beforeAll(async () => {
   site = await hostSite(app.url, chatbotId, {
     plain: {},
     csp: { csp: STRICT_CSP(app.url), before: `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));` },
+    // The server's origin in connect-src but no ws: source: chromium blocks the socket with an
+    // error event and no close, and the widget must go on over Server-Sent Events.
+    'csp-no-ws': {
+      csp: `default-src 'none'; script-src 'nonce-{nonce}' ${app.url}; connect-src ${app.url}; img-src ${app.url}; style-src 'self'; base-uri 'none'`,
+      before: `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
+    },
     api: { before: `window.parley = window.parley || []; window.__events = []; ['ready','open','close','message','escalated','unread'].forEach((n) => parley.push(['on', n, (d) => window.__events.push(n)])); parley.push(['open']);` },
   });
   browser = await launch();
@@ -133,6 +139,24 @@ describe('widget in chromium', () => {
     const bg = await page.locator('[data-parley] .header').evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(bg).toBe('rgb(11, 110, 79)');
     expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+    await page.close();
+  });
+
+  it('a CSP that allows the server in connect-src but not ws: answers over Server-Sent Events', async () => {
+    const page = await openPage('csp-no-ws');
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await bubble(page).click();
+    const input = page.locator('[data-parley] textarea');
+    await input.fill('Can I return items?');
+    await input.press('Enter');
+    await log(page).locator('.msg-ai .md', { hasText: /30 days/ }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-parley] .banner').count()).toBe(0);
+    const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+    // The socket was tried and blocked, and nothing else was.
+    expect(violations.length).toBeGreaterThan(0);
+    expect(violations.every((v) => v.startsWith('connect-src ws://'))).toBe(true);
+    await screenshot(page, 'desktop-light-csp-no-ws');
     await page.close();
   });
 
