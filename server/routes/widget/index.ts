@@ -16,7 +16,7 @@ import type { ChatbotRecord } from '../../domain/ports.js';
 import { LOCALES } from '../../../shared/settings.js';
 import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
-import { parseClientFrame, SseHello } from '../../realtime/frames.js';
+import { checkClientFrame, SseHello } from '../../realtime/frames.js';
 import type { RedisHub } from '../../realtime/redis-hub.js';
 import { afterAdmission, Holdings, roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
@@ -162,6 +162,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     const email = body.identity ? await identity.verify(chatbot.id, body.identity) : null;
     if (body.identity && !email) throw identityNotValid();
     const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
+    request.log.info({ chatbotId: chatbot.id, renewed: !!body.renew, identity: !!email }, `widget session opened${body.renew ? ' (renewed)' : ''}${email ? ' for a signed identity' : ''}`);
     if (!email) return session;
     // The host page vouches for its signed-in user: the session continues as that verified visitor.
     const chatUser = await identity.bind(chatbot.id, email, body.identity!.name, session.visitor.id);
@@ -331,8 +332,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     const session = await sessionOf(request);
     const frames: ServerFrame[] = [];
     const connection = new VisitorConnection(gateway, session, { ip: request.ip, stateless: true }, { send: (f) => frames.push(f), close: () => {} });
-    const raw = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
-    const parsed = parseClientFrame(raw);
+    const parsed = checkClientFrame(request.body ?? null);
     // A malformed frame is a bad request (400, changing nothing); a well-formed one the protocol refuses is an error frame.
     if (!parsed.ok) throw new AppError('VALIDATION_FAILED', parsed.message, { details: parsed.details });
     if (parsed.frame.type === 'hello') throw new AppError('VALIDATION_FAILED', 'hello opens the stream: POST it to /api/widget/sse', { details: [{ path: ['type'], message: 'hello is not taken here' }] });
