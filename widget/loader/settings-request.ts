@@ -38,12 +38,13 @@ function request(): Promise<WidgetConfig> | null {
   const started = data.bubble ? new Promise<Response>((resolve, reject) => setTimeout(() => get().then(resolve, reject))) : get();
   return started.then(async (res) => {
     if (res.ok) return ((await res.json()) as { data: WidgetConfig }).data;
-    throw new Error(await refusal(res));
+    throw new Error(await refusal(res, data.chatbotId!, base));
   });
 }
 
-/** Why the settings were refused, in words for the site's developer (read in the console). */
-async function refusal(res: Response): Promise<string> {
+/** Why the settings were refused, in words for the site's developer (read in the console): name what to fix. */
+async function refusal(res: Response, chatbotId: string, base: string): Promise<string> {
+  if (res.status === 404) return `no chatbot with the id "${chatbotId}" on ${base} (data-chatbot-id of the widget.js script tag)`;
   const code = await res.json().then((e: { error?: { code?: string } }) => e?.error?.code, () => undefined);
   if (code === 'ORIGIN_NOT_ALLOWED') return `this site is not in the chatbot's allowed domains (add ${location.host} to allowedDomains in the chatbot's settings)`;
   return `settings ${res.status}`;

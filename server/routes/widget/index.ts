@@ -156,6 +156,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     const email = body.identity ? await identity.verify(chatbot.id, body.identity) : null;
     if (body.identity && !email) throw identityNotValid();
     const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
+    request.log.info({ chatbotId: chatbot.id, renewed: !!body.renew, identity: !!email }, `widget session opened${body.renew ? ' (renewed)' : ''}${email ? ' for a signed identity' : ''}`);
     if (!email) return session;
     // The host page vouches for its signed-in user: the session continues as that verified visitor.
     const chatUser = await identity.bind(chatbot.id, email, body.identity!.name, session.visitor.id);
