@@ -162,6 +162,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     const signed = body.identity ? await identity.check(chatbot.id, body.identity) : null;
     if (body.identity && !signed) throw identityNotValid();
     const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
+    request.log.info({ chatbotId: chatbot.id, renewed: !!body.renew, identity: !!signed }, `widget session opened${body.renew ? ' (renewed)' : ''}${signed ? ' for a signed identity' : ''}`);
     if (!signed) return session;
     // The host page vouches for its signed-in user: the session continues as that verified visitor,
     // for as long as the secret that signed the claim is the chatbot's.
