@@ -37,6 +37,10 @@ function request(): Promise<WidgetConfig> | null {
   const get = () => fetch(url, { credentials: 'include', cache }).catch(() => fetch(url, { credentials: 'omit', cache }));
   const started = data.bubble ? new Promise<Response>((resolve, reject) => setTimeout(() => get().then(resolve, reject))) : get();
   return started
-    .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`settings ${res.status}`))))
+    .then((res) => {
+      if (res.ok) return res.json();
+      // The site owner reads this in the console: name what to fix.
+      throw new Error(res.status === 404 ? `no chatbot with the id "${data.chatbotId}" on ${base} (data-chatbot-id of the widget.js script tag)` : `settings ${res.status}`);
+    })
     .then((envelope: { data: WidgetConfig }) => envelope.data);
 }

@@ -118,6 +118,22 @@ test('a frame over 64 KiB closes the socket with 1009; too many frames close it 
   expect(closed.reason).toMatch(/too many frames/);
 });
 
+test('the frame limit at its edge: exactly 20 frames in a window (hello counts) keep the socket open, the 21st closes it', async () => {
+  const session = await newSession(t, chatbotId);
+  // Sent in one burst, far inside the 10 s window that starts with the socket.
+  const c = await visitor(t.url, session.token);
+  for (let i = 0; i < 19; i++) c.send({ type: 'ping' });
+  await expect.poll(() => c.of('pong').length).toBe(19);
+  // A round trip on another socket: had the 20th frame closed this one, its close would be here by now.
+  const other = await visitor(t.url, session.token);
+  other.close();
+  expect(c.closed).toBeNull();
+  c.send({ type: 'ping' });
+  const closed = await c.waitClosed();
+  expect(closed).toEqual({ code: CLOSE.policy, reason: 'too many frames: at most 20 per 10 s' });
+  expect(c.of('pong')).toHaveLength(19);
+});
+
 test('the heartbeat ends a socket that stops answering pings and keeps a live one', async () => {
   const session = await newSession(t, chatbotId);
   const live = await visitor(t.url, session.token);
