@@ -153,14 +153,15 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     const body = request.body ?? {};
     // A refused claim changes nothing: checked before a visitor is made or renewed.
     const identity = app.services.visitors.identity;
-    const email = body.identity ? await identity.verify(chatbot.id, body.identity) : null;
-    if (body.identity && !email) throw identityNotValid();
+    const signed = body.identity ? await identity.check(chatbot.id, body.identity) : null;
+    if (body.identity && !signed) throw identityNotValid();
     const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
-    request.log.info({ chatbotId: chatbot.id, renewed: !!body.renew, identity: !!email }, `widget session opened${body.renew ? ' (renewed)' : ''}${email ? ' for a signed identity' : ''}`);
-    if (!email) return session;
-    // The host page vouches for its signed-in user: the session continues as that verified visitor.
-    const chatUser = await identity.bind(chatbot.id, email, body.identity!.name, session.visitor.id);
-    return widget.sessionFor(chatbot, chatUser, 'identity');
+    request.log.info({ chatbotId: chatbot.id, renewed: !!body.renew, identity: !!signed }, `widget session opened${body.renew ? ' (renewed)' : ''}${signed ? ' for a signed identity' : ''}`);
+    if (!signed) return session;
+    // The host page vouches for its signed-in user: the session continues as that verified visitor,
+    // for as long as the secret that signed the claim is the chatbot's.
+    const chatUser = await identity.bind(chatbot.id, signed.email, body.identity!.name, session.visitor.id);
+    return widget.sessionFor(chatbot, chatUser, signed.secretId);
   });
 
   // ---- WebSocket ------------------------------------------------------------------------------
