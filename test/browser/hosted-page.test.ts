@@ -73,6 +73,18 @@ describe('hosted page in a phone webview', () => {
     await page.close();
   });
 
+  it('an unknown chatbot id: a 404 page saying so in the visitor\'s language', async () => {
+    const page = await phone.context.newPage();
+    const res = await page.goto(`${app.url}/chat/no_such_bot`);
+    expect(res!.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toBe('Chat not found');
+    await screenshot(page, 'phone-light-hosted-not-found');
+    await page.goto(`${app.url}/chat/no_such_bot?locale=he`);
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await screenshot(page, 'phone-light-rtl-hosted-not-found');
+    await page.close();
+  });
+
   const BRIDGES = {
     'React Native': `window.ReactNativeWebView = { postMessage: (m) => window.__native.push(JSON.parse(m)) };`,
     'iOS WKWebView': `window.webkit = { messageHandlers: { parley: { postMessage: (m) => window.__native.push(JSON.parse(JSON.stringify(m))) } } };`,

@@ -160,6 +160,22 @@ describe('widget in chromium', () => {
     await page.close();
   });
 
+  it('a wrong data-chatbot-id: no bubble and one console error naming the id', async () => {
+    const wrong = await hostSite(app.url, 'no_such_bot', { plain: {} });
+    try {
+      const page = await browser.context.newPage();
+      const logged: string[] = [];
+      page.on('console', (m) => logged.push(`${m.type()} ${m.text()}`));
+      await page.goto(`${wrong.origin}/page/plain`);
+      await expect.poll(() => logged.filter((l) => l.includes('parley')).length).toBe(1);
+      expect(logged.find((l) => l.includes('parley'))).toBe(`error parley: widget not shown: no chatbot with the id "no_such_bot" on ${app.url} (data-chatbot-id of the widget.js script tag)`);
+      expect(await bubble(page).count()).toBe(0);
+      await page.close();
+    } finally {
+      await wrong.close();
+    }
+  });
+
   it('host-page API: a queue before the script, events, close returns focus to the bubble', async () => {
     const page = await openPage('api');
     await win(page).waitFor();

@@ -13,6 +13,10 @@ import { buildTestApp, type TestApp } from '../../helpers/app.js';
 /** The only routes anyone may call without a token. Adding one is a deliberate change here. */
 const PUBLIC_ROUTES = [
   'GET /api/v2/health',
+  // The landing page and the orchestrators' probes: no secret, nothing but status.
+  'GET /',
+  'GET /healthz',
+  'GET /readyz',
   'GET /api/v2/openapi.json',
   'GET /openapi.yaml',
   'GET /icons/:file',
