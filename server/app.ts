@@ -25,6 +25,7 @@ import servicesPlugin from './plugins/services.js';
 import storagePlugin from './plugins/storage.js';
 import webhooksPlugin from './plugins/webhooks.js';
 import { oauthRoutes } from './routes/oauth/index.js';
+import { landingRoutes } from './routes/public/landing.js';
 import { publicRoutes } from './routes/public/index.js';
 import { legacyRoutes } from './routes/v0/index.js';
 import { v2Routes } from './routes/v2/index.js';
@@ -148,6 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(legacyRoutes);
   await app.register(publicRoutes);
+  await app.register(landingRoutes);
   await app.register(oauthRoutes);
   await app.register(widgetFiles);
   await app.register(widgetRoutes);
