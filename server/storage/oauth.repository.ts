@@ -68,12 +68,14 @@ export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
           .executeTakeFirst();
         return Number(res.numUpdatedRows) === 1;
       },
-      async slowDown(id, at, seconds) {
-        await k
+      async slowDown(id, seconds) {
+        const row = await k
           .updateTable('oauth_device_codes')
-          .set({ last_polled_at: at, interval_seconds: sql<number>`interval_seconds + ${seconds}` })
+          .set({ interval_seconds: sql<number>`interval_seconds + ${seconds}` })
           .where('id', '=', id)
-          .execute();
+          .returning(['interval_seconds', 'last_polled_at'])
+          .executeTakeFirst();
+        return row ? { intervalSeconds: Number(row.interval_seconds), lastPolledAt: row.last_polled_at } : null;
       },
       async decide(id, status, userId, at) {
         const res = await k
