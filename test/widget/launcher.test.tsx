@@ -100,7 +100,7 @@ describe("the bubble's accessible label", () => {
   });
 
   it('every language has its own unread text with the count in it', () => {
-    expect(LANGUAGES).toHaveLength(11);
+    expect(LANGUAGES).toHaveLength(13);
     for (const lang of LANGUAGES) {
       expect(launcherText(lang).unread, lang).toContain('{n}');
       if (lang !== 'en') expect(launcherText(lang).unread, lang).not.toBe(launcherText('en').unread);

@@ -25,10 +25,15 @@ const TEXT: Record<string, LauncherText> = {
   pl: { openChat: 'Otwórz czat', dismissTooltip: 'Ukryj', welcome: 'Dzień dobry! W czym mogę dziś pomóc?', unread: 'Nieprzeczytane: {n}' },
   pt: { openChat: 'Abrir chat', dismissTooltip: 'Ocultar', welcome: 'Olá! Como posso ajudar você hoje?', unread: '{n} não lidas' },
   sv: { openChat: 'Öppna chatten', dismissTooltip: 'Dölj', welcome: 'Hej! Hur kan jag hjälpa dig i dag?', unread: '{n} olästa' },
+  ar: { openChat: 'فتح المحادثة', dismissTooltip: 'إخفاء', welcome: 'مرحبًا! كيف يمكنني مساعدتك اليوم؟', unread: '{n} غير مقروءة' },
+  he: { openChat: 'פתיחת הצ׳אט', dismissTooltip: 'הסתרה', welcome: 'שלום! איך אפשר לעזור היום?', unread: '{n} שלא נקראו' },
 };
 
 /** A language tag's base language (`de-CH` -> `de`). */
 export const baseLanguage = (locale: string) => locale.toLowerCase().split(/[-_]/)[0];
+
+/** Whether a locale's language is written right to left (the window then lays out right to left). */
+export const isRtl = (locale: string) => /^(ar|he)$/.test(baseLanguage(locale));
 
 /** The languages the widget has text for (the chunks of ./locales.ts and English). */
 export const LANGUAGES = Object.keys(TEXT);

@@ -113,6 +113,7 @@ export function createLauncher(cfg: WidgetConfig | null, locale: string, on: Lau
     if (!tip && !a.hideTooltip && (a.tooltip || a.welcomeMessage !== '')) {
       tip = document.createElement('div');
       tip.className = 'tip';
+      tip.dir = 'auto';
       tip.setAttribute('role', 'status');
       tip.hidden = open;
       tipText = document.createTextNode('');

@@ -1,6 +1,7 @@
 /** The chat window: header, connection banner, the current view, composer, watermark. */
 import { useEffect, useRef } from 'preact/hooks';
 import type { ChatModel } from '../state/chat.js';
+import { isRtl } from '../i18n/launcher.js';
 import { Account } from './Account.js';
 import { Composer } from './Composer.js';
 import { EscalationDialog } from './Escalation.js';
@@ -81,7 +82,7 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
       role={floating ? 'dialog' : 'region'}
       aria-modal={floating ? 'false' : undefined}
       aria-labelledby="pw-title"
-      dir={config.appearance.rtl ? 'rtl' : 'ltr'}
+      dir={config.appearance.rtl || isRtl(model.locale.value) ? 'rtl' : 'ltr'}
       lang={model.locale.value}
       onKeyDown={onKeyDown}
     >
