@@ -16,6 +16,7 @@ import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { installJsonBody } from './http/json-body.js';
 import { lazySchemas } from './http/lazy-schemas.js';
+import { RequestLog } from './http/request-log.js';
 import { ErrorEnvelope, LegacyErrorBody, legacySwaggerOptions, swaggerOptions } from './http/openapi.js';
 import outboundPlugin from './plugins/outbound.js';
 import queuePlugin from './plugins/queue.js';
@@ -24,6 +25,7 @@ import servicesPlugin from './plugins/services.js';
 import storagePlugin from './plugins/storage.js';
 import webhooksPlugin from './plugins/webhooks.js';
 import { oauthRoutes } from './routes/oauth/index.js';
+import { landingRoutes } from './routes/public/landing.js';
 import { publicRoutes } from './routes/public/index.js';
 import { legacyRoutes } from './routes/v0/index.js';
 import { v2Routes } from './routes/v2/index.js';
@@ -82,6 +84,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const schemas = lazySchemas();
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
+    // One line per request instead of fastify's two.
+    logController: new RequestLog(),
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
     bodyLimit: config.bodyLimit,
     routerOptions: ROUTER,
@@ -145,6 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(legacyRoutes);
   await app.register(publicRoutes);
+  await app.register(landingRoutes);
   await app.register(oauthRoutes);
   await app.register(widgetFiles);
   await app.register(widgetRoutes);

@@ -55,6 +55,7 @@ let lexicon: (Lexicon & { close(): void }) | null = null;
 import type { AnswerEngine } from '../../server/domain/conversations/ports.js';
 import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { plainBm25, type AnchorChunk } from './bm25.js';
+import { quoteReport } from './quotes.js';
 import { checkQuestions, CORPORA, loadCorpus, serveCorpus, type Corpus, type CorpusName, type Question } from './corpus.js';
 import { EVAL_HOOKS } from './hooks.js';
 import { messagesFor } from '../../server/domain/answers/messages.js';
@@ -341,6 +342,7 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
   const conversationLines: string[] = [];
   const allModes = new Map<Opener, Outcome[]>(OPENERS.map((o) => [o, []]));
   const hybrid = process.env.EVAL_EMBEDDINGS ? await hybridRun() : null;
+  const quotes = quoteReport();
   try {
     for (const name of names) {
       const corpus = loadCorpus(name);
@@ -355,6 +357,7 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
         for (const hook of EVAL_HOOKS) await hook.corpus({ corpus, bot, outcomes, ask: (message, conversationId) => askBot(bot, message, conversationId) });
         all.push(...outcomes);
         for (const [opener, o] of modes) allModes.get(opener)!.push(...o);
+        quotes.add(name, outcomes, splits);
         console.log(
           `${name}: ${corpus.pages.length} pages crawled (${bot.chunks} chunks); ${check.inScope} in-scope questions ` +
             `(${check.reworded} reworded, none sharing a content word with the answering page), ${check.oos} near-topic out-of-scope`,
@@ -398,6 +401,7 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
     }
   }
   retrievalLine('words (FTS5)', all, splits);
+  quotes.print();
   if (conversationLines.length) {
     console.log(`\nconversation mode: each question as the 2nd message (hit@3 abstain false-abst; changed = questions whose outcome differs from the fresh conversation's)`);
     for (const l of conversationLines) console.log(l);

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import './access.js';
 import type { ErrorBody, ErrorEnvelope, LegacyError, LegacySuccess, Meta, SuccessEnvelope } from '../../shared/envelope.js';
+import { noteErrorCode } from './request-log.js';
 
 /** Marks an object that is already an envelope (symbols are not serialized). */
 export const BUILT = Symbol('envelope');
@@ -64,6 +65,7 @@ export function legacyError(error: ErrorBody): LegacyError {
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, error: ErrorBody, headers: Record<string, string> = {}) {
   const body = isLegacy(request) ? legacyError(error) : errorEnvelope(request, error);
+  noteErrorCode(request, error.code);
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }
 

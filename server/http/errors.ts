@@ -118,7 +118,7 @@ export function installErrorHandling(app: FastifyInstance, routerOptions: FindMy
     }
     const known = fastifyErrorBody(err);
     if (known) {
-      request.log.info({ err: { code: err.code, message: err.message } }, 'request refused');
+      request.log.debug({ err: { code: err.code, message: err.message } }, 'request refused');
       return sendError(request, reply, known.status, {
         code: known.code,
         message: known.message,

@@ -1,10 +1,35 @@
 /**
  * The JSON body parser: fastify's own (prototype-poisoning checks included), except that an
  * empty body reads as `{}` (curl -X POST -H 'Content-Type: application/json' on an action route
- * is the usual habit) and a syntax error says where it is.
+ * is the usual habit), a syntax error says where it is, and no document is nested deeper than
+ * MAX_JSON_DEPTH. Every JSON body (v2, v0, OAuth, the widget's routes) and every WebSocket frame
+ * goes through this one limit: a deep value would otherwise overflow the stack of whatever walks it.
  */
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../domain/errors.js';
+import { AppError, validationFailed } from '../domain/errors.js';
+
+/** Objects and arrays inside each other; no API body comes near it (free-form fields stop at 5). */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether the JSON text nests objects and arrays more than `max` deep (brackets inside strings do not count). */
+export function nestedTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return false;
+}
+
+export const tooDeep = (what = 'The body') =>
+  validationFailed([{ path: [], message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }], `${what} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`);
 
 /** "... in JSON at position 13" -> line and column (1-based) of that position in `text`. */
 export function jsonErrorWhere(text: string, message: string): string {
@@ -24,6 +49,7 @@ export function installJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, {});
+    if (nestedTooDeep(text)) return done(tooDeep(), undefined);
     parse(request, text, (err, value) => {
       if (!err) return done(null, value);
       // fastify's error hides JSON.parse's message; parsing again (failures only) recovers it.

@@ -40,6 +40,7 @@ import { createVisitorServices } from '../domain/visitors/index.js';
 import { DEFAULT_USER_AGENT, type GuardedHttpClient } from '../outbound/guarded-client.js';
 import type { EmbeddedQueue } from '../queue/embedded-queue.js';
 import type { Store } from '../domain/ports.js';
+import { conversationLog, logAnswer } from './activity-log.js';
 import { createRetrieval } from './retrieval.js';
 import { createWebhooks } from './webhooks.js';
 
@@ -67,6 +68,7 @@ function jobLog(log: ServiceParts['log']): JobLog | undefined {
 }
 
 export function createServices({ config, store, outbound, models, queue, log }: ServiceParts) {
+  const info = log?.info ? { info: log.info.bind(log) } : null;
   const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
   const webhooks = createWebhooks(store, outbound, secrets, config, log);
@@ -106,7 +108,12 @@ export function createServices({ config, store, outbound, models, queue, log }: 
     onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
     checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
     leadCaptured: (s, chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId, s),
-  }, { answerLeaseMs: config.answerLeaseMs, onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed') });
+  }, {
+    answerLeaseMs: config.answerLeaseMs,
+    onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed'),
+    ...(info && { onAnswered: (a) => logAnswer(info, a) }),
+  });
+  if (info) conversations.onCommit(conversationLog(info));
   const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
   const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl, onLead: (s, lead) => webhooks.outbox.fromLead(s, lead) });
   const widget = new WidgetService(store, new SessionTokens(config.secretKey), (sid) => visitors.accounts.isLoggedOut(sid));

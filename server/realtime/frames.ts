@@ -8,6 +8,7 @@ import Type, { type TSchema } from 'typebox';
 import { type ClientFrame, LIMITS } from '../../shared/protocol.js';
 import type { FieldError } from '../../shared/errors.js';
 import { fieldErrors } from '../http/errors.js';
+import { MAX_JSON_DEPTH, nestedTooDeep } from '../http/json-body.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const ClientId = Type.String({ minLength: 1, maxLength: LIMITS.clientIdMax, pattern: '^[A-Za-z0-9_:.-]+$' });
@@ -75,12 +76,19 @@ export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; messag
 
 /** Parses one frame's text; never throws. */
 export function parseClientFrame(raw: string): ParsedFrame {
+  // The HTTP bodies' limit (http/json-body.ts), so a frame is refused alike on the socket and the fallback.
+  if (nestedTooDeep(raw)) return { ok: false, message: `The frame nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`, details: [{ path: [], message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }] };
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
     return { ok: false, message: 'The frame is not valid JSON', details: [] };
   }
+  return checkClientFrame(value);
+}
+
+/** Checks a parsed frame (a JSON body, already held to the depth limit); never throws. */
+export function checkClientFrame(value: unknown): ParsedFrame {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: 'A frame is a JSON object with a "type"', details: [{ path: [], message: 'must be an object' }] };
   const type = (value as { type?: unknown }).type;
   const validate = typeof type === 'string' ? validators().get(type) : undefined;

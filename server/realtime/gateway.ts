@@ -163,9 +163,9 @@ export class Gateway {
     return this.keep(this.chatbots, id, () => this.widget.chatbot(id));
   }
 
-  /** When the chatbot's identity secret was made (null: it has none), kept as `chatbot` is. */
-  identitySecretAt(chatbotId: string): Promise<string | null> {
-    return this.keep(this.identitySecrets, chatbotId, () => this.widget.identitySecretAt(chatbotId));
+  /** The id of the chatbot's identity secret (null: it has none), kept as `chatbot` is. */
+  identitySecretId(chatbotId: string): Promise<string | null> {
+    return this.keep(this.identitySecrets, chatbotId, () => this.widget.identitySecretId(chatbotId));
   }
 
   private keep<T>(map: Map<string, Kept<T>>, id: string, read: () => Promise<T>): Promise<T> {

@@ -10,7 +10,7 @@ import { newId } from '../domain/ids.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
 import { busyMessage } from '../domain/widget/busy.js';
 import { allowedDomainsOf, originAllowed } from '../domain/widget/origins.js';
-import { checkIdentityAge, originNotAllowed, sessionNotValid, type VisitorSession, visitorInfo } from '../domain/widget/widget.service.js';
+import { checkIdentitySecret, originNotAllowed, sessionNotValid, type VisitorSession, visitorInfo } from '../domain/widget/widget.service.js';
 import { parseClientFrame } from './frames.js';
 import type { Gateway } from './gateway.js';
 import { type HubMessage, topics } from './hub.js';
@@ -107,6 +107,7 @@ export class VisitorConnection {
 
   /** One frame's text from the client. Resolves when the frame has been answered (not its AI answer). */
   async receive(raw: string): Promise<void> {
+    if (this.closed) return;
     const parsed = parseClientFrame(raw);
     if (!parsed.ok) {
       this.send({ type: 'error', code: 'VALIDATION_FAILED', message: parsed.message, details: parsed.details, ...(parsed.type && { ref: { type: parsed.type } }) });
@@ -124,6 +125,8 @@ export class VisitorConnection {
         return;
       }
       await this.refreshChatbot();
+      // Closed while the chatbot was read (a policy close, the client gone): the frame is not acted on.
+      if (this.closed) return;
       switch (frame.type) {
         case 'message.send':
           return await this.sendMessage(frame);
@@ -257,16 +260,16 @@ export class VisitorConnection {
   private async refreshChatbot() {
     if (this.options.stateless) return;
     const { claims } = this.session!;
-    const [chatbot, secretAt] = await Promise.all([
+    const [chatbot, secretId] = await Promise.all([
       this.gateway.chatbot(claims.chatbotId).catch((err) => {
         if (err instanceof AppError && err.code === 'CHATBOT_NOT_FOUND') throw new CloseError(CLOSE.sessionInvalid, sessionNotValid('its chatbot no longer exists').message);
         throw err;
       }),
-      claims.via === 'identity' ? this.gateway.identitySecretAt(claims.chatbotId) : null,
+      claims.via === 'identity' ? this.gateway.identitySecretId(claims.chatbotId) : null,
     ]);
     if (!originAllowed(this.options.origin, allowedDomainsOf(chatbot.settings))) throw new CloseError(CLOSE.originRefused, originNotAllowed().message);
     try {
-      checkIdentityAge(claims, secretAt);
+      checkIdentitySecret(claims, secretId);
     } catch (err) {
       throw new CloseError(CLOSE.sessionInvalid, err instanceof AppError ? err.message : 'session not valid');
     }

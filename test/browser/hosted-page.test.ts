@@ -73,6 +73,46 @@ describe('hosted page in a phone webview', () => {
     await page.close();
   });
 
+  it('?locale=ar is Arabic, right to left; Hebrew too, in the dark theme on a desktop', { timeout: 60_000 }, async () => {
+    const page = await phone.context.newPage();
+    await page.addInitScript('localStorage.clear()');
+    await page.goto(`${app.url}/chat/${chatbotId}?locale=ar`);
+    await q(page, 'textarea[placeholder="اطرح سؤالًا…"]').waitFor();
+    expect(await q(page, '.window').getAttribute('dir')).toBe('rtl');
+    expect(await q(page, '.window').getAttribute('lang')).toBe('ar');
+    // Right to left: the send button sits at the left of the input.
+    const input = (await q(page, 'textarea').boundingBox())!;
+    const send = (await q(page, 'button.send').boundingBox())!;
+    expect(send.x).toBeLessThan(input.x);
+    await ask(page, 'Can I return items?');
+    await screenshot(page, 'phone-light-rtl-arabic');
+    await page.close();
+
+    const desktop = await launch({ colorScheme: 'dark' });
+    try {
+      const p = await desktop.context.newPage();
+      await p.goto(`${app.url}/chat/${chatbotId}?locale=he&theme=dark`);
+      await q(p, 'textarea[placeholder="שאלו שאלה…"]').waitFor();
+      expect(await q(p, '.window').getAttribute('dir')).toBe('rtl');
+      await ask(p, 'Can I return items?');
+      await screenshot(p, 'desktop-dark-rtl-hebrew');
+    } finally {
+      await desktop.close();
+    }
+  });
+
+  it('an unknown chatbot id: a 404 page saying so in the visitor\'s language', async () => {
+    const page = await phone.context.newPage();
+    const res = await page.goto(`${app.url}/chat/no_such_bot`);
+    expect(res!.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toBe('Chat not found');
+    await screenshot(page, 'phone-light-hosted-not-found');
+    await page.goto(`${app.url}/chat/no_such_bot?locale=he`);
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await screenshot(page, 'phone-light-rtl-hosted-not-found');
+    await page.close();
+  });
+
   const BRIDGES = {
     'React Native': `window.ReactNativeWebView = { postMessage: (m) => window.__native.push(JSON.parse(m)) };`,
     'iOS WKWebView': `window.webkit = { messageHandlers: { parley: { postMessage: (m) => window.__native.push(JSON.parse(JSON.stringify(m))) } } };`,

@@ -33,6 +33,12 @@ beforeAll(async () => {
   site = await hostSite(app.url, chatbotId, {
     plain: {},
     csp: { csp: STRICT_CSP(app.url), before: `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));` },
+    // The server's origin in connect-src but no ws: source: chromium blocks the socket with an
+    // error event and no close, and the widget must go on over Server-Sent Events.
+    'csp-no-ws': {
+      csp: `default-src 'none'; script-src 'nonce-{nonce}' ${app.url}; connect-src ${app.url}; img-src ${app.url}; style-src 'self'; base-uri 'none'`,
+      before: `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
+    },
     api: { before: `window.parley = window.parley || []; window.__events = []; ['ready','open','close','message','escalated','unread'].forEach((n) => parley.push(['on', n, (d) => window.__events.push(n)])); parley.push(['open']);` },
   });
   browser = await launch();
@@ -134,6 +140,40 @@ describe('widget in chromium', () => {
     expect(bg).toBe('rgb(11, 110, 79)');
     expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
     await page.close();
+  });
+
+  it('a CSP that allows the server in connect-src but not ws: answers over Server-Sent Events', async () => {
+    const page = await openPage('csp-no-ws');
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await bubble(page).click();
+    const input = page.locator('[data-parley] textarea');
+    await input.fill('Can I return items?');
+    await input.press('Enter');
+    await log(page).locator('.msg-ai .md', { hasText: /30 days/ }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-parley] .banner').count()).toBe(0);
+    const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+    // The socket was tried and blocked, and nothing else was.
+    expect(violations.length).toBeGreaterThan(0);
+    expect(violations.every((v) => v.startsWith('connect-src ws://'))).toBe(true);
+    await screenshot(page, 'desktop-light-csp-no-ws');
+    await page.close();
+  });
+
+  it('a wrong data-chatbot-id: no bubble and one console error naming the id', async () => {
+    const wrong = await hostSite(app.url, 'no_such_bot', { plain: {} });
+    try {
+      const page = await browser.context.newPage();
+      const logged: string[] = [];
+      page.on('console', (m) => logged.push(`${m.type()} ${m.text()}`));
+      await page.goto(`${wrong.origin}/page/plain`);
+      await expect.poll(() => logged.filter((l) => l.includes('parley')).length).toBe(1);
+      expect(logged.find((l) => l.includes('parley'))).toBe(`error parley: widget not shown: no chatbot with the id "no_such_bot" on ${app.url} (data-chatbot-id of the widget.js script tag)`);
+      expect(await bubble(page).count()).toBe(0);
+      await page.close();
+    } finally {
+      await wrong.close();
+    }
   });
 
   it('host-page API: a queue before the script, events, close returns focus to the bubble', async () => {

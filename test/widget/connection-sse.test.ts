@@ -11,9 +11,14 @@ import { startChatStandin, type ChatStandin } from '../helpers/chat-standin.js';
 import { chatbotWithKnowledge, type LiveApp, newSession, startLiveApp } from '../helpers/widget.js';
 import { waitFor } from '../helpers/knowledge-http.js';
 
-/** A proxy that drops the upgrade: every socket closes before it opens. */
+/**
+ * A socket that never opens, the way each obstacle shows it: `close` (a proxy that drops the
+ * upgrade), `error` with no close (chromium, when the page's CSP blocks ws:), or nothing at all
+ * (a middlebox that holds the upgrade).
+ */
 class NoUpgrade {
   static opened = 0;
+  static failure: 'close' | 'error' | 'silent' = 'close';
   readyState = 0;
   onopen: (() => void) | null = null;
   onmessage: ((e: { data: unknown }) => void) | null = null;
@@ -21,7 +26,8 @@ class NoUpgrade {
   onclose: ((e: { code: number }) => void) | null = null;
   constructor() {
     NoUpgrade.opened++;
-    setTimeout(() => this.onclose?.({ code: 1006 }), 0);
+    if (NoUpgrade.failure === 'close') setTimeout(() => this.onclose?.({ code: 1006 }), 0);
+    if (NoUpgrade.failure === 'error') setTimeout(() => this.onerror?.(), 0);
   }
   send() {}
   close() {}
@@ -45,7 +51,7 @@ afterAll(async () => {
 });
 
 /** A widget-like client: it resumes from the highest seq it saw per conversation. */
-async function client() {
+async function client(options: { openTimeoutMs?: number } = {}) {
   const { token } = await newSession(t, chatbotId);
   const frames: ServerFrame[] = [];
   const statuses: ConnectionStatus[] = [];
@@ -65,6 +71,7 @@ async function client() {
     },
     onStatus: (s) => void statuses.push(s),
     random: () => 0,
+    ...options,
   });
   return { connection, frames, statuses, hellos };
 }
@@ -88,6 +95,25 @@ describe('widget connection without WebSocket', () => {
     expect(c.connection.unacknowledged).toBe(0);
     c.connection.stop();
   });
+
+  for (const failure of ['error', 'silent'] as const) {
+    it(`falls back to SSE when the socket fails to open with ${failure === 'error' ? 'an error and no close (a CSP-blocked ws:)' : 'no event at all'}`, async () => {
+      NoUpgrade.failure = failure;
+      try {
+        const c = await client({ openTimeoutMs: 300 });
+        const before = NoUpgrade.opened;
+        model.next({ kind: 'reply', text: 'Items can be returned for 30 days.' });
+        c.connection.send({ type: 'message.send', clientId: `sse-${failure}`, text: 'Can I return items?' });
+        c.connection.start();
+        await until(() => c.frames.some((f) => f.type === 'answer.done'), 'the answer');
+        expect(NoUpgrade.opened - before).toBe(2);
+        expect(c.frames.filter((f) => f.type === 'ack')).toHaveLength(1);
+        c.connection.stop();
+      } finally {
+        NoUpgrade.failure = 'close';
+      }
+    });
+  }
 
   it('a stream cut in the middle of an answer resumes over SSE: every event once, the offline message sent once', async () => {
     const c = await client();

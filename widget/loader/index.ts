@@ -205,7 +205,7 @@ function boot(): void {
     .catch((err) => {
       // The bubble drawn from the snippet goes when there is no chatbot to talk to.
       if (!config) hostEl?.remove();
-      console.warn('parley: widget not shown:', err instanceof Error ? err.message : err);
+      console.error('parley: widget not shown:', err instanceof Error ? err.message : err);
     });
 
   /** The host element with the variables of the bubble's look (CSSOM writes, not a style attribute: allowed under a CSP without 'unsafe-inline'). */

@@ -32,6 +32,8 @@ export interface ConnectionOptions {
   random?: () => number;
   /** WebSocket attempts that never open before switching to SSE. */
   sseAfter?: number;
+  /** A socket not open after this long counts as one that failed to open (default 5 s). */
+  openTimeoutMs?: number;
 }
 
 interface Channel {
@@ -191,23 +193,48 @@ export class Connection {
       queueMicrotask(() => on.lost(1006, false));
       return { send() {}, close() {} };
     }
+    // A failure to open is reported once, however it shows: a close event, an error with no close
+    // (chromium's only signal for a socket the page's CSP blocks), or no open in time.
+    let failed = false;
+    const fail = () => {
+      if (failed || opened) return;
+      failed = true;
+      clearTimeout(openTimer);
+      ws.onclose = ws.onerror = ws.onmessage = ws.onopen = null;
+      try {
+        ws.close();
+      } catch {
+        // Already closing.
+      }
+      on.lost(1006, false);
+    };
+    const openTimer = setTimeout(fail, this.options.openTimeoutMs ?? 5000);
     ws.onopen = () => {
       opened = true;
+      clearTimeout(openTimer);
       ws.send(JSON.stringify(this.options.hello()));
     };
     ws.onmessage = (event) => {
       const frame = parse(event.data);
       if (frame) on.frame(frame);
     };
-    ws.onclose = (event) => on.lost(event.code, opened);
-    // Failures arrive as a close event too; handled there.
-    ws.onerror = () => {};
+    ws.onclose = (event) => {
+      clearTimeout(openTimer);
+      if (opened) on.lost(event.code, true);
+      else if (!failed) {
+        failed = true;
+        on.lost(event.code, false);
+      }
+    };
+    // After an open, a failure is followed by a close event, handled there.
+    ws.onerror = fail;
     return {
       send: (frames) => {
         if (ws.readyState === 1) for (const f of frames) ws.send(JSON.stringify(f));
       },
       close: () => {
-        ws.onclose = ws.onmessage = ws.onopen = null;
+        clearTimeout(openTimer);
+        ws.onclose = ws.onerror = ws.onmessage = ws.onopen = null;
         ws.close(CLOSE.normal);
       },
     };

@@ -115,6 +115,22 @@ export interface ConversationsOptions {
   /** How long an owed answer's claim lasts without a heartbeat (ANSWER_LEASE_MS). */
   answerLeaseMs?: number;
   onError?: (err: unknown, context: Record<string, unknown>) => void;
+  /** Hears each stored AI answer (the operator's log line). */
+  onAnswered?: (answer: AnsweredInfo) => void;
+}
+
+/** What one stored answer was: who wrote it, from how many sources, whether it had the answer. */
+export interface AnsweredInfo {
+  chatbotId: string;
+  conversationId: string;
+  messageId: string;
+  /** `built-in`, `openai`, `custom-response`, or `unavailable` / `busy` when no answerer could write it. */
+  provider: string;
+  model: string | null;
+  sources: number;
+  /** The answerer found nothing to answer with (a knowledge gap). */
+  unanswered: boolean;
+  ms: number;
 }
 
 export interface VisitorMessageResult {
@@ -480,6 +496,7 @@ export class ConversationsService {
     options: { answerId?: string; busy?: string } = {},
   ): Promise<MessageRecord | null> {
     let result: Answer;
+    const began = performance.now();
     const heartbeat = setInterval(() => {
       void this.store.conversations.owed.extend([question.id], this.leaseFrom(Date.now())).catch(() => undefined);
     }, Math.max(50, Math.floor(this.leaseMs / 3)));
@@ -527,6 +544,10 @@ export class ConversationsService {
           await this.hooks.recordGap(ctx.s, { chatbotId: chatbot.id, conversationId, messageId: m.id, question: question.text });
         }
         return m;
+      });
+      this.options.onAnswered?.({
+        chatbotId: chatbot.id, conversationId, messageId: saved.id, provider: result.provider, model: result.model,
+        sources: result.sources.length, unanswered: result.unanswered, ms: Math.round(performance.now() - began),
       });
       return saved;
     } catch (err) {

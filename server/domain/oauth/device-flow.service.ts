@@ -19,7 +19,10 @@ export const CLIENTS: Record<string, { name: string }> = { [CLI_CLIENT_ID]: { na
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 export const DEVICE_TOKEN_NAME = 'Parley CLI (device sign-in)';
 
-/** RFC 8628 3.5: each slow_down adds 5 seconds to the polling interval. */
+/**
+ * RFC 8628 3.5: each slow_down adds 5 seconds to the code's polling interval, counted from the
+ * last accepted poll: a client that waits the raised interval after a slow_down is accepted.
+ */
 export const SLOW_DOWN_SECONDS = 5;
 const MAX_CHATBOTS = 100;
 const CODE_ATTEMPTS = 10;
@@ -42,6 +45,8 @@ export class OAuthError extends Error {
     readonly error: OAuthErrorCode,
     readonly description: string,
     readonly status: 400 | 401 = error === 'invalid_client' ? 401 : 400,
+    /** Seconds until the request can succeed, sent as Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(description);
   }
@@ -155,8 +160,11 @@ export class DeviceFlowService {
     const atIso = new Date(at).toISOString();
     const notAfter = new Date(at - row.intervalSeconds * 1000).toISOString();
     if (!(await this.store.oauth.deviceCodes.recordPoll(row.id, atIso, notAfter))) {
-      await this.store.oauth.deviceCodes.slowDown(row.id, atIso, SLOW_DOWN_SECONDS);
-      throw new OAuthError('slow_down', `Polling too fast: wait ${row.intervalSeconds + SLOW_DOWN_SECONDS} seconds between requests`);
+      const slowed = await this.store.oauth.deviceCodes.slowDown(row.id, SLOW_DOWN_SECONDS);
+      const interval = slowed?.intervalSeconds ?? row.intervalSeconds + SLOW_DOWN_SECONDS;
+      const since = slowed?.lastPolledAt ?? row.lastPolledAt;
+      const wait = since ? Math.max(1, Math.ceil((Date.parse(since) + interval * 1000 - at) / 1000)) : interval;
+      throw new OAuthError('slow_down', `Polling too fast: the interval is now ${interval} seconds from the last accepted poll; poll again in ${wait} seconds`, 400, wait);
     }
     if (row.status === 'pending') throw new OAuthError('authorization_pending', 'The user has not approved this request yet');
     if (row.status === 'denied') throw new OAuthError('access_denied', 'The user denied this request');

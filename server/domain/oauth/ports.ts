@@ -31,10 +31,13 @@ export interface OAuthStore {
     byDeviceCode(hash: string): Promise<DeviceCodeRecord | null>;
     /** The newest row with this user code that has not expired at `now`. */
     byUserCode(hash: string, now: string): Promise<DeviceCodeRecord | null>;
-    /** Records a poll when the previous one is at or before `notAfter`; false when too soon. */
+    /** Records an accepted poll when the previous accepted one is at or before `notAfter`; false when too soon. */
     recordPoll(id: string, at: string, notAfter: string): Promise<boolean>;
-    /** A poll too soon: the interval grows by `seconds`. */
-    slowDown(id: string, at: string, seconds: number): Promise<void>;
+    /**
+     * A poll too soon: the interval grows by `seconds`; the last accepted poll stays the clock's
+     * start. Returns both as they are now (null: the row is gone).
+     */
+    slowDown(id: string, seconds: number): Promise<{ intervalSeconds: number; lastPolledAt: string | null } | null>;
     /** pending -> approved/denied; false when the row was no longer pending. */
     decide(id: string, status: 'approved' | 'denied', userId: string, at: string): Promise<boolean>;
     /** approved -> issued; true for exactly one caller. */
@@ -55,8 +58,8 @@ export interface OAuthStore {
   throttle: {
     /** The failures of the current window of `key`, or null when none were counted. */
     get(key: string): Promise<{ failures: number; windowStartedAt: string } | null>;
-    /** Counts a failure; a window that began before `windowStart` starts over at `at`. */
-    fail(key: string, at: string, windowStart: string): Promise<void>;
+    /** Counts a failure; a window that began at or before `windowStart` (it has ended) starts over at `at`. Returns the window as counted, this failure included. */
+    fail(key: string, at: string, windowStart: string): Promise<{ failures: number; windowStartedAt: string }>;
     clear(key: string): Promise<void>;
     /** Forgets windows that began before `before` (every window is shorter than a day). */
     purge(before: string): Promise<void>;

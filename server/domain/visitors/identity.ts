@@ -15,6 +15,7 @@ import { nowIso } from '../ids.js';
 import type { Store } from '../ports.js';
 import { normalizeContact } from '../resources/lead-fields.js';
 import type { SecretBox } from '../secrets.js';
+import { identitySecretId } from '../widget/sessions.js';
 import { type VisitorAccounts, visitorInfo } from './accounts.js';
 
 export interface IdentityClaim {
@@ -78,6 +79,11 @@ export class IdentityService {
 
   /** The claim's address (lowercased) when it is signed with the chatbot's current secret, else null. */
   async verify(chatbotId: string, claim: { email?: unknown; signature?: unknown }): Promise<string | null> {
+    return (await this.check(chatbotId, claim))?.email ?? null;
+  }
+
+  /** As `verify`, with the id of the secret that signed the claim (a session it opens carries it). */
+  async check(chatbotId: string, claim: { email?: unknown; signature?: unknown }): Promise<{ email: string; secretId: string } | null> {
     if (typeof claim.email !== 'string' || typeof claim.signature !== 'string') return null;
     if (!/^[0-9a-fA-F]{64}$/.test(claim.signature)) return null;
     const row = await this.store.visitors.identitySecrets.get(chatbotId);
@@ -92,7 +98,7 @@ export class IdentityService {
     if (!timingSafeEqual(expected, Buffer.from(claim.signature, 'hex'))) return null;
     const errors: { path: string[]; message: string }[] = [];
     const email = normalizeContact(claim.email, 'email', 'email', errors);
-    return errors.length || !email ? null : email;
+    return errors.length || !email ? null : { email, secretId: identitySecretId(row.sealed) };
   }
 
   /**

@@ -4,7 +4,7 @@
  * renewable for a while after it expires (same visitor, same history), and a logout revokes its
  * session id. The alphabet fits a WebSocket subprotocol token.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface SessionClaims {
   /** Session id (revocation). */
@@ -17,7 +17,16 @@ export interface SessionClaims {
   exp: number;
   /** `identity`: the visitor was identified by the host page's signed claim (void once the identity secret is rotated). */
   via?: 'identity';
+  /** With `via: 'identity'`: the id of the identity secret that signed the claim (identitySecretId). */
+  secretId?: string;
 }
+
+/**
+ * The id of one identity secret: a digest of its sealed form, which is new at every rotation
+ * (a new secret, a new random nonce). A signed identity's session carries it and is valid only
+ * while the chatbot's secret has the same id, however close to a rotation it was made.
+ */
+export const identitySecretId = (sealed: string) => createHash('sha256').update(sealed).digest('base64url').slice(0, 22);
 
 export const SESSION_TTL_SECONDS = 24 * 3600;
 /** How long after issue an expired token may still be renewed into a new one. */
@@ -29,10 +38,12 @@ export class SessionTokens {
     this.key = createHmac('sha256', secretKey).update('parley widget session v1').digest();
   }
 
-  issue(chatbotId: string, chatUserId: string, ttlSeconds = SESSION_TTL_SECONDS, via?: 'identity'): { token: string; claims: SessionClaims; expiresAt: string } {
+  /** `identitySecret`: the id of the identity secret whose signed claim identified the visitor. */
+  issue(chatbotId: string, chatUserId: string, ttlSeconds = SESSION_TTL_SECONDS, identitySecret?: string): { token: string; claims: SessionClaims; expiresAt: string } {
     const iat = this.now();
-    const claims: SessionClaims = { sid: randomBytes(12).toString('base64url'), chatbotId, chatUserId, iat, exp: iat + ttlSeconds, ...(via && { via }) };
-    const parts = [claims.sid, claims.chatbotId, claims.chatUserId, claims.iat, claims.exp, ...(via ? [via] : [])];
+    const identity = identitySecret !== undefined ? { via: 'identity' as const, secretId: identitySecret } : {};
+    const claims: SessionClaims = { sid: randomBytes(12).toString('base64url'), chatbotId, chatUserId, iat, exp: iat + ttlSeconds, ...identity };
+    const parts = [claims.sid, claims.chatbotId, claims.chatUserId, claims.iat, claims.exp, ...(identity.via ? [identity.via, identity.secretId] : [])];
     const body = Buffer.from(JSON.stringify(parts)).toString('base64url');
     return { token: `${body}.${this.sign(body)}`, claims, expiresAt: new Date(claims.exp * 1000).toISOString() };
   }
@@ -52,12 +63,14 @@ export class SessionTokens {
     } catch {
       return null;
     }
-    if (!Array.isArray(parts) || (parts.length !== 5 && parts.length !== 6)) return null;
-    const [sid, chatbotId, chatUserId, iat, exp, via] = parts;
+    // Six parts: a signed identity's token from before secret ids; it names no secret, so no secret accepts it.
+    if (!Array.isArray(parts) || parts.length < 5 || parts.length > 7) return null;
+    const [sid, chatbotId, chatUserId, iat, exp, via, secretId = ''] = parts;
     if (typeof sid !== 'string' || typeof chatbotId !== 'string' || typeof chatUserId !== 'string' || typeof iat !== 'number' || typeof exp !== 'number') return null;
     if (via !== undefined && via !== 'identity') return null;
+    if (typeof secretId !== 'string') return null;
     const now = this.now();
-    return { sid, chatbotId, chatUserId, iat, exp, ...(via && { via }), expired: now >= exp, renewable: now < iat + RENEW_WINDOW_SECONDS };
+    return { sid, chatbotId, chatUserId, iat, exp, ...(via && { via, secretId }), expired: now >= exp, renewable: now < iat + RENEW_WINDOW_SECONDS };
   }
 
   private sign(body: string): string {

@@ -10,7 +10,7 @@ import { newId, nowIso } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
 import { widgetConfig } from './config.js';
 import { allowedDomainsOf, originAllowed } from './origins.js';
-import { type SessionClaims, SessionTokens } from './sessions.js';
+import { identitySecretId, type SessionClaims, SessionTokens } from './sessions.js';
 
 export interface VisitorSession {
   claims: SessionClaims;
@@ -68,14 +68,14 @@ export class WidgetService {
     if (input.context) metadata.context = cleanContext(input.context);
     if (input.locale) metadata.locale = input.locale;
     let visitor: ChatUserRecord | null = null;
-    let via: SessionClaims['via'];
+    let identitySecret: string | undefined;
     if (input.renew !== undefined) {
       const claims = this.tokens.read(input.renew);
       if (!claims || claims.chatbotId !== chatbot.id) throw sessionNotValid('the token to renew is not one of this chatbot');
       if (!claims.renewable) throw sessionNotValid('the token to renew is too old');
       if (await this.isRevoked(claims.sid)) throw sessionNotValid('the session was logged out');
       await this.checkIdentity(claims);
-      via = claims.via;
+      identitySecret = claims.secretId;
       visitor = await this.store.conversations.chatUsers.get(claims.chatUserId);
       if (!visitor || visitor.chatbotId !== chatbot.id) throw sessionNotValid('its visitor no longer exists');
       if (Object.keys(metadata).length) {
@@ -85,12 +85,12 @@ export class WidgetService {
       visitor = { id: newId(), chatbotId: chatbot.id, email: null, name: null, phone: null, verified: false, metadata, createdAt: at, updatedAt: at };
       await this.store.conversations.chatUsers.insert(visitor);
     }
-    return this.sessionFor(chatbot, visitor, via);
+    return this.sessionFor(chatbot, visitor, identitySecret);
   }
 
-  /** `via: 'identity'` for a visitor identified by the host page's signed claim. */
-  sessionFor(chatbot: ChatbotRecord, visitor: ChatUserRecord, via?: SessionClaims['via']): SessionResponse {
-    const { token, expiresAt } = this.tokens.issue(chatbot.id, visitor.id, undefined, via);
+  /** `identitySecret`: the id of the identity secret whose signed claim identified the visitor (the session ends with it). */
+  sessionFor(chatbot: ChatbotRecord, visitor: ChatUserRecord, identitySecret?: string): SessionResponse {
+    const { token, expiresAt } = this.tokens.issue(chatbot.id, visitor.id, undefined, identitySecret);
     return { token, expiresAt, visitor: visitorInfo(visitor) };
   }
 
@@ -115,19 +115,20 @@ export class WidgetService {
    */
   async checkIdentity(claims: SessionClaims) {
     if (claims.via !== 'identity') return;
-    checkIdentityAge(claims, await this.identitySecretAt(claims.chatbotId));
+    checkIdentitySecret(claims, await this.identitySecretId(claims.chatbotId));
   }
 
-  /** When the chatbot's identity secret was made (ISO), or null when it has none. */
-  async identitySecretAt(chatbotId: string): Promise<string | null> {
-    return (await this.store.visitors.identitySecrets.get(chatbotId))?.createdAt ?? null;
+  /** The id of the chatbot's current identity secret (identitySecretId), or null when it has none. */
+  async identitySecretId(chatbotId: string): Promise<string | null> {
+    const row = await this.store.visitors.identitySecrets.get(chatbotId);
+    return row ? identitySecretId(row.sealed) : null;
   }
 }
 
-/** SESSION_NOT_VALID for a signed identity's session opened before the chatbot's current identity secret (`secretAt`) or with none left. */
-export function checkIdentityAge(claims: SessionClaims, secretAt: string | null) {
+/** SESSION_NOT_VALID for a signed identity's session made with another identity secret than the chatbot's current one (`currentId`), or with none left. */
+export function checkIdentitySecret(claims: SessionClaims, currentId: string | null) {
   if (claims.via !== 'identity') return;
-  if (!secretAt || Math.floor(Date.parse(secretAt) / 1000) > claims.iat) throw sessionNotValid("the chatbot's identity secret was rotated: identify the visitor again");
+  if (!currentId || claims.secretId !== currentId) throw sessionNotValid("the chatbot's identity secret was rotated: identify the visitor again");
 }
 
 function cleanContext(context: Record<string, string>): Record<string, string> {

@@ -78,7 +78,8 @@ export async function oauthRoutes(app: FastifyInstance) {
     oauth.setErrorHandler((err: FastifyError & { retryAfter?: number }, request: FastifyRequest, reply: FastifyReply) => {
       const noStore = () => reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       if (err instanceof OAuthError) {
-        if (err.statusCode === 429) reply.header('retry-after', String(err.retryAfter ?? 60));
+        // On slow_down too: clients such as openid-client wait for it instead of guessing.
+        if (err.statusCode === 429 || err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter ?? 60));
         return noStore().code(err.statusCode === 429 ? 429 : err.status).send({ error: err.error, error_description: err.description });
       }
       const status = err instanceof AppError ? err.status : (err.statusCode ?? 500);

@@ -2,12 +2,13 @@
  * The verification page's text, per locale: the widget's languages (widget/i18n), English as the
  * fallback. English is in english.ts, German here, the others in translations.ts.
  */
+import { pickLanguage } from '../../http/languages.js';
 import { en, type Strings } from './english.js';
-import { da, es, fr, it, ja, nl, pl, pt, sv } from './translations.js';
+import { ar, da, es, fr, he, it, ja, nl, pl, pt, sv } from './translations.js';
 
 export type { Strings };
 
-export const LOCALES = ['en', 'da', 'de', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt', 'sv'] as const;
+export const LOCALES = ['en', 'ar', 'da', 'de', 'es', 'fr', 'he', 'it', 'ja', 'nl', 'pl', 'pt', 'sv'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 const de: Strings = {
@@ -49,21 +50,10 @@ const de: Strings = {
   startOver: 'Von vorn beginnen',
 };
 
-const STRINGS: Record<Locale, Strings> = { en, da, de, es, fr, it, ja, nl, pl, pt, sv };
+const STRINGS: Record<Locale, Strings> = { en, ar, da, de, es, fr, he, it, ja, nl, pl, pt, sv };
 
 /** The first supported language of an Accept-Language header (quality order), else English. */
-export function pickLocale(header: string | undefined): Locale {
-  const wanted = (header ?? '')
-    .split(',')
-    .map((part) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { lang: tag.toLowerCase().split('-')[0], q: q === undefined ? 1 : Number(q) };
-    })
-    .filter((w) => w.q > 0)
-    .sort((a, b) => b.q - a.q);
-  return (wanted.find((w) => (LOCALES as readonly string[]).includes(w.lang))?.lang as Locale) ?? 'en';
-}
+export const pickLocale = (header: string | undefined): Locale => pickLanguage(header, LOCALES);
 
 export const stringsFor = (locale: Locale): Strings => STRINGS[locale];
 

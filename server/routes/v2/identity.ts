@@ -33,7 +33,8 @@ export default async function identity(fastify: FastifyInstance) {
     access: { scopes: ['settings:write'] }, status: 201,
     tags, summary: 'Make or rotate the identity secret (shown once)',
     description:
-      'Answers 201 with a new secret; any earlier secret stops working at once (identities it signed are refused with IDENTITY_NOT_VALID). ' +
+      'Answers 201 with a new secret; any earlier secret stops working at once (identities it signed are refused with IDENTITY_NOT_VALID), ' +
+      'and the widget sessions its claims opened end, renewed ones included: renewing is refused and open sockets close (4001 SESSION_NOT_VALID). ' +
       "The host page's server signs the signed-in user's e-mail; the widget passes `identity: {email, signature}` when it opens a session. " +
       'The secret is stored encrypted and no route returns it again.',
     params: ChatbotParams,

@@ -12,7 +12,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, notFound } from '../../domain/errors.js';
 import { PROJECT_ROOT } from '../../paths.js';
-import { hostedChatPage } from './pages.js';
+import { pickLanguage, RTL_LANGUAGES } from '../../http/languages.js';
+import { chatNotFoundPage, hostedChatPage, NOT_FOUND_LANGUAGES } from './pages.js';
 
 export const WIDGET_DIST = join(PROJECT_ROOT, 'dist', 'widget');
 const DEMO_DIST = join(PROJECT_ROOT, 'dist', 'demo');
@@ -104,11 +105,11 @@ async function widgetFiles(app: FastifyInstance) {
       .header('x-content-type-options', 'nosniff')
       .send(bytes);
   });
-  app.get<{ Params: { chatbotId: string }; Querystring: Record<string, string | undefined> }>('/chat/:chatbotId', open, (request, reply) => {
-    if (!CHATBOT_ID.test(request.params.chatbotId)) throw notFound('Chatbot');
+  app.get<{ Params: { chatbotId: string }; Querystring: Record<string, string | undefined> }>('/chat/:chatbotId', open, async (request, reply) => {
     const nonce = randomBytes(16).toString('base64');
     const q = request.query;
-    return reply
+    const locale = q.locale && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(q.locale) ? q.locale : null;
+    reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
@@ -116,15 +117,15 @@ async function widgetFiles(app: FastifyInstance) {
       .header(
         'content-security-policy',
         `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; connect-src 'self'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'`,
-      )
-      .send(
-        hostedChatPage({
-          chatbotId: request.params.chatbotId,
-          nonce,
-          theme: q.theme === 'dark' || q.theme === 'light' ? q.theme : 'auto',
-          locale: q.locale && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(q.locale) ? q.locale : null,
-        }),
       );
+    const id = request.params.chatbotId;
+    const exists = CHATBOT_ID.test(id) && (await app.services.widget.chatbot(id).then(() => true, () => false));
+    if (!exists) {
+      // A page, not the API's JSON: a visitor (or an app's webview) reads it. ?locale= first, then the browser's languages.
+      const language = pickLanguage(locale ?? request.headers['accept-language'], NOT_FOUND_LANGUAGES);
+      return reply.code(404).send(chatNotFoundPage({ language, nonce, dir: RTL_LANGUAGES.includes(language) ? 'rtl' : 'ltr' }));
+    }
+    return reply.send(hostedChatPage({ chatbotId: id, nonce, theme: q.theme === 'dark' || q.theme === 'light' ? q.theme : 'auto', locale }));
   });
 }
 

@@ -16,7 +16,7 @@ import type { ChatbotRecord } from '../../domain/ports.js';
 import { LOCALES } from '../../../shared/settings.js';
 import { allowedDomainsOf, originAllowed } from '../../domain/widget/origins.js';
 import { originNotAllowed, sessionNotValid, type VisitorSession } from '../../domain/widget/widget.service.js';
-import { parseClientFrame, SseHello } from '../../realtime/frames.js';
+import { checkClientFrame, SseHello } from '../../realtime/frames.js';
 import type { RedisHub } from '../../realtime/redis-hub.js';
 import { afterAdmission, Holdings, roomIn, runSocket, socketTransport } from '../../realtime/socket.js';
 import { CloseError, VisitorConnection } from '../../realtime/visitor-connection.js';
@@ -91,8 +91,8 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   });
   await app.register(rateLimit, limiter('parley:rl:'));
 
-  // The chatbot a request names, read once per request (the CORS hook, the origin check and the
-  // config would each read it; on PostgreSQL every read is a round trip before the bubble shows).
+  // The chatbot a request names, read once per request (the origin check and the config would
+  // each read it; on PostgreSQL every read is a round trip before the bubble shows).
   const chatbots = new WeakMap<FastifyRequest, Promise<ChatbotRecord>>();
   const chatbotOf = (request: FastifyRequest, chatbotId: string) => {
     let read = chatbots.get(request);
@@ -100,20 +100,14 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     return read;
   };
 
-  // CORS, per chatbot: our own hook because the allowed origins are a setting of each chatbot
-  // (read from the route's chatbot or the session token's) and every route declares its access.
+  // CORS for every page, preflights included: each route checks the page's origin against its
+  // chatbot's allowed domains itself and refuses with 403 ORIGIN_NOT_ALLOWED, and these headers
+  // let the page read that refusal (the widget tells the site's developer why) instead of a
+  // CORS failure. Nothing else is answered to a page outside the allowed domains.
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
     if (!origin) return;
-    const params = request.params as { chatbotId?: string };
-    let allowed = true;
-    const chatbotId = params.chatbotId ?? widget.tokens.read(bearer(request))?.chatbotId;
-    if (chatbotId) {
-      const chatbot = await (params.chatbotId ? chatbotOf(request, chatbotId) : widget.chatbot(chatbotId)).catch(() => null);
-      allowed = !chatbot || originAllowed(origin, allowedDomainsOf(chatbot.settings));
-    }
     reply.header('vary', 'Origin');
-    if (!allowed) return;
     reply.header('access-control-allow-origin', origin);
     // widget.js asks for the config with credentials so the request rides the connection
     // widget.js came on (browsers keep uncredentialed requests on other connections: a second TCP
@@ -159,13 +153,15 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     const body = request.body ?? {};
     // A refused claim changes nothing: checked before a visitor is made or renewed.
     const identity = app.services.visitors.identity;
-    const email = body.identity ? await identity.verify(chatbot.id, body.identity) : null;
-    if (body.identity && !email) throw identityNotValid();
+    const signed = body.identity ? await identity.check(chatbot.id, body.identity) : null;
+    if (body.identity && !signed) throw identityNotValid();
     const session = await widget.startSession(chatbot, { renew: body.renew, context: body.context, locale: body.locale });
-    if (!email) return session;
-    // The host page vouches for its signed-in user: the session continues as that verified visitor.
-    const chatUser = await identity.bind(chatbot.id, email, body.identity!.name, session.visitor.id);
-    return widget.sessionFor(chatbot, chatUser, 'identity');
+    request.log.info({ chatbotId: chatbot.id, renewed: !!body.renew, identity: !!signed }, `widget session opened${body.renew ? ' (renewed)' : ''}${signed ? ' for a signed identity' : ''}`);
+    if (!signed) return session;
+    // The host page vouches for its signed-in user: the session continues as that verified visitor,
+    // for as long as the secret that signed the claim is the chatbot's.
+    const chatUser = await identity.bind(chatbot.id, signed.email, body.identity!.name, session.visitor.id);
+    return widget.sessionFor(chatbot, chatUser, signed.secretId);
   });
 
   // ---- WebSocket ------------------------------------------------------------------------------
@@ -331,8 +327,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     const session = await sessionOf(request);
     const frames: ServerFrame[] = [];
     const connection = new VisitorConnection(gateway, session, { ip: request.ip, stateless: true }, { send: (f) => frames.push(f), close: () => {} });
-    const raw = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
-    const parsed = parseClientFrame(raw);
+    const parsed = checkClientFrame(request.body ?? null);
     // A malformed frame is a bad request (400, changing nothing); a well-formed one the protocol refuses is an error frame.
     if (!parsed.ok) throw new AppError('VALIDATION_FAILED', parsed.message, { details: parsed.details });
     if (parsed.frame.type === 'hello') throw new AppError('VALIDATION_FAILED', 'hello opens the stream: POST it to /api/widget/sse', { details: [{ path: ['type'], message: 'hello is not taken here' }] });

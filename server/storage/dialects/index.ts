@@ -9,7 +9,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import { loadRankExtension } from '../sqlite-rank/index.js';
-import { migrateToLatest } from '../migrations/index.js';
+import { migrateToLatest, pendingMigrations } from '../migrations/index.js';
 import type { Database } from '../tables.js';
 import type { Dialect } from './dialect.js';
 import { postgresDialect } from './postgres.js';
@@ -30,6 +30,8 @@ export interface DatabaseHandle {
   schema?: string;
   /** Applies the migrations not yet applied, in order; returns their names, `onMigration` hears each as it starts. */
   migrate(onMigration?: (name: string) => void): Promise<string[]>;
+  /** The migrations of this build not applied yet (none once `migrate` ran). */
+  pendingMigrations(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       db,
       schema: options.schema,
       migrate: (onMigration) => migrateToLatest(db, 'postgres', options.schema, onMigration),
+      pendingMigrations: () => pendingMigrations(db, 'postgres', options.schema),
       close: () => db.destroy(),
     };
   }
@@ -102,6 +105,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   return {
     db,
     migrate: (onMigration) => migrateToLatest(db, 'sqlite', undefined, onMigration),
+    pendingMigrations: () => pendingMigrations(db, 'sqlite'),
     close: async () => {
       reader?.close();
       await db.destroy();

@@ -155,7 +155,7 @@ describe('leads, identity, gap answers and logout over the socket', () => {
     expect(identified.visitor).toMatchObject({ email, verified: true });
     // The same kind of session, opened by a claim a minute before the rotation.
     const aMinuteAgo = new SessionTokens(t.config.secretKey, () => Math.floor(Date.now() / 1000) - 60);
-    const earlier = aMinuteAgo.issue(id, identified.visitor.id, undefined, 'identity').token;
+    const earlier = aMinuteAgo.issue(id, identified.visitor.id, undefined, t.app.services.widget.tokens.read(identified.token)!.secretId).token;
     const renewed = await newSession(t, id, { renew: earlier });
     expect(t.app.services.widget.tokens.read(renewed.token)?.via).toBe('identity');
     const anonymous = await newSession(t, id);

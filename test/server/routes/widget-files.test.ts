@@ -53,7 +53,9 @@ describe('widget files', () => {
   });
 
   it('serves the hosted chat page with a strict CSP and the chatbot id escaped', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/chat/bot_1?theme=dark&locale=de' });
+    const token = (await t.token()).token;
+    const bot = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id as string;
+    const res = await t.app.inject({ method: 'GET', url: `/chat/${bot}?theme=dark&locale=de` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     const csp = String(res.headers['content-security-policy']);
@@ -61,12 +63,31 @@ describe('widget files', () => {
     expect(csp).not.toContain('unsafe-inline');
     const nonce = /'nonce-([^']+)'/.exec(csp)![1];
     expect(res.body).toContain(`nonce="${nonce}"`);
-    expect(res.body).toContain('data-chatbot-id="bot_1" data-mode="page" data-theme="dark" data-locale="de"');
+    expect(res.body).toContain(`data-chatbot-id="${bot}" data-mode="page" data-theme="dark" data-locale="de"`);
     const bad = await t.app.inject({ method: 'GET', url: '/chat/%3Cscript%3E' });
     expect(bad.statusCode).toBe(404);
-    const badLocale = await t.app.inject({ method: 'GET', url: '/chat/bot_1?locale=%22%3E%3Cscript%3E' });
+    const badLocale = await t.app.inject({ method: 'GET', url: `/chat/${bot}?locale=%22%3E%3Cscript%3E` });
     expect(badLocale.body).not.toContain('<script>');
     expect(badLocale.body).not.toContain('data-locale');
+  });
+
+  it('answers /chat/{an id no chatbot has} with a 404 page in the visitor\'s language, not a blank chat', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/chat/no_such_bot' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain('<title>Chat not found</title>');
+    expect(res.body).toContain('There is no chat at this address.');
+    expect(res.body).not.toContain('widget.js');
+    // The CSP's nonce covers the page's only style.
+    const nonce = /'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))![1];
+    expect(res.body).toContain(`<style nonce="${nonce}">`);
+    const german = await t.app.inject({ method: 'GET', url: '/chat/no_such_bot', headers: { 'accept-language': 'fr;q=0.5, de-CH' } });
+    expect(german.statusCode).toBe(404);
+    expect(german.body).toContain('<h1>Chat nicht gefunden</h1>');
+    expect(german.body).toContain('lang="de" dir="ltr"');
+    const arabic = await t.app.inject({ method: 'GET', url: '/chat/no_such_bot?locale=ar', headers: { 'accept-language': 'de' } });
+    expect(arabic.body).toContain('lang="ar" dir="rtl"');
+    expect(arabic.body).toContain('المحادثة غير موجودة');
   });
 });
 

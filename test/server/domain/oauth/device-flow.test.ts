@@ -29,6 +29,17 @@ async function oauthError(p: Promise<unknown>): Promise<string> {
   throw new Error('expected an OAuth error, got success');
 }
 
+/** A slow_down's new interval (from its description) and its Retry-After. */
+async function slowDown(p: Promise<unknown>): Promise<{ interval: number; retryAfter?: number }> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof OAuthError && err.error === 'slow_down') return { interval: Number(/interval is now (\d+) seconds/.exec(err.description)?.[1]), retryAfter: err.retryAfter };
+    throw err;
+  }
+  throw new Error('expected slow_down, got success');
+}
+
 describe.each(['sqlite', 'postgres'] as const)('device flow on %s', (dialect) => {
   if (dialect === 'postgres' && !pgReady) {
     test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
@@ -87,20 +98,39 @@ describe.each(['sqlite', 'postgres'] as const)('device flow on %s', (dialect) =>
     expect(rows.some((r) => r.device_code_hash === hashSecret(a.deviceCode))).toBe(true);
   });
 
-  test('pending until answered; a poll sooner than the interval slows down by 5 s each time', async () => {
+  test('pending until answered; a poll sooner than the interval slows down by 5 s each time, counted from the last accepted poll', async () => {
     const a = await start();
     expect(await oauthError(poll(a))).toBe('authorization_pending');
     wait(4);
-    expect(await oauthError(poll(a))).toBe('slow_down');
-    // The interval is now 10 s from the last poll: 9 s is still too soon, and adds 5 more.
-    wait(9);
-    expect(await oauthError(poll(a))).toBe('slow_down');
-    wait(14);
-    expect(await oauthError(poll(a))).toBe('slow_down');
-    wait(20);
+    expect(await slowDown(poll(a))).toEqual({ interval: 10, retryAfter: 6 });
+    // A rejected poll does not restart the clock: 7 s after the accepted one, 15 s are now due.
+    wait(3);
+    expect(await slowDown(poll(a))).toEqual({ interval: 15, retryAfter: 8 });
+    wait(8);
     expect(await oauthError(poll(a))).toBe('authorization_pending');
+    wait(14);
+    expect(await slowDown(poll(a))).toEqual({ interval: 20, retryAfter: 6 });
     const row = await store.oauth.deviceCodes.byDeviceCode(hashSecret(a.deviceCode));
     expect(row?.intervalSeconds).toBe(20);
+  });
+
+  test('after two early polls, a client that adds 5 s per slow_down (RFC 8628 3.5) gets its token', async () => {
+    const a = await start();
+    expect(await oauthError(poll(a))).toBe('authorization_pending');
+    expect(await oauthError(poll(a))).toBe('slow_down');
+    await flow.decide(owner, a.userCode, true);
+    // The client knows only the interval it was given and the slow_downs it hears itself.
+    let interval = a.interval;
+    const heard: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      wait(interval);
+      const error = await oauthError(poll(a)).catch(() => 'token');
+      heard.push(error);
+      if (error === 'token') break;
+      expect(error).toBe('slow_down');
+      interval += 5;
+    }
+    expect(heard).toEqual(['slow_down', 'token']);
   });
 
   test('an unanswered code expires; an unknown one is invalid_grant', async () => {
