@@ -7,17 +7,7 @@ import { serve } from '../server/serve.js';
 import { widgetIsStale } from '../scripts/stale.mjs';
 import { buildWidget } from '../widget/build.js';
 import { embedSnippet, encodeBubble } from '../widget/loader/snippet-look.js';
-
-const SAMPLE = `# Garden Supply Co. help
-
-## Delivery
-Orders placed before 2 pm ship the same day. Delivery takes two working days in the country and five to seven days abroad. Shipping is free above 50 euros.
-
-## Returns
-Items can be returned within 30 days. Refunds are paid within 5 business days after the parcel arrives. Plants can be returned within 7 days if they arrive damaged.
-
-## Watering
-Water seedlings every morning. Established plants need water twice a week in summer and once every two weeks in winter.`;
+import { SAMPLE, STARTERS } from './sample.js';
 
 if (widgetIsStale()) await buildWidget();
 const { app, config } = await serve({ command: 'npm run demo' });
@@ -33,7 +23,7 @@ let chatbotId: string = existing?.id;
 if (!chatbotId) {
   chatbotId = (await call('POST', '/chatbots', { title: 'Garden Supply Co.', settings: { appearance: { welcomeMessage: 'Hi! Ask me about delivery, returns or watering.', brandColor: '#2e7d32' } } })).chatbot.id;
   await call('POST', `/chatbots/${chatbotId}/knowledge/text`, { title: 'Help centre', text: SAMPLE });
-  for (const [title, description] of [['Delivery times', 'How long does delivery take?'], ['Returns', 'How do returns work?'], ['Watering', 'How often should I water my plants?']]) {
+  for (const [title, description] of STARTERS) {
     await call('POST', `/chatbots/${chatbotId}/starters`, { title, description });
   }
 }
