@@ -3,16 +3,19 @@
  * The operator's command line: `parley <command>` (package.json "bin", this file compiled to
  * dist/server/cli.js) or `npm run --silent cli -- <command>`. It works on the same
  * database as the server (DATABASE_URL / DATA_DIR). Exit codes: 0 done, 1 failed (not found,
- * database unreachable), 2 bad arguments (with the usage text), 78 bad configuration.
+ * no database, database unreachable; one line), 2 bad arguments (with the usage text), 78 bad
+ * configuration. Only commands that write create a database that is not there yet.
  */
 import Fastify from 'fastify';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { TOKEN_ACCESS, type TokenAccess } from '../shared/scopes.js';
 import { registerCore } from './app.js';
-import { ConfigError, loadClientConfig, loadConfig, type Config } from './config.js';
+import { ConfigError, databaseLocation, loadClientConfig, loadConfig, type Config } from './config.js';
 import { AppError } from './domain/errors.js';
 import type { Plan } from './domain/ports.js';
 import { prepareDatabase } from './prepare.js';
+import { databaseLabel } from './start-summary.js';
 import { openDatabase } from './storage/dialects/index.js';
 import { startupFailure } from './startup-errors.js';
 import { credentialsPath, loadCredentials, removeCredentials, saveCredentials } from './client/credentials.js';
@@ -53,7 +56,32 @@ Without --account, commands act on the install's first account. Options take the
 as the next argument or after '=' (--account=ID). Lists print a table; --json prints JSON.
 Exit status: 0 done, 1 failed, 2 bad arguments, 78 bad configuration.`;
 
+/** Bad arguments: exit 2 with the usage text. */
 class UsageError extends Error {}
+/** Something named is not there (a user, a token, the database): exit 1, one line. */
+class Failure extends Error {}
+
+/** Every database command, and whether it writes (only those create a database that is missing). */
+const COMMANDS: Record<string, 'read' | 'write'> = {
+  migrate: 'write',
+  'accounts create': 'write',
+  'accounts list': 'read',
+  'tokens create': 'write',
+  'tokens list': 'read',
+  'tokens revoke': 'write',
+  'legacy-keys create': 'write',
+  'plan show': 'read',
+  'plan set': 'write',
+  'invoices record': 'write',
+  'users set-password': 'write',
+};
+
+/** `/abs/data/parley.db (DATA_DIR ./data of /abs)`: where the SQLite file is and why there. */
+function whereSqlite(path: string): string {
+  const dataDir = process.env.DATA_DIR;
+  const why = process.env.DATABASE_URL ? 'DATABASE_URL' : dataDir ? `DATA_DIR=${dataDir}` : `DATA_DIR unset: ./data of ${process.cwd()}`;
+  return `${path} (${why})`;
+}
 
 /** The configuration once read, so a failure can name the database it could not open. */
 let configured: Config | undefined;
@@ -136,8 +164,20 @@ async function run(argv: string[]): Promise<number> {
   // The client side: these talk to a running server over HTTP, never to a database.
   if (CLIENT_COMMANDS.includes(command)) return clientCommand(command, values);
 
+  const key = `${command}${needsSub ? ` ${sub ?? ''}` : ''}`.trim();
+  const kind = COMMANDS[key];
+  if (!kind) throw new UsageError(`Unknown command "${key}"`);
+  // A read command never creates a database: run in the wrong folder, it says where it looked.
+  const where = databaseLocation();
+  const fresh = !where.databaseUrl && !existsSync(where.sqlitePath);
+  if (fresh && kind === 'read') {
+    throw new Failure(
+      `No database at ${whereSqlite(where.sqlitePath)}. Run parley in the project folder where the server runs, or set DATA_DIR (or DATABASE_URL) to the server's; a command that writes (migrate, tokens create, ...) creates one.`,
+    );
+  }
   const config = loadConfig();
   configured = config;
+  if (fresh) process.stderr.write(`Creating a new database at ${whereSqlite(config.sqlitePath)}\n`);
   const database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: 2 });
   let closeCore = async () => {};
   try {
@@ -150,11 +190,9 @@ async function run(argv: string[]): Promise<number> {
     closeCore = () => core.close();
     const services = core.services;
     const out = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json) : text);
-    const key = `${command}${needsSub ? ` ${sub ?? ''}` : ''}`.trim();
-
     switch (key) {
       case 'migrate':
-        console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date');
+        console.log(applied.length ? `Applied to ${databaseLabel(config)}: ${applied.join(', ')}` : `The database (${databaseLabel(config)}) is up to date`);
         return 0;
       case 'accounts create': {
         if (!values.email) throw new UsageError('accounts create needs --email');
@@ -174,7 +212,7 @@ async function run(argv: string[]): Promise<number> {
         if (access === 'custom' && !values.scopes) throw new UsageError('--access custom needs --scopes a,b');
         const account = await services.accounts.resolve(values.account);
         const owner = values.user ? await services.store.users.byEmail(account.id, values.user) : await services.store.users.owner(account.id);
-        if (!owner) throw new UsageError(values.user ? `no user ${values.user} in account ${account.id}` : `account ${account.id} has no owner`);
+        if (!owner) throw new Failure(values.user ? `no user ${values.user} in account ${account.id}` : `account ${account.id} has no owner`);
         const created = await services.tokens.create(owner, {
           access,
           name: values.name,
@@ -199,7 +237,7 @@ async function run(argv: string[]): Promise<number> {
         if (!id) throw new UsageError('tokens revoke needs the token id');
         const account = values.account ? await services.accounts.resolve(values.account) : null;
         const token = (await services.store.tokens.listAll(account?.id ?? null)).find((t) => t.id === id);
-        if (!token) throw new UsageError(`no token ${id}${account ? ` in account ${account.id}` : ''}`);
+        if (!token) throw new Failure(`no token ${id}${account ? ` in account ${account.id}` : ''}`);
         const revoked = await services.tokens.revokeAsOperator(token.accountId, id);
         out(revoked, `Revoked ${revoked.id}`);
         return 0;
@@ -207,7 +245,7 @@ async function run(argv: string[]): Promise<number> {
       case 'legacy-keys create': {
         const account = await services.accounts.resolve(values.account);
         const owner = await services.store.users.owner(account.id);
-        if (!owner) throw new UsageError(`account ${account.id} has no owner`);
+        if (!owner) throw new Failure(`account ${account.id} has no owner`);
         const key = await services.tokens.createLegacyKey(owner);
         out({ token: key.token, id: key.id, accountId: account.id }, `${key.token}\n\nLegacy v0 key ${key.id}. Copy it now: it is not shown again.`);
         return 0;
@@ -266,7 +304,7 @@ async function run(argv: string[]): Promise<number> {
         if (!values.email) throw new UsageError('users set-password needs --email');
         const account = await services.accounts.resolve(values.account);
         const user = await services.store.users.byEmail(account.id, values.email);
-        if (!user) throw new UsageError(`no user ${values.email} in account ${account.id}`);
+        if (!user) throw new Failure(`no user ${values.email} in account ${account.id}`);
         const password = await readPassword();
         await services.signIn.setPassword(user, password);
         out({ userId: user.id, email: user.email, accountId: account.id }, `Password set for ${user.email}: sign in at ${config.siteUrl}/device`);
@@ -381,7 +419,7 @@ run(process.argv.slice(2)).then(
       console.error(`Configuration error: ${err.message}`);
       process.exit(78);
     }
-    if (err instanceof LoginError) {
+    if (err instanceof LoginError || err instanceof Failure) {
       console.error(`Error: ${err.message}`);
       process.exit(1);
     }

@@ -114,6 +114,21 @@ function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
   return key;
 }
 
+/**
+ * Where the database is (DATA_DIR, DATABASE_URL), read without touching the disk: the CLI asks
+ * before a read command, so a command run in the wrong folder creates nothing there.
+ */
+export function databaseLocation(env: NodeJS.ProcessEnv = process.env): Pick<Config, 'dataDir' | 'databaseUrl' | 'sqlitePath'> {
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const dbUrl = env.DATABASE_URL || '';
+  let databaseUrl: string | null = null;
+  let sqlitePath = join(dataDir, 'parley.db');
+  if (/^postgres(ql)?:\/\//.test(dbUrl)) databaseUrl = dbUrl;
+  else if (dbUrl.startsWith('sqlite:')) sqlitePath = resolve(dbUrl.slice('sqlite:'.length).replace(/^\/\//, ''));
+  else if (dbUrl) throw new ConfigError(`DATABASE_URL must be a postgres:// URL or sqlite:<path>; got "${dbUrl}"`);
+  return { dataDir, databaseUrl, sqlitePath };
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
@@ -189,13 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`SITE_URL must start with http:// or https://; got "${rawSite}"`);
   }
   const siteUrl = rawSite.replace(/\/+$/, '');
-  const dataDir = resolve(env.DATA_DIR || './data');
-  const dbUrl = env.DATABASE_URL || '';
-  let databaseUrl: string | null = null;
-  let sqlitePath = join(dataDir, 'parley.db');
-  if (/^postgres(ql)?:\/\//.test(dbUrl)) databaseUrl = dbUrl;
-  else if (dbUrl.startsWith('sqlite:')) sqlitePath = resolve(dbUrl.slice('sqlite:'.length).replace(/^\/\//, ''));
-  else if (dbUrl) throw new ConfigError(`DATABASE_URL must be a postgres:// URL or sqlite:<path>; got "${dbUrl}"`);
+  const { dataDir, databaseUrl, sqlitePath } = databaseLocation(env);
   const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}"`);
   return {

@@ -4,7 +4,7 @@
  */
 import type { Config } from './config.js';
 
-function databaseLabel(config: Config): string {
+export function databaseLabel(config: Config): string {
   if (!config.databaseUrl) return `SQLite at ${config.sqlitePath}`;
   try {
     const u = new URL(config.databaseUrl);

@@ -24,7 +24,7 @@ export const ICON_SIZES = ['SMALL', 'MEDIUM', 'LARGE'] as const;
 export const ICON_POSITIONS = ['BOTTOM_RIGHT', 'BOTTOM_LEFT'] as const;
 export const AUTO_OPEN = ['ALWAYS_OPEN_WITH_DELAY', 'DONT_OPEN'] as const;
 /** Locales the widget ships strings for; null means English (en-US). */
-export const LOCALES = ['en', 'da', 'de', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt', 'sv'] as const;
+export const LOCALES = ['en', 'ar', 'da', 'de', 'es', 'fr', 'he', 'it', 'ja', 'nl', 'pl', 'pt', 'sv'] as const;
 /** The icon kinds of `POST /chatbots/{id}/icons` and the setting each one fills. */
 export const ICON_TYPES = {
   icon: 'iconSrcId',

@@ -45,6 +45,7 @@ let lexicon: (Lexicon & { close(): void }) | null = null;
 import type { AnswerEngine } from '../../server/domain/conversations/ports.js';
 import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { plainBm25, type AnchorChunk } from './bm25.js';
+import { quoteReport } from './quotes.js';
 import { checkQuestions, CORPORA, loadCorpus, serveCorpus, type Corpus, type CorpusName, type Question } from './corpus.js';
 
 export const GOALS = { hit3: 0.9, hit1: 0.75, abstain: 0.9, falseAbstain: 0.05, reworded3: 0.8, p95: 25 };
@@ -245,6 +246,7 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
   const all: Outcome[] = [];
   const lines: string[] = [];
   const hybrid = process.env.EVAL_EMBEDDINGS ? await hybridRun() : null;
+  const quotes = quoteReport();
   try {
     for (const name of names) {
       const corpus = loadCorpus(name);
@@ -254,6 +256,7 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
       try {
         const outcomes = await askAll(bot, corpus.questions);
         all.push(...outcomes);
+        quotes.add(name, outcomes, splits);
         console.log(
           `${name}: ${corpus.pages.length} pages crawled (${bot.chunks} chunks); ${check.inScope} in-scope questions ` +
             `(${check.reworded} reworded, none sharing a content word with the answering page), ${check.oos} near-topic out-of-scope`,
@@ -290,6 +293,7 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
     }
   }
   retrievalLine('words (FTS5)', all, splits);
+  quotes.print();
   if (hybrid) hybrid.print(names.length > 1, splits);
   console.log(
     `goals on the held-out halves: hit@3 >= ${GOALS.hit3}, hit@1 >= ${GOALS.hit1}, abstain >= ${GOALS.abstain}, false abstain <= ${GOALS.falseAbstain}, reworded hit@3 >= ${GOALS.reworded3}, p95 <= ${GOALS.p95} ms`,

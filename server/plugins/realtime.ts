@@ -17,6 +17,9 @@ declare module 'fastify' {
   }
 }
 
+/** Socket errors that only say the client went away mid-frame. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
 async function realtime(app: FastifyInstance) {
   const log = (err: unknown, msg: string) => app.log.error({ err }, msg);
   let hub: RealtimeHub;
@@ -46,6 +49,15 @@ async function realtime(app: FastifyInstance) {
       maxPayload: LIMITS.maxPayloadBytes,
       // Only our protocol name is ever echoed: a session token offered beside it stays unspoken.
       handleProtocols: (protocols: Set<string>) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
+    },
+    // A socket's error: ws's own protocol errors (a frame over the payload limit, bad UTF-8, a bad
+    // opcode) and a client gone without a close are the client's doing, so warn, not error; ws has
+    // already sent the close code (1009, 1007, 1002) before this runs.
+    errorHandler(error: Error & { code?: string }, socket, request) {
+      const clients = typeof error.code === 'string' && (error.code.startsWith('WS_ERR_') || CLIENT_GONE.has(error.code));
+      if (clients) request.log.warn({ err: { code: error.code, message: error.message } }, `WebSocket closed: ${error.message}`);
+      else request.log.error({ err: error }, 'WebSocket failed');
+      socket.terminate();
     },
     // Clients see "going away" and resume (on this instance once it is back, or on another).
     preClose(this: FastifyInstance, done: () => void) {

@@ -112,25 +112,27 @@ export function runSocket(socket: WebSocket, gateway: Gateway, connection: Socke
     socket.ping();
     connection.beat?.();
   }, heartbeatMs);
+  // Once the server decides to close, nothing more is handled: frames the client wrote meanwhile
+  // (they arrive during the close handshake) are dropped, and frames still waiting or in flight
+  // find the connection disposed.
+  const refuse = (code: number, reason: string) => {
+    socket.close(code, reason);
+    connection.dispose();
+  };
   const helloDeadline = setTimeout(() => {
-    if (!connection.greeted) socket.close(CLOSE.policy, 'no hello in time');
+    if (!connection.greeted) refuse(CLOSE.policy, 'no hello in time');
   }, helloTimeoutMs);
   socket.on('pong', () => (alive = true));
   socket.on('message', (data, isBinary) => {
+    if (socket.readyState !== socket.OPEN) return;
     alive = true;
     const now = Date.now();
     if (now - windowStart >= rateWindowMs) {
       windowStart = now;
       frames = 0;
     }
-    if (++frames > framesPerWindow) {
-      socket.close(CLOSE.policy, `too many frames: at most ${framesPerWindow} per ${rateWindowMs / 1000} s`);
-      return;
-    }
-    if (isBinary) {
-      socket.close(CLOSE.policy, 'frames are JSON text');
-      return;
-    }
+    if (++frames > framesPerWindow) return refuse(CLOSE.policy, `too many frames: at most ${framesPerWindow} per ${rateWindowMs / 1000} s`);
+    if (isBinary) return refuse(CLOSE.policy, 'frames are JSON text');
     void connection.receive(String(data));
   });
   socket.on('close', () => {

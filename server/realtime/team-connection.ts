@@ -69,6 +69,7 @@ export class TeamConnection {
   }
 
   async receive(raw: string): Promise<void> {
+    if (this.closed) return;
     const parsed = parseClientFrame(raw);
     if (!parsed.ok) {
       this.send({ type: 'error', code: 'VALIDATION_FAILED', message: parsed.message, details: parsed.details });

@@ -107,6 +107,7 @@ export class VisitorConnection {
 
   /** One frame's text from the client. Resolves when the frame has been answered (not its AI answer). */
   async receive(raw: string): Promise<void> {
+    if (this.closed) return;
     const parsed = parseClientFrame(raw);
     if (!parsed.ok) {
       this.send({ type: 'error', code: 'VALIDATION_FAILED', message: parsed.message, details: parsed.details, ...(parsed.type && { ref: { type: parsed.type } }) });
@@ -124,6 +125,8 @@ export class VisitorConnection {
         return;
       }
       await this.refreshChatbot();
+      // Closed while the chatbot was read (a policy close, the client gone): the frame is not acted on.
+      if (this.closed) return;
       switch (frame.type) {
         case 'message.send':
           return await this.sendMessage(frame);

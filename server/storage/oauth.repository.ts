@@ -138,17 +138,19 @@ export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
         return row ? { failures: Number(row.failures), windowStartedAt: row.window_started_at } : null;
       },
       async fail(key, at, windowStart) {
-        // One statement: concurrent failures all count, and an old window restarts at `at`.
-        await k
+        // One statement: concurrent failures all count (each sees its own count), and an old window restarts at `at`.
+        const row = await k
           .insertInto('auth_throttle')
           .values({ key, failures: 1, window_started_at: at })
           .onConflict((oc) =>
             oc.column('key').doUpdateSet({
-              failures: sql<number>`case when auth_throttle.window_started_at < ${windowStart} then 1 else auth_throttle.failures + 1 end`,
-              window_started_at: sql<string>`case when auth_throttle.window_started_at < ${windowStart} then ${at} else auth_throttle.window_started_at end`,
+              failures: sql<number>`case when auth_throttle.window_started_at <= ${windowStart} then 1 else auth_throttle.failures + 1 end`,
+              window_started_at: sql<string>`case when auth_throttle.window_started_at <= ${windowStart} then ${at} else auth_throttle.window_started_at end`,
             }),
           )
-          .execute();
+          .returning(['failures', 'window_started_at'])
+          .executeTakeFirstOrThrow();
+        return { failures: Number(row.failures), windowStartedAt: row.window_started_at };
       },
       async clear(key) {
         await k.deleteFrom('auth_throttle').where('key', '=', key).execute();

@@ -73,6 +73,34 @@ describe('hosted page in a phone webview', () => {
     await page.close();
   });
 
+  it('?locale=ar is Arabic, right to left; Hebrew too, in the dark theme on a desktop', { timeout: 60_000 }, async () => {
+    const page = await phone.context.newPage();
+    await page.addInitScript('localStorage.clear()');
+    await page.goto(`${app.url}/chat/${chatbotId}?locale=ar`);
+    await q(page, 'textarea[placeholder="اطرح سؤالًا…"]').waitFor();
+    expect(await q(page, '.window').getAttribute('dir')).toBe('rtl');
+    expect(await q(page, '.window').getAttribute('lang')).toBe('ar');
+    // Right to left: the send button sits at the left of the input.
+    const input = (await q(page, 'textarea').boundingBox())!;
+    const send = (await q(page, 'button.send').boundingBox())!;
+    expect(send.x).toBeLessThan(input.x);
+    await ask(page, 'Can I return items?');
+    await screenshot(page, 'phone-light-rtl-arabic');
+    await page.close();
+
+    const desktop = await launch({ colorScheme: 'dark' });
+    try {
+      const p = await desktop.context.newPage();
+      await p.goto(`${app.url}/chat/${chatbotId}?locale=he&theme=dark`);
+      await q(p, 'textarea[placeholder="שאלו שאלה…"]').waitFor();
+      expect(await q(p, '.window').getAttribute('dir')).toBe('rtl');
+      await ask(p, 'Can I return items?');
+      await screenshot(p, 'desktop-dark-rtl-hebrew');
+    } finally {
+      await desktop.close();
+    }
+  });
+
   it('an unknown chatbot id: a 404 page saying so in the visitor\'s language', async () => {
     const page = await phone.context.newPage();
     const res = await page.goto(`${app.url}/chat/no_such_bot`);

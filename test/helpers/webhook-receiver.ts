@@ -117,13 +117,15 @@ export function opensslHmac(key: Buffer, data: string): Buffer {
 
 /**
  * A receiver's verification, written from the Standard Webhooks specification and section 6
- * with openssl doing the HMAC: true when one signature in each header matches `secret`.
+ * with openssl doing the HMAC: `standard` when one `v1,` entry of `webhook-signature` matches
+ * `secret`; `service` when `X-SERVICE-SIGNATURE` is exactly `sha256=<hex>` of `secret` (section 6
+ * defines one value, and a receiver following it compares the whole header).
  */
 export function verifyWithOpenssl(secret: string, headers: Record<string, string>, body: string): { standard: boolean; service: boolean } {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const expected = opensslHmac(key, `${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).toString('base64');
   const standard = (headers['webhook-signature'] ?? '').split(' ').some((s) => s === `v1,${expected}`);
   const hex = opensslHmac(key, body).toString('hex');
-  const service = (headers['x-service-signature'] ?? '').split(/,\s*/).some((s) => s === `sha256=${hex}`);
+  const service = headers['x-service-signature'] === `sha256=${hex}`;
   return { standard, service };
 }

@@ -182,9 +182,10 @@ afterAll(async () => {
 // Generous timeouts: runs queue behind each other, and CI shares two cores with other test files.
 describe('cli', { timeout: 120_000 }, () => {
   test('migrate brings a new database up to date, announcing each migration on stderr as it starts', async () => {
-    expect(migrate.stderr).toBe(Object.keys(migrations('sqlite')).map((name) => `applying migration ${name}\n`).join(''));
+    const created = `Creating a new database at ${join(dataDir, 'parley.db')} (DATA_DIR=${dataDir})\n`;
+    expect(migrate.stderr).toBe(created + Object.keys(migrations('sqlite')).map((name) => `applying migration ${name}\n`).join(''));
     expect(migrate.code).toBe(0);
-    expect(migrate.stdout).toMatch(/^Applied: 0001-foundation/);
+    expect(migrate.stdout).toMatch(new RegExp(`^Applied to SQLite at ${join(dataDir, 'parley.db')}: 0001-foundation`));
   });
 
   test('tokens create --access full --json prints one object whose token works', async () => {
@@ -209,15 +210,17 @@ describe('cli', { timeout: 120_000 }, () => {
     await expectError(call('GET', '/me', token), 401, 'TOKEN_NOT_VALID');
   });
 
-  test("tokens create --user EMAIL gives that user of the account a token within their role; an unknown e-mail exits 2", async () => {
+  test("tokens create --user EMAIL gives that user of the account a token within their role; an unknown e-mail exits 1 with one line", async () => {
     const created = json(await runs.member);
     const me = await call('GET', '/me', created.token);
     expect(me.status).toBe(200);
     expect(me.body.data.user).toMatchObject({ email: 'member@example.com', role: 'member' });
     expect(me.body.data.scopes).not.toContain('settings:write');
     const none = await runs.noUser;
-    expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/no user nobody@example.com/);
+    // Not found is a failure, not a usage mistake: one line, no usage text.
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^Error: no user nobody@example.com in account \S+\n$/);
+    expect(none.stdout).toBe('');
   });
 
   test('tokens create --access custom --scopes gives exactly those scopes', async () => {

@@ -5,7 +5,7 @@
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { CLOSE, type ClientFrame, type ServerFrame } from '../../shared/protocol.js';
 import { backoffDelay } from '../../widget/transport/backoff.js';
@@ -68,7 +68,7 @@ async function server(onFrame?: (frame: ClientFrame, ws: WebSocket, s: Server) =
   return s;
 }
 
-function connect(s: Server, options: { resume?: () => Record<string, number>; tokens?: boolean[] } = {}) {
+function connect(s: Server, options: { resume?: () => Record<string, number>; tokens?: boolean[]; random?: () => number } = {}) {
   const frames: ServerFrame[] = [];
   const statuses: ConnectionStatus[] = [];
   const ended: number[] = [];
@@ -83,7 +83,7 @@ function connect(s: Server, options: { resume?: () => Record<string, number>; to
     onFrame: (f) => void frames.push(f),
     onStatus: (st) => void statuses.push(st),
     onEnd: (code) => void ended.push(code),
-    random: () => 0,
+    random: options.random ?? (() => 0),
   });
   return { connection, frames, statuses, ended, tokens };
 }
@@ -175,6 +175,40 @@ describe('widget connection', () => {
     expect(c.connection.status).toBe('closed');
     await new Promise((r) => setTimeout(r, 100));
     expect(s.sockets).toHaveLength(1);
+  });
+
+  it('starts its backoff over after a connection that reached ready: the next drop waits the first delay again', async () => {
+    // Three sockets closed before ready, then one that is ready and later drops, then one for good.
+    const s = await server((frame, ws, srv) => {
+      if (frame.type === 'hello' && srv.sockets.length <= 3) ws.close(1011, 'not now');
+    });
+    // The delay each retry asks for: the random source is drawn once per retry, whose timer follows at once.
+    const delays: number[] = [];
+    let drawn = false;
+    const realSetTimeout = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
+      if (drawn) delays.push(ms ?? 0);
+      drawn = false;
+      return realSetTimeout(fn, ms);
+    }) as typeof setTimeout);
+    try {
+      const c = connect(s, {
+        random: () => {
+          drawn = true;
+          return 0.1;
+        },
+      });
+      c.connection.start();
+      await until(() => c.statuses.at(-1) === 'online', 'online after three refusals');
+      expect(delays).toEqual([50, 100, 200]);
+      s.sockets[3].terminate();
+      await until(() => s.sockets.length === 5 && c.statuses.at(-1) === 'online', 'online again');
+      // 0.1 of 500 ms (attempt 0), not 0.1 of 4 s (attempt 3).
+      expect(delays).toEqual([50, 100, 200, 50]);
+      c.connection.stop();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('waits a jittered, growing, capped delay between attempts', () => {

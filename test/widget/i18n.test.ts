@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '../../shared/settings.js';
 import { en } from '../../widget/i18n/en.js';
+import { isRtl, launcherText } from '../../widget/i18n/launcher.js';
 import { fill, loadStrings, mergeStrings } from '../../widget/i18n/locales.js';
 
 describe('widget strings', () => {
@@ -26,6 +27,14 @@ describe('widget strings', () => {
       expect(s.ui.send, locale).not.toBe(en.ui.send);
       expect(s.chatAccount.verifyEmail, locale).not.toBe(en.chatAccount.verifyEmail);
     }
+  });
+
+  it('Arabic and Hebrew ship, and they alone of the languages are written right to left', async () => {
+    expect((await loadStrings('ar', null)).ui.send).toBe('إرسال');
+    expect((await loadStrings('he-IL', null)).ui.send).toBe('שליחה');
+    expect(launcherText('ar').openChat).toBe('فتح المحادثة');
+    expect(LOCALES.filter(isRtl)).toEqual(['ar', 'he']);
+    expect(isRtl('he-IL')).toBe(true);
   });
 
   it('owner overrides win string by string; unknown keys, blanks and non-strings are ignored', () => {

@@ -100,7 +100,7 @@ describe("the bubble's accessible label", () => {
   });
 
   it('every language has its own unread text with the count in it', () => {
-    expect(LANGUAGES).toHaveLength(11);
+    expect(LANGUAGES).toHaveLength(13);
     for (const lang of LANGUAGES) {
       expect(launcherText(lang).unread, lang).toContain('{n}');
       if (lang !== 'en') expect(launcherText(lang).unread, lang).not.toBe(launcherText('en').unread);
@@ -222,6 +222,19 @@ describe('bubble', () => {
     expect(launcher.element.hidden).toBe(true);
     launcher.setHidden(false);
     expect(launcher.element.hidden).toBe(false);
+  });
+
+  it('while the window is open beside it, the bubble closes it: its label says so and it holds the closing chevron', () => {
+    const launcher = mount(widgetConfig({ name: 'Shop', locale: 'de' }), calls().on);
+    expect(launcher.bubble.getAttribute('aria-label')).toBe('Chat öffnen: Shop');
+    launcher.setOpen(true);
+    expect(launcher.bubble.getAttribute('aria-label')).toBe('Chat schließen: Shop');
+    expect(launcher.bubble.getAttribute('aria-expanded')).toBe('true');
+    // bubble.css shows .close-icon instead of the first child (the icon) while aria-expanded is true.
+    expect(launcher.bubble.firstElementChild!.classList.contains('close-icon')).toBe(false);
+    expect(launcher.bubble.querySelectorAll('.close-icon')).toHaveLength(1);
+    launcher.setOpen(false);
+    expect(launcher.bubble.getAttribute('aria-label')).toBe('Chat öffnen: Shop');
   });
 });
 

@@ -6,10 +6,12 @@ import { en, type Strings } from './en.js';
 import { baseLanguage } from './launcher.js';
 
 const CHUNKS: Record<string, () => Promise<{ default: Strings }>> = {
+  ar: () => import('./ar.js'),
   da: () => import('./da.js'),
   de: () => import('./de.js'),
   es: () => import('./es.js'),
   fr: () => import('./fr.js'),
+  he: () => import('./he.js'),
   it: () => import('./it.js'),
   ja: () => import('./ja.js'),
   nl: () => import('./nl.js'),

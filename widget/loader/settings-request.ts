@@ -36,11 +36,16 @@ function request(): Promise<WidgetConfig> | null {
   // the request is made once more without them.
   const get = () => fetch(url, { credentials: 'include', cache }).catch(() => fetch(url, { credentials: 'omit', cache }));
   const started = data.bubble ? new Promise<Response>((resolve, reject) => setTimeout(() => get().then(resolve, reject))) : get();
-  return started
-    .then((res) => {
-      if (res.ok) return res.json();
-      // The site owner reads this in the console: name what to fix.
-      throw new Error(res.status === 404 ? `no chatbot with the id "${data.chatbotId}" on ${base} (data-chatbot-id of the widget.js script tag)` : `settings ${res.status}`);
-    })
-    .then((envelope: { data: WidgetConfig }) => envelope.data);
+  return started.then(async (res) => {
+    if (res.ok) return ((await res.json()) as { data: WidgetConfig }).data;
+    throw new Error(await refusal(res, data.chatbotId!, base));
+  });
+}
+
+/** Why the settings were refused, in words for the site's developer (read in the console): name what to fix. */
+async function refusal(res: Response, chatbotId: string, base: string): Promise<string> {
+  if (res.status === 404) return `no chatbot with the id "${chatbotId}" on ${base} (data-chatbot-id of the widget.js script tag)`;
+  const code = await res.json().then((e: { error?: { code?: string } }) => e?.error?.code, () => undefined);
+  if (code === 'ORIGIN_NOT_ALLOWED') return `this site is not in the chatbot's allowed domains (add ${location.host} to allowedDomains in the chatbot's settings)`;
+  return `settings ${res.status}`;
 }

@@ -166,6 +166,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
           related,
           relevant: gate.relevant,
           terms: standInWeights(concepts),
+          concepts,
           followUpCount,
           strings,
           onToken: guard && !request.onToken ? (text) => void guard.push(text) : onToken,

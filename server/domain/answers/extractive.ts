@@ -19,10 +19,12 @@ import type { SearchHit } from '../knowledge/ports.js';
 import type { AnswerMessages } from './messages.js';
 import type { AnswerProvider, GenerateInput, GenerateOutput, Passage } from './ports.js';
 import { hitTerms } from './relevance.js';
+import { answersKind, questionEntities, questionKinds, questionNumbers, type AnswerKind } from './answer-kinds.js';
 import { normalizeForMatch, sentences, termSet, terms } from './text.js';
 
 const MAX_SENTENCES = 4;
-const MIN_SENTENCES = 2;
+/** Sentences of an article's opening quoted when only its title names the topic. */
+const LEAD_SENTENCES = 2;
 const MAX_CHARS = 700;
 /** Score lost per rank of the passage: retrieval's order counts, sentence evidence more. */
 const RANK_PENALTY = 0.02;
@@ -44,6 +46,8 @@ interface Candidate {
   terms: Set<string>;
   words: number;
   score: number;
+  /** Gives what the question asks for (answer-kinds.ts). */
+  kind?: boolean;
 }
 
 // ---- Markdown / plain text -> prose blocks -----------------------------------------------------
@@ -145,27 +149,118 @@ function candidates(passages: Passage[], locale: string): Candidate[] {
 
 const ANAPHOR = /^(this|that|these|those|it|they|such|then|also|however|otherwise|instead)\b/i;
 
-function score(pool: Candidate[], question: string[], passages: Passage[], standIn?: ReadonlyMap<string, number>) {
+/** A question word's stand-in at least this close counts as the question's own word (not a cue word nor a broader term). */
+const OWN_WEIGHT = 0.7;
+/**
+ * Score added to a sentence that gives what the question asks for: a duration for "how long", a
+ * price for "how much"; a permission or rule for "can I" less, modal verbs being everywhere.
+ */
+const KIND_BONUS = 0.35;
+const PERMISSION_BONUS = 0.1;
+/** Score added to a sentence holding a number the question holds. */
+const NUMBER_BONUS = 0.2;
+/** Weight factor of a name the question holds ("Ridge 2", "Zurich"). */
+const ENTITY_FACTOR = 1.5;
+
+export interface QuestionShape {
+  /** The question's terms and stand-ins (frame words such as "long" in "how long" left out). */
+  terms: string[];
+  weights: ReadonlyMap<string, number>;
+  /** Term -> the question word it stands for: covering a word twice adds nothing. */
+  conceptOf: ReadonlyMap<string, string>;
+  kinds: AnswerKind[];
+  numbers: string[];
+  /** Terms of the names in the question. */
+  entities: Set<string>;
+}
+
+/**
+ * Words that frame the question rather than name its topic: "long" and "take" in "how long does
+ * delivery take?", "work" in "how do returns work?" (the kind of answer stands for them).
+ */
+const FRAMES: [RegExp, string[]][] = [
+  [/\bhow long\b/i, ['long']],
+  [/\bhow much\b/i, ['much']],
+  [/\bhow many\b/i, ['many']],
+  [/\bhow long\b.*\btake\b/i, ['take']],
+  [/\bhow (do|does|did|will|would|can)\b.*\bwork\b/i, ['work']],
+  [/\bwhat happens\b/i, ['happen']],
+  [/\btell me (more )?about\b/i, ['tell']],
+  [/\bwie lange\b/i, ['lang']],
+  [/\bwie funktionier/i, ['funktioniert', 'funktionieren']],
+  [/\bcuánto tiempo\b/i, ['tiempo']],
+  [/\bcómo funciona/i, ['funciona', 'funcionan']],
+  [/\bcombien de temps\b/i, ['temp']],
+  [/\bcomment fonctionne/i, ['fonctionn']],
+];
+
+export function questionShape(
+  question: string,
+  weights?: ReadonlyMap<string, number>,
+  concepts?: readonly { term: string; alternatives: ReadonlyMap<string, number> }[],
+): QuestionShape {
+  const frame = new Set(FRAMES.flatMap(([re, ts]) => (re.test(question) ? ts : [])).flatMap((t) => [t, ...terms(t)]));
+  const groups = concepts ?? (weights ? [...weights.keys()] : termSet(question)).map((t) => ({ term: t, alternatives: new Map([[t, weights?.get(t) ?? 1]]) }));
+  const w = new Map<string, number>();
+  const conceptOf = new Map<string, string>();
+  for (const c of groups) {
+    if (frame.has(c.term)) continue;
+    for (const [t, weight] of c.alternatives) {
+      if (weight <= (w.get(t) ?? 0)) continue;
+      w.set(t, weight);
+      conceptOf.set(t, c.term);
+    }
+  }
+  return {
+    terms: [...w.keys()],
+    weights: w,
+    conceptOf,
+    kinds: questionKinds(question),
+    numbers: questionNumbers(question),
+    entities: new Set(questionEntities(question).flatMap((x) => terms(x))),
+  };
+}
+
+const isOwn = (shape: QuestionShape, t: string) => (shape.weights.get(t) ?? 1) >= OWN_WEIGHT;
+
+function score(pool: Candidate[], shape: QuestionShape, passages: Passage[]) {
+  const question = shape.terms;
   const n = pool.length;
   const df = new Map<string, number>();
   for (const c of pool) for (const t of question) if (c.terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   // A stand-in for a question word (expansion.ts) counts with its weight: "pause" for "freeze" is weaker evidence than "freeze".
-  const weight = (t: string) => (1 + Math.log((n + 1) / ((df.get(t) ?? 0) + 1))) * (standIn?.get(t) ?? 1);
-  const total = question.reduce((s, t) => s + weight(t), 0) || 1;
+  const weight = (t: string) => (1 + Math.log((n + 1) / ((df.get(t) ?? 0) + 1))) * (shape.weights.get(t) ?? 1) * (shape.entities.has(t) ? ENTITY_FACTOR : 1);
+  // A question word counts once, by its best matched form: a stand-in adds nothing to the word itself.
+  const covering = (has: (t: string) => boolean) => {
+    const best = new Map<string, number>();
+    for (const t of question) {
+      if (!has(t)) continue;
+      const c = shape.conceptOf.get(t) ?? t;
+      best.set(c, Math.max(best.get(c) ?? 0, weight(t)));
+    }
+    return [...best.values()].reduce((a, b) => a + b, 0);
+  };
+  const total = covering(() => true) || 1;
   // How much a passage's title and headings are about the question.
   const about = new Map<number, number>();
   for (const p of passages) {
     const heads = new Set(terms(`${p.title}\n${p.headingPath.join('\n')}`));
-    about.set(p.n, question.filter((t) => heads.has(t)).reduce((s, t) => s + weight(t), 0) / total);
+    about.set(p.n, covering((t) => heads.has(t)) / total);
   }
   for (const c of pool) {
     const matched = question.filter((t) => c.terms.has(t));
-    if (!matched.length) {
+    const own = matched.some((t) => isOwn(shape, t));
+    const aboutPassage = about.get(c.passage.n) ?? 0;
+    // What the question asks for, said in a sentence whose words or page are about the question.
+    c.kind = (own || aboutPassage > 0) && answersKind(c.text, shape.kinds);
+    if (!own && !c.kind) {
       c.score = 0;
       continue;
     }
-    let s = matched.reduce((sum, t) => sum + weight(t), 0) / total;
-    s += 0.25 * (about.get(c.passage.n) ?? 0);
+    let s = covering((t) => c.terms.has(t)) / total;
+    s += 0.25 * aboutPassage;
+    if (c.kind) s += shape.kinds.some((k) => k !== 'permission') && answersKind(c.text, shape.kinds.filter((k) => k !== 'permission')) ? KIND_BONUS : PERMISSION_BONUS;
+    if (shape.numbers.some((x) => new RegExp(`(^|[^\\d])${x.replace('.', '\\.')}([^\\d]|$)`).test(c.text))) s += NUMBER_BONUS;
     s -= RANK_PENALTY * (c.passage.n - 1);
     if (c.index === 0) s += 0.05;
     // Whole sentences read best: fragments (a heading-like line, an error code) and run-ons less so.
@@ -178,8 +273,14 @@ function score(pool: Candidate[], question: string[], passages: Passage[], stand
   }
 }
 
-/** Picks 2-4 sentences: the best, its context, then others covering what is still missing. */
-export function selectSentences(pool: Candidate[], question: string[], maxPassages = 5): Candidate[] {
+/**
+ * The sentences that answer: the best one, then others only for what they add. A sentence joins
+ * when it scores near the best and covers one of the question's own words not covered yet, or
+ * gives what the question asks for (a duration, a price…) from the best sentence's passage. A
+ * neighbour of the best joins only when the best needs it: it refers back ("This…", "It…": the
+ * sentence before) or introduces what follows ("…as follows:": the sentence after).
+ */
+export function selectSentences(pool: Candidate[], shape: QuestionShape, maxPassages = 5): Candidate[] {
   const ranked = pool.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.passage.n - b.passage.n || a.order - b.order);
   const best = ranked[0];
   if (!best) return [];
@@ -193,24 +294,25 @@ export function selectSentences(pool: Candidate[], question: string[], maxPassag
   const samePassage = pool.filter((c) => c.passage === best.passage);
   const at = (block: number, index: number) => samePassage.find((c) => c.block === block && c.index === index);
 
-  // Context: the sentence before when the best one refers back, the one after otherwise.
   const previous = at(best.block, best.index - 1);
-  const next = at(best.block, best.index + 1);
+  const next = at(best.block, best.index + 1) ?? samePassage.find((c) => c.block === best.block + 1 && c.index === 0);
   if (ANAPHOR.test(best.text) && previous && fits(previous)) chosen.push(previous);
-  if (next && fits(next) && (next.score > 0 || best.text.endsWith(':') || next.words >= 6)) chosen.push(next);
+  if (best.text.endsWith(':') && next && fits(next)) chosen.push(next);
 
-  // Others that cover question terms not covered yet.
-  const covered = () => new Set(chosen.flatMap((c) => question.filter((t) => c.terms.has(t))));
+  // A page's title and headings say what its sentences are about: "headlamp" is covered by a sentence of the headlamp's page.
+  const headsOf = (p: Passage) => new Set(terms(`${p.title}\n${p.headingPath.join('\n')}`));
+  const covered = () => new Set(chosen.flatMap((c) => { const heads = headsOf(c.passage); return shape.terms.filter((t) => c.terms.has(t) || heads.has(t)).map((t) => shape.conceptOf.get(t)); }));
+  const ownConcepts = (c: Candidate) => new Set(shape.terms.filter((t) => c.terms.has(t) && isOwn(shape, t)).map((t) => shape.conceptOf.get(t))).size;
   for (const c of ranked) {
     if (chosen.length >= MAX_SENTENCES) break;
     if (has(c) || c.score < best.score * JOIN_RATIO || !fits(c)) continue;
     const seen = covered();
-    if (question.some((t) => c.terms.has(t) && !seen.has(t))) chosen.push(c);
-  }
-  // At least two sentences when the passages have another relevant one.
-  if (chosen.length < MIN_SENTENCES) {
-    const extra = ranked.find((c) => !has(c) && fits(c)) ?? samePassage.find((c) => !has(c) && c.order > best.order && fits(c));
-    if (extra) chosen.push(extra);
+    const addsWord = shape.terms.some((t) => c.terms.has(t) && !seen.has(shape.conceptOf.get(t)) && isOwn(shape, t));
+    const addsAnswer = c.kind && c.passage === best.passage && ownConcepts(c) > 0;
+    // Another page saying much the same (most of the question's own words): a second source.
+    const corroborates =
+      c.passage !== best.passage && ownConcepts(c) >= Math.max(2, (2 / 3) * ownConcepts(best)) && shape.terms.some((t) => isOwn(shape, t) && headsOf(c.passage).has(t));
+    if (addsWord || addsAnswer || corroborates) chosen.push(c);
   }
   // Reading order: passages in order of first use, sentences in their order within each.
   const passageOrder = [...new Set(chosen.map((c) => c.passage))];
@@ -280,12 +382,14 @@ export function extractAnswer(
   locale = 'en',
   maxPassages = 5,
   questionTerms?: ReadonlyMap<string, number>,
+  concepts?: GenerateInput['concepts'],
 ): ExtractiveAnswer | null {
-  const q = questionTerms ? [...questionTerms.keys()] : termSet(question);
+  const shape = questionShape(question, questionTerms, concepts);
+  const q = shape.terms;
   if (!q.length || !passages.length) return null;
   const pool = candidates(passages, locale);
-  score(pool, q, passages, questionTerms);
-  const chosen = selectSentences(pool, q, maxPassages);
+  score(pool, shape, passages);
+  const chosen = selectSentences(pool, shape, maxPassages);
   if (chosen.length) return { text: compose(chosen), used: [...new Set(chosen.map((c) => c.passage))] };
   const lead = titledLead(pool, q, passages);
   return lead.length ? { text: compose(lead), used: [lead[0].passage] } : null;
@@ -305,7 +409,7 @@ function titledLead(pool: Candidate[], question: string[], passages: Passage[]):
   if (!about) return [];
   const out: Candidate[] = [];
   for (const c of pool.filter((x) => x.passage === about).sort((a, b) => a.order - b.order)) {
-    if (out.length >= MIN_SENTENCES || out.reduce((n, x) => n + x.text.length + 1, 0) + c.text.length > MAX_CHARS) break;
+    if (out.length >= LEAD_SENTENCES || out.reduce((n, x) => n + x.text.length + 1, 0) + c.text.length > MAX_CHARS) break;
     out.push(c);
   }
   return out;
@@ -332,7 +436,7 @@ export function createExtractiveProvider(): AnswerProvider {
         const words = hitTerms(p);
         return q.some((t) => words.has(t));
       });
-      const answer = input.relevant ? extractAnswer(input.question, pool, input.settings.locale, input.settings.topK, input.terms) : null;
+      const answer = input.relevant ? extractAnswer(input.question, pool, input.settings.locale, input.settings.topK, input.terms, input.concepts) : null;
       if (!answer) return reply(strings.noInformation, false);
       const related = [...input.passages, ...input.related].filter((p) => !answer.used.includes(p));
       const followUps = headingFollowUps(related, answer.used, input.question, input.followUpCount, strings);

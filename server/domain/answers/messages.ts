@@ -21,6 +21,24 @@ export interface AnswerMessages {
 }
 
 export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
+  ar: {
+    language: 'Arabic',
+    unavailable: 'عذرًا، المساعد غير متاح الآن. يُرجى المحاولة بعد قليل.',
+    noInformation: 'ليست لديّ معلومات عن ذلك. هل يمكنك إعادة صياغة سؤالك، أو السؤال عن شيء آخر؟',
+    cannotShareInstructions: 'لا يمكنني مشاركة تعليماتي، لكن يسعدني أن أساعدك في أسئلتك.',
+    tellMeAbout: 'أخبرني عن {topic}',
+    greeting: 'مرحبًا! كيف يمكنني مساعدتك اليوم؟',
+    thanks: 'على الرحب والسعة! هل هناك شيء آخر يمكنني مساعدتك فيه؟',
+  },
+  he: {
+    language: 'Hebrew',
+    unavailable: 'מצטערים, העוזר אינו זמין כרגע. נסו שוב בעוד רגע.',
+    noInformation: 'אין לי מידע על כך. אפשר לנסח את השאלה אחרת, או לשאול על משהו אחר?',
+    cannotShareInstructions: 'אני לא יכול לשתף את ההנחיות שלי, אבל אשמח לעזור בשאלות שלכם.',
+    tellMeAbout: 'ספר לי על {topic}',
+    greeting: 'שלום! איך אפשר לעזור היום?',
+    thanks: 'בשמחה! יש עוד משהו שאפשר לעזור בו?',
+  },
   en: {
     language: 'English',
     unavailable: 'Sorry, the assistant is unavailable right now. Please try again in a moment.',

@@ -100,6 +100,8 @@ export interface GenerateInput {
   relevant: boolean;
   /** The question's terms and the base's words standing in for them (expansion.ts) with their weight (1: the question's own), when the engine computed them. */
   terms?: ReadonlyMap<string, number>;
+  /** The same, grouped per question word (expansion.ts concepts): a stand-in covers its word, nothing new. */
+  concepts?: readonly { word: string; term: string; alternatives: ReadonlyMap<string, number> }[];
   /** Smart follow-ups wanted (0 when disabled). */
   followUpCount: number;
   /** The locale's own strings (unavailable reply, honest reply…). */

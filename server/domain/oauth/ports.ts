@@ -58,8 +58,8 @@ export interface OAuthStore {
   throttle: {
     /** The failures of the current window of `key`, or null when none were counted. */
     get(key: string): Promise<{ failures: number; windowStartedAt: string } | null>;
-    /** Counts a failure; a window that began before `windowStart` starts over at `at`. */
-    fail(key: string, at: string, windowStart: string): Promise<void>;
+    /** Counts a failure; a window that began at or before `windowStart` (it has ended) starts over at `at`. Returns the window as counted, this failure included. */
+    fail(key: string, at: string, windowStart: string): Promise<{ failures: number; windowStartedAt: string }>;
     clear(key: string): Promise<void>;
     /** Forgets windows that began before `before` (every window is shorter than a day). */
     purge(before: string): Promise<void>;

@@ -48,16 +48,15 @@ export class SignInService {
 
   async signIn(email: string, password: string): Promise<SignInResult> {
     const key = emailKey(email);
-    const wait = await this.throttle.wait(key);
+    // Counted before the password is hashed: concurrent guesses for one e-mail are held to the
+    // limit as guesses one after another are (a success clears the count).
+    const wait = await this.throttle.attempt(key);
     if (wait > 0) return { ok: false, problem: 'throttled', retryAfterSeconds: wait };
     const [found] = await this.store.oauth.credentials.byEmail(email.trim());
     // An unknown e-mail costs one scrypt too, so timing does not tell which e-mails exist.
     const matches = await verifyPassword(password, found?.passwordHash ?? DECOY_HASH);
     const user = found && matches ? await this.store.users.get(found.userId) : null;
-    if (!user) {
-      await this.throttle.fail(key);
-      return { ok: false, problem: 'invalid' };
-    }
+    if (!user) return { ok: false, problem: 'invalid' };
     await this.throttle.clear(key);
     const { plaintext, hash } = generateSecret();
     const at = this.now();

@@ -18,6 +18,30 @@ interface MailStrings {
 }
 
 const STRINGS: Record<string, MailStrings> = {
+  ar: {
+    codeSubject: (b) => `رمزك لـ ${b}`,
+    codeBody: (b, c, m) => `رمزك لـ ${b} هو ${c}. وهو صالح لمدة ${m} دقيقة.`,
+    leadSubject: (b) => `عميل محتمل جديد من ${b}`,
+    leadIntro: (b) => `ترك زائر بياناته لدى ${b}:`,
+    gapSubject: (b) => `لدى ${b} إجابة عن سؤالك`,
+    gapIntro: (b) => `طرحت على ${b} سؤالًا لم نتمكن من الإجابة عنه فورًا. وقد أجاب عنه الفريق:`,
+    yourQuestion: 'سؤالك',
+    answer: 'الإجابة',
+    ignore: 'إن لم تطلب هذا، يمكنك تجاهل هذه الرسالة.',
+    labels: { name: 'الاسم', email: 'البريد الإلكتروني', phone: 'الهاتف' },
+  },
+  he: {
+    codeSubject: (b) => `הקוד שלך עבור ${b}`,
+    codeBody: (b, c, m) => `הקוד שלך עבור ${b} הוא ${c}. הוא תקף ל-${m} דקות.`,
+    leadSubject: (b) => `ליד חדש מ-${b}`,
+    leadIntro: (b) => `מבקר השאיר את פרטיו ב-${b}:`,
+    gapSubject: (b) => `ל-${b} יש תשובה לשאלה שלך`,
+    gapIntro: (b) => `שאלת את ${b} שאלה שלא יכולנו לענות עליה מיד. הצוות ענה עליה:`,
+    yourQuestion: 'השאלה שלך',
+    answer: 'תשובה',
+    ignore: 'אם לא ביקשת זאת, אפשר להתעלם מהודעה זו.',
+    labels: { name: 'שם', email: 'דוא״ל', phone: 'טלפון' },
+  },
   en: {
     codeSubject: (b) => `Your ${b} code`,
     codeBody: (b, c, m) => `Your code for ${b} is ${c}. It is valid for ${m} minutes.`,

@@ -4,8 +4,9 @@
  * - `webhook-signature`: `v1,<base64 HMAC-SHA256(key, "{webhook-id}.{webhook-timestamp}.{body}")>`
  *   (Standard Webhooks; receivers check the timestamp to refuse replays);
  * - `X-SERVICE-SIGNATURE` (spec section 6): `sha256=<hex HMAC-SHA256(key, body)>`.
- * During a rotation's overlap both secrets sign: space-separated in `webhook-signature`,
- * comma-separated (newest first) in `X-SERVICE-SIGNATURE`.
+ * During a rotation's overlap both secrets sign `webhook-signature` (space-separated entries, as
+ * the Standard Webhooks format allows); `X-SERVICE-SIGNATURE` stays the single value the spec
+ * defines, with the current secret.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
@@ -27,17 +28,11 @@ export interface SignatureHeaders {
 
 /** Signature headers of one attempt; `secrets` newest first. */
 export function signDelivery(id: string, timestampSeconds: number, body: string, secrets: string[]): SignatureHeaders {
-  const standard: string[] = [];
-  const service: string[] = [];
-  for (const secret of secrets) {
-    const key = secretKey(secret);
-    standard.push('v1,' + createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64'));
-    service.push('sha256=' + createHmac('sha256', key).update(body).digest('hex'));
-  }
+  const standard = secrets.map((secret) => 'v1,' + createHmac('sha256', secretKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64'));
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
     'webhook-signature': standard.join(' '),
-    'x-service-signature': service.join(', '),
+    'x-service-signature': secrets.length ? 'sha256=' + createHmac('sha256', secretKey(secrets[0])).update(body).digest('hex') : '',
   };
 }

@@ -2,6 +2,7 @@
  * The verification page's HTML: server-rendered, no script at all, one external stylesheet, so
  * the page runs under `default-src 'none'`. Every value is escaped here.
  */
+import { RTL_LANGUAGES } from '../../http/languages.js';
 import type { Scope } from '../../../shared/scopes.js';
 import type { DeviceRequestView } from '../../domain/oauth/device-flow.service.js';
 import { fill, type Locale, type Strings } from './strings.js';
@@ -43,7 +44,7 @@ function layout(c: PageContext, body: string): string {
 <form method="post" action="/device/sign-out">${csrfField(c)}<button type="submit">${escapeHtml(c.t.signOut)}</button></form></div>\n`
     : '';
   return `<!doctype html>
-<html lang="${c.locale}">
+<html lang="${c.locale}"${RTL_LANGUAGES.includes(c.locale) ? ' dir="rtl"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

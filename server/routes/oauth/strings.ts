@@ -4,11 +4,11 @@
  */
 import { pickLanguage } from '../../http/languages.js';
 import { en, type Strings } from './english.js';
-import { da, es, fr, it, ja, nl, pl, pt, sv } from './translations.js';
+import { ar, da, es, fr, he, it, ja, nl, pl, pt, sv } from './translations.js';
 
 export type { Strings };
 
-export const LOCALES = ['en', 'da', 'de', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt', 'sv'] as const;
+export const LOCALES = ['en', 'ar', 'da', 'de', 'es', 'fr', 'he', 'it', 'ja', 'nl', 'pl', 'pt', 'sv'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 const de: Strings = {
@@ -50,7 +50,7 @@ const de: Strings = {
   startOver: 'Von vorn beginnen',
 };
 
-const STRINGS: Record<Locale, Strings> = { en, da, de, es, fr, it, ja, nl, pl, pt, sv };
+const STRINGS: Record<Locale, Strings> = { en, ar, da, de, es, fr, he, it, ja, nl, pl, pt, sv };
 
 /** The first supported language of an Accept-Language header (quality order), else English. */
 export const pickLocale = (header: string | undefined): Locale => pickLanguage(header, LOCALES);

@@ -54,7 +54,7 @@ export default async function settings(fastify: FastifyInstance) {
       description:
         `Fields: ${Object.keys(SECTION_FIELDS[section]).join(', ')}. null clears a field.` +
         (section === 'webhooks'
-          ? ' Needs the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE). URLs must be HTTPS and may not point to internal addresses (400 VALIDATION_FAILED) unless ALLOW_PRIVATE_FETCH opens them. The first save of a URL answers the signing secret once in `signingSecret`.'
+          ? ' Needs the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE). URLs must be HTTPS and may not point to internal addresses (400 VALIDATION_FAILED: "<host> is a private or reserved address", naming the host as written, never what it resolves to) unless ALLOW_PRIVATE_FETCH opens them. The first save of a URL answers the signing secret once in `signingSecret`.'
           : ''),
       params: ChatbotParams, body: sectionPatchSchema(section),
     }), async (request) =>

@@ -104,7 +104,7 @@ export default async function webhooks(fastify: FastifyInstance) {
     access: write,
     data: Type.Object({ signingSecret: Type.String(), createdAt: Type.String({ format: 'date-time' }), previousValidUntil: Instant }),
     tags, operationId: 'rotateWebhookSigningSecret', summary: 'Rotate the signing secret',
-    description: 'A new secret (`whsec_…`), shown only in this answer. The previous one keeps signing beside it for `overlapMinutes` (default 1440, 0 ends it now): `webhook-signature` then carries both signatures space-separated, `X-SERVICE-SIGNATURE` both comma-separated, newest first. Needs the webhook add-on.',
+    description: 'A new secret (`whsec_…`), shown only in this answer. The previous one keeps signing beside it for `overlapMinutes` (default 1440, 0 ends it now): `webhook-signature` then carries both signatures space-separated, newest first; `X-SERVICE-SIGNATURE` stays one `sha256=<hex>` value of the new secret. Needs the webhook add-on.',
     params: ChatbotParams,
     body: Type.Optional(Type.Object({ overlapMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_080 })) }, { additionalProperties: false })),
   }), async (request) => service.rotateSecret(request.auth, request.params.chatbotId, (request.body ?? {}) as { overlapMinutes?: number }));

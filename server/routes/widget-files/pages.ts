@@ -1,9 +1,10 @@
 /** HTML of the hosted chat page (values are validated by the route and escaped here). */
 import { escapeHtml } from '../../http/html.js';
+import { RTL_LANGUAGES } from '../../http/languages.js';
 
 export function hostedChatPage(p: { chatbotId: string; nonce: string; theme: string; locale: string | null }) {
   return `<!doctype html>
-<html lang="${escapeHtml(p.locale ?? 'en')}">
+<html lang="${escapeHtml(p.locale ?? 'en')}"${p.locale && RTL_LANGUAGES.includes(p.locale.toLowerCase().split('-')[0]) ? ' dir="rtl"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover, interactive-widget=resizes-content">

@@ -91,8 +91,8 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   });
   await app.register(rateLimit, limiter('parley:rl:'));
 
-  // The chatbot a request names, read once per request (the CORS hook, the origin check and the
-  // config would each read it; on PostgreSQL every read is a round trip before the bubble shows).
+  // The chatbot a request names, read once per request (the origin check and the config would
+  // each read it; on PostgreSQL every read is a round trip before the bubble shows).
   const chatbots = new WeakMap<FastifyRequest, Promise<ChatbotRecord>>();
   const chatbotOf = (request: FastifyRequest, chatbotId: string) => {
     let read = chatbots.get(request);
@@ -100,20 +100,14 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     return read;
   };
 
-  // CORS, per chatbot: our own hook because the allowed origins are a setting of each chatbot
-  // (read from the route's chatbot or the session token's) and every route declares its access.
+  // CORS for every page, preflights included: each route checks the page's origin against its
+  // chatbot's allowed domains itself and refuses with 403 ORIGIN_NOT_ALLOWED, and these headers
+  // let the page read that refusal (the widget tells the site's developer why) instead of a
+  // CORS failure. Nothing else is answered to a page outside the allowed domains.
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
     if (!origin) return;
-    const params = request.params as { chatbotId?: string };
-    let allowed = true;
-    const chatbotId = params.chatbotId ?? widget.tokens.read(bearer(request))?.chatbotId;
-    if (chatbotId) {
-      const chatbot = await (params.chatbotId ? chatbotOf(request, chatbotId) : widget.chatbot(chatbotId)).catch(() => null);
-      allowed = !chatbot || originAllowed(origin, allowedDomainsOf(chatbot.settings));
-    }
     reply.header('vary', 'Origin');
-    if (!allowed) return;
     reply.header('access-control-allow-origin', origin);
     // widget.js asks for the config with credentials so the request rides the connection
     // widget.js came on (browsers keep uncredentialed requests on other connections: a second TCP

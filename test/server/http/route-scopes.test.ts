@@ -210,3 +210,43 @@ describe('every scoped route with a token holding every scope but its own', () =
     expect((await t.call('GET', `/api/v2/chatbots/${ids.chatbotId}`, token)).status).toBe(200);
   });
 });
+
+/** What an inactive account may still reach: who it is, its account, usage, billing and tokens (to see why and fix it). */
+const WHILE_INACTIVE = [
+  'GET /api/v2/me',
+  'GET /api/v2/account',
+  'PATCH /api/v2/account',
+  'GET /api/v2/usage',
+  'GET /api/v2/billing/invoices',
+  'GET /api/v2/tokens',
+  'POST /api/v2/tokens',
+  'DELETE /api/v2/tokens/:tokenId',
+];
+
+describe('every route of an inactive account', () => {
+  test('is 403 ACCOUNT_INACTIVE with a full token or a legacy key, but the few that help it out of that state', async () => {
+    const { account } = await t.app.services.accounts.create('dormant@x.test');
+    const { token } = await t.token({ access: 'full' }, account.id);
+    const chatbot = await t.call('POST', '/api/v2/chatbots', token, { title: 'dormant' });
+    const owner = await t.app.services.store.users.owner(account.id);
+    const legacyKey = (await t.app.services.tokens.createLegacyKey(owner!)).token;
+    const own = { chatbotId: chatbot.body.data.chatbot.id as string, tokenId: (await t.token({ access: 'standard' }, account.id)).id };
+    const fillOwn = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(own[name as keyof typeof own] ?? ids[name] ?? 'x'));
+    await t.app.services.accounts.setPlan(account.id, { active: false });
+
+    const guarded = routes.filter((r) => !r.access.public && !WHILE_INACTIVE.includes(key(r)));
+    expect(guarded.length).toBeGreaterThan(50);
+    for (const r of guarded) {
+      const res = await t.call(r.method as 'GET', fillOwn(r.url), legacy(r) ? legacyKey : token);
+      expect([res.status, res.body?.error?.code], key(r)).toEqual([403, 'ACCOUNT_INACTIVE']);
+    }
+    // Nothing was changed on the way.
+    expect((await t.database.db.selectFrom('chatbots').select('id').where('account_id', '=', account.id).execute()).length).toBe(1);
+    for (const k of WHILE_INACTIVE) {
+      const r = routes.find((x) => key(x) === k)!;
+      expect(r, k).toBeDefined();
+      const res = await t.call(r.method as 'GET', fillOwn(r.url), token, r.method === 'PATCH' ? { name: 'Dormant' } : r.method === 'POST' ? { access: 'custom', scopes: ['chatbots:read'] } : undefined);
+      expect(res.status, `${k}: ${JSON.stringify(res.body?.error)}`).toBeLessThan(300);
+    }
+  });
+});

@@ -28,7 +28,6 @@ test('pages outside the allowed domains are refused: session 403, socket closed 
   const refused = await t.call('POST', `/api/widget/${guarded}/session`, null, {}, { origin: 'https://evil.test' });
   expect(refused.status).toBe(403);
   expect(refused.body.error.code).toBe('ORIGIN_NOT_ALLOWED');
-  expect(refused.headers['access-control-allow-origin']).toBeUndefined();
   const config = await t.call('GET', `/api/widget/${guarded}/config`, null, undefined, { origin: 'https://evil.test' });
   expect(config.status).toBe(403);
 
@@ -51,6 +50,39 @@ test('pages outside the allowed domains are refused: session 403, socket closed 
   good.close();
   // Any page may use a chatbot without allowed domains.
   expect((await t.call('GET', `/api/widget/${chatbotId}/config`, null, undefined, { origin: 'https://anywhere.test' })).status).toBe(200);
+});
+
+test("a page outside the allowed domains can read the refusal: the 403s and their preflights carry CORS for that page", async () => {
+  const evil = { origin: 'https://evil.test' };
+  const preflight = (url: string, method: string) => t.call('OPTIONS', url, null, undefined, { ...evil, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' });
+  for (const [method, url] of [['GET', `/api/widget/${guarded}/config`], ['POST', `/api/widget/${guarded}/session`], ['POST', '/api/widget/sse'], ['POST', '/api/widget/frames']]) {
+    const pre = await preflight(url, method);
+    expect(pre.status, url).toBe(204);
+    expect(pre.headers['access-control-allow-origin'], url).toBe('https://evil.test');
+    expect(String(pre.headers['access-control-allow-methods']), url).toContain(method);
+    expect(String(pre.headers['access-control-allow-headers']), url).toMatch(/authorization.*content-type/);
+  }
+
+  const config = await t.call('GET', `/api/widget/${guarded}/config`, null, undefined, evil);
+  // widget.js asks for the config with credentials: the refusal is readable by that request.
+  expect([config.status, config.body.error.code]).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
+  expect(config.headers['access-control-allow-origin']).toBe('https://evil.test');
+  expect(config.headers['access-control-allow-credentials']).toBe('true');
+  expect(config.headers.vary).toMatch(/Origin/);
+  expect(JSON.stringify(config.body)).not.toMatch(/Returns|Shop/);
+  const session = await t.call('POST', `/api/widget/${guarded}/session`, null, {}, evil);
+  expect([session.status, session.body.error.code]).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
+  expect(session.headers['access-control-allow-origin']).toBe('https://evil.test');
+  expect(session.body.error.hint).toMatch(/allowedDomains/);
+
+  // The fallback's routes, with a session of a listed page presented from another one.
+  const token = (await newSession(t, guarded, {}, { origin: 'https://example.com' })).token;
+  const sse = await t.call('POST', '/api/widget/sse', token, { type: 'hello', v: 1 }, evil);
+  const frames = await t.call('POST', '/api/widget/frames', token, { type: 'typing', typing: true }, evil);
+  for (const res of [sse, frames]) {
+    expect([res.status, res.body.error.code]).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
+    expect(res.headers['access-control-allow-origin']).toBe('https://evil.test');
+  }
 });
 
 test('an expired, forged or missing session closes the socket with 4001 before anything is read', async () => {

@@ -91,7 +91,7 @@ test('the English texts a chatbot starts with stay in its v2 settings, and its w
   expect((await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings).toMatchObject({ welcomeMessage: null, placeholderText: 'Ihre Frage …' });
 });
 
-test("readable by the widget's credentialed request from the page (it rides widget.js's connection), with resource timing; a refused origin gets neither", async () => {
+test("readable by the widget's credentialed request from the page (it rides widget.js's connection), with resource timing; a refused origin reads only its refusal", async () => {
   const page = await t.call('GET', `/api/widget/${chatbotId}/config`, null, undefined, { origin: 'https://shop.example' });
   expect(page.status).toBe(200);
   expect(page.headers['access-control-allow-origin']).toBe('https://shop.example');
@@ -104,7 +104,8 @@ test("readable by the widget's credentialed request from the page (it rides widg
   const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Guarded', settings: { general: { allowedDomains: ['shop.example'] } } });
   const guarded = created.body.data.chatbot.id;
   const refused = await t.call('GET', `/api/widget/${guarded}/config`, null, undefined, { origin: 'https://evil.test' });
-  expect(refused.status).toBe(403);
-  expect(refused.headers['access-control-allow-origin']).toBeUndefined();
-  expect(refused.headers['access-control-allow-credentials']).toBeUndefined();
+  expect([refused.status, refused.body.error.code]).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
+  expect(refused.headers['access-control-allow-origin']).toBe('https://evil.test');
+  expect(refused.headers['access-control-allow-credentials']).toBe('true');
+  expect(refused.body.data).toBeUndefined();
 });

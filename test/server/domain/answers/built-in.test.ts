@@ -64,14 +64,17 @@ describe('built-in answerer over an ingested corpus', () => {
   });
 
   it('answers other on-topic questions from the right document', async () => {
-    const cases: [string, string][] = [
-      ['Can my plugin be an async function instead of calling done?', 'Guides/Plugins-Guide.md'],
-      ['How do I deploy my app to AWS Lambda?', 'Guides/Serverless.md'],
+    // Encapsulation.md's "As plugins, they must still signal completion either by returning a
+    // Promise (e.g., using `async` functions) or by calling the `done` function" answers the first
+    // as well as the plugins guide does.
+    const cases: [string, string[]][] = [
+      ['Can my plugin be an async function instead of calling done?', ['Guides/Plugins-Guide.md', 'Reference/Encapsulation.md']],
+      ['How do I deploy my app to AWS Lambda?', ['Guides/Serverless.md']],
     ];
-    for (const [question, file] of cases) {
+    for (const [question, files] of cases) {
       const { answer } = await ask(question);
       expect(answer.unanswered, question).toBe(false);
-      expect(answer.sources.map((s) => byDocument.get(s.documentId)), question).toContain(file);
+      expect(answer.sources.map((s) => byDocument.get(s.documentId)).some((f) => files.includes(f!)), question).toBe(true);
     }
   });
 
@@ -211,13 +214,13 @@ describe('built-in answerer parts', () => {
     expect(proseBlocks('  reply.send(x)\n})\n```\n\nAfter the code comes prose.')).toEqual(['After the code comes prose.']);
   });
 
-  it('extracts 2-4 sentences, the best first, and cites only the passages it quoted', () => {
+  it('quotes the sentence that answers, not its neighbour, and cites only the passages it quoted', () => {
     const passages = [
       { ...hit({ title: 'Billing', headingPath: ['Invoices'], text: 'Invoices are sent on the first day of each month. They are paid by card. Our office has plants.' }), n: 1 },
       { ...hit({ title: 'Security', headingPath: ['Passwords'], text: 'Passwords are hashed with scrypt before storage.' }), n: 2 },
     ];
     const answer = extractAnswer('When are invoices sent?', passages)!;
-    expect(answer.text).toBe('Invoices are sent on the first day of each month. They are paid by card.');
+    expect(answer.text).toBe('Invoices are sent on the first day of each month.');
     expect(answer.used.map((p) => p.n)).toEqual([1]);
     expect(extractAnswer('Tell me about volcanoes', passages)).toBeNull();
   });

@@ -1,5 +1,5 @@
 /** The verification page's sign-in: scrypt hashes, sessions that expire, one e-mail per account. */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AccountsService } from '../../../../server/domain/accounts.service.js';
 import { AppError } from '../../../../server/domain/errors.js';
 import { hashPassword, verifyPassword } from '../../../../server/domain/oauth/passwords.js';
@@ -78,4 +78,24 @@ test('short passwords are refused; an e-mail signs in to one account only', asyn
   const refused = await service.setPassword(twin, 'a password for the twin').catch((e) => e);
   expect(refused).toBeInstanceOf(AppError);
   expect(refused.message).toMatch(/already signs in to another account/);
+});
+
+describe.each(['sqlite', 'postgres'] as const)('concurrent wrong passwords for one e-mail (%s)', (dialect) => {
+  test('24 at once: five are checked, the others throttled before any hash is computed; the right one afterwards too', async () => {
+    const store = await openTestDatabase(dialect);
+    try {
+      const now = { t: Date.UTC(2031, 0, 1) };
+      const signIn = new SignInService(store.store, { now: () => now.t });
+      const { owner: user } = await new AccountsService(store.store).create('burst@example.com');
+      await signIn.setPassword(user, 'the right password');
+      const results = await Promise.all(Array.from({ length: 24 }, (_, i) => signIn.signIn('burst@example.com', `wrong guess ${i}`)));
+      expect(results.filter((r) => !r.ok && r.problem === 'invalid')).toHaveLength(5);
+      expect(results.filter((r) => !r.ok && r.problem === 'throttled')).toHaveLength(19);
+      expect(await signIn.signIn('BURST@example.com', 'the right password')).toMatchObject({ ok: false, problem: 'throttled', retryAfterSeconds: 15 * 60 });
+      now.t += 15 * 60_000;
+      expect((await signIn.signIn('burst@example.com', 'the right password')).ok).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
 });

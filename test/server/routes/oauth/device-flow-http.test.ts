@@ -177,6 +177,31 @@ describe('the verification page', () => {
     expect((await poll(started.device_code)).body.error).toBe('access_denied');
   });
 
+  test('a code past its expiry: approved in time but polled after, expired_token and no token; pending, the page no longer takes it', async () => {
+    const rows = async () => (await t.database.db.selectFrom('oauth_device_codes').select('id').execute()).map((r) => r.id);
+    const tokens = async () => (await t.database.db.selectFrom('tokens').select('id').execute()).length;
+    // The app's clock is real: the row's expiry is moved into the past instead of sleeping ten minutes.
+    const expire = (id: string) => t.database.db.updateTable('oauth_device_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString(), last_polled_at: null }).where('id', '=', id).execute();
+
+    const before = await rows();
+    const { body: approvedLate } = await authorize({ scope: 'chatbots:read' });
+    const [approvedId] = (await rows()).filter((id) => !before.includes(id));
+    const done = await answerDeviceCode(browser(), { email: ownerEmail, password: PASSWORD, userCode: approvedLate.user_code });
+    expect(done.body).toContain('Device approved');
+    await expire(approvedId);
+    const tokensBefore = await tokens();
+    const late = await poll(approvedLate.device_code);
+    expect([late.status, late.body.error]).toEqual([400, 'expired_token']);
+    expect(await tokens()).toBe(tokensBefore);
+
+    const seen = await rows();
+    const { body: unanswered } = await authorize();
+    const [pendingId] = (await rows()).filter((id) => !seen.includes(id));
+    await expire(pendingId);
+    await expect(answerDeviceCode(browser(), { email: ownerEmail, password: PASSWORD, userCode: unanswered.user_code })).rejects.toThrow(/not accepted/);
+    expect((await poll(unanswered.device_code)).body.error).toBe('expired_token');
+  });
+
   test('concurrent polls of an approved code over HTTP: exactly one access token', async () => {
     const { body: started } = await authorize({ scope: 'chatbots:read' });
     await answerDeviceCode(browser(), { email: ownerEmail, password: PASSWORD, userCode: started.user_code });
@@ -345,6 +370,8 @@ describe('roles and databases', () => {
     await b.submit(approval, '/device/decision', { user_code: started.user_code, decision: 'approve' });
     const granted = await poll(started.device_code);
     expect(granted.status).toBe(200);
+    // The token response reports what the token can do, as /me does.
+    expect(granted.body.scope).toBe('chatbots:read');
     const me = await t.call('GET', '/api/v2/me', granted.body.access_token);
     expect(me.body.data).toMatchObject({ user: { email: 'member@example.com' }, scopes: ['chatbots:read'], withheldByRole: ['chatbots:delete'] });
   });

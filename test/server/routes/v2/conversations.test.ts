@@ -134,6 +134,20 @@ describe.each(['sqlite', 'postgres'] as const)('conversations over HTTP on %s', 
       expect(answered.body.data.answer).not.toBeNull();
     });
 
+    test('escalated in AI mode: the AI stays silent; switch-to-ai releases the escalation (announced) and the AI answers again', async () => {
+      const { conversation } = await start();
+      const id = conversation.threadId;
+      expect((await t.call('POST', `${base()}/conversations/${id}/escalate`, token)).body.data.conversation).toMatchObject({ mode: 'AI', escalated: true });
+      const silent = await t.call('POST', `${base()}/conversations/${id}/messages`, token, { message: 'Is anyone there?' });
+      expect(silent.body.data.answer).toBeNull();
+      const released = await t.call('POST', `${base()}/conversations/${id}/switch-to-ai`, token);
+      expect(released.status).toBe(200);
+      expect(released.body.data.conversation).toMatchObject({ mode: 'AI', escalated: false });
+      expect((await events(id)).map((e) => e.type).slice(-1)).toEqual(['conversation.released']);
+      const answered = await t.call('POST', `${base()}/conversations/${id}/messages`, token, { message: 'How long do refunds take?' });
+      expect(answered.body.data.answer?.text).toMatch(/5 business days/);
+    });
+
     test('escalate while taken over and already escalated is a success', async () => {
       const { conversation } = await start();
       const id = conversation.threadId;
