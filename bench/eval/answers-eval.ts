@@ -241,22 +241,43 @@ function row(name: string, split: string, f: Figures, goals: boolean) {
   );
 }
 
+/**
+ * `--provider <base URL | openai>` (EVAL_PROVIDER) and `--model <name>` (EVAL_MODEL): the apps
+ * answer with that OpenAI-compatible language model (OPENAI_API_KEY from the environment when
+ * set) instead of the built-in answerer; the same figures, from the same passages.
+ */
+export function providerEnv(): Record<string, string> {
+  const provider = process.env.EVAL_PROVIDER;
+  if (!provider) return {};
+  const baseUrl = provider === 'openai' ? 'https://api.openai.com/v1' : provider;
+  if (!/^https?:\/\//.test(baseUrl)) throw new Error(`--provider takes an OpenAI-compatible base URL (http://localhost:11434/v1 for Ollama) or "openai", not ${provider}`);
+  if (provider === 'openai' && !process.env.OPENAI_API_KEY) throw new Error('--provider openai needs OPENAI_API_KEY');
+  const model = process.env.EVAL_MODEL;
+  return {
+    OPENAI_BASE_URL: baseUrl,
+    ...(process.env.OPENAI_API_KEY && { OPENAI_API_KEY: process.env.OPENAI_API_KEY }),
+    ...(model && { OPENAI_MODEL_GPT_4_1_MINI: model, OPENAI_MODEL_GPT_4_1: model }),
+  };
+}
+
 export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !process.env.EVAL_CORPUS || process.env.EVAL_CORPUS.split(',').includes(n))) {
   const splits = process.env.EVAL_SPLIT === 'tuning' ? (['tuning'] as const) : (['tuning', 'held-out', 'fresh'] as const);
   const all: Outcome[] = [];
   const lines: string[] = [];
   const hybrid = process.env.EVAL_EMBEDDINGS ? await hybridRun() : null;
   const quotes = quoteReport();
+  const model = providerEnv();
   try {
     for (const name of names) {
       const corpus = loadCorpus(name);
       const check = checkQuestions(corpus);
       if (check.overlapping.length) throw new Error(`${name}: reworded questions sharing a word with their page: ${JSON.stringify(check.overlapping)}`);
-      const bot = await ingestCorpus(corpus);
+      const bot = await ingestCorpus(corpus, model);
       try {
         const outcomes = await askAll(bot, corpus.questions);
         all.push(...outcomes);
-        quotes.add(name, outcomes, splits);
+        // A model words its own answer: the quoted-sentence figures are the built-in answerer's.
+        if (!model.OPENAI_BASE_URL) quotes.add(name, outcomes, splits);
         console.log(
           `${name}: ${corpus.pages.length} pages crawled (${bot.chunks} chunks); ${check.inScope} in-scope questions ` +
             `(${check.reworded} reworded, none sharing a content word with the answering page), ${check.oos} near-topic out-of-scope`,
@@ -283,7 +304,8 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
     lexicon?.close();
     lexicon = null;
   }
-  console.log(`\nbuilt-in answerer through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`);
+  const answerer = model.OPENAI_BASE_URL ? `language model ${model.OPENAI_MODEL_GPT_4_1_MINI ?? 'gpt-4.1-mini'} at ${model.OPENAI_BASE_URL}` : 'built-in answerer';
+  console.log(`\n${answerer} through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`);
   console.log(HEADER);
   for (const l of lines) console.log(l);
   if (names.length > 1) {
@@ -293,7 +315,7 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
     }
   }
   retrievalLine('words (FTS5)', all, splits);
-  quotes.print();
+  if (!model.OPENAI_BASE_URL) quotes.print();
   if (hybrid) hybrid.print(names.length > 1, splits);
   console.log(
     `goals on the held-out halves: hit@3 >= ${GOALS.hit3}, hit@1 >= ${GOALS.hit1}, abstain >= ${GOALS.abstain}, false abstain <= ${GOALS.falseAbstain}, reworded hit@3 >= ${GOALS.reworded3}, p95 <= ${GOALS.p95} ms`,
