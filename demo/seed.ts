@@ -1,19 +1,16 @@
 /**
- * `npm run demo`: starts the server (as `npm start` would, same configuration), seeds a chatbot
- * with sample knowledge and starters when none is there yet, mints an API token for the
- * playground, and prints where to go.
+ * `npm run demo`: starts the server as `npm start` does (same configuration, migrations, signals
+ * and start-up errors: server/serve.ts), seeds a chatbot with sample knowledge and starters when
+ * none is there yet, mints an API token for the playground, and prints where to go.
  */
-import { buildApp } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
+import { serve } from '../server/serve.js';
 import { widgetIsStale } from '../scripts/stale.mjs';
 import { buildWidget } from '../widget/build.js';
 import { embedSnippet, encodeBubble } from '../widget/loader/snippet-look.js';
 import { SAMPLE, STARTERS } from './sample.js';
 
 if (widgetIsStale()) await buildWidget();
-const config = loadConfig();
-const app = await buildApp(config);
-await app.listen({ port: config.port, host: config.host });
+const { app, config } = await serve({ command: 'npm run demo' });
 const account = await app.services.accounts.resolve(undefined);
 const owner = await app.services.store.users.owner(account.id);
 const { token } = await app.services.tokens.create(owner!, { access: 'full', name: 'demo playground' } as never);
@@ -35,12 +32,7 @@ const publicConfig = (await app.inject({ method: 'GET', url: `/api/widget/${chat
 console.log(`\nParley demo running at ${config.siteUrl}
   Playground and agent console: ${config.siteUrl}/demo?chatbot=${chatbotId}
   Hosted chat page:             ${config.siteUrl}/chat/${chatbotId}
-  API token for the playground (shown once): ${token}
+  API token (shown once): ${token}
+    Paste it into the playground's "API token" field; it stays in that browser tab only.
   Embed: ${embedSnippet(config.siteUrl, chatbotId, encodeBubble(publicConfig))}
 Ctrl+C to stop.`);
-const stop = async () => {
-  await app.close();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);

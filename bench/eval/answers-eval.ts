@@ -23,6 +23,16 @@
  * `EVAL_SPLIT=tuning` prints the tuning halves only (what parameters are chosen on);
  * `EVAL_VERBOSE=1` lists every miss; `EVAL_CORPUS=shop` runs one corpus.
  *
+ * Conversation mode (on unless `EVAL_CONVERSATION=0`): every question is also asked as the second
+ * message of a conversation, after a greeting, after an off-topic question and after another
+ * in-scope question of the same site and split; the figures must equal the fresh ones (the
+ * previous turn changes the search only when the question depends on it). "not sure" counts the
+ * answers opened with the locale's hedge (messages.ts `notSure`): answered, with sources, but
+ * flagged as possibly not answering.
+ *
+ * Other figures plug in through hooks.ts (EVAL_HOOKS): a hook sees each corpus's bot and
+ * outcomes, and adds a column.
+ *
  * `EVAL_EMBEDDINGS=1` adds hybrid retrieval with a real sentence-embedding model (Universal
  * Sentence Encoder lite, served on a local OpenAI-compatible endpoint by embeddings-server.ts):
  * each site is crawled a second time by an app configured with that endpoint (OPENAI_BASE_URL +
@@ -47,8 +57,11 @@ import { closeExtractionWorkers } from '../../server/adapters/extraction/index.j
 import { plainBm25, type AnchorChunk } from './bm25.js';
 import { quoteReport } from './quotes.js';
 import { checkQuestions, CORPORA, loadCorpus, serveCorpus, type Corpus, type CorpusName, type Question } from './corpus.js';
+import { EVAL_HOOKS } from './hooks.js';
+import { messagesFor } from '../../server/domain/answers/messages.js';
 
-export const GOALS = { hit3: 0.9, hit1: 0.75, abstain: 0.9, falseAbstain: 0.05, reworded3: 0.8, p95: 25 };
+/** Issue 23's goals on the held-out halves, every corpus (issue 14's stricter ones are in bench/README.md). */
+export const GOALS = { falseAbstain: 0.1, abstain: 0.8, reworded3: 0.5, overBm25: 0.1 };
 
 export interface Outcome {
   question: Question;
@@ -59,6 +72,12 @@ export interface Outcome {
   /** Retrieval alone for the same question (the engine's search depth), timed right after: the in-run baseline. */
   searchMs: number;
   text: string;
+  /** The answer opened with the hedge (messages.ts notSure): answered, flagged as possibly not answering. */
+  notSure?: boolean;
+  /** The answer as the API returned it (follow-ups, sources...), for hooks. */
+  answer?: ApiAnswer;
+  /** Figures hooks attach (hooks.ts), by hook name. */
+  extra?: Record<string, number | null>;
   /** Page paths of plain BM25's top three chunks. */
   anchor: string[];
   /** Page paths of the app's retriever's top three distinct pages for the question as asked (no stand-in words). */
@@ -66,6 +85,23 @@ export interface Outcome {
   /** The same for the question as the engine searches it (with its stand-in words, expansion.ts). */
   expanded?: string[];
 }
+
+export interface ApiAnswer {
+  text: string;
+  sources: { documentId: string; title: string }[];
+  followUps: { title: string; description: string }[];
+  unanswered: boolean;
+}
+
+/** Conversation mode: what comes before the question in its conversation. */
+export const OPENERS = ['after a greeting', 'after an off-topic question', 'after another question'] as const;
+export type Opener = (typeof OPENERS)[number];
+const GREETING = 'Hi there';
+const OFF_TOPIC = "What's the weather going to be like tomorrow?";
+
+/** The hedge the answers open with when the best passage is close but not sure (English bots: the eval's). */
+export const HEDGE = messagesFor('en').notSure;
+export const isHedged = (text: string) => text.startsWith(HEDGE);
 
 export interface Bot {
   t: TestApp;
@@ -114,27 +150,13 @@ export async function askAll(bot: Bot, questions: Question[], engine?: AnswerEng
   const anchor = await anchorOf(bot);
   const profile = await profileCache(bot.t.app.services.store.answers).get(bot.chatbotId);
   lexicon ??= createWordNet();
-  const ask = async (message: string) => {
-    const start = performance.now();
-    if (engine) {
-      const answer = await engine.answer({ chatbotId: bot.chatbotId, accountId: 'eval', conversationId: 'eval', settings: {}, question: message, history: [] });
-      return { answer, ms: performance.now() - start };
-    }
-    const res = await bot.t.app.inject({
-      method: 'POST',
-      url: `/api/v2/chatbots/${bot.chatbotId}/messages`,
-      headers: { authorization: `Bearer ${bot.token}` },
-      payload: { message },
-    });
-    const ms = performance.now() - start;
-    if (res.statusCode !== 201) throw new Error(`POST messages: ${res.statusCode} ${res.body.slice(0, 300)}`);
-    return { answer: JSON.parse(res.body).data.answer, ms };
-  };
+  const ask = (message: string, conversationId?: string) => askBot(bot, message, conversationId, engine);
   // Warm-up (statement caches, the JIT), not counted.
   for (const q of questions.slice(0, 8)) await ask(q.q);
   const out: Outcome[] = [];
   for (const question of questions) {
     const { answer, ms } = await ask(question.q);
+    if (!answer.text) throw new Error(`no answer text for "${question.q}"`);
     const start = performance.now();
     const hits = await bot.t.app.services.retriever.search(bot.chatbotId, question.q, 11);
     const searchMs = performance.now() - start;
@@ -144,11 +166,64 @@ export async function askAll(bot: Bot, questions: Question[], engine?: AnswerEng
       question,
       cited: (answer.sources as { documentId: string }[]).map((s) => bot.pathOf.get(s.documentId) ?? '?'),
       unanswered: answer.unanswered === true,
+      notSure: isHedged(answer.text),
+      answer,
       ms,
       text: answer.text,
       anchor: anchor.search(question.q, 3).map((c) => bot.pathOf.get(c.documentId) ?? '?'),
       retrieved: [...new Set(hits.map((h) => bot.pathOf.get(h.documentId) ?? '?'))].slice(0, 3),
       expanded: [...new Set(expandedHits.map((h) => bot.pathOf.get(h.documentId) ?? '?'))].slice(0, 3),
+    });
+  }
+  return out;
+}
+
+/** One message: a new conversation, or the next message of `conversationId`; or, given `engine`, the engine directly (history from the earlier calls). */
+export async function askBot(bot: Bot, message: string, conversationId?: string, engine?: AnswerEngine): Promise<{ answer: ApiAnswer; ms: number; conversationId: string }> {
+  const start = performance.now();
+  if (engine) {
+    const history = conversationId ? (engineHistory.get(conversationId) ?? []) : [];
+    const id = conversationId ?? `eval-${++engineConversations}`;
+    const answer = await engine.answer({ chatbotId: bot.chatbotId, accountId: 'eval', conversationId: id, settings: {}, question: message, history });
+    engineHistory.set(id, [...history, { author: 'visitor' as const, text: message }, { author: 'ai' as const, text: answer.text }]);
+    return { answer: answer as unknown as ApiAnswer, ms: performance.now() - start, conversationId: id };
+  }
+  const url = conversationId ? `/api/v2/chatbots/${bot.chatbotId}/conversations/${conversationId}/messages` : `/api/v2/chatbots/${bot.chatbotId}/messages`;
+  const res = await bot.t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${bot.token}` }, payload: { message } });
+  const ms = performance.now() - start;
+  if (res.statusCode !== 201) throw new Error(`POST messages: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  const data = JSON.parse(res.body).data;
+  return { answer: data.answer, ms, conversationId: conversationId ?? data.conversation.id };
+}
+const engineHistory = new Map<string, { author: 'visitor' | 'ai'; text: string }[]>();
+let engineConversations = 0;
+
+/**
+ * Conversation mode: each question asked again as the second message of a conversation opened
+ * by a greeting, an off-topic question, or the previous in-scope question of the same split (in
+ * the file's order, cyclic). Same outcome shape as askAll's, without the retrieval-alone fields.
+ */
+export async function askInConversation(bot: Bot, questions: Question[], opener: Opener, engine?: AnswerEngine): Promise<Outcome[]> {
+  const out: Outcome[] = [];
+  for (const question of questions) {
+    let first = opener === 'after a greeting' ? GREETING : OFF_TOPIC;
+    if (opener === 'after another question') {
+      const same = questions.filter((q) => q.split === question.split && q.kind !== 'oos');
+      const before = same.filter((q) => questions.indexOf(q) < questions.indexOf(question) && q.q !== question.q);
+      first = (before.at(-1) ?? same.filter((q) => q.q !== question.q).at(-1))!.q;
+    }
+    const opened = await askBot(bot, first, undefined, engine);
+    const { answer, ms } = await askBot(bot, question.q, opened.conversationId, engine);
+    out.push({
+      question,
+      cited: answer.sources.map((s) => bot.pathOf.get(s.documentId) ?? '?'),
+      unanswered: answer.unanswered === true,
+      notSure: isHedged(answer.text),
+      answer,
+      ms,
+      searchMs: 0,
+      text: answer.text,
+      anchor: [],
     });
   }
   return out;
@@ -172,6 +247,9 @@ export interface Figures {
   anchor1: number;
   anchor3: number;
   anchorReworded3: number;
+  /** Answered with the hedge: in-scope and out-of-scope questions. */
+  notSureIn: number;
+  notSureOos: number;
 }
 
 const percentile = (values: number[], p: number) => {
@@ -202,6 +280,8 @@ export function figures(outcomes: Outcome[]): Figures {
     anchor1: share(count(inScope, (o) => at(o.anchor, 1, o)), inScope.length),
     anchor3: share(count(inScope, (o) => at(o.anchor, 3, o)), inScope.length),
     anchorReworded3: share(count(reworded, (o) => at(o.anchor, 3, o)), reworded.length),
+    notSureIn: share(count(inScope, (o) => !!o.notSure), inScope.length),
+    notSureOos: share(count(oos, (o) => !!o.notSure), oos.length),
   };
 }
 
@@ -222,22 +302,21 @@ const f1 = (x: number) => (Number.isNaN(x) ? '   -' : x.toFixed(1));
 
 export function goalsMet(f: Figures): string[] {
   const missed: string[] = [];
-  if (!(f.hit3 >= GOALS.hit3)) missed.push('hit@3');
-  if (!(f.hit1 >= GOALS.hit1)) missed.push('hit@1');
+  if (!(f.hit3 >= f.anchor3 + GOALS.overBm25 - 1e-9)) missed.push('hit@3 vs BM25');
   if (!(f.abstain >= GOALS.abstain)) missed.push('abstain');
   if (!(f.falseAbstain <= GOALS.falseAbstain)) missed.push('false-abstain');
   if (!(f.reworded3 >= GOALS.reworded3)) missed.push('reworded@3');
-  if (!(f.p95 <= GOALS.p95)) missed.push('p95');
   return missed;
 }
 
 const HEADER =
-  'corpus          split     in/oos | hit@1 hit@3 rew@3 abstain false-abst  p50 ms  p95 ms (search) | BM25 hit@1 hit@3 rew@3 | held-out goals';
-function row(name: string, split: string, f: Figures, goals: boolean) {
+  'corpus           split     in/oos | hit@1 hit@3 rew@3 abstain false-abst not-sure in/oos  p50 ms  p95 ms (search) | BM25 hit@1 hit@3 rew@3';
+function row(name: string, split: string, f: Figures, goals: boolean, outcomes: Outcome[]) {
   const missed = goals ? goalsMet(f) : null;
+  const hooks = EVAL_HOOKS.map((h) => ` ${h.name} ${h.value(outcomes)}`).join(' |');
   return (
-    `${name.padEnd(15)} ${split.padEnd(9)} ${`${f.inScope}/${f.oos}`.padStart(6)} | ${f2(f.hit1)}  ${f2(f.hit3)}  ${f2(f.reworded3)}   ${f2(f.abstain)}      ${f2(f.falseAbstain)} ${f1(f.p50).padStart(7)} ${f1(f.p95).padStart(7)} ${`(${f1(f.search50)}/${f1(f.search95)})`.padStart(12)} |` +
-    `       ${f2(f.anchor1)}  ${f2(f.anchor3)}  ${f2(f.reworded3 === f.reworded3 ? f.anchorReworded3 : NaN)} | ${missed === null ? '' : missed.length ? `missed: ${missed.join(', ')}` : 'all met'}`
+    `${name.padEnd(16)} ${split.padEnd(9)} ${`${f.inScope}/${f.oos}`.padStart(6)} | ${f2(f.hit1)}  ${f2(f.hit3)}  ${f2(f.reworded3)}   ${f2(f.abstain)}      ${f2(f.falseAbstain)}       ${f2(f.notSureIn)}/${f2(f.notSureOos)} ${f1(f.p50).padStart(7)} ${f1(f.p95).padStart(7)} ${`(${f1(f.search50)}/${f1(f.search95)})`.padStart(12)} |` +
+    `       ${f2(f.anchor1)}  ${f2(f.anchor3)}  ${f2(f.reworded3 === f.reworded3 ? f.anchorReworded3 : NaN)} |${hooks}${hooks ? ' |' : ''} ${missed === null ? '' : missed.length ? `missed: ${missed.join(', ')}` : 'goals met'}`
   );
 }
 
@@ -260,10 +339,27 @@ export function providerEnv(): Record<string, string> {
   };
 }
 
+/** In-scope: cited an answering page in the top three; out-of-scope: refused. The outcome conversation mode compares. */
+const outcomeKey = (o: Outcome) => (o.question.kind === 'oos' ? (o.unanswered ? 'refused' : 'answered') : o.unanswered ? 'refused' : o.cited.slice(0, 3).some((p) => o.question.pages.includes(p)) ? 'hit' : 'miss');
+
+/** Per opener: hit@3 / abstain / false abstention, and how many questions' outcome differs from the fresh conversation's. */
+function conversationRow(name: string, split: string, fresh: Outcome[], modes: Map<Opener, Outcome[]>) {
+  const f = figures(fresh);
+  const parts = [...modes].map(([opener, outcomes]) => {
+    const g = figures(outcomes);
+    const changed = outcomes.filter((o, i) => outcomeKey(o) !== outcomeKey(fresh[i])).length;
+    return `${opener.replace(/^after (a |an )?/, '').padEnd(18)} ${f2(g.hit3)} ${f2(g.abstain)} ${f2(g.falseAbstain)} changed ${String(changed).padStart(2)}`;
+  });
+  return `${name.padEnd(16)} ${split.padEnd(9)} | fresh ${f2(f.hit3)} ${f2(f.abstain)} ${f2(f.falseAbstain)} | ${parts.join(' | ')}`;
+}
+
 export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !process.env.EVAL_CORPUS || process.env.EVAL_CORPUS.split(',').includes(n))) {
   const splits = process.env.EVAL_SPLIT === 'tuning' ? (['tuning'] as const) : (['tuning', 'held-out', 'fresh'] as const);
+  const conversations = process.env.EVAL_CONVERSATION !== '0';
   const all: Outcome[] = [];
   const lines: string[] = [];
+  const conversationLines: string[] = [];
+  const allModes = new Map<Opener, Outcome[]>(OPENERS.map((o) => [o, []]));
   const hybrid = process.env.EVAL_EMBEDDINGS ? await hybridRun() : null;
   const quotes = quoteReport();
   const model = providerEnv();
@@ -274,8 +370,13 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
       if (check.overlapping.length) throw new Error(`${name}: reworded questions sharing a word with their page: ${JSON.stringify(check.overlapping)}`);
       const bot = await ingestCorpus(corpus, model);
       try {
-        const outcomes = await askAll(bot, corpus.questions);
+        const asked = corpus.questions.filter((q) => splits.includes(q.split as never));
+        const outcomes = await askAll(bot, asked);
+        const modes = new Map<Opener, Outcome[]>();
+        if (conversations) for (const opener of OPENERS) modes.set(opener, await askInConversation(bot, asked, opener));
+        for (const hook of EVAL_HOOKS) await hook.corpus({ corpus, bot, outcomes, ask: (message, conversationId) => askBot(bot, message, conversationId) });
         all.push(...outcomes);
+        for (const [opener, o] of modes) allModes.get(opener)!.push(...o);
         // A model words its own answer: the quoted-sentence figures are the built-in answerer's.
         if (!model.OPENAI_BASE_URL) quotes.add(name, outcomes, splits);
         console.log(
@@ -283,15 +384,22 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
             `(${check.reworded} reworded, none sharing a content word with the answering page), ${check.oos} near-topic out-of-scope`,
         );
         for (const split of splits) {
-          const of = outcomes.filter((o) => o.question.split === split);
+          const at = outcomes.map((o, i) => [o, i] as const).filter(([o]) => o.question.split === split);
           // Only two corpora have fresh questions (the ones with pages in other languages).
-          if (of.length) lines.push(row(name, split, figures(of), split === 'held-out'));
+          if (!at.length) continue;
+          const of = at.map(([o]) => o);
+          lines.push(row(name, split, figures(of), split === 'held-out', of));
+          if (modes.size) conversationLines.push(conversationRow(name, split, of, new Map([...modes].map(([k, v]) => [k, at.map(([, i]) => v[i])]))));
         }
         if (process.env.EVAL_VERBOSE) {
-          for (const o of outcomes.filter((o) => splits.includes(o.question.split as never))) {
+          for (const o of outcomes) {
             const ok = o.question.kind === 'oos' ? o.unanswered : o.question.pages.includes(o.cited[0]);
-            if (!ok) console.log(`   ${o.question.split[0]} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}; BM25 ${o.anchor.join(', ')}`);
+            if (!ok) console.log(`   ${o.question.split[0]} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}${o.notSure ? ' (not sure)' : ''}; BM25 ${o.anchor.join(', ')}`);
           }
+          for (const [opener, o] of modes)
+            o.forEach((x, i) => {
+              if (outcomeKey(x) !== outcomeKey(outcomes[i])) console.log(`   ${opener}: ${x.question.q} -> ${outcomeKey(x)} (fresh: ${outcomeKey(outcomes[i])})`);
+            });
         }
       } finally {
         await bot.t.close();
@@ -311,14 +419,23 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
   if (names.length > 1) {
     for (const split of splits) {
       const of = all.filter((o) => o.question.split === split);
-      if (of.length) console.log(row('overall', split, figures(of), false));
+      if (of.length) console.log(row('overall', split, figures(of), false, of));
     }
   }
   retrievalLine('words (FTS5)', all, splits);
   if (!model.OPENAI_BASE_URL) quotes.print();
+  if (conversationLines.length) {
+    console.log(`\nconversation mode: each question as the 2nd message (hit@3 abstain false-abst; changed = questions whose outcome differs from the fresh conversation's)`);
+    for (const l of conversationLines) console.log(l);
+    if (names.length > 1)
+      for (const split of splits) {
+        const at = all.map((o, i) => [o, i] as const).filter(([o]) => o.question.split === split);
+        if (at.length) console.log(conversationRow('overall', split, at.map(([o]) => o), new Map([...allModes].map(([k, v]) => [k, at.map(([, i]) => v[i])]))));
+      }
+  }
   if (hybrid) hybrid.print(names.length > 1, splits);
   console.log(
-    `goals on the held-out halves: hit@3 >= ${GOALS.hit3}, hit@1 >= ${GOALS.hit1}, abstain >= ${GOALS.abstain}, false abstain <= ${GOALS.falseAbstain}, reworded hit@3 >= ${GOALS.reworded3}, p95 <= ${GOALS.p95} ms`,
+    `goals (issue 23) on the held-out halves, every corpus: hit@3 >= BM25's + ${GOALS.overBm25}, near-topic refused >= ${GOALS.abstain}, false abstention <= ${GOALS.falseAbstain}, reworded hit@3 >= ${GOALS.reworded3}; conversation figures equal the fresh ones within one question`,
   );
   return all;
 }
@@ -353,7 +470,7 @@ async function hybridRun() {
         console.log(`${corpus.name} (hybrid): crawled and embedded in ${(ingestMs / 1000).toFixed(1)} s (${server.texts() - before} texts embedded, ${vectors} vectors)`);
         for (const split of splits) {
           const of = outcomes.filter((o) => o.question.split === split);
-          if (of.length) lines.push(row(corpus.name, split, figures(of), split === 'held-out'));
+          if (of.length) lines.push(row(corpus.name, split, figures(of), split === 'held-out', of));
         }
       } finally {
         await bot.t.close();
@@ -366,7 +483,7 @@ async function hybridRun() {
       if (overall)
         for (const split of splits) {
           const of = all.filter((o) => o.question.split === split);
-          if (of.length) console.log(row('overall', split, figures(of), false));
+          if (of.length) console.log(row('overall', split, figures(of), false, of));
         }
       retrievalLine('hybrid (FTS5 + vectors, RRF)', all, splits);
     },

@@ -23,7 +23,7 @@ import { terms } from '../../server/domain/answers/text.js';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'corpora');
 
-export const CORPORA = ['api-reference', 'guide', 'help-centre', 'shop', 'mixed-language'] as const;
+export const CORPORA = ['api-reference', 'guide', 'help-centre', 'shop', 'mixed-language', 'small-business', 'long-pages'] as const;
 export type CorpusName = (typeof CORPORA)[number];
 export const KINDS = ['direct', 'reworded', 'typo', 'short', 'xlang', 'oos'] as const;
 export type Kind = (typeof KINDS)[number];

@@ -16,7 +16,7 @@ import { createRetriever } from '../../server/domain/knowledge/retrieval.js';
 import { createWordNet } from '../../server/adapters/wordnet.js';
 import { answerContextRepository } from '../../server/storage/answers.repository.js';
 import { ingestFastifyDocs, openAnswersDb, type AnswersDb } from '../../test/server/domain/answers/fixtures.js';
-import { figures, ingestCorpus, type Bot, type Outcome } from './answers-eval.js';
+import { figures, ingestCorpus, isHedged, type Bot, type Outcome } from './answers-eval.js';
 import { CORPORA, loadCorpus, type Corpus } from './corpus.js';
 
 type Tuning = NonNullable<AnswerEngineOptions['tuning']>;
@@ -48,7 +48,7 @@ async function answerAll(bot: Bot, corpus: Corpus, s: Setting): Promise<Outcome[
   for (const question of corpus.questions.filter((q) => q.split === 'tuning')) {
     const start = performance.now();
     const a = await engine.answer({ chatbotId: bot.chatbotId, accountId: 'x', conversationId: 'tune', settings: {}, question: question.q, history: [] });
-    out.push({ question, cited: a.sources.map((x) => bot.pathOf.get(x.documentId) ?? '?'), unanswered: a.unanswered, ms: performance.now() - start, searchMs: 0, text: a.text, anchor: [] });
+    out.push({ question, cited: a.sources.map((x) => bot.pathOf.get(x.documentId) ?? '?'), unanswered: a.unanswered, notSure: isHedged(a.text), ms: performance.now() - start, searchMs: 0, text: a.text, anchor: [] });
   }
   return out;
 }

@@ -34,14 +34,20 @@ export function addressVerdict(ip: string, guard: AddressGuard): AddressVerdict 
   return checkAddress(ip);
 }
 
+/**
+ * Why a refused address is refused, naming only what the caller wrote: a name's addresses are not
+ * told back (that would map an internal network for the caller); a literal address may be.
+ */
+export function blockedName(ip: string, hostname?: string): string {
+  return `${hostname && hostname !== ip ? hostname : ip} is a private or reserved address`;
+}
+
 /** Throws BLOCKED_ADDRESS when `ip` may not be reached; `where` names the URL or host for the message. */
 export function assertAddressAllowed(ip: string, guard: AddressGuard, where: string, hostname?: string): void {
   const verdict = addressVerdict(ip, guard);
   if (verdict.allowed) return;
-  // A name's addresses are not told back (that would map an internal network for the caller); a
-  // literal address the caller wrote may be. `address` stays on the error for the server's logs.
-  const what = hostname && hostname !== ip ? hostname : ip;
-  throw new OutboundError('BLOCKED_ADDRESS', where, `Refused to fetch ${where}: ${what} is a private or reserved address`, {
+  // `address` stays on the error for the server's logs.
+  throw new OutboundError('BLOCKED_ADDRESS', where, `Refused to fetch ${where}: ${blockedName(ip, hostname)}`, {
     address: ip,
   });
 }

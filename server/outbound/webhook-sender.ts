@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import type { AttemptResult, OutgoingWebhook, WebhookSender } from '../domain/webhooks/ports.js';
 import { findOutboundError } from './errors.js';
 import type { GuardedHttpClient } from './guarded-client.js';
-import { addressVerdict, systemResolver, type AddressGuard, type Resolver } from './guarded-agent.js';
+import { addressVerdict, blockedName, systemResolver, type AddressGuard, type Resolver } from './guarded-agent.js';
 
 export interface WebhookSenderOptions {
   /** The receiver must answer within this (spec section 6: 5 s). */
@@ -57,7 +57,8 @@ export function webhookSender(client: GuardedHttpClient, options: WebhookSenderO
       }
       for (const ip of addresses) {
         const verdict = addressVerdict(ip, options.guard);
-        if (!verdict.allowed) return `points to ${ip}, ${verdict.reason}; internal addresses are refused unless ALLOW_PRIVATE_FETCH opens them`;
+        // The crawler's wording: the name the owner wrote, never what it resolves to.
+        if (!verdict.allowed) return `${blockedName(ip, host)}; internal addresses are refused unless ALLOW_PRIVATE_FETCH opens them`;
       }
       return null;
     },

@@ -41,6 +41,17 @@ describe('account (one-time code)', () => {
     expect(t.stored).toBeNull();
   });
 
+  it('the form says "Verify your e-mail" once, as its heading; the verified badge is its own, not the bubble\'s unread badge', () => {
+    const t = setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Account' }));
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Verify your e-mail');
+    expect(document.querySelector('.account')!.textContent!.match(/Verify your e-mail/g)).toHaveLength(1);
+    t.play({ type: 'verified', visitor, token: 'verified-token', expiresAt: new Date(Date.now() + 3600e3).toISOString() });
+    const badge = screen.getByText('Verified');
+    expect(badge.classList.contains('badge')).toBe(false);
+    expect(badge.parentElement!.textContent).toBe('Verified ann@example.com');
+  });
+
   it('edit details goes back to the form with the values kept', () => {
     const t = setup();
     fireEvent.click(screen.getByRole('button', { name: 'Account' }));

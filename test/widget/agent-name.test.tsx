@@ -31,6 +31,19 @@ function takenOverAndAnswered(t: ReturnType<typeof setup>, agent: TeamMember) {
 }
 
 describe("the agent's name", () => {
+  it('stays under the title only while the member has the conversation open and the chat is shown', () => {
+    const t = setup(undefined, { stored: { token: 't', conversationId: 'conv1' } });
+    takenOverAndAnswered(t, { id: 'u1', name: null, avatarUrl: null });
+    expect(document.querySelector('.header-sub')?.textContent).toBe('Support team');
+    t.act(() => void (t.model.view.value = 'account'));
+    expect(document.querySelector('.header-sub')).toBeNull();
+    t.act(() => void (t.model.view.value = 'chat'));
+    expect(document.querySelector('.header-sub')?.textContent).toBe('Support team');
+    t.play({ type: 'condition', conversationId: 'conv1', seq: 12, change: 'resolved', state: { mode: 'AGENT', status: 'RESOLVED', escalated: false, agent: { id: 'u1', name: null, avatarUrl: null } } });
+    expect(document.querySelector('.notice-resolved')).not.toBeNull();
+    expect(document.querySelector('.header-sub')).toBeNull();
+  });
+
   it('a named member: the same name in the header, the notice, the reply and the typing line', () => {
     const t = setup(undefined, { stored: { token: 't', conversationId: 'conv1' } });
     expect(takenOverAndAnswered(t, { id: 'u1', name: 'Dana', avatarUrl: null })).toEqual({

@@ -223,6 +223,19 @@ describe('bubble', () => {
     launcher.setHidden(false);
     expect(launcher.element.hidden).toBe(false);
   });
+
+  it('while the window is open beside it, the bubble closes it: its label says so and it holds the closing chevron', () => {
+    const launcher = mount(widgetConfig({ name: 'Shop', locale: 'de' }), calls().on);
+    expect(launcher.bubble.getAttribute('aria-label')).toBe('Chat öffnen: Shop');
+    launcher.setOpen(true);
+    expect(launcher.bubble.getAttribute('aria-label')).toBe('Chat schließen: Shop');
+    expect(launcher.bubble.getAttribute('aria-expanded')).toBe('true');
+    // bubble.css shows .close-icon instead of the first child (the icon) while aria-expanded is true.
+    expect(launcher.bubble.firstElementChild!.classList.contains('close-icon')).toBe(false);
+    expect(launcher.bubble.querySelectorAll('.close-icon')).toHaveLength(1);
+    launcher.setOpen(false);
+    expect(launcher.bubble.getAttribute('aria-label')).toBe('Chat öffnen: Shop');
+  });
 });
 
 describe('drawn from the snippet before the settings (data-bubble)', () => {

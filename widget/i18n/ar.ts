@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'الحساب',
     verifyEmail: 'أكّد بريدك الإلكتروني',
-    loginToSeeHistory: 'أكّد بريدك الإلكتروني لتحتفظ بمحادثاتك على أي جهاز',
+    loginToSeeHistory: 'احصل على رمز عبر البريد الإلكتروني لتحتفظ بمحادثاتك على أي جهاز',
     emailLabel: 'البريد الإلكتروني',
     nameLabel: 'الاسم',
     phoneLabel: 'الهاتف',
@@ -48,7 +48,6 @@ export default {
     updating: 'جارٍ التحديث…',
   },
   ui: {
-    closeChat: 'إغلاق المحادثة',
     placeholder: 'اطرح سؤالًا…',
     poweredBy: 'مدعوم من Parley',
     send: 'إرسال',

@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'Konto',
     verifyEmail: 'Bekræft din e-mail',
-    loginToSeeHistory: 'Bekræft din e-mail for at beholde dine samtaler på alle enheder',
+    loginToSeeHistory: 'Få en kode på e-mail, så du har dine samtaler på alle enheder',
     emailLabel: 'E-mail',
     nameLabel: 'Navn',
     phoneLabel: 'Telefon',
@@ -48,7 +48,6 @@ export default {
     updating: 'Opdaterer…',
   },
   ui: {
-    closeChat: 'Luk chat',
     placeholder: 'Stil et spørgsmål…',
     poweredBy: 'Drevet af Parley',
     send: 'Send besked',

@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'Konto',
     verifyEmail: 'E-Mail bestätigen',
-    loginToSeeHistory: 'Bestätigen Sie Ihre E-Mail, um Ihre Unterhaltungen auf jedem Gerät zu behalten',
+    loginToSeeHistory: 'Erhalten Sie einen Code per E-Mail, um Ihre Unterhaltungen auf jedem Gerät zu behalten',
     emailLabel: 'E-Mail',
     nameLabel: 'Name',
     phoneLabel: 'Telefon',
@@ -48,7 +48,6 @@ export default {
     updating: 'Wird aktualisiert…',
   },
   ui: {
-    closeChat: 'Chat schließen',
     placeholder: 'Stellen Sie eine Frage…',
     poweredBy: 'Bereitgestellt von Parley',
     send: 'Senden',

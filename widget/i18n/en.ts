@@ -28,7 +28,7 @@ export const en = {
   chatAccount: {
     account: 'Account',
     verifyEmail: 'Verify your e-mail',
-    loginToSeeHistory: 'Verify your e-mail to keep your conversations on any device',
+    loginToSeeHistory: 'Get a code by e-mail to keep your conversations on any device',
     emailLabel: 'E-mail',
     nameLabel: 'Name',
     phoneLabel: 'Phone',
@@ -51,7 +51,6 @@ export const en = {
     updating: 'Updating…',
   },
   ui: {
-    closeChat: 'Close chat',
     placeholder: 'Ask a question…',
     poweredBy: 'Powered by Parley',
     send: 'Send',

@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'Cuenta',
     verifyEmail: 'Verifica tu correo',
-    loginToSeeHistory: 'Verifica tu correo para conservar tus conversaciones en cualquier dispositivo',
+    loginToSeeHistory: 'Recibe un código por correo para conservar tus conversaciones en cualquier dispositivo',
     emailLabel: 'Correo electrónico',
     nameLabel: 'Nombre',
     phoneLabel: 'Teléfono',
@@ -48,7 +48,6 @@ export default {
     updating: 'Actualizando…',
   },
   ui: {
-    closeChat: 'Cerrar chat',
     placeholder: 'Haz una pregunta…',
     poweredBy: 'Con la tecnología de Parley',
     send: 'Enviar',

@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'Compte',
     verifyEmail: 'Vérifiez votre e-mail',
-    loginToSeeHistory: 'Vérifiez votre e-mail pour garder vos conversations sur tous vos appareils',
+    loginToSeeHistory: 'Recevez un code par e-mail pour retrouver vos conversations sur tous vos appareils',
     emailLabel: 'E-mail',
     nameLabel: 'Nom',
     phoneLabel: 'Téléphone',
@@ -48,7 +48,6 @@ export default {
     updating: 'Mise à jour…',
   },
   ui: {
-    closeChat: 'Fermer le chat',
     placeholder: 'Posez une question…',
     poweredBy: 'Propulsé par Parley',
     send: 'Envoyer',

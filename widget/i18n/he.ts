@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'חשבון',
     verifyEmail: 'אמתו את כתובת הדוא״ל',
-    loginToSeeHistory: 'אמתו את כתובת הדוא״ל כדי לשמור את השיחות שלכם בכל מכשיר',
+    loginToSeeHistory: 'קבלו קוד בדוא״ל כדי לשמור את השיחות שלכם בכל מכשיר',
     emailLabel: 'דוא״ל',
     nameLabel: 'שם',
     phoneLabel: 'טלפון',
@@ -48,7 +48,6 @@ export default {
     updating: 'מעדכנים…',
   },
   ui: {
-    closeChat: 'סגירת הצ׳אט',
     placeholder: 'שאלו שאלה…',
     poweredBy: 'מופעל על ידי Parley',
     send: 'שליחה',

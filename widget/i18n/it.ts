@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'Account',
     verifyEmail: 'Verifichi la sua e-mail',
-    loginToSeeHistory: 'Verifichi la sua e-mail per conservare le sue conversazioni su qualsiasi dispositivo',
+    loginToSeeHistory: 'Riceva un codice via e-mail per ritrovare le sue conversazioni su ogni dispositivo',
     emailLabel: 'E-mail',
     nameLabel: 'Nome',
     phoneLabel: 'Telefono',
@@ -48,7 +48,6 @@ export default {
     updating: 'Aggiornamento…',
   },
   ui: {
-    closeChat: 'Chiudi la chat',
     placeholder: 'Faccia una domanda…',
     poweredBy: 'Realizzato con Parley',
     send: 'Invia',

@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'アカウント',
     verifyEmail: 'メールアドレスを確認',
-    loginToSeeHistory: 'メールアドレスを確認すると、どの端末でも会話を残せます',
+    loginToSeeHistory: 'メールでコードを受け取ると、どの端末でも会話を続けられます',
     emailLabel: 'メールアドレス',
     nameLabel: '名前',
     phoneLabel: '電話番号',
@@ -48,7 +48,6 @@ export default {
     updating: '更新しています…',
   },
   ui: {
-    closeChat: 'チャットを閉じる',
     placeholder: '質問を入力してください…',
     poweredBy: 'Parley 提供',
     send: '送信',

@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'Account',
     verifyEmail: 'Bevestig uw e-mailadres',
-    loginToSeeHistory: 'Bevestig uw e-mailadres om uw gesprekken op elk apparaat te bewaren',
+    loginToSeeHistory: 'Ontvang een code per e-mail om uw gesprekken op elk apparaat te bewaren',
     emailLabel: 'E-mailadres',
     nameLabel: 'Naam',
     phoneLabel: 'Telefoon',
@@ -48,7 +48,6 @@ export default {
     updating: 'Bezig met bijwerken…',
   },
   ui: {
-    closeChat: 'Chat sluiten',
     placeholder: 'Stel een vraag…',
     poweredBy: 'Mogelijk gemaakt door Parley',
     send: 'Versturen',

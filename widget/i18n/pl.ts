@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'Konto',
     verifyEmail: 'Potwierdź adres e-mail',
-    loginToSeeHistory: 'Potwierdź adres e-mail, aby zachować swoje rozmowy na każdym urządzeniu',
+    loginToSeeHistory: 'Otrzymaj kod e-mailem, aby mieć swoje rozmowy na każdym urządzeniu',
     emailLabel: 'E-mail',
     nameLabel: 'Imię i nazwisko',
     phoneLabel: 'Telefon',
@@ -48,7 +48,6 @@ export default {
     updating: 'Aktualizowanie…',
   },
   ui: {
-    closeChat: 'Zamknij czat',
     placeholder: 'Zadaj pytanie…',
     poweredBy: 'Obsługiwane przez Parley',
     send: 'Wyślij',

@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'Conta',
     verifyEmail: 'Confirme seu e-mail',
-    loginToSeeHistory: 'Confirme seu e-mail para manter suas conversas em qualquer dispositivo',
+    loginToSeeHistory: 'Receba um código por e-mail para manter suas conversas em qualquer dispositivo',
     emailLabel: 'E-mail',
     nameLabel: 'Nome',
     phoneLabel: 'Telefone',
@@ -48,7 +48,6 @@ export default {
     updating: 'Atualizando…',
   },
   ui: {
-    closeChat: 'Fechar chat',
     placeholder: 'Faça uma pergunta…',
     poweredBy: 'Com tecnologia Parley',
     send: 'Enviar',

@@ -25,7 +25,7 @@ export default {
   chatAccount: {
     account: 'Konto',
     verifyEmail: 'Verifiera din e-postadress',
-    loginToSeeHistory: 'Verifiera din e-postadress för att behålla dina konversationer på alla enheter',
+    loginToSeeHistory: 'Få en kod via e-post så har du dina samtal på alla enheter',
     emailLabel: 'E-post',
     nameLabel: 'Namn',
     phoneLabel: 'Telefon',
@@ -48,7 +48,6 @@ export default {
     updating: 'Uppdaterar…',
   },
   ui: {
-    closeChat: 'Stäng chatten',
     placeholder: 'Ställ en fråga…',
     poweredBy: 'Drivs av Parley',
     send: 'Skicka',

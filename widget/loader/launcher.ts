@@ -32,14 +32,14 @@ export interface LauncherEvents {
   open(): void;
 }
 
-/** The default bubble icon. */
-function chatIcon(): SVGSVGElement {
+/** The default bubble icon (a speech balloon) and, while the window is open, a chevron that closes it. */
+function lineIcon(d: string): SVGSVGElement {
   const ns = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(ns, 'svg');
   const attrs: Record<string, string> = { viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true' };
   for (const [k, v] of Object.entries(attrs)) svg.setAttribute(k, v);
   const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M21 12a8 8 0 01-11.6 7.1L4 20l1-4.6A8 8 0 1121 12z');
+  path.setAttribute('d', d);
   svg.append(path);
   return svg;
 }
@@ -70,7 +70,7 @@ export function createLauncher(cfg: WidgetConfig | null, locale: string, on: Lau
     if (next === drawnIcon) return;
     drawnIcon = next;
     if (bubble.firstChild !== badge) bubble.firstChild?.remove();
-    let img: HTMLImageElement | SVGSVGElement = chatIcon();
+    let img: HTMLImageElement | SVGSVGElement = lineIcon('M21 12a8 8 0 01-11.6 7.1L4 20l1-4.6A8 8 0 1121 12z');
     if (next) {
       img = document.createElement('img');
       img.src = next;
@@ -81,7 +81,10 @@ export function createLauncher(cfg: WidgetConfig | null, locale: string, on: Lau
   const badge = document.createElement('span');
   badge.className = 'badge';
   badge.hidden = true;
-  bubble.append(badge);
+  // Shown instead of the icon while the window is open (bubble.css), as messengers do: the bubble now closes it.
+  const chevron = lineIcon('M6 9l6 6 6-6');
+  chevron.classList.add('close-icon');
+  bubble.append(badge, chevron);
   setIcon(icon);
   const intent = () => on.intent();
   bubble.addEventListener('pointerenter', intent, { once: true });
@@ -96,7 +99,7 @@ export function createLauncher(cfg: WidgetConfig | null, locale: string, on: Lau
   // The badge is inside the labelled button, so a screen reader hears the count only from the label.
   const label = () => {
     const t = launcherText(lang);
-    bubble.setAttribute('aria-label', `${t.openChat}${name ? `: ${name}` : ''}${unread > 0 ? `, ${t.unread.replace('{n}', String(unread))}` : ''}`);
+    bubble.setAttribute('aria-label', `${open ? t.closeChat : t.openChat}${name ? `: ${name}` : ''}${unread > 0 ? `, ${t.unread.replace('{n}', String(unread))}` : ''}`);
   };
   const relabel = (next: string) => {
     lang = next;
@@ -147,6 +150,7 @@ export function createLauncher(cfg: WidgetConfig | null, locale: string, on: Lau
       open = value;
       if (tip && value) tip.hidden = true;
       bubble.setAttribute('aria-expanded', String(value));
+      label();
       place();
     },
     setHidden(value) {

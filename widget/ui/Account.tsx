@@ -23,7 +23,7 @@ export function Account({ model }: { model: ChatModel }) {
       <section class="account" aria-labelledby="acc-h">
         <h2 id="acc-h">{s.account}</h2>
         <p class="verified">
-          <span class="badge">{s.verified}</span> {visitor.email}
+          <span class="verified-badge">{s.verified}</span> {visitor.email}
         </p>
         {visitor.name && <p>{visitor.name}</p>}
         <button

@@ -1,7 +1,7 @@
 /** The chat window: header, connection banner, the current view, composer, watermark. */
 import { useEffect, useRef } from 'preact/hooks';
 import type { ChatModel } from '../state/chat.js';
-import { isRtl } from '../i18n/launcher.js';
+import { isRtl, launcherText } from '../i18n/launcher.js';
 import { Account } from './Account.js';
 import { Composer } from './Composer.js';
 import { EscalationDialog } from './Escalation.js';
@@ -67,7 +67,8 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
     }
   };
 
-  const agent = condition?.mode === 'AGENT' ? condition.agent : null;
+  // Who answers, under the title: while a member has the conversation open, in the chat view.
+  const agent = view === 'chat' && condition?.mode === 'AGENT' && condition.status !== 'RESOLVED' ? condition.agent : null;
   const icon = safeUrl(config.icons.icon ?? '');
   const cta = config.appearance.ctaText && safeUrl(config.appearance.ctaLink ?? '');
   const watermarkLink = safeUrl(config.watermark.link ?? '');
@@ -115,7 +116,7 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
           </button>
         )}
         {floating && (
-          <button type="button" class="icon-btn" aria-label={s.ui.closeChat} onClick={onClose}>
+          <button type="button" class="icon-btn" aria-label={launcherText(model.locale.value).closeChat} onClick={onClose}>
             <CloseIcon />
           </button>
         )}

@@ -45,9 +45,19 @@ export const PROBE_QUESTIONS: readonly string[] = [
   'What is the best age to start piano lessons?',
 ];
 
+/**
+ * Between the threshold and this share of it, the best passage is close but not sure to answer:
+ * the built-in answerer answers, opening with the locale's "I'm not sure this answers it, but…"
+ * (messages.ts notSure) and its sources, rather than refusing or pretending. Chosen on the tuning
+ * halves of the answer eval (bench/eval/tune.ts).
+ */
+export const HEDGE_RATIO = 1;
+
 export interface CalibrationOptions {
   floor?: number;
   slope?: number;
+  /** HEDGE_RATIO; 1: no hedged answers. */
+  hedgeRatio?: number;
 }
 
 /** The threshold for a base whose probes scored `scores`. */

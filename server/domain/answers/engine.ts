@@ -23,10 +23,11 @@ import { messagesFor, type AnswerMessages } from './messages.js';
 import type { AnswerContextStore, AnswerProvider, GenerateOutput, Lexicon, Passage } from './ports.js';
 import { buildPrompt, readSettings, temperatureFor } from './prompt.js';
 import { expandedQuery, questionConcepts, type Concept, type ExpansionOptions } from './expansion.js';
-import { calibratedThreshold, PROBE_QUESTIONS, type CalibrationOptions } from './calibration.js';
+import { calibratedThreshold, HEDGE_RATIO, PROBE_QUESTIONS, type CalibrationOptions } from './calibration.js';
 import { profileCache, type KnowledgeProfile } from './knowledge-profile.js';
 import { conceptRelevance, GATE_DEPTH, relevance, type GateOptions } from './relevance.js';
-import { termSet } from './text.js';
+import { dependsOnPrevious } from './follow-up-question.js';
+import { smallTalk } from './small-talk.js';
 
 /** The retrieval the engine needs (knowledge/retrieval.ts Retriever satisfies it). */
 export interface PassageSearch {
@@ -46,6 +47,20 @@ export interface AnswerEngineOptions {
   /** The calibrated gate's threshold and the expansion's weights (defaults: relevance.ts, expansion.ts). */
   tuning?: { threshold?: number; calibration?: CalibrationOptions; expansion?: ExpansionOptions; gate?: GateOptions };
 }
+
+interface Searched {
+  concepts: Concept[];
+  hits: SearchHit[];
+  gate: ReturnType<typeof relevance>;
+  /** The text searched when it is not the message alone (joined with the previous question). */
+  query?: string;
+}
+
+/** 2: covered, 1: covered but not sure, 0: not covered. */
+const certainty = (s: Searched) => (s.gate.unsure ? 1 : s.gate.relevant ? 2 : 0);
+
+/** A follow-up of a follow-up ("how much is it?" after "and to Germany?" after "shipping costs?") reaches back this far. */
+const MAX_CONTEXT_LEVELS = 2;
 
 /** Hits read beyond topK and the gate when smart follow-ups are wanted ("related passages"). */
 const RELATED_EXTRA = 6;
@@ -78,8 +93,12 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
   const fixedThreshold = options.tuning?.threshold;
   // Per knowledge version: a new profile object comes with every change of the chunks.
   const thresholds = new WeakMap<KnowledgeProfile, Promise<number>>();
-  const gateOf = (chatbotId: string, concepts: Concept[], hits: SearchHit[], profile: KnowledgeProfile, threshold: number) =>
-    conceptRelevance(concepts, hits, profile, { ...options.tuning?.gate, threshold });
+  const hedgeRatio = options.tuning?.calibration?.hedgeRatio ?? HEDGE_RATIO;
+  const gateOf = (concepts: Concept[], hits: SearchHit[], profile: KnowledgeProfile, threshold: number) => {
+    const gate = conceptRelevance(concepts, hits, profile, { ...options.tuning?.gate, threshold });
+    if (gate.relevant || gate.score < threshold * hedgeRatio || !(gate.score > 0)) return gate;
+    return { ...gate, relevant: true, unsure: true };
+  };
 
   /** The gate's threshold for this base: what unrelated questions score here (calibration.ts). */
   function thresholdFor(chatbotId: string, profile: KnowledgeProfile): Promise<number> {
@@ -100,6 +119,37 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       known.catch(() => thresholds.delete(profile));
     }
     return known;
+  }
+
+  /** One search: the question's concepts, the hits for it with the stand-in words, the gate's verdict. */
+  async function search(chatbotId: string, query: string, profile: KnowledgeProfile | null, depth: number): Promise<Searched> {
+    const concepts = questionConcepts(query, profile, lexicon, options.tuning?.expansion);
+    // One search with the stand-in words added: as good on the eval's tuning halves as fusing it
+    // with the question's own ranking, at half the cost.
+    const hits = await retriever.search(chatbotId, expandedQuery(query, concepts), depth);
+    const gate = profile ? gateOf(concepts, hits, profile, await thresholdFor(chatbotId, profile)) : relevance(query, hits);
+    return { concepts, hits, gate };
+  }
+
+  /**
+   * The search for a message in its conversation. A message that depends on the previous
+   * question (follow-up-question.ts) is also searched joined with it, and the better of the two
+   * wins: the joined one only when it is more certainly covered (covered, covered but not sure, not covered).
+   * The previous question is the last visitor message that is not small talk, and only when its
+   * own search is covered: a refused or off-topic question carries no topic over.
+   */
+  async function searchInContext(chatbotId: string, question: string, history: AnswerRequest['history'], profile: KnowledgeProfile | null, depth: number, level = 0): Promise<Searched> {
+    const alone = await search(chatbotId, question, profile, depth);
+    if (certainty(alone) === 2 || level >= MAX_CONTEXT_LEVELS || !dependsOnPrevious(question)) return alone;
+    const visitor = history.filter((m) => m.author === 'visitor');
+    let i = visitor.length - 1;
+    while (i >= 0 && smallTalk(visitor[i].text)) i--;
+    if (i < 0) return alone;
+    const earlier = history.slice(0, history.lastIndexOf(visitor[i]));
+    const previous = await searchInContext(chatbotId, visitor[i].text, earlier, profile, GATE_DEPTH, level + 1);
+    if (!previous.gate.relevant) return alone;
+    const joined = await search(chatbotId, `${question} ${previous.query ?? visitor[i].text}`, profile, depth);
+    return certainty(joined) > certainty(alone) ? { ...joined, query: `${question} ${previous.query ?? visitor[i].text}` } : alone;
   }
 
   return {
@@ -129,15 +179,15 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       }
 
       const followUpCount = settings.disableSmartFollowUpPrompts ? 0 : settings.smartFollowUpPromptsCount;
+      const talk = smallTalk(request.question);
+      if (talk && !provider.seesInstructions) {
+        // Small talk is not searched for, and is no gap in the knowledge.
+        request.onToken?.(strings[talk]);
+        return { text: strings[talk], sources: [], followUps: ownerFollowUps, unanswered: false, customResponseId: null, provider: provider.name, model: null };
+      }
       const depth = Math.max(settings.topK, GATE_DEPTH) + (followUpCount ? RELATED_EXTRA : 0);
-      const query = retrievalQuery(request.question, request.history ?? []);
       const profile = await profiles.get(request.chatbotId);
-      const concepts = questionConcepts(query, profile, lexicon, options.tuning?.expansion);
-      const expanded = expandedQuery(query, concepts);
-      // One search with the stand-in words added: as good on the eval's tuning halves as fusing it
-      // with the question's own ranking, at half the cost.
-      const hits = await retriever.search(request.chatbotId, expanded, depth);
-      const gate = profile ? gateOf(request.chatbotId, concepts, hits, profile, await thresholdFor(request.chatbotId, profile)) : relevance(query, hits);
+      const { concepts, hits, gate } = await searchInContext(request.chatbotId, request.question, request.history ?? [], profile, depth);
       const numbered: Passage[] = hits.map((h, i) => ({ ...h, n: i + 1, coverage: gate.perHit[i] }));
       const passages = numbered.slice(0, settings.topK);
       const related = numbered.slice(settings.topK);
@@ -146,13 +196,26 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
         ? buildPrompt({ question: request.question, history: request.history ?? [], passages, instruction, persona, settings, followUpCount, strings, relevant: gate.relevant, format: provider.outputFormat })
         : { messages: [], secrets: [] };
       const guard = prompt.secrets.length ? new LeakGuard(prompt.secrets) : null;
-      const onToken = request.onToken
+      // Close but not sure (calibration.ts HEDGE_RATIO): the built-in answer opens by saying so. A
+      // model reads the passages and judges for itself.
+      const hedge = gate.unsure && !provider.seesInstructions ? `${strings.notSure} ` : '';
+      let hedged = false;
+      const visitorToken = hedge && request.onToken
+        ? (text: string) => {
+            if (!hedged && text !== strings.noInformation) {
+              hedged = true;
+              request.onToken!(hedge);
+            }
+            request.onToken!(text);
+          }
+        : request.onToken;
+      const onToken = visitorToken
         ? guard
           ? (text: string) => {
               const safe = guard.push(text);
-              if (safe) request.onToken!(safe);
+              if (safe) visitorToken!(safe);
             }
-          : request.onToken
+          : visitorToken
         : undefined;
 
       let out: GenerateOutput;
@@ -195,6 +258,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       const rest = guard?.flush();
       if (rest) request.onToken?.(rest);
 
+      if (hedge && out.answered && out.provider !== 'unavailable') out = { ...out, text: hedge + out.text };
       const answered = out.provider === 'unavailable' || out.answered;
       let sources: SourceRef[] = [];
       if (!settings.hideSources && out.provider !== 'unavailable' && out.answered) {
@@ -206,7 +270,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
         text: out.text,
         sources,
         followUps: [...smart, ...ownerFollowUps],
-        unanswered: !answered,
+        unanswered: !answered && !talk,
         customResponseId: null,
         provider: out.provider,
         model: out.model,
@@ -220,17 +284,4 @@ function standInWeights(concepts: Concept[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const c of concepts) for (const [t, w] of c.alternatives) out.set(t, Math.max(w, out.get(t) ?? 0));
   return out;
-}
-
-/** Questions with at most this many content terms are read as follow-ups of the previous one. */
-const FOLLOW_UP_TERMS = 3;
-
-/**
- * What to search for: a short follow-up ("and on Sundays?", "how much does it cost?") is
- * searched together with the visitor's previous question, so its topic carries over.
- */
-export function retrievalQuery(question: string, history: { author: string; text: string }[]): string {
-  if (termSet(question).length > FOLLOW_UP_TERMS) return question;
-  const previous = [...history].reverse().find((m) => m.author === 'visitor')?.text;
-  return previous ? `${question} ${previous}` : question;
 }

@@ -366,18 +366,6 @@ export function headingFollowUps(hits: SearchHit[], exclude: SearchHit[], questi
   return out;
 }
 
-// ---- Small talk --------------------------------------------------------------------------------
-
-const GREETING = /^(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening)|hallo|hej|hey there|hi there|hola|bonjour|salut|ciao|olá|ola|oi|moin|servus|guten (morgen|tag|abend)|buenos días|buenas|goedemorgen|dzień dobry|cześć|god morgen|こんにちは|こんばんは|おはよう(ございます)?)$/;
-const THANKS = /^(thanks?( you)?( (so|very) much)?|thx|ty|cheers|danke( schön| sehr)?|vielen dank|merci( beaucoup)?|gracias|muchas gracias|obrigad[oa]|grazie( mille)?|tak|mange tak|dank je( wel)?|bedankt|dziękuję|tack( så mycket)?|ありがとう(ございます)?)$/;
-
-export function smallTalk(question: string): 'greeting' | 'thanks' | null {
-  const q = normalizeForMatch(question);
-  if (GREETING.test(q)) return 'greeting';
-  if (THANKS.test(q)) return 'thanks';
-  return null;
-}
-
 // ---- The provider ----------------------------------------------------------------------------
 
 export interface ExtractiveAnswer {
@@ -435,8 +423,6 @@ export function createExtractiveProvider(): AnswerProvider {
         input.onToken?.(text);
         return { text, answered, used, followUps, provider: 'built-in', model: null };
       };
-      const talk = smallTalk(input.question);
-      if (talk) return reply(talk === 'greeting' ? strings.greeting : strings.thanks, true);
       // Sentences are scored over the top passages and the related ones after them (a sentence-level
       // re-ranking); the answer quotes at most topK passages. Passages the question's words do not
       // reach are not quoted from.

@@ -18,6 +18,14 @@ export interface AnswerMessages {
   greeting: string;
   /** Reply of the built-in answerer to thanks. */
   thanks: string;
+  /** Reply to a goodbye. */
+  goodbye: string;
+  /** Reply to "are you a bot?", "who are you?". */
+  aboutMe: string;
+  /** Reply to "how are you?". */
+  howAreYou: string;
+  /** Opens an answer whose best passage is close but not sure to answer the question (the sources follow). */
+  notSure: string;
 }
 
 export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
@@ -29,6 +37,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'أخبرني عن {topic}',
     greeting: 'مرحبًا! كيف يمكنني مساعدتك اليوم؟',
     thanks: 'على الرحب والسعة! هل هناك شيء آخر يمكنني مساعدتك فيه؟',
+    goodbye: 'مع السلامة، وشكرًا لزيارتك!',
+    aboutMe: 'أنا مساعد آلي: أجيب من صفحات هذا الموقع وأبيّن مصدر كل إجابة. ماذا تريد أن تعرف؟',
+    howAreYou: 'أنا بخير، شكرًا لسؤالك! كيف يمكنني مساعدتك؟',
+    notSure: 'لست متأكدًا من أن هذا يجيب عن سؤالك، لكن هذا ما وجدته:',
   },
   he: {
     language: 'Hebrew',
@@ -38,6 +50,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'ספר לי על {topic}',
     greeting: 'שלום! איך אפשר לעזור היום?',
     thanks: 'בשמחה! יש עוד משהו שאפשר לעזור בו?',
+    goodbye: 'להתראות, ותודה שביקרתם!',
+    aboutMe: 'אני עוזר אוטומטי: אני עונה מתוך הדפים של האתר הזה ומראה מאיפה מגיעה כל תשובה. מה תרצו לדעת?',
+    howAreYou: 'אני בסדר, תודה ששאלתם! איך אפשר לעזור?',
+    notSure: 'אני לא בטוח שזה עונה על השאלה שלכם, אבל זה מה שמצאתי:',
   },
   en: {
     language: 'English',
@@ -47,6 +63,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'Tell me about {topic}',
     greeting: 'Hello! How can I help you today?',
     thanks: "You're welcome! Is there anything else I can help you with?",
+    goodbye: 'Goodbye, and thanks for stopping by!',
+    aboutMe: "I'm an automated assistant: I answer from this site's own pages and show where each answer comes from. What would you like to know?",
+    howAreYou: "I'm doing well, thanks for asking! How can I help you?",
+    notSure: "I'm not sure this answers your question, but here is what I found:",
   },
   da: {
     language: 'Danish',
@@ -56,6 +76,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'Fortæl mig om {topic}',
     greeting: 'Hej! Hvordan kan jeg hjælpe dig i dag?',
     thanks: 'Det var så lidt! Er der andet, jeg kan hjælpe med?',
+    goodbye: 'Farvel, og tak for besøget!',
+    aboutMe: 'Jeg er en automatisk assistent: jeg svarer ud fra dette websteds egne sider og viser, hvor hvert svar kommer fra. Hvad vil du gerne vide?',
+    howAreYou: 'Jeg har det godt, tak fordi du spørger! Hvordan kan jeg hjælpe?',
+    notSure: 'Jeg er ikke sikker på, at dette besvarer dit spørgsmål, men her er, hvad jeg fandt:',
   },
   de: {
     language: 'German',
@@ -65,6 +89,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'Erzähl mir mehr über {topic}',
     greeting: 'Hallo! Wie kann ich Ihnen heute helfen?',
     thanks: 'Gern geschehen! Kann ich Ihnen noch bei etwas anderem helfen?',
+    goodbye: 'Auf Wiedersehen und danke für Ihren Besuch!',
+    aboutMe: 'Ich bin ein automatischer Assistent: Ich antworte aus den Seiten dieser Website und zeige, woher jede Antwort stammt. Was möchten Sie wissen?',
+    howAreYou: 'Mir geht es gut, danke der Nachfrage! Wie kann ich Ihnen helfen?',
+    notSure: 'Ich bin nicht sicher, ob das Ihre Frage beantwortet, aber das habe ich gefunden:',
   },
   es: {
     language: 'Spanish',
@@ -74,6 +102,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'Háblame de {topic}',
     greeting: '¡Hola! ¿En qué puedo ayudarte hoy?',
     thanks: '¡De nada! ¿Hay algo más en lo que pueda ayudarte?',
+    goodbye: '¡Adiós y gracias por tu visita!',
+    aboutMe: 'Soy un asistente automático: respondo con las páginas de este sitio y muestro de dónde viene cada respuesta. ¿Qué te gustaría saber?',
+    howAreYou: '¡Muy bien, gracias por preguntar! ¿En qué puedo ayudarte?',
+    notSure: 'No estoy seguro de que esto responda a tu pregunta, pero esto es lo que encontré:',
   },
   fr: {
     language: 'French',
@@ -83,6 +115,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'Parle-moi de {topic}',
     greeting: "Bonjour ! Comment puis-je vous aider aujourd'hui ?",
     thanks: "Avec plaisir ! Puis-je vous aider pour autre chose ?",
+    goodbye: 'Au revoir, et merci de votre visite !',
+    aboutMe: "Je suis un assistant automatique : je réponds à partir des pages de ce site et j'indique d'où vient chaque réponse. Que souhaitez-vous savoir ?",
+    howAreYou: 'Je vais bien, merci ! Comment puis-je vous aider ?',
+    notSure: "Je ne suis pas sûr que cela réponde à votre question, mais voici ce que j'ai trouvé :",
   },
   it: {
     language: 'Italian',
@@ -92,6 +128,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'Parlami di {topic}',
     greeting: 'Ciao! Come posso aiutarti oggi?',
     thanks: 'Prego! Posso aiutarti con qualcos’altro?',
+    goodbye: 'Arrivederci e grazie per la visita!',
+    aboutMe: 'Sono un assistente automatico: rispondo con le pagine di questo sito e indico da dove viene ogni risposta. Cosa vuoi sapere?',
+    howAreYou: 'Sto bene, grazie! Come posso aiutarti?',
+    notSure: 'Non sono sicuro che questo risponda alla tua domanda, ma ecco cosa ho trovato:',
   },
   ja: {
     language: 'Japanese',
@@ -101,6 +141,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: '{topic}について教えてください',
     greeting: 'こんにちは！今日はどのようなご用件でしょうか？',
     thanks: 'どういたしまして！ほかにお手伝いできることはありますか？',
+    goodbye: 'ご利用ありがとうございました。さようなら！',
+    aboutMe: '私は自動アシスタントです。このサイトのページをもとにお答えし、各回答の出典を示します。何をお知りになりたいですか？',
+    howAreYou: '元気です、ありがとうございます！どのようなご用件でしょうか？',
+    notSure: 'ご質問への答えになっているか確かではありませんが、見つかった情報は次のとおりです：',
   },
   nl: {
     language: 'Dutch',
@@ -110,6 +154,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'Vertel me over {topic}',
     greeting: 'Hallo! Hoe kan ik je vandaag helpen?',
     thanks: 'Graag gedaan! Kan ik je nog ergens anders mee helpen?',
+    goodbye: 'Tot ziens, en bedankt voor je bezoek!',
+    aboutMe: "Ik ben een automatische assistent: ik antwoord op basis van de pagina's van deze site en laat zien waar elk antwoord vandaan komt. Wat wil je weten?",
+    howAreYou: 'Goed, bedankt voor het vragen! Waarmee kan ik je helpen?',
+    notSure: 'Ik weet niet zeker of dit je vraag beantwoordt, maar dit heb ik gevonden:',
   },
   pl: {
     language: 'Polish',
@@ -119,6 +167,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'Opowiedz mi o {topic}',
     greeting: 'Cześć! Jak mogę Ci dziś pomóc?',
     thanks: 'Nie ma za co! Czy mogę pomóc w czymś jeszcze?',
+    goodbye: 'Do widzenia i dziękuję za wizytę!',
+    aboutMe: 'Jestem automatycznym asystentem: odpowiadam na podstawie stron tej witryny i pokazuję, skąd pochodzi każda odpowiedź. Co chcesz wiedzieć?',
+    howAreYou: 'Dobrze, dziękuję, że pytasz! W czym mogę pomóc?',
+    notSure: 'Nie jestem pewien, czy to odpowiada na Twoje pytanie, ale oto, co znalazłem:',
   },
   pt: {
     language: 'Portuguese',
@@ -128,6 +180,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'Fale-me sobre {topic}',
     greeting: 'Olá! Como posso ajudar hoje?',
     thanks: 'De nada! Posso ajudar com mais alguma coisa?',
+    goodbye: 'Até logo, e obrigado pela visita!',
+    aboutMe: 'Sou um assistente automático: respondo com base nas páginas deste site e mostro de onde vem cada resposta. O que gostaria de saber?',
+    howAreYou: 'Estou bem, obrigado por perguntar! Como posso ajudar?',
+    notSure: 'Não tenho certeza de que isto responde à sua pergunta, mas foi isto que encontrei:',
   },
   sv: {
     language: 'Swedish',
@@ -137,6 +193,10 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     tellMeAbout: 'Berätta om {topic}',
     greeting: 'Hej! Hur kan jag hjälpa dig i dag?',
     thanks: 'Varsågod! Finns det något mer jag kan hjälpa till med?',
+    goodbye: 'Hej då, och tack för besöket!',
+    aboutMe: 'Jag är en automatisk assistent: jag svarar utifrån den här webbplatsens sidor och visar var varje svar kommer ifrån. Vad vill du veta?',
+    howAreYou: 'Jag mår bra, tack för att du frågar! Hur kan jag hjälpa dig?',
+    notSure: 'Jag är inte säker på att detta besvarar din fråga, men det här hittade jag:',
   },
 };
 

@@ -35,6 +35,8 @@ export interface Relevance {
   /** Per hit (same order as given): the share of the question's terms it contains. */
   perHit: number[];
   relevant: boolean;
+  /** Relevant, but below the calibrated threshold: the answer says it is not sure (calibration.ts HEDGE_RATIO). */
+  unsure?: boolean;
 }
 
 /** Terms of recently seen chunks: the same popular chunks come back question after question. */

@@ -4,7 +4,7 @@
  * token endpoint and receives one ordinary scoped API token. See README.md for the rules.
  */
 import { isScope, type Scope } from '../../../shared/scopes.js';
-import { generateSecret, hashSecret } from '../auth.js';
+import { effectiveScopes, generateSecret, hashSecret } from '../auth.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ChatbotRecord, Store, UserRecord } from '../ports.js';
@@ -185,7 +185,8 @@ export class DeviceFlowService {
           undefined,
           { store: s, id: tokenId },
         );
-        return { accessToken: created.token, tokenId: created.record.id, scopes: created.record.scopes };
+        // What the token can do, as /me reports it: the scopes the member's role withholds are not granted.
+        return { accessToken: created.token, tokenId: created.record.id, scopes: [...effectiveScopes(created.record.scopes, user.role)] };
       });
     } catch (err) {
       // A chatbot deleted between approval and this poll: the grant cannot be honoured as approved.

@@ -370,6 +370,8 @@ describe('roles and databases', () => {
     await b.submit(approval, '/device/decision', { user_code: started.user_code, decision: 'approve' });
     const granted = await poll(started.device_code);
     expect(granted.status).toBe(200);
+    // The token response reports what the token can do, as /me does.
+    expect(granted.body.scope).toBe('chatbots:read');
     const me = await t.call('GET', '/api/v2/me', granted.body.access_token);
     expect(me.body.data).toMatchObject({ user: { email: 'member@example.com' }, scopes: ['chatbots:read'], withheldByRole: ['chatbots:delete'] });
   });

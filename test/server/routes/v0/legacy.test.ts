@@ -5,7 +5,7 @@
  * answering 404 under v0.
  */
 import { deflateSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 
 let t: TestApp;
@@ -23,18 +23,23 @@ async function newLegacyKey(accountId?: string) {
 const legacyKey = async (accountId?: string) => (await newLegacyKey(accountId)).token;
 const RETURNS = '# Returns\n\nYou can return any item within 30 days of delivery. Refunds are paid to the original card within 5 business days.';
 
+/** A chatbot made in v0 with one text of knowledge, indexed: each test has its own, so none depends on another's. */
+async function freshChatbot(): Promise<string> {
+  const created = await t.call('POST', '/api/v0/chatbots', key, { title: 'Legacy shop', description: 'Made in v0' });
+  expect(created.status).toBe(201);
+  const id = created.body.data.id as string;
+  expect((await t.call('POST', `/api/v0/chatbots/${id}/custom-content`, key, { title: 'Returns', content: RETURNS })).status).toBe(202);
+  await t.app.services.queue.drain(30_000);
+  return id;
+}
+
 beforeAll(async () => {
   t = await buildTestApp({ env: { QUEUE_POLL_MS: '20' } });
   key = await legacyKey();
   token = (await t.token()).token;
-  const created = await t.call('POST', '/api/v0/chatbots', key, { title: 'Legacy shop', description: 'Made in v0' });
-  expect(created.status).toBe(201);
-  chatbotId = created.body.data.id;
-  await t.call('POST', v0('/custom-content'), key, {
-    title: 'Returns',
-    content: RETURNS,
-  });
-  await t.app.services.queue.drain(30_000);
+});
+beforeEach(async () => {
+  chatbotId = await freshChatbot();
 });
 afterAll(() => t.close());
 
@@ -344,6 +349,7 @@ describe('threads and messages', () => {
   test('GET /threads lists every thread without messages and without pagination, as v2 pages them', async () => {
     const created = success(await t.call('POST', v0('/threads'), key, { visitor: { name: 'Ada', email: 'ada@example.com' } }), 201);
     expect(created).toMatchObject({ mode: 'AI', escalated: false, messages: [], chatUser: { name: 'Ada', email: 'ada@example.com' } });
+    success(await t.call('POST', v0('/message'), key, { message: 'How long do refunds take?' }), 201);
     const list = success(await t.call('GET', v0('/threads'), key));
     const v2ids = [];
     let cursor = '';
@@ -401,7 +407,7 @@ describe('threads and messages', () => {
 describe('knowledge: links, custom content and the v1 links route', () => {
   const sources = async () => (await t.call('GET', v2('/knowledge/sources'), token)).body.data.sources as { id: string; type: string; config: Record<string, unknown> }[];
 
-  test('custom content is v2 knowledge text: the answer engine uses it (the thread test above) and it is a text source', async () => {
+  test("custom content is v2 knowledge text: the answer engine uses it (each test's chatbot answers from it) and it is a text source", async () => {
     const started = success(await t.call('POST', v0('/custom-content'), key, { content: 'Opening hours: 9 to 5.' }), 202);
     expect(started.source.type).toBe('text');
     expect((await sources()).map((s) => s.type)).toContain('text');

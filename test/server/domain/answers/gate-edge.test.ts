@@ -1,0 +1,88 @@
+/**
+ * The relevance gate the engine really uses (the concept gate with the threshold calibrated for
+ * the base), at its edge: a question whose coverage is exactly the threshold is answered, the
+ * same question against a threshold a hair above is refused. The threshold is set through the
+ * calibration (floor, slope 0), so the engine's own path computes it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWordNet } from '../../../../server/adapters/wordnet.js';
+import { extract } from '../../../../server/adapters/extraction/index.js';
+import { createAnswerEngine } from '../../../../server/domain/answers/engine.js';
+import { expandedQuery, questionConcepts } from '../../../../server/domain/answers/expansion.js';
+import { createExtractiveProvider } from '../../../../server/domain/answers/extractive.js';
+import { profileCache } from '../../../../server/domain/answers/knowledge-profile.js';
+import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
+import { conceptRelevance, RELEVANCE_THRESHOLD } from '../../../../server/domain/answers/relevance.js';
+import { newId } from '../../../../server/domain/ids.js';
+import { DocumentIndexer } from '../../../../server/domain/knowledge/indexer.js';
+import { createRetriever } from '../../../../server/domain/knowledge/retrieval.js';
+import { answerContextRepository } from '../../../../server/storage/answers.repository.js';
+import { openAnswersDb, type AnswersDb } from './fixtures.js';
+
+const PAGES: [string, string][] = [
+  ['Refunds', '# Refunds\n\nRefunds are paid to the original card within 5 business days of the return arriving.'],
+  ['Shipping', '# Shipping\n\nStandard shipping takes 2 to 4 days. Express delivery arrives the next day.'],
+  ['Opening hours', '# Opening hours\n\nThe shop opens at 9 and closes at 18, Monday to Saturday.'],
+];
+// Two of its telling words are in the base, one is not: a score well inside (0, 1).
+const QUESTION = 'Are refunds paid to a gift voucher?';
+const AT = '2025-01-01T00:00:00.000Z';
+
+let t: AnswersDb;
+const wordnet = createWordNet();
+
+beforeAll(async () => {
+  t = await openAnswersDb();
+  const sourceId = newId();
+  await t.store.knowledge.sources.insert({
+    id: sourceId, chatbotId: t.chatbotId, accountId: t.accountId, type: 'text', key: '', name: 'pages', config: {}, credentials: null,
+    status: 'ready', lastError: null, lastSyncAt: null, syncIntervalMinutes: null, nextSyncAt: null, createdAt: AT, updatedAt: AT,
+  });
+  const indexer = new DocumentIndexer(t.store);
+  for (const [title, text] of PAGES) {
+    const url = `https://shop.example/${title.toLowerCase().replace(/ /g, '-')}`;
+    const doc = await extract({ bytes: Buffer.from(text), kind: 'markdown', filename: `${title}.md`, url });
+    await indexer.index({ accountId: t.accountId, maxPages: 100, chatbotId: t.chatbotId, sourceId, key: url, url, doc });
+  }
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const engineAt = (threshold: number) =>
+  createAnswerEngine({
+    retriever: createRetriever({ store: t.store.knowledge }),
+    store: answerContextRepository(t.db),
+    provider: createExtractiveProvider(),
+    lexicon: wordnet,
+    tuning: { calibration: { floor: threshold, slope: 0 } },
+  });
+const ask = (threshold: number) => engineAt(threshold).answer({ chatbotId: t.chatbotId, accountId: t.accountId, conversationId: 'c', settings: {}, question: QUESTION, history: [] });
+
+/** The question's score as the engine's gate computes it: its concepts, its expanded search, the concept gate. */
+async function score(): Promise<number> {
+  const profile = await profileCache(answerContextRepository(t.db)).get(t.chatbotId);
+  const concepts = questionConcepts(QUESTION, profile, wordnet);
+  const hits = await createRetriever({ store: t.store.knowledge }).search(t.chatbotId, expandedQuery(QUESTION, concepts), 20);
+  return conceptRelevance(concepts, hits, profile, 1).score;
+}
+
+describe('the engine’s relevance gate at its threshold', () => {
+  it('answers a question whose coverage is exactly the threshold, and refuses it a hair above', async () => {
+    const s = await score();
+    expect(s).toBeGreaterThan(0.1);
+    expect(s).toBeLessThan(1);
+    // Not the plain gate's constant: the calibrated one decides.
+    expect(s).not.toBe(RELEVANCE_THRESHOLD);
+
+    const at = await ask(s);
+    expect(at.unanswered).toBe(false);
+    expect(at.text).toMatch(/^Refunds are paid to the original card/);
+    expect(at.sources.map((x) => x.title)).toEqual(['Refunds']);
+
+    const above = await ask(s + 1e-9);
+    expect(above.unanswered).toBe(true);
+    expect(above.text).toBe(ANSWER_MESSAGES.en.noInformation);
+    expect(above.sources).toEqual([]);
+  });
+});
