@@ -9,21 +9,34 @@ import type { Thread, ThreadMessage } from '../shared/conversations.js';
 import type { TeamFrame } from '../shared/protocol.js';
 import type { Api } from './api.js';
 
-type Row = Pick<Thread, 'threadId' | 'chatUser' | 'mode' | 'status' | 'escalated' | 'startedAt' | 'lastMessageAt' | 'lastMessage' | 'messageCount' | 'totalMessagesRead'>;
+type Row = Pick<Thread, 'threadId' | 'chatUser' | 'mode' | 'status' | 'escalated' | 'agentId' | 'startedAt' | 'lastMessageAt' | 'lastMessage' | 'messageCount' | 'totalMessagesRead'>;
 
 /** Who the visitor is, as far as they told: name, else e-mail, else "Visitor" and a short id to tell them apart. */
 export const visitorLabel = (r: Pick<Row, 'threadId' | 'chatUser'>) => r.chatUser?.name?.trim() || r.chatUser?.email || `Visitor ${r.threadId.slice(0, 6)}`;
 
 const AUTHOR: Record<ThreadMessage['author'], string> = { visitor: '', ai: 'AI: ', agent: 'Team: ', system: '' };
 
-/** The conditions an agent acts on, as badges. */
+/** The condition an agent acts on, as one badge: the current one (a taken-over conversation may still carry its escalation). */
 function conditions(r: Pick<Row, 'mode' | 'status' | 'escalated'>): Array<[string, string]> {
   if (r.status === 'RESOLVED') return [['resolved', 'Resolved']];
-  const out: Array<[string, string]> = [];
-  if (r.escalated) out.push(['escalated', 'Escalated']);
-  if (r.mode === 'AGENT') out.push(['taken-over', 'Taken over']);
-  return out;
+  if (r.mode === 'AGENT') return [['taken-over', 'Taken over']];
+  if (r.escalated) return [['escalated', 'Escalated']];
+  return [];
 }
+
+/** Which actions apply to a conversation, for `me` (the state machine of server/domain/conversations/state.ts). */
+export function actions(r: Pick<Row, 'mode' | 'status' | 'escalated' | 'agentId'>, me: string | null) {
+  const open = r.status === 'OPEN';
+  return {
+    takeOver: open && (r.mode === 'AI' || r.agentId !== me),
+    handBack: open && (r.mode === 'AGENT' || r.escalated),
+    resolve: open,
+    reply: open,
+  };
+}
+
+/** What visitors see for a member without a display name (the widget's default text). */
+const TEAM = 'Support team';
 
 /** "now", "5 min", a time today, else a date: short enough for a list. */
 function when(iso: string, now = Date.now()): string {
@@ -40,12 +53,17 @@ const latestFirst = (a: Row, b: Row) => (b.lastMessageAt ?? b.startedAt).localeC
 export function Console({ client, chatbotId }: { client: Api; chatbotId: string }) {
   const [rows, setRows] = useState<Row[]>([]);
   const [open, setOpen] = useState<string | null>(null);
-  const [messages, setMessages] = useState<Array<Pick<ThreadMessage, 'id' | 'author' | 'name' | 'text'>>>([]);
+  const [messages, setMessages] = useState<Array<Pick<ThreadMessage, 'id' | 'author' | 'name' | 'text' | 'agent'>>>([]);
   const [reply, setReply] = useState('');
   const [live, setLive] = useState('connecting');
   const [error, setError] = useState('');
   const openRef = useRef<string | null>(null);
   openRef.current = open;
+  // The team's display names by user id (what visitors see; never the e-mail), and who this token is.
+  const [me, setMe] = useState<{ id: string; name: string | null } | null>(null);
+  const [names, setNames] = useState<Map<string, string | null>>(new Map());
+  const [myName, setMyName] = useState('');
+  const nameOf = (userId: string | null | undefined) => (userId && (userId === me?.id ? me.name : names.get(userId))) || TEAM;
 
   // One list read at a time: changes heard meanwhile make one more read after it, not one each
   // (a busy chatbot rings many times a second).
@@ -132,6 +150,12 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
     };
     void refresh();
     connect();
+    client.call('GET', '/me').then((d) => {
+      setMe({ id: d.user.id, name: d.user.name });
+      setMyName(d.user.name ?? '');
+    }, () => {});
+    // Without members:read the others show as the team; this token's own name still shows.
+    client.call('GET', `/chatbots/${chatbotId}/members`).then((d: { members: Array<{ userId: string; name: string | null }> }) => setNames(new Map(d.members.map((m) => [m.userId, m.name]))), () => {});
     return () => {
       stopped = true;
       clearTimeout(retry);
@@ -150,12 +174,39 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
     }
   };
 
+  const saveName = async () => {
+    setError('');
+    try {
+      const d = await client.call('PATCH', '/me', { name: myName });
+      setMe({ id: d.user.id, name: d.user.name });
+      setMyName(d.user.name ?? '');
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
   const current = rows.find((r) => r.threadId === open);
+  const can = current ? actions(current, me?.id ?? null) : null;
   return (
     <section class="console">
       <h2>
         Agent console <small>({live})</small>
       </h2>
+      <form
+        class="my-name"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void saveName();
+        }}
+      >
+        <label>
+          Your name, as visitors see it
+          <input value={myName} maxLength={80} placeholder={TEAM} onInput={(e) => setMyName((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" disabled={!me || myName.trim() === (me.name ?? '')}>
+          Save name
+        </button>
+      </form>
       {error && <p class="warn" role="alert">{error}</p>}
       <div class="console-grid">
         <ul class="threads" aria-label="Conversations">
@@ -188,16 +239,17 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
               <b><bdi>{current ? visitorLabel(current) : ''}</bdi></b>
               {current?.chatUser?.name && current.chatUser.email && <span class="email">{current.chatUser.email}</span>}
               {current && conditions(current).map(([kind, label]) => <span class={`badge ${kind}`}>{label}</span>)}
+              {current?.mode === 'AGENT' && current.status === 'OPEN' && <span class="by">by <bdi>{nameOf(current.agentId)}</bdi></span>}
             </div>
             <div class="actions">
-              <button type="button" onClick={() => act('/take-over')}>Take over</button>
-              <button type="button" onClick={() => act('/switch-to-ai')}>Hand back to AI</button>
-              <button type="button" onClick={() => act('', { status: 'RESOLVED' }, 'PATCH')}>Resolve</button>
+              <button type="button" disabled={!can?.takeOver} onClick={() => act('/take-over')}>Take over</button>
+              <button type="button" disabled={!can?.handBack} onClick={() => act('/switch-to-ai')}>Hand back to AI</button>
+              <button type="button" disabled={!can?.resolve} onClick={() => act('', { status: 'RESOLVED' }, 'PATCH')}>Resolve</button>
             </div>
             <ol class="log">
               {messages.map((m) => (
                 <li key={m.id} class={`from-${m.author}`}>
-                  <b>{m.author === 'visitor' ? (current ? visitorLabel(current) : 'Visitor') : m.author === 'ai' ? 'AI' : m.author === 'agent' ? (m.name ?? 'Team') : 'System'}</b> {m.text}
+                  <b>{m.author === 'visitor' ? (current ? visitorLabel(current) : 'Visitor') : m.author === 'ai' ? 'AI' : m.author === 'agent' ? nameOf(m.agent?.id) : 'System'}</b> {m.text}
                 </li>
               ))}
             </ol>
@@ -208,8 +260,8 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
                 void act('/replies', { message: reply }).then(() => setReply(''));
               }}
             >
-              <input aria-label="Reply" value={reply} onInput={(e) => setReply((e.target as HTMLInputElement).value)} placeholder="Reply as the team" />
-              <button type="submit">Send</button>
+              <input aria-label="Reply" value={reply} disabled={!can?.reply} onInput={(e) => setReply((e.target as HTMLInputElement).value)} placeholder={can?.reply === false ? 'Resolved: reopen it to reply' : `Reply as ${nameOf(me?.id)}`} />
+              <button type="submit" disabled={!can?.reply}>Send</button>
             </form>
           </div>
         )}

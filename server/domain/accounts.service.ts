@@ -3,6 +3,7 @@ import type { AuthContext } from './auth.js';
 import { AppError, notFound, validationFailed } from './errors.js';
 import { newId, nowIso } from './ids.js';
 import { SELF_HOSTED_PLAN } from './plans.js';
+import { cleanName } from './resources/members.js';
 import type { AccountRecord, Plan, Store, UserRecord } from './ports.js';
 
 export interface AccountView {
@@ -70,6 +71,13 @@ export class AccountsService {
     await this.store.accounts.update(auth.account.id, patch, at);
     const account = (await this.store.accounts.get(auth.account.id))!;
     return this.view({ ...auth, account });
+  }
+
+  /** `PATCH /me`: the token's user sets their own display name (members' PATCH needs members:write, which agents lack). */
+  async rename(auth: AuthContext, name: string | null) {
+    const clean = cleanName(name);
+    if (clean !== auth.user.name) await this.store.resources.members.setUserName(auth.user.id, clean);
+    return this.me({ ...auth, user: { ...auth.user, name: clean } });
   }
 
   /** `GET /me`: who the token is and what it may do. */

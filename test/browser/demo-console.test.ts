@@ -183,3 +183,54 @@ it('a burst of changes while the list is being read makes one more read, not one
   expect(errors).toEqual([]);
   await page.close();
 });
+
+it("shows one badge for the current condition, offers only the actions that apply, and names the team member as visitors see them, never by e-mail", { timeout: 90_000 }, async () => {
+  const base = (id: string) => `/api/v2/chatbots/${chatbotId}/conversations/${id}`;
+  const id = await visitorSays('I need a person, please.');
+  expect((await app.call('POST', `${base(id)}/escalate`, app.ownerToken)).status).toBe(200);
+  // A reply from a member with no display name yet: the widget shows the team's text, so does the console.
+  expect((await app.call('PATCH', '/api/v2/me', app.ownerToken, { name: null })).status).toBe(200);
+  expect((await app.call('POST', `${base(id)}/replies`, app.ownerToken, { message: 'Looking into it.' })).status).toBe(201);
+  expect((await app.call('POST', `${base(id)}/switch-to-ai`, app.ownerToken)).status).toBe(200);
+  expect((await app.call('POST', `${base(id)}/escalate`, app.ownerToken)).status).toBe(200);
+
+  const { page, errors } = await connectConsole(app.ownerToken);
+  await page.getByText('Agent console (live)').waitFor();
+  const row = page.locator(`.threads [data-thread-id="${id}"]`);
+  await row.click();
+  await page.locator('.log li', { hasText: 'Looking into it.' }).waitFor();
+  expect(await page.locator('.log li', { hasText: 'Looking into it.' }).locator('b').textContent()).toBe('Support team');
+  expect(await page.locator('.log').textContent()).not.toContain('@');
+  const button = (name: string) => page.locator('.actions button', { hasText: name });
+  const enabled = async () => Object.fromEntries(await Promise.all(['Take over', 'Hand back to AI', 'Resolve'].map(async (n) => [n, await button(n).isEnabled()])));
+  const badges = () => page.locator('.thread-head .badge').allTextContents();
+  expect(await badges()).toEqual(['Escalated']);
+  expect(await enabled()).toEqual({ 'Take over': true, 'Hand back to AI': true, Resolve: true });
+
+  // The agent names themself; taking over an escalated conversation shows it taken over, by them.
+  await page.getByLabel('Your name, as visitors see it').fill('Sam from Acme');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect.poll(() => page.getByRole('button', { name: 'Save name' }).isDisabled()).toBe(true);
+  await button('Take over').click();
+  await expect.poll(badges).toEqual(['Taken over']);
+  expect(await row.locator('.badge').allTextContents()).toEqual(['Taken over']);
+  expect(await page.locator('.thread-head .by').textContent()).toBe('by Sam from Acme');
+  expect(await enabled()).toEqual({ 'Take over': false, 'Hand back to AI': true, Resolve: true });
+  await page.getByLabel('Reply').fill('Hi, Sam here.');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.locator('.log li', { hasText: 'Hi, Sam here.' }).waitFor();
+  expect(await page.locator('.log li', { hasText: 'Hi, Sam here.' }).locator('b').textContent()).toBe('Sam from Acme');
+  // The earlier reply is the same person: it shows under their name now, as the widget shows it.
+  expect(await page.locator('.log li', { hasText: 'Looking into it.' }).locator('b').textContent()).toBe('Sam from Acme');
+  await page.locator('.console').scrollIntoViewIfNeeded();
+  await screenshot(page, 'demo-console-taken-over');
+
+  await button('Resolve').click();
+  await expect.poll(badges).toEqual(['Resolved']);
+  expect(await enabled()).toEqual({ 'Take over': false, 'Hand back to AI': false, Resolve: false });
+  expect(await page.getByLabel('Reply').isDisabled()).toBe(true);
+  await screenshot(page, 'demo-console-resolved');
+  expect(errors).toEqual([]);
+  await page.close();
+  expect((await app.call('PATCH', '/api/v2/me', app.ownerToken, { name: null })).status).toBe(200);
+});

@@ -50,7 +50,7 @@ const memberView = (m: MemberRecord, u: UserRecord): MemberView => ({
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A display name: trimmed, inner runs of white space made one space; blank is none. */
-const cleanName = (name: string | null): string | null => name?.replace(/\s+/g, ' ').trim() || null;
+export const cleanName = (name: string | null): string | null => name?.replace(/\s+/g, ' ').trim() || null;
 
 export class MembersService {
   constructor(private readonly deps: ResourceDeps) {}

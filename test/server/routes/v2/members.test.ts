@@ -198,6 +198,22 @@ describe('display name', () => {
     await t.call('PATCH', `${base(id)}/${om.id}`, token, { name: null });
   });
 
+  test('PATCH /me: an agent (member role, no members:write) names themself; the name is what their member entry shows', async () => {
+    const { user, token: agent } = await userWithToken(t, accountId, 'member');
+    const m = await invite(chatbotId, { email: user.email, role: 'member' });
+    expectError(await t.call('PATCH', `${base(chatbotId)}/${m.id}`, agent, { name: 'Dana' }), 403, 'TOKEN_SCOPE_NOT_ALLOWED');
+    const res = await t.call('PATCH', '/api/v2/me', agent, { name: '  Dana   from Support ' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.user).toMatchObject({ id: user.id, name: 'Dana from Support', role: 'member' });
+    expect((await t.call('GET', '/api/v2/me', agent)).body.data.user.name).toBe('Dana from Support');
+    expect((await t.call('GET', `${base(chatbotId)}/${m.id}`, token)).body.data.member.name).toBe('Dana from Support');
+    expect((await t.call('PATCH', '/api/v2/me', agent, { name: ' ' })).body.data.user.name).toBeNull();
+    expectError(await t.call('PATCH', '/api/v2/me', agent, { name: 'x'.repeat(81) }), 400, 'VALIDATION_FAILED');
+    expectError(await t.call('PATCH', '/api/v2/me', agent, { name: 'Dana', role: 'owner' }), 400, 'VALIDATION_FAILED');
+    const { token: reader } = await t.token({ access: 'custom', scopes: ['conversations:read'] });
+    expectError(await t.call('PATCH', '/api/v2/me', reader, { name: 'Nope' }), 403, 'TOKEN_SCOPE_NOT_ALLOWED');
+  });
+
   test('an existing user invited with another name keeps theirs; meta.warnings says so', async () => {
     const email = `keeps.${newId()}@x.test`;
     const first = await invite(chatbotId, { email, role: 'member', name: 'Kim' });
