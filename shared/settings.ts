@@ -187,31 +187,46 @@ export const READ_ONLY_SETTINGS = {
   personaId: text(64),
 };
 
-const patchObject = (fields: Record<string, TSchema>) =>
+const patchObject = (fields: Record<string, TSchema>, title: string) =>
   Type.Object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])), {
     additionalProperties: false,
     minProperties: 1,
+    title,
   });
 
-/** Body schema of `PATCH /chatbots/{id}/settings/{section}`. */
+/** Body schema of `PATCH /chatbots/{id}/settings/{section}` (named for the OpenAPI document, e.g. ChatModeSettingsPatch). */
 export const sectionPatchSchema = (section: SettingsSection) =>
-  patchObject(SECTION_FIELDS[section] as Record<string, TSchema>);
+  patchObject(SECTION_FIELDS[section] as Record<string, TSchema>, `${section.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('')}SettingsPatch`);
 
 /** Body of `PATCH /chatbots/{id}/settings`: several sections at once, keyed by section name. */
 export const settingsPatchSchema = Type.Object(
   Object.fromEntries(SETTINGS_SECTIONS.map((s) => [s, Type.Optional(sectionPatchSchema(s))])),
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, title: 'SettingsPatch' },
 );
 
-/** The full settings object as `GET /chatbots/{id}` returns it (every field, null when unset). */
+/** Credentials among the settings: encrypted at rest, shown masked, and only with `settings:read`. */
+export const TOKEN_SETTINGS = ['webhookToken', 'messagesWebhookToken', 'escalationWebhookToken', 'leadsWebhookToken'] as const;
+/** The owner's instructions to the model: shown only with `settings:read`. */
+export const INSTRUCTION_SETTINGS = ['systemPrompt', 'userPrompt'] as const;
+const PRIVATE_SETTINGS: readonly string[] = [...TOKEN_SETTINGS, ...INSTRUCTION_SETTINGS];
+
+/** Every settings field but title and description, each as `GET /chatbots/{id}/settings` returns it. */
+export const SETTINGS_FIELDS: Record<string, TSchema> = {
+  ...Object.fromEntries(SETTINGS_SECTIONS.flatMap((s) => Object.entries(SECTION_FIELDS[s])).filter(([k]) => k !== 'title' && k !== 'description')),
+  ...READ_ONLY_SETTINGS,
+};
+
+/**
+ * The full settings object as `GET /chatbots/{id}` returns it (every field, null when unset); the
+ * private fields only to a token with `settings:read`.
+ */
 export const chatbotSettingsSchema = Type.Object(
+  Object.fromEntries(Object.entries(SETTINGS_FIELDS).map(([k, v]) => [k, PRIVATE_SETTINGS.includes(k) ? Type.Optional(v) : v])),
   {
-    ...Object.fromEntries(
-      SETTINGS_SECTIONS.flatMap((s) => Object.entries(SECTION_FIELDS[s])).filter(([k]) => k !== 'title' && k !== 'description'),
-    ),
-    ...READ_ONLY_SETTINGS,
+    additionalProperties: false,
+    title: 'Settings',
+    description: `Every setting, null when unset. ${PRIVATE_SETTINGS.join(', ')} are present only for a token with settings:read (the tokens masked).`,
   },
-  { additionalProperties: false },
 );
 
 export type ChatbotSettings = Static<typeof chatbotSettingsSchema>;

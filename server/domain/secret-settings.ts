@@ -4,13 +4,10 @@
  * characters. Those and the model's instructions are returned only to a token with
  * `settings:read`; `chatbots:read` alone sees the chatbot without them.
  */
+import { INSTRUCTION_SETTINGS, TOKEN_SETTINGS } from '../../shared/settings.js';
 import type { AuthContext } from './auth.js';
 
-/** Credentials among the settings: encrypted at rest, masked in every response. */
-export const TOKEN_SETTINGS = ['webhookToken', 'messagesWebhookToken', 'escalationWebhookToken', 'leadsWebhookToken'] as const;
-
-/** Not credentials, but the owner's instructions to the model: withheld without `settings:read`. */
-const INSTRUCTION_SETTINGS = ['systemPrompt', 'userPrompt'] as const;
+export { TOKEN_SETTINGS };
 
 /** Any setting named like a secret (a webhook signing secret) is treated as one. */
 const SECRET_NAME = /secret/i;

@@ -10,6 +10,7 @@ import { type AuthContext, missingScopes, requireScopes } from '../domain/auth.j
 import { AppError } from '../domain/errors.js';
 import { requireActive } from '../domain/plans.js';
 import type { TokensService } from '../domain/tokens.service.js';
+import type { OpenApiParts } from './route.js';
 
 export type Access =
   | { public: true }
@@ -54,6 +55,8 @@ declare module 'fastify' {
     raw?: boolean;
     /** A legacy v0/v1 route: legacy bodies, with this success message (set by endpoint()). */
     legacy?: { message: string };
+    /** Schema parts only the OpenAPI document reads: full responses, a raw route's body (set by endpoint()). */
+    openapi?: OpenApiParts;
   }
   interface FastifyRequest {
     /** The caller of an authenticated route; reading it on a public route is a programming error. */

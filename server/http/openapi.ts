@@ -8,12 +8,13 @@ import Type from 'typebox';
 import { ERROR_CODES, ERROR_STATUS } from '../../shared/errors.js';
 import { SCOPES } from '../../shared/scopes.js';
 import type { Access } from './access.js';
+import { finishDocument } from './openapi-document.js';
 
 export const Meta = Type.Object({
   requestId: Type.String({ description: 'The x-request-id sent (1-64 of A-Z a-z 0-9 _ -) or a generated id' }),
   warnings: Type.Optional(Type.Array(Type.String())),
   nextCursor: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'List endpoints: null on the last page' })),
-});
+}, { title: 'Meta' });
 
 export const ErrorEnvelope = Type.Object(
   {
@@ -59,12 +60,92 @@ export const LegacyErrorBody = Type.Object(
 );
 
 const LEGACY_URL = /^\/api\/v[01](?:\/|$)/;
+const V2_URL = /^\/api\/v2(?:\/|$)/;
 const hidden = (schema: unknown, url: string) => ({ schema: { ...(schema as object), hide: true } as never, url });
 /** Each document keeps only its own error body among the shared schemas. */
-const dropSchema = (name: string) => ({ openapiObject }: { openapiObject: { components?: { schemas?: Record<string, unknown> } } }) => {
-  const schemas = { ...(openapiObject.components?.schemas ?? {}) };
+const dropSchema = (openapiObject: Record<string, unknown>, name: string) => {
+  const components = (openapiObject.components ?? {}) as { schemas?: Record<string, unknown> };
+  const schemas = { ...(components.schemas ?? {}) };
   delete schemas[name];
-  return { ...openapiObject, components: { ...openapiObject.components, schemas } };
+  return { ...openapiObject, components: { ...components, schemas } };
+};
+/** Shared schemas keep their $id as the component name (#/components/schemas/ErrorEnvelope), not def-N. */
+const refResolver = {
+  buildLocalReference: (json: Record<string, unknown>, _baseUri: unknown, _fragment: unknown, i: number) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+};
+type Documented = { openapiObject: Record<string, unknown> };
+/** A route's schema with what only the document reads (full responses, a raw route's body) put in. */
+const documented = (schema: unknown, config: { openapi?: object }) => ({ ...((schema ?? {}) as object), ...config.openapi });
+
+const LICENSE = { name: 'MIT', identifier: 'MIT' };
+
+/** Response headers, referenced from each response that may carry them (openapi-document.ts). */
+const HEADERS = {
+  'X-Request-Id': {
+    description: 'The request id: the X-Request-Id sent (1-64 of A-Z a-z 0-9 _ -) or a generated one; also in `meta.requestId`. Quote it when reporting a problem.',
+    schema: { type: 'string' },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when the Idempotency-Key was seen before: nothing new was stored and the answer is the one stored the first time.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'Retry-After': {
+    description: '429 RATE_LIMITED and CHATBOT_PAGES_LIMIT_REACHED, 502 UPSTREAM_UNAVAILABLE and 503: seconds to wait before trying again (when known).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'WWW-Authenticate': {
+    description: '401 only: `Bearer resource_metadata="…"` naming the protected resource metadata (RFC 9728), where clients discover how to get a token.',
+    schema: { type: 'string' },
+  },
+  Allow: {
+    description: '405 METHOD_NOT_ALLOWED only (another method on this path): the methods the path accepts.',
+    schema: { type: 'string' },
+  },
+};
+
+const TAGS: Record<string, string> = {
+  health: 'Reachability',
+  account: 'The token, its user and account, usage',
+  billing: 'Invoices',
+  tokens: 'API tokens',
+  chatbots: 'Chatbots',
+  settings: "A chatbot's settings, whole or by section",
+  webhooks: 'Webhook state, deliveries, signing secret',
+  identity: 'Identity verification of signed-in visitors',
+  icons: "The chatbot's icons",
+  analytics: "A chatbot's figures",
+  knowledge: 'Knowledge sources: links, websites, sitemaps, videos, text, files, Confluence',
+  documents: 'Documents and ingest jobs',
+  conversations: 'Conversations and their messages, escalation and take-over',
+  starters: 'Conversation starters',
+  followups: 'Follow-ups',
+  instructions: 'Instructions to the language model',
+  personas: 'Personas',
+  'custom-responses': 'Fixed answers to given questions',
+  tags: 'Conversation tags',
+  members: "The chatbot's team",
+  leads: 'Leads collected from visitors',
+  'knowledge-gaps': 'Questions the assistant could not answer',
+  oauth: 'OAuth 2.0 device authorization grant (RFC 8628): how a CLI or device gets a token',
+  legacy: 'The legacy v0 API',
+  links: 'The legacy v1 links route',
+};
+
+const hasHeaderParam = (op: Record<string, unknown>, name: string) =>
+  ((op.parameters as Array<{ in: string; name: string }> | undefined) ?? []).some((p) => p.in === 'header' && p.name.toLowerCase() === name);
+
+/** Which headers each response of an operation may carry. */
+function headersBy(status: string, op: Record<string, unknown>): string[] {
+  const secured = Array.isArray(op.security) && op.security.length > 0;
+  if (/^2/.test(status)) return ['X-Request-Id', ...(hasHeaderParam(op, 'idempotency-key') ? ['Idempotent-Replayed'] : [])];
+  if (status === '4XX') return ['X-Request-Id', ...(secured ? ['WWW-Authenticate'] : []), 'Retry-After', 'Allow'];
+  if (status === '5XX' || status === '429' || status === '503') return ['X-Request-Id', 'Retry-After'];
+  return ['X-Request-Id'];
+}
+
+const scopeText = (scope: string) => {
+  const [resource, action] = scope.split(':');
+  return `${action.charAt(0).toUpperCase()}${action.slice(1)} ${resource}`;
 };
 
 export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
@@ -74,11 +155,13 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
       info: {
         title: 'Parley API',
         version: '2.0.0',
+        license: LICENSE,
         description: [
           'Every response is the envelope `{ok, data | error, meta}`; `ok` is false on every error.',
-          'Authenticate with `Authorization: Bearer <token>` (all routes but GET /health and this document).',
+          'Authenticate with `Authorization: Bearer <token>` (all routes but GET /health, the OAuth endpoints and this document).',
           'Each operation lists the scopes it needs in `security` and `x-required-scopes`; a token lacking one gets 403 TOKEN_SCOPE_NOT_ALLOWED with `error.details.requiredScopes`.',
           'Lists are keyset-paginated: pass `meta.nextCursor` as `cursor` until it is null.',
+          'Every response carries `X-Request-Id`. Made for SDK generators: each operation has an `operationId`, shared shapes are named components, and `required` fields are always present. Also served as YAML at /api/v2/openapi.yaml.',
           `Scopes: ${SCOPES.join(', ')}.`,
         ].join('\n\n'),
       },
@@ -89,43 +172,57 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
             type: 'http',
             scheme: 'bearer',
             description:
-              'An opaque API token; never check it for a prefix. Made in the dashboard or CLI (`tokens create`), through `POST /tokens`, or by the OAuth 2.0 device authorization grant (RFC 8628; public client id `parley-cli`): ' +
-              `POST ${siteUrl}/oauth/device_authorization, approve at ${siteUrl}/device, poll POST ${siteUrl}/oauth/token. ` +
-              `Discovery: ${siteUrl}/.well-known/oauth-authorization-server and ${siteUrl}/.well-known/oauth-protected-resource/api/v2, which every 401's WWW-Authenticate names.`,
+              'An opaque API token; never check it for a prefix. Made in the dashboard or CLI (`tokens create`), through `POST /tokens`, or by the OAuth 2.0 device authorization grant (see `oauth2`).',
           },
+          oauth2: {
+            type: 'oauth2',
+            description: [
+              'The OAuth 2.0 device authorization grant (RFC 8628, grant type `urn:ietf:params:oauth:grant-type:device_code`; public client id `parley-cli`, no client secret).',
+              `POST ${siteUrl}/oauth/device_authorization (form fields client_id, scope), show the user \`verification_uri\` and \`user_code\`, then poll POST ${siteUrl}/oauth/token (grant_type, device_code, client_id) every \`interval\` seconds until it answers the access token, a bearer token like any other.`,
+              'OpenAPI 3.1 has no flow object for this grant: it is described in `x-deviceAuthorization` (the shape of OpenAPI 3.2\'s `deviceAuthorization` flow) and in the authorization server metadata (RFC 8414) at `x-oauth2MetadataUrl`.',
+              `Discovery: ${siteUrl}/.well-known/oauth-authorization-server and ${siteUrl}/.well-known/oauth-protected-resource/api/v2, which every 401's WWW-Authenticate names.`,
+            ].join(' '),
+            flows: {
+              'x-deviceAuthorization': {
+                deviceAuthorizationUrl: `${siteUrl}/oauth/device_authorization`,
+                tokenUrl: `${siteUrl}/oauth/token`,
+                grantType: 'urn:ietf:params:oauth:grant-type:device_code',
+                scopes: Object.fromEntries(SCOPES.map((s) => [s, scopeText(s)])),
+              },
+            },
+            'x-oauth2MetadataUrl': `${siteUrl}/.well-known/oauth-authorization-server`,
+          } as never,
         },
       },
     },
     hideUntagged: false,
-    // Shared schemas keep their $id as the component name (#/components/schemas/ErrorEnvelope),
-    // not the default def-N, so clients generate readable type names.
-    refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
-    },
-    transformObject: dropSchema('LegacyErrorBody') as never,
+    refResolver,
+    transformObject: (({ openapiObject }: Documented) =>
+      finishDocument(dropSchema(openapiObject, 'LegacyErrorBody'), { tags: TAGS, headers: HEADERS, headersBy })) as never,
     transform({ schema, url, route }) {
       if (LEGACY_URL.test(url)) return hidden(schema, url);
-      const config = (route.config ?? {}) as { access?: Access };
-      const out: Record<string, unknown> = { ...(schema ?? {}) };
-      const path = url.replace(/^\/api\/v2/, '') || '/';
+      const config = (route.config ?? {}) as { access?: Access; openapi?: object };
+      const out: Record<string, unknown> = documented(schema, config);
       const access = config.access;
       if (access && !access.public && !access.legacyKey) {
-        out.security = [{ bearerAuth: access.scopes }];
+        out.security = [{ bearerAuth: access.scopes }, { oauth2: access.scopes }];
         out['x-required-scopes'] = access.scopes;
         const scopeText = access.scopes.length ? `Scopes: ${access.scopes.join(', ')}.` : 'Any valid token.';
         out.description = [schema?.description, scopeText].filter(Boolean).join('\n\n');
       } else {
         out.security = [];
       }
-      return { schema: out as typeof schema, url: path };
+      // Routes outside /api/v2 (the OAuth endpoints) are relative to the site itself.
+      if (!V2_URL.test(url)) return { schema: { ...out, servers: [{ url: siteUrl }] } as typeof schema, url };
+      return { schema: out as typeof schema, url: url.replace(/^\/api\/v2/, '') || '/' };
     },
   };
 }
 
 /**
- * The legacy document ({site_url}/openapi.yaml): the v0 routes and the v1 links route, from the
- * same route schemas, under the server {site_url}/api. Registered as a second swagger instance
- * (`app.legacySwagger`), it hides every other route.
+ * The legacy document ({site_url}/openapi.yaml, also as /openapi.json): the v0 routes and the v1
+ * links route, from the same route schemas, under the server {site_url}/api. Registered as a
+ * second swagger instance (`app.legacySwagger`), it hides every other route.
  */
 export function legacySwaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
   return {
@@ -135,12 +232,14 @@ export function legacySwaggerOptions(siteUrl: string): FastifyDynamicSwaggerOpti
       info: {
         title: 'Parley legacy API (v0, and v1 links)',
         version: '0.0.0',
+        license: LICENSE,
         description: [
           'The legacy API, kept for existing integrations; new work should use v2 ({site_url}/api/v2, described at /api/v2/openapi.json).',
           'It is a thin mapping onto the same services as v2: a chatbot made here is the same chatbot in v2, with the same rules and limits.',
           'Authenticate with `Authorization: Bearer <legacy API key>` (operator CLI: `legacy-keys create`). The key acts as the account owner and has no scopes; v2 tokens are refused here (401 TOKEN_NOT_VALID). A missing, malformed or unknown key is 401.',
           'Success: `{success: true, message, data}` with the resource itself (or a whole list: no pagination) in `data`. Error: `{success: false, message, data: null, error: {code, message, details}}`; `details` lists failing fields as `{path, message}` (path an array) or is null. The codes are v2\'s.',
           'Deletes need no confirmation. Routes new in v2 (custom responses, documents, sources, file upload, leads, members, tags, analytics, take over, release to AI, replies, account, usage, billing, tokens) answer 404 here.',
+          'Served as YAML at /openapi.yaml and as JSON at /openapi.json; every operation has an `operationId`.',
         ].join('\n\n'),
       },
       servers: [{ url: `${siteUrl}/api` }],
@@ -152,13 +251,18 @@ export function legacySwaggerOptions(siteUrl: string): FastifyDynamicSwaggerOpti
       security: [{ legacyKey: [] }],
     },
     hideUntagged: false,
-    refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
-    },
-    transformObject: dropSchema('ErrorEnvelope') as never,
-    transform({ schema, url }) {
+    refResolver,
+    transformObject: (({ openapiObject }: Documented) =>
+      finishDocument(dropSchema(openapiObject, 'ErrorEnvelope'), { tags: TAGS, headers: HEADERS, headersBy: legacyHeadersBy })) as never,
+    transform({ schema, url, route }) {
       if (!LEGACY_URL.test(url)) return hidden(schema, url);
-      return { schema: { ...(schema ?? {}), security: [{ legacyKey: [] }] } as typeof schema, url: url.replace(/^\/api/, '') };
+      const config = (route.config ?? {}) as { openapi?: object };
+      return { schema: { ...documented(schema, config), security: [{ legacyKey: [] }] } as typeof schema, url: url.replace(/^\/api/, '') };
     },
   };
+}
+
+/** The legacy routes answer the same headers, WWW-Authenticate on every 401 (all need a key). */
+function legacyHeadersBy(status: string, op: Record<string, unknown>): string[] {
+  return headersBy(status, { ...op, security: [{ legacyKey: [] }] });
 }

@@ -39,8 +39,21 @@ export interface EndpointSpec {
    * and `{success: false, message, data: null, error}`), `message` being its success text.
    */
   legacy?: { message: string };
+  /** Stable camelCase name of the operation for SDK generators; by default derived from method and path (openapi-document.ts). */
+  operationId?: string;
+  /**
+   * A raw route's request body and answers as the OpenAPI document states them (per content type);
+   * fastify neither validates nor serialises by them (the OAuth endpoints read forms by hand).
+   */
+  documented?: OpenApiParts;
   /** Further route config (e.g. rate limits). */
-  config?: Omit<FastifyContextConfig, 'access' | 'successStatus' | 'raw' | 'legacy'>;
+  config?: Omit<FastifyContextConfig, 'access' | 'successStatus' | 'raw' | 'legacy' | 'openapi'>;
+}
+
+/** Route schema parts that only the OpenAPI document reads (route config `openapi`). */
+export interface OpenApiParts {
+  body?: { content: Record<string, { schema: unknown }> };
+  response?: Record<string, unknown>;
 }
 
 const ERROR = { $ref: 'ErrorEnvelope#' };
@@ -91,7 +104,7 @@ export function successSchema(data: TSchema | undefined) {
   return {
     type: 'object',
     required: ['ok', 'data', 'meta'],
-    properties: { ok: { type: 'boolean', const: true }, data: data ? forReply(data) : {}, meta: Meta },
+    properties: { ok: { type: 'boolean', const: true }, data: data ?? {}, meta: Meta },
   } as const;
 }
 
@@ -100,11 +113,14 @@ export function legacySuccessSchema(data: TSchema | undefined) {
   return {
     type: 'object',
     required: ['success', 'message', 'data'],
-    properties: { success: { type: 'boolean', const: true }, message: { type: 'string' }, data: data ? forReply(data) : {} },
+    properties: { success: { type: 'boolean', const: true }, message: { type: 'string' }, data: data ?? {} },
   } as const;
 }
 
-/** `schema.response` of a route: its success statuses and the error envelope (or the legacy bodies). */
+/**
+ * A route's responses: its success statuses and the error envelope (or the legacy bodies), in full.
+ * The OpenAPI document publishes them as they are; fastify serialises by their forReply() form.
+ */
 export function responseSchemas(data: TSchema | undefined, statuses: number[], legacy = false) {
   const response: Record<string, object> = {};
   const error = legacy ? LEGACY_ERROR : ERROR;
@@ -122,14 +138,18 @@ type RequestParts<S extends EndpointSpec> = {
 };
 
 export function endpoint<S extends EndpointSpec>(spec: S) {
-  const { access, data, status = 200, alsoStatus = [], raw, config, legacy, ...schema } = spec;
+  const { access, data, status = 200, alsoStatus = [], raw, config, legacy, documented, ...schema } = spec;
+  const response = raw ? undefined : responseSchemas(data, [status, ...alsoStatus], !!legacy);
+  const openapi: OpenApiParts | undefined = response ? { response } : documented;
   return {
     // `response` is typed loosely on purpose: handlers return `data`; the envelope is added by a hook.
-    schema: { ...schema, ...(raw ? {} : { response: responseSchemas(data, [status, ...alsoStatus], !!legacy) as Record<string, unknown> }) } as Omit<
+    schema: { ...schema, ...(response ? { response: forReply(response) as Record<string, unknown> } : {}) } as Omit<
       S,
-      'access' | 'data' | 'status' | 'alsoStatus' | 'raw' | 'config' | 'legacy'
+      'access' | 'data' | 'status' | 'alsoStatus' | 'raw' | 'config' | 'legacy' | 'documented'
     > &
       RequestParts<S> & { response?: Record<string, unknown> },
-    config: { ...config, access, ...(status !== 200 ? { successStatus: status } : {}), ...(raw ? { raw } : {}), ...(legacy ? { legacy } : {}) } as FastifyContextConfig,
+    config: {
+      ...config, access, ...(status !== 200 ? { successStatus: status } : {}), ...(raw ? { raw } : {}), ...(legacy ? { legacy } : {}), ...(openapi ? { openapi } : {}),
+    } as FastifyContextConfig,
   };
 }

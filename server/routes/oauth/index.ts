@@ -12,9 +12,12 @@ import { AppError } from '../../domain/errors.js';
 import { DEVICE_CODE_GRANT, OAuthError } from '../../domain/oauth/device-flow.service.js';
 import { endpoint } from '../../http/route.js';
 import { devicePage } from './device-page.js';
+import { DEVICE_AUTHORIZATION, REVOKE, TOKEN } from './openapi.js';
 import { LOCALES } from './strings.js';
 
 const PUBLIC = { public: true } as const;
+/** The tag of these routes in the v2 OpenAPI document (openapi.ts says what they read and answer). */
+const tags = ['oauth'];
 /** Forms of a few fields: anything larger is not a sign-in or an OAuth request. */
 const FORM_LIMIT = 16 * 1024;
 
@@ -92,7 +95,10 @@ export async function oauthRoutes(app: FastifyInstance) {
 
     oauth.post(
       '/oauth/device_authorization',
-      endpoint({ access: PUBLIC, raw: true, hide: true, config: { rateLimit: { max: 30, timeWindow: '1 minute' } } }),
+      endpoint({
+        access: PUBLIC, raw: true, tags, operationId: 'startDeviceAuthorization', summary: 'Start the device authorization grant: a device code and a user code (RFC 8628)',
+        documented: DEVICE_AUTHORIZATION, config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      }),
       async (request, reply) => {
         const started = await flow.authorize({ clientId: param(request, 'client_id'), scope: param(request, 'scope'), chatbots: param(request, 'chatbots') });
         const compact = started.userCode.replace('-', '');
@@ -109,7 +115,10 @@ export async function oauthRoutes(app: FastifyInstance) {
 
     oauth.post(
       '/oauth/token',
-      endpoint({ access: PUBLIC, raw: true, hide: true, config: { rateLimit: { max: 120, timeWindow: '1 minute' } } }),
+      endpoint({
+        access: PUBLIC, raw: true, tags, operationId: 'requestToken', summary: 'Poll for the access token of a device code (RFC 8628 3.4)',
+        documented: TOKEN, config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+      }),
       async (request, reply) => {
         const grant = param(request, 'grant_type');
         if (!grant) throw new OAuthError('invalid_request', 'grant_type is required');
@@ -121,7 +130,10 @@ export async function oauthRoutes(app: FastifyInstance) {
 
     oauth.post(
       '/oauth/revoke',
-      endpoint({ access: PUBLIC, raw: true, hide: true, config: { rateLimit: { max: 30, timeWindow: '1 minute' } } }),
+      endpoint({
+        access: PUBLIC, raw: true, tags, operationId: 'revokeOAuthToken', summary: 'Revoke a token the device grant issued (RFC 7009)',
+        documented: REVOKE, config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      }),
       async (request, reply) => {
         await flow.revoke({ clientId: param(request, 'client_id'), token: param(request, 'token') });
         return ok(reply, {});

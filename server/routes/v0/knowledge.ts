@@ -17,14 +17,14 @@ export default async function knowledge(fastify: FastifyInstance) {
 
   app.post('/chatbots/:chatbotId/links', endpoint({
     ...v0('Links added', ['knowledge:write']), status: 202, data: StartedJob, tags,
-    summary: 'Add pages by URL (v2 POST .../knowledge/links)', description: `A URL already known updates its document. ${ADDED}`,
+    operationId: 'addLinks', summary: 'Add pages by URL (v2 POST .../knowledge/links)', description: `A URL already known updates its document. ${ADDED}`,
     params: ChatbotParams,
     body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
   }), async (request) => service.addLinks(request.auth, request.params.chatbotId, request.body.urls));
 
   app.post('/chatbots/:chatbotId/custom-content', endpoint({
     ...v0('Custom content added', ['knowledge:write']), status: 202, data: StartedJob, tags,
-    summary: 'Add free text (v2 POST .../knowledge/text)',
+    operationId: 'addCustomContent', summary: 'Add free text (v2 POST .../knowledge/text)',
     description: `Each call adds one text document (Markdown headings structure it); \`title\` defaults to "Custom content". The Chatbot's \`customContent\` shows the text while its document exists. ${ADDED}`,
     params: ChatbotParams,
     body: Type.Object({

@@ -41,7 +41,7 @@ export default async function threads(fastify: FastifyInstance) {
 
   app.post('/chatbots/:chatbotId/message', endpoint({
     ...v0('Message sent', ['conversations:write']), status: 201, data: SentMessage, tags,
-    summary: 'Send a visitor message: to a new thread, or to `threadId`',
+    operationId: 'sendMessage', summary: 'Send a visitor message: to a new thread, or to `threadId`',
     description:
       'Without `threadId` it starts a thread (v2 POST /chatbots/{chatbotId}/messages), with it it continues that one (v2 POST .../conversations/{threadId}/messages). ' +
       `data.answer is the AI's answer or null (taken over, escalated, HUMAN_ONLY). ${CLOSED}${IDEMPOTENCY}`,

@@ -38,7 +38,7 @@ export default async function v1Links(fastify: FastifyInstance) {
 
   app.post('/chatbots/:chatbotId/links', endpoint({
     ...v0('Links added', ['knowledge:write']), status: 202, data: StartedJob, tags: ['knowledge'],
-    summary: 'Add knowledge by source type (v2 POST .../knowledge/links, /website, /sitemap, /youtube)',
+    operationId: 'addKnowledgeV1', summary: 'Add knowledge by source type (v2 POST .../knowledge/links, /website, /sitemap, /youtube)',
     description: `URLS_LIST and YOUTUBE take \`urls\`; WEBSITE and SITEMAP take \`url\` and their crawl options. A field the source type does not read is 400 VALIDATION_FAILED. ${ADDED}`,
     params: ChatbotParams, body: Body,
   }), async (request) => {

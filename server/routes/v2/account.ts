@@ -5,7 +5,7 @@ import { ROLES } from '../../../shared/scopes.js';
 import { paged } from '../../http/envelope.js';
 import { endpoint } from '../../http/route.js';
 import { nullable, one, page } from './resource-schemas.js';
-import { pageQuery } from './schemas.js';
+import { pageQuery, Time } from './schemas.js';
 
 const Plan = Type.Object({
   name: Type.String(),
@@ -21,8 +21,8 @@ const Account = Type.Object({
   name: Type.String(),
   plan: Plan,
   role: Type.Enum([...ROLES], { description: 'Your role in the account' }),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
+  createdAt: Time,
+  updatedAt: Time,
 });
 const Meter = Type.Object({ used: Type.Integer(), limit: nullable(Type.Integer({ description: 'null: no limit' })) });
 const Usage = Type.Object({
@@ -41,7 +41,7 @@ const Invoice = Type.Object({
   periodStart: Type.String(),
   periodEnd: Type.String(),
   url: nullable(Type.String()),
-  createdAt: Type.String(),
+  createdAt: Time,
 });
 
 export default async function account(fastify: FastifyInstance) {

@@ -5,7 +5,7 @@ import { chatbotSettingsSchema, settingsPatchSchema } from '../../../shared/sett
 import { paged } from '../../http/envelope.js';
 import { endpoint } from '../../http/route.js';
 import { nullable, one, page } from './resource-schemas.js';
-import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
+import { ChatbotParams, ConfirmQuery, pageQuery, Time } from './schemas.js';
 
 export const CreateChatbot = Type.Object(
   {
@@ -22,10 +22,10 @@ export const ChatbotSchema = Type.Object({
   description: Type.String(),
   createdById: Type.String(),
   createdByEmail: nullable(Type.String()),
-  createdAt: Type.String({ description: 'ISO-8601 UTC' }),
-  updatedAt: Type.String({ description: 'ISO-8601 UTC' }),
+  createdAt: Time,
+  updatedAt: Time,
   settings: chatbotSettingsSchema,
-});
+}, { title: 'Chatbot' });
 
 export default async function chatbots(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -24,7 +24,7 @@ export default async function confluence(fastify: FastifyInstance) {
   const read = { access: { scopes: ['knowledge:read' as const] } };
 
   app.post('/chatbots/:chatbotId/knowledge/sources/confluence', endpoint({ access: { scopes: ['knowledge:write'] }, status: 201, alsoStatus: [200], data: one('source', SourceSchema), tags: ['knowledge'],
-      summary: 'Connect a Confluence site (Cloud or Data Center)',
+      operationId: 'connectConfluence', summary: 'Connect a Confluence site (Cloud or Data Center)',
       description:
         'Tries the credentials once (GET /rest/api/user/current), then stores the connection with the token encrypted; no route ever returns it. ' +
         'Cloud (`deployment: "cloud"`, the default for *.atlassian.net): `email` + an Atlassian API token, Basic auth. Data Center (the default elsewhere): a personal access token, Bearer auth. ' +
@@ -51,7 +51,7 @@ export default async function confluence(fastify: FastifyInstance) {
   });
 
   app.get('/chatbots/:chatbotId/knowledge/sources/confluence/spaces', endpoint({ ...read, data: page('spaces', ConfluenceSpaceSchema), tags: ['knowledge'],
-      summary: 'Spaces the connected Confluence account can read',
+      operationId: 'listConfluenceSpaces', summary: 'Spaces the connected Confluence account can read',
       description: 'Each with `imported` (already in the selection). Paginated over Confluence\'s own paging; 400 VALIDATION_FAILED when Confluence no longer accepts the stored token.',
       params: ChatbotParams,
       querystring: Type.Object({ ...pageQuery(20, 100).properties, connectionId: ConnectionId }, { additionalProperties: false }) }), async (request) => {
@@ -61,7 +61,7 @@ export default async function confluence(fastify: FastifyInstance) {
   });
 
   app.get('/chatbots/:chatbotId/knowledge/sources/confluence/pages', endpoint({ ...read, data: page('pages', ConfluencePageSchema), tags: ['knowledge'],
-      summary: 'Current pages of a space (or of every readable space) to choose from',
+      operationId: 'listConfluencePages', summary: 'Current pages of a space (or of every readable space) to choose from',
       description: 'Each with id, title, spaceKey, url, version, updatedAt and `imported`. 404 NOT_FOUND for a space Confluence does not know.',
       params: ChatbotParams,
       querystring: Type.Object({ ...pageQuery(20, 100).properties, connectionId: ConnectionId, spaceKey: Type.Optional(SpaceKey) }, { additionalProperties: false }) }), async (request) => {
@@ -71,7 +71,7 @@ export default async function confluence(fastify: FastifyInstance) {
   });
 
   app.post('/chatbots/:chatbotId/knowledge/sources/:connectionId/import', endpoint({ access: { scopes: ['knowledge:write'] }, status: 202, data: StartedJob, tags: ['knowledge'],
-      summary: 'Import Confluence spaces and pages',
+      operationId: 'importConfluence', summary: 'Import Confluence spaces and pages',
       description:
         'Adds the spaces (all their current pages) and pages to the connection\'s selection and imports them now as one ingest job (202, follow it with GET .../ingest-jobs/{jobId}). ' +
         'The whole selection is fetched again by POST .../knowledge/sources/{connectionId}/sync and every syncIntervalMinutes; unchanged pages (same content hash) keep their chunks. ' +

@@ -2,8 +2,8 @@
 import Type from 'typebox';
 import { LAST_MESSAGE_PREVIEW } from '../../../shared/conversations.js';
 import { nullable } from './resource-schemas.js';
+import { Time } from './schemas.js';
 
-const Time = Type.String({ description: 'ISO-8601 UTC' });
 
 export const ChatUserSchema = Type.Object({
   id: Type.String(),
@@ -12,7 +12,7 @@ export const ChatUserSchema = Type.Object({
   phone: nullable(Type.String()),
   verified: Type.Boolean({ description: 'The e-mail address was verified with a one-time code' }),
   createdAt: Time,
-});
+}, { title: 'ChatUser' });
 
 export const ThreadSchema = Type.Object({
   threadId: Type.String(),
@@ -39,7 +39,7 @@ export const ThreadSchema = Type.Object({
   }, { description: 'The latest message, to tell conversations apart in a list' })),
   tags: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), color: nullable(Type.String()) })),
   seq: Type.Integer({ description: 'The last event number; a client that saw it has seen every change before it' }),
-});
+}, { title: 'Conversation' });
 
 const SourceRef = Type.Object({
   documentId: Type.String(),
@@ -49,7 +49,7 @@ const SourceRef = Type.Object({
   headingPath: Type.Array(Type.String()),
   page: Type.Optional(Type.Integer()),
   startSeconds: Type.Optional(Type.Number()),
-});
+}, { title: 'SourceRef' });
 
 export const MessageSchema = Type.Object({
   id: Type.String(),
@@ -70,7 +70,7 @@ export const MessageSchema = Type.Object({
   seq: Type.Integer(),
   createdAt: Time,
   updatedAt: Time,
-});
+}, { title: 'Message' });
 
 /** `data` of a visitor message: it, and the AI's answer or null. */
 export const VisitorMessage = Type.Object({ message: MessageSchema, answer: nullable(MessageSchema) });

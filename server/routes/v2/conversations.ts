@@ -64,7 +64,7 @@ export default async function conversations(fastify: FastifyInstance) {
   const read = { access: { scopes: ['conversations:read' as const] } };
   const write = { access: { scopes: ['conversations:write' as const] } };
 
-  app.post('/chatbots/:chatbotId/messages', endpoint({ ...write, status: 201, data: Type.Object({ conversation: ThreadSchema, ...VisitorMessage.properties }), tags: ['conversations'], summary: "Start a conversation with the visitor's first message",
+  app.post('/chatbots/:chatbotId/messages', endpoint({ ...write, status: 201, data: Type.Object({ conversation: ThreadSchema, ...VisitorMessage.properties }), tags: ['conversations'], operationId: 'startConversation', summary: "Start a conversation with the visitor's first message",
       description: `Returns the new conversation, the visitor message and the answer (null when the AI does not answer: HUMAN_ONLY chat mode).${IDEMPOTENCY}`,
       params: ChatbotParams,
       headers: IdempotencyHeaders,
@@ -105,7 +105,7 @@ export default async function conversations(fastify: FastifyInstance) {
       params: ThreadParams,
       body: ThreadPatch }), async (request) => team.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never));
 
-  app.post('/chatbots/:chatbotId/conversations/:threadId/messages', endpoint({ ...write, status: 201, data: VisitorMessage, tags: ['conversations'], summary: "Send a visitor message (the AI answers when the conversation's condition lets it)",
+  app.post('/chatbots/:chatbotId/conversations/:threadId/messages', endpoint({ ...write, status: 201, data: VisitorMessage, tags: ['conversations'], operationId: 'sendVisitorMessage', summary: "Send a visitor message (the AI answers when the conversation's condition lets it)",
       description: `data.message is the visitor message; data.answer the AI's answer or null (taken over, escalated, HUMAN_ONLY). ${CLOSED}${IDEMPOTENCY}`,
       params: ThreadParams,
       headers: IdempotencyHeaders,
@@ -138,7 +138,7 @@ export default async function conversations(fastify: FastifyInstance) {
     return team.reply(request.auth, request.params.chatbotId, request.params.threadId, request.body);
   });
 
-  app.post('/chatbots/:chatbotId/conversations/bulk', endpoint({ ...write, data: BulkResult, tags: ['conversations'], summary: 'Resolve, reopen, tag, untag or delete several conversations',
+  app.post('/chatbots/:chatbotId/conversations/bulk', endpoint({ ...write, data: BulkResult, tags: ['conversations'], operationId: 'bulkUpdateConversations', summary: 'Resolve, reopen, tag, untag or delete several conversations',
       description: '`delete` needs `"confirm": true` in the body (400 CONFIRMATION_REQUIRED otherwise, nothing deleted) and the conversations:delete scope. Each thread gets its own result.',
       params: ChatbotParams,
       body: Type.Object({

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { ICON_TYPES } from '../../../shared/settings.js';
 import { validationFailed } from '../../domain/errors.js';
-import { ChatbotParams, ConfirmQuery } from './schemas.js';
+import { ChatbotParams, ConfirmQuery, Time } from './schemas.js';
 import { endpoint } from '../../http/route.js';
 import { one } from './resource-schemas.js';
 
@@ -16,7 +16,7 @@ export const Icon = Type.Object({
   size: Type.Integer({ description: 'Bytes' }),
   url: Type.String({ description: 'Public URL of the image' }),
   setting: Type.String({ description: 'The *IconSrcId setting that now holds the URL' }),
-  createdAt: Type.String(),
+  createdAt: Time,
 });
 export const DeletedIcon = Type.Object({ type: Type.String(), setting: Type.String(), ids: Type.Array(Type.String()) });
 
@@ -50,7 +50,7 @@ export default async function icons(fastify: FastifyInstance) {
   app.post(
     '/chatbots/:chatbotId/icons',
     endpoint({ access: { scopes: ['settings:write'] }, status: 201, data: one('icon', Icon), tags: ['icons'],
-        summary: 'Upload an icon (multipart/form-data)',
+        operationId: 'uploadIcon', summary: 'Upload an icon (multipart/form-data)',
         description: `${ICON_FORM} The icon replaces the previous one of that type and its public URL goes into the matching *IconSrcId setting.`,
         params: ChatbotParams,
         querystring: IconTypeQuery }),

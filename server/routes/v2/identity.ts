@@ -31,7 +31,7 @@ export default async function identity(fastify: FastifyInstance) {
 
   app.post('/chatbots/:chatbotId/identity-secret', endpoint({
     access: { scopes: ['settings:write'] }, status: 201,
-    tags, summary: 'Make or rotate the identity secret (shown once)',
+    tags, operationId: 'rotateIdentitySecret', summary: 'Make or rotate the identity secret (shown once)',
     description:
       'Answers 201 with a new secret; any earlier secret stops working at once (identities it signed are refused with IDENTITY_NOT_VALID), ' +
       'and the widget sessions its claims opened end, renewed ones included: renewing is refused and open sockets close (4001 SESSION_NOT_VALID). ' +

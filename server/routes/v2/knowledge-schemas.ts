@@ -1,8 +1,8 @@
 /** The shapes of knowledge in `data`: sources, documents, ingest jobs, Confluence spaces and pages. */
 import Type from 'typebox';
 import { nullable } from './resource-schemas.js';
+import { Time } from './schemas.js';
 
-const Time = Type.String({ description: 'ISO-8601 UTC' });
 
 export const SourceSchema = Type.Object({
   id: Type.String(),
@@ -18,7 +18,7 @@ export const SourceSchema = Type.Object({
   hasCredentials: Type.Boolean({ description: 'Credentials are stored (they are never returned)' }),
   createdAt: Time,
   updatedAt: Time,
-});
+}, { title: 'Source' });
 
 export const DocumentSchema = Type.Object({
   id: Type.String(),
@@ -32,7 +32,7 @@ export const DocumentSchema = Type.Object({
   error: nullable(Type.String()),
   createdAt: Time,
   updatedAt: Time,
-});
+}, { title: 'Document' });
 
 export const JobSchema = Type.Object({
   id: Type.String(),
@@ -46,7 +46,7 @@ export const JobSchema = Type.Object({
   createdAt: Time,
   startedAt: nullable(Time),
   finishedAt: nullable(Time),
-});
+}, { title: 'Job' });
 
 /** `data` of a request that starts (or hands back) an ingest job. */
 export const StartedJob = Type.Object({
@@ -61,7 +61,7 @@ export const ConfluenceSpaceSchema = Type.Object({
   type: Type.String(),
   url: nullable(Type.String()),
   imported: Type.Boolean(),
-});
+}, { title: 'ConfluenceSpace' });
 
 export const ConfluencePageSchema = Type.Object({
   id: Type.String(),
@@ -69,6 +69,6 @@ export const ConfluencePageSchema = Type.Object({
   spaceKey: nullable(Type.String()),
   url: nullable(Type.String()),
   version: nullable(Type.Integer()),
-  updatedAt: nullable(Type.String()),
+  updatedAt: nullable(Type.String({ description: "Confluence's own last-modified time, as it gives it" })),
   imported: Type.Boolean(),
-});
+}, { title: 'ConfluencePage' });

@@ -23,7 +23,6 @@ const ADDED = 'Starts one ingest job (202); follow it with GET /chatbots/{chatbo
 /** A display name from an upload's file name: no directories, no control characters. */
 export function safeFileName(raw: string | undefined): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').replace(/^\.+/, '').trim().slice(0, 200);
   return clean || 'upload';
 }
@@ -37,13 +36,13 @@ export default async function knowledge(fastify: FastifyInstance) {
   const write = { access: { scopes: ['knowledge:write' as const] }, status: 202 as const, data: StartedJob };
   const uploads = new Uploads({ dir: join(app.config.dataDir, 'uploads'), ...app.config.uploads }, app.store.uploadLeases);
 
-  app.post('/chatbots/:chatbotId/knowledge/links', endpoint({ ...write, tags: ['knowledge'], summary: 'Add pages by URL (HTML, PDF, DOCX, text)', description: `A URL already known updates its document. ${ADDED}`,
+  app.post('/chatbots/:chatbotId/knowledge/links', endpoint({ ...write, tags: ['knowledge'], operationId: 'addKnowledgeLinks', summary: 'Add pages by URL (HTML, PDF, DOCX, text)', description: `A URL already known updates its document. ${ADDED}`,
       params: ChatbotParams,
       body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }) }), async (request) => {
     return service.addLinks(request.auth, request.params.chatbotId, request.body.urls);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/website', endpoint({ ...write, tags: ['knowledge'], summary: 'Crawl a website from a start URL',
+  app.post('/chatbots/:chatbotId/knowledge/website', endpoint({ ...write, tags: ['knowledge'], operationId: 'crawlKnowledgeWebsite', summary: 'Crawl a website from a start URL',
       description: `Same origin only (optionally under pathPrefix), robots.txt and crawl-delay honoured, its Sitemap: lines followed. ${ADDED}`,
       params: ChatbotParams,
       body: Type.Object({
@@ -56,25 +55,25 @@ export default async function knowledge(fastify: FastifyInstance) {
     return service.addWebsite(request.auth, request.params.chatbotId, request.body);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/sitemap', endpoint({ ...write, tags: ['knowledge'], summary: 'Import the pages of a sitemap or sitemap index (gzip too)', description: ADDED,
+  app.post('/chatbots/:chatbotId/knowledge/sitemap', endpoint({ ...write, tags: ['knowledge'], operationId: 'importKnowledgeSitemap', summary: 'Import the pages of a sitemap or sitemap index (gzip too)', description: ADDED,
       params: ChatbotParams,
       body: Type.Object({ url: Url, maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })), syncIntervalMinutes: Interval }, { additionalProperties: false }) }), async (request) => {
     return service.addSitemap(request.auth, request.params.chatbotId, request.body);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/youtube', endpoint({ ...write, tags: ['knowledge'], summary: 'Add YouTube videos: title and caption transcript with timestamps', description: ADDED,
+  app.post('/chatbots/:chatbotId/knowledge/youtube', endpoint({ ...write, tags: ['knowledge'], operationId: 'addKnowledgeYoutube', summary: 'Add YouTube videos: title and caption transcript with timestamps', description: ADDED,
       params: ChatbotParams,
       body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false }) }), async (request) => {
     return service.addYoutube(request.auth, request.params.chatbotId, request.body.urls);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/text', endpoint({ ...write, tags: ['knowledge'], summary: 'Add free text (Markdown headings structure it)', description: ADDED,
+  app.post('/chatbots/:chatbotId/knowledge/text', endpoint({ ...write, tags: ['knowledge'], operationId: 'addKnowledgeText', summary: 'Add free text (Markdown headings structure it)', description: ADDED,
       params: ChatbotParams,
       body: Type.Object({ title: Type.String({ minLength: 1, maxLength: 300 }), text: Type.String({ minLength: 1, maxLength: 500_000 }) }, { additionalProperties: false }) }), async (request) => {
     return service.addText(request.auth, request.params.chatbotId, request.body);
   });
 
-  app.post('/chatbots/:chatbotId/knowledge/files', endpoint({ ...write, tags: ['knowledge'], summary: 'Upload files (multipart/form-data, field `files`, up to 10)',
+  app.post('/chatbots/:chatbotId/knowledge/files', endpoint({ ...write, tags: ['knowledge'], operationId: 'uploadKnowledgeFiles', summary: 'Upload files (multipart/form-data, field `files`, up to 10)',
       description: `PDF, DOCX, TXT, Markdown, HTML or CSV, decided by content, not by name or claimed type. Each at most FILE_MAX_BYTES, all together at most UPLOAD_MAX_TOTAL_BYTES (413 beyond, checked while the bytes arrive); at most UPLOADS_PER_ACCOUNT uploads of one account at once (429 RATE_LIMITED beyond). ${ADDED}`,
       params: ChatbotParams }), async (request) => {
     if (!request.isMultipart()) throw validationFailed([{ path: ['files'], message: 'send the files as multipart/form-data' }], 'The upload must be multipart/form-data');

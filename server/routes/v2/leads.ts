@@ -49,7 +49,7 @@ export default async function leads(fastify: FastifyInstance) {
   }));
 
   app.post('/chatbots/:chatbotId/leads/actions', endpoint({ access: { scopes: ['leads:delete'] },
-      data: Type.Object({ action: Type.String(), deletedLeads: Type.Array(LeadSchema), notFound: Type.Array(Type.String()) }), tags, summary: 'Act on several leads at once',
+      data: Type.Object({ action: Type.String(), deletedLeads: Type.Array(LeadSchema), notFound: Type.Array(Type.String()) }), tags, operationId: 'actOnLeads', summary: 'Act on several leads at once',
       description: 'Actions: `delete` (needs `"confirm": true` in the body; without it 400 CONFIRMATION_REQUIRED and nothing is removed). Ids the chatbot does not hold come back in `notFound`. An unknown action is 400 VALIDATION_FAILED.',
       params: ChatbotParams, body: LeadActions }), async (request) => service.act(request.auth, request.params.chatbotId, request.body as { action: 'delete'; leadIds: string[]; confirm?: boolean }));
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ROLES, SCOPES, TOKEN_ACCESS } from '../../../shared/scopes.js';
 import { endpoint } from '../../http/route.js';
+import { Time } from './schemas.js';
 
 const Me = Type.Object({
   user: Type.Object({ id: Type.String(), email: Type.String(), name: Type.Union([Type.String(), Type.Null()]), role: Type.Enum([...ROLES]) }),
@@ -10,8 +11,8 @@ const Me = Type.Object({
     id: Type.String(),
     name: Type.String(),
     access: Type.Enum([...TOKEN_ACCESS]),
-    createdAt: Type.String(),
-    lastUsedAt: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Time,
+    lastUsedAt: Type.Union([Time, Type.Null()]),
   }),
   scopes: Type.Array(Type.Enum([...SCOPES]), { description: "Effective scopes: the token's, bounded by its creator's current role" }),
   withheldByRole: Type.Array(Type.Enum([...SCOPES]), { description: "Scopes the token holds but its creator's current role withholds" }),

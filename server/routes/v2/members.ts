@@ -35,7 +35,7 @@ export default async function members(fastify: FastifyInstance) {
 
   app.get('/chatbots/:chatbotId/members', endpoint({ access: { scopes: ['members:read'] }, data: all('members', MemberSchema), tags, summary: "The chatbot's members, most recently added first", description: ROLES_NOTE, params: ChatbotParams }), async (request) => ({ members: await service.list(request.auth, request.params.chatbotId) }));
 
-  app.post('/chatbots/:chatbotId/members', endpoint({ access: { scopes: ['members:write'] }, status: 201, data: one('member', MemberSchema), tags, summary: 'Invite a person by e-mail',
+  app.post('/chatbots/:chatbotId/members', endpoint({ access: { scopes: ['members:write'] }, status: 201, data: one('member', MemberSchema), tags, operationId: 'inviteMember', summary: 'Invite a person by e-mail',
       description: `A new e-mail becomes a user of the account with the given role. An existing user keeps their role (meta.warnings says so when it differs; change it with PATCH). Someone already a member is 400 VALIDATION_FAILED. ${ROLES_NOTE}`,
       params: ChatbotParams, body: InviteMember }), async (request) => {
     const { member, warnings } = await service.invite(request.auth, request.params.chatbotId, request.body as { email: string; role: 'admin' | 'member'; name?: string | null });

@@ -5,10 +5,9 @@
  */
 import Type, { type TSchema } from 'typebox';
 import { ROLES } from '../../../shared/scopes.js';
-import { ChatbotParams, Pagination } from './schemas.js';
+import { ChatbotParams, Pagination, Time } from './schemas.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
-const Time = Type.String({ description: 'ISO-8601 UTC' });
 export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Path parameters: the chatbot and one item of it under `name`. */
@@ -39,12 +38,12 @@ export const StarterSchema = Type.Object({
   link: nullable(Type.String()),
   position: Type.Integer(),
   ...stamps,
-});
+}, { title: 'Starter' });
 
 export const FollowupSchema = Type.Object({
   ...StarterSchema.properties,
   isEscalationPrompt: Type.Boolean({ description: 'Clicking it asks for a person; at most one follow-up of a chatbot has it' }),
-});
+}, { title: 'Followup' });
 
 export const InstructionSchema = Type.Object({
   ...base,
@@ -54,7 +53,7 @@ export const InstructionSchema = Type.Object({
   temperature: nullable(Type.Number({ description: '0 focused to 1 creative; null: the chatbot creativity setting decides' })),
   active: Type.Boolean({ description: 'It is the active instruction (settings.promptId)' }),
   ...stamps,
-});
+}, { title: 'Instruction' });
 
 export const PersonaSchema = Type.Object({
   ...base,
@@ -63,9 +62,9 @@ export const PersonaSchema = Type.Object({
   instructions: Type.String({ description: 'Who the assistant speaks as; given to the language model' }),
   active: Type.Boolean({ description: 'It is the active persona (settings.personaId)' }),
   ...stamps,
-});
+}, { title: 'Persona' });
 
-export const CustomResponseSchema = Type.Object({ ...base, question: Type.String(), answer: Type.String(), ...stamps });
+export const CustomResponseSchema = Type.Object({ ...base, question: Type.String(), answer: Type.String(), ...stamps }, { title: 'CustomResponse' });
 
 export const TagSchema = Type.Object({
   ...base,
@@ -73,7 +72,7 @@ export const TagSchema = Type.Object({
   color: nullable(Type.String()),
   conversationCount: Type.Integer({ description: 'Conversations carrying the tag' }),
   ...stamps,
-});
+}, { title: 'Tag' });
 
 export const MemberSchema = Type.Object({
   ...base,
@@ -83,7 +82,7 @@ export const MemberSchema = Type.Object({
   role: Type.Enum([...ROLES], { description: "The user's dashboard role: it bounds what their tokens may do" }),
   invitedById: nullable(Id),
   createdAt: Time,
-});
+}, { title: 'Member' });
 
 export const LeadSchema = Type.Object({
   ...base,
@@ -95,7 +94,7 @@ export const LeadSchema = Type.Object({
   customFields: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: 'Values of the chatbot leadFields, by key' }),
   source: Type.String(),
   createdAt: Time,
-});
+}, { title: 'Lead' });
 
 export const KnowledgeGapSchema = Type.Object({
   ...base,
@@ -106,7 +105,7 @@ export const KnowledgeGapSchema = Type.Object({
   answeredAt: nullable(Time),
   customResponseId: nullable(Id),
   createdAt: Time,
-});
+}, { title: 'KnowledgeGap' });
 
 /** `data` of one item under `key`. */
 export const one = (key: string, schema: TSchema) => Type.Object({ [key]: schema });

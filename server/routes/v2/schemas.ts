@@ -1,6 +1,9 @@
 /** Request schemas shared by v2 routes. */
 import Type from 'typebox';
 
+/** A moment in responses: an RFC 3339 date-time in UTC, e.g. 2026-05-01T12:00:00.000Z. */
+export const Time = Type.String({ format: 'date-time', description: 'ISO-8601 UTC' });
+
 export const ChatbotParams = Type.Object({ chatbotId: Type.String({ minLength: 1, maxLength: 64 }) });
 
 /** `limit` (1..max, default def) and an opaque `cursor` (spec 4.2). */
@@ -22,4 +25,4 @@ export const Pagination = Type.Object({
   limit: Type.Integer(),
   hasNextPage: Type.Boolean(),
   nextCursor: Type.Union([Type.String(), Type.Null()]),
-});
+}, { title: 'Pagination' });

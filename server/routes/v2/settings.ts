@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { chatbotSettingsSchema, SECTION_FIELDS, SETTINGS_SECTIONS, sectionPatchSchema, settingsPatchSchema } from '../../../shared/settings.js';
+import { SECTION_FIELDS, SETTINGS_FIELDS, SETTINGS_SECTIONS, sectionPatchSchema, settingsPatchSchema } from '../../../shared/settings.js';
 import type { ChatbotView } from '../../domain/chatbots.service.js';
 import { endpoint } from '../../http/route.js';
 import { ChatbotSchema } from './chatbots.js';
@@ -17,8 +17,8 @@ const Patched = Type.Object({
 const Settings = Type.Object({
   title: SECTION_FIELDS.general.title,
   description: SECTION_FIELDS.general.description,
-  ...chatbotSettingsSchema.properties,
-});
+  ...SETTINGS_FIELDS,
+}, { additionalProperties: false, title: 'SettingsView', description: 'Every setting, with the title and description; null when unset' });
 
 export default async function settings(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -50,7 +50,7 @@ export default async function settings(fastify: FastifyInstance) {
   for (const section of SETTINGS_SECTIONS) {
     app.patch(`/chatbots/:chatbotId/settings/${section}`, endpoint({
       access: { scopes: ['settings:write'] }, data: Patched,
-      tags, summary: `Change the ${section} settings`,
+      tags, summary: `Change the ${section} settings`, operationId: `update${section.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('')}Settings`,
       description:
         `Fields: ${Object.keys(SECTION_FIELDS[section]).join(', ')}. null clears a field.` +
         (section === 'webhooks'

@@ -5,7 +5,7 @@ import { SCOPES, TOKEN_ACCESS } from '../../../shared/scopes.js';
 import { paged } from '../../http/envelope.js';
 import { endpoint } from '../../http/route.js';
 import { nullable, one, page } from './resource-schemas.js';
-import { pageQuery } from './schemas.js';
+import { pageQuery, Time } from './schemas.js';
 
 const CreateToken = Type.Object(
   {
@@ -28,11 +28,11 @@ const tokenFields = {
   scopes: Type.Array(Type.Enum([...SCOPES])),
   chatbotIds: nullable(Type.Array(Type.String())),
   createdById: Type.String(),
-  createdAt: Type.String(),
-  lastUsedAt: nullable(Type.String()),
-  revokedAt: nullable(Type.String()),
+  createdAt: Time,
+  lastUsedAt: nullable(Time),
+  revokedAt: nullable(Time),
 };
-const TokenSchema = Type.Object(tokenFields);
+const TokenSchema = Type.Object(tokenFields, { title: 'Token' });
 const CreatedToken = Type.Object({ token: Type.String({ description: 'The secret; shown in this response only' }), ...tokenFields });
 
 export default async function tokens(fastify: FastifyInstance) {
@@ -63,7 +63,7 @@ export default async function tokens(fastify: FastifyInstance) {
 
   app.delete('/tokens/:tokenId', endpoint({
     access: { scopes: ['tokens:write'], whileInactive: true }, data: one('revokedToken', TokenSchema),
-    tags, summary: 'Revoke a token; it stops working on its next request',
+    tags, operationId: 'revokeToken', summary: 'Revoke a token; it stops working on its next request',
     description: "Members and tokens restricted to chosen chatbots revoke only their own user's tokens (others: 404); only the owner revokes the owner's (403 TOKEN_SCOPE_NOT_ALLOWED).",
     params: Type.Object({ tokenId: Type.String({ maxLength: 64 }) }),
   }), async (request) => ({ revokedToken: await service.revoke(request.auth, request.params.tokenId) }));

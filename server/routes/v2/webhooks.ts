@@ -26,7 +26,7 @@ const DeliverySchema = Type.Object({
   nextAttemptAt: { ...Instant, description: 'When a pending delivery is tried next' },
   deliveredAt: Instant,
   createdAt: Type.String({ format: 'date-time' }),
-});
+}, { title: 'WebhookDelivery' });
 const DeliveryWithPayload = Type.Object({ ...DeliverySchema.properties, payload: Type.Unknown({ description: 'The exact JSON body sent' }) });
 const TargetSchema = Type.Object({
   url: Type.String(),
@@ -63,7 +63,7 @@ export default async function webhooks(fastify: FastifyInstance) {
       targets: Type.Array(TargetSchema),
       deliveries: Counts,
     })),
-    tags, summary: "The chatbot's webhook state",
+    tags, operationId: 'getWebhookState', summary: "The chatbot's webhook state",
     description: 'Payload variant and its retry schedule, when the signing secret was made (never the secret), each target URL with whether repeated failures disabled it, and delivery counts by status.',
     params: ChatbotParams,
   }), async (request) => ({ webhooks: await service.overview(request.auth, request.params.chatbotId) }));
@@ -94,7 +94,7 @@ export default async function webhooks(fastify: FastifyInstance) {
 
   app.post('/chatbots/:chatbotId/webhooks/test', endpoint({
     access: write, status: 202, data: one('delivery', DeliverySchema),
-    tags, summary: 'Send a test event',
+    tags, operationId: 'sendTestWebhook', summary: 'Send a test event',
     description: "A sample body of `event` in the chatbot's payload variant (ids start with `test_`), to where that event goes outside a thread (the event's URL, else the global one), or to `url` with `token`. Sent in the background (202): follow it in the delivery log. Needs the webhook add-on.",
     params: ChatbotParams,
     body: Type.Object({ event: Type.Enum(EVENTS), url: Type.Optional(HttpsUrl), token: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])) }, { additionalProperties: false }),
@@ -103,7 +103,7 @@ export default async function webhooks(fastify: FastifyInstance) {
   app.post('/chatbots/:chatbotId/webhooks/signing-secret', endpoint({
     access: write,
     data: Type.Object({ signingSecret: Type.String(), createdAt: Type.String({ format: 'date-time' }), previousValidUntil: Instant }),
-    tags, summary: 'Rotate the signing secret',
+    tags, operationId: 'rotateWebhookSigningSecret', summary: 'Rotate the signing secret',
     description: 'A new secret (`whsec_…`), shown only in this answer. The previous one keeps signing beside it for `overlapMinutes` (default 1440, 0 ends it now): `webhook-signature` then carries both signatures space-separated, newest first; `X-SERVICE-SIGNATURE` stays one `sha256=<hex>` value of the new secret. Needs the webhook add-on.',
     params: ChatbotParams,
     body: Type.Optional(Type.Object({ overlapMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_080 })) }, { additionalProperties: false })),

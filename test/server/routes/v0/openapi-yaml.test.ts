@@ -69,3 +69,15 @@ test('states the choices the spec leaves open: the v0 shapes, no pagination, no 
   expect(chatbot.properties.customContent.description).toMatch(/custom-content.*documents/);
   expect(text).toMatch(/ThreadMessage/);
 });
+
+test('is also served as JSON at /openapi.json, the same document; every operation has a unique operationId', async () => {
+  const res = await t.call('GET', '/openapi.json');
+  expect(res.status).toBe(200);
+  expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+  expect(res.body).toEqual(doc);
+  const ids = operations().map(([, , op]) => op.operationId);
+  for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(doc.paths['/v0/chatbots'].get.operationId).toBe('listChatbots');
+  expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+});
