@@ -18,7 +18,7 @@ import type { ChatbotRecord, Store } from '../ports.js';
 import { conversationOfChatbot, reachConversation } from './access.js';
 import type { AnswerOptions, Answering } from './answering.js';
 import type { ChangeEngine, Opening } from './changes.js';
-import type { ConversationRecord, MessageRecord } from './ports.js';
+import { type ConversationRecord, DuplicateClientId, type MessageRecord } from './ports.js';
 import { checkVisitor, hasDetails, type VisitorDetails, type VisitorDetailsWriter } from './visitor-details.js';
 import { messageView, threadView } from './views.js';
 
@@ -28,13 +28,6 @@ export interface VisitorMessageResult {
   /** True when the client id was seen before: nothing was stored, this is the first result. */
   replayed: boolean;
 }
-
-/** Another request stored a message under the same client id first. */
-class DuplicateClientId extends Error {}
-
-/** A unique index refused the row (SQLite and PostgreSQL). */
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string }).code === '23505' || /UNIQUE constraint failed/i.test(String((err as Error)?.message));
 
 export class VisitorMessages {
   constructor(
@@ -190,18 +183,13 @@ export class VisitorMessages {
     options: AnswerOptions & { meta?: Record<string, unknown>; opening?: Opening } = {},
   ): Promise<VisitorMessageResult> {
     let owed = false;
-    let out;
-    try {
-      out = await this.changes.change(conversation, { type: 'visitor_message' }, async (ctx) => {
-        const m = await this.changes.addMessage(ctx, chatbot, { author: 'visitor', text, clientMessageId: clientMessageId ?? null, ...(options.meta && { meta: options.meta }) });
-        owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
-        if (owed) await this.answering.owe(ctx, chatbot, m);
-        return m;
-      }, options.opening);
-    } catch (err) {
-      if (clientMessageId && isUniqueViolation(err)) throw new DuplicateClientId();
-      throw err;
-    }
+    // A resend's message is refused by the store (DuplicateClientId), nothing of the change stored.
+    const out = await this.changes.change(conversation, { type: 'visitor_message' }, async (ctx) => {
+      const m = await this.changes.addMessage(ctx, chatbot, { author: 'visitor', text, clientMessageId: clientMessageId ?? null, ...(options.meta && { meta: options.meta }) });
+      owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
+      if (owed) await this.answering.owe(ctx, chatbot, m);
+      return m;
+    }, options.opening);
     const message = out.result;
     options.onStored?.(messageView(message));
     const answer = owed ? await this.answering.answerNew(chatbot, message, onToken, options) : null;
