@@ -19,7 +19,10 @@ const say = (line) => console.log(`check-production-install: ${line} (${seconds(
 const dir = mkdtempSync(join(tmpdir(), 'parley-production-'));
 let server;
 try {
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
     .split('\0')
     .filter((f) => f && existsSync(join(ROOT, f)));
   for (const file of files) {
@@ -28,9 +31,13 @@ try {
   }
   say(`copied ${files.length} files to ${dir}`);
 
-  execFileSync('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+  execFileSync('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   for (const dev of ['vitest', 'typescript', 'eslint']) {
-    if (existsSync(join(dir, 'node_modules', dev))) throw new Error(`${dev} (a dev dependency) was installed: --omit=dev did not hold`);
+    if (existsSync(join(dir, 'node_modules', dev)))
+      throw new Error(`${dev} (a dev dependency) was installed: --omit=dev did not hold`);
   }
   say('npm ci --omit=dev done');
 
@@ -48,9 +55,13 @@ try {
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const status = await fetch(`${base}/healthz`).then((r) => r.status, () => 0);
+    const status = await fetch(`${base}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
-    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not answer /healthz (last status ${status})`);
+    if (server.exitCode !== null || Date.now() > deadline)
+      throw new Error(`npm start did not answer /healthz (last status ${status})`);
     await new Promise((r) => setTimeout(r, 500));
   }
   for (const path of ['/healthz', '/readyz', '/widget.js']) {
