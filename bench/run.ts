@@ -18,10 +18,17 @@ const BENCHMARKS: Record<string, { about: string; load: () => Promise<{ run: () 
 
 function usage(): string {
   const names = Object.entries(BENCHMARKS).map(([name, b]) => `  ${name.padEnd(16)}${b.about}`);
-  return ['Usage: npm run bench [-- <name>]', '', 'Benchmarks (no name runs them all, one after another):', ...names, ''].join('\n');
+  return ['Usage: npm run bench [-- <name>]   (eval: npm run eval [-- --provider <OpenAI-compatible base URL | openai> [--model <name>]])', '', 'Benchmarks (no name runs them all, one after another):', ...names, ''].join('\n');
 }
 
-const args = process.argv.slice(2).filter((a) => a !== '--');
+const argv = process.argv.slice(2).filter((a) => a !== '--');
+// `--provider <url|openai>` and `--model <name>` (the eval with a language model) go to the benchmark as EVAL_PROVIDER / EVAL_MODEL.
+const args: string[] = [];
+for (let i = 0; i < argv.length; i++) {
+  const option = /^--(provider|model)$/.exec(argv[i]);
+  if (option && argv[i + 1]) process.env[`EVAL_${option[1].toUpperCase()}`] = argv[++i];
+  else args.push(argv[i]);
+}
 if (args[0] === '--help' || args[0] === '-h') {
   console.log(usage());
   process.exit(0);

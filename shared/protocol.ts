@@ -72,91 +72,24 @@ export interface VisitorInfo {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Client frames
+// Client frames: declared once, as the schemas the server checks them with (client-frames.ts);
+// re-exported here as types only, so importing this file never pulls in TypeBox.
 
-export interface HelloFrame {
-  type: 'hello';
-  v: number;
-  /** Last seen seq per conversation id. */
-  resume?: Record<string, number>;
-  /** The session token, when it could not be offered as a subprotocol at the upgrade. */
-  token?: string;
-}
-export interface SendMessageFrame {
-  type: 'message.send';
-  /** A client-made id (1-64 chars): a resend with the same id is stored once and answered once. */
-  clientId: string;
-  /** Absent: start a new conversation. */
-  conversationId?: string;
-  text: string;
-  /** A starter or follow-up the visitor clicked. */
-  via?: { kind: 'starter' | 'followup'; id?: string };
-}
-export interface TypingFrame {
-  type: 'typing';
-  conversationId: string;
-  typing: boolean;
-}
-export interface FeedbackFrame {
-  type: 'feedback';
-  conversationId: string;
-  messageId: string;
-  feedback: 'up' | 'down' | null;
-  comment?: string;
-}
-export interface EscalateFrame {
-  type: 'escalate';
-  conversationId: string;
-  reason?: string;
-}
-export interface LeadFrame {
-  type: 'lead.submit';
-  conversationId?: string;
-  email?: string;
-  name?: string;
-  phone?: string;
-  customFields?: Record<string, string | number>;
-}
-export interface OtpRequestFrame {
-  type: 'otp.request';
-  email: string;
-  name?: string;
-  phone?: string;
-}
-export interface OtpVerifyFrame {
-  type: 'otp.verify';
-  email: string;
-  code: string;
-}
-export interface ListConversationsFrame {
-  type: 'conversations.list';
-}
-export interface OpenConversationFrame {
-  type: 'conversation.open';
-  conversationId: string;
-  /** Replay events after this seq (0 or absent: the whole history). */
-  after?: number;
-}
-export interface LogoutFrame {
-  type: 'logout';
-}
-export interface PingFrame {
-  type: 'ping';
-}
-
-export type ClientFrame =
-  | HelloFrame
-  | SendMessageFrame
-  | TypingFrame
-  | FeedbackFrame
-  | EscalateFrame
-  | LeadFrame
-  | OtpRequestFrame
-  | OtpVerifyFrame
-  | ListConversationsFrame
-  | OpenConversationFrame
-  | LogoutFrame
-  | PingFrame;
+export type {
+  ClientFrame,
+  EscalateFrame,
+  FeedbackFrame,
+  HelloFrame,
+  LeadFrame,
+  ListConversationsFrame,
+  LogoutFrame,
+  OpenConversationFrame,
+  OtpRequestFrame,
+  OtpVerifyFrame,
+  PingFrame,
+  SendMessageFrame,
+  TypingFrame,
+} from './client-frames.js';
 
 // ---------------------------------------------------------------------------------------------
 // Server frames

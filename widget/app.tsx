@@ -20,7 +20,7 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
   const session = new Session(boot.base, boot.chatbotId);
   session.identity = pending.identity;
   session.context = pending.context;
-  let model: ChatModel;
+  // The connection calls back into the model, which is made with it: the callbacks run later.
   const connection = new Connection({
     base: boot.base,
     token: (fresh) => session.token(fresh),
@@ -29,7 +29,7 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
     onStatus: (status) => model.setStatus(status),
     onEnd: () => model.ended(),
   });
-  model = new ChatModel(config, connection, session, host.emit);
+  const model: ChatModel = new ChatModel(config, connection, session, host.emit);
   const floating = boot.mode === 'bubble';
 
   const setLocale = (locale: string) => {

@@ -320,6 +320,25 @@ function row(name: string, split: string, f: Figures, goals: boolean, outcomes: 
   );
 }
 
+/**
+ * `--provider <base URL | openai>` (EVAL_PROVIDER) and `--model <name>` (EVAL_MODEL): the apps
+ * answer with that OpenAI-compatible language model (OPENAI_API_KEY from the environment when
+ * set) instead of the built-in answerer; the same figures, from the same passages.
+ */
+export function providerEnv(): Record<string, string> {
+  const provider = process.env.EVAL_PROVIDER;
+  if (!provider) return {};
+  const baseUrl = provider === 'openai' ? 'https://api.openai.com/v1' : provider;
+  if (!/^https?:\/\//.test(baseUrl)) throw new Error(`--provider takes an OpenAI-compatible base URL (http://localhost:11434/v1 for Ollama) or "openai", not ${provider}`);
+  if (provider === 'openai' && !process.env.OPENAI_API_KEY) throw new Error('--provider openai needs OPENAI_API_KEY');
+  const model = process.env.EVAL_MODEL;
+  return {
+    OPENAI_BASE_URL: baseUrl,
+    ...(process.env.OPENAI_API_KEY && { OPENAI_API_KEY: process.env.OPENAI_API_KEY }),
+    ...(model && { OPENAI_MODEL_GPT_4_1_MINI: model, OPENAI_MODEL_GPT_4_1: model }),
+  };
+}
+
 /** In-scope: cited an answering page in the top three; out-of-scope: refused. The outcome conversation mode compares. */
 const outcomeKey = (o: Outcome) => (o.question.kind === 'oos' ? (o.unanswered ? 'refused' : 'answered') : o.unanswered ? 'refused' : o.cited.slice(0, 3).some((p) => o.question.pages.includes(p)) ? 'hit' : 'miss');
 
@@ -343,12 +362,13 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
   const allModes = new Map<Opener, Outcome[]>(OPENERS.map((o) => [o, []]));
   const hybrid = process.env.EVAL_EMBEDDINGS ? await hybridRun() : null;
   const quotes = quoteReport();
+  const model = providerEnv();
   try {
     for (const name of names) {
       const corpus = loadCorpus(name);
       const check = checkQuestions(corpus);
       if (check.overlapping.length) throw new Error(`${name}: reworded questions sharing a word with their page: ${JSON.stringify(check.overlapping)}`);
-      const bot = await ingestCorpus(corpus);
+      const bot = await ingestCorpus(corpus, model);
       try {
         const asked = corpus.questions.filter((q) => splits.includes(q.split as never));
         const outcomes = await askAll(bot, asked);
@@ -357,7 +377,8 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
         for (const hook of EVAL_HOOKS) await hook.corpus({ corpus, bot, outcomes, ask: (message, conversationId) => askBot(bot, message, conversationId) });
         all.push(...outcomes);
         for (const [opener, o] of modes) allModes.get(opener)!.push(...o);
-        quotes.add(name, outcomes, splits);
+        // A model words its own answer: the quoted-sentence figures are the built-in answerer's.
+        if (!model.OPENAI_BASE_URL) quotes.add(name, outcomes, splits);
         console.log(
           `${name}: ${corpus.pages.length} pages crawled (${bot.chunks} chunks); ${check.inScope} in-scope questions ` +
             `(${check.reworded} reworded, none sharing a content word with the answering page), ${check.oos} near-topic out-of-scope`,
@@ -391,7 +412,8 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
     lexicon?.close();
     lexicon = null;
   }
-  console.log(`\nbuilt-in answerer through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`);
+  const answerer = model.OPENAI_BASE_URL ? `language model ${model.OPENAI_MODEL_GPT_4_1_MINI ?? 'gpt-4.1-mini'} at ${model.OPENAI_BASE_URL}` : 'built-in answerer';
+  console.log(`\n${answerer} through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`);
   console.log(HEADER);
   for (const l of lines) console.log(l);
   if (names.length > 1) {
@@ -401,7 +423,7 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
     }
   }
   retrievalLine('words (FTS5)', all, splits);
-  quotes.print();
+  if (!model.OPENAI_BASE_URL) quotes.print();
   if (conversationLines.length) {
     console.log(`\nconversation mode: each question as the 2nd message (hit@3 abstain false-abst; changed = questions whose outcome differs from the fresh conversation's)`);
     for (const l of conversationLines) console.log(l);

@@ -124,7 +124,7 @@ export function quoteReport() {
         all.set(split, [...(all.get(split) ?? []), ...of.map((o) => ({ ...o, question: `${corpus}\u0000${o.question}` }))]);
         if (process.env.EVAL_VERBOSE) {
           for (const x of f.offTopic) console.log(`   ${split[0]} off-topic quote  ${x.question}\n        ${x.sentence.slice(0, 140)}`);
-          for (const q of f.missing) console.log(`   ${split[0]} answer not quoted ${q}`);
+          for (const q of f.missing) console.log(`   ${split[0]} answer not quoted ${q}\n        ${of.find((o) => o.question === q)?.text.replace(/\s+/g, " ").slice(0, 220)}`);
         }
       }
     },

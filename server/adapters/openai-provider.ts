@@ -4,9 +4,13 @@
  * fetch (address checks and limits apply to the model too). The only file importing the SDK.
  *
  * - `gptModel` (public names gpt-4.1 / gpt-4.1-mini) maps to the configured model name.
- * - Tokens stream to onToken as they arrive. The model ends its answer with META_MARKER and a
- *   JSON object ({answered, sources, followUps}): smart follow-ups come from the same call.
- *   The marker and the object are held back from the stream and parsed.
+ * - Structured output: the request asks for one JSON object ({answered, sources, answer,
+ *   followUps}, response_format json_schema); the `answer` string streams to onToken as it
+ *   arrives, decoded. A server that refuses response_format (a 400 naming it) is asked again in
+ *   the marker form, and so is every later request of this provider; a model that ignores it
+ *   (output not starting with `{`) is read in the marker form too.
+ * - Marker form: the model ends its answer with META_MARKER and a JSON object ({answered,
+ *   sources, followUps}), held back from the stream and parsed.
  * - Timeout: `timeoutMs` without progress (connecting, waiting for the first token, or between
  *   two chunks) ends the attempt; a hang is not retried, it would only double the wait.
  * - Retries: our own loop (the SDK's is off) on 408, 409, 429, 5xx and connection failures,
@@ -19,7 +23,7 @@
 import type OpenAI from 'openai';
 import type { FollowUp } from '../domain/conversations/ports.js';
 import type { AnswerProvider, GenerateInput, GenerateOutput, GptModel } from '../domain/answers/ports.js';
-import { META_MARKER } from '../domain/answers/prompt.js';
+import { ANSWER_SCHEMA, META_MARKER, outputFormat } from '../domain/answers/prompt.js';
 
 export interface OpenAIProviderOptions {
   /** OPENAI_BASE_URL, e.g. https://api.openai.com/v1. */
@@ -38,6 +42,8 @@ export interface OpenAIProviderOptions {
   maxRetryWaitMs?: number;
   /** First backoff when the server names no wait; doubles per attempt. Default 500 ms. */
   backoffMs?: number;
+  /** Ask for structured output (response_format json_schema). Default true; a server refusing it is asked in the marker form. */
+  structuredOutput?: boolean;
   /** Hears failures (logging); the visitor gets the unavailable reply. */
   onError?: (err: unknown, context: { attempt: number; model: string }) => void;
 }
@@ -128,6 +134,111 @@ export class MetaSplitter {
   }
 }
 
+/**
+ * The model's output, whichever form it took: JSON (structured output) when its first visible
+ * character is `{`, else the marker form (MetaSplitter). In JSON, the `answer` string is decoded
+ * and streamed as it arrives; the whole object is parsed at the end.
+ */
+export class OutputReader {
+  private mode: 'undecided' | 'json' | 'marker' = 'undecided';
+  private raw = '';
+  private readonly marker: MetaSplitter;
+  // JSON mode: where the answer string is (seeking its key, inside it, or past it) and what was decoded.
+  private at = 0;
+  private state: 'seek' | 'string' | 'done' = 'seek';
+  private decoded = '';
+
+  constructor(private readonly emit: (text: string) => void) {
+    this.marker = new MetaSplitter(emit);
+  }
+
+  push(delta: string): void {
+    if (this.mode === 'marker') return this.marker.push(delta);
+    this.raw += delta;
+    if (this.mode === 'undecided') {
+      const start = this.raw.replace(/^\s*(```(?:json)?\s*)?/, '');
+      if (!start) return;
+      this.mode = start.startsWith('{') ? 'json' : 'marker';
+      if (this.mode === 'marker') return this.marker.push(this.raw);
+    }
+    this.scan();
+  }
+
+  private scan() {
+    if (this.state === 'seek') {
+      const m = /"answer"\s*:\s*"/.exec(this.raw);
+      if (!m) return;
+      this.at = m.index + m[0].length;
+      this.state = 'string';
+    }
+    if (this.state !== 'string') return;
+    let out = '';
+    while (this.at < this.raw.length) {
+      const c = this.raw[this.at];
+      if (c === '"') {
+        this.state = 'done';
+        this.at++;
+        break;
+      }
+      if (c !== '\\') {
+        out += c;
+        this.at++;
+        continue;
+      }
+      // An escape: wait for all of it.
+      const next = this.raw[this.at + 1];
+      if (next === undefined) break;
+      if (next === 'u') {
+        const hex = this.raw.slice(this.at + 2, this.at + 6);
+        if (hex.length < 4) break;
+        out += String.fromCharCode(parseInt(hex, 16));
+        this.at += 6;
+        continue;
+      }
+      out += ({ n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' } as Record<string, string>)[next] ?? next;
+      this.at += 2;
+    }
+    if (!out) return;
+    // Leading whitespace of the answer is not worth a token event.
+    if (!this.decoded.trim()) out = out.trimStart();
+    this.decoded += out;
+    if (out) this.emit(out);
+  }
+
+  /** The end of the stream: the visible text and the metadata (null: none given). */
+  finish(): { text: string; meta: AnswerMeta | null } {
+    if (this.mode !== 'json') {
+      const { text, meta } = this.marker.finish();
+      return { text, meta: parseMeta(meta) };
+    }
+    const meta = parseMeta(this.raw);
+    let text = this.decoded.trim();
+    if (!text) {
+      // No answer string streamed (another key, a broken object): whatever the object holds.
+      const parsed = parseAnswer(this.raw);
+      if (parsed) {
+        text = parsed.trim();
+        if (text) this.emit(text);
+      }
+    }
+    return { text, meta };
+  }
+}
+
+function parseAnswer(raw: string): string | null {
+  try {
+    const v = JSON.parse(raw.slice(raw.indexOf('{'), raw.lastIndexOf('}') + 1)) as Record<string, unknown>;
+    return typeof v.answer === 'string' ? v.answer : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A 400 refusing structured output (servers and models without json_schema support). */
+function refusesStructuredOutput(OpenAI: typeof import('openai').default, err: unknown): boolean {
+  return err instanceof OpenAI.APIError && err.status === 400 && /response_format|json_schema|structured|schema/i.test(err.message);
+}
+
 function stripTrailingFence(text: string): string {
   return text.replace(/\n[ \t]*`{3}[a-z]*\s*$/, '').trimEnd();
 }
@@ -178,6 +289,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
   const maxRetryWaitMs = options.maxRetryWaitMs ?? 10_000;
   const backoffMs = options.backoffMs ?? 500;
+  let structured = options.structuredOutput ?? true;
   // The SDK is loaded on the first answer, not at start (bench/README.md, startup).
   let sdk: Promise<{ OpenAI: typeof OpenAI; client: OpenAI }> | undefined;
   const loaded = () =>
@@ -210,6 +322,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
   return {
     name: 'openai',
     seesInstructions: true,
+    get outputFormat() {
+      return structured ? ('json' as const) : ('marker' as const);
+    },
     async generate(input: GenerateInput): Promise<GenerateOutput> {
       const model = options.models[input.settings.gptModel] ?? input.settings.gptModel;
       const unavailable = (streamed: boolean): GenerateOutput => {
@@ -227,12 +342,21 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
           timer = setTimeout(() => controller.abort(new AnswerTimeoutError(timeoutMs)), timeoutMs);
         };
         let received = false;
-        const splitter = new MetaSplitter((text) => input.onToken?.(text));
+        const reader = new OutputReader((text) => input.onToken?.(text));
+        // The prompt was built for the form asked for when the engine built it; after a refusal, the marker form.
+        const json = structured;
+        const messages = json ? input.messages : withMarkerFormat(input);
         try {
           const { client } = await loaded();
           arm();
           const stream = await client.chat.completions.create(
-            { model, messages: input.messages, temperature: input.temperature, stream: true },
+            {
+              model,
+              messages,
+              temperature: input.temperature,
+              stream: true,
+              ...(json && { response_format: { type: 'json_schema' as const, json_schema: { name: 'parley_answer', strict: true, schema: ANSWER_SCHEMA as unknown as Record<string, unknown> } } }),
+            },
             { signal: controller.signal },
           );
           for await (const chunk of stream) {
@@ -240,17 +364,23 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
             const delta = chunk.choices?.[0]?.delta?.content;
             if (delta) {
               received = true;
-              splitter.push(delta);
+              reader.push(delta);
             }
           }
           clearTimeout(timer);
           // The SDK ends the iteration quietly when the request is aborted: a timeout or the caller.
           if (controller.signal.aborted) throw controller.signal.reason;
-          return finish(input, splitter.finish(), model);
+          return finish(input, reader.finish(), model);
         } catch (caught) {
           clearTimeout(timer);
           if (input.signal?.aborted) throw input.signal.reason;
           const err = controller.signal.aborted && controller.signal.reason instanceof AnswerTimeoutError ? controller.signal.reason : caught;
+          if (json && !received && refusesStructuredOutput((await loaded()).OpenAI, err)) {
+            // Not an attempt lost: the same question in the form this server understands, now and from now on.
+            structured = false;
+            attempt--;
+            continue;
+          }
           const wait = received ? null : retryDelay((await loaded()).OpenAI, err, attempt);
           if (wait === null) {
             options.onError?.(err, { attempt, model });
@@ -265,8 +395,14 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
   };
 }
 
-function finish(input: GenerateInput, result: { text: string; meta: string | null }, model: string): GenerateOutput {
-  const meta = parseMeta(result.meta);
+/** The messages with the system message's output format in the marker form. */
+function withMarkerFormat(input: GenerateInput) {
+  const json = outputFormat('json', input.followUpCount);
+  return input.messages.map((m, i) => (i === 0 && m.content.includes(json) ? { ...m, content: m.content.replace(json, outputFormat('marker', input.followUpCount)) } : m));
+}
+
+function finish(input: GenerateInput, result: { text: string; meta: AnswerMeta | null }, model: string): GenerateOutput {
+  const meta = result.meta;
   const valid = new Set(input.passages.map((p) => p.n));
   let answered = meta?.answered ?? input.relevant;
   let text = result.text;

@@ -133,12 +133,18 @@ export async function revokeToken(server: string, token: string): Promise<void> 
 }
 
 /** GET /api/v2/me with the stored token. */
-export async function whoami(server: string, token: string): Promise<{ status: number; body: any }> {
+/** GET /api/v2/me's envelope as the CLI reads it (the schema: server/routes/v2/me.ts). */
+export interface MeBody {
+  data?: { user: { email: string; role: string }; account: { id: string; name: string }; token: { id: string }; scopes: string[]; chatbotIds: string[] | null };
+  error?: { message?: string };
+}
+
+export async function whoami(server: string, token: string): Promise<{ status: number; body: MeBody | null }> {
   let res: Response;
   try {
     res = await http().fetch(`${server}/api/v2/me`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, redirect: 'error' });
   } catch (err) {
     throw new LoginError(`Cannot reach ${server}: ${(err as Error).message}`);
   }
-  return { status: res.status, body: await res.json().catch(() => null) };
+  return { status: res.status, body: (await res.json().catch(() => null)) as MeBody | null };
 }

@@ -29,7 +29,10 @@ export function fieldErrors(issues: AjvIssue[], part: string | undefined): (Fiel
       .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
       .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
     let message = issue.message ?? 'is not valid';
-    if (issue.keyword === 'required') path.push(String(issue.params.missingProperty)), (message = 'is required');
+    if (issue.keyword === 'required') {
+      path.push(String(issue.params.missingProperty));
+      message = 'is required';
+    }
     if (issue.keyword === 'additionalProperties') {
       path.push(String(issue.params.additionalProperty));
       message = 'is not a field of this request';

@@ -13,10 +13,12 @@ export async function keysetPage<DB, TB extends keyof DB, O extends { created_at
 ): Promise<Page<T>> {
   const created = `${table}.created_at`;
   const id = `${table}.id`;
+  // The columns are named at run time (`${table}.id`), which kysely's typed builder cannot check.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let q = query as unknown as SelectQueryBuilder<any, any, O>;
   if (page.after) {
     const { createdAt, id: afterId } = page.after;
-    q = q.where((eb: any) =>
+    q = q.where((eb) =>
       eb.or([eb(created, '<', createdAt), eb.and([eb(created, '=', createdAt), eb(id, '<', afterId)])]),
     );
   }

@@ -20,7 +20,7 @@ beforeAll(async () => {
   inbox = await startSmtpInbox();
   app = await startLiveApp({ env: { SMTP_URL: inbox.url } });
   chatbotId = await chatbotWithKnowledge(app);
-  site = await hostSite(app.url, chatbotId, { plain: {} });
+  site = await hostSite(app.url, chatbotId, { plain: {}, arabic: { attrs: { 'data-locale': 'ar' } } });
 }, 120_000);
 
 afterAll(async () => {
@@ -123,3 +123,20 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+it('data-locale="ar" on a page: the tooltip, the bubble\'s label and the floating window in Arabic, right to left', { timeout: 60_000 }, async () => {
+  const browser = await launch();
+  try {
+    const page = await freshPage(browser, site, 'arabic');
+    await q(page, '.tip', { hasText: 'مرحبًا! كيف يمكنني مساعدتك اليوم؟' }).waitFor();
+    expect(await q(page, '.bubble').getAttribute('aria-label')).toMatch(/^فتح المحادثة/);
+    await q(page, '.bubble').click();
+    await q(page, '.window[dir="rtl"][lang="ar"]').waitFor();
+    expect(await q(page, '.bubble').getAttribute('aria-label')).toMatch(/^إغلاق المحادثة/);
+    await askWidget(page, 'Can I return items?', /30 days/);
+    await screenshot(page, 'desktop-light-rtl-arabic-floating');
+    await page.close();
+  } finally {
+    await browser.close();
+  }
+});

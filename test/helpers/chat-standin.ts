@@ -4,7 +4,9 @@
  * exactly like the real API (`data: {chat.completion.chunk}\n\n` … `data: [DONE]\n\n`).
  *
  * By default it behaves like a naive model that follows the answer format: it answers from the
- * first passage of the prompt and ends with the metadata block (or, when the prompt says the
+ * first passage of the prompt, as one JSON object ({answered, sources, answer, followUps}) when
+ * the request asks for structured output (response_format json_schema), else ending with the
+ * metadata block (or, when the prompt says the
  * relevance check found the passages do not cover the question, gives the no-information reply
  * the system message quotes, "answered": false); asked to repeat or print its
  * instructions it echoes its system prompt verbatim, as a model with no defence would. Tests
@@ -61,6 +63,23 @@ export function naiveReply(body: SeenRequest['body']): string {
   return `From the documentation: ${sentence}\n${MARKER}\n{"answered": true, "sources": [1], "followUps": ["What else can hooks do?", "How do I register a plugin?", "What is the request lifecycle?", "How do I validate a body?"]}`;
 }
 
+/** The naive reply as structured output: the marker form's text and metadata as one JSON object. */
+export function naiveJsonReply(body: SeenRequest['body']): string {
+  const text = naiveReply(body);
+  // The echoed instructions hold the marker too: the metadata is what follows the last one.
+  const at = text.lastIndexOf(MARKER);
+  let meta: Record<string, unknown> = { answered: true, sources: [], followUps: [] };
+  try {
+    if (at >= 0) meta = JSON.parse(text.slice(at + MARKER.length)) as Record<string, unknown>;
+  } catch {
+    return JSON.stringify({ ...meta, answer: text });
+  }
+  return JSON.stringify({ answered: meta.answered, sources: meta.sources, answer: (at >= 0 ? text.slice(0, at) : text).trim(), followUps: meta.followUps });
+}
+
+/** True when the request asks for structured output. */
+const wantsJson = (body: SeenRequest['body']) => (body.response_format as { type?: string } | undefined)?.type === 'json_schema';
+
 /** Splits like a tokenizer would: words with their following space. */
 export function tokens(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
@@ -113,7 +132,7 @@ export async function startChatStandin(): Promise<ChatStandin> {
         await stream(res, body.model, behaviour.text, behaviour.pieceDelayMs);
         return;
       case 'naive':
-        await stream(res, body.model, naiveReply(body));
+        await stream(res, body.model, wantsJson(body) ? naiveJsonReply(body) : naiveReply(body));
     }
   });
   server.on('connection', (s) => {

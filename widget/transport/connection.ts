@@ -6,7 +6,6 @@
  */
 import {
   CLOSE,
-  PROTOCOL_VERSION,
   WS_SESSION_PROTOCOL_PREFIX,
   WS_SUBPROTOCOL,
   type ClientFrame,

@@ -10,15 +10,19 @@
  */
 import { asks, type Asks } from './question-words.js';
 
-export type AnswerKind = Asks | 'permission';
+export type AnswerKind = Asks | 'permission' | 'procedure';
 
 const PERMISSION_QUESTION =
   /^\s*(can|could|may|am i allowed|are we allowed|is it possible|is it allowed|do you (allow|accept|let)|is there a way|are .{1,40} allowed)\b|^\s*(kann|darf|können|dürfen|ist es möglich)\b|^\s*¿?\s*(puedo|puede|pueden|podemos|se puede|es posible)\b|^\s*(puis-je|peut-on|est-ce que (je|on) peut|est-il possible)\b/i;
+
+const PROCEDURE_QUESTION =
+  /\bhow (do|can|should|would) (i|we|you)\b|\bhow to\b|\bwhat (do|should) i do\b|\bwhat now\b|\bwie (kann|muss|soll) (ich|man)\b|\bwie \S+ ich\b|¿?\s*cómo (puedo|se|hago)\b|¿?\s*cómo \S+o\b|\bcomment (puis-je|faire|on)\b/i;
 
 /** The kinds of answer the question asks for (possibly several). */
 export function questionKinds(question: string): AnswerKind[] {
   const out: AnswerKind[] = asks(question);
   if (PERMISSION_QUESTION.test(question)) out.push('permission');
+  if (PROCEDURE_QUESTION.test(question)) out.push('procedure');
   return out;
 }
 
@@ -33,6 +37,9 @@ const SENTENCE: Record<AnswerKind, RegExp> = {
   price: /[€$£¥]\s?\d|\d\s?(€|\$|£|eur|euros?|usd|dollars?|chf|gbp|sek|dkk|nok|kr|zł|pln)\b|\b(free of charge|for free|no charge|free|costs?|priced|kostenlos|gratis|gratuit|gratuita?)\b/iu,
   time: /\b\d{1,2}([:.]\d{2})?\s?(am|pm|a\.m\.|p\.m\.|uhr|h)\b|\b\d{1,2}:\d{2}\b|\b(mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|daily|montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|lunes|martes|miércoles|jueves|viernes|sábados?|domingos?|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b/iu,
   place: /\b(street|road|avenue|square|st\.|rd\.|floor|located|address|straße|strasse|platz|calle|avenida|plaza|rue|place|étage)\b|\b\d{4,5}\s+\p{Lu}\p{Ll}+/u,
+  // A step: an instruction ("Go to…", "Pass `limit`…", "Write to…") or "To cancel, open…".
+  procedure:
+    /^(to \S+|go|open|choose|click|tap|select|press|use|run|set|pass|write|send|enter|add|install|create|mark|put|place|register|update|change|call|print|pack|drop|measure|check|contact|submit|share|compute|reject|leave|upload|include|copy|configure|visit|follow|make|type|sign|log|delete|remove|back|spread|raise|switch|reply|report|ask|gehen|öffnen|wählen|klicken|schreiben|senden|rufen|vaya|abra|elija|pulse|escriba|envíe|llame|allez|ouvrez|choisissez|cliquez|écrivez|envoyez)\b|\b(under|in) (my|settings|mein|mi)\b|\bon the (login|dashboard|home) page\b|\bunter (mein|einstellungen)\b/iu,
   permission:
     /\b(can|cannot|can't|could|may|must|mustn't|only|allowed|not allowed|permitted|prohibited|required|requires?|need to|have to|within|unless|except|eligible|kann|können|darf|dürfen|muss|müssen|nur|innerhalb|puede|pueden|puedes|debe|deben|solo|sólo|dentro de|peut|peuvent|pouvez|doit|doivent|seulement|dans un délai)\b/iu,
 };

@@ -193,7 +193,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       const related = numbered.slice(settings.topK);
 
       const prompt = provider.seesInstructions
-        ? buildPrompt({ question: request.question, history: request.history ?? [], passages, instruction, persona, settings, followUpCount, strings, relevant: gate.relevant })
+        ? buildPrompt({ question: request.question, history: request.history ?? [], passages, instruction, persona, settings, followUpCount, strings, relevant: gate.relevant, format: provider.outputFormat })
         : { messages: [], secrets: [] };
       const guard = prompt.secrets.length ? new LeakGuard(prompt.secrets) : null;
       // Close but not sure (calibration.ts HEDGE_RATIO): the built-in answer opens by saying so. A

@@ -157,6 +157,9 @@ const OWN_WEIGHT = 0.7;
  */
 const KIND_BONUS = 0.35;
 const PERMISSION_BONUS = 0.1;
+const PROCEDURE_BONUS = 0.15;
+/** A question word a sentence does not hold but its page's title or headings do counts this much: the page says what it is about. */
+const HEADING_SHARE = 0.5;
 /** Score added to a sentence holding a number the question holds. */
 const NUMBER_BONUS = 0.2;
 /** Weight factor of a name the question holds ("Ridge 2", "Zurich"). */
@@ -243,8 +246,10 @@ function score(pool: Candidate[], shape: QuestionShape, passages: Passage[]) {
   const total = covering(() => true) || 1;
   // How much a passage's title and headings are about the question.
   const about = new Map<number, number>();
+  const headTerms = new Map<number, Set<string>>();
   for (const p of passages) {
     const heads = new Set(terms(`${p.title}\n${p.headingPath.join('\n')}`));
+    headTerms.set(p.n, heads);
     about.set(p.n, covering((t) => heads.has(t)) / total);
   }
   for (const c of pool) {
@@ -257,9 +262,14 @@ function score(pool: Candidate[], shape: QuestionShape, passages: Passage[]) {
       c.score = 0;
       continue;
     }
-    let s = covering((t) => c.terms.has(t)) / total;
+    const heads = headTerms.get(c.passage.n)!;
+    const inSentence = covering((t) => c.terms.has(t));
+    let s = (inSentence + HEADING_SHARE * (covering((t) => c.terms.has(t) || heads.has(t)) - inSentence)) / total;
     s += 0.25 * aboutPassage;
-    if (c.kind) s += shape.kinds.some((k) => k !== 'permission') && answersKind(c.text, shape.kinds.filter((k) => k !== 'permission')) ? KIND_BONUS : PERMISSION_BONUS;
+    if (c.kind) {
+      const strong = shape.kinds.filter((k) => k !== 'permission' && k !== 'procedure');
+      s += strong.length && answersKind(c.text, strong) ? KIND_BONUS : answersKind(c.text, ['procedure']) && shape.kinds.includes('procedure') ? PROCEDURE_BONUS : PERMISSION_BONUS;
+    }
     if (shape.numbers.some((x) => new RegExp(`(^|[^\\d])${x.replace('.', '\\.')}([^\\d]|$)`).test(c.text))) s += NUMBER_BONUS;
     s -= RANK_PENALTY * (c.passage.n - 1);
     if (c.index === 0) s += 0.05;

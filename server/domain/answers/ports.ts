@@ -131,5 +131,7 @@ export interface AnswerProvider {
    * quoting them (engine.ts). The built-in answerer only ever quotes the knowledge.
    */
   readonly seesInstructions: boolean;
+  /** How a language model returns its metadata (prompt.ts OutputFormat); the prompt asks for that form. */
+  readonly outputFormat?: 'json' | 'marker';
   generate(input: GenerateInput): Promise<GenerateOutput>;
 }

@@ -50,6 +50,44 @@ export function temperatureFor(settings: AnswerSettings, instruction: Instructio
 /** Ends the visible answer; a JSON object with `answered`, `sources` and `followUps` follows it. */
 export const META_MARKER = '<<<PARLEY_META>>>';
 
+/**
+ * How the model returns its answer and metadata: `json`, one JSON object (the request asks for it
+ * with response_format json_schema, ANSWER_SCHEMA); `marker`, the answer then META_MARKER and the
+ * metadata object (servers without structured output).
+ */
+export type OutputFormat = 'json' | 'marker';
+
+/** The structured answer: covered or not, the passages used, the text, the follow-ups. */
+export const ANSWER_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['answered', 'sources', 'answer', 'followUps'],
+  properties: {
+    answered: { type: 'boolean', description: 'true when the passages answer the question (or the message needed no knowledge), false when they do not cover it' },
+    sources: { type: 'array', items: { type: 'integer' }, description: 'numbers of the passages the answer used' },
+    answer: { type: 'string', description: 'the reply to the visitor' },
+    followUps: { type: 'array', items: { type: 'string' }, description: 'questions the visitor might ask next, answerable from the passages' },
+  },
+} as const;
+
+/** The output-format paragraph of the system message. */
+export function outputFormat(format: OutputFormat, followUpCount: number): string {
+  const followUps = followUpCount > 0
+    ? `"followUps": [up to ${followUpCount} short questions the visitor might ask next, answerable from the passages, in the language of your reply]`
+    : '"followUps": []';
+  const answered = '"answered": true when the passages answered the question or the message needed no knowledge, false otherwise';
+  if (format === 'json') {
+    return (
+      'Output format: reply with exactly one JSON object and nothing else:\n' +
+      `{${answered}, "sources": [numbers of the passages you used], "answer": "your reply to the visitor (the no-information reply when answered is false)", ${followUps}}`
+    );
+  }
+  return (
+    `Output format: write your answer, then a new line with exactly ${META_MARKER} followed by one JSON object, and nothing after it:\n` +
+    `{${answered}, "sources": [numbers of the passages you used], ${followUps}}`
+  );
+}
+
 /** Longest message text carried into the prompt (history and passages); the rest is cut. */
 const MAX_MESSAGE_CHARS = 4000;
 const MAX_PASSAGE_CHARS = 6000;
@@ -76,6 +114,8 @@ export interface PromptInput {
   strings: AnswerMessages;
   /** The relevance gate's verdict (relevance.ts): do the passages appear to cover the question? Unknown when left out. */
   relevant?: boolean;
+  /** How the provider reads the model's output (default `marker`). */
+  format?: OutputFormat;
 }
 
 /** The line the passages message ends with when the relevance gate finds the question not covered. */
@@ -108,13 +148,7 @@ function systemText(input: PromptInput): string {
       '6. For greetings or small talk, reply briefly and politely.',
     ].join('\n'),
   );
-  const followUps = followUpCount > 0
-    ? `"followUps": [up to ${followUpCount} short questions the visitor might ask next, answerable from the passages, in the language of your reply]`
-    : '"followUps": []';
-  parts.push(
-    `Output format: write your answer, then a new line with exactly ${META_MARKER} followed by one JSON object, and nothing after it:\n` +
-      `{"answered": true when the passages answered the question or the message needed no knowledge, false otherwise, "sources": [numbers of the passages you used], ${followUps}}`,
-  );
+  parts.push(outputFormat(input.format ?? 'marker', followUpCount));
   return parts.join('\n\n');
 }
 

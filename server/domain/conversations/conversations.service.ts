@@ -45,6 +45,7 @@ import type {
   MessageRecord,
   OwedAnswer,
 } from './ports.js';
+import { DuplicateClientId } from './ports.js';
 import { type ConversationEvent, type ConversationState, type Effect, transition } from './state.js';
 
 export interface VisitorDetails {
@@ -96,8 +97,6 @@ export interface AnswerOptions {
   /** Called once the visitor's message is stored (or found stored under its client id), before any answer. */
   onStored?: (message: ThreadMessage) => void;
 }
-/** Another request stored a message under the same client id first. */
-class DuplicateClientId extends Error {}
 
 /**
  * Attempts of one change against concurrent changes of the same conversation. Every conflict
@@ -419,20 +418,14 @@ export class ConversationsService {
     options: AnswerOptions & { meta?: Record<string, unknown>; opening?: Opening } = {},
   ): Promise<VisitorMessageResult> {
     let owed = false;
-    let out;
-    try {
-      out = await this.change(conversation, { type: 'visitor_message' }, async (ctx) => {
-        const m = await this.addMessage(ctx, chatbot, { author: 'visitor', text, clientMessageId: clientMessageId ?? null, ...(options.meta && { meta: options.meta }) });
-        owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
-        if (owed) {
-          await ctx.s.conversations.owed.insert({ messageId: m.id, conversationId: m.conversationId, chatbotId: chatbot.id, leaseUntil: this.leaseFrom(Date.now()), attempts: 0, createdAt: ctx.at });
-        }
-        return m;
-      }, options.opening);
-    } catch (err) {
-      if (clientMessageId && isUniqueViolation(err)) throw new DuplicateClientId();
-      throw err;
-    }
+    const out = await this.change(conversation, { type: 'visitor_message' }, async (ctx) => {
+      const m = await this.addMessage(ctx, chatbot, { author: 'visitor', text, clientMessageId: clientMessageId ?? null, ...(options.meta && { meta: options.meta }) });
+      owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
+      if (owed) {
+        await ctx.s.conversations.owed.insert({ messageId: m.id, conversationId: m.conversationId, chatbotId: chatbot.id, leaseUntil: this.leaseFrom(Date.now()), attempts: 0, createdAt: ctx.at });
+      }
+      return m;
+    }, options.opening);
     const message = out.result;
     options.onStored?.(messageView(message));
     let answer: MessageRecord | null = null;
@@ -943,10 +936,6 @@ function event(c: Pick<ConversationRecord, 'id' | 'chatbotId'>, seq: number, typ
 }
 
 const localeOf = (settings: Record<string, unknown>) => (settings.localization as { locale?: string } | null)?.locale ?? null;
-
-/** A unique index refused the row (SQLite and PostgreSQL). */
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string }).code === '23505' || /UNIQUE constraint failed/i.test(String((err as Error)?.message));
 
 /** Free-form visitor fields within bounds, checked before anything is stored. */
 function checkVisitor(v: VisitorDetails | undefined) {

@@ -146,7 +146,7 @@ export class IngestRunner {
 
   private async run(jobId: string, signal: AbortSignal) {
     const ingest = this.store.knowledge.ingest;
-    let job = await ingest.getJob(jobId);
+    const job = await ingest.getJob(jobId);
     if (!job || FINAL.has(job.status)) return;
     const source = await this.store.knowledge.sources.get(job.sourceId);
     const chatbot = source && (await this.store.chatbots.get(source.chatbotId));

@@ -23,7 +23,6 @@ const ADDED = 'Starts one ingest job (202); follow it with GET /chatbots/{chatbo
 /** A display name from an upload's file name: no directories, no control characters. */
 export function safeFileName(raw: string | undefined): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').replace(/^\.+/, '').trim().slice(0, 200);
   return clean || 'upload';
 }

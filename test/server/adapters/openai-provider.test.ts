@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAnswerEngine } from '../../../server/domain/answers/engine.js';
 import { ANSWER_MESSAGES } from '../../../server/domain/answers/messages.js';
-import { createOpenAIProvider, MetaSplitter, parseMeta, retryAfterMs, type OpenAIProviderOptions } from '../../../server/adapters/openai-provider.js';
+import { createOpenAIProvider, MetaSplitter, OutputReader, parseMeta, retryAfterMs, type OpenAIProviderOptions } from '../../../server/adapters/openai-provider.js';
 import type { AnswerContextStore } from '../../../server/domain/answers/ports.js';
 import type { AnswerRequest } from '../../../server/domain/conversations/ports.js';
 import { DEFAULT_USER_AGENT, GuardedHttpClient } from '../../../server/outbound/guarded-client.js';
@@ -248,6 +248,26 @@ describe('provider A parts', () => {
     expect(text).toBe('Hello world.');
     expect(out.join('')).toBe('Hello world.');
     expect(parseMeta(meta)).toEqual({ answered: true, sources: null, followUps: [] });
+  });
+
+  it('OutputReader streams the answer string of structured output decoded, escapes split across chunks, and reads the rest at the end', () => {
+    const emitted: string[] = [];
+    const reader = new OutputReader((t) => emitted.push(t));
+    const raw = JSON.stringify({ answered: true, sources: [2], answer: 'Say "hi"\nthen go — café \\ done', followUps: ['Next?'] });
+    for (let i = 0; i < raw.length; i += 3) reader.push(raw.slice(i, i + 3));
+    const { text, meta } = reader.finish();
+    expect(text).toBe('Say "hi"\nthen go — café \\ done');
+    expect(emitted.join('')).toBe(text);
+    expect(emitted.length).toBeGreaterThan(3);
+    expect(meta).toEqual({ answered: true, sources: [2], followUps: ['Next?'] });
+    // \u escapes cut in the middle, a fence around the object.
+    const fenced = new OutputReader(() => {});
+    for (const piece of ['```json\n{"answered": false, "sources": [], "answer": "caf\\u00', 'e9", "followUps": []}\n```']) fenced.push(piece);
+    expect(fenced.finish()).toEqual({ text: 'café', meta: { answered: false, sources: [], followUps: [] } });
+    // Not JSON at all: the marker form.
+    const plain = new OutputReader(() => {});
+    plain.push('Plain answer.\n<<<PARLEY_META>>>{"answered": true, "sources": [1], "followUps": []}');
+    expect(plain.finish()).toEqual({ text: 'Plain answer.', meta: { answered: true, sources: [1], followUps: [] } });
   });
 
   it('MetaSplitter passes text with no marker through, lt signs and all', () => {

@@ -53,8 +53,8 @@ describe('GET /', () => {
 });
 
 describe('/healthz and /readyz', () => {
-  test('alive and ready on a migrated database', async () => {
-    const t = await buildTestApp();
+  test.each(['sqlite', 'postgres'] as const)('alive and ready on a migrated database (%s)', async (dialect) => {
+    const t = await buildTestApp({ dialect });
     apps.push(t);
     const alive = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect([alive.statusCode, alive.json()]).toEqual([200, { status: 'ok' }]);
