@@ -4,7 +4,7 @@
  * very same JSON body from memory, measured in the same run with the same load, one after the
  * other. Both serialise and send the same bytes, so the ratio is the cost of our own work per
  * request (the figure with a tiny bare body is printed too, for reference). The same app on a
- * second database without SQLite's read fast path (dialects/sqlite-reader.ts) is measured in
+ * second database without SQLite's read fast path (dialects/sqlite/reader.ts) is measured in
  * the same rounds, so the fast path's worth at the request level is a same-run ratio too.
  * Goal: parley req/s / bare req/s >= 0.5.
  *

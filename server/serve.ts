@@ -9,7 +9,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { prepareDatabase } from './prepare.js';
 import { startupFailure } from './startup-errors.js';
 import { openDatabase, type DatabaseHandle } from './storage/dialects/index.js';
-import { rankExtension } from './storage/sqlite-rank/index.js';
+import { rankExtension } from './storage/dialects/sqlite/rank/index.js';
 
 export interface ServeOptions {
   /** The command the operator ran, named in the advice of a failed start (`PORT=3001 npm start`). */

@@ -4,6 +4,7 @@
  * cannot be written, a database that cannot be reached. Unknown failures keep their message.
  */
 import type { Config } from './config.js';
+import { openFailureOf } from './storage/dialects/open-failure.js';
 
 interface SystemError extends Error {
   code?: string;
@@ -42,14 +43,14 @@ export function startupFailure(error: unknown, config?: Pick<Config, 'port' | 'h
   if (config?.databaseUrl && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(code ?? '')) {
     return `Cannot reach the database at ${where(config.databaseUrl)} (${code}): is PostgreSQL running there? Check DATABASE_URL`;
   }
-  if (config?.databaseUrl && (code === '28P01' || code === '28000' || code === '3D000')) {
+  if (config?.databaseUrl && openFailureOf(code, message) === 'refused') {
     return `The database at ${where(config.databaseUrl)} refused the connection: ${message}. Check DATABASE_URL`;
   }
   if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'EEXIST', 'EISDIR'].includes(code ?? '') && err.path) {
     const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'ENOENT' ? 'a parent folder is missing' : 'permission denied';
     return `Cannot write ${err.path} (${why}, ${code}): DATA_DIR must be a directory this user can write`;
   }
-  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_NOTADB' || /unable to open database/.test(message)) {
+  if (openFailureOf(code, message) === 'cannot-open') {
     return `Cannot open the SQLite database${config ? ` at ${config.sqlitePath}` : ''}: ${message}. DATA_DIR must be a directory this user can write`;
   }
   return message;

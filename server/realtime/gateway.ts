@@ -90,7 +90,7 @@ export class Gateway {
     readonly slots: Slots = new LocalSlots(),
   ) {
     this.wire = new Wire(store);
-    this.detach = conversations.onCommit((c, events, added) => {
+    this.detach = conversations.changes.onCommit((c, events, added) => {
       this.remember(c.id, events, added);
       this.ring(c, events.at(-1)!.seq, events.map((e) => e.type));
     });

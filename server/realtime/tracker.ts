@@ -127,7 +127,7 @@ export class Tracker {
       // The commit that rang, kept by this instance, when it is exactly what this reader misses;
       // else a page read from the database.
       const recent = this.gateway.committedAfter(conversationId, t.sent, upTo);
-      const events = recent ? recent.events : await this.gateway.conversations.events(conversationId, t.sent, PAGE);
+      const events = recent ? recent.events : await this.gateway.conversations.changes.events(conversationId, t.sent, PAGE);
       for (const e of events) {
         const frame = await this.gateway.wire.frame(t.chatbot, e, recent?.messages);
         await this.room();

@@ -143,7 +143,7 @@ export class VisitorConnection {
         }
         case 'feedback': {
           const c = await this.own(frame.conversationId);
-          await this.gateway.conversations.feedbackAsVisitor(c, frame.messageId, frame.feedback, frame.comment ?? null);
+          await this.gateway.conversations.visitors.feedbackAsVisitor(c, frame.messageId, frame.feedback, frame.comment ?? null);
           return;
         }
         case 'escalate': {
@@ -151,7 +151,7 @@ export class VisitorConnection {
           if (this.session.chatbot.settings.mode === 'AI_ONLY') {
             throw new AppError('VALIDATION_FAILED', 'This chatbot does not offer a person to talk to', { hint: 'The chat mode is AI_ONLY' });
           }
-          await this.gateway.conversations.escalateAsVisitor(c);
+          await this.gateway.conversations.visitors.escalateAsVisitor(c);
           return;
         }
         case 'conversations.list': {
@@ -326,7 +326,7 @@ export class VisitorConnection {
     let isStored = false;
     let stored!: () => void;
     const storedPromise = new Promise<void>((resolve) => (stored = resolve));
-    const work = this.gateway.conversations.sendAsVisitor(chatbot, visitor.id, existing, frame.text, {
+    const work = this.gateway.conversations.visitors.sendAsVisitor(chatbot, visitor.id, existing, frame.text, {
       clientId: frame.clientId,
       // A new conversation is followed from its start; one it did not resume, from now (the client has its history).
       onConversation: (c) => {

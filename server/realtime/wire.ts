@@ -5,7 +5,7 @@
  * `message.created`. Events a visitor has no use for (tags, lead captured) produce no frame.
  */
 import type { ConditionChange, ConditionFrame, ConditionState, ServerFrame, WireMessage } from '../../shared/protocol.js';
-import { messageView } from '../domain/conversations/conversations.service.js';
+import { messageView } from '../domain/conversations/views.js';
 import type { ConversationEventRecord, ConversationRecord, MessageRecord } from '../domain/conversations/ports.js';
 import type { ChatbotRecord, Store } from '../domain/ports.js';
 import { teamMember } from '../domain/team-member.js';

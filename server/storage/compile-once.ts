@@ -7,8 +7,8 @@
  * reader, runs inside the transaction).
  */
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
-import { readerOf } from './dialects/sqlite-reader.js';
-import { groupWriterOf } from './dialects/sqlite-writer.js';
+import { readerOf } from './dialects/sqlite/reader.js';
+import { groupWriterOf } from './dialects/sqlite/writer.js';
 import type { Database } from './tables.js';
 
 export function compileOnce<R>(build: (db: Kysely<Database>) => Compilable<R>, options: { remember?: boolean } = {}) {
@@ -49,7 +49,7 @@ export function compileOnceWrite(build: (db: Kysely<Database>) => Compilable<unk
   const queryOf = compiler(build);
   return async (db: Kysely<Database>, ...parameters: unknown[]): Promise<bigint> => {
     const query = queryOf(db, parameters);
-    // In a group commit's transaction on SQLite: straight on the writer (dialects/sqlite-writer.ts).
+    // In a group commit's transaction on SQLite: straight on the writer (dialects/sqlite/writer.ts).
     const writer = groupWriterOf(db);
     if (writer) return BigInt(writer.prepare(query.sql).run(parameters).changes);
     const result = await db.executeQuery({ ...query, parameters });

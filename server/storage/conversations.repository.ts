@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { ChatUserRecord, ConversationEventRecord, ConversationRecord, ConversationStore, MessageRecord } from '../domain/conversations/ports.js';
+import { type ChatUserRecord, type ConversationEventRecord, type ConversationRecord, type ConversationStore, DuplicateClientId, type MessageRecord } from '../domain/conversations/ports.js';
 import type { Mode, Status } from '../domain/conversations/state.js';
 import { compileOnce, compileOnceAll, compileOnceWrite } from './compile-once.js';
+import type { Dialect } from './dialects/dialect.js';
 import { keysetPage } from './keyset.js';
 import type { Database } from './tables.js';
 
@@ -136,7 +137,7 @@ const casOf = (columns: string[]) => {
   return cas;
 };
 
-export function conversationStore(db: Kysely<Database>): ConversationStore {
+export function conversationStore(db: Kysely<Database>, dialect: Dialect): ConversationStore {
   return {
     chatUsers: {
       async insert(u) {
@@ -233,7 +234,12 @@ export function conversationStore(db: Kysely<Database>): ConversationStore {
       },
     messages: {
       async insert(m) {
-        await insertMessage(db, ...Object.values(messageRow(m)));
+        try {
+          await insertMessage(db, ...Object.values(messageRow(m)));
+        } catch (err) {
+          if (m.clientMessageId && dialect.isUniqueViolation(err)) throw new DuplicateClientId();
+          throw err;
+        }
       },
       async get(conversationId, id) {
         const r = await messageById(db, conversationId, id);

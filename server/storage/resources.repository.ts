@@ -14,16 +14,13 @@ import type {
   TagRecord,
 } from '../domain/resources/ports.js';
 import { toUser } from './accounts.repository.js';
+import type { Dialect } from './dialects/dialect.js';
 import { keysetPage } from './keyset.js';
 import type { Database } from './tables.js';
 
 type Row<T extends keyof Database> = Selectable<Database[T]>;
 
 const count = (row: { n: number | string | bigint } | undefined) => Number(row?.n ?? 0);
-
-/** A unique index refused the write (SQLite and PostgreSQL say it differently). */
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string }).code === '23505' || /UNIQUE constraint failed/i.test(String((err as Error)?.message));
 
 const toPrompt = (r: Row<'starters'>): PromptRecord => ({
   id: r.id,
@@ -210,7 +207,7 @@ const toMemberWithUser = (r: MemberJoinRow) => ({
   user: toUser({ id: r.user_id, account_id: r.u_account_id, email: r.u_email, name: r.u_name, role: r.u_role, created_at: r.u_created_at }),
 });
 
-export function resourcesRepository(db: Kysely<Database>): ResourcesStore {
+export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): ResourcesStore {
   return {
     starters: promptStore(db, 'starters'),
     followups: promptStore(db, 'followups'),
@@ -279,7 +276,7 @@ export function resourcesRepository(db: Kysely<Database>): ResourcesStore {
           }).execute();
           return true;
         } catch (err) {
-          if (isUniqueViolation(err)) return false;
+          if (dialect.isUniqueViolation(err)) return false;
           throw err;
         }
       },
@@ -292,7 +289,7 @@ export function resourcesRepository(db: Kysely<Database>): ResourcesStore {
           }).where('id', '=', id).execute();
           return true;
         } catch (err) {
-          if (isUniqueViolation(err)) return false;
+          if (dialect.isUniqueViolation(err)) return false;
           throw err;
         }
       },

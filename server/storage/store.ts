@@ -57,7 +57,7 @@ function storeOver(db: Kysely<Database>, dialect: Dialect, sealed: FieldSeal): A
     },
     transaction: (fn, how) => {
       if (db.isTransaction) return fn(storeOver(db, dialect, sealed));
-      // SQLite has one writer: concurrent small changes share a COMMIT (group-commit.ts).
+      // SQLite has one writer: concurrent small changes share a COMMIT (dialects/sqlite/group-commit.ts).
       if (how?.group) return dialect.groupedTransaction(db, (trx) => fn(storeOfGroup(trx, dialect, sealed)));
       return db.transaction().execute((trx) => fn(storeOver(trx, dialect, sealed)));
     },
@@ -69,8 +69,8 @@ function storeOver(db: Kysely<Database>, dialect: Dialect, sealed: FieldSeal): A
     invoices: invoicesRepository(db),
     usage: usageRepository(db),
     knowledge: createKnowledgeStore(db, dialect),
-    resources: resourcesRepository(db),
-    conversations: sealedConversations(conversationStore(db), sealed),
+    resources: resourcesRepository(db, dialect),
+    conversations: sealedConversations(conversationStore(db, dialect), sealed),
     visitors: visitorsRepository(db),
     webhooks: webhooksRepository(db),
     oauth: oauthRepository(db),

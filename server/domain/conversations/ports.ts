@@ -142,8 +142,12 @@ export interface ConversationTable {
     setTags(conversationId: string, tagIds: string[]): Promise<void>;
 }
 
+/** Another request stored a message under the same client id first (a unique index refused the write). */
+export class DuplicateClientId extends Error {}
+
 export interface ConversationParts {
   messages: {
+    /** Throws DuplicateClientId when the conversation holds a message under `m.clientMessageId` already. */
     insert(m: MessageRecord): Promise<void>;
     get(conversationId: string, id: string): Promise<MessageRecord | null>;
     /** The conversation of a message of this chatbot (legacy v0 names messages without their thread). */

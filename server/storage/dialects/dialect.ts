@@ -38,11 +38,13 @@ export interface Dialect {
   serialiseJobClaims<T>(db: Kysely<Database>, claim: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   /**
    * Runs `fn` in a transaction of its own all-or-nothing whose COMMIT concurrent small changes
-   * may share: SQLite's group commit (group-commit.ts, one writer), PostgreSQL a plain transaction.
+   * may share: SQLite's group commit (sqlite/group-commit.ts, one writer), PostgreSQL a plain transaction.
    */
   groupedTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /** Serialises writers of one account's upload leases inside `trx` (PostgreSQL locks the account row; SQLite has one writer). */
   lockAccount(trx: Kysely<Database>, accountId: string): Promise<void>;
+  /** Whether `err` is this driver's refusal by a unique index (or primary key). */
+  isUniqueViolation(err: unknown): boolean;
   /** The vector index of one embedding space (dimensions already checked). */
   vectorIndex(db: Kysely<Database>, model: string, dimensions: number): VectorIndexPort;
 }

@@ -6,7 +6,7 @@ import type { DialectName } from './column-types.js';
  * PostgreSQL (no pgvector here): a `real[]` per chunk, unit length, so cosine similarity is a dot
  * product computed in SQL over the chatbot's rows. SQLite: sqlite-vec `vec0` tables, which need
  * their dimension in the declaration; the dimension comes from the configured model, so
- * storage/vectors.repository.ts creates `chunk_vec_<dimensions>` (and the trigger that deletes a
+ * storage/dialects/sqlite/vector-index.ts creates `chunk_vec_<dimensions>` (and the trigger that deletes a
  * chunk's vector with the chunk) on first use. Nothing to create here for SQLite.
  */
 export function vectors(dialect: DialectName) {

@@ -10,7 +10,7 @@ const BATCH = 1000;
  * headings (`ǂroute`). A search used to match "route handler" as a phrase, which intersects the
  * doclists of two common words on every search and made FTS5 count that phrase's rows again to
  * weigh it; a pair token is one short doclist and its row count is in fts5vocab. Head tokens let
- * a search take a common word's best rows without walking all of them (sqlite-search.ts).
+ * a search take a common word's best rows without walking all of them (dialects/sqlite/search.ts).
  * `chunks.extra` holds the tokens (the repository writes them with the chunk) and the
  * external-content view exposes them. Existing chunks are filled in here, then the index is rebuilt.
  *

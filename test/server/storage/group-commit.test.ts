@@ -1,6 +1,6 @@
 /**
  * Transactions run with `{ group: true }` (every conversation change) may share one COMMIT on
- * SQLite (storage/group-commit.ts). Each must keep its own all-or-nothing, see the rows of those
+ * SQLite (storage/dialects/sqlite/group-commit.ts). Each must keep its own all-or-nothing, see the rows of those
  * before it, and be heard only once its rows are committed, so an acknowledgement handed on
  * can never be undone. The same suite runs on PostgreSQL, where each is its own transaction.
  */

@@ -4,7 +4,7 @@
  * (head_tsv, migration 0012). In CI (CI=true) an unreachable PostgreSQL fails the file.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createPgPlanner } from '../../../server/storage/postgres-search.js';
+import { createPgPlanner } from '../../../server/storage/dialects/postgres/search.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { addDocument, newChatbot } from '../../helpers/knowledge.js';
 import { POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';

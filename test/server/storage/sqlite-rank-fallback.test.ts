@@ -7,8 +7,8 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { addDocument, newChatbot } from '../../helpers/knowledge.js';
 
-vi.mock('../../../server/storage/sqlite-search.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../server/storage/sqlite-search.js')>();
+vi.mock('../../../server/storage/dialects/sqlite/search.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../server/storage/dialects/sqlite/search.js')>();
   return {
     ...real,
     createFts5Planner: (...args: Parameters<typeof real.createFts5Planner>) => {

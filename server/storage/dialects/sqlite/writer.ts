@@ -8,7 +8,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { Database } from '../tables.js';
+import type { Database } from '../../tables.js';
 
 export interface SqliteWriter {
   /** The prepared statement of this SQL (kept by SQL text, shared with kysely's driver). */

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type SQLite from 'better-sqlite3';
-import { PROJECT_ROOT } from '../../paths.js';
+import { PROJECT_ROOT } from '../../../../paths.js';
 
 /** Where build.mjs writes the library (keep in step with it). */
 export const rankExtensionPath = () => join(PROJECT_ROOT, 'build', process.platform === 'darwin' ? 'parley_rank.dylib' : 'parley_rank.so');

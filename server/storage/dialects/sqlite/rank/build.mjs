@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..', '..');
+const root = join(here, '..', '..', '..', '..', '..');
 // Keep in step with rankExtensionPath() in ./index.ts.
 const out = join(root, 'build', process.platform === 'darwin' ? 'parley_rank.dylib' : 'parley_rank.so');
 

@@ -13,7 +13,7 @@
  */
 import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { Database } from '../tables.js';
+import type { Database } from '../../tables.js';
 
 export interface SyncReader {
   /** The first row of a read-only query, or undefined. */

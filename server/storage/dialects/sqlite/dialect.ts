@@ -1,11 +1,12 @@
 /** SQLite's side of the dialect interface: FTS5 search ranked by parley_bm25, extra index tokens, sqlite-vec. */
 import { type Kysely, sql } from 'kysely';
-import { chunkExtraTokens, FTS_WEIGHTS, LENGTH_COLUMNS, searchPairs } from '../search-terms.js';
-import { GroupCommit } from '../group-commit.js';
-import { createFts5Planner } from '../sqlite-search.js';
-import type { Database } from '../tables.js';
-import { sqliteIndex } from '../vectors.repository.js';
-import type { ChunkRow, Dialect } from './dialect.js';
+import { chunkExtraTokens, FTS_WEIGHTS, LENGTH_COLUMNS, searchPairs } from '../../search-terms.js';
+import type { Database } from '../../tables.js';
+import type { ChunkRow, Dialect } from '../dialect.js';
+import { isUniqueViolation } from './errors.js';
+import { GroupCommit } from './group-commit.js';
+import { createFts5Planner } from './search.js';
+import { sqliteIndex } from './vector-index.js';
 
 /** One group commit per database handle: its writes share COMMITs. */
 const groups = new WeakMap<Kysely<Database>, GroupCommit>();
@@ -29,7 +30,7 @@ export const sqliteDialect: Dialect = {
       // FTS5 filters by the chatbot's token, ranks, sorts and limits by itself; only the k
       // winners are joined (migration 0004). The words and adjacent word pairs (tokens of the
       // extra column, migration 0011) are ORed; on a large index the common words only score
-      // (sqlite-search.ts). The rank is parley_bm25 with the planner's document frequencies and
+      // (search.ts). The rank is parley_bm25 with the planner's document frequencies and
       // the LIMIT, or FTS5's bm25() where the extension is missing (nearly the same order: bm25()
       // counts the extra column in a row's length; slower on large indexes). Both are "lower is
       // better": negated, so every hit list reads higher = better. CROSS JOIN keeps the k ranked
@@ -67,5 +68,6 @@ export const sqliteDialect: Dialect = {
   serialiseJobClaims: (db, claim) => claim(db),
   groupedTransaction: (db, fn) => groupCommitOf(db).run(fn),
   lockAccount: async () => {},
+  isUniqueViolation,
   vectorIndex: (db, model, dimensions) => sqliteIndex(db, model, dimensions),
 };

@@ -1,10 +1,11 @@
 /** PostgreSQL's side of the dialect interface: per-word BM25-weighted ts_rank, row locks, real[] vectors. */
 import { type Kysely, sql } from 'kysely';
-import { createPgPlanner } from '../postgres-search.js';
-import { PG_WEIGHTS } from '../search-terms.js';
-import type { Database } from '../tables.js';
-import { postgresIndex } from '../vectors.repository.js';
-import type { ChunkRow, Dialect } from './dialect.js';
+import { PG_WEIGHTS } from '../../search-terms.js';
+import type { Database } from '../../tables.js';
+import type { ChunkRow, Dialect } from '../dialect.js';
+import { isUniqueViolation } from './errors.js';
+import { createPgPlanner } from './search.js';
+import { postgresIndex } from './vector-index.js';
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
@@ -14,7 +15,7 @@ export const postgresDialect: Dialect = {
       // ts_rank knows no IDF: "request" would weigh as much as "xml". Each word is ranked on
       // its own and weighted by its BM25 IDF over this chatbot's chunks, then summed, like
       // bm25 on SQLite; normalisation 1 divides by 1 + log(length), so long passages do not
-      // win by size alone. The plan (postgres-search.ts) gives each word's frequency and the
+      // win by size alone. The plan (search.ts) gives each word's frequency and the
       // words that bring candidates; every word scores them, summed per candidate in a
       // subquery, so PostgreSQL keeps only the top k (no sort of every candidate-word pair).
       const plan = await planner.plan(chatbotId, terms);
@@ -52,5 +53,6 @@ export const postgresDialect: Dialect = {
   async lockAccount(trx, accountId) {
     await sql`select id from accounts where id = ${accountId} for update`.execute(trx);
   },
+  isUniqueViolation,
   vectorIndex: (db, model, dimensions) => postgresIndex(db, model, dimensions),
 };

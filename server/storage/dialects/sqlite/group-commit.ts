@@ -10,8 +10,8 @@
  * if each had committed alone. With nothing else waiting, a transaction runs at once, alone.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { withGroupWriter, writerOf } from './dialects/sqlite-writer.js';
-import type { Database } from './tables.js';
+import type { Database } from '../../tables.js';
+import { withGroupWriter, writerOf } from './writer.js';
 
 interface Waiting {
   fn: (trx: Transaction<Database>) => Promise<unknown>;

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's search plan: each word's document frequency in the chatbot, and which words bring
- * candidates. The same rule as SQLite's planner (sqlite-search.ts): past a budget of summed
+ * candidates. The same rule as SQLite's planner (sqlite/search.ts): past a budget of summed
  * frequencies, candidates come from the rarest words only and every word still scores them.
  *
  * A word too common to bring all its rows brings those with it in their title or a heading
@@ -13,8 +13,8 @@
  * well, and the common words, the costliest to count, are the ones questions repeat.
  */
 import { type Kysely, sql } from 'kysely';
-import type { Database } from './tables.js';
-import { ttlCache } from './ttl-cache.js';
+import type { Database } from '../../tables.js';
+import { ttlCache } from '../../ttl-cache.js';
 
 /** Most rows a search ranks before it drops its most common words from candidate generation. */
 export const CANDIDATE_BUDGET = 4000;

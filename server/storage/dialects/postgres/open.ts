@@ -1,0 +1,29 @@
+/** Opens PostgreSQL (pg) at a postgres:// URL, optionally in a schema of its own. */
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest, pendingMigrations } from '../../migrations/index.js';
+import type { Database } from '../../tables.js';
+import type { DatabaseHandle, DatabaseOptions } from '../handle.js';
+
+export function openPostgres(options: DatabaseOptions & { url: string }): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    ...(options.schema ? { options: `-c search_path=${quoteIdent(options.schema)}` } : {}),
+  });
+  // A dropped idle connection must not crash the process (the pool replaces it), but it is said.
+  pool.on('error', options.onPoolError ?? ((err) => console.error(`PostgreSQL: an idle connection failed and is replaced: ${err.message}`)));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    schema: options.schema,
+    migrate: (onMigration) => migrateToLatest(db, 'postgres', options.schema, onMigration),
+    pendingMigrations: () => pendingMigrations(db, 'postgres', options.schema),
+    close: () => db.destroy(),
+  };
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/i.test(name)) throw new Error(`Invalid schema name "${name}"`);
+  return name;
+}
