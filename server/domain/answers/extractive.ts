@@ -15,7 +15,6 @@
  * topics with a "Tell me about …" message, deduplicated.
  */
 import type { FollowUp } from '../conversations/ports.js';
-import type { AnswerMessages } from './messages.js';
 import type { AnswerProvider, GenerateInput, GenerateOutput, Passage } from './ports.js';
 import { hitTerms } from './relevance.js';
 import { answersKind, questionEntities, questionKinds, questionNumbers, type AnswerKind } from './answer-kinds.js';
