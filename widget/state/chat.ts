@@ -10,7 +10,7 @@
  *   account       the visitor, the one-time code
  *   lead          the lead form
  */
-import { batch } from '@preact/signals';
+import { batch, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { ErrorFrame, HelloFrame, ServerFrame, WidgetConfig, WidgetPrompt, WireMessage } from '../../shared/protocol.js';
 import type { ConnectionStatus } from '../transport/connection.js';
 import { AccountModel } from './account.js';
@@ -22,15 +22,18 @@ import { LeadModel } from './lead.js';
 import type { SessionStore } from './session-store.js';
 import { UiModel } from './ui.js';
 
+/** A model as components see it: every signal read-only, so state changes only through actions. */
+type ReadOnly<M> = { readonly [K in keyof M]: M[K] extends Signal<infer T> ? ReadonlySignal<T> : M[K] };
+
 type FrameHandlers = { [K in ServerFrame['type']]: (frame: Extract<ServerFrame, { type: K }>) => void };
 
 export class ChatModel {
-  readonly ui: UiModel;
-  readonly i18n: I18nModel;
-  readonly connection: ConnectionModel;
-  readonly conversation: ConversationModel;
-  readonly account: AccountModel;
-  readonly lead: LeadModel;
+  readonly ui: ReadOnly<UiModel>;
+  readonly i18n: ReadOnly<I18nModel>;
+  readonly connection: ReadOnly<ConnectionModel>;
+  readonly conversation: ReadOnly<ConversationModel>;
+  readonly account: ReadOnly<AccountModel>;
+  readonly lead: ReadOnly<LeadModel>;
 
   constructor(
     readonly config: WidgetConfig,
@@ -38,16 +41,18 @@ export class ChatModel {
     private readonly session: SessionStore,
     private readonly emit: (event: WidgetEvent, detail?: unknown) => void,
   ) {
+    const i18n = new I18nModel(config.localization);
+    const connection = new ConnectionModel(transport);
     this.ui = new UiModel(emit);
-    this.i18n = new I18nModel(config.localization);
-    this.connection = new ConnectionModel(transport);
-    this.account = new AccountModel(this.connection, session);
-    this.lead = new LeadModel(config, this.connection, !session.read());
+    this.i18n = i18n;
+    this.connection = connection;
+    this.account = new AccountModel(connection, session);
+    this.lead = new LeadModel(config, connection, !session.read());
     this.conversation = new ConversationModel(
       config,
-      this.connection,
+      connection,
       session,
-      this.i18n,
+      i18n,
       (message, inView) => this.arrived(message, inView),
       (conversationId) => emit('escalated', { conversationId }),
     );

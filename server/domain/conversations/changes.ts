@@ -84,11 +84,6 @@ export class ChangeEngine {
     return () => void this.listeners.delete(listener);
   }
 
-  /** Events after `afterSeq` (resume), for the realtime gateway and the outbox. */
-  events(conversationId: string, afterSeq: number, limit = 500) {
-    return this.store.conversations.events.after(conversationId, afterSeq, limit);
-  }
-
   private committed(conversation: ConversationRecord, events: ConversationEventRecord[], added: MessageRecord[] = []) {
     for (const listener of this.listeners) {
       try {

@@ -51,7 +51,7 @@ describe.each(['sqlite', 'postgres'] as const)('the change engine on %s', (diale
     const bot = await chatbot();
     const c = await engine.start(bot, {});
     await Promise.all(['a', 'b', 'c', 'd', 'e'].map((text) => visitorMessage(bot, c, text)));
-    const events = await engine.events(c.id, 0);
+    const events = await store.conversations.events.after(c.id, 0, 100);
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(events.slice(1).every((e) => e.type === 'message.added')).toBe(true);
     expect(await store.conversations.get(c.id)).toMatchObject({ seq: 6, messageCount: 5 });
@@ -62,7 +62,7 @@ describe.each(['sqlite', 'postgres'] as const)('the change engine on %s', (diale
     const stale = await engine.start(bot, {});
     await engine.change(stale, { type: 'resolve' }, async () => undefined);
     await expect(visitorMessage(bot, stale, 'too late')).rejects.toMatchObject({ code: 'CONVERSATION_CLOSED' });
-    expect((await engine.events(stale.id, 0)).map((e) => e.type)).toEqual(['conversation.started', 'conversation.resolved']);
+    expect((await store.conversations.events.after(stale.id, 0, 100)).map((e) => e.type)).toEqual(['conversation.started', 'conversation.resolved']);
     expect((await store.conversations.messages.page(stale.id, 10, null)).items).toEqual([]);
   });
 
