@@ -27,7 +27,7 @@ import { expandedQuery, questionConcepts, type Concept, type ExpansionOptions } 
 import { calibratedThreshold, HEDGE_RATIO, PROBE_QUESTIONS, type CalibrationOptions } from './calibration.js';
 import { profileCache, type KnowledgeProfile } from './knowledge-profile.js';
 import { conceptRelevance, GATE_DEPTH, relevance, type GateOptions } from './relevance.js';
-import { dependsOnPrevious } from './follow-up-question.js';
+import { dependsOnPrevious, hasNoTopic } from './follow-up-question.js';
 import { smallTalk } from './small-talk.js';
 
 /** The retrieval the engine needs (knowledge/retrieval.ts Retriever satisfies it). */
@@ -144,13 +144,15 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
   /**
    * The search for a message in its conversation. A message that depends on the previous
    * question (follow-up-question.ts) is also searched joined with it, and the better of the two
-   * wins: the joined one only when it is more certainly covered (covered, covered but not sure, not covered).
+   * wins: the joined one only when it is more certainly covered (covered, covered but not sure, not covered),
+   * or as certainly when the message names no topic of its own ("What is the cost?").
    * The previous question is the last visitor message that is not small talk, and only when its
    * own search is covered: a refused or off-topic question carries no topic over.
    */
   async function searchInContext(chatbotId: string, question: string, history: AnswerRequest['history'], profile: KnowledgeProfile | null, depth: number, level = 0): Promise<Searched> {
     const alone = await search(chatbotId, question, profile, depth);
-    if (certainty(alone) === 2 || level >= MAX_CONTEXT_LEVELS || !dependsOnPrevious(question)) return alone;
+    const noTopic = hasNoTopic(question);
+    if ((certainty(alone) === 2 && !noTopic) || level >= MAX_CONTEXT_LEVELS || !dependsOnPrevious(question)) return alone;
     const visitor = history.filter((m) => m.author === 'visitor');
     let i = visitor.length - 1;
     while (i >= 0 && smallTalk(visitor[i].text)) i--;
@@ -159,7 +161,8 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
     const previous = await searchInContext(chatbotId, visitor[i].text, earlier, profile, GATE_DEPTH, level + 1);
     if (!previous.gate.relevant) return alone;
     const joined = await search(chatbotId, `${question} ${previous.query ?? visitor[i].text}`, profile, depth);
-    return certainty(joined) > certainty(alone) ? { ...joined, query: `${question} ${previous.query ?? visitor[i].text}` } : alone;
+    const better = noTopic ? certainty(joined) >= certainty(alone) : certainty(joined) > certainty(alone);
+    return better ? { ...joined, query: `${question} ${previous.query ?? visitor[i].text}` } : alone;
   }
 
   return {

@@ -9,6 +9,7 @@
  * ("and…", "what about…", "und…", "¿y…", "et…"), or holds a pronoun standing for something said
  * before ("it", "that", "them", "es", "das", "eso", "ça"…). Small talk never depends on anything.
  */
+import { asks, withoutAskWords } from './question-words.js';
 import { termSet, normalizeForMatch } from './text.js';
 
 /** At most this many content terms: a longer message names its own topic. */
@@ -22,7 +23,16 @@ const PRONOUN =
 export function dependsOnPrevious(message: string): boolean {
   const n = termSet(message).length;
   if (n > FOLLOW_UP_TERMS) return false;
-  if (n === 0) return true;
+  if (n === 0 || hasNoTopic(message)) return true;
   const q = normalizeForMatch(message);
   return CONNECTIVE.test(q) || PRONOUN.test(q);
+}
+
+/**
+ * A message that only asks for a kind of answer ("What is the cost?", "How long?", "opening
+ * hours?") names no topic: its topic is the previous question's, even when the words alone find a
+ * page (the cheapest plan says "cost" most), so the engine prefers the joined search there.
+ */
+export function hasNoTopic(message: string): boolean {
+  return termSet(message).length === 0 || (asks(message).length > 0 && termSet(withoutAskWords(message)).length === 0);
 }

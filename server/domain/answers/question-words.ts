@@ -49,5 +49,10 @@ export function asks(question: string): Asks[] {
   return (Object.keys(PATTERNS) as Asks[]).filter((k) => PATTERNS[k].test(question));
 }
 
+/** The question without the words that say what it asks for ("What is the cost?" -> "What is the ?"). */
+export function withoutAskWords(question: string): string {
+  return Object.values(PATTERNS).reduce((q, re) => q.replace(new RegExp(re.source, 'gi'), ' '), question);
+}
+
 /** The words an answer of that kind uses, in every shipped language. */
 export const answerWords = (kind: Asks): readonly string[] => ANSWERS[kind];

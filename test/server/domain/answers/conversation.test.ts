@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { smallTalk } from '../../../../server/domain/answers/small-talk.js';
-import { dependsOnPrevious } from '../../../../server/domain/answers/follow-up-question.js';
+import { dependsOnPrevious, hasNoTopic } from '../../../../server/domain/answers/follow-up-question.js';
 
 describe('small talk', () => {
   it('is recognised in several languages, as a whole message', () => {
@@ -30,5 +30,17 @@ describe('a message that depends on the previous question', () => {
   it('names its own topic otherwise', () => {
     for (const m of ['How long does delivery take?', 'refund time?', 'Can I return an item?', 'Is there gluten free pasta?', 'How do I reset my password if I no longer have the e-mail?'])
       expect(dependsOnPrevious(m), m).toBe(false);
+  });
+});
+
+describe('a message with no topic of its own', () => {
+  it('only asks for a kind of answer: a price, a duration, a time', () => {
+    for (const m of ['What is the cost?', 'what are the fees?', 'How long?', 'price?', 'how much is it?'])
+      expect([hasNoTopic(m), dependsOnPrevious(m)], m).toEqual([true, true]);
+  });
+
+  it('names a thing besides what it asks for', () => {
+    for (const m of ['refund time?', 'How long does delivery take?', 'What is the cost of the premium plan?', 'and for Germany?'])
+      expect(hasNoTopic(m), m).toBe(false);
   });
 });
