@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
 import type { Store } from '../../../server/domain/ports.js';
 import { openDatabase, type DatabaseHandle } from '../../../server/storage/dialects/index.js';
-import { BLOB_PIECE_BYTES } from '../../../server/storage/knowledge.repository.js';
+import { BLOB_PIECE_BYTES } from '../../../server/storage/blobs.repository.js';
 import { migrateToLatest, migrations } from '../../../server/storage/migrations/index.js';
 import { createStore } from '../../../server/storage/store.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
