@@ -192,7 +192,7 @@ async function firstToken(dataDir: string, chatbotId: string) {
       if (i % PER_CONVERSATION === 0) threadId = await newConversation(bot);
       const start = performance.now();
       let first = -1;
-      const out = await conversations.sendVisitorMessage(auth, chatbotId, threadId, { message: ON_TOPIC[i % ON_TOPIC.length] }, () => {
+      const out = await conversations.visitors.sendVisitorMessage(auth, chatbotId, threadId, { message: ON_TOPIC[i % ON_TOPIC.length] }, () => {
         if (first < 0) first = performance.now() - start;
       });
       if (!out.answer) throw new Error('no answer from the stand-in');

@@ -9,7 +9,7 @@ import { LIMITS } from './protocol.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const ClientId = Type.String({ minLength: 1, maxLength: LIMITS.clientIdMax, pattern: '^[A-Za-z0-9_:.-]+$' });
-const frame = <T extends string, F extends TProperties = {}>(type: T, fields: F = {} as F) =>
+const frame = <T extends string, F extends TProperties = Record<never, never>>(type: T, fields: F = {} as F) =>
   Type.Object({ type: Type.Literal(type), ...fields }, { additionalProperties: false });
 const opt = <T extends TSchema>(s: T) => Type.Optional(s);
 /** TypeBox drops a Record key's own limits (any key matches): `propertyNames` keeps them. */

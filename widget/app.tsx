@@ -7,7 +7,6 @@ import { render } from 'preact';
 import { ChatModel } from './state/chat.js';
 import type { Controller, Host } from './state/host.js';
 import { bindLauncher } from './state/launcher-binding.js';
-import { loadStrings } from './i18n/locales.js';
 import { Connection } from './transport/connection.js';
 import { Session } from './transport/session.js';
 import css from './ui/window.css?inline';
@@ -34,8 +33,7 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
 
   const setLocale = (locale: string) => {
     session.locale = locale;
-    model.locale.value = locale;
-    void loadStrings(locale, config.localization).then((strings) => (model.strings.value = strings));
+    void model.i18n.setLocale(locale);
   };
   setLocale(boot.locale ?? config.locale);
 
@@ -44,20 +42,20 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
   // else the bubble.
   let opener: HTMLElement | null = null;
   const open = () => {
-    if (!model.open.value) opener = document.activeElement as HTMLElement | null;
-    model.setOpen(true);
+    if (!model.ui.open.value) opener = document.activeElement as HTMLElement | null;
+    model.ui.setOpen(true);
   };
   const close = () => {
-    model.setOpen(false);
+    model.ui.setOpen(false);
     const page = opener && opener !== host.root.host && opener !== document.body && opener.isConnected;
     (page ? opener : host.bubble)?.focus();
   };
   const unbind = bindLauncher(model, host);
   const unfollow = followVisualViewport(host.root.host as HTMLElement);
 
-  const App = () => (floating && !model.open.value ? null : <Window model={model} floating={floating} onClose={close} openLink={openLink} />);
+  const App = () => (floating && !model.ui.open.value ? null : <Window model={model} floating={floating} onClose={close} openLink={openLink} />);
   render(<App />, host.mount);
-  if (!floating) model.setOpen(true);
+  if (!floating) model.ui.setOpen(true);
 
   // Another tab verified, logged out, started over or opened the first conversation: follow it.
   const onStorage = (e: StorageEvent) => {
@@ -82,7 +80,7 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
   return {
     open,
     close,
-    toggle: () => (model.open.value ? close() : open()),
+    toggle: () => (model.ui.open.value ? close() : open()),
     setLocale,
     identify(identity) {
       if (same(identity, session.identity) || same(identity, session.refused)) return;

@@ -6,7 +6,7 @@ import { newId, nowIso } from './ids.js';
 import { freeFormErrors } from './free-form.js';
 import { requireFeature } from './plans.js';
 import { keepMaskedSecret, visibleSettings } from './secret-settings.js';
-import type { ChatbotRecord, Store } from './ports.js';
+import type { ChatbotRecord, Page, PageRequest, Store } from './ports.js';
 import { checkLeadFields, type LeadField } from './resources/lead-fields.js';
 
 export interface ChatbotView {
@@ -61,6 +61,21 @@ export class ChatbotsService {
     const chatbot = assertChatbotReach(auth, await this.store.chatbots.get(chatbotId));
     if (auth.user.role === 'member' && !(await this.store.resources.members.byUser(chatbot.id, auth.user.id))) throw chatbotNotFound();
     return chatbot;
+  }
+
+  /** Every chatbot the token reaches: all of the account's (owners, admins) or the member's, within its restriction (the team stream follows them all). */
+  async allReachable(auth: AuthContext): Promise<ChatbotRecord[]> {
+    const out: ChatbotRecord[] = [];
+    const only = auth.token.chatbotIds ?? null;
+    let after: PageRequest['after'] = null;
+    for (;;) {
+      const page: Page<ChatbotRecord> = auth.user.role === 'member'
+        ? await this.store.chatbots.memberPage(auth.user.id, { limit: 100, after }, only)
+        : await this.store.chatbots.page(auth.account.id, { limit: 100, after }, only);
+      out.push(...page.items);
+      if (!page.next) return out;
+      after = page.next;
+    }
   }
 
   async create(auth: AuthContext, input: { title: string; description?: string; settings?: SettingsPatch }): Promise<ChatbotView> {

@@ -3,7 +3,8 @@
  * how many sources, whether it had the answer, how long it took) and each hand-off of a
  * conversation (escalated, taken over, handed back, resolved, reopened).
  */
-import type { AnsweredInfo, CommitListener } from '../domain/conversations/conversations.service.js';
+import type { AnsweredInfo } from '../domain/conversations/answering.js';
+import type { CommitListener } from '../domain/conversations/changes.js';
 
 export interface InfoLog {
   info(fields: Record<string, unknown>, message: string): void;

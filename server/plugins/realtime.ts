@@ -10,10 +10,14 @@ import { CLOSE, LIMITS, WS_SUBPROTOCOL } from '../../shared/protocol.js';
 import { Gateway } from '../realtime/gateway.js';
 import { InProcessHub, type RealtimeHub } from '../realtime/hub.js';
 import { LocalSlots, type Slots } from '../realtime/slots.js';
+import type { TeamConnectionServices } from '../realtime/team-connection.js';
+import type { VisitorConnectionServices } from '../realtime/visitor-connection.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     realtime: Gateway;
+    /** What each kind of connection acts through (the transports build connections with them). */
+    connections: { visitor: VisitorConnectionServices; team: TeamConnectionServices };
   }
 }
 
@@ -39,10 +43,14 @@ async function realtime(app: FastifyInstance) {
   } else {
     hub = new InProcessHub((err) => log(err, 'realtime subscriber failed'));
   }
-  const { store, conversations, widget, visitors } = app.services;
-  const gateway = new Gateway(hub, store, conversations, widget, visitors, app.config.realtime, log, slots);
-  await gateway.followChatbotChanges(app.services.chatbots);
+  const { conversations, widget, visitors, chatbots } = app.services;
+  const gateway = new Gateway(hub, { changes: conversations.changes, reads: conversations.reads, widget, setPresence: visitors.setPresence }, app.config.realtime, log, slots);
+  await gateway.followChatbotChanges(chatbots);
   app.decorate('realtime', gateway);
+  app.decorate('connections', {
+    visitor: { gateway, reads: conversations.reads, messages: conversations.visitors, accounts: visitors.accounts, leads: visitors.leads, widget },
+    team: { gateway, reads: conversations.reads, chatbots },
+  });
 
   await app.register(websocket, {
     options: {

@@ -113,7 +113,7 @@ export function createServices({ config, store, outbound, models, queue, log }: 
     onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed'),
     ...(info && { onAnswered: (a) => logAnswer(info, a) }),
   });
-  if (info) conversations.onCommit(conversationLog(info));
+  if (info) conversations.changes.onCommit(conversationLog(info));
   const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
   const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl, onLead: (s, lead) => webhooks.outbox.fromLead(s, lead) });
   const widget = new WidgetService(store, new SessionTokens(config.secretKey), (sid) => visitors.accounts.isLoggedOut(sid));
@@ -185,8 +185,8 @@ export default fp<ServicesOptions>(
         void services.knowledge.sweepUploads().catch((err) => app.log.error({ err }, 'sweeping unclaimed uploads failed'));
       }, SYNC_CHECK_MS);
       scheduler.unref();
-      // Answers owed by a process that died are written by the next instance to look (conversations.service.ts).
-      const answerOwed = () => void services.conversations.answerOwed().catch((err) => app.log.error({ err }, 'answering owed messages failed'));
+      // Answers owed by a process that died are written by the next instance to look (conversations/answering.ts).
+      const answerOwed = () => void services.conversations.answering.answerOwed().catch((err) => app.log.error({ err }, 'answering owed messages failed'));
       answerOwed();
       owedTimer = setInterval(answerOwed, Math.max(100, Math.floor(app.config.answerLeaseMs / 2)));
       owedTimer.unref();

@@ -68,7 +68,7 @@ export default fp<WebhooksOptions>(
       });
     }
     // Rows written in a change's transaction are visible once it commits: look then, not at the next poll.
-    const unsubscribe = app.services.conversations.onCommit((_, events) => {
+    const unsubscribe = app.services.conversations.changes.onCommit((_, events) => {
       if (events.some((e) => e.type === 'message.added' || e.type === 'conversation.escalated' || e.type === 'lead.captured')) dispatcher.nudge();
     });
     app.addHook('onClose', async () => {

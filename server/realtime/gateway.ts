@@ -8,10 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import type { TeamFrame } from '../../shared/protocol.js';
 import type { ChatbotsService } from '../domain/chatbots.service.js';
-import type { ConversationsService } from '../domain/conversations/conversations.service.js';
+import type { ChangeEngine } from '../domain/conversations/changes.js';
 import type { ConversationEventRecord, ConversationRecord, MessageRecord } from '../domain/conversations/ports.js';
-import type { ChatbotRecord, Store } from '../domain/ports.js';
-import type { VisitorServices } from '../domain/visitors/index.js';
+import type { ConversationReads } from '../domain/conversations/reads.js';
+import type { ChatbotRecord } from '../domain/ports.js';
+import type { PresenceCheck } from '../domain/visitors/ports.js';
 import type { WidgetService } from '../domain/widget/widget.service.js';
 import { type ChatbotChangedMessage, type HubMessage, type RealtimeHub, topics } from './hub.js';
 import { LocalSlots, type Release, type Slots } from './slots.js';
@@ -69,6 +70,7 @@ const RECENT_CHATBOTS = 5000;
 
 export class Gateway {
   readonly wire: Wire;
+  private readonly widget: Pick<WidgetService, 'chatbot' | 'identitySecretId'>;
   private readonly recent = new Map<string, RecentCommit>();
   private readonly chatbots = new Map<string, Kept<ChatbotRecord>>();
   /** When each chatbot's identity secret was made (null: none), for the sessions of signed identities. */
@@ -81,23 +83,30 @@ export class Gateway {
 
   constructor(
     readonly hub: RealtimeHub,
-    readonly store: Store,
-    readonly conversations: ConversationsService,
-    readonly widget: WidgetService,
-    readonly visitors: VisitorServices,
+    deps: {
+      /** Every committed change rings the hub. */
+      changes: Pick<ChangeEngine, 'onCommit'>;
+      /** What frames name: messages, team members. */
+      reads: Pick<ConversationReads, 'agent' | 'message'>;
+      /** The chatbot and its identity secret, as sockets act with them. */
+      widget: Pick<WidgetService, 'chatbot' | 'identitySecretId'>;
+      /** Tells the knowledge-gap answers who is connected. */
+      setPresence(check: PresenceCheck): void;
+    },
     readonly limits: GatewayLimits,
     private readonly onError: (err: unknown, msg: string) => void,
     readonly slots: Slots = new LocalSlots(),
   ) {
-    this.wire = new Wire(store);
-    this.detach = conversations.onCommit((c, events, added) => {
+    this.widget = deps.widget;
+    this.wire = new Wire(deps.reads);
+    this.detach = deps.changes.onCommit((c, events, added) => {
       this.remember(c.id, events, added);
       this.ring(c, events.at(-1)!.seq, events.map((e) => e.type));
     });
     // A knowledge-gap answer is e-mailed only to visitors connected to no instance (with Redis,
     // any of them). Should the hub not answer, the visitor counts as away: an e-mail too many
     // rather than an answer never seen.
-    visitors.setPresence(({ chatUserId }) =>
+    deps.setPresence(({ chatUserId }) =>
       hub.presence.present(chatUserId).catch((err) => {
         onError(err, 'realtime presence unavailable');
         return false;

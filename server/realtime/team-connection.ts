@@ -8,8 +8,10 @@
 import { CLOSE, PROTOCOL_VERSION, type TeamFrame } from '../../shared/protocol.js';
 import { type AuthContext, requireScopes } from '../domain/auth.js';
 import { AppError } from '../domain/errors.js';
+import type { ChatbotsService } from '../domain/chatbots.service.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
-import type { ChatbotRecord, Page, PageRequest } from '../domain/ports.js';
+import type { ConversationReads } from '../domain/conversations/reads.js';
+import type { ChatbotRecord } from '../domain/ports.js';
 import type { Gateway } from './gateway.js';
 import { type HubMessage, topics } from './hub.js';
 import { parseClientFrame } from './frames.js';
@@ -21,6 +23,16 @@ export interface TeamTransport {
   close(code: number, reason: string): void;
   /** As `Transport.room` (visitor-connection.ts). */
   room?(): Promise<void>;
+}
+
+/** What a team stream acts through: the realtime channel and the domain's services. */
+export interface TeamConnectionServices {
+  /** This instance's realtime channel: the hub, its limits, transient frames, the wire. */
+  gateway: Gateway;
+  /** Conversations as they are now and their stored events. */
+  reads: ConversationReads;
+  /** The chatbots a token reaches. */
+  chatbots: Pick<ChatbotsService, 'allReachable'>;
 }
 
 export class TeamConnection {
@@ -38,7 +50,7 @@ export class TeamConnection {
   private recheckTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
-    private readonly gateway: Gateway,
+    private readonly services: TeamConnectionServices,
     private auth: AuthContext | null,
     private readonly transport: TeamTransport,
     /** Resolves a token sent in hello (null: not valid). */
@@ -48,7 +60,12 @@ export class TeamConnection {
     /** Counts the stream against its token's limit; false when the token holds all it may. */
     private readonly admitToken: (tokenId: string) => Promise<boolean> = async () => true,
   ) {
-    this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'), () => transport.room?.(), gateway.limits.teamFollowedMax);
+    const { gateway } = services;
+    this.tracker = new Tracker(gateway, services.reads, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'), () => transport.room?.(), gateway.limits.teamFollowedMax);
+  }
+
+  private get gateway() {
+    return this.services.gateway;
   }
 
   send(frame: TeamFrame) {
@@ -128,14 +145,14 @@ export class TeamConnection {
     if (!(await this.admitToken(this.auth.token.id))) throw new CloseError(CLOSE.tooManySockets, 'too many streams for this token');
     this.greeted = true;
     this.checkedAt = Date.now();
-    for (const chatbot of await this.reachable(this.auth)) this.chatbots.set(chatbot.id, chatbot);
+    for (const chatbot of await this.services.chatbots.allReachable(this.auth)) this.chatbots.set(chatbot.id, chatbot);
     // Resumed conversations are followed from the client's numbers before the hub can ring: a
     // doorbell for one of them heard first would follow it from the change that rang, and the
     // events between the client's number and that change would never be sent.
     const resumed: ConversationRecord[] = [];
     const unknown: string[] = [];
     for (const [id, seq] of Object.entries(resume)) {
-      const c = await this.gateway.store.conversations.get(id);
+      const c = await this.services.reads.get(id);
       if (!c || !this.chatbots.has(c.chatbotId)) {
         unknown.push(id);
         continue;
@@ -154,21 +171,6 @@ export class TeamConnection {
     }
     // Each replay reads from the database after the subscriptions: what committed meanwhile is in it.
     for (const c of resumed) void this.tracker.replay(c);
-  }
-
-  /** The token's chatbots: all of the account's (owners, admins) or the member's, within its restriction. */
-  private async reachable(auth: AuthContext): Promise<ChatbotRecord[]> {
-    const out: ChatbotRecord[] = [];
-    const only = auth.token.chatbotIds ?? null;
-    let after: PageRequest['after'] = null;
-    for (;;) {
-      const page: Page<ChatbotRecord> = auth.user.role === 'member'
-        ? await this.gateway.store.chatbots.memberPage(auth.user.id, { limit: 100, after }, only)
-        : await this.gateway.store.chatbots.page(auth.account.id, { limit: 100, after }, only);
-      out.push(...page.items);
-      if (!page.next) return out;
-      after = page.next;
-    }
   }
 
   private async follow(chatbotId: string) {
@@ -217,7 +219,7 @@ export class TeamConnection {
       this.close(CLOSE.sessionInvalid, err.message.slice(0, 120));
       return false;
     }
-    const now = new Map((await this.reachable(auth)).map((c) => [c.id, c]));
+    const now = new Map((await this.services.chatbots.allReachable(auth)).map((c) => [c.id, c]));
     if (this.closed) return false;
     this.auth = auth;
     for (const id of [...this.chatbots.keys()]) {
@@ -238,7 +240,7 @@ export class TeamConnection {
   }
 
   private async reach(conversationId: string) {
-    const c = await this.gateway.store.conversations.get(conversationId);
+    const c = await this.services.reads.get(conversationId);
     if (!c || !this.chatbots.has(c.chatbotId)) throw new AppError('NOT_FOUND', 'Conversation not found');
     return c;
   }

@@ -7,6 +7,7 @@
  */
 import type { ServerFrame } from '../../shared/protocol.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
+import type { ConversationReads } from '../domain/conversations/reads.js';
 import type { ChatbotRecord } from '../domain/ports.js';
 import type { Gateway } from './gateway.js';
 
@@ -29,7 +30,10 @@ export class Tracker {
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly gateway: Gateway,
+    /** The commits this instance keeps and the wire that renders events. */
+    private readonly gateway: Pick<Gateway, 'committedAfter' | 'wire'>,
+    /** Stored events and the conversation's condition, read when the kept commit is not what is missing. */
+    private readonly reads: Pick<ConversationReads, 'get' | 'events'>,
     private readonly send: (frame: ServerFrame) => void,
     /** False once the reader is gone: queued work stops. */
     private readonly alive: () => boolean,
@@ -109,7 +113,7 @@ export class Tracker {
   replay(conversation: ConversationRecord): Promise<void> {
     return this.enqueue(conversation.id, async (t) => {
       await this.drain(conversation.id, t);
-      const fresh = (await this.gateway.store.conversations.get(conversation.id)) ?? conversation;
+      const fresh = (await this.reads.get(conversation.id)) ?? conversation;
       const condition = await this.gateway.wire.condition(t.chatbot, fresh);
       if (!this.following(conversation.id, t)) return;
       this.send(condition);
@@ -127,7 +131,7 @@ export class Tracker {
       // The commit that rang, kept by this instance, when it is exactly what this reader misses;
       // else a page read from the database.
       const recent = this.gateway.committedAfter(conversationId, t.sent, upTo);
-      const events = recent ? recent.events : await this.gateway.conversations.events(conversationId, t.sent, PAGE);
+      const events = recent ? recent.events : await this.reads.events(conversationId, t.sent, PAGE);
       for (const e of events) {
         const frame = await this.gateway.wire.frame(t.chatbot, e, recent?.messages);
         await this.room();

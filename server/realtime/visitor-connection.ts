@@ -8,9 +8,12 @@ import { CLOSE, type ClientFrame, PROTOCOL_VERSION, type ServerFrame } from '../
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { ConversationRecord } from '../domain/conversations/ports.js';
+import type { ConversationReads, VisitorRef } from '../domain/conversations/reads.js';
+import type { VisitorMessages } from '../domain/conversations/visitor-messages.js';
+import type { VisitorServices } from '../domain/visitors/index.js';
 import { busyMessage } from '../domain/widget/busy.js';
 import { allowedDomainsOf, originAllowed } from '../domain/widget/origins.js';
-import { checkIdentitySecret, originNotAllowed, sessionNotValid, type VisitorSession, visitorInfo } from '../domain/widget/widget.service.js';
+import { checkIdentitySecret, originNotAllowed, sessionNotValid, type VisitorSession, visitorInfo, type WidgetService } from '../domain/widget/widget.service.js';
 import { parseClientFrame } from './frames.js';
 import type { Gateway } from './gateway.js';
 import { type HubMessage, topics } from './hub.js';
@@ -26,6 +29,24 @@ export interface Transport {
    */
   room?(): Promise<void>;
 }
+
+/** What a visitor's connection acts through: the realtime channel and the domain's services. */
+export interface VisitorConnectionServices {
+  /** This instance's realtime channel: the hub, its limits, the chatbot as it is now, answer slots. */
+  gateway: Gateway;
+  /** The visitor's own conversations (the ownership rule) and what is stored of them. */
+  reads: ConversationReads;
+  /** Where the visitor's messages, escalations and ratings go. */
+  messages: VisitorMessages;
+  /** Codes, verification, logout and the visitor's conversation list. */
+  accounts: VisitorServices['accounts'];
+  /** The lead form. */
+  leads: VisitorServices['leads'];
+  /** Sessions: a token authenticated, a new one issued once verified. */
+  widget: WidgetService;
+}
+
+const visitorOf = (session: VisitorSession): VisitorRef => ({ chatbotId: session.chatbot.id, chatUserId: session.visitor.id });
 
 /** Close codes with their reasons, for both transports. */
 export class CloseError extends Error {
@@ -44,7 +65,7 @@ export class VisitorConnection {
   private closed = false;
 
   constructor(
-    private readonly gateway: Gateway,
+    private readonly services: VisitorConnectionServices,
     session: VisitorSession | null,
     /**
      * `stateless`: one frame POSTed on its own (the SSE fallback): no hello, no subscription.
@@ -57,7 +78,7 @@ export class VisitorConnection {
   ) {
     this.session = session;
     this.greeted = options.stateless === true;
-    this.tracker = new Tracker(gateway, (f) => this.send(f), () => !this.closed, (err) => this.fail(err), () => transport.room?.());
+    this.tracker = new Tracker(services.gateway, services.reads, (f) => this.send(f), () => !this.closed, (err) => this.fail(err), () => transport.room?.());
   }
 
   /** The session authenticated before the upgrade. */
@@ -143,7 +164,7 @@ export class VisitorConnection {
         }
         case 'feedback': {
           const c = await this.own(frame.conversationId);
-          await this.gateway.conversations.feedbackAsVisitor(c, frame.messageId, frame.feedback, frame.comment ?? null);
+          await this.services.messages.feedbackAsVisitor(c, frame.messageId, frame.feedback, frame.comment ?? null);
           return;
         }
         case 'escalate': {
@@ -151,29 +172,29 @@ export class VisitorConnection {
           if (this.session.chatbot.settings.mode === 'AI_ONLY') {
             throw new AppError('VALIDATION_FAILED', 'This chatbot does not offer a person to talk to', { hint: 'The chat mode is AI_ONLY' });
           }
-          await this.gateway.conversations.escalateAsVisitor(c);
+          await this.services.messages.escalateAsVisitor(c);
           return;
         }
         case 'conversations.list': {
-          const items = await this.visitors.accounts.conversations(this.session.chatbot, this.session.visitor.id);
+          const items = await this.services.accounts.conversations(this.session.chatbot, this.session.visitor.id);
           this.send({ type: 'conversations', items });
           return;
         }
         case 'otp.request': {
-          const sent = await this.visitors.accounts.requestCode({ chatbotId: this.session.chatbot.id, email: frame.email, name: frame.name, phone: frame.phone, ip: this.options.ip });
+          const sent = await this.services.accounts.requestCode({ chatbotId: this.session.chatbot.id, email: frame.email, name: frame.name, phone: frame.phone, ip: this.options.ip });
           this.send({ type: 'otp.sent', email: sent.email, resendAfter: sent.resendAfter });
           return;
         }
         case 'otp.verify': {
-          const { chatUser, visitor } = await this.visitors.accounts.verifyCode({ chatbotId: this.session.chatbot.id, email: frame.email, code: frame.code, currentChatUserId: this.session.visitor.id });
-          const fresh = this.gateway.widget.sessionFor(this.session.chatbot, chatUser);
-          await this.become({ ...this.session, claims: this.gateway.widget.tokens.read(fresh.token)!, visitor: chatUser });
+          const { chatUser, visitor } = await this.services.accounts.verifyCode({ chatbotId: this.session.chatbot.id, email: frame.email, code: frame.code, currentChatUserId: this.session.visitor.id });
+          const fresh = this.services.widget.sessionFor(this.session.chatbot, chatUser);
+          await this.become({ ...this.session, claims: this.services.widget.tokens.read(fresh.token)!, visitor: chatUser });
           this.send({ type: 'verified', visitor, token: fresh.token, expiresAt: fresh.expiresAt });
           return;
         }
         case 'lead.submit': {
           if (frame.conversationId) await this.own(frame.conversationId);
-          const saved = await this.visitors.leads.submit({
+          const saved = await this.services.leads.submit({
             chatbotId: this.session.chatbot.id,
             chatUserId: this.session.visitor.id,
             conversationId: frame.conversationId,
@@ -182,14 +203,14 @@ export class VisitorConnection {
             phone: frame.phone,
             customFields: frame.customFields,
           });
-          const visitor = await this.gateway.store.conversations.chatUsers.get(this.session.visitor.id);
+          const visitor = await this.services.reads.chatUser(this.session.visitor.id);
           if (visitor) this.session = { ...this.session, visitor };
           this.send({ type: 'lead.saved', visitor: saved.visitor });
           return;
         }
         case 'logout': {
           const { claims } = this.session;
-          await this.visitors.accounts.logout({ id: claims.sid, chatUserId: claims.chatUserId, expiresAt: new Date(claims.exp * 1000).toISOString() });
+          await this.services.accounts.logout({ id: claims.sid, chatUserId: claims.chatUserId, expiresAt: new Date(claims.exp * 1000).toISOString() });
           this.send({ type: 'logged_out' });
           // Every tab of this session, on every instance, closes.
           this.gateway.logout(claims.chatUserId, claims.sid);
@@ -215,7 +236,7 @@ export class VisitorConnection {
     if (!this.session) {
       if (!frame.token) throw new CloseError(CLOSE.sessionInvalid, 'no session: send the token in hello or as a subprotocol');
       try {
-        this.session = await this.gateway.widget.authenticate(frame.token);
+        this.session = await this.services.widget.authenticate(frame.token);
         await this.admitSession(this.session);
       } catch (err) {
         if (err instanceof CloseError) throw err;
@@ -232,8 +253,8 @@ export class VisitorConnection {
     const resumed: ConversationRecord[] = [];
     const unknown: string[] = [];
     for (const [id, seq] of Object.entries(frame.resume ?? {})) {
-      const c = await this.gateway.store.conversations.get(id);
-      if (!c || c.chatUserId !== session.visitor.id || c.chatbotId !== session.chatbot.id) {
+      const c = await this.services.reads.ofVisitor(visitorOf(session), id);
+      if (!c) {
         unknown.push(id);
         continue;
       }
@@ -278,8 +299,8 @@ export class VisitorConnection {
     this.tracker.refresh(chatbot);
   }
 
-  private get visitors() {
-    return this.gateway.visitors;
+  private get gateway() {
+    return this.services.gateway;
   }
 
   /** The connection acts as another visitor from now on (verified: the history of every device). */
@@ -309,12 +330,8 @@ export class VisitorConnection {
   }
 
   /** A conversation of this visitor, or NOT_FOUND. */
-  private async own(conversationId: string): Promise<ConversationRecord> {
-    const c = await this.gateway.store.conversations.get(conversationId);
-    if (!c || c.chatUserId !== this.session!.visitor.id || c.chatbotId !== this.session!.chatbot.id) {
-      throw new AppError('NOT_FOUND', 'Conversation not found', { hint: 'Use a conversation id this visitor received' });
-    }
-    return c;
+  private own(conversationId: string): Promise<ConversationRecord> {
+    return this.services.reads.own(visitorOf(this.session!), conversationId);
   }
 
   private async sendMessage(frame: Extract<ClientFrame, { type: 'message.send' }>) {
@@ -326,7 +343,7 @@ export class VisitorConnection {
     let isStored = false;
     let stored!: () => void;
     const storedPromise = new Promise<void>((resolve) => (stored = resolve));
-    const work = this.gateway.conversations.sendAsVisitor(chatbot, visitor.id, existing, frame.text, {
+    const work = this.services.messages.sendAsVisitor(chatbot, visitor.id, existing, frame.text, {
       clientId: frame.clientId,
       // A new conversation is followed from its start; one it did not resume, from now (the client has its history).
       onConversation: (c) => {

@@ -5,10 +5,10 @@
  * `message.created`. Events a visitor has no use for (tags, lead captured) produce no frame.
  */
 import type { ConditionChange, ConditionFrame, ConditionState, ServerFrame, WireMessage } from '../../shared/protocol.js';
-import { messageView } from '../domain/conversations/conversations.service.js';
+import { messageView } from '../domain/conversations/views.js';
 import type { ConversationEventRecord, ConversationRecord, MessageRecord } from '../domain/conversations/ports.js';
-import type { ChatbotRecord, Store } from '../domain/ports.js';
-import { teamMember } from '../domain/team-member.js';
+import type { ConversationReads } from '../domain/conversations/reads.js';
+import type { ChatbotRecord } from '../domain/ports.js';
 
 type Agent = NonNullable<ConditionState['agent']>;
 
@@ -22,11 +22,10 @@ const CHANGE: Partial<Record<ConversationEventRecord['type'], ConditionChange>> 
 };
 
 export class Wire {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly reads: Pick<ConversationReads, 'agent' | 'message'>) {}
 
-  async agent(chatbot: Pick<ChatbotRecord, 'settings'>, agentId: string | null): Promise<Agent | null> {
-    if (!agentId) return null;
-    return teamMember(chatbot, agentId, await this.store.users.get(agentId));
+  agent(chatbot: Pick<ChatbotRecord, 'settings'>, agentId: string | null): Promise<Agent | null> {
+    return this.reads.agent(chatbot, agentId);
   }
 
   async message(chatbot: Pick<ChatbotRecord, 'settings'>, m: MessageRecord): Promise<WireMessage> {
@@ -65,7 +64,7 @@ export class Wire {
   async frame(chatbot: Pick<ChatbotRecord, 'settings'>, e: ConversationEventRecord, added: MessageRecord[] = []): Promise<ServerFrame | null> {
     if (e.type === 'message.added' || e.type === 'message.updated') {
       const id = String(e.payload.messageId);
-      const m = (e.type === 'message.added' && added.find((x) => x.id === id)) || (await this.store.conversations.messages.get(e.conversationId, id));
+      const m = (e.type === 'message.added' && added.find((x) => x.id === id)) || (await this.reads.message(e.conversationId, id));
       if (!m) return null;
       const message = await this.message(chatbot, m);
       if (e.type === 'message.updated') return { type: 'message.updated', conversationId: e.conversationId, seq: e.seq, message };

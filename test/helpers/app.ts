@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
@@ -66,6 +68,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   await prepareDatabase(database, config.ownerEmail);
   const app = await buildApp(config, { database, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   const dropped = checkResponses(app);
+  const undocumented = checkDocumented(app);
   await app.ready();
 
   return {
@@ -102,8 +105,32 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (dropped.length) {
         throw new Error(`Response schemas dropped or changed what handlers returned (declare the fields in the route's data schema):\n${dropped.slice(0, 5).join('\n')}`);
       }
+      if (undocumented.length) {
+        throw new Error(`Successes that do not match the OpenAPI document (a field it calls required is missing, or a format is wrong: make it Type.Optional or fix it):\n${undocumented.slice(0, 5).join('\n')}`);
+      }
     },
   };
+}
+
+/**
+ * Every success of a test app is checked against the schema the OpenAPI document publishes for it
+ * (with `required` and `format`, which the serialiser does not enforce): SDK types trust them.
+ */
+function checkDocumented(app: FastifyInstance): string[] {
+  const failures: string[] = [];
+  const ajv = new Ajv({ strict: false, allErrors: false, multipleOfPrecision: 9 });
+  addFormats.default(ajv);
+  const compiled = new WeakMap<object, ValidateFunction>();
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const schema = request.routeOptions.config?.openapi?.response?.[reply.statusCode] as object | undefined;
+    if (schema && reply.statusCode < 300 && typeof payload === 'string' && !request.routeOptions.config?.raw) {
+      let validate = compiled.get(schema);
+      if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
+      if (!validate(JSON.parse(payload))) failures.push(`${request.method} ${request.routeOptions.url} (${reply.statusCode}): ${ajv.errorsText(validate.errors)}`);
+    }
+    done(null, payload);
+  });
+  return failures;
 }
 
 /**

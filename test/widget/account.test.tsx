@@ -81,7 +81,7 @@ describe('conversation list', () => {
     expect(screen.getByText('2 days ago')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Where is my order/ }));
     expect(t.sent.at(-1)).toEqual({ type: 'conversation.open', conversationId: 'c2', after: 0 });
-    expect(t.model.conversationId.value).toBe('c2');
+    expect(t.model.conversation.conversationId.value).toBe('c2');
     expect(t.stored?.conversationId).toBe('c2');
   });
 
@@ -130,12 +130,12 @@ describe('lead form', () => {
 describe('unread and times', () => {
   it('counts answers and agent messages while closed, and clears on open', () => {
     const t = setup(undefined, { stored: { token: 't', conversationId: 'conv1' } });
-    t.act(() => t.model.setOpen(false));
+    t.act(() => t.model.ui.setOpen(false));
     t.play({ type: 'message.created', conversationId: 'conv1', seq: 100, message: message({ seq: 100, author: 'agent', text: 'Still there?' }) });
-    expect(t.model.unread.value).toBe(1);
+    expect(t.model.ui.unread.value).toBe(1);
     expect(t.events.filter((e) => e.event === 'unread').at(-1)?.detail).toBe(1);
-    t.act(() => t.model.setOpen(true));
-    expect(t.model.unread.value).toBe(0);
+    t.act(() => t.model.ui.setOpen(true));
+    expect(t.model.ui.unread.value).toBe(0);
   });
 
   it('writes relative times in the locale', () => {

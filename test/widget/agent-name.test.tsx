@@ -35,9 +35,9 @@ describe("the agent's name", () => {
     const t = setup(undefined, { stored: { token: 't', conversationId: 'conv1' } });
     takenOverAndAnswered(t, { id: 'u1', name: null, avatarUrl: null });
     expect(document.querySelector('.header-sub')?.textContent).toBe('Support team');
-    t.act(() => void (t.model.view.value = 'account'));
+    t.act(() => t.model.ui.show('account'));
     expect(document.querySelector('.header-sub')).toBeNull();
-    t.act(() => void (t.model.view.value = 'chat'));
+    t.act(() => t.model.ui.show('chat'));
     expect(document.querySelector('.header-sub')?.textContent).toBe('Support team');
     t.play({ type: 'condition', conversationId: 'conv1', seq: 12, change: 'resolved', state: { mode: 'AGENT', status: 'RESOLVED', escalated: false, agent: { id: 'u1', name: null, avatarUrl: null } } });
     expect(document.querySelector('.notice-resolved')).not.toBeNull();
@@ -67,14 +67,14 @@ describe("the agent's name", () => {
 
     const de = setup(widgetConfig({ locale: 'de' }), { stored: { token: 't', conversationId: 'conv1' } });
     const strings = await loadStrings('de', null);
-    de.act(() => void (de.model.strings.value = strings));
+    de.act(() => de.model.i18n.setStrings(strings));
     expect(takenOverAndAnswered(de, { id: 'u1', name: null, avatarUrl: null })).toMatchObject({ header: 'Support-Team', notice: 'Support-Team ist der Unterhaltung beigetreten', author: 'Support-Team' });
     cleanup();
 
     const config = widgetConfig({ localization: { chatMessage: { agentName: 'Kundendienst' } } });
     const own = setup(config, { stored: { token: 't', conversationId: 'conv1' } });
     const ownStrings = await loadStrings('en', config.localization);
-    own.act(() => void (own.model.strings.value = ownStrings));
+    own.act(() => own.model.i18n.setStrings(ownStrings));
     expect(takenOverAndAnswered(own, { id: 'u1', name: null, avatarUrl: null })).toMatchObject({ header: 'Kundendienst', author: 'Kundendienst', typing: 'Kundendienst is typing…' });
   });
 });

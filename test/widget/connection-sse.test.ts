@@ -137,7 +137,7 @@ describe('widget connection without WebSocket', () => {
     const seqs = stored.map((f) => (f as { seq: number }).seq);
     // Each stored event of the conversation reached the client once, in order.
     expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));
-    const events = await t.app.services.conversations.events(ack.conversationId, 0);
+    const events = await t.app.services.conversations.reads.events(ack.conversationId, 0);
     expect(Math.max(...seqs)).toBe(events.at(-1)!.seq);
     const messages = (await t.app.services.store.conversations.messages.page(ack.conversationId, 50, null)).items;
     // Both stored once; the cut answer, still streaming while the second was asked, may land after it.

@@ -22,12 +22,8 @@ afterEach(() => {
 
 /** The window as a German chatbot's visitor sees it. */
 async function german(config: WidgetConfig = widgetConfig({ locale: 'de' })) {
-  const strings = await loadStrings('de', config.localization);
   const t = setup(config);
-  t.act(() => {
-    t.model.locale.value = 'de';
-    t.model.strings.value = strings;
-  });
+  await t.act(() => t.model.i18n.setLocale('de'));
   return t;
 }
 

@@ -5,7 +5,9 @@
  */
 import { act, render } from '@testing-library/preact';
 import type { ClientFrame, ServerFrame, WidgetConfig, WireMessage } from '../../shared/protocol.js';
-import { ChatModel, type SessionStore, type Transport } from '../../widget/state/chat.js';
+import { ChatModel } from '../../widget/state/chat.js';
+import type { Transport } from '../../widget/state/connection.js';
+import type { SessionStore } from '../../widget/state/session-store.js';
 import type { WidgetEvent } from '../../widget/state/host.js';
 import { Window } from '../../widget/ui/Window.js';
 import { widgetConfig } from '../helpers/widget-config.js';
@@ -33,7 +35,7 @@ export function setup(config: WidgetConfig = widgetConfig(), options: { floating
     clear: () => void (stored = null),
   };
   const model = new ChatModel(config, transport, session, (event, detail) => void events.push({ event, detail }));
-  model.setOpen(true);
+  model.ui.setOpen(true);
   let closed = 0;
   const view = render(<Window model={model} floating={options.floating ?? true} onClose={() => void closed++} openLink={(url) => void links.push(url)} />);
   return {

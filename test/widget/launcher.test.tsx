@@ -43,9 +43,9 @@ afterEach(() => {
 describe('unread badge on the bubble', () => {
   it('counts team and AI messages that arrive while the window is closed; opening clears it', () => {
     const t = setup(undefined, { stored: { token: 't', conversationId: 'conv1' } });
-    t.act(() => t.model.setOpen(false));
+    t.act(() => t.model.ui.setOpen(false));
     const from = t.events.length;
-    const launcher = mount(t.model.config, { intent() {}, open() {}, toggle: () => t.model.setOpen(!t.model.open.value) });
+    const launcher = mount(t.model.config, { intent() {}, open() {}, toggle: () => t.model.ui.setOpen(!t.model.ui.open.value) });
     const unbind = bindLauncher(t.model, launcher);
     const badge = launcher.bubble.querySelector('.badge') as HTMLElement;
     expect(badge.hidden).toBe(true);
@@ -66,7 +66,7 @@ describe('unread badge on the bubble', () => {
     expect(badge.textContent).toBe('9+');
 
     t.act(() => launcher.bubble.click());
-    expect(t.model.open.value).toBe(true);
+    expect(t.model.ui.open.value).toBe(true);
     expect(badge.hidden).toBe(true);
     expect(launcher.bubble.getAttribute('aria-expanded')).toBe('true');
     expect(t.events.at(-1)).toEqual({ event: 'unread', detail: 0 });

@@ -45,7 +45,7 @@ describe('chat window', () => {
       { type: 'message.created', conversationId: 'conv1', seq: 1, message: message({ id: 'v1', author: 'visitor', text: 'line one', clientId: frame.clientId, seq: 1 }) },
     );
     expect(screen.getAllByText('line one')).toHaveLength(1);
-    expect(t.model.conversationId.value).toBe('conv1');
+    expect(t.model.conversation.conversationId.value).toBe('conv1');
     expect(t.stored?.conversationId).toBe('conv1');
     // The next message continues the conversation.
     fireEvent.input(input, { target: { value: 'again' } });
@@ -190,8 +190,8 @@ describe('chat window', () => {
     return import('../../widget/i18n/locales.js').then(async ({ loadStrings }) => {
       const strings = await loadStrings('en', t.model.config.localization);
       t.act(() => {
-        t.model.strings.value = strings;
-        t.model.escalationOpen.value = true;
+        t.model.i18n.setStrings(strings);
+        t.model.ui.askEscalation();
       });
       expect(await screen.findByText('Need a human?')).toBeTruthy();
       fireEvent.click(screen.getByRole('button', { name: 'Nope' }));

@@ -4,6 +4,6 @@ import type { ChatModel } from './chat.js';
 import type { Host } from './host.js';
 
 export function bindLauncher(model: ChatModel, host: Pick<Host, 'setOpen' | 'setUnread'>): () => void {
-  const stops = [effect(() => host.setOpen(model.open.value)), effect(() => host.setUnread(model.unread.value))];
+  const stops = [effect(() => host.setOpen(model.ui.open.value)), effect(() => host.setUnread(model.ui.unread.value))];
   return () => stops.forEach((stop) => stop());
 }

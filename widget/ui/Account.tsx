@@ -4,9 +4,9 @@ import type { ChatModel } from '../state/chat.js';
 import { fill } from '../i18n/locales.js';
 
 export function Account({ model }: { model: ChatModel }) {
-  const s = model.strings.value.chatAccount;
-  const visitor = model.visitor.value;
-  const otp = model.otp.value;
+  const s = model.i18n.strings.value.chatAccount;
+  const visitor = model.account.visitor.value;
+  const otp = model.account.otp.value;
   const { collectUserData } = model.config.userData;
   const [details, setDetails] = useState({ email: otp.email || visitor?.email || '', name: otp.name || visitor?.name || '', phone: otp.phone || visitor?.phone || '' });
   const [code, setCode] = useState('');
@@ -32,7 +32,7 @@ export function Account({ model }: { model: ChatModel }) {
           disabled={loggingOut}
           onClick={() => {
             setLoggingOut(true);
-            model.logout();
+            model.account.logout();
           }}
         >
           {loggingOut ? s.loggingOut : s.logout}
@@ -52,7 +52,7 @@ export function Account({ model }: { model: ChatModel }) {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            model.verifyOtp(code);
+            model.account.verifyOtp(code);
           }}
         >
           <label>
@@ -66,11 +66,11 @@ export function Account({ model }: { model: ChatModel }) {
         </form>
         <p class="resend">
           {s.notReceivedOtpYet}{' '}
-          <button type="button" class="link" disabled={wait > 0} onClick={() => model.requestOtp(details)}>
-            {wait > 0 ? fill(model.strings.value.ui.resendIn, { s: wait }) : s.resend}
+          <button type="button" class="link" disabled={wait > 0} onClick={() => model.account.requestOtp(details)}>
+            {wait > 0 ? fill(model.i18n.strings.value.ui.resendIn, { s: wait }) : s.resend}
           </button>
         </p>
-        <button type="button" class="link" onClick={() => model.editOtpDetails()}>
+        <button type="button" class="link" onClick={() => model.account.editOtpDetails()}>
           {s.editDetails}
         </button>
       </section>
@@ -85,7 +85,7 @@ export function Account({ model }: { model: ChatModel }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          model.requestOtp(details);
+          model.account.requestOtp(details);
         }}
       >
         <label>

@@ -13,11 +13,11 @@ export function textDirection(text: string): 'ltr' | 'rtl' | 'auto' {
 }
 
 export function Composer({ model }: { model: ChatModel }) {
-  const s = model.strings.value;
+  const s = model.i18n.strings.value;
   const [text, setText] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
   const typingSent = useRef(false);
-  const resolved = model.condition.value?.status === 'RESOLVED';
+  const resolved = model.conversation.condition.value?.status === 'RESOLVED';
   const grow = () => {
     const el = area.current;
     if (!el) return;
@@ -28,7 +28,7 @@ export function Composer({ model }: { model: ChatModel }) {
     if (!text.trim()) return;
     model.send(text);
     setText('');
-    if (typingSent.current) model.typingChanged((typingSent.current = false));
+    if (typingSent.current) model.conversation.typingChanged((typingSent.current = false));
     requestAnimationFrame(grow);
   };
   const placeholder = model.config.appearance.placeholderText ?? s.ui.placeholder;
@@ -57,8 +57,8 @@ export function Composer({ model }: { model: ChatModel }) {
           const value = (e.target as HTMLTextAreaElement).value;
           setText(value);
           grow();
-          if (!typingSent.current && value) model.typingChanged((typingSent.current = true));
-          else if (typingSent.current && !value) model.typingChanged((typingSent.current = false));
+          if (!typingSent.current && value) model.conversation.typingChanged((typingSent.current = true));
+          else if (typingSent.current && !value) model.conversation.typingChanged((typingSent.current = false));
         }}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {

@@ -3,7 +3,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { ChatModel } from '../state/chat.js';
 
 export function EscalationDialog({ model }: { model: ChatModel }) {
-  const s = model.strings.value.chatMessage;
+  const s = model.i18n.strings.value.chatMessage;
   const confirm = useRef<HTMLButtonElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   // Before the browser paints: a key pressed as the dialog appears already lands in it.
@@ -13,7 +13,7 @@ export function EscalationDialog({ model }: { model: ChatModel }) {
   }, []);
   // Cancelled: focus goes back to what opened the dialog.
   const cancel = () => {
-    model.escalationOpen.value = false;
+    model.ui.closeEscalation();
     opener.current?.focus();
   };
   return (

@@ -3,13 +3,13 @@ import type { ChatModel } from '../state/chat.js';
 import { relativeTime } from './time.js';
 
 export function Home({ model }: { model: ChatModel }) {
-  const s = model.strings.value;
-  const items = model.conversations.value;
-  const verified = model.visitor.value?.verified;
+  const s = model.i18n.strings.value;
+  const items = model.conversation.conversations.value;
+  const verified = model.account.visitor.value?.verified;
   return (
     <section class="home" aria-labelledby="home-h">
       <h2 id="home-h">{s.chatMessages.messages}</h2>
-      {items === null && model.status.value !== 'online' && model.status.value !== 'idle' ? (
+      {items === null && model.connection.status.value !== 'online' && model.connection.status.value !== 'idle' ? (
         <p class="muted">{s.chatHome.starting}</p>
       ) : !items?.length ? (
         <p class="muted">{s.chatMessages.noMessages}. {s.chatMessages.historyShowsUpHere}</p>
@@ -19,7 +19,7 @@ export function Home({ model }: { model: ChatModel }) {
             <li>
               <button type="button" class="conversation" onClick={() => model.openConversation(c.id)}>
                 <span class="conversation-text">{c.lastMessage ?? '…'}</span>
-                {c.lastMessageAt && <time dateTime={c.lastMessageAt}>{relativeTime(c.lastMessageAt, model.locale.value)}</time>}
+                {c.lastMessageAt && <time dateTime={c.lastMessageAt}>{relativeTime(c.lastMessageAt, model.i18n.locale.value)}</time>}
               </button>
             </li>
           ))}
@@ -31,7 +31,7 @@ export function Home({ model }: { model: ChatModel }) {
       {!verified && (
         <p class="muted">
           {s.chatMessages.loginToSeeHistory}{' '}
-          <button type="button" class="link" onClick={() => (model.view.value = 'account')}>
+          <button type="button" class="link" onClick={() => model.ui.show('account')}>
             {s.chatMessages.verifyEmail}
           </button>
         </p>

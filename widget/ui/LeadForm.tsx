@@ -3,11 +3,11 @@ import { useState } from 'preact/hooks';
 import type { ChatModel } from '../state/chat.js';
 
 export function LeadForm({ model }: { model: ChatModel }) {
-  const s = model.strings.value;
+  const s = model.i18n.strings.value;
   const { collectUserData, leadFields } = model.config.userData;
   const [values, setValues] = useState<Record<string, string>>({});
   const set = (key: string) => (e: Event) => setValues({ ...values, [key]: (e.target as HTMLInputElement).value });
-  const busy = model.lead.value === 'busy';
+  const busy = model.lead.state.value === 'busy';
   const submit = (e: Event) => {
     e.preventDefault();
     const customFields: Record<string, string | number> = {};

@@ -1,7 +1,8 @@
 /** The conversation: welcome, messages (streamed answers included), notices, typing, follow-ups. */
 import { useEffect, useRef } from 'preact/hooks';
 import type { WidgetPrompt, WireMessage } from '../../shared/protocol.js';
-import type { ChatModel, Item } from '../state/chat.js';
+import type { ChatModel } from '../state/chat.js';
+import type { Item } from '../state/conversation.js';
 import { launcherText } from '../i18n/launcher.js';
 import { fill } from '../i18n/locales.js';
 import { ThumbDownIcon, ThumbUpIcon } from './icons.js';
@@ -11,17 +12,17 @@ import { Avatar } from './Avatar.js';
 import { LeadForm } from './LeadForm.js';
 
 export function Messages({ model, openLink }: { model: ChatModel; openLink(url: string): void }) {
-  const s = model.strings.value;
-  const items = model.items.value;
-  const typing = model.typing.value;
+  const s = model.i18n.strings.value;
+  const items = model.conversation.items.value;
+  const typing = model.conversation.typing.value;
   const end = useRef<HTMLDivElement>(null);
   const count = items.length + (typing ? 1 : 0) + (items.at(-1)?.kind === 'stream' ? (items.at(-1) as { text: string }).text.length : 0);
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
-  }, [count, model.followUps.value.length]);
+  }, [count, model.conversation.followUps.value.length]);
   // null: the untouched default, written in the visitor's language; '': the owner wants none.
-  const welcome = model.config.appearance.welcomeMessage ?? launcherText(model.locale.value).welcome;
-  const starters = !items.length && model.view.value === 'chat' ? model.config.starters : [];
+  const welcome = model.config.appearance.welcomeMessage ?? launcherText(model.i18n.locale.value).welcome;
+  const starters = !items.length && model.ui.view.value === 'chat' ? model.config.starters : [];
   return (
     <div class="messages" role="log" aria-live="polite" aria-label={s.ui.messageList}>
       {welcome && (
@@ -46,9 +47,9 @@ export function Messages({ model, openLink }: { model: ChatModel; openLink(url: 
         </div>
       )}
       {starters.length > 0 && <Prompts model={model} prompts={starters} kind="starter" openLink={openLink} label={s.ui.suggestions} />}
-      {model.followUps.value.length > 0 && <Prompts model={model} prompts={model.followUps.value} kind="followup" openLink={openLink} label={s.ui.suggestions} />}
-      {(model.lead.value === 'asking' || model.lead.value === 'busy') && model.config.userData.collectUserDetails !== 'BEFORE_CONVERSATION' && <LeadForm model={model} />}
-      {model.lead.value === 'saved' && <p class="notice">{s.ui.leadSaved}</p>}
+      {model.conversation.followUps.value.length > 0 && <Prompts model={model} prompts={model.conversation.followUps.value} kind="followup" openLink={openLink} label={s.ui.suggestions} />}
+      {(model.lead.state.value === 'asking' || model.lead.state.value === 'busy') && model.config.userData.collectUserDetails !== 'BEFORE_CONVERSATION' && <LeadForm model={model} />}
+      {model.lead.state.value === 'saved' && <p class="notice">{s.ui.leadSaved}</p>}
       <div ref={end} />
     </div>
   );
@@ -72,7 +73,7 @@ function ItemView({ model, item }: { model: ChatModel; item: Item }) {
               <i />
               <i />
             </span>
-            <span class="sr">{model.strings.value.ui.thinking}</span>
+            <span class="sr">{model.i18n.strings.value.ui.thinking}</span>
           </>
         )}
       </div>
@@ -82,7 +83,7 @@ function ItemView({ model, item }: { model: ChatModel; item: Item }) {
 }
 
 function MessageView({ model, message, pending }: { model: ChatModel; message: WireMessage; pending?: boolean }) {
-  const s = model.strings.value;
+  const s = model.i18n.strings.value;
   const mine = message.author === 'visitor';
   const cls = `msg msg-${message.author}${pending ? ' pending' : ''}`;
   const name = mine ? null : message.author === 'agent' ? (message.agent?.name ?? message.name ?? s.chatMessage.agentName) : null;
@@ -107,15 +108,15 @@ function MessageView({ model, message, pending }: { model: ChatModel; message: W
           </div>
         )}
         <div class="meta">
-          <time dateTime={message.createdAt} title={new Date(message.createdAt).toLocaleString(model.locale.value)}>
-            {relativeTime(message.createdAt, model.locale.value)}
+          <time dateTime={message.createdAt} title={new Date(message.createdAt).toLocaleString(model.i18n.locale.value)}>
+            {relativeTime(message.createdAt, model.i18n.locale.value)}
           </time>
           {message.author === 'ai' && !model.config.chat.hideFeedbackButtons && (
             <span class="feedback">
-              <button type="button" class="icon-btn" aria-label={s.ui.helpful} aria-pressed={message.feedback === 'up'} onClick={() => model.feedback(message, 'up')}>
+              <button type="button" class="icon-btn" aria-label={s.ui.helpful} aria-pressed={message.feedback === 'up'} onClick={() => model.conversation.feedback(message, 'up')}>
                 <ThumbUpIcon />
               </button>
-              <button type="button" class="icon-btn" aria-label={s.ui.notHelpful} aria-pressed={message.feedback === 'down'} onClick={() => model.feedback(message, 'down')}>
+              <button type="button" class="icon-btn" aria-label={s.ui.notHelpful} aria-pressed={message.feedback === 'down'} onClick={() => model.conversation.feedback(message, 'down')}>
                 <ThumbDownIcon />
               </button>
             </span>

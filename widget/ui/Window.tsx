@@ -22,15 +22,15 @@ export interface WindowProps {
 const FOCUSABLE = 'a[href],button:not([disabled]),textarea:not([disabled]),input:not([disabled]),select:not([disabled]),[tabindex]:not([tabindex="-1"])';
 
 export function Window({ model, floating, onClose, openLink }: WindowProps) {
-  const s = model.strings.value;
+  const s = model.i18n.strings.value;
   const { config } = model;
   const ref = useRef<HTMLDivElement>(null);
-  const view = model.view.value;
-  const condition = model.condition.value;
-  const status = model.status.value;
+  const view = model.ui.view.value;
+  const condition = model.conversation.condition.value;
+  const status = model.connection.status.value;
   const canEscalate =
-    config.chat.mode === 'AI_WITH_HUMAN_ESCALATION' && !!model.conversationId.value && condition?.mode !== 'AGENT' && !condition?.escalated && condition?.status !== 'RESOLVED';
-  const blockedByLead = config.userData.collectUserDetails === 'BEFORE_CONVERSATION' && (model.lead.value === 'asking' || model.lead.value === 'busy');
+    config.chat.mode === 'AI_WITH_HUMAN_ESCALATION' && !!model.conversation.conversationId.value && condition?.mode !== 'AGENT' && !condition?.escalated && condition?.status !== 'RESOLVED';
+  const blockedByLead = config.userData.collectUserDetails === 'BEFORE_CONVERSATION' && (model.lead.state.value === 'asking' || model.lead.state.value === 'busy');
 
   useEffect(() => {
     if (!floating) return;
@@ -39,7 +39,7 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
   }, []);
 
   const onKeyDown = (e: KeyboardEvent) => {
-    const dialog = model.escalationOpen.value;
+    const dialog = model.ui.escalationOpen.value;
     if (!floating && !dialog) return;
     if (e.key === 'Escape' && !dialog) {
       e.preventDefault();
@@ -79,17 +79,17 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
   return (
     <div
       ref={ref}
-      class={`window${model.expanded.value ? ' expanded' : ''}${floating ? ' floating' : ''}`}
+      class={`window${model.ui.expanded.value ? ' expanded' : ''}${floating ? ' floating' : ''}`}
       role={floating ? 'dialog' : 'region'}
       aria-modal={floating ? 'false' : undefined}
       aria-labelledby="pw-title"
-      dir={config.appearance.rtl || isRtl(model.locale.value) ? 'rtl' : 'ltr'}
-      lang={model.locale.value}
+      dir={config.appearance.rtl || isRtl(model.i18n.locale.value) ? 'rtl' : 'ltr'}
+      lang={model.i18n.locale.value}
       onKeyDown={onKeyDown}
     >
       <header class="header">
         {view !== 'chat' ? (
-          <button type="button" class="icon-btn" aria-label={s.ui.back} onClick={() => (model.view.value = 'chat')}>
+          <button type="button" class="icon-btn" aria-label={s.ui.back} onClick={() => model.ui.show('chat')}>
             <BackIcon />
           </button>
         ) : (
@@ -100,35 +100,35 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
           {agent && <span class="header-sub">{agent.name ?? s.chatMessage.agentName}</span>}
         </div>
         {view === 'chat' && canEscalate && (
-          <button type="button" class="icon-btn" aria-label={s.ui.talkToHuman} title={s.ui.talkToHuman} onClick={() => (model.escalationOpen.value = true)}>
+          <button type="button" class="icon-btn" aria-label={s.ui.talkToHuman} title={s.ui.talkToHuman} onClick={() => model.ui.askEscalation()}>
             <HumanIcon />
           </button>
         )}
         <button type="button" class="icon-btn" aria-label={s.chatMessages.messages} title={s.chatMessages.messages} onClick={() => model.showHome()}>
           <HomeIcon />
         </button>
-        <button type="button" class="icon-btn" aria-label={s.chatAccount.account} title={s.chatAccount.account} onClick={() => (model.view.value = 'account')}>
+        <button type="button" class="icon-btn" aria-label={s.chatAccount.account} title={s.chatAccount.account} onClick={() => model.ui.show('account')}>
           <PersonIcon />
         </button>
         {floating && (
-          <button type="button" class="icon-btn hide-phone" aria-label={model.expanded.value ? s.ui.collapse : s.ui.expand} onClick={() => (model.expanded.value = !model.expanded.value)}>
-            {model.expanded.value ? <CollapseIcon /> : <ExpandIcon />}
+          <button type="button" class="icon-btn hide-phone" aria-label={model.ui.expanded.value ? s.ui.collapse : s.ui.expand} onClick={() => model.ui.toggleExpanded()}>
+            {model.ui.expanded.value ? <CollapseIcon /> : <ExpandIcon />}
           </button>
         )}
         {floating && (
-          <button type="button" class="icon-btn" aria-label={launcherText(model.locale.value).closeChat} onClick={onClose}>
+          <button type="button" class="icon-btn" aria-label={launcherText(model.i18n.locale.value).closeChat} onClick={onClose}>
             <CloseIcon />
           </button>
         )}
       </header>
-      {(status === 'offline' || (status === 'connecting' && model.pending.value.length > 0)) && (
+      {(status === 'offline' || (status === 'connecting' && model.conversation.pending.value.length > 0)) && (
         <div class="banner" role="status">
           {status === 'offline' ? s.ui.offline : s.ui.connecting}
         </div>
       )}
-      {model.error.value && (
+      {model.ui.error.value && (
         <div class="banner banner-error" role="alert">
-          {model.error.value}
+          {model.ui.error.value}
         </div>
       )}
       <div class="body">
@@ -152,7 +152,7 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
           )}
         </footer>
       )}
-      {model.escalationOpen.value && <EscalationDialog model={model} />}
+      {model.ui.escalationOpen.value && <EscalationDialog model={model} />}
     </div>
   );
 }

@@ -117,7 +117,11 @@ export interface ExpansionOptions {
   /** Weight of the base's words for the same meaning in another language (0: none added). */
   translationWeight?: number;
   maxTranslations?: number;
+  /** Weight of a multiword expression's synonyms ("for good" -> permanently) as stand-ins of its words (0: none). */
+  phraseWeight?: number;
 }
+
+export const PHRASE_WEIGHT = 0.8;
 
 export const CUE_WEIGHT = 0.5;
 export const CUE_SALIENCE = 0;
@@ -182,6 +186,7 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
       if (added >= maxRelated) break;
     }
   }
+  if (profile && lexicon && (options.phraseWeight ?? PHRASE_WEIGHT) > 0) addPhrases(question, concepts, profile, lexicon, options);
   if (profile) {
     for (const kind of asks(question)) {
       const concept: Concept = { word: kind, term: `⟨${kind}⟩`, salience: options.cueSalience ?? CUE_SALIENCE, alternatives: new Map(), searchWords: [] };
@@ -196,6 +201,61 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
     }
   }
   return [...concepts.values()];
+}
+
+/** A few irregular past forms that open English phrasal verbs ("laid off", "gave back"). */
+const IRREGULAR: Record<string, string> = { laid: 'lay', gave: 'give', given: 'give', took: 'take', taken: 'take', got: 'get', went: 'go', gone: 'go', came: 'come', broke: 'break', broken: 'break', left: 'leave', put: 'put', set: 'set', shut: 'shut', threw: 'throw', thrown: 'throw', ran: 'run', sent: 'send', paid: 'pay', found: 'find', made: 'make', kept: 'keep', held: 'hold' };
+
+/** Base forms an inflected first word of a phrase may have: "passed" -> pass, "signing" -> sign. */
+function firstWordForms(word: string): string[] {
+  const out = [word];
+  if (IRREGULAR[word]) out.push(IRREGULAR[word]);
+  for (const [suffix, repl] of [['ied', 'y'], ['ies', 'y'], ['ed', ''], ['ed', 'e'], ['ing', ''], ['ing', 'e'], ['es', ''], ['s', '']] as const)
+    if (word.length > suffix.length + 2 && word.endsWith(suffix)) out.push(word.slice(0, -suffix.length) + repl);
+  return out;
+}
+
+/**
+ * Multiword expressions WordNet lists ("for good" = permanently, "pass away" = die, "give back"
+ * = refund, "in person", "drop by"): two or three adjacent words of the question, stopwords
+ * included, looked up as one lemma; its single words the base uses become stand-ins of the
+ * phrase's content words (a phrase of stopwords only gets a concept searched but not weighed).
+ */
+function addPhrases(question: string, concepts: Map<string, Concept>, profile: KnowledgeProfile, lexicon: Lexicon, options: ExpansionOptions) {
+  const ws = words(question);
+  const weight = options.phraseWeight ?? PHRASE_WEIGHT;
+  // Overlapping windows all count ("got laid" must not hide "laid off"): only the base's words are kept.
+  for (const n of [3, 2]) {
+    for (let i = 0; i + n <= ws.length; i++) {
+      const window = ws.slice(i, i + n);
+      if (window.some((w) => /\d/.test(w))) continue;
+      let related: { word: string; close: boolean }[] = [];
+      for (const first of firstWordForms(window[0])) {
+        related = lexicon.related([first, ...window.slice(1)].join('_'));
+        if (related.length) break;
+      }
+      const singles = related.filter((r) => !/[\s-]/.test(r.word) && r.word.length >= 3 && !STOPWORDS.has(r.word) && !window.includes(r.word) && profile.df.has(stem(r.word)));
+      if (!singles.length) continue;
+      const owners = window.map((w) => concepts.get(terms(w)[0] ?? '')).filter((c): c is Concept => !!c);
+      const phrase = window.join(' ');
+      if (!owners.length) {
+        const c: Concept = { word: phrase, term: `⟨${phrase}⟩`, salience: 0, alternatives: new Map(), searchWords: [] };
+        concepts.set(c.term, c);
+        owners.push(c);
+      }
+      for (const c of owners) {
+        let added = 0;
+        for (const r of singles) {
+          if (added >= (options.maxRelated ?? MAX_RELATED)) break;
+          const t = stem(r.word);
+          if (c.alternatives.has(t) || c.searchWords.includes(r.word)) continue;
+          c.alternatives.set(t, weight * (r.close ? 1 : BROADER_WEIGHT / RELATED_WEIGHT));
+          c.searchWords.push(r.word);
+          added++;
+        }
+      }
+    }
+  }
 }
 
 /** The search text: the question, then the stand-in words the base uses. */

@@ -43,7 +43,7 @@ export class GapAnswers {
     if (!conversation || conversation.chatbotId !== gap.chatbotId) return null;
     const user = conversation.chatUserId ? await this.store.conversations.chatUsers.get(conversation.chatUserId) : null;
     const mail = !!user?.verified && !!user.email && !(await this.presence({ chatbotId: gap.chatbotId, chatUserId: user.id, conversationId: conversation.id }));
-    const message = await this.conversations.postTeamAnswer(
+    const message = await this.conversations.team.postTeamAnswer(
       gap.chatbotId,
       conversation.id,
       { text: answer.trim(), agentId: by.id, agentName: by.name ?? by.email, meta: { knowledgeGapId: gap.id } },

@@ -70,7 +70,7 @@ export class VisitorLeads {
       const conversation = await this.store.conversations.get(input.conversationId);
       if (!conversation || conversation.chatbotId !== chatbot.id || conversation.chatUserId !== user.id) throw notFound('Conversation');
       // The conversations service's leadCaptured hook queues the owner's notice.
-      ({ leadId } = await this.conversations.identifyVisitor(chatbot.id, conversation.id, details, 'widget'));
+      ({ leadId } = await this.conversations.visitors.identifyVisitor(chatbot.id, conversation.id, details, 'widget'));
     } else {
       leadId = await this.store.transaction(async (s) => {
         const lead = await captureLead(s, { chatbotId: chatbot.id, chatUserId: user.id, ...details, source: 'widget' });

@@ -26,14 +26,14 @@ const SentMessage = Type.Object({
 
 export default async function threads(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = app.services.conversations;
+  const { team, visitors } = app.services.conversations;
   const tags = ['threads'];
 
   /** The v0 Thread: the conversation with every message, oldest first. */
   const withMessages = async (auth: AuthContext, chatbotId: string, conversation: Thread) => {
     const { threadId } = conversation;
     const messages = await wholeList(async (cursor) => {
-      const page = await service.messages(auth, chatbotId, threadId, 500, cursor);
+      const page = await team.messages(auth, chatbotId, threadId, 500, cursor);
       return { items: page.messages, nextCursor: page.nextCursor };
     });
     return { ...thinThread(conversation), messages };
@@ -55,10 +55,10 @@ export default async function threads(fastify: FastifyInstance) {
     const { threadId, ...input } = request.body;
     const clientMessageId = request.headers['idempotency-key'];
     if (threadId) {
-      const sent = replayAware(reply, await service.sendVisitorMessage(request.auth, request.params.chatbotId, threadId, { ...input, clientMessageId }));
+      const sent = replayAware(reply, await visitors.sendVisitorMessage(request.auth, request.params.chatbotId, threadId, { ...input, clientMessageId }));
       return { threadId, message: sent.message, answer: sent.answer };
     }
-    const started = replayAware(reply, await service.start(request.auth, request.params.chatbotId, { ...input, clientMessageId }));
+    const started = replayAware(reply, await visitors.start(request.auth, request.params.chatbotId, { ...input, clientMessageId }));
     return { threadId: started.conversation.threadId, message: started.message, answer: started.answer };
   });
 
@@ -67,14 +67,14 @@ export default async function threads(fastify: FastifyInstance) {
     summary: "Rate an answer, or correct the AI's text (v2 PATCH .../conversations/{threadId}/messages/{messageId})",
     description: 'The thread is found from the message; a message of another chatbot is 404.',
     params: MessageParams, body: MessagePatch,
-  }), async (request) => (await service.patchMessageById(request.auth, request.params.chatbotId, request.params.messageId, request.body as never)).message);
+  }), async (request) => (await team.patchMessageById(request.auth, request.params.chatbotId, request.params.messageId, request.body as never)).message);
 
   app.get('/chatbots/:chatbotId/threads', endpoint({
     ...v0('Threads fetched', ['conversations:read']), data: Type.Array(ThinThread), tags,
     summary: 'Every thread of the chatbot, newest first (not paginated; without messages)', params: ChatbotParams,
   }), async (request) => {
     const all = await wholeList(async (cursor) => {
-      const page = await service.list(request.auth, request.params.chatbotId, { limit: 100, cursor });
+      const page = await team.list(request.auth, request.params.chatbotId, { limit: 100, cursor });
       return { items: page.conversations, nextCursor: page.nextCursor };
     });
     return all.map((c) => thinThread(c));
@@ -86,14 +86,14 @@ export default async function threads(fastify: FastifyInstance) {
     description: 'Thread-level webhook fields need the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE).',
     params: ChatbotParams, body: CreateThread,
   }), async (request) => {
-    const conversation = await service.create(request.auth, request.params.chatbotId, request.body ?? {});
+    const conversation = await team.create(request.auth, request.params.chatbotId, request.body ?? {});
     return { ...thinThread(conversation), messages: [] };
   });
 
   app.get('/chatbots/:chatbotId/threads/:threadId', endpoint({
     ...v0('Thread fetched', ['conversations:read']), data: LegacyThread, tags, summary: 'A thread with every message', params: ThreadParams,
   }), async (request) => {
-    const { conversation } = await service.get(request.auth, request.params.chatbotId, request.params.threadId);
+    const { conversation } = await team.get(request.auth, request.params.chatbotId, request.params.threadId);
     return withMessages(request.auth, request.params.chatbotId, conversation);
   });
 
@@ -102,7 +102,7 @@ export default async function threads(fastify: FastifyInstance) {
     summary: 'Resolve, reopen, tag, set the thread webhook, add visitor details (v2 PATCH .../conversations/{threadId}, same body)',
     params: ThreadParams, body: ThreadPatch,
   }), async (request) => {
-    const { conversation } = await service.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never);
+    const { conversation } = await team.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never);
     return withMessages(request.auth, request.params.chatbotId, conversation);
   });
 
@@ -112,7 +112,7 @@ export default async function threads(fastify: FastifyInstance) {
     description: `403 HUMAN_TAKEOVER when taken over and not escalated (success when already escalated). ${CLOSED}`,
     params: ThreadParams,
   }), async (request) => {
-    const { conversation } = await service.escalate(request.auth, request.params.chatbotId, request.params.threadId);
+    const { conversation } = await team.escalate(request.auth, request.params.chatbotId, request.params.threadId);
     return withMessages(request.auth, request.params.chatbotId, conversation);
   });
 }

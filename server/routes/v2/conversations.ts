@@ -60,7 +60,7 @@ export function replayAware<T extends { replayed: boolean }>(reply: FastifyReply
 
 export default async function conversations(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = app.services.conversations;
+  const { team, visitors } = app.services.conversations;
   const read = { access: { scopes: ['conversations:read' as const] } };
   const write = { access: { scopes: ['conversations:write' as const] } };
 
@@ -69,7 +69,7 @@ export default async function conversations(fastify: FastifyInstance) {
       params: ChatbotParams,
       headers: IdempotencyHeaders,
       body: Type.Object({ message: MessageText, visitor: Type.Optional(Visitor) }, { additionalProperties: false }) }), async (request, reply) =>
-    replayAware(reply, await service.start(request.auth, request.params.chatbotId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
+    replayAware(reply, await visitors.start(request.auth, request.params.chatbotId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
 
   app.get('/chatbots/:chatbotId/conversations', endpoint({ ...read, data: page('conversations', ThreadSchema), tags: ['conversations'], summary: 'Conversations, newest first',
       params: ChatbotParams,
@@ -85,7 +85,7 @@ export default async function conversations(fastify: FastifyInstance) {
       }, { additionalProperties: false }) }), async (request) => {
     const q = request.query;
     const norm = (d?: string) => (d ? new Date(d).toISOString() : undefined);
-    const page = await service.list(request.auth, request.params.chatbotId, {
+    const page = await team.list(request.auth, request.params.chatbotId, {
       limit: q.limit, cursor: q.cursor, status: q.status as never, mode: q.mode as never, escalated: q.escalated, tagId: q.tagId, from: norm(q.from), to: norm(q.to),
     });
     return paged('conversations', page.conversations, q.limit, page.nextCursor);
@@ -95,47 +95,47 @@ export default async function conversations(fastify: FastifyInstance) {
       description: 'Thread-level webhook fields need the webhook add-on (403 WEBHOOKS_NOT_AVAILABLE).',
       params: ChatbotParams,
       body: CreateThread }), async (request) => {
-    return { conversation: await service.create(request.auth, request.params.chatbotId, request.body ?? {}) };
+    return { conversation: await team.create(request.auth, request.params.chatbotId, request.body ?? {}) };
   });
 
-  app.get('/chatbots/:chatbotId/conversations/:threadId', endpoint({ ...read, data: one('conversation', ThreadSchema), tags: ['conversations'], summary: 'A conversation (Thread) with its visitor and tags', params: ThreadParams }), async (request) => service.get(request.auth, request.params.chatbotId, request.params.threadId));
+  app.get('/chatbots/:chatbotId/conversations/:threadId', endpoint({ ...read, data: one('conversation', ThreadSchema), tags: ['conversations'], summary: 'A conversation (Thread) with its visitor and tags', params: ThreadParams }), async (request) => team.get(request.auth, request.params.chatbotId, request.params.threadId));
 
   app.patch('/chatbots/:chatbotId/conversations/:threadId', endpoint({ ...write, data: one('conversation', ThreadSchema), tags: ['conversations'], summary: 'Resolve, reopen, tag, set the thread webhook, add visitor details',
       description: '`{"status":"RESOLVED"}` resolves, `{"status":"OPEN"}` reopens (AI mode, not escalated). `tagIds` replaces the tags.',
       params: ThreadParams,
-      body: ThreadPatch }), async (request) => service.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never));
+      body: ThreadPatch }), async (request) => team.patch(request.auth, request.params.chatbotId, request.params.threadId, request.body as never));
 
   app.post('/chatbots/:chatbotId/conversations/:threadId/messages', endpoint({ ...write, status: 201, data: VisitorMessage, tags: ['conversations'], operationId: 'sendVisitorMessage', summary: "Send a visitor message (the AI answers when the conversation's condition lets it)",
       description: `data.message is the visitor message; data.answer the AI's answer or null (taken over, escalated, HUMAN_ONLY). ${CLOSED}${IDEMPOTENCY}`,
       params: ThreadParams,
       headers: IdempotencyHeaders,
       body: Type.Object({ message: MessageText, visitor: Type.Optional(Visitor) }, { additionalProperties: false }) }), async (request, reply) =>
-    replayAware(reply, await service.sendVisitorMessage(request.auth, request.params.chatbotId, request.params.threadId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
+    replayAware(reply, await visitors.sendVisitorMessage(request.auth, request.params.chatbotId, request.params.threadId, { ...request.body, clientMessageId: request.headers['idempotency-key'] })));
 
   app.get('/chatbots/:chatbotId/conversations/:threadId/messages', endpoint({ ...read, data: page('messages', MessageSchema), tags: ['conversations'], summary: 'Messages, oldest first',
       params: ThreadParams,
       querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }), cursor: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false }) }), async (request) => {
     const { limit, cursor } = request.query;
-    const page = await service.messages(request.auth, request.params.chatbotId, request.params.threadId, limit, cursor);
+    const page = await team.messages(request.auth, request.params.chatbotId, request.params.threadId, limit, cursor);
     return paged('messages', page.messages, limit, page.nextCursor);
   });
 
   app.patch('/chatbots/:chatbotId/conversations/:threadId/messages/:messageId', endpoint({ ...write, data: one('message', MessageSchema), tags: ['conversations'], summary: "Rate an answer, or correct the AI's text (the original is kept)",
       params: MessageParams,
-      body: MessagePatch }), async (request) => service.patchMessage(request.auth, request.params.chatbotId, request.params.threadId, request.params.messageId, request.body as never));
+      body: MessagePatch }), async (request) => team.patchMessage(request.auth, request.params.chatbotId, request.params.threadId, request.params.messageId, request.body as never));
 
-  const action = (path: string, summary: string, description: string, run: typeof service.escalate) =>
+  const action = (path: string, summary: string, description: string, run: typeof team.escalate) =>
     app.post(`/chatbots/:chatbotId/conversations/:threadId/${path}`, endpoint({ ...write, data: one('conversation', ThreadSchema), tags: ['conversations'], summary, description, params: ThreadParams }), async (request) => run(request.auth, request.params.chatbotId, request.params.threadId));
 
-  action('escalate', 'The visitor asks for a person', `The AI stays silent until the team takes over or hands back. 403 HUMAN_TAKEOVER when taken over and not escalated (success when already escalated). ${CLOSED}`, service.escalate);
-  action('take-over', 'A team member takes the conversation over (mode AGENT)', `The AI stops answering; the caller becomes the agent. ${CLOSED}`, service.takeOver);
-  action('switch-to-ai', 'Hand the conversation back to the AI', `Mode AI, escalation cleared; the AI answers the next message. ${CLOSED}`, service.switchToAi);
+  action('escalate', 'The visitor asks for a person', `The AI stays silent until the team takes over or hands back. 403 HUMAN_TAKEOVER when taken over and not escalated (success when already escalated). ${CLOSED}`, team.escalate);
+  action('take-over', 'A team member takes the conversation over (mode AGENT)', `The AI stops answering; the caller becomes the agent. ${CLOSED}`, team.takeOver);
+  action('switch-to-ai', 'Hand the conversation back to the AI', `Mode AI, escalation cleared; the AI answers the next message. ${CLOSED}`, team.switchToAi);
 
   app.post('/chatbots/:chatbotId/conversations/:threadId/replies', endpoint({ ...write, status: 201, data: Type.Object({ message: MessageSchema, conversation: ThreadSchema }), tags: ['conversations'], summary: 'Reply to the visitor as the team (the agent is the token\'s user)',
       description: `A reply in AI mode takes the conversation over first. ${CLOSED}`,
       params: ThreadParams,
       body: Type.Object({ message: MessageText }, { additionalProperties: false }) }), async (request) => {
-    return service.reply(request.auth, request.params.chatbotId, request.params.threadId, request.body);
+    return team.reply(request.auth, request.params.chatbotId, request.params.threadId, request.body);
   });
 
   app.post('/chatbots/:chatbotId/conversations/bulk', endpoint({ ...write, data: BulkResult, tags: ['conversations'], operationId: 'bulkUpdateConversations', summary: 'Resolve, reopen, tag, untag or delete several conversations',
@@ -150,6 +150,6 @@ export default async function conversations(fastify: FastifyInstance) {
     const auth = request.auth;
     // Deleting needs the delete scope on top of the route's write scope.
     if (request.body.action === 'delete') requireScopes(auth, ['conversations:delete']);
-    return service.bulk(auth, request.params.chatbotId, request.body as never);
+    return team.bulk(auth, request.params.chatbotId, request.body as never);
   });
 }

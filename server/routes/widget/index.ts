@@ -200,7 +200,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       if (!release) throw new CloseError(CLOSE.tooManySockets, 'too many sockets for this visitor');
       holdings.keep('visitor', release);
     };
-    const connection = new VisitorConnection(gateway, null, { ip: request.ip, origin: request.headers.origin }, socketTransport(socket, gateway), admitVisitor);
+    const connection = new VisitorConnection(app.connections.visitor, null, { ip: request.ip, origin: request.headers.origin }, socketTransport(socket, gateway), admitVisitor);
     const admission = (async () => {
       const releaseIp = await gateway.admit('ip', request.ip);
       if (!releaseIp) throw new CloseError(CLOSE.tooManySockets, 'too many sockets from this address');
@@ -285,7 +285,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       end();
     };
     const goAway = () => closeStream(CLOSE.goingAway, 'server restarting: reconnect and resume');
-    const connection = new VisitorConnection(gateway, session, { ip: request.ip, origin: request.headers.origin }, {
+    const connection = new VisitorConnection(app.connections.visitor, session, { ip: request.ip, origin: request.headers.origin }, {
       send(frame: ServerFrame) {
         if (ended) return;
         if (res.writableLength > gateway.limits.bufferLimitBytes) {
@@ -326,7 +326,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
   }) }, async (request) => {
     const session = await sessionOf(request);
     const frames: ServerFrame[] = [];
-    const connection = new VisitorConnection(gateway, session, { ip: request.ip, stateless: true }, { send: (f) => frames.push(f), close: () => {} });
+    const connection = new VisitorConnection(app.connections.visitor, session, { ip: request.ip, stateless: true }, { send: (f) => frames.push(f), close: () => {} });
     const parsed = checkClientFrame(request.body ?? null);
     // A malformed frame is a bad request (400, changing nothing); a well-formed one the protocol refuses is an error frame.
     if (!parsed.ok) throw new AppError('VALIDATION_FAILED', parsed.message, { details: parsed.details });

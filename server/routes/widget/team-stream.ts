@@ -68,7 +68,7 @@ export async function teamStream(app: FastifyInstance) {
       if (release) holdings.keep('token', release);
       return release !== null;
     };
-    const connection = new TeamConnection(gateway, pre ?? null, socketTransport(socket, gateway), authenticate, reauthorize, admitToken);
+    const connection = new TeamConnection(app.connections.team, pre ?? null, socketTransport(socket, gateway), authenticate, reauthorize, admitToken);
     runSocket(socket, gateway, afterAdmission(connection, admission), () => holdings.releaseAll());
   });
 }

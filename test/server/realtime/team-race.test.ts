@@ -54,7 +54,7 @@ test('two agents taking over, replying and handing back at once: no 500, every c
   expect(results.filter((r) => r.status >= 500).map((r) => JSON.stringify(r.body))).toEqual([]);
   expect(results.map((r) => r.status).filter((s) => s !== 200 && s !== 201)).toEqual([]);
   const last = (await t.call('GET', path, t.ownerToken)).body.data;
-  const seq = (await t.app.services.conversations.events(conversationId, 0, 1000)).at(-1)!.seq;
+  const seq = (await t.app.services.conversations.reads.events(conversationId, 0, 1000)).at(-1)!.seq;
 
   const numbered = (c: Client) => c.frames.filter((f) => 'conversationId' in f && f.conversationId === conversationId && 'seq' in f && f.type !== 'ack' && f.type !== 'synced').map((f) => (f as ServerFrame & { seq: number }).seq);
   for (const c of [a, b, v]) {
@@ -83,7 +83,7 @@ test('a team stream dropped in the middle of a burst resumes from its last numbe
   const again = await team(t.ownerToken, { [conversationId]: had });
   await again.waitFor((f) => f.type === 'synced' && f.conversationId === conversationId);
   await expect.poll(() => v.of('ack').length, { timeout: 15_000 }).toBe(6);
-  const seq = (await t.app.services.conversations.events(conversationId, 0, 1000)).at(-1)!.seq;
+  const seq = (await t.app.services.conversations.reads.events(conversationId, 0, 1000)).at(-1)!.seq;
   await expect.poll(() => Math.max(...mine(again).map((f) => f.seq)), { timeout: 15_000 }).toBe(seq);
   // Every number after the one given, in order; only the current condition that ends the replay repeats one.
   const seqs = mine(again).map((f) => f.seq);

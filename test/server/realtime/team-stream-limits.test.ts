@@ -70,7 +70,7 @@ test('a reader follows at most its bound of conversations, letting go of the lea
   const chatbotId = await chatbotWithKnowledge(t);
   const chatbot = await t.app.realtime.chatbot(chatbotId);
   const sent: ServerFrame[] = [];
-  const tracker = new Tracker(t.app.realtime, (f) => sent.push(f), () => true, (err) => { throw err; }, () => {}, 2);
+  const tracker = new Tracker(t.app.realtime, t.app.services.conversations.reads, (f) => sent.push(f), () => true, (err) => { throw err; }, () => {}, 2);
   const ids: string[] = [];
   for (let i = 0; i < 4; i++) {
     const { v, conversationId } = await conversationOf(chatbotId);

@@ -34,7 +34,7 @@ async function snapshot() {
   const db = t.database.db;
   return {
     conversation: await t.app.services.store.conversations.get(conversationId),
-    events: await t.app.services.conversations.events(conversationId, 0),
+    events: await t.app.services.conversations.reads.events(conversationId, 0),
     messages: await db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).orderBy('id').execute(),
     leads: await db.selectFrom('leads').selectAll().where('conversation_id', '=', conversationId).execute(),
   };

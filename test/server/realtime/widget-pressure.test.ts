@@ -39,7 +39,7 @@ test('a reader that stops reading is closed with 4008 and, reconnecting, resumes
     Array.from({ length: 12 }, async (_, c) => {
       let conversation = null;
       for (let i = 0; i < 80; i++) {
-        const sent = await t.app.services.conversations.sendAsVisitor(chatbot, session.visitor.id, conversation, text, { clientId: `bulk-${c}-${i}` });
+        const sent = await t.app.services.conversations.visitors.sendAsVisitor(chatbot, session.visitor.id, conversation, text, { clientId: `bulk-${c}-${i}` });
         conversation = (await t.app.services.store.conversations.get(sent.message.threadId))!;
       }
       return conversation!;

@@ -34,7 +34,7 @@ const seqsOf = (frames: ServerFrame[], conversationId: string) =>
   frames.filter((f) => stored(f) && (f as { conversationId: string }).conversationId === conversationId).map((f) => (f as { seq: number }).seq);
 
 async function events(conversationId: string) {
-  return t.app.services.conversations.events(conversationId, 0);
+  return t.app.services.conversations.reads.events(conversationId, 0);
 }
 
 test('a socket dropped in the middle of a streamed answer resumes with exactly the events it missed, then the condition', async () => {

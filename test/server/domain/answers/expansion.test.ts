@@ -56,6 +56,19 @@ describe('question concepts', () => {
     expect(questionConcepts('bead', profile, wordnet)[0].searchWords).not.toContain('bread'); // a real word is no typo
   });
 
+  it('reads multiword expressions WordNet lists: "for good" is permanently, "give back" is refund, "laid off" is not "got laid"', () => {
+    const base = buildProfile([
+      { title: 'Deleting your account', heading: '', text: 'A deleted account is removed permanently after 30 days; until then it can be reopened.' },
+      { title: 'Refunds', heading: '', text: 'We refund the price of a returned item within 14 days.' },
+      { title: 'When paying is hard', heading: '', text: 'If your employer had to discontinue your job, talk to us about a payment plan.' },
+    ]);
+    const good = questionConcepts('If I close my login for good, is there a way back?', base, wordnet).find((c) => c.word === 'good')!;
+    expect(good.searchWords).toContain('permanently');
+    const back = questionConcepts('Will you give my money back?', base, wordnet);
+    expect(back.flatMap((c) => c.searchWords)).toContain('refund');
+    expect(questionConcepts('I got laid off last month', base, wordnet).flatMap((c) => c.searchWords)).toContain('discontinue');
+  });
+
   it('without statistics, every concept is just its word', () => {
     expect(questionConcepts('purchaser refnd', null, wordnet).every((c) => c.alternatives.size === 1 && !c.searchWords.length)).toBe(true);
   });

@@ -49,15 +49,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-const engineAt = (threshold: number) =>
+const engineAt = (threshold: number, hedgeRatio?: number) =>
   createAnswerEngine({
     retriever: createRetriever({ store: t.store.knowledge }),
     store: answerContextRepository(t.db),
     provider: createExtractiveProvider(),
     lexicon: wordnet,
-    tuning: { calibration: { floor: threshold, slope: 0 } },
+    tuning: { calibration: { floor: threshold, slope: 0, hedgeRatio } },
   });
-const ask = (threshold: number) => engineAt(threshold).answer({ chatbotId: t.chatbotId, accountId: t.accountId, conversationId: 'c', settings: {}, question: QUESTION, history: [] });
+const ask = (threshold: number, hedgeRatio?: number, onToken?: (t: string) => void) =>
+  engineAt(threshold, hedgeRatio).answer({ chatbotId: t.chatbotId, accountId: t.accountId, conversationId: 'c', settings: {}, question: QUESTION, history: [], onToken });
 
 /** The question's score as the engine's gate computes it: its concepts, its expanded search, the concept gate. */
 async function score(): Promise<number> {
@@ -84,5 +85,22 @@ describe('the engine’s relevance gate at its threshold', () => {
     expect(above.unanswered).toBe(true);
     expect(above.text).toBe(ANSWER_MESSAGES.en.noInformation);
     expect(above.sources).toEqual([]);
+  });
+});
+
+describe('between the threshold and its hedge ratio', () => {
+  it('answers with the sources, opening with the locale’s "not sure"; below the ratio it refuses', async () => {
+    const s = await score();
+    const tokens: string[] = [];
+    // The score is 0.8 of this threshold: under it, above half of it.
+    const hedged = await ask(s / 0.8, 0.5, (x) => tokens.push(x));
+    expect(hedged.unanswered).toBe(false);
+    expect(hedged.text.startsWith(`${ANSWER_MESSAGES.en.notSure} Refunds are paid to the original card`)).toBe(true);
+    expect(tokens.join('')).toBe(hedged.text);
+    expect(hedged.sources.map((x) => x.title)).toEqual(['Refunds']);
+
+    const refused = await ask(s / 0.4, 0.5);
+    expect(refused.unanswered).toBe(true);
+    expect(refused.text).toBe(ANSWER_MESSAGES.en.noInformation);
   });
 });

@@ -68,7 +68,7 @@ describeOnDialects('on %s', (dialect) => {
       const theirs = await conversation(chatbotId, token);
       const before = (await t.app.services.store.conversations.get(mine.conversationId))!.seq;
       const saved = await visitors().leads.submit({ chatbotId, chatUserId: mine.chatUserId, conversationId: mine.conversationId, phone: '+1 555 0100' });
-      const events = await t.app.services.conversations.events(mine.conversationId, before);
+      const events = await t.app.services.conversations.reads.events(mine.conversationId, before);
       expect(events.map((e) => [e.type, e.seq, e.payload.leadId])).toEqual([['lead.captured', before + 1, saved.leadId]]);
       await expect(visitors().leads.submit({ chatbotId, chatUserId: mine.chatUserId, conversationId: theirs.conversationId, phone: '+1 555 0100' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
       await settle();
@@ -85,7 +85,7 @@ describeOnDialects('on %s', (dialect) => {
       const saved = await visitors().leads.submit({ chatbotId, chatUserId: first.chatUserId, conversationId: first.conversationId, name: 'Nora' });
       expect(saved.leadId).toBeTruthy();
       expect(saved.visitor.name).toBe('Nora');
-      const events = await t.app.services.conversations.events(first.conversationId, before);
+      const events = await t.app.services.conversations.reads.events(first.conversationId, before);
       expect(events.map((e) => [e.type, e.payload.leadId])).toEqual([['lead.captured', saved.leadId]]);
       const leads = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, token)).body.data.leads;
       expect(leads).toEqual([expect.objectContaining({ id: saved.leadId, name: 'Nora', email: null, phone: null, threadId: first.conversationId, source: 'widget' })]);
@@ -151,7 +151,7 @@ describeOnDialects('on %s', (dialect) => {
       const posted = messages.filter((m: { text: string }) => m.text === 'Ja, in 3 Tagen.');
       expect(posted).toHaveLength(1);
       expect(posted[0]).toMatchObject({ author: 'agent', seq: seqBefore + 1 });
-      const events = await t.app.services.conversations.events(c.conversationId, seqBefore);
+      const events = await t.app.services.conversations.reads.events(c.conversationId, seqBefore);
       expect(events.map((e) => [e.type, e.seq])).toEqual([['message.added', seqBefore + 1]]);
       expect((await t.app.services.store.conversations.get(c.conversationId))!.status).toBe('RESOLVED');
 

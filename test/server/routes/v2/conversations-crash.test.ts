@@ -68,7 +68,7 @@ describeOnDialects('on %s', (dialect) => {
     // Two instances start on the same database and race for the owed answer.
     const [one, two] = await Promise.all([app({ ANSWER_LEASE_MS: '300' }), app({ ANSWER_LEASE_MS: '300' })]);
     await waitFor(async () => (await messagesOf(one, token, chatbotId, threadId)).length === 2, 20_000, 'the owed answer');
-    await Promise.all([one.app.services.conversations.answerOwed(), two.app.services.conversations.answerOwed()]);
+    await Promise.all([one.app.services.conversations.answering.answerOwed(), two.app.services.conversations.answering.answerOwed()]);
     await new Promise((r) => setTimeout(r, 700)); // a few more sweeps of both
     const after = await messagesOf(two, token, chatbotId, threadId);
     expect(after.map((m) => m.author)).toEqual(['visitor', 'ai']);
@@ -104,7 +104,7 @@ describeOnDialects('on %s', (dialect) => {
     expect((await next.call('POST', `${base}/switch-to-ai`, token)).status).toBe(200);
     // The lease runs out: nothing is owed any more, so nothing is answered late.
     await next.database.db.updateTable('answers_owed').set({ lease_until: new Date(Date.now() - 1000).toISOString() }).execute();
-    expect(await next.app.services.conversations.answerOwed()).toBe(0);
+    expect(await next.app.services.conversations.answering.answerOwed()).toBe(0);
     expect((await messagesOf(next, token, chatbotId, threadId)).map((m) => m.author)).toEqual(['visitor', 'agent']);
   });
 }, { timeout: 60_000 }); // a child process and four app starts per test: slow under load, not stuck

@@ -42,7 +42,7 @@ describeOnDialects('the newer condition wins on %s', (dialect) => {
     expect(res.body.data.answer).toBeNull();
     const messages = (await t.call('GET', `${base}/conversations/${id}/messages`, token)).body.data.messages;
     expect(messages.map((m: { author: string }) => m.author)).toEqual(['visitor']);
-    const events = await t.app.services.conversations.events(id, 0);
+    const events = await t.app.services.conversations.reads.events(id, 0);
     expect(events.map((e) => e.type)).toEqual(['conversation.started', 'message.added', 'conversation.taken_over']);
   });
 

@@ -32,7 +32,7 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
     expect(res.status).toBe(201);
     return res.body.data as { conversation: { threadId: string; seq: number }; message: { id: string }; answer: { id: string; text: string; sources: unknown[] } | null };
   };
-  const events = (threadId: string) => t.app.services.conversations.events(threadId, 0);
+  const events = (threadId: string) => t.app.services.conversations.reads.events(threadId, 0);
 
   describe('starting and messaging', () => {
     test('POST /messages starts a conversation, stores the visitor message and the AI answer citing the knowledge', async () => {
