@@ -193,7 +193,9 @@ export async function askBot(bot: Bot, message: string, conversationId?: string,
   const ms = performance.now() - start;
   if (res.statusCode !== 201) throw new Error(`POST messages: ${res.statusCode} ${res.body.slice(0, 300)}`);
   const data = JSON.parse(res.body).data;
-  return { answer: data.answer, ms, conversationId: conversationId ?? data.conversation.id };
+  const thread = conversationId ?? data.conversation?.threadId;
+  if (!thread) throw new Error(`no conversation in ${res.body.slice(0, 200)}`);
+  return { answer: data.answer, ms, conversationId: thread };
 }
 const engineHistory = new Map<string, { author: 'visitor' | 'ai'; text: string }[]>();
 let engineConversations = 0;

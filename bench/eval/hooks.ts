@@ -6,6 +6,7 @@
  */
 import type { Corpus } from './corpus.js';
 import type { ApiAnswer, Bot, Outcome } from './answers-eval.js';
+import { followUpCheck } from './follow-up-check.js';
 
 export interface HookContext {
   corpus: Corpus;
@@ -24,4 +25,4 @@ export interface EvalHook {
   value(outcomes: Outcome[]): string;
 }
 
-export const EVAL_HOOKS: EvalHook[] = [];
+export const EVAL_HOOKS: EvalHook[] = [followUpCheck];

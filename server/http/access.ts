@@ -10,7 +10,7 @@ import { type AuthContext, missingScopes, requireScopes } from '../domain/auth.j
 import { AppError } from '../domain/errors.js';
 import { requireActive } from '../domain/plans.js';
 import type { TokensService } from '../domain/tokens.service.js';
-import type { OpenApiParts } from './route.js';
+import type { OpenApiParts } from './openapi-parts.js';
 
 export type Access =
   | { public: true }

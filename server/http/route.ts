@@ -14,6 +14,7 @@ import type { FastifyContextConfig } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Access } from './access.js';
 import { Meta } from './openapi.js';
+import type { OpenApiParts } from './openapi-parts.js';
 
 export interface EndpointSpec {
   access: Access;
@@ -50,11 +51,6 @@ export interface EndpointSpec {
   config?: Omit<FastifyContextConfig, 'access' | 'successStatus' | 'raw' | 'legacy' | 'openapi'>;
 }
 
-/** Route schema parts that only the OpenAPI document reads (route config `openapi`). */
-export interface OpenApiParts {
-  body?: { content: Record<string, { schema: unknown }> };
-  response?: Record<string, unknown>;
-}
 
 const ERROR = { $ref: 'ErrorEnvelope#' };
 const LEGACY_ERROR = { $ref: 'LegacyErrorBody#' };

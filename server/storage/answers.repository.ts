@@ -52,6 +52,21 @@ export const answerContextRepository = (db: Kysely<Database>): AnswerContextStor
       .execute();
     return rows.map((r) => ({ title: r.title, description: r.description, link: r.link, isEscalationPrompt: Number(r.is_escalation_prompt) === 1 }));
   },
+  async chunkQuestions(chatbotId, chunkIds, others = 0) {
+    const out = new Map<number, string[]>();
+    const ids = [...new Set(chunkIds.filter((id) => Number.isInteger(id)))];
+    const rows = ids.length ? await db.selectFrom('chunk_questions').select(['chunk_id', 'questions']).where('chatbot_id', '=', chatbotId).where('chunk_id', 'in', ids).execute() : [];
+    if (others > 0) {
+      let more = db.selectFrom('chunk_questions').select(['chunk_id', 'questions']).where('chatbot_id', '=', chatbotId);
+      if (ids.length) more = more.where('chunk_id', 'not in', ids);
+      rows.push(...(await more.orderBy('chunk_id').limit(others).execute()));
+    }
+    for (const r of rows) {
+      const parsed = JSON.parse(r.questions) as unknown;
+      if (Array.isArray(parsed)) out.set(Number(r.chunk_id), parsed.filter((q): q is string => typeof q === 'string'));
+    }
+    return out;
+  },
   async knowledgeVersion(chatbotId) {
     const row = await db
       .selectFrom('chunks')

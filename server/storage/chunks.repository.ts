@@ -55,7 +55,12 @@ export const chunksRepository = (db: Kysely<Database>, dialect: Dialect): Knowle
           }));
           const inserted = await trx.insertInto('chunks').values(rows).returning('id').execute();
           // Ids are assigned in VALUES order in both dialects; sorting makes that explicit.
-          ids.push(...inserted.map((r) => Number(r.id)).sort((a, b) => a - b));
+          const batchIds = inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
+          ids.push(...batchIds);
+          const questions = chunks
+            .slice(i, i + BATCH)
+            .flatMap((c, j) => (c.questions?.length ? [{ chunk_id: batchIds[j], chatbot_id: chatbotId, questions: JSON.stringify(c.questions) }] : []));
+          if (questions.length) await trx.insertInto('chunk_questions').values(questions).execute();
         }
         await trx.updateTable('documents').set({ chunk_count: chunks.length }).where('id', '=', documentId).execute();
         return ids;

@@ -18,6 +18,7 @@ import { pageKey } from '../knowledge/crawl/url.js';
 import type { SearchHit } from '../knowledge/ports.js';
 import type { Answer, AnswerEngine, AnswerRequest, FollowUp, SourceRef } from '../conversations/ports.js';
 import { matchCustomResponse } from './custom-responses.js';
+import { storedFollowUps, type FollowUpVerdict } from './follow-ups.js';
 import { LeakGuard, leaksSecrets } from './leak-guard.js';
 import { messagesFor, type AnswerMessages } from './messages.js';
 import type { AnswerContextStore, AnswerProvider, GenerateOutput, Lexicon, Passage } from './ports.js';
@@ -98,6 +99,15 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
     const gate = conceptRelevance(concepts, hits, profile, { ...options.tuning?.gate, threshold });
     if (gate.relevant || gate.score < threshold * hedgeRatio || !(gate.score > 0)) return gate;
     return { ...gate, relevant: true, unsure: true };
+  };
+
+  // Follow-up questions' verdicts per knowledge version (follow-ups.ts).
+  const followUpCache = new WeakMap<KnowledgeProfile, Map<string, Promise<FollowUpVerdict>>>();
+  const followUpVerdicts = (profile: KnowledgeProfile | null) => {
+    if (!profile) return new Map<string, Promise<FollowUpVerdict>>();
+    let m = followUpCache.get(profile);
+    if (!m) followUpCache.set(profile, (m = new Map()));
+    return m;
   };
 
   /** The gate's threshold for this base: what unrelated questions score here (calibration.ts). */
@@ -265,7 +275,28 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
         const used = out.used ?? (gate.relevant ? passages.map((p) => p.n) : []);
         sources = toSources(numbered.filter((p) => used.includes(p.n)));
       }
-      const smart: FollowUp[] = out.answered && out.provider !== 'unavailable' ? out.followUps.slice(0, followUpCount) : [];
+      let smart: FollowUp[] = out.answered && out.provider !== 'unavailable' ? out.followUps.slice(0, followUpCount) : [];
+      if (!provider.seesInstructions && out.answered && out.provider === 'built-in' && followUpCount > 0 && store.chunkQuestions) {
+        // The built-in answerer suggests the questions stored with the related chunks, each checked against the knowledge.
+        const usedChunks = new Set(numbered.filter((p) => (out.used ?? []).includes(p.n)).map((p) => p.chunkId));
+        const verdicts = followUpVerdicts(profile);
+        smart = await storedFollowUps({
+          question: request.question,
+          passages: numbered,
+          used: usedChunks,
+          count: followUpCount,
+          questionsOf: (ids, others) => store.chunkQuestions!(request.chatbotId, ids, others),
+          check: (q) => {
+            let v = verdicts.get(q);
+            if (!v) {
+              v = search(request.chatbotId, q, profile, GATE_DEPTH).then((r) => ({ covered: r.gate.relevant && !(r.gate as { unsure?: boolean }).unsure, top: r.hits[0]?.chunkId ?? null }));
+              verdicts.set(q, v);
+              v.catch(() => verdicts.delete(q));
+            }
+            return v;
+          },
+        });
+      }
       return {
         text: out.text,
         sources,

@@ -15,8 +15,6 @@
  * topics with a "Tell me about …" message, deduplicated.
  */
 import type { FollowUp } from '../conversations/ports.js';
-import type { SearchHit } from '../knowledge/ports.js';
-import type { AnswerMessages } from './messages.js';
 import type { AnswerProvider, GenerateInput, GenerateOutput, Passage } from './ports.js';
 import { hitTerms } from './relevance.js';
 import { answersKind, questionEntities, questionKinds, questionNumbers, type AnswerKind } from './answer-kinds.js';
@@ -342,30 +340,6 @@ function compose(chosen: Candidate[]): string {
   return parts.join('');
 }
 
-// ---- Follow-ups from related passages ---------------------------------------------------------
-
-const cleanTopic = (s: string) =>
-  inline(s)
-    .replace(/[`*_]/g, '')
-    .replace(/[:.]+$/, '')
-    .trim();
-
-export function headingFollowUps(hits: SearchHit[], exclude: SearchHit[], question: string, count: number, strings: AnswerMessages): FollowUp[] {
-  if (count <= 0) return [];
-  const seen = new Set<string>([normalizeForMatch(question)]);
-  for (const h of exclude) seen.add(normalizeForMatch(cleanTopic(h.headingPath.at(-1) ?? h.title)));
-  const out: FollowUp[] = [];
-  for (const hit of hits) {
-    const topic = cleanTopic(hit.headingPath.at(-1) || hit.title);
-    const key = normalizeForMatch(topic);
-    if (!key || topic.length > 80 || seen.has(key)) continue;
-    seen.add(key);
-    out.push({ title: topic, description: strings.tellMeAbout.replace('{topic}', topic), link: null, isEscalationPrompt: false });
-    if (out.length >= count) break;
-  }
-  return out;
-}
-
 // ---- The provider ----------------------------------------------------------------------------
 
 export interface ExtractiveAnswer {
@@ -434,8 +408,8 @@ export function createExtractiveProvider(): AnswerProvider {
       });
       const answer = input.relevant ? extractAnswer(input.question, pool, input.settings.locale, input.settings.topK, input.terms, input.concepts) : null;
       if (!answer) return reply(strings.noInformation, false);
-      const related = [...input.passages, ...input.related].filter((p) => !answer.used.includes(p));
-      const followUps = headingFollowUps(related, answer.used, input.question, input.followUpCount, strings);
+      // Follow-ups: the questions stored with the related chunks, checked by the engine (follow-ups.ts).
+      const followUps: FollowUp[] = [];
       // Streamed sentence by sentence, like a model would.
       const pieces = answer.text.match(/[^]*?(?:[.!?。！？](?=\s)|$)\s*/g)?.filter(Boolean) ?? [answer.text];
       for (const piece of pieces) input.onToken?.(piece);

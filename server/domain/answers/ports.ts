@@ -64,6 +64,8 @@ export interface AnswerContextStore {
   customResponses(chatbotId: string): Promise<CustomResponseContext[]>;
   /** The owner-defined follow-ups, in their order (position). */
   followUps(chatbotId: string): Promise<FollowUp[]>;
+  /** The questions stored with these chunks at ingest (knowledge/chunk-questions.ts), by chunk id; `others`: also those of up to that many other chunks. */
+  chunkQuestions?(chatbotId: string, chunkIds: number[], others?: number): Promise<Map<number, string[]>>;
   /** Changes whenever the chatbot's chunks change (count and newest id): when to rebuild its word statistics. */
   knowledgeVersion?(chatbotId: string): Promise<string>;
   /** The chatbot's chunks in id order after `afterId`, at most `limit`: what its word statistics are built from. */

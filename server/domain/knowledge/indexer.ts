@@ -10,6 +10,7 @@ import type { Store } from '../ports.js';
 import { chunkDocument } from './chunk.js';
 import type { ExtractedDocument } from './documents.js';
 import type { ChunkInput } from './ports.js';
+import { chunkQuestions } from './chunk-questions.js';
 
 export interface VectorHook {
   /** Embeds and stores vectors of the given chunks (called after they are committed). */
@@ -72,6 +73,7 @@ export class DocumentIndexer {
       text: c.text,
       tokenCount: c.tokenCount,
       location: { url: input.url, headingPath: c.headingPath, ...c.location },
+      questions: chunkQuestions({ title, headingPath: c.headingPath, text: c.text }),
     }));
     const chars = input.doc.sections.reduce((n, s) => n + s.text.length, 0);
     const at = nowIso();

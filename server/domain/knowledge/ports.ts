@@ -62,6 +62,8 @@ export interface ChunkInput {
   text: string;
   location: ChunkLocation;
   tokenCount: number;
+  /** Questions the chunk answers (chunk-questions.ts), offered as follow-ups. */
+  questions?: string[];
 }
 
 export interface SearchHit {

@@ -4,7 +4,7 @@
  * its event and sequence number and reaches a connected visitor live), and e-mailed once, in the
  * chatbot's locale, to the visitor when they verified an address and are not connected.
  */
-import type { ConversationsService } from '../conversations/conversations.service.js';
+import type { TeamActions } from '../conversations/team-actions.js';
 import { nowIso } from '../ids.js';
 import type { JobQueue } from '../knowledge/ports.js';
 import type { Store } from '../ports.js';
@@ -26,7 +26,7 @@ export class GapAnswers {
 
   constructor(
     private readonly store: Store,
-    private readonly conversations: ConversationsService,
+    private readonly conversations: TeamActions,
     private readonly queue: JobQueue,
     private readonly mailer: Mailer,
   ) {
@@ -43,7 +43,7 @@ export class GapAnswers {
     if (!conversation || conversation.chatbotId !== gap.chatbotId) return null;
     const user = conversation.chatUserId ? await this.store.conversations.chatUsers.get(conversation.chatUserId) : null;
     const mail = !!user?.verified && !!user.email && !(await this.presence({ chatbotId: gap.chatbotId, chatUserId: user.id, conversationId: conversation.id }));
-    const message = await this.conversations.team.postTeamAnswer(
+    const message = await this.conversations.postTeamAnswer(
       gap.chatbotId,
       conversation.id,
       { text: answer.trim(), agentId: by.id, agentName: by.name ?? by.email, meta: { knowledgeGapId: gap.id } },

@@ -15,7 +15,7 @@
  * (`notify`, also the conversations service's leadCaptured hook), unless disableLeadNotifications.
  */
 import type { VisitorInfo } from '../../../shared/protocol.js';
-import type { ConversationsService } from '../conversations/conversations.service.js';
+import type { VisitorMessages } from '../conversations/visitor-messages.js';
 import { chatbotNotFound, notFound } from '../errors.js';
 import type { JobQueue } from '../knowledge/ports.js';
 import type { Store } from '../ports.js';
@@ -43,7 +43,8 @@ export interface WidgetLead {
 export class VisitorLeads {
   constructor(
     private readonly store: Store,
-    private readonly conversations: ConversationsService,
+    /** The lead form submitted in a conversation goes through it (visitor-messages.ts). */
+    private readonly conversations: VisitorMessages,
     private readonly queue: JobQueue,
     private readonly mailer: Mailer,
     private readonly siteUrl: string,
@@ -70,7 +71,7 @@ export class VisitorLeads {
       const conversation = await this.store.conversations.get(input.conversationId);
       if (!conversation || conversation.chatbotId !== chatbot.id || conversation.chatUserId !== user.id) throw notFound('Conversation');
       // The conversations service's leadCaptured hook queues the owner's notice.
-      ({ leadId } = await this.conversations.visitors.identifyVisitor(chatbot.id, conversation.id, details, 'widget'));
+      ({ leadId } = await this.conversations.identifyVisitor(chatbot.id, conversation.id, details, 'widget'));
     } else {
       leadId = await this.store.transaction(async (s) => {
         const lead = await captureLead(s, { chatbotId: chatbot.id, chatUserId: user.id, ...details, source: 'widget' });

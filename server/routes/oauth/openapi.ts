@@ -5,7 +5,7 @@
  */
 import Type, { type TSchema } from 'typebox';
 import { DEVICE_CODE_GRANT } from '../../domain/oauth/device-flow.service.js';
-import type { OpenApiParts } from '../../http/route.js';
+import type { OpenApiParts } from '../../http/openapi-parts.js';
 
 const OAuthErrorBody = Type.Object(
   {

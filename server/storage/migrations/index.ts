@@ -16,6 +16,7 @@ import { fairQueue } from './0016-fair-queue.js';
 import { uploadStorage } from './0017-upload-storage.js';
 import { deviceFlow } from './0019-device-flow.js';
 import { customContent } from './0025-custom-content.js';
+import { chunkQuestions } from './0026-chunk-questions.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -34,6 +35,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0017-upload-storage': uploadStorage(dialect),
     '0019-device-flow': deviceFlow(dialect),
     '0025-custom-content': customContent(),
+    '0026-chunk-questions': chunkQuestions(),
   };
 }
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerEngine } from '../../../../server/domain/answers/engine.js';
-import { createExtractiveProvider, extractAnswer, headingFollowUps, proseBlocks } from '../../../../server/domain/answers/extractive.js';
+import { createExtractiveProvider, extractAnswer, proseBlocks } from '../../../../server/domain/answers/extractive.js';
 import { smallTalk } from '../../../../server/domain/answers/small-talk.js';
 import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
 import { createWordNet } from '../../../../server/adapters/wordnet.js';
@@ -110,15 +110,16 @@ describe('built-in answerer over an ingested corpus', () => {
     expect(hidden.unanswered).toBe(false);
   });
 
-  it('suggests smartFollowUpPromptsCount follow-ups from related headings, distinct, then the owner-defined ones', async () => {
+  it('suggests at most smartFollowUpPromptsCount follow-up questions, distinct, then the owner-defined ones', async () => {
     const owner = await resources(t).followUp('Pricing', 'How much does it cost?', false, 1);
     try {
       const { answer } = await ask('How do I pass options to a plugin when I register it?', { smartFollowUpPromptsCount: 2 });
       const smart = answer.followUps.slice(0, -1);
-      expect(smart).toHaveLength(2);
-      expect(new Set(smart.map((f) => f.title.toLowerCase())).size).toBe(2);
+      expect(smart.length).toBeLessThanOrEqual(2);
+      expect(new Set(smart.map((f) => f.title.toLowerCase())).size).toBe(smart.length);
       for (const f of smart) {
-        expect(f.description).toBe(`Tell me about ${f.title}`);
+        expect(f.title).toMatch(/\?$/);
+        expect(f.description).toBe(f.title);
         expect(f.isEscalationPrompt).toBe(false);
       }
       expect(answer.followUps.at(-1)).toEqual({ title: 'Pricing', description: 'How much does it cost?', link: null, isEscalationPrompt: false });
@@ -269,21 +270,6 @@ describe('built-in answerer parts', () => {
     expect(sourceLink(pdf)).toBe('https://a.example/manual.pdf#page=7');
     expect(sourceLink(video)).toBe('https://www.youtube.com/watch?v=abc&t=93s');
     expect(sourceLink(hit({ text: 'x', url: null }))).toBeNull();
-  });
-
-  it('follow-up topics skip the answer own headings and duplicates', () => {
-    const used = [hit({ text: 'a', headingPath: ['Hooks', 'onRequest'] })];
-    const related = [
-      hit({ text: 'b', headingPath: ['Hooks', 'onRequest'] }),
-      hit({ text: 'c', headingPath: ['Hooks', '`preHandler`'] }),
-      hit({ text: 'd', headingPath: ['Hooks', 'prehandler'] }),
-      hit({ text: 'e', headingPath: [], title: 'Lifecycle' }),
-    ];
-    const out = headingFollowUps(related, used, 'q', 5, ANSWER_MESSAGES.fr);
-    expect(out.map((f) => [f.title, f.description])).toEqual([
-      ['preHandler', 'Parle-moi de preHandler'],
-      ['Lifecycle', 'Parle-moi de Lifecycle'],
-    ]);
   });
 
   it('recognises small talk in several languages, and nothing else', () => {

@@ -89,7 +89,8 @@ describe('the quick-start site in a conversation (crawled as the README does)', 
     for (const message of messages) {
       const res = await bot.t.call('POST', id ? `${bot.base}/conversations/${id}/messages` : `${bot.base}/messages`, bot.token, { message });
       expect(res.status).toBe(201);
-      id ??= res.body.data.conversation.id as string;
+      id ??= res.body.data.conversation.threadId as string;
+      expect(id).toBeTruthy();
       answers.push(res.body.data.answer);
     }
     return answers;
@@ -139,6 +140,11 @@ describe('the quick-start site in a conversation (crawled as the README does)', 
   });
 
   it('a follow-up that depends on the previous question is searched with it: "how much is it?" after delivery', async () => {
+    const [alone] = await conversation('how much is it?');
+    expect(alone.unanswered).toBe(true);
+    const [, it] = await conversation('How long does delivery take?', 'how much is it?');
+    expect(it.unanswered).toBe(false);
+    expect(it.sources[0]?.title).toBe('Delivery');
     const [, price] = await conversation('How long does delivery take?', 'and how much does it cost?');
     expect(price.unanswered).toBe(false);
     expect(price.sources[0]?.title).toBe('Delivery');
