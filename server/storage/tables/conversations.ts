@@ -53,7 +53,7 @@ export interface MessagesTable {
   updated_at: string;
 }
 
-/** Visitor messages the AI still owes an answer (conversations.service.ts). */
+/** Visitor messages the AI still owes an answer (domain/conversations/answering.ts). */
 export interface AnswersOwedTable {
   message_id: string;
   conversation_id: string;

@@ -53,6 +53,13 @@ export interface ChunksTable {
   extra: Generated<string>;
 }
 
+/** Questions a chunk answers (migration 0026), a JSON array: follow-up suggestions. */
+export interface ChunkQuestionsTable {
+  chunk_id: number;
+  chatbot_id: string;
+  questions: string;
+}
+
 export interface IngestJobsTable {
   id: string;
   chatbot_id: string;
@@ -138,6 +145,7 @@ export interface KnowledgeDatabase {
   custom_contents: CustomContentsTable;
   documents: DocumentsTable;
   chunks: ChunksTable;
+  chunk_questions: ChunkQuestionsTable;
   ingest_jobs: IngestJobsTable;
   ingest_items: IngestItemsTable;
   blobs: BlobsTable;
