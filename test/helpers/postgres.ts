@@ -9,7 +9,7 @@ import { openDatabase, type DatabaseHandle } from '../../server/storage/dialects
 export const POSTGRES_URL = process.env.DATABASE_URL_TEST || 'postgres://postgres@127.0.0.1:5432/test';
 
 export async function postgresAvailable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();
     await client.query('select 1');

@@ -8,19 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { multipart, waitFor } from '../../helpers/knowledge-http.js';
-import { createPostgresSchema, POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { createPostgresSchema } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
 
-describe.each(['postgres', 'sqlite'] as const)('two instances on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('two instances on %s', (dialect) => {
   let dataDir: string;
   let drop = async () => {};
   let one: TestApp;

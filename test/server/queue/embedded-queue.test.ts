@@ -1,14 +1,11 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import { EmbeddedQueue } from '../../../server/queue/embedded-queue.js';
 import { createStore } from '../../../server/storage/store.js';
 import type { DatabaseHandle } from '../../../server/storage/dialects/index.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { postgresAvailable } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
 
-const dialects = ['sqlite', 'postgres'] as const;
-const pgUp = await postgresAvailable();
-
-describe.each(dialects)('embedded queue on %s', (dialect) => {
+describeOnDialects('embedded queue on %s', (dialect) => {
   let database: DatabaseHandle;
   let opened: TestDatabase | undefined;
   const queues: EmbeddedQueue[] = [];
@@ -18,8 +15,7 @@ describe.each(dialects)('embedded queue on %s', (dialect) => {
     return q;
   };
 
-  beforeEach(async (ctx) => {
-    if (dialect === 'postgres' && !pgUp) ctx.skip();
+  beforeEach(async () => {
     opened = await openTestDatabase(dialect);
     database = opened.database;
   });

@@ -7,23 +7,17 @@
  * replays carries the stored numbers. On SQLite and on PostgreSQL; in CI an unreachable
  * PostgreSQL fails the file.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { AckFrame, ServerFrame } from '../../../shared/protocol.js';
 import { startChatStandin, type ChatStandin } from '../../helpers/chat-standin.js';
 import { crashFixture } from '../../helpers/crash-fixture.js';
 import { waitFor } from '../../helpers/knowledge-http.js';
-import { POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
 import { visitor } from '../../helpers/widget.js';
 
-const pgReady = await postgresAvailable();
 const BURST = 24;
 
-describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('on %s', (dialect) => {
   let model: ChatStandin;
   beforeEach(async () => {
     model = await startChatStandin();
@@ -78,4 +72,4 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     expect(withMessage(c.frames).length).toBe(new Set(withMessage(c.frames).map((f) => f.message.id)).size);
     expect(withMessage(c.frames).length).toBe(rows.length);
   });
-}, 60_000);
+}, { timeout: 60_000 });

@@ -8,18 +8,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
 import type { Store } from '../../../server/domain/ports.js';
 import { openDatabase, type DatabaseHandle } from '../../../server/storage/dialects/index.js';
-import { BLOB_PIECE_BYTES } from '../../../server/storage/knowledge.repository.js';
+import { BLOB_PIECE_BYTES } from '../../../server/storage/blobs.repository.js';
 import { migrateToLatest, migrations } from '../../../server/storage/migrations/index.js';
 import { createStore } from '../../../server/storage/store.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { at, newChatbot, sourceRecord } from '../../helpers/knowledge.js';
-import { openPostgresSchema, POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { openPostgresSchema } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
 
 /** Deterministic bytes that differ at every offset of a piece (a shifted or repeated piece shows). */
 function content(size: number): Buffer {
@@ -46,12 +46,7 @@ async function readAll(store: Store, id: string) {
   return { name: blob.name, size: blob.size, pieces };
 }
 
-describe.each(['sqlite', 'postgres'] as const)('blobs in pieces on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('blobs in pieces on %s', (dialect) => {
   let kdb: TestDatabase;
   let store: Store;
   beforeAll(async () => {
@@ -145,12 +140,7 @@ describe.each(['sqlite', 'postgres'] as const)('blobs in pieces on %s', (dialect
   });
 });
 
-describe.each(['sqlite', 'postgres'] as const)('upgrading to 0017 on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('upgrading to 0017 on %s', (dialect) => {
   test('a blob stored before 0017 (one value) is read back whole after the upgrade', async () => {
     let database: DatabaseHandle;
     let cleanup: () => Promise<void>;

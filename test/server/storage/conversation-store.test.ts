@@ -9,17 +9,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ChatUserRecord, ConversationEventRecord, ConversationRecord, MessageRecord } from '../../../server/domain/conversations/ports.js';
 import { newId } from '../../../server/domain/ids.js';
 import type { ChatbotRecord, Store } from '../../../server/domain/ports.js';
-import { POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
 import { openTestDatabase } from '../../helpers/database.js';
 
-const pgReady = await postgresAvailable();
 const at = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 1000).toISOString();
 
-describe.each(['sqlite', 'postgres'] as const)('conversation store on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
+describeOnDialects('conversation store on %s', (dialect) => {
   let store: Store;
   let cleanup: () => Promise<void>;
 

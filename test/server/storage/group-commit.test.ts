@@ -6,13 +6,12 @@
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
 import type { AccountRecord, Store } from '../../../server/domain/ports.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
 
 const account = (id = newId()): AccountRecord => ({
   id,
@@ -22,11 +21,7 @@ const account = (id = newId()): AccountRecord => ({
   updatedAt: '2025-01-01T00:00:00.000Z',
 });
 
-describe.each(['sqlite', 'postgres'] as const)('grouped transactions on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}`, () => {});
-    return;
-  }
+describeOnDialects('grouped transactions on %s', (dialect) => {
   let db: TestDatabase;
   let store: Store;
   beforeAll(async () => {

@@ -18,9 +18,8 @@ import {
   sourceRecord,
 } from '../../helpers/knowledge.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
 
 async function allPages<T>(fetch: (after: Page<T>['next']) => Promise<Page<T>>): Promise<T[]> {
   const items: T[] = [];
@@ -42,12 +41,7 @@ test('search terms: words only, stopwords and syntax dropped, deduplicated, boun
   expect(searchTerms(Array.from({ length: 100 }, (_, i) => `w${i}`).join(' '))).toHaveLength(32);
 });
 
-describe.each(['sqlite', 'postgres'] as const)('KnowledgeStore on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('KnowledgeStore on %s', (dialect) => {
   let kdb: TestDatabase;
   let store: Store;
   beforeAll(async () => {

@@ -3,19 +3,13 @@
  * rarest words bringing candidates, and a too-common word bringing only its title/heading rows
  * (head_tsv, migration 0012). In CI (CI=true) an unreachable PostgreSQL fails the file.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createPgPlanner } from '../../../server/storage/dialects/postgres/search.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { addDocument, newChatbot } from '../../helpers/knowledge.js';
-import { POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
-
-describe('PostgreSQL search plan', () => {
-  if (!pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
+describeOnDialects('PostgreSQL search plan', () => {
   let kdb: TestDatabase;
   let bot: { chatbotId: string; accountId: string };
   let titled: number[];
@@ -61,4 +55,4 @@ describe('PostgreSQL search plan', () => {
     expect((await planner.plan(bot.chatbotId, ['zebra'])).words).toEqual([{ w: 'zebra', df: 1 }]);
     expect((await createPgPlanner(kdb.database.db).plan(bot.chatbotId, ['zebra'])).words).toEqual([{ w: 'zebra', df: 2 }]);
   });
-});
+}, { dialects: ['postgres'] });

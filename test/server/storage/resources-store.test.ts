@@ -4,15 +4,14 @@
  * the unique index, tag removal from conversations, members with their users and role changes,
  * the member keyset over chatbot_members, lead and gap pages with their filters.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
 import type { ChatbotRecord, Page, Store, UserRecord } from '../../../server/domain/ports.js';
 import type { PromptRecord } from '../../../server/domain/resources/ports.js';
 import type { DatabaseHandle } from '../../../server/storage/dialects/index.js';
-import { POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
 import { openTestDatabase } from '../../helpers/database.js';
 
-const pgReady = await postgresAvailable();
 const at = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 1000).toISOString();
 
 async function allPages<T>(fetch: (after: Page<T>['next']) => Promise<Page<T>>): Promise<T[]> {
@@ -27,11 +26,7 @@ async function allPages<T>(fetch: (after: Page<T>['next']) => Promise<Page<T>>):
   throw new Error('pagination did not end');
 }
 
-describe.each(['sqlite', 'postgres'] as const)('resources store on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
+describeOnDialects('resources store on %s', (dialect) => {
   let database: DatabaseHandle;
   let store: Store;
   let cleanup: () => Promise<void>;

@@ -2,7 +2,7 @@
  * The repository suite, run unchanged on both dialects through the Store port: SQLite on a
  * temporary file, PostgreSQL in a schema of its own (dropped afterwards). Each test works in a
  * fresh account, so tests never see each other's rows. In CI (CI=true) an unreachable
- * PostgreSQL fails the file instead of skipping it (postgresAvailable() throws).
+ * PostgreSQL fails the file instead of skipping it (helpers/dialects.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,11 +16,9 @@ import { openDatabase, type DatabaseHandle } from '../../../server/storage/diale
 import { migrateToLatest, migrations } from '../../../server/storage/migrations/index.js';
 import { createStore } from '../../../server/storage/store.js';
 import { buildTestApp } from '../../helpers/app.js';
-import { openPostgresSchema, POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
+import { openPostgresSchema, POSTGRES_URL } from '../../helpers/postgres.js';
 import { openTestDatabase } from '../../helpers/database.js';
-
-const pgReady = await postgresAvailable();
-const PG_SKIP = `PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`;
 
 /** Deterministic timestamps: `at(n)` is n seconds after a fixed instant, ISO-8601 UTC. */
 const at = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 1000).toISOString();
@@ -42,12 +40,7 @@ async function allPages<T>(fetch: (after: Page<T>['next']) => Promise<Page<T>>):
 const newestFirst = <T extends { createdAt: string; id: string }>(rows: T[]) =>
   [...rows].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
 
-describe.each(['sqlite', 'postgres'] as const)('Store on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(PG_SKIP, () => {});
-    return;
-  }
-
+describeOnDialects('Store on %s', (dialect) => {
   let database: DatabaseHandle;
   let store: Store;
   let firstMigration: string[];
@@ -478,7 +471,7 @@ describe.each(['sqlite', 'postgres'] as const)('Store on %s', (dialect) => {
   });
 });
 
-describe.skipIf(!pgReady)('the app on PostgreSQL', () => {
+describeOnDialects('the app on PostgreSQL', () => {
   test('creates and lists chatbots over HTTP', async () => {
     const t = await buildTestApp({ dialect: 'postgres' });
     try {
@@ -502,7 +495,7 @@ describe.skipIf(!pgReady)('the app on PostgreSQL', () => {
       await t.close();
     }
   });
-});
+}, { dialects: ['postgres'] });
 
 test('each pending migration is announced as it starts, in order (a long one must not look hung)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-migrate-'));

@@ -4,21 +4,15 @@
  * callers racing on separate connections never exceed the cap. In CI an unreachable PostgreSQL
  * fails the file.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
 import type { Store } from '../../../server/domain/ports.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { at, newChatbot } from '../../helpers/knowledge.js';
-import { POSTGRES_URL, postgresAvailable } from '../../helpers/postgres.js';
+import { describeOnDialects } from '../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
 
-describe.each(['sqlite', 'postgres'] as const)('upload leases on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('upload leases on %s', (dialect) => {
   let kdb: TestDatabase;
   let store: Store;
   beforeAll(async () => {

@@ -5,21 +5,16 @@
  * of concurrent answers the visitor gets the busy text. The process crash itself is covered in
  * routes/v2/conversations-crash.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { messagesFor } from '../../../../server/domain/answers/messages.js';
 import type { MessageRecord } from '../../../../server/domain/conversations/ports.js';
 import { newId } from '../../../../server/domain/ids.js';
 import type { ChatbotRecord } from '../../../../server/domain/ports.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
 
-describe.each(['sqlite', 'postgres'] as const)('answering on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
+describeOnDialects('answering on %s', (dialect) => {
   let t: TestApp;
   let chatbot: ChatbotRecord;
   let token: string;

@@ -5,21 +5,16 @@
  * commit listener's failure never fails the committed change; a take-over removes the answers
  * still owed in its own transaction.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ChangeEngine, Discard } from '../../../../server/domain/conversations/changes.js';
 import type { ConversationRecord } from '../../../../server/domain/conversations/ports.js';
 import { newId, nowIso } from '../../../../server/domain/ids.js';
 import type { ChatbotRecord, Store } from '../../../../server/domain/ports.js';
 import { openTestDatabase } from '../../../helpers/database.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
 
-describe.each(['sqlite', 'postgres'] as const)('the change engine on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
+describeOnDialects('the change engine on %s', (dialect) => {
   let store: Store;
   let close: () => Promise<void>;
   const errors: unknown[] = [];

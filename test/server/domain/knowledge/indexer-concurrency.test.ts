@@ -3,22 +3,16 @@
  * at once. Two of them with one key make one document; several new documents never overshoot the
  * plan's page quota.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { newId, nowIso } from '../../../../server/domain/ids.js';
 import { DocumentIndexer, type IndexInput } from '../../../../server/domain/knowledge/indexer.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 
-const pgUp = await postgresAvailable();
-
-describe.each(['sqlite', 'postgres'] as const)('DocumentIndexer on %s', (dialect) => {
+describeOnDialects('DocumentIndexer on %s', (dialect) => {
   let t: TestApp | undefined;
   beforeAll(async () => {
-    if (dialect === 'postgres' && !pgUp) return;
     t = await buildTestApp({ dialect });
-  });
-  beforeEach((ctx) => {
-    if (!t) ctx.skip();
   });
   afterAll(() => t?.close());
 

@@ -14,9 +14,8 @@ import { createRetrieval } from '../../../../server/plugins/retrieval.js';
 import { startEmbeddingsStandin, STANDIN_DIMENSIONS, type EmbeddingsStandin } from '../../../helpers/embeddings-standin.js';
 import { openTestDatabase, type TestDatabase } from '../../../helpers/database.js';
 import { addDocument, chunkInputs, HOSTILE_QUERIES, newChatbot } from '../../../helpers/knowledge.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
 
 let standin: EmbeddingsStandin;
 beforeAll(async () => {
@@ -68,12 +67,7 @@ describe('OpenAI-compatible embeddings client', () => {
   });
 });
 
-describe.each(['sqlite', 'postgres'] as const)('retrieval on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('retrieval on %s', (dialect) => {
   let kdb: TestDatabase;
   let store: Store;
   let embeddings: EmbeddingsPort;

@@ -3,7 +3,7 @@
  * slow_down, expiry, denial, approval, the token it yields, and concurrent polls that must
  * yield exactly one token.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { AccountsService } from '../../../../server/domain/accounts.service.js';
 import { hashSecret } from '../../../../server/domain/auth.js';
 import { CursorCodec } from '../../../../server/domain/cursor.js';
@@ -12,10 +12,9 @@ import type { Store, UserRecord } from '../../../../server/domain/ports.js';
 import { TokensService } from '../../../../server/domain/tokens.service.js';
 import { STANDARD_SCOPES } from '../../../../shared/scopes.js';
 import { openTestDatabase, type TestDatabase } from '../../../helpers/database.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 import { randomBytes } from 'node:crypto';
 
-const pgReady = await postgresAvailable();
 const START = Date.UTC(2030, 0, 1);
 
 /** The OAuth error code a promise rejects with. */
@@ -40,11 +39,7 @@ async function slowDown(p: Promise<unknown>): Promise<{ interval: number; retryA
   throw new Error('expected slow_down, got success');
 }
 
-describe.each(['sqlite', 'postgres'] as const)('device flow on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
+describeOnDialects('device flow on %s', (dialect) => {
   let db: TestDatabase;
   let store: Store;
   let tokens: TokensService;

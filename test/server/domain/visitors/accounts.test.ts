@@ -8,16 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { VisitorAccounts } from '../../../../server/domain/visitors/accounts.js';
 import { createMailer } from '../../../../server/adapters/mail.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 import { freshAccount } from '../../../helpers/resources.js';
 import { codeOf, startSmtpInbox, type SmtpInbox } from '../../../helpers/smtp.js';
-
-const dialects: ('sqlite' | 'postgres')[] = ['sqlite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])];
 
 let n = 0;
 const address = () => `visitor${++n}-${Date.now().toString(36)}@example.com`;
 
-describe.each(dialects)('visitor e-mail codes on %s', (dialect) => {
+describeOnDialects('visitor e-mail codes on %s', (dialect) => {
   let t: TestApp;
   let inbox: SmtpInbox;
   let chatbotId: string;

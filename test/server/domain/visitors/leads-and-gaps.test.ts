@@ -6,13 +6,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { recordGap } from '../../../../server/domain/resources/knowledge-gaps.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 import { freshAccount } from '../../../helpers/resources.js';
 import { startSmtpInbox, type SmtpInbox } from '../../../helpers/smtp.js';
 
-const dialects: ('sqlite' | 'postgres')[] = ['sqlite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])];
-
-describe.each(dialects)('on %s', (dialect) => {
+describeOnDialects('on %s', (dialect) => {
   let t: TestApp;
   let inbox: SmtpInbox;
   beforeAll(async () => {

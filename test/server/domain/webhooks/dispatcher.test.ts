@@ -5,7 +5,7 @@
  * a target, per-target concurrency, and stop() putting in-flight deliveries back uncounted.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { newId } from '../../../../server/domain/ids.js';
 import type { ChatbotRecord, Store } from '../../../../server/domain/ports.js';
 import { SecretBox } from '../../../../server/domain/secrets.js';
@@ -19,17 +19,12 @@ import { addressRangeMatcher } from '../../../../server/outbound/address-policy.
 import { GuardedHttpClient } from '../../../../server/outbound/guarded-client.js';
 import { webhookSender } from '../../../../server/outbound/webhook-sender.js';
 import { openTestDatabase, type TestDatabase } from '../../../helpers/database.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 import { makeCertificate, startReceiver, type WebhookReceiver } from '../../../helpers/webhook-receiver.js';
 
-const pgReady = await postgresAvailable();
 const START = Date.UTC(2030, 0, 1);
 
-describe.each(['sqlite', 'postgres'] as const)('webhook dispatcher on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
+describeOnDialects('webhook dispatcher on %s', (dialect) => {
   let db: TestDatabase;
   let store: Store;
   let receiver: WebhookReceiver;

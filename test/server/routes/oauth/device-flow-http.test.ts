@@ -9,6 +9,7 @@ import { readdirSync } from 'node:fs';
 import { LOCALES, stringsFor } from '../../../../server/routes/oauth/strings.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { answerDeviceCode, csrfToken, FormBrowser, injectSend } from '../../../helpers/browser-form.js';
+import { postgresReady } from '../../../helpers/dialects.js';
 
 const GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const PASSWORD = 'correct horse battery staple';
@@ -376,9 +377,7 @@ describe('roles and databases', () => {
     expect(me.body.data).toMatchObject({ user: { email: 'member@example.com' }, scopes: ['chatbots:read'], withheldByRole: ['chatbots:delete'] });
   });
 
-  test('on PostgreSQL too: concurrent polls of an approved code give exactly one token', async () => {
-    const { postgresAvailable } = await import('../../../helpers/postgres.js');
-    if (!(await postgresAvailable())) return;
+  test.skipIf(!postgresReady)('on PostgreSQL too: concurrent polls of an approved code give exactly one token', async () => {
     const pg = await buildTestApp({ dialect: 'postgres', env: { OWNER_EMAIL: 'boss@example.com' } });
     try {
       const account = await pg.app.services.accounts.resolve();

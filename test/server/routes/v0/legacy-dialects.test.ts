@@ -2,17 +2,12 @@
  * The legacy routes that read the store in their own way, on SQLite and PostgreSQL: a message
  * found by its id alone (PATCH /v0/.../messages/{messageId}) and whole lists read page by page.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
 
-describe.each(['sqlite', 'postgres'] as const)('legacy v0 on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
+describeOnDialects('legacy v0 on %s', (dialect) => {
   let t: TestApp;
   let key: string;
   beforeAll(async () => {

@@ -6,22 +6,16 @@
  * On SQLite and on PostgreSQL (one schema shared by the child and the apps after it); in CI an
  * unreachable PostgreSQL fails the file.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import { messagesFor } from '../../../../server/domain/answers/messages.js';
 import type { TestApp } from '../../../helpers/app.js';
 import { startChatStandin, type ChatStandin } from '../../../helpers/chat-standin.js';
 import { crashFixture } from '../../../helpers/crash-fixture.js';
 import { waitFor } from '../../../helpers/knowledge-http.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 
-const pgReady = await postgresAvailable();
 
-describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('on %s', (dialect) => {
   let model: ChatStandin;
   beforeEach(async () => {
     model = await startChatStandin();
@@ -113,4 +107,4 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     expect(await next.app.services.conversations.answering.answerOwed()).toBe(0);
     expect((await messagesOf(next, token, chatbotId, threadId)).map((m) => m.author)).toEqual(['visitor', 'agent']);
   });
-}, 60_000); // a child process and four app starts per test: slow under load, not stuck
+}, { timeout: 60_000 }); // a child process and four app starts per test: slow under load, not stuck

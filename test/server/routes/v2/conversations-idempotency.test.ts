@@ -3,13 +3,11 @@
  * service's `clientMessageId`, which the visitor gateway uses for the widget's `clientId`), on
  * SQLite and PostgreSQL, sequential and racing resends.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 
-const pgUp = await postgresAvailable();
-
-for (const dialect of ['sqlite', 'postgres'] as const) describe.skipIf(dialect === 'postgres' && !pgUp)(`Idempotency-Key on ${dialect}`, () => {
+describeOnDialects('Idempotency-Key on %s', (dialect) => {
   let t: TestApp;
   let token: string;
   let chatbotId: string;

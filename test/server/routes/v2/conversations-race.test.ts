@@ -3,19 +3,13 @@
  * generated (a slow OpenAI-compatible stand-in) silences the AI; the late answer is dropped,
  * not appended over the team. On SQLite and on PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 import { startChatStandin, type ChatStandin } from '../../../helpers/chat-standin.js';
 
-const pgReady = await postgresAvailable();
 
-describe.each(['sqlite', 'postgres'] as const)('the newer condition wins on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('the newer condition wins on %s', (dialect) => {
   let t: TestApp;
   let model: ChatStandin;
   let token: string;

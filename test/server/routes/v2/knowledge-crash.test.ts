@@ -7,21 +7,15 @@
  * On SQLite and on PostgreSQL; in CI an unreachable PostgreSQL fails the file.
  */
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { TestApp } from '../../../helpers/app.js';
 import { crashFixture } from '../../../helpers/crash-fixture.js';
 import { waitFor } from '../../../helpers/knowledge-http.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 import { serveSite, type TestSite } from '../../../helpers/site.js';
 
-const pgReady = await postgresAvailable();
 
-describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('on %s', (dialect) => {
   let site: TestSite;
   beforeEach(async () => {
     // The page never answers: the crawl is in flight when the process is killed.
@@ -80,4 +74,4 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     const [source] = (await next.call('GET', `${base}/knowledge/sources`, token)).body.data.sources;
     expect(source).toMatchObject({ status: 'error' });
   });
-}, 60_000);
+}, { timeout: 60_000 });

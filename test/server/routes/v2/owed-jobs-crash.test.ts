@@ -13,22 +13,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { recordGap } from '../../../../server/domain/resources/knowledge-gaps.js';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { TestApp } from '../../../helpers/app.js';
 import { freePort } from '../../../helpers/child-server.js';
 import { crashFixture } from '../../../helpers/crash-fixture.js';
 import { waitFor } from '../../../helpers/knowledge-http.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 import { serveSite, type TestSite } from '../../../helpers/site.js';
 
-const pgReady = await postgresAvailable();
 
-describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('on %s', (dialect) => {
   let site: TestSite;
   beforeEach(async () => {
     site = await serveSite({ '/': '<html><head><title>Returns</title></head><body><h1>Returns</h1><p>Refunds are paid within 5 business days.</p></body></html>' });
@@ -196,4 +190,4 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     // Not RATE_LIMITED for the resend wait of a code that was never sent.
     expect((await ask()).body.data.frames).toMatchObject([{ type: 'error', code: 'UPSTREAM_UNAVAILABLE' }]);
   });
-}, 60_000);
+}, { timeout: 60_000 });

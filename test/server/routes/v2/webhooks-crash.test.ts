@@ -5,20 +5,14 @@
  * On SQLite and on PostgreSQL (one schema shared by the child and the apps); in CI an unreachable
  * PostgreSQL fails the file.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import { crashFixture } from '../../../helpers/crash-fixture.js';
 import { waitFor } from '../../../helpers/knowledge-http.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 import { startReceiver, verifyWithOpenssl, type WebhookReceiver } from '../../../helpers/webhook-receiver.js';
 
-const pgReady = await postgresAvailable();
 
-describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
-
+describeOnDialects('on %s', (dialect) => {
   let receiver: WebhookReceiver;
   beforeEach(async () => {
     receiver = await startReceiver();

@@ -2,19 +2,14 @@
  * 1,000 events through the real app to a receiver that fails half of the first attempts: every
  * event arrives, and no event arrives under two different ids. On SQLite and PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { POSTGRES_URL, postgresAvailable } from '../../../helpers/postgres.js';
+import { describeOnDialects } from '../../../helpers/dialects.js';
 import { makeCertificate, startReceiver, type WebhookReceiver } from '../../../helpers/webhook-receiver.js';
 
-const pgReady = await postgresAvailable();
 const EVENTS = 1000;
 
-describe.each(['sqlite', 'postgres'] as const)('1,000 webhook events on %s', (dialect) => {
-  if (dialect === 'postgres' && !pgReady) {
-    test.skip(`PostgreSQL unreachable at ${POSTGRES_URL}: skipped locally (CI=true makes this a failure)`, () => {});
-    return;
-  }
+describeOnDialects('1,000 webhook events on %s', (dialect) => {
   let t: TestApp;
   let receiver: WebhookReceiver;
 

@@ -1,0 +1,24 @@
+/** OAuth: device codes, the owner's password and sessions, sign-in throttles. */
+
+/** The OAuth device flow and the verification page's sign-in (migration 0019). */
+export interface OAuthDatabase {
+  oauth_device_codes: {
+    id: string;
+    device_code_hash: string;
+    user_code_hash: string;
+    client_id: string;
+    scopes: string | null; // JSON array; null = none asked for (Standard)
+    chatbot_ids: string | null; // JSON array; null = every chatbot
+    status: string; // pending | approved | denied | issued
+    user_id: string | null;
+    interval_seconds: number;
+    last_polled_at: string | null;
+    expires_at: string;
+    created_at: string;
+    decided_at: string | null;
+    token_id: string | null;
+  };
+  user_passwords: { user_id: string; password_hash: string; updated_at: string };
+  owner_sessions: { session_hash: string; user_id: string; created_at: string; expires_at: string };
+  auth_throttle: { key: string; failures: number; window_started_at: string };
+}
