@@ -1,8 +1,7 @@
 /**
  * Route schemas compiled on first use, not at start. Fastify compiles every route's request
- * validators (Ajv) and response serializers (fast-json-stringify) while routes register; with
- * ~250 routes that was about half of the time from spawn to the first /health (bench/README.md,
- * startup), for routes most processes never call (a CLI command, a short-lived instance). Each
+ * validators (Ajv) and response serializers (fast-json-stringify) while routes register, a large
+ * share of the start (bench/README.md, startup) spent on routes most processes never call. Each
  * compiler here hands fastify a function that compiles its schema on its first call and reuses
  * the result; what it compiles, and with which options, is unchanged.
  *

@@ -37,9 +37,8 @@ const CODES: ExtractionErrorCode[] = ['UNSUPPORTED', 'TIMEOUT', 'TOO_LARGE', 'MA
 let options: PoolOptions = {
   size: Math.min(4, Math.max(2, availableParallelism())),
   idleMs: 30_000,
-  // Starting a worker costs 0.7-1 s of CPU (tsx and the parsers); at 200 a 500-page crawl paid
-  // two restarts, a quarter of its CPU. A worker's heap after GC did not grow over 3,000 HTML,
-  // 600 PDF or 600 DOCX tasks (bench/README.md, knowledge), so 1,000 still retires one in time.
+  // Starting a worker is costly (tsx and the parsers), and a worker's heap does not grow with
+  // its tasks (bench/README.md, knowledge): retire one only after many.
   maxTasksPerWorker: 1000,
   preload: [TASKS],
   bootTimeoutMs: 60_000,

@@ -2,12 +2,11 @@ import { type Kysely, sql } from 'kysely';
 import type { DialectName } from './column-types.js';
 
 /**
- * The lexical index, reworked after measuring retrieval (bench/retrieval.ts, storage/README.md).
+ * The lexical index (storage/README.md).
  *
  * SQLite: chunks_fts gains a `chatbot` column holding one token per chatbot (hex of its id), so
  * a search matches `chatbot : "<hex>" AND (...)` inside FTS5 and ranks, sorts and limits there:
- * only k rows are joined to `chunks`, and other chatbots' rows are never scored. Before, every
- * matching row of every chatbot went through bm25 and a join (2.5-4x slower at 100k chunks).
+ * only k rows are joined to `chunks`, and other chatbots' rows are never scored.
  * Its external content is a view adding that column; triggers keep it as before.
  *
  * PostgreSQL: the parser keeps `reply.redirect`, `request.params`, `HTTP/2`, `/v1/users` and

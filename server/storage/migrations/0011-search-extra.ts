@@ -7,9 +7,9 @@ const BATCH = 1000;
 /**
  * SQLite: a fifth chunks_fts column, `extra`, indexes tokens made from the chunk's words
  * (search-terms.ts): adjacent word pairs (`routeǂhandler`) and the words of its title and
- * headings (`ǂroute`). A search used to match "route handler" as a phrase, which intersects the
- * doclists of two common words on every search and made FTS5 count that phrase's rows again to
- * weigh it; a pair token is one short doclist and its row count is in fts5vocab. Head tokens let
+ * headings (`ǂroute`). A phrase ("route handler") intersects the doclists of two common words on
+ * every search and FTS5 counts its rows again to weigh it; a pair token is one short doclist and
+ * its row count is in fts5vocab. Head tokens let
  * a search take a common word's best rows without walking all of them (dialects/sqlite/search.ts).
  * `chunks.extra` holds the tokens (the repository writes them with the chunk) and the
  * external-content view exposes them. Existing chunks are filled in here, then the index is rebuilt.

@@ -41,7 +41,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
 
 /**
  * Applies every pending migration; `onStart` hears each one's name as it begins (some rebuild an
- * index over every chunk: 0011 takes about 20 s per 100k chunks, and a silent start looks hung).
+ * index over every chunk, which takes a while on a large base, and a silent start looks hung).
  */
 export async function migrateToLatest(
   db: Kysely<Database>,

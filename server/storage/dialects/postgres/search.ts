@@ -8,7 +8,7 @@
  *
  * Frequencies are counted up to CANDIDATE_BUDGET + 1 rows (counting stays bounded); past that,
  * ANALYZE's statistics (pg_stats.most_common_elems) estimate them. Counting costs a bitmap heap
- * scan per word (about 28 ms for a common word at 100k chunks), so counts are remembered per
+ * scan per word, so counts are remembered per
  * chatbot and word for a minute, like the chatbot's chunk count: a minute-old figure ranks as
  * well, and the common words, the costliest to count, are the ones questions repeat.
  */

@@ -35,7 +35,7 @@ export const sqliteDialect: Dialect = {
       // counts the extra column in a row's length; slower on large indexes). Both are "lower is
       // better": negated, so every hit list reads higher = better. CROSS JOIN keeps the k ranked
       // rows as the outer loop: with a plain JOIN, SQLite's planner walked every chunk of the
-      // chatbot by its index and probed the k rows (6 ms at 100k chunks).
+      // chatbot by its index and probed the k rows.
       const plan = await planner.plan(chatbotId, terms, searchPairs(query));
       if (!plan.match) return [];
       const weights = sql.join(FTS_WEIGHTS.map((w) => sql.lit(w)));

@@ -1,7 +1,7 @@
 /**
  * A second, read-only SQLite connection for the lookups every request makes (the token, the
- * chatbot). Through kysely a primary-key read costs ~16 µs, most of it the driver's connection
- * mutex and promise hops; run synchronously on its own connection it costs ~3 µs. Under WAL a
+ * chatbot), run synchronously, without kysely's connection mutex and promise hops (bench/README.md,
+ * http). Under WAL a
  * reader sees exactly the data committed when its statement starts, never another request's
  * open transaction, so a revocation (by this process, the CLI or another instance) is seen by
  * the very next request, as without the reader.
@@ -9,7 +9,7 @@
  * Rows are also remembered against the database's `data_version`, which changes whenever any
  * other connection commits (this process's writer, the CLI, another process) and never for
  * uncommitted or rolled-back work: while it is unchanged the row cannot have changed, and a
- * ~1 µs pragma replaces the read.
+ * pragma replaces the read.
  */
 import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';

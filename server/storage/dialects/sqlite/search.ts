@@ -18,8 +18,7 @@
  * chatbot of a few thousand chunks) the plan is the plain OR of all words and pairs.
  *
  * The frequencies feed parley_bm25 (rank/parley_rank.c): FTS5's own bm25() walks every
- * row of every phrase, each search, to count them, which cost more than the rest of a search on
- * 100k chunks. They come from an fts5vocab table over chunks_fts (cached for a minute), stems
+ * row of every phrase, each search, to count them. They come from an fts5vocab table over chunks_fts (cached for a minute), stems
  * from FTS5's own tokenizer (a scratch FTS5 table), so they match the index. Both live in the
  * connection's temp schema, created on first use: nothing to migrate.
  */
@@ -30,8 +29,7 @@ import type { Database } from '../../tables.js';
 
 /**
  * Most rows a search scores before it drops its most common words from candidate generation.
- * Chosen on 100k chunks (bench/knowledge.ts): the top hit is the exhaustive ranking's for 98 %
- * of questions at 8,000 (88 % at 4,000, 98.4 % at 16,000, where p95 time is 1.5x).
+ * Chosen with bench/knowledge.ts against the exhaustive ranking (bench/README.md, knowledge).
  */
 export const CANDIDATE_BUDGET = 8000;
 
