@@ -1,9 +1,10 @@
 /**
  * The writer connection of a SQLite database, run directly inside a group commit's transaction.
  * Through kysely each statement pays query plumbing (the connection mutex, promise hops, result
- * objects) costing more than SQLite's own work (bench/README.md, realtime); the group commit holds kysely's one connection for its whole batch, so while that transaction is
- * open nothing else can run on the connection and the compiled-once statements (compile-once.ts)
- * of its handle go straight to better-sqlite3, synchronously, in the same transaction.
+ * objects) costing more than SQLite's own work (bench/README.md, realtime); the group commit
+ * holds kysely's one connection for its whole batch, so while that transaction is open nothing
+ * else can run on the connection and the compiled-once statements (compile-once.ts) of its
+ * handle go straight to better-sqlite3, synchronously, in the same transaction.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
