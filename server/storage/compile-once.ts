@@ -2,8 +2,8 @@
  * kysely builds and compiles every query anew; for the lookups every request makes (the token,
  * the chatbot) that costs several times the lookup itself (bench/README.md, http). `compileOnce`
  * builds such a query once per database handle, with placeholder values, and afterwards only
- * binds fresh parameters, in the order the SQL binds them. A transaction is its own handle, so it compiles its own copy (and, having no
- * reader, runs inside the transaction).
+ * binds fresh parameters, in the order the SQL binds them. A transaction is its own handle, so
+ * it compiles its own copy (and, having no reader, runs inside the transaction).
  */
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { readerOf } from './dialects/sqlite/reader.js';

@@ -221,9 +221,10 @@ export class IngestRunner {
     };
 
     // Up to `batchSize` items in flight, topped up as each one finishes, so the extraction workers
-    // never wait behind a batch's slowest page. Depth by depth, though: an item starts only when no shallower one is in flight, so every link of
-    // depth d is found before any page of depth d+1 runs and a page gets its shortest depth
-    // (maxDepth). The first item error (shutdown) ends the run.
+    // never wait behind a batch's slowest page. Depth by depth, though: an item starts only when
+    // no shallower one is in flight, so every link of depth d is found before any page of depth
+    // d+1 runs and a page gets its shortest depth (maxDepth). The first item error (shutdown)
+    // ends the run.
     const limit = Math.max(1, this.options.batchSize ?? 8);
     const inFlight = new Map<string, { depth: number; done: Promise<void> }>();
     const failures: unknown[] = [];

@@ -17,9 +17,10 @@
  * it filters nothing and only adds the common words' share of the score. Below the budget (every
  * chatbot of a few thousand chunks) the plan is the plain OR of all words and pairs.
  *
- * The frequencies feed parley_bm25 (rank/parley_rank.c): FTS5's own bm25() walks every
- * row of every phrase, each search, to count them. They come from an fts5vocab table over chunks_fts (cached for a minute), stems
- * from FTS5's own tokenizer (a scratch FTS5 table), so they match the index. Both live in the
+ * The frequencies feed parley_bm25 (rank/parley_rank.c): FTS5's own bm25() walks every row of
+ * every phrase, each search, to count them. They come from an fts5vocab table over chunks_fts
+ * (cached for a minute), stems from FTS5's own tokenizer (a scratch FTS5 table), so they match
+ * the index. Both live in the
  * connection's temp schema, created on first use: nothing to migrate.
  */
 import { type Kysely, sql } from 'kysely';
