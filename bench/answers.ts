@@ -34,8 +34,15 @@ import { runEval } from './eval/answers-eval.js';
 import { ingestFastifyDocs, openAnswersDb, resources } from '../test/server/domain/answers/fixtures.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const ON_TOPIC = JSON.parse(readFileSync(join(HERE, 'retrieval-questions.json'), 'utf8')) as { q: string; doc: string; alsoIn?: string[] }[];
-const OFF_TOPIC = JSON.parse(readFileSync(join(HERE, 'offtopic-questions.json'), 'utf8')) as { q: string; topic: string }[];
+const ON_TOPIC = JSON.parse(readFileSync(join(HERE, 'retrieval-questions.json'), 'utf8')) as {
+  q: string;
+  doc: string;
+  alsoIn?: string[];
+}[];
+const OFF_TOPIC = JSON.parse(readFileSync(join(HERE, 'offtopic-questions.json'), 'utf8')) as {
+  q: string;
+  topic: string;
+}[];
 const FIRST_TOKEN_RUNS = Number(process.env.BENCH_FIRST_TOKEN_RUNS || 200);
 const BUILTIN_ROUNDS = Number(process.env.BENCH_BUILTIN_ROUNDS || 5);
 
@@ -58,8 +65,21 @@ export async function run() {
     const store = answerContextRepository(t.db);
     const lexicon = createWordNet();
     const builtIn = createAnswerEngine({ retriever, store, provider: createExtractiveProvider(), lexicon });
-    const ask = (engine: AnswerEngine, question: string, settings: Record<string, unknown> = {}, onToken?: (x: string) => void) =>
-      engine.answer({ chatbotId: t.chatbotId, accountId: t.accountId, conversationId: 'bench', settings, question, history: [], onToken });
+    const ask = (
+      engine: AnswerEngine,
+      question: string,
+      settings: Record<string, unknown> = {},
+      onToken?: (x: string) => void,
+    ) =>
+      engine.answer({
+        chatbotId: t.chatbotId,
+        accountId: t.accountId,
+        conversationId: 'bench',
+        settings,
+        question,
+        history: [],
+        onToken,
+      });
 
     // 1. The gate.
     let answered = 0;
@@ -80,9 +100,13 @@ export async function run() {
       if ((await ask(builtIn, q.q)).unanswered) refused++;
       else wrong.push(`answered off-topic (${q.topic}): ${q.q}`);
     }
-    console.log(`relevance gate calibrated on the base (top ${GATE_DEPTH} passages, WordNet stand-ins), built-in answerer, SQLite lexical retrieval:`);
+    console.log(
+      `relevance gate calibrated on the base (top ${GATE_DEPTH} passages, WordNet stand-ins), built-in answerer, SQLite lexical retrieval:`,
+    );
     console.log(`  on-topic answered   ${answered}/${ON_TOPIC.length} = ${(answered / ON_TOPIC.length).toFixed(3)}`);
-    console.log(`  on-topic citing an answering document ${cited}/${ON_TOPIC.length} = ${(cited / ON_TOPIC.length).toFixed(3)}`);
+    console.log(
+      `  on-topic citing an answering document ${cited}/${ON_TOPIC.length} = ${(cited / ON_TOPIC.length).toFixed(3)}`,
+    );
     console.log(`  off-topic refused   ${refused}/${OFF_TOPIC.length} = ${(refused / OFF_TOPIC.length).toFixed(3)}`);
     for (const w of wrong) console.log(`    ${w}`);
 
@@ -103,8 +127,12 @@ export async function run() {
     if (engineTimes.length) {
       console.log(`\nbuilt-in answerer, ${questions.length} questions x ${BUILTIN_ROUNDS} rounds (ms):`);
       console.log(`  target                               p50       p99`);
-      console.log(`  retrieval alone (baseline)      ${ms(percentile(searchTimes, 50))}  ${ms(percentile(searchTimes, 99))}`);
-      console.log(`  engine.answer, built-in         ${ms(percentile(engineTimes, 50))}  ${ms(percentile(engineTimes, 99))}`);
+      console.log(
+        `  retrieval alone (baseline)      ${ms(percentile(searchTimes, 50))}  ${ms(percentile(searchTimes, 99))}`,
+      );
+      console.log(
+        `  engine.answer, built-in         ${ms(percentile(engineTimes, 50))}  ${ms(percentile(engineTimes, 99))}`,
+      );
     }
 
     // 3. Time to the first streamed token with the stand-in.
@@ -113,17 +141,33 @@ export async function run() {
       retriever,
       store,
       lexicon,
-      provider: createOpenAIProvider({ baseUrl: standin.baseUrl, apiKey: null, models: { 'gpt-4.1': 'standin', 'gpt-4.1-mini': 'standin' }, fetch, timeoutMs: 10_000 }),
+      provider: createOpenAIProvider({
+        baseUrl: standin.baseUrl,
+        apiKey: null,
+        models: { 'gpt-4.1': 'standin', 'gpt-4.1-mini': 'standin' },
+        fetch,
+        timeoutMs: 10_000,
+      }),
     });
     const promptId = await resources(t).instruction('Answer in two sentences and mention the page you used.', 0.2);
     const personaId = await resources(t).persona('A patient senior engineer.');
     for (let i = 0; i < 20; i++) await resources(t).customResponse(`Unrelated canned question number ${i}?`, 'Canned.');
     const settings = { promptId, personaId, systemPrompt: 'Be friendly.' };
-    const sdk = new OpenAI({ apiKey: 'unused', baseURL: standin.baseUrl, fetch, maxRetries: 0, defaultHeaders: { Authorization: null } });
+    const sdk = new OpenAI({
+      apiKey: 'unused',
+      baseURL: standin.baseUrl,
+      fetch,
+      maxRetries: 0,
+      defaultHeaders: { Authorization: null },
+    });
     const bare = async () => {
       const start = performance.now();
       let first = -1;
-      const stream = await sdk.chat.completions.create({ model: 'standin', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+      const stream = await sdk.chat.completions.create({
+        model: 'standin',
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+      });
       for await (const c of stream) if (first < 0 && c.choices[0]?.delta?.content) first = performance.now() - start;
       return first;
     };
@@ -147,11 +191,17 @@ export async function run() {
     }
     const p50 = percentile(engineFirst, 50) - percentile(bareTimes, 50);
     const p99 = percentile(engineFirst, 99) - percentile(bareTimes, 99);
-    console.log(`\ntime to the first streamed token, stand-in model streaming at once, ${FIRST_TOKEN_RUNS} runs each (ms):`);
+    console.log(
+      `\ntime to the first streamed token, stand-in model streaming at once, ${FIRST_TOKEN_RUNS} runs each (ms):`,
+    );
     console.log(`  target                               p50       p99`);
     console.log(`  bare SDK -> stand-in (baseline) ${ms(percentile(bareTimes, 50))}  ${ms(percentile(bareTimes, 99))}`);
-    console.log(`  engine.answer -> first onToken  ${ms(percentile(engineFirst, 50))}  ${ms(percentile(engineFirst, 99))}`);
-    console.log(`  the server's own time before the first token: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms (engine minus baseline)`);
+    console.log(
+      `  engine.answer -> first onToken  ${ms(percentile(engineFirst, 50))}  ${ms(percentile(engineFirst, 99))}`,
+    );
+    console.log(
+      `  the server's own time before the first token: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms (engine minus baseline)`,
+    );
     return { answered, cited, refused, engineFirst, bareTimes, engineTimes, searchTimes };
   } finally {
     await standin.close();

@@ -50,8 +50,12 @@ const CONCURRENCY = int('BENCH_CONCURRENCY', 50);
 const FIRST_TOKEN_RUNS = int('BENCH_FIRST_TOKEN_RUNS', 200);
 const PER_CONVERSATION = 5;
 
-const ON_TOPIC = (JSON.parse(readFileSync(join(HERE, 'retrieval-questions.json'), 'utf8')) as { q: string }[]).map((q) => q.q);
-const OFF_TOPIC = (JSON.parse(readFileSync(join(HERE, 'offtopic-questions.json'), 'utf8')) as { q: string }[]).map((q) => q.q);
+const ON_TOPIC = (JSON.parse(readFileSync(join(HERE, 'retrieval-questions.json'), 'utf8')) as { q: string }[]).map(
+  (q) => q.q,
+);
+const OFF_TOPIC = (JSON.parse(readFileSync(join(HERE, 'offtopic-questions.json'), 'utf8')) as { q: string }[]).map(
+  (q) => q.q,
+);
 const QUESTIONS = [...ON_TOPIC, ...OFF_TOPIC];
 
 const percentile = (values: number[], p: number) => {
@@ -59,7 +63,10 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 };
 const ms = (x: number) => x.toFixed(2).padStart(8);
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 interface Bot {
   t: TestApp;
@@ -69,8 +76,14 @@ interface Bot {
 }
 
 async function post(bot: Bot, path: string, body: unknown) {
-  const res = await bot.t.app.inject({ method: 'POST', url: `${bot.base}${path}`, headers: { authorization: `Bearer ${bot.token}` }, payload: body as object });
-  if (res.statusCode !== 201 && res.statusCode !== 202) throw new Error(`POST ${path}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  const res = await bot.t.app.inject({
+    method: 'POST',
+    url: `${bot.base}${path}`,
+    headers: { authorization: `Bearer ${bot.token}` },
+    payload: body as object,
+  });
+  if (res.statusCode !== 201 && res.statusCode !== 202)
+    throw new Error(`POST ${path}: ${res.statusCode} ${res.body.slice(0, 300)}`);
   return JSON.parse(res.body).data;
 }
 
@@ -94,15 +107,28 @@ async function send(bot: Bot, threadId: string, message: string): Promise<{ ms: 
   return { ms: elapsed, unanswered: answer.unanswered === true };
 }
 
-async function setup(dataDir: string, env: Record<string, string> = {}, existing?: Omit<Bot, 't' | 'token'>): Promise<Bot> {
+async function setup(
+  dataDir: string,
+  env: Record<string, string> = {},
+  existing?: Omit<Bot, 't' | 'token'>,
+): Promise<Bot> {
   const t = await buildTestApp({ dataDir, env: { QUEUE_POLL_MS: '20', ...env } });
   const { token } = await t.token();
   if (existing) return { t, token, ...existing };
   const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Fastify docs' });
   const chatbotId = created.body.data.chatbot.id as string;
   const bot = { t, token, chatbotId, base: `/api/v2/chatbots/${chatbotId}` };
-  const files = ['Reference', 'Guides'].flatMap((d) => readdirSync(join(DOCS, d)).filter((f) => f.endsWith('.md')).sort().map((f) => join(d, f)));
-  for (const file of files) await post(bot, '/knowledge/text', { title: file.replace(/\.md$/, ''), text: readFileSync(join(DOCS, file), 'utf8') });
+  const files = ['Reference', 'Guides'].flatMap((d) =>
+    readdirSync(join(DOCS, d))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => join(d, f)),
+  );
+  for (const file of files)
+    await post(bot, '/knowledge/text', {
+      title: file.replace(/\.md$/, ''),
+      text: readFileSync(join(DOCS, file), 'utf8'),
+    });
   await t.app.services.queue.drain(300_000);
   const chunks = await t.app.services.store.knowledge.chunks.count(chatbotId);
   console.log(`corpus: ${files.length} Markdown files of fastify's docs added as knowledge text, ${chunks} chunks`);
@@ -110,7 +136,9 @@ async function setup(dataDir: string, env: Record<string, string> = {}, existing
 }
 
 async function sequential(bot: Bot) {
-  console.log(`\n1. ${MESSAGES} visitor messages one at a time, conversations of ${PER_CONVERSATION}, built-in answerer [load ${load()}]`);
+  console.log(
+    `\n1. ${MESSAGES} visitor messages one at a time, conversations of ${PER_CONVERSATION}, built-in answerer [load ${load()}]`,
+  );
   const retriever = bot.t.app.services.retriever;
   // Warm-up: statement caches, the JIT, the relevance gate's term cache.
   let warm = '';
@@ -133,24 +161,39 @@ async function sequential(bot: Bot) {
     await retriever.search(bot.chatbotId, q, GATE_DEPTH + 6);
     search.push(performance.now() - start);
     start = performance.now();
-    const res = await bot.t.app.inject({ method: 'GET', url: `${bot.base}/conversations/${threadId}`, headers: { authorization: `Bearer ${bot.token}` } });
+    const res = await bot.t.app.inject({
+      method: 'GET',
+      url: `${bot.base}/conversations/${threadId}`,
+      headers: { authorization: `Bearer ${bot.token}` },
+    });
     floor.push(performance.now() - start);
     if (res.statusCode !== 200) throw new Error(`GET conversation: ${res.statusCode}`);
   }
-  const row = (label: string, xs: number[]) => console.log(`  ${label.padEnd(46)}${ms(percentile(xs, 50))}  ${ms(percentile(xs, 99))}`);
+  const row = (label: string, xs: number[]) =>
+    console.log(`  ${label.padEnd(46)}${ms(percentile(xs, 50))}  ${ms(percentile(xs, 99))}`);
   console.log(`  ${'target'.padEnd(46)}     p50       p99   (ms)`);
   row('GET conversation via inject (request floor)', floor);
   row(`retrieval alone, k=${GATE_DEPTH + 6} (baseline)`, search);
   row('visitor message -> stored answer', times);
-  console.log(`  ${unanswered}/${MESSAGES} answered with the honest "no information" reply (${OFF_TOPIC.length} of the ${QUESTIONS.length} questions are off-topic)`);
-  return { p50: percentile(times, 50), p99: percentile(times, 99), floor: percentile(floor, 50), search: percentile(search, 50) };
+  console.log(
+    `  ${unanswered}/${MESSAGES} answered with the honest "no information" reply (${OFF_TOPIC.length} of the ${QUESTIONS.length} questions are off-topic)`,
+  );
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    floor: percentile(floor, 50),
+    search: percentile(search, 50),
+  };
 }
 
 async function concurrent(bot: Bot) {
-  console.log(`\n2. ${MESSAGES} visitor messages from ${CONCURRENCY} conversations at once, built-in answerer [load ${load()}]`);
+  console.log(
+    `\n2. ${MESSAGES} visitor messages from ${CONCURRENCY} conversations at once, built-in answerer [load ${load()}]`,
+  );
   // Every conversation is created first (a visitor opening the widget); only messages are timed.
   const threads: string[] = [];
-  for (let i = 0; i < Math.ceil(MESSAGES / PER_CONVERSATION) + CONCURRENCY; i++) threads.push(await newConversation(bot));
+  for (let i = 0; i < Math.ceil(MESSAGES / PER_CONVERSATION) + CONCURRENCY; i++)
+    threads.push(await newConversation(bot));
   const times: number[] = [];
   let next = 0;
   const start = performance.now();
@@ -167,23 +210,41 @@ async function concurrent(bot: Bot) {
   );
   const elapsed = performance.now() - start;
   const rate = (times.length / elapsed) * 1000;
-  console.log(`  ${times.length} messages in ${(elapsed / 1000).toFixed(2)} s = ${rate.toFixed(1)} messages/s; latency under load p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`);
+  console.log(
+    `  ${times.length} messages in ${(elapsed / 1000).toFixed(2)} s = ${rate.toFixed(1)} messages/s; latency under load p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`,
+  );
   return { rate, p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
 async function firstToken(dataDir: string, chatbotId: string) {
-  console.log(`\n3. time to the first streamed token, stand-in model streaming at once, ${FIRST_TOKEN_RUNS} runs each [load ${load()}]`);
+  console.log(
+    `\n3. time to the first streamed token, stand-in model streaming at once, ${FIRST_TOKEN_RUNS} runs each [load ${load()}]`,
+  );
   const standin = await startChatStandin();
-  const bot = await setup(dataDir, { OPENAI_BASE_URL: standin.baseUrl }, { chatbotId, base: `/api/v2/chatbots/${chatbotId}` });
+  const bot = await setup(
+    dataDir,
+    { OPENAI_BASE_URL: standin.baseUrl },
+    { chatbotId, base: `/api/v2/chatbots/${chatbotId}` },
+  );
   const client = new GuardedHttpClient({ allowPrivate: true });
   try {
     const auth = (await bot.t.app.services.tokens.authenticate(bot.token))!;
     const conversations = bot.t.app.services.conversations;
-    const sdk = new OpenAI({ apiKey: 'unused', baseURL: standin.baseUrl, fetch: client.fetchWith({ timeoutMs: 30_000 }), maxRetries: 0, defaultHeaders: { Authorization: null } });
+    const sdk = new OpenAI({
+      apiKey: 'unused',
+      baseURL: standin.baseUrl,
+      fetch: client.fetchWith({ timeoutMs: 30_000 }),
+      maxRetries: 0,
+      defaultHeaders: { Authorization: null },
+    });
     const bare = async () => {
       const start = performance.now();
       let first = -1;
-      const stream = await sdk.chat.completions.create({ model: 'standin', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+      const stream = await sdk.chat.completions.create({
+        model: 'standin',
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+      });
       for await (const c of stream) if (first < 0 && c.choices[0]?.delta?.content) first = performance.now() - start;
       return first;
     };
@@ -192,9 +253,15 @@ async function firstToken(dataDir: string, chatbotId: string) {
       if (i % PER_CONVERSATION === 0) threadId = await newConversation(bot);
       const start = performance.now();
       let first = -1;
-      const out = await conversations.visitors.sendVisitorMessage(auth, chatbotId, threadId, { message: ON_TOPIC[i % ON_TOPIC.length] }, () => {
-        if (first < 0) first = performance.now() - start;
-      });
+      const out = await conversations.visitors.sendVisitorMessage(
+        auth,
+        chatbotId,
+        threadId,
+        { message: ON_TOPIC[i % ON_TOPIC.length] },
+        () => {
+          if (first < 0) first = performance.now() - start;
+        },
+      );
       if (!out.answer) throw new Error('no answer from the stand-in');
       return first;
     };
@@ -210,11 +277,14 @@ async function firstToken(dataDir: string, chatbotId: string) {
     }
     const own50 = percentile(serviceTimes, 50) - percentile(bareTimes, 50);
     const own99 = percentile(serviceTimes, 99) - percentile(bareTimes, 99);
-    const row = (label: string, xs: number[]) => console.log(`  ${label.padEnd(46)}${ms(percentile(xs, 50))}  ${ms(percentile(xs, 99))}`);
+    const row = (label: string, xs: number[]) =>
+      console.log(`  ${label.padEnd(46)}${ms(percentile(xs, 50))}  ${ms(percentile(xs, 99))}`);
     console.log(`  ${'target'.padEnd(46)}     p50       p99   (ms)`);
     row('bare SDK -> stand-in, first delta (baseline)', bareTimes);
     row('sendVisitorMessage -> first onToken', serviceTimes);
-    console.log(`  the server's own time before the first token: p50 ${own50.toFixed(2)} ms, p99 ${own99.toFixed(2)} ms (service minus baseline)`);
+    console.log(
+      `  the server's own time before the first token: p50 ${own50.toFixed(2)} ms, p99 ${own99.toFixed(2)} ms (service minus baseline)`,
+    );
     return { own50, own99 };
   } finally {
     await client.close();
@@ -238,9 +308,15 @@ export async function run() {
     }
     const token = await firstToken(dataDir, bot.chatbotId);
     console.log(`\nsummary [load ${load()}]`);
-    console.log(`  visitor message -> stored answer (built-in), one at a time: p50 ${one.p50.toFixed(2)} ms, p99 ${one.p99.toFixed(2)} ms (request floor p50 ${one.floor.toFixed(2)} ms, retrieval alone p50 ${one.search.toFixed(2)} ms)`);
-    console.log(`  ${CONCURRENCY} concurrent conversations: ${many.rate.toFixed(1)} messages/s (p50 ${many.p50.toFixed(1)} ms, p99 ${many.p99.toFixed(1)} ms)`);
-    console.log(`  server's own time before the first streamed token (stand-in): p50 ${token.own50.toFixed(2)} ms, p99 ${token.own99.toFixed(2)} ms`);
+    console.log(
+      `  visitor message -> stored answer (built-in), one at a time: p50 ${one.p50.toFixed(2)} ms, p99 ${one.p99.toFixed(2)} ms (request floor p50 ${one.floor.toFixed(2)} ms, retrieval alone p50 ${one.search.toFixed(2)} ms)`,
+    );
+    console.log(
+      `  ${CONCURRENCY} concurrent conversations: ${many.rate.toFixed(1)} messages/s (p50 ${many.p50.toFixed(1)} ms, p99 ${many.p99.toFixed(1)} ms)`,
+    );
+    console.log(
+      `  server's own time before the first streamed token (stand-in): p50 ${token.own50.toFixed(2)} ms, p99 ${token.own99.toFixed(2)} ms`,
+    );
     return { one, many, token };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle, type DialectName } from '../server/storage/dialects/index.js';
 
-export const PG_URL = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL_TEST || 'postgres://postgres@127.0.0.1:5432/test';
+export const PG_URL =
+  process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL_TEST || 'postgres://postgres@127.0.0.1:5432/test';
 
 export async function withSqlite<T>(fn: (db: DatabaseHandle, dialect: DialectName) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
@@ -20,7 +21,9 @@ export async function withSqlite<T>(fn: (db: DatabaseHandle, dialect: DialectNam
 }
 
 /** Runs `fn` in a new schema dropped afterwards; a reason string when PostgreSQL is unreachable. */
-export async function withPostgres<T>(fn: (db: DatabaseHandle, dialect: DialectName) => Promise<T>): Promise<T | string> {
+export async function withPostgres<T>(
+  fn: (db: DatabaseHandle, dialect: DialectName) => Promise<T>,
+): Promise<T | string> {
   const schema = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
   try {

@@ -49,7 +49,12 @@ function positive(name: string, fallback: number): number {
 }
 
 const ms = (value: number) => (value < 1 ? '<1' : value.toFixed(0));
-const columns = (cells: string[]) => cells[0].padEnd(36) + cells.slice(1).map((c) => c.padStart(10)).join('');
+const columns = (cells: string[]) =>
+  cells[0].padEnd(36) +
+  cells
+    .slice(1)
+    .map((c) => c.padStart(10))
+    .join('');
 
 async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -75,12 +80,14 @@ async function parleyApp(readFastPath: boolean) {
     const { token } = await app.services.tokens.create(owner, { access: 'full', name: 'bench' });
     const headers = { authorization: `Bearer ${token}` };
     const created = await app.inject({ method: 'POST', url: '/api/v2/chatbots', headers, payload: { title: 'Bench' } });
-    if (created.statusCode !== 201) throw new Error(`creating the chatbot failed: ${created.statusCode} ${created.body}`);
+    if (created.statusCode !== 201)
+      throw new Error(`creating the chatbot failed: ${created.statusCode} ${created.body}`);
     const url = `${await listen(app)}/api/v2/chatbots/${created.json().data.chatbot.id as string}`;
     // Measuring 401s or 404s would be meaningless: check one real answer first.
     const check = await fetch(url, { headers });
     const body = (await check.json()) as { ok?: boolean };
-    if (check.status !== 200 || body.ok !== true) throw new Error(`GET ${url} answered ${check.status}: ${JSON.stringify(body)}`);
+    if (check.status !== 200 || body.ok !== true)
+      throw new Error(`GET ${url} answered ${check.status}: ${JSON.stringify(body)}`);
     return { url, headers, body, close };
   } catch (err) {
     await close();
@@ -106,8 +113,11 @@ export async function run(): Promise<{ parley: Figures; bare: Figures; ratio: nu
       requests: result.requests.total,
       failures: result.errors + result.timeouts + result.non2xx,
     };
-    console.log(columns([target.label, figures.reqPerSec.toFixed(0), ms(figures.p50), ms(figures.p99), String(figures.requests)]));
-    if (figures.failures) console.log(`  warning: ${figures.failures} failed or non-2xx responses; these figures are not comparable`);
+    console.log(
+      columns([target.label, figures.reqPerSec.toFixed(0), ms(figures.p50), ms(figures.p99), String(figures.requests)]),
+    );
+    if (figures.failures)
+      console.log(`  warning: ${figures.failures} failed or non-2xx responses; these figures are not comparable`);
     return figures;
   }
 
@@ -129,7 +139,9 @@ export async function run(): Promise<{ parley: Figures; bare: Figures; ratio: nu
     const plainTarget: Target = { label: '  same, no SQLite read fast path', url: plain.url, headers: plain.headers };
     console.log(`response body: ${JSON.stringify(sameBody).length} bytes of JSON`);
 
-    console.log(`${connections} connections; each target: ${warmup} s warm-up, then ${duration} s measured; one target at a time\n`);
+    console.log(
+      `${connections} connections; each target: ${warmup} s warm-up, then ${duration} s measured; one target at a time\n`,
+    );
     console.log(columns(['target', 'req/s', 'p50 ms', 'p99 ms', 'requests']));
     const tiny = await measure(tinyTarget);
     const results: { bare: Figures; parley: Figures; ratio: number; plainRatio: number; fastPath: number }[] = [];
@@ -153,7 +165,9 @@ export async function run(): Promise<{ parley: Figures; bare: Figures; ratio: nu
     console.log(
       `\nparley/bare (same body) req/s ratio: ${median.ratio.toFixed(2)}${of}; goal >= ${GOAL}: ${median.ratio >= GOAL ? 'PASS' : 'BELOW GOAL'}`,
     );
-    console.log(`parley/bare (tiny body) req/s ratio, for reference: ${(median.parley.reqPerSec / tiny.reqPerSec).toFixed(2)}`);
+    console.log(
+      `parley/bare (tiny body) req/s ratio, for reference: ${(median.parley.reqPerSec / tiny.reqPerSec).toFixed(2)}`,
+    );
     const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
     const fastPaths = results.map((r) => r.fastPath);
     console.log(

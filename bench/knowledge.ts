@@ -56,7 +56,12 @@ const PAGES = int('BENCH_PAGES', 500);
 const CHUNKS = int('BENCH_CHUNKS', 100_000);
 const PER_DOC = int('BENCH_CHUNKS_PER_DOC', 50);
 const QUERIES = int('BENCH_QUERIES', 500);
-const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const SKIP = new Set(
+  (process.env.BENCH_SKIP ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 const GOAL_PAGES_PER_S = 50;
 const GOAL_P95_MS = 15;
@@ -107,7 +112,12 @@ const stripInline = (s: string) =>
     .trim();
 
 export function loadCorpus(): Corpus {
-  const files = ['Reference', 'Guides'].flatMap((d) => readdirSync(join(DOCS, d)).filter((f) => f.endsWith('.md')).sort().map((f) => join(DOCS, d, f)));
+  const files = ['Reference', 'Guides'].flatMap((d) =>
+    readdirSync(join(DOCS, d))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => join(DOCS, d, f)),
+  );
   const sentences: string[] = [];
   const headings = new Set<string>();
   const titles: string[] = [];
@@ -123,7 +133,8 @@ export function loadCorpus(): Corpus {
     const flush = () => {
       const p = stripInline(para.join(' '));
       para = [];
-      for (const s of p.split(/(?<=[.!?])\s+(?=[A-Z])/)) if (s.length >= 40 && s.length <= 400 && /[a-z]{3}/.test(s)) sentences.push(s);
+      for (const s of p.split(/(?<=[.!?])\s+(?=[A-Z])/))
+        if (s.length >= 40 && s.length <= 400 && /[a-z]{3}/.test(s)) sentences.push(s);
     };
     for (const line of text.split('\n')) {
       if (/^\s*```/.test(line)) {
@@ -147,7 +158,8 @@ export function loadCorpus(): Corpus {
       else para.push(line);
     }
     flush();
-    if (tokens.length - start > 200 && title && own.length) ranges.push({ start, end: tokens.length, title, headings: own });
+    if (tokens.length - start > 200 && title && own.length)
+      ranges.push({ start, end: tokens.length, title, headings: own });
   }
   const positions = new Map<string, number[]>();
   tokens.forEach((t, i) => {
@@ -231,7 +243,10 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 };
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const secs = (ms: number) => (ms / 1000).toFixed(1);
 
 interface Row {
@@ -274,7 +289,10 @@ export function buildSite(c: Corpus, pages: number): Map<string, string> {
         body += `<p>${Array.from({ length: 2 + r.int(3) }, () => r.pick(c.sentences)).join(' ')}</p>`;
       }
     }
-    const nav = [...links].slice(0, 6).map((l) => `<li><a href="${path(l)}">${titles[l]}</a></li>`).join('');
+    const nav = [...links]
+      .slice(0, 6)
+      .map((l) => `<li><a href="${path(l)}">${titles[l]}</a></li>`)
+      .join('');
     site.set(
       path(i),
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${titles[i]} | Docs</title></head><body>` +
@@ -292,16 +310,19 @@ async function serve(pages: Map<string, string>): Promise<Site> {
     hits++;
     const body = pages.get((req.url ?? '/').split('?')[0]);
     if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    res.writeHead(200, { 'content-type': req.url === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8' }).end(body);
+    res
+      .writeHead(200, { 'content-type': req.url === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8' })
+      .end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits: () => hits,
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -323,9 +344,13 @@ async function crawl(c: Corpus) {
   console.log(`\n1. crawl: ${PAGES}-page local site through the real app (SQLite) [load ${load()}]`);
   const pages = buildSite(c, PAGES);
   const sizes = [...pages].filter(([p]) => p !== '/robots.txt').map(([, html]) => html.length);
-  console.log(`  site: ${sizes.length} pages, ${Math.min(...sizes)}-${Math.max(...sizes)} bytes (mean ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length)})`);
+  console.log(
+    `  site: ${sizes.length} pages, ${Math.min(...sizes)}-${Math.max(...sizes)} bytes (mean ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length)})`,
+  );
   const site = await serve(pages);
-  const t = await buildTestApp({ env: { ALLOW_PRIVATE_FETCH: '1', CRAWL_MAX_PAGES: String(PAGES), QUEUE_POLL_MS: '20' } });
+  const t = await buildTestApp({
+    env: { ALLOW_PRIVATE_FETCH: '1', CRAWL_MAX_PAGES: String(PAGES), QUEUE_POLL_MS: '20' },
+  });
   try {
     const bare = await bareFetch(site, [...pages.keys()]);
     const { token } = await t.token();
@@ -341,10 +366,16 @@ async function crawl(c: Corpus) {
     const docs = await t.call('GET', `${base}/knowledge/sources/${res.body.data.source.id}`, token);
     const indexed = Number(docs.body.data.source.documentCount);
     const chunks = await t.app.services.store.knowledge.chunks.count(bot.body.data.chatbot.id);
-    console.log(`  job ${job?.status}: found ${job?.found}, done ${job?.done}, failed ${job?.failed}, skipped ${job?.skipped}; ${indexed} documents, ${chunks} chunks; ${site.hits() - hitsBefore} requests to the site`);
+    console.log(
+      `  job ${job?.status}: found ${job?.found}, done ${job?.done}, failed ${job?.failed}, skipped ${job?.skipped}; ${indexed} documents, ${chunks} chunks; ${site.hits() - hitsBefore} requests to the site`,
+    );
     const rate = (indexed / elapsed) * 1000;
     note('bare fetch of the site, 8 at a time (baseline)', `${((sizes.length / bare) * 1000).toFixed(0)} pages/s`);
-    note(`crawl ${indexed} pages through the app`, `${secs(elapsed)} s = ${rate.toFixed(1)} pages/s`, `goal >= ${GOAL_PAGES_PER_S}: ${rate >= GOAL_PAGES_PER_S ? 'met' : 'BELOW GOAL'}`);
+    note(
+      `crawl ${indexed} pages through the app`,
+      `${secs(elapsed)} s = ${rate.toFixed(1)} pages/s`,
+      `goal >= ${GOAL_PAGES_PER_S}: ${rate >= GOAL_PAGES_PER_S ? 'met' : 'BELOW GOAL'}`,
+    );
     note('crawl / bare fetch ratio', (rate / ((sizes.length / bare) * 1000)).toFixed(3));
   } finally {
     await t.close();
@@ -360,13 +391,50 @@ export async function fixture(store: Store) {
   const userId = newId();
   const chatbotId = newId();
   const sourceId = newId();
-  const plan = { name: 'bench', maxChatbots: 1, maxPages: 1_000_000, webhooks: false, analytics: false, brandingRemoval: false, active: true };
+  const plan = {
+    name: 'bench',
+    maxChatbots: 1,
+    maxPages: 1_000_000,
+    webhooks: false,
+    analytics: false,
+    brandingRemoval: false,
+    active: true,
+  };
   await store.accounts.insert({ id: accountId, name: 'Bench', plan, createdAt: at, updatedAt: at });
-  await store.users.insert({ id: userId, accountId, email: `bench-${userId}@example.com`, name: null, role: 'owner', createdAt: at });
-  await store.chatbots.insert({ id: chatbotId, accountId, createdById: userId, title: 'Scale', description: '', settings: {}, createdAt: at, updatedAt: at });
+  await store.users.insert({
+    id: userId,
+    accountId,
+    email: `bench-${userId}@example.com`,
+    name: null,
+    role: 'owner',
+    createdAt: at,
+  });
+  await store.chatbots.insert({
+    id: chatbotId,
+    accountId,
+    createdById: userId,
+    title: 'Scale',
+    description: '',
+    settings: {},
+    createdAt: at,
+    updatedAt: at,
+  });
   await store.knowledge.sources.insert({
-    id: sourceId, chatbotId, accountId, type: 'website', key: 'https://docs.example.com/', name: 'docs.example.com', config: {}, credentials: null,
-    status: 'ready', lastError: null, lastSyncAt: null, syncIntervalMinutes: null, nextSyncAt: null, createdAt: at, updatedAt: at,
+    id: sourceId,
+    chatbotId,
+    accountId,
+    type: 'website',
+    key: 'https://docs.example.com/',
+    name: 'docs.example.com',
+    config: {},
+    credentials: null,
+    status: 'ready',
+    lastError: null,
+    lastSyncAt: null,
+    syncIntervalMinutes: null,
+    nextSyncAt: null,
+    createdAt: at,
+    updatedAt: at,
   });
   return { chatbotId, sourceId };
 }
@@ -387,13 +455,22 @@ function documentChunks(c: Corpus, r: Rng, d: number, n: number) {
       headingPath: heading,
       text,
       tokenCount: Math.ceil(text.split(' ').length * 1.3),
-      location: { url, headingPath: heading, textFragment: encodeURIComponent(text.slice(0, 60).replace(/[\uD800-\uDBFF]$/, '')) },
+      location: {
+        url,
+        headingPath: heading,
+        textFragment: encodeURIComponent(text.slice(0, 60).replace(/[\uD800-\uDBFF]$/, '')),
+      },
     });
   }
   return { title, url, chunks };
 }
 
-export async function ingest(c: Corpus, store: Store, chatbotId: string, sourceId: string): Promise<{ ms: number; chunks: number }> {
+export async function ingest(
+  c: Corpus,
+  store: Store,
+  chatbotId: string,
+  sourceId: string,
+): Promise<{ ms: number; chunks: number }> {
   const r = rng(1234);
   const docs = Math.ceil(CHUNKS / PER_DOC);
   let ms = 0;
@@ -407,8 +484,20 @@ export async function ingest(c: Corpus, store: Store, chatbotId: string, sourceI
     const start = performance.now();
     await store.transaction(async (s) => {
       await s.knowledge.documents.insert({
-        id, chatbotId, sourceId, key: url, url, title, kind: 'html', status: 'indexed', contentHash: null,
-        chars: chunks.reduce((x, ch) => x + ch.text.length, 0), chunkCount: n, error: null, createdAt: at, updatedAt: at,
+        id,
+        chatbotId,
+        sourceId,
+        key: url,
+        url,
+        title,
+        kind: 'html',
+        status: 'indexed',
+        contentHash: null,
+        chars: chunks.reduce((x, ch) => x + ch.text.length, 0),
+        chunkCount: n,
+        error: null,
+        createdAt: at,
+        updatedAt: at,
       });
       await s.knowledge.chunks.replace(id, chatbotId, chunks);
     });
@@ -422,14 +511,18 @@ export async function ingest(c: Corpus, store: Store, chatbotId: string, sourceI
   return { ms, chunks: written };
 }
 
-
 async function scale(c: Corpus, qs: string[], database: DatabaseHandle, dialect: DialectName) {
-  console.log(`\n${dialect === 'sqlite' ? 2 : 3}. ${dialect}: ingest ${CHUNKS} chunks (${Math.ceil(CHUNKS / PER_DOC)} documents x ${PER_DOC}), then ${qs.length} searches (k=${K}) [load ${load()}]`);
+  console.log(
+    `\n${dialect === 'sqlite' ? 2 : 3}. ${dialect}: ingest ${CHUNKS} chunks (${Math.ceil(CHUNKS / PER_DOC)} documents x ${PER_DOC}), then ${qs.length} searches (k=${K}) [load ${load()}]`,
+  );
   await database.migrate();
   const store = createStore(database.db);
   const { chatbotId, sourceId } = await fixture(store);
   const { ms, chunks } = await ingest(c, store, chatbotId, sourceId);
-  note(`${dialect} ingest ${chunks} chunks (documents.insert + chunks.replace per document)`, `${secs(ms)} s = ${Math.round((chunks / ms) * 1000)} chunks/s`);
+  note(
+    `${dialect} ingest ${chunks} chunks (documents.insert + chunks.replace per document)`,
+    `${secs(ms)} s = ${Math.round((chunks / ms) * 1000)} chunks/s`,
+  );
   // Fresh statistics, as autovacuum would have gathered on a server that ingested this much.
   if (dialect === 'postgres') await sql`analyze`.execute(database.db);
 
@@ -445,7 +538,8 @@ async function scale(c: Corpus, qs: string[], database: DatabaseHandle, dialect:
     if (!hits.length) empty++;
   }
   const p95 = percentile(times, 95);
-  const goal = dialect === 'sqlite' ? `goal p95 <= ${GOAL_P95_MS} ms: ${p95 <= GOAL_P95_MS ? 'met' : 'ABOVE GOAL'}` : '';
+  const goal =
+    dialect === 'sqlite' ? `goal p95 <= ${GOAL_P95_MS} ms: ${p95 <= GOAL_P95_MS ? 'met' : 'ABOVE GOAL'}` : '';
   note(
     `${dialect} search at ${chunks} chunks, ${qs.length} generated questions`,
     `p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms (${empty} with no hit)`,
@@ -471,9 +565,16 @@ async function scale(c: Corpus, qs: string[], database: DatabaseHandle, dialect:
 export async function run() {
   console.log(`machine: ${cpus().length} cores, load average ${load()}`);
   const corpus = loadCorpus();
-  console.log(`corpus: fastify docs, ${corpus.tokens.length} tokens, ${corpus.positions.size} distinct, ${corpus.sentences.length} sentences, ${corpus.headings.length} headings`);
+  console.log(
+    `corpus: fastify docs, ${corpus.tokens.length} tokens, ${corpus.positions.size} distinct, ${corpus.sentences.length} sentences, ${corpus.headings.length} headings`,
+  );
   const qs = questions(corpus, QUERIES);
-  console.log(`questions, e.g.: ${qs.slice(0, 4).map((q) => JSON.stringify(q)).join(', ')}`);
+  console.log(
+    `questions, e.g.: ${qs
+      .slice(0, 4)
+      .map((q) => JSON.stringify(q))
+      .join(', ')}`,
+  );
   try {
     if (!SKIP.has('crawl')) await crawl(corpus);
   } finally {

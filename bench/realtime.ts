@@ -76,9 +76,14 @@ async function perMessage<R extends { count: number }>(child: ChildProcess, work
   const after = cpuOf(child);
   const user = ((after.user - before.user) * 1000) / result.count;
   const system = ((after.system - before.system) * 1000) / result.count;
-  return { ...result, server: { user, system, total: user + system }, client: (client.user + client.system) / result.count };
+  return {
+    ...result,
+    server: { user, system, total: user + system },
+    client: (client.user + client.system) / result.count,
+  };
 }
-const cpuLine = (c: { user: number; system: number; total: number }) => `${c.total.toFixed(0)} µs (user ${c.user.toFixed(0)} + system ${c.system.toFixed(0)})`;
+const cpuLine = (c: { user: number; system: number; total: number }) =>
+  `${c.total.toFixed(0)} µs (user ${c.user.toFixed(0)} + system ${c.system.toFixed(0)})`;
 
 function rssKb(child: ChildProcess): number {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -88,7 +93,10 @@ function rssKb(child: ChildProcess): number {
 /** One client socket: frames go to whoever waits for them. */
 class Socket {
   private waiting: Array<{ match: (f: ServerFrame) => boolean; resolve: (f: ServerFrame) => void }> = [];
-  constructor(readonly ws: WebSocket, private readonly parse = true) {
+  constructor(
+    readonly ws: WebSocket,
+    private readonly parse = true,
+  ) {
     ws.on('message', (data) => {
       const frame = parse ? (JSON.parse(String(data)) as ServerFrame) : ({ type: 'pong' } as ServerFrame);
       const i = this.waiting.findIndex((w) => w.match(frame));
@@ -133,7 +141,12 @@ async function roundTrips(sockets: Socket[], once: (s: Socket, i: number, n: num
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { perSecond: latencies.length / DURATION_S, p50: pct(latencies, 50), p99: pct(latencies, 99), count: latencies.length };
+  return {
+    perSecond: latencies.length / DURATION_S,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    count: latencies.length,
+  };
 }
 
 export async function run() {
@@ -142,7 +155,12 @@ export async function run() {
   // Fixtures written through the real services, then the same database served by main.ts.
   const t = await buildTestApp({ dataDir, env });
   const { token } = await t.token();
-  const human = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Desk', settings: { 'chat-mode': { mode: 'HUMAN_ONLY' } } })).body.data.chatbot;
+  const human = (
+    await t.call('POST', '/api/v2/chatbots', token, {
+      title: 'Desk',
+      settings: { 'chat-mode': { mode: 'HUMAN_ONLY' } },
+    })
+  ).body.data.chatbot;
   const ai = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot;
   await t.call('POST', `/api/v2/chatbots/${ai.id}/knowledge/text`, token, {
     title: 'Returns',
@@ -160,7 +178,10 @@ export async function run() {
 
   const children: ChildProcess[] = [];
   const start = (args: string[], childEnv: Record<string, string>) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...childEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...childEnv },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     children.push(child);
     return child;
   };
@@ -168,22 +189,31 @@ export async function run() {
     // BENCH_SERVER_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
     const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
     const gcAck = join(dataDir, 'gc-ack');
-    const server = start([...serverArgs, '--expose-gc', '--import', './bench/server-gc.mjs', '--import', 'tsx', 'server/main.ts'], {
-      ...env,
-      BENCH_GC_ACK: gcAck,
-      PORT: String(PARLEY_PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      WS_MAX_SOCKETS_PER_IP: '1000000',
-      WS_MAX_SOCKETS_PER_VISITOR: '1000000',
-      WS_MAX_FRAMES_PER_10S: '100000',
-      WS_CONNECTS_PER_MIN: '1000000',
-    });
-    const echo = start(['-e', `
+    const server = start(
+      [...serverArgs, '--expose-gc', '--import', './bench/server-gc.mjs', '--import', 'tsx', 'server/main.ts'],
+      {
+        ...env,
+        BENCH_GC_ACK: gcAck,
+        PORT: String(PARLEY_PORT),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        WS_MAX_SOCKETS_PER_IP: '1000000',
+        WS_MAX_SOCKETS_PER_VISITOR: '1000000',
+        WS_MAX_FRAMES_PER_10S: '100000',
+        WS_CONNECTS_PER_MIN: '1000000',
+      },
+    );
+    const echo = start(
+      [
+        '-e',
+        `
       const { WebSocketServer } = require('ws');
       const wss = new WebSocketServer({ port: ${ECHO_PORT}, host: '127.0.0.1', perMessageDeflate: false });
       wss.on('connection', (ws) => ws.on('message', (data) => ws.send(String(data))));
-    `], {});
+    `,
+      ],
+      {},
+    );
     await waitFor(`http://127.0.0.1:${PARLEY_PORT}/api/v2/health`);
     const base = `ws://127.0.0.1:${PARLEY_PORT}/api/widget/ws`;
     const visit = async (sessionToken: string) => {
@@ -209,30 +239,52 @@ export async function run() {
         roundTrips(sockets, async (s, i, n) => {
           const clientId = `m-${i}-${n}`;
           const created = s.next((f) => f.type === 'message.created' && f.message.clientId === clientId);
-          s.send({ type: 'message.send', clientId, conversationId: conversations[i], text: 'Do you ship to Norway, and how long does it take?' });
+          s.send({
+            type: 'message.send',
+            clientId,
+            conversationId: conversations[i],
+            text: 'Do you ship to Norway, and how long does it take?',
+          });
           await created;
         }),
       );
       for (const s of sockets) s.ws.close();
       await new Promise((r) => setTimeout(r, 1000));
 
-      const echoes = await Promise.all(Array.from({ length: SOCKETS }, () => Socket.open(`ws://127.0.0.1:${ECHO_PORT}`, [], false)));
+      const echoes = await Promise.all(
+        Array.from({ length: SOCKETS }, () => Socket.open(`ws://127.0.0.1:${ECHO_PORT}`, [], false)),
+      );
       const bare = await perMessage(echo, () =>
         roundTrips(echoes, async (s, i, n) => {
           const back = s.next(() => true);
-          s.send({ type: 'message.send', clientId: `m-${i}-${n}`, conversationId: conversations[i], text: 'Do you ship to Norway, and how long does it take?' });
+          s.send({
+            type: 'message.send',
+            clientId: `m-${i}-${n}`,
+            conversationId: conversations[i],
+            text: 'Do you ship to Norway, and how long does it take?',
+          });
           await back;
         }),
       );
       for (const s of echoes) s.ws.close();
 
-      console.log(`1. message.send -> own message.created, ${SOCKETS} sockets, ${DURATION_S} s each${RATE ? `, ${RATE} msg/s offered` : ''}`);
-      console.log(`   parley   ${parley.perSecond.toFixed(0).padStart(7)} msg/s   p50 ${fmt(parley.p50)} ms   p99 ${fmt(parley.p99)} ms   (${parley.count} messages)`);
-      console.log(`   ws echo  ${bare.perSecond.toFixed(0).padStart(7)} msg/s   p50 ${fmt(bare.p50)} ms   p99 ${fmt(bare.p99)} ms`);
-      console.log(`   ratio ${(parley.perSecond / bare.perSecond).toFixed(2)} (goal >= 0.3); p99 ${fmt(parley.p99)} ms (goal <= 20 ms)`);
+      console.log(
+        `1. message.send -> own message.created, ${SOCKETS} sockets, ${DURATION_S} s each${RATE ? `, ${RATE} msg/s offered` : ''}`,
+      );
+      console.log(
+        `   parley   ${parley.perSecond.toFixed(0).padStart(7)} msg/s   p50 ${fmt(parley.p50)} ms   p99 ${fmt(parley.p99)} ms   (${parley.count} messages)`,
+      );
+      console.log(
+        `   ws echo  ${bare.perSecond.toFixed(0).padStart(7)} msg/s   p50 ${fmt(bare.p50)} ms   p99 ${fmt(bare.p99)} ms`,
+      );
+      console.log(
+        `   ratio ${(parley.perSecond / bare.perSecond).toFixed(2)} (goal >= 0.3); p99 ${fmt(parley.p99)} ms (goal <= 20 ms)`,
+      );
       // CPU per message (far less sensitive to other load than msg/s): with the clients' own, what
       // a ratio costs in cores on this machine (bench/README, "A fair ceiling").
-      console.log(`   CPU per message: parley server ${cpuLine(parley.server)}, its clients ${parley.client.toFixed(0)} µs`);
+      console.log(
+        `   CPU per message: parley server ${cpuLine(parley.server)}, its clients ${parley.client.toFixed(0)} µs`,
+      );
       console.log(`                    echo server ${cpuLine(bare.server)}, its clients ${bare.client.toFixed(0)} µs`);
     }
 
@@ -241,7 +293,13 @@ export async function run() {
     const asker = await visit(aiToken);
     const first: number[] = [];
     const done: number[] = [];
-    const questions = ['When are refunds paid?', 'How long can items be returned?', 'When do orders ship?', 'Is shipping back free?', 'When does express delivery arrive?'];
+    const questions = [
+      'When are refunds paid?',
+      'How long can items be returned?',
+      'When do orders ship?',
+      'Is shipping back free?',
+      'When does express delivery arrive?',
+    ];
     let conversationId: string | undefined;
     for (let n = 0; n < QUESTIONS; n++) {
       const clientId = `q-${n}`;
@@ -249,7 +307,12 @@ export async function run() {
       const delta = asker.next((f) => f.type === 'answer.delta');
       const answered = asker.next((f) => f.type === 'answer.done');
       const t0 = performance.now();
-      asker.send({ type: 'message.send', clientId, text: questions[n % questions.length], ...(conversationId && { conversationId }) });
+      asker.send({
+        type: 'message.send',
+        clientId,
+        text: questions[n % questions.length],
+        ...(conversationId && { conversationId }),
+      });
       conversationId = ((await ack) as { conversationId: string }).conversationId;
       await delta;
       first.push(performance.now() - t0);
@@ -260,7 +323,9 @@ export async function run() {
     first.sort((a, b) => a - b);
     done.sort((a, b) => a - b);
     console.log(`2. visitor message -> first answer.delta (built-in answerer), ${QUESTIONS} questions one at a time`);
-    console.log(`   first token p50 ${fmt(pct(first, 50))} ms  p99 ${fmt(pct(first, 99))} ms;  answer.done p50 ${fmt(pct(done, 50))} ms  p99 ${fmt(pct(done, 99))} ms`);
+    console.log(
+      `   first token p50 ${fmt(pct(first, 50))} ms  p99 ${fmt(pct(first, 99))} ms;  answer.done p50 ${fmt(pct(done, 50))} ms  p99 ${fmt(pct(done, 99))} ms`,
+    );
 
     // 3. Memory per idle socket, each reading right after a full collection in the server (a
     // collection that happened to run between two readings made the step negative once).
@@ -281,10 +346,13 @@ export async function run() {
     await new Promise((r) => setTimeout(r, 2000));
     const before = await collected();
     const idle: Socket[] = [];
-    for (let i = 0; i < IDLE; i += 250) idle.push(...(await Promise.all(Array.from({ length: Math.min(250, IDLE - i) }, () => visit(idleToken)))));
+    for (let i = 0; i < IDLE; i += 250)
+      idle.push(...(await Promise.all(Array.from({ length: Math.min(250, IDLE - i) }, () => visit(idleToken)))));
     await new Promise((r) => setTimeout(r, 3000));
     const after = await collected();
-    console.log(`3. ${IDLE} idle sockets (hello done): server RSS ${(before / 1024).toFixed(0)} MB -> ${(after / 1024).toFixed(0)} MB, ${((after - before) / IDLE).toFixed(1)} KB per socket (goal <= 20 KB)`);
+    console.log(
+      `3. ${IDLE} idle sockets (hello done): server RSS ${(before / 1024).toFixed(0)} MB -> ${(after / 1024).toFixed(0)} MB, ${((after - before) / IDLE).toFixed(1)} KB per socket (goal <= 20 KB)`,
+    );
     for (const s of idle) s.ws.terminate();
   } finally {
     for (const child of children) child.kill('SIGTERM');

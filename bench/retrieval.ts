@@ -65,32 +65,77 @@ export function loadQuestions(): Question[] {
   const questions = JSON.parse(readFileSync(QUESTIONS, 'utf8')) as Question[];
   const files = new Set(corpusFiles());
   for (const q of questions) {
-    for (const d of [q.doc, ...(q.alsoIn ?? [])]) if (!files.has(d)) throw new Error(`retrieval-questions.json: "${d}" is not in the corpus (${q.q})`);
+    for (const d of [q.doc, ...(q.alsoIn ?? [])])
+      if (!files.has(d)) throw new Error(`retrieval-questions.json: "${d}" is not in the corpus (${q.q})`);
   }
   return questions;
 }
 
 /** Stores the corpus for a fresh chatbot the way the indexer does; returns the chatbot id and the document ids by file. */
-export async function ingest(store: Store): Promise<{ chatbotId: string; byDocument: Map<string, string>; chunks: number }> {
+export async function ingest(
+  store: Store,
+): Promise<{ chatbotId: string; byDocument: Map<string, string>; chunks: number }> {
   const at = nowIso();
   const accountId = newId();
   const userId = newId();
   const chatbotId = newId();
-  const plan = { name: 'bench', maxChatbots: 1, maxPages: 10_000, webhooks: false, analytics: false, brandingRemoval: false, active: true };
+  const plan = {
+    name: 'bench',
+    maxChatbots: 1,
+    maxPages: 10_000,
+    webhooks: false,
+    analytics: false,
+    brandingRemoval: false,
+    active: true,
+  };
   await store.accounts.insert({ id: accountId, name: 'Bench', plan, createdAt: at, updatedAt: at });
-  await store.users.insert({ id: userId, accountId, email: 'bench@example.com', name: null, role: 'owner', createdAt: at });
-  await store.chatbots.insert({ id: chatbotId, accountId, createdById: userId, title: 'Fastify docs', description: '', settings: {}, createdAt: at, updatedAt: at });
+  await store.users.insert({
+    id: userId,
+    accountId,
+    email: 'bench@example.com',
+    name: null,
+    role: 'owner',
+    createdAt: at,
+  });
+  await store.chatbots.insert({
+    id: chatbotId,
+    accountId,
+    createdById: userId,
+    title: 'Fastify docs',
+    description: '',
+    settings: {},
+    createdAt: at,
+    updatedAt: at,
+  });
   const sourceId = newId();
   await store.knowledge.sources.insert({
-    id: sourceId, chatbotId, accountId, type: 'files', key: '', name: 'fastify docs', config: {}, credentials: null, status: 'ready',
-    lastError: null, lastSyncAt: null, syncIntervalMinutes: null, nextSyncAt: null, createdAt: at, updatedAt: at,
+    id: sourceId,
+    chatbotId,
+    accountId,
+    type: 'files',
+    key: '',
+    name: 'fastify docs',
+    config: {},
+    credentials: null,
+    status: 'ready',
+    lastError: null,
+    lastSyncAt: null,
+    syncIntervalMinutes: null,
+    nextSyncAt: null,
+    createdAt: at,
+    updatedAt: at,
   });
 
   const byDocument = new Map<string, string>();
   let total = 0;
   for (const file of corpusFiles()) {
     const url = `https://fastify.dev/docs/latest/${file.replace(/\.md$/, '/')}`;
-    const doc = await extract({ bytes: readFileSync(join(DOCS, file)), kind: 'markdown', filename: file.split('/').pop(), url });
+    const doc = await extract({
+      bytes: readFileSync(join(DOCS, file)),
+      kind: 'markdown',
+      filename: file.split('/').pop(),
+      url,
+    });
     const title = (doc.title || file).slice(0, 500);
     const chunks: ChunkInput[] = chunkDocument(doc).map((c) => ({
       index: c.index,
@@ -103,8 +148,20 @@ export async function ingest(store: Store): Promise<{ chatbotId: string; byDocum
     const id = newId();
     await store.transaction(async (s) => {
       await s.knowledge.documents.insert({
-        id, chatbotId, sourceId, key: url, url, title, kind: doc.kind, status: 'indexed', contentHash: null,
-        chars: doc.sections.reduce((n, s) => n + s.text.length, 0), chunkCount: chunks.length, error: null, createdAt: at, updatedAt: at,
+        id,
+        chatbotId,
+        sourceId,
+        key: url,
+        url,
+        title,
+        kind: doc.kind,
+        status: 'indexed',
+        contentHash: null,
+        chars: doc.sections.reduce((n, s) => n + s.text.length, 0),
+        chunkCount: chunks.length,
+        error: null,
+        createdAt: at,
+        updatedAt: at,
       });
       await s.knowledge.chunks.replace(id, chatbotId, chunks);
     });
@@ -153,24 +210,27 @@ export async function evaluate(database: DatabaseHandle, dialect: DialectName): 
   };
 }
 
-
 const pct = (x: number) => x.toFixed(3);
 
 function report(score: RetrievalScore) {
-  const goal = score.dialect === 'sqlite' ? `  (goal hit@3 >= ${GOAL_HIT3}: ${score.hit3 >= GOAL_HIT3 ? 'met' : 'NOT met'})` : '';
+  const goal =
+    score.dialect === 'sqlite' ? `  (goal hit@3 >= ${GOAL_HIT3}: ${score.hit3 >= GOAL_HIT3 ? 'met' : 'NOT met'})` : '';
   console.log(
     `${score.dialect.padEnd(9)} hit@1 ${pct(score.hit1)}  hit@3 ${pct(score.hit3)}  MRR@10 ${pct(score.mrr10)}  strict hit@3 ${pct(score.strictHit3)}` +
       `  | ${score.questions} questions, ${score.documents} documents, ${score.chunks} chunks, ${score.msPerQuery.toFixed(1)} ms/query${goal}`,
   );
   if (process.env.RETRIEVAL_VERBOSE) {
-    for (const m of score.misses) console.log(`   miss: ${m.q}\n         expected ${m.expected}; top 3: ${m.got.join(', ') || '(nothing)'}`);
+    for (const m of score.misses)
+      console.log(`   miss: ${m.q}\n         expected ${m.expected}; top 3: ${m.got.join(', ') || '(nothing)'}`);
   } else if (score.misses.length) {
     console.log(`          ${score.misses.length} misses at 3 (RETRIEVAL_VERBOSE=1 lists them)`);
   }
 }
 
 export async function run(): Promise<RetrievalScore[]> {
-  console.log(`lexical retrieval over fastify's docs (${corpusFiles().length} Markdown files), ${loadQuestions().length} questions`);
+  console.log(
+    `lexical retrieval over fastify's docs (${corpusFiles().length} Markdown files), ${loadQuestions().length} questions`,
+  );
   const scores: RetrievalScore[] = [];
   const sqlite = await withSqlite(evaluate);
   report(sqlite);

@@ -32,7 +32,11 @@ function timed(command: string, args: string[], dataDir: string): Promise<number
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env: { ...env(dataDir), LOG_LEVEL: 'silent' }, stdio: 'ignore' });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(performance.now() - started)
+        : reject(new Error(`${command} ${args.join(' ')} exited ${code}`)),
+    );
   });
 }
 
@@ -51,7 +55,10 @@ async function toHealth(command: string, args: string[]): Promise<number> {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${command} exited ${child.exitCode}`);
       if (port) {
-        const ok = await fetch(`http://127.0.0.1:${port}/api/v2/health`).then((r) => r.status === 200, () => false);
+        const ok = await fetch(`http://127.0.0.1:${port}/api/v2/health`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
         if (ok) return performance.now() - started;
       }
       await new Promise((r) => setTimeout(r, 5));
@@ -74,7 +81,10 @@ async function sample(runs: number, one: () => Promise<number>) {
 const ms = (n: number) => `${Math.round(n)} ms`.padStart(8);
 
 export async function run() {
-  const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) throw new Error('the server build failed');
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-cli-'));
   try {
@@ -82,25 +92,45 @@ export async function run() {
     const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
     const cli = {
       'node -e 0 (baseline)': await sample(RUNS, () => timed(process.execPath, ['-e', '0'], dataDir)),
-      'node dist/server/cli.js': await sample(RUNS, () => timed(process.execPath, ['dist/server/cli.js', 'accounts', 'list'], dataDir)),
-      'parley (bin, hashbang)': await sample(RUNS, () => timed(join(ROOT, 'dist', 'server', 'cli.js'), ['accounts', 'list'], dataDir)),
-      'npm run --silent cli --': await sample(RUNS, () => timed('npm', ['run', '--silent', 'cli', '--', 'accounts', 'list'], dataDir)),
-      'tsx server/cli.ts (before)': await sample(RUNS, () => timed(tsx, ['server/cli.ts', 'accounts', 'list'], dataDir)),
+      'node dist/server/cli.js': await sample(RUNS, () =>
+        timed(process.execPath, ['dist/server/cli.js', 'accounts', 'list'], dataDir),
+      ),
+      'parley (bin, hashbang)': await sample(RUNS, () =>
+        timed(join(ROOT, 'dist', 'server', 'cli.js'), ['accounts', 'list'], dataDir),
+      ),
+      'npm run --silent cli --': await sample(RUNS, () =>
+        timed('npm', ['run', '--silent', 'cli', '--', 'accounts', 'list'], dataDir),
+      ),
+      'tsx server/cli.ts (before)': await sample(RUNS, () =>
+        timed(tsx, ['server/cli.ts', 'accounts', 'list'], dataDir),
+      ),
     };
     console.log(`CLI \`accounts list\`, spawn to exit, median (min) of ${RUNS}:`);
-    for (const [name, t] of Object.entries(cli)) console.log(`  ${name.padEnd(30)}${ms(t.median)} (${Math.round(t.min)})`);
+    for (const [name, t] of Object.entries(cli))
+      console.log(`  ${name.padEnd(30)}${ms(t.median)} (${Math.round(t.min)})`);
     const compiled = cli['node dist/server/cli.js'].median;
-    console.log(`  compiled / tsx: ${(compiled / cli['tsx server/cli.ts (before)'].median).toFixed(2)}; npm's own share: ${ms(cli['npm run --silent cli --'].median - compiled).trim()}`);
+    console.log(
+      `  compiled / tsx: ${(compiled / cli['tsx server/cli.ts (before)'].median).toFixed(2)}; npm's own share: ${ms(cli['npm run --silent cli --'].median - compiled).trim()}`,
+    );
     const prestart = await sample(RUNS, () => timed(process.execPath, ['scripts/prestart.mjs'], dataDir));
-    console.log(`npm start's check that nothing needs building (scripts/prestart.mjs), median (min) of ${RUNS}: ${ms(prestart.median).trim()} (${Math.round(prestart.min)})`);
+    console.log(
+      `npm start's check that nothing needs building (scripts/prestart.mjs), median (min) of ${RUNS}: ${ms(prestart.median).trim()} (${Math.round(prestart.min)})`,
+    );
 
     const server = {
-      'node dist/server/main.js': await sample(SERVER_RUNS, () => toHealth(process.execPath, ['--enable-source-maps', 'dist/server/main.js'])),
+      'node dist/server/main.js': await sample(SERVER_RUNS, () =>
+        toHealth(process.execPath, ['--enable-source-maps', 'dist/server/main.js']),
+      ),
       'tsx server/main.ts (before)': await sample(SERVER_RUNS, () => toHealth(tsx, ['server/main.ts'])),
     };
-    console.log(`Server, spawn to the first 200 from /api/v2/health on an empty database, median (min) of ${SERVER_RUNS}:`);
-    for (const [name, t] of Object.entries(server)) console.log(`  ${name.padEnd(30)}${ms(t.median)} (${Math.round(t.min)})`);
-    console.log(`  compiled / tsx: ${(server['node dist/server/main.js'].median / server['tsx server/main.ts (before)'].median).toFixed(2)}`);
+    console.log(
+      `Server, spawn to the first 200 from /api/v2/health on an empty database, median (min) of ${SERVER_RUNS}:`,
+    );
+    for (const [name, t] of Object.entries(server))
+      console.log(`  ${name.padEnd(30)}${ms(t.median)} (${Math.round(t.min)})`);
+    console.log(
+      `  compiled / tsx: ${(server['node dist/server/main.js'].median / server['tsx server/main.ts (before)'].median).toFixed(2)}`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -19,7 +19,9 @@ const CONCURRENT = Number(process.env.BENCH_UPLOADS ?? 10);
 
 /** A multipart body of one text file of `bytes`, produced 64 KB at a time. */
 function body(boundary: string, bytes: number): { stream: Readable; length: number } {
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const line = Buffer.from('Parley stores uploads on disk while they arrive and checks their size as they stream.\n');
   const chunk = Buffer.alloc(64 * 1024);
@@ -51,7 +53,17 @@ function upload(port: number, path: string, token: string): Promise<number> {
   const { stream, length } = body(boundary, FILE_BYTES);
   return new Promise((resolve, reject) => {
     const req = request(
-      { port, host: '127.0.0.1', method: 'POST', path, headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length } },
+      {
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': length,
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -84,7 +96,14 @@ export async function run() {
 }
 
 async function measure(dialect: 'sqlite' | 'postgres') {
-  const t = await buildTestApp({ dialect, env: { FILE_MAX_BYTES: String(FILE_BYTES + MB), UPLOAD_MAX_TOTAL_BYTES: String(FILE_BYTES + 2 * MB), UPLOADS_PER_ACCOUNT: String(CONCURRENT) } });
+  const t = await buildTestApp({
+    dialect,
+    env: {
+      FILE_MAX_BYTES: String(FILE_BYTES + MB),
+      UPLOAD_MAX_TOTAL_BYTES: String(FILE_BYTES + 2 * MB),
+      UPLOADS_PER_ACCOUNT: String(CONCURRENT),
+    },
+  });
   try {
     await t.app.queue.stop();
     const { token } = await t.token();
@@ -96,13 +115,17 @@ async function measure(dialect: 'sqlite' | 'postgres') {
     await upload(port, path, token);
     const statuses: number[] = [];
     const one = await peakGrowth(async () => statuses.push(await upload(port, path, token)));
-    const ten = await peakGrowth(async () => statuses.push(...(await Promise.all(Array.from({ length: CONCURRENT }, () => upload(port, path, token))))));
+    const ten = await peakGrowth(async () =>
+      statuses.push(...(await Promise.all(Array.from({ length: CONCURRENT }, () => upload(port, path, token))))),
+    );
     if (statuses.some((s) => s !== 202)) throw new Error(`an upload failed: ${statuses.join(', ')}`);
     console.log(`-- ${dialect}`);
     console.log(`file size                       ${(FILE_BYTES / MB).toFixed(0)} MB`);
     console.log(`peak RSS growth, 1 upload        ${one.toFixed(1)} MB`);
     console.log(`peak RSS growth, ${CONCURRENT} at once     ${ten.toFixed(1)} MB`);
-    console.log(`ratio (${CONCURRENT} at once / 1)          ${(ten / Math.max(one, 0.1)).toFixed(2)}  (${CONCURRENT} would mean memory grows with each upload)`);
+    console.log(
+      `ratio (${CONCURRENT} at once / 1)          ${(ten / Math.max(one, 0.1)).toFixed(2)}  (${CONCURRENT} would mean memory grows with each upload)`,
+    );
     console.log(`peak RSS, whole process          ${(process.memoryUsage.rss() / MB).toFixed(0)} MB after the run`);
   } finally {
     await t.close();

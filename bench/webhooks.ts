@@ -35,7 +35,10 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 };
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 async function chatbot(t: TestApp, token: string, webhooks: Record<string, unknown> | null) {
   const id = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Bench' })).body.data.chatbot.id as string;
@@ -46,20 +49,37 @@ async function chatbot(t: TestApp, token: string, webhooks: Record<string, unkno
 async function deliveriesPerSecond(t: TestApp, token: string, receiver: WebhookReceiver) {
   console.log(`\n1. ${DELIVERIES} deliveries to one local HTTPS target [load ${load()}]`);
   const id = await chatbot(t, token, { messagesWebhookUrl: `${receiver.url}/bench` });
-  const bodies = Array.from({ length: DELIVERIES }, (_, i) => ({ event: 'ADD_MESSAGE', data: { chatbotId: id, threadId: 'bench', answer: `reply ${i}`, question: null } }));
+  const bodies = Array.from({ length: DELIVERIES }, (_, i) => ({
+    event: 'ADD_MESSAGE',
+    data: { chatbotId: id, threadId: 'bench', answer: `reply ${i}`, question: null },
+  }));
   // Baseline: the same signed POSTs straight through a guarded client, 4 at a time, no database.
-  const client = new GuardedHttpClient({ allowPrivate: false, isAllowedAddress: addressRangeMatcher(['127.0.0.0/8']), extraCaCertificates: [receiver.ca] });
+  const client = new GuardedHttpClient({
+    allowPrivate: false,
+    isAllowedAddress: addressRangeMatcher(['127.0.0.0/8']),
+    extraCaCertificates: [receiver.ca],
+  });
   const post = client.fetchWith({ timeoutMs: 5000, maxBytes: 65536, maxRedirects: 0 });
   const secret = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    while (next < bodies.length) {
-      const body = JSON.stringify(bodies[next++]);
-      const res = await post(`${receiver.url}/baseline`, { method: 'POST', body, redirect: 'manual', headers: { 'content-type': 'application/json', ...signDelivery(`msg_${newId()}`, Math.floor(Date.now() / 1000), body, [secret]) } });
-      await res.arrayBuffer();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < bodies.length) {
+        const body = JSON.stringify(bodies[next++]);
+        const res = await post(`${receiver.url}/baseline`, {
+          method: 'POST',
+          body,
+          redirect: 'manual',
+          headers: {
+            'content-type': 'application/json',
+            ...signDelivery(`msg_${newId()}`, Math.floor(Date.now() / 1000), body, [secret]),
+          },
+        });
+        await res.arrayBuffer();
+      }
+    }),
+  );
   const baseline = DELIVERIES / ((performance.now() - started) / 1000);
   await client.close();
 
@@ -68,17 +88,36 @@ async function deliveriesPerSecond(t: TestApp, token: string, receiver: WebhookR
   const before = receiver.received.length;
   const at = new Date().toISOString();
   await store.transaction(async (s) => {
-    for (const body of bodies) await s.webhooks.deliveries.insert({
-      id: `msg_${newId()}`, chatbotId: id, conversationId: null, event: 'message', variant: 'A', targetUrl: `${receiver.url}/bench`, targetSource: 'event', sealedToken: null,
-      body: JSON.stringify(body), status: 'pending', attempts: 0, totalAttempts: 0, nextAttemptAt: at, leaseUntil: null, lastStatus: null, lastError: null, lastAttemptAt: null,
-      deliveredAt: null, createdAt: at, updatedAt: at,
-    });
+    for (const body of bodies)
+      await s.webhooks.deliveries.insert({
+        id: `msg_${newId()}`,
+        chatbotId: id,
+        conversationId: null,
+        event: 'message',
+        variant: 'A',
+        targetUrl: `${receiver.url}/bench`,
+        targetSource: 'event',
+        sealedToken: null,
+        body: JSON.stringify(body),
+        status: 'pending',
+        attempts: 0,
+        totalAttempts: 0,
+        nextAttemptAt: at,
+        leaseUntil: null,
+        lastStatus: null,
+        lastError: null,
+        lastAttemptAt: null,
+        deliveredAt: null,
+        createdAt: at,
+        updatedAt: at,
+      });
   });
   const t0 = performance.now();
   outbox.nudge();
   await receiver.waitFor((all) => all.length - before >= DELIVERIES, 600_000);
   const outboxRate = DELIVERIES / ((performance.now() - t0) / 1000);
-  while ((await store.webhooks.deliveries.countByStatus(id)).delivered < DELIVERIES) await new Promise((r) => setTimeout(r, 20));
+  while ((await store.webhooks.deliveries.countByStatus(id)).delivered < DELIVERIES)
+    await new Promise((r) => setTimeout(r, 20));
   console.log(`target                                   deliveries/s`);
   console.log(`direct signed POSTs (baseline)           ${baseline.toFixed(0).padStart(12)}`);
   console.log(`outbox -> dispatcher -> receiver         ${outboxRate.toFixed(0).padStart(12)}`);
@@ -86,17 +125,29 @@ async function deliveriesPerSecond(t: TestApp, token: string, receiver: WebhookR
 }
 
 async function addedLatency(t: TestApp, token: string, receiver: WebhookReceiver) {
-  console.log(`\n2. ${REPLIES} team replies with a Messages webhook, alternating with the same call on a chatbot without webhooks [load ${load()}]`);
-  const withHooks = await chatbot(t, token, { messagesWebhookUrl: `${receiver.url}/latency`, messagesWebhookToken: 'bench-token' });
+  console.log(
+    `\n2. ${REPLIES} team replies with a Messages webhook, alternating with the same call on a chatbot without webhooks [load ${load()}]`,
+  );
+  const withHooks = await chatbot(t, token, {
+    messagesWebhookUrl: `${receiver.url}/latency`,
+    messagesWebhookToken: 'bench-token',
+  });
   const without = await chatbot(t, token, null);
   const threads: Record<string, string> = {};
   for (const id of [withHooks, without]) {
-    threads[id] = (await t.call('POST', `/api/v2/chatbots/${id}/conversations`, token, {})).body.data.conversation.threadId;
+    threads[id] = (
+      await t.call('POST', `/api/v2/chatbots/${id}/conversations`, token, {})
+    ).body.data.conversation.threadId;
     await t.call('POST', `/api/v2/chatbots/${id}/conversations/${threads[id]}/take-over`, token);
   }
   const reply = async (id: string, i: number) => {
     const start = performance.now();
-    const res = await t.app.inject({ method: 'POST', url: `/api/v2/chatbots/${id}/conversations/${threads[id]}/replies`, headers: { authorization: `Bearer ${token}` }, payload: { message: `reply ${i}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v2/chatbots/${id}/conversations/${threads[id]}/replies`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { message: `reply ${i}` },
+    });
     if (res.statusCode !== 201) throw new Error(`reply: ${res.statusCode} ${res.body.slice(0, 200)}`);
     return performance.now() - start;
   };
@@ -116,11 +167,14 @@ async function addedLatency(t: TestApp, token: string, receiver: WebhookReceiver
       on.push(await reply(withHooks, i));
     }
   }
-  const row = (name: string, xs: number[]) => `${name.padEnd(40)} ${percentile(xs, 50).toFixed(2).padStart(8)} ${percentile(xs, 99).toFixed(2).padStart(8)}`;
+  const row = (name: string, xs: number[]) =>
+    `${name.padEnd(40)} ${percentile(xs, 50).toFixed(2).padStart(8)} ${percentile(xs, 99).toFixed(2).padStart(8)}`;
   console.log(`call                                     p50 ms   p99 ms`);
   console.log(row('POST .../replies, webhooks off', off));
   console.log(row('POST .../replies, Messages webhook on', on));
-  console.log(`ratio (on / off)                         ${(percentile(on, 50) / percentile(off, 50)).toFixed(2).padStart(8)} ${(percentile(on, 99) / percentile(off, 99)).toFixed(2).padStart(8)}`);
+  console.log(
+    `ratio (on / off)                         ${(percentile(on, 50) / percentile(off, 50)).toFixed(2).padStart(8)} ${(percentile(on, 99) / percentile(off, 99)).toFixed(2).padStart(8)}`,
+  );
 }
 
 export async function run() {

@@ -24,7 +24,11 @@ const kb = (n: number) => (n / 1024).toFixed(1);
 
 function sizes(path: string) {
   const bytes = readFileSync(path);
-  return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length };
+  return {
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -57,8 +61,12 @@ async function timeTo(page: Page, url: string, visible: string, drawn?: string):
   await page.addInitScript(`(() => {
     const check = () => { if (${visible}) { window.__visibleAt = performance.now(); console.debug('${SEEN}'); } else requestAnimationFrame(check); };
     requestAnimationFrame(check);
-    ${drawn ? `const seen = new MutationObserver(() => { if (document.querySelector('${drawn}')) { window.__drawnAt = performance.now(); seen.disconnect(); } });
-    seen.observe(document, { childList: true, subtree: true });` : ''}
+    ${
+      drawn
+        ? `const seen = new MutationObserver(() => { if (document.querySelector('${drawn}')) { window.__drawnAt = performance.now(); seen.disconnect(); } });
+    seen.observe(document, { childList: true, subtree: true });`
+        : ''
+    }
   })()`);
   const seen = page.waitForEvent('console', { predicate: (m) => m.text() === SEEN, timeout: 30_000 });
   seen.catch(() => {}); // awaited below; a failed goto must not leave it unhandled
@@ -77,7 +85,12 @@ export async function run() {
   if (widgetIsStale()) await buildWidget();
   const flowise = createRequire(import.meta.url).resolve('flowise-embed/dist/web.js');
   console.log('\nBytes (KB: raw / gzip / brotli)');
-  const ours = [join(WIDGET_DIST, 'widget.js'), ...readdirSync(join(WIDGET_DIST, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join(WIDGET_DIST, 'chunks', f))];
+  const ours = [
+    join(WIDGET_DIST, 'widget.js'),
+    ...readdirSync(join(WIDGET_DIST, 'chunks'))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => join(WIDGET_DIST, 'chunks', f)),
+  ];
   let toChat = 0;
   for (const path of ours) {
     const s = sizes(path);
@@ -86,20 +99,32 @@ export async function run() {
     console.log(`  ${name.padEnd(28)} ${kb(s.raw).padStart(7)} ${kb(s.gzip).padStart(7)} ${kb(s.brotli).padStart(7)}`);
   }
   const f = sizes(flowise);
-  console.log(`  ${'flowise-embed dist/web.js'.padEnd(28)} ${kb(f.raw).padStart(7)} ${kb(f.gzip).padStart(7)} ${kb(f.brotli).padStart(7)}`);
+  console.log(
+    `  ${'flowise-embed dist/web.js'.padEnd(28)} ${kb(f.raw).padStart(7)} ${kb(f.gzip).padStart(7)} ${kb(f.brotli).padStart(7)}`,
+  );
   console.log(`  Parley to chat (widget.js + app chunk), brotli: ${kb(toChat)} KB`);
 
   const app = await startLiveApp();
   const chatbotId = await chatbotWithKnowledge(app);
-  const page = (body: string) => `<!doctype html><html><head><meta charset="utf-8"><title>bench</title></head><body><h1>Shop</h1>${body}</body></html>`;
+  const page = (body: string) =>
+    `<!doctype html><html><head><meta charset="utf-8"><title>bench</title></head><body><h1>Shop</h1>${body}</body></html>`;
   const flowiseJs = readFileSync(flowise);
   // The snippet as the playground (demo/) gives it to a site owner: with the bubble's look.
   const bubble = encodeBubble((await app.call('GET', `/api/widget/${chatbotId}/config`)).body.data);
-  if (!bubble) throw new Error('the bench chatbot\'s look cannot be carried by the snippet');
+  if (!bubble) throw new Error("the bench chatbot's look cannot be carried by the snippet");
   const site = createServer((req, res) => {
-    if (req.url === '/parley') res.writeHead(200, { 'content-type': 'text/html' }).end(page(embedSnippet(app.url, chatbotId, bubble)));
-    else if (req.url === '/flowise') res.writeHead(200, { 'content-type': 'text/html' }).end(page(`<script type="module">import Chatbot from '/web.js'; Chatbot.init({ chatflowid: 'bench', apiHost: '${app.url}' });</script>`));
-    else if (req.url === '/web.js') res.writeHead(200, { 'content-type': 'text/javascript', 'content-encoding': 'identity' }).end(flowiseJs);
+    if (req.url === '/parley')
+      res.writeHead(200, { 'content-type': 'text/html' }).end(page(embedSnippet(app.url, chatbotId, bubble)));
+    else if (req.url === '/flowise')
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          page(
+            `<script type="module">import Chatbot from '/web.js'; Chatbot.init({ chatflowid: 'bench', apiHost: '${app.url}' });</script>`,
+          ),
+        );
+    else if (req.url === '/web.js')
+      res.writeHead(200, { 'content-type': 'text/javascript', 'content-encoding': 'identity' }).end(flowiseJs);
     else res.writeHead(404).end();
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
@@ -113,14 +138,22 @@ export async function run() {
       for (const name of i % 2 ? ['flowise', 'parley'] : ['parley', 'flowise']) {
         // A fresh context per page: a first visit has no cache, no storage and no connection
         // open to either server (a pooled connection would hide a handshake from one side).
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', reducedMotion: 'reduce' });
+        const context = await browser.newContext({
+          viewport: { width: 1280, height: 800 },
+          colorScheme: 'light',
+          reducedMotion: 'reduce',
+        });
         const p = await context.newPage();
         timings[name].push(
-          await timeTo(p, `${origin}/${name}`, name === 'parley'
-            ? "document.querySelector('[data-parley]')?.shadowRoot?.querySelector('.bubble')?.getBoundingClientRect().width"
-            : "document.querySelector('flowise-chatbot')?.shadowRoot?.querySelector('button')?.getBoundingClientRect().width",
+          await timeTo(
+            p,
+            `${origin}/${name}`,
+            name === 'parley'
+              ? "document.querySelector('[data-parley]')?.shadowRoot?.querySelector('.bubble')?.getBoundingClientRect().width"
+              : "document.querySelector('flowise-chatbot')?.shadowRoot?.querySelector('button')?.getBoundingClientRect().width",
             // Parley's bubble is in the document (drawn, no frame yet) as soon as its host is.
-            name === 'parley' ? '[data-parley]' : undefined),
+            name === 'parley' ? '[data-parley]' : undefined,
+          ),
         );
         if (name === 'parley') {
           await p.locator('[data-parley] .bubble').click();
@@ -144,15 +177,34 @@ export async function run() {
   // Where the milliseconds go: the median of each step's duration within a run (medians of
   // starts and ends taken separately would mix runs).
   const step = (name: string, marks: Array<(t: Timing) => number | undefined>) =>
-    marks.slice(1).map((mark, i) => median(timings[name].map((t) => (mark(t) ?? NaN) - (marks[i](t) ?? NaN))).toFixed(0));
+    marks
+      .slice(1)
+      .map((mark, i) => median(timings[name].map((t) => (mark(t) ?? NaN) - (marks[i](t) ?? NaN))).toFixed(0));
   const req = (request: string, end: 0 | 1) => (t: Timing) => t.requests[request]?.[end];
   // The snippet carries the look: the bubble is drawn as widget.js runs; the settings confirm it after.
-  const ps = step('parley', [() => 0, req('widget.js', 0), req('widget.js', 1), (t) => t.drawn ?? undefined, (t) => t.bubble, req('settings', 1)]);
+  const ps = step('parley', [
+    () => 0,
+    req('widget.js', 0),
+    req('widget.js', 1),
+    (t) => t.drawn ?? undefined,
+    (t) => t.bubble,
+    req('settings', 1),
+  ]);
   const fs = step('flowise', [() => 0, req('web.js', 0), req('web.js', 1), (t) => t.bubble]);
-  console.log(`\nTime from navigation (median of ${RUNS}, each a first visit in a fresh browser context, same local page)`);
-  console.log(`  bubble visible: Parley ${pb.toFixed(0)} ms, flowise-embed ${fb.toFixed(0)} ms, ratio ${(pb / fb).toFixed(2)} (goal <= 0.33)`);
-  console.log(`  page parsed (domInteractive, median): Parley's page ${median(timings.parley.map((t) => t.parsed)).toFixed(0)} ms, flowise-embed's ${median(timings.flowise.map((t) => t.parsed)).toFixed(0)} ms`);
-  console.log(`  Parley steps (median ms): page to widget.js request ${ps[0]}, widget.js ${ps[1]}, until drawn ${ps[2]} (script waits and runs), until the bubble's frame ${ps[3]}; the settings arrive ${ps[4]} ms after the frame`);
-  console.log(`  flowise-embed steps (median ms): page to web.js request ${fs[0]}, web.js ${fs[1]}, until the bubble's frame ${fs[2]} (parse and run)`);
+  console.log(
+    `\nTime from navigation (median of ${RUNS}, each a first visit in a fresh browser context, same local page)`,
+  );
+  console.log(
+    `  bubble visible: Parley ${pb.toFixed(0)} ms, flowise-embed ${fb.toFixed(0)} ms, ratio ${(pb / fb).toFixed(2)} (goal <= 0.33)`,
+  );
+  console.log(
+    `  page parsed (domInteractive, median): Parley's page ${median(timings.parley.map((t) => t.parsed)).toFixed(0)} ms, flowise-embed's ${median(timings.flowise.map((t) => t.parsed)).toFixed(0)} ms`,
+  );
+  console.log(
+    `  Parley steps (median ms): page to widget.js request ${ps[0]}, widget.js ${ps[1]}, until drawn ${ps[2]} (script waits and runs), until the bubble's frame ${ps[3]}; the settings arrive ${ps[4]} ms after the frame`,
+  );
+  console.log(
+    `  flowise-embed steps (median ms): page to web.js request ${fs[0]}, web.js ${fs[1]}, until the bubble's frame ${fs[2]} (parse and run)`,
+  );
   console.log(`  Parley first answer rendered (navigation, click, type, answer): ${median(answer).toFixed(0)} ms`);
 }

@@ -9,10 +9,24 @@ import type { Thread, ThreadMessage } from '../shared/conversations.js';
 import type { TeamFrame } from '../shared/protocol.js';
 import type { Api } from './api.js';
 
-type Row = Pick<Thread, 'threadId' | 'chatUser' | 'mode' | 'status' | 'escalated' | 'agentId' | 'startedAt' | 'lastMessageAt' | 'lastMessage' | 'messageCount' | 'totalMessagesRead'>;
+type Row = Pick<
+  Thread,
+  | 'threadId'
+  | 'chatUser'
+  | 'mode'
+  | 'status'
+  | 'escalated'
+  | 'agentId'
+  | 'startedAt'
+  | 'lastMessageAt'
+  | 'lastMessage'
+  | 'messageCount'
+  | 'totalMessagesRead'
+>;
 
 /** Who the visitor is, as far as they told: name, else e-mail, else "Visitor" and a short id to tell them apart. */
-export const visitorLabel = (r: Pick<Row, 'threadId' | 'chatUser'>) => r.chatUser?.name?.trim() || r.chatUser?.email || `Visitor ${r.threadId.slice(0, 6)}`;
+export const visitorLabel = (r: Pick<Row, 'threadId' | 'chatUser'>) =>
+  r.chatUser?.name?.trim() || r.chatUser?.email || `Visitor ${r.threadId.slice(0, 6)}`;
 
 const AUTHOR: Record<ThreadMessage['author'], string> = { visitor: '', ai: 'AI: ', agent: 'Team: ', system: '' };
 
@@ -44,7 +58,8 @@ function when(iso: string, now = Date.now()): string {
   const minutes = Math.round((now - at.getTime()) / 60_000);
   if (minutes < 1) return 'now';
   if (minutes < 60) return `${minutes} min`;
-  if (at.toDateString() === new Date(now).toDateString()) return at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (at.toDateString() === new Date(now).toDateString())
+    return at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   return at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 }
 
@@ -63,7 +78,8 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
   const [me, setMe] = useState<{ id: string; name: string | null } | null>(null);
   const [names, setNames] = useState<Map<string, string | null>>(new Map());
   const [myName, setMyName] = useState('');
-  const nameOf = (userId: string | null | undefined) => (userId && (userId === me?.id ? me.name : names.get(userId))) || TEAM;
+  const nameOf = (userId: string | null | undefined) =>
+    (userId && (userId === me?.id ? me.name : names.get(userId))) || TEAM;
 
   // One list read at a time: changes heard meanwhile make one more read after it, not one each
   // (a busy chatbot rings many times a second).
@@ -76,7 +92,10 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
     }
     const read = client
       .call('GET', `/chatbots/${chatbotId}/conversations?limit=50`)
-      .then((d) => setRows([...d.conversations].sort(latestFirst)), (e) => setError(e.message))
+      .then(
+        (d) => setRows([...d.conversations].sort(latestFirst)),
+        (e) => setError(e.message),
+      )
       .finally(() => {
         reading.current = null;
         if (stale.current) {
@@ -94,16 +113,21 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
   const markRead = (id: string, count: number) => {
     if ((marked.current.get(id) ?? -1) >= count) return refresh();
     marked.current.set(id, count);
-    return client.call('PATCH', `/chatbots/${chatbotId}/conversations/${id}`, { totalMessagesRead: count }).then(refresh, refresh);
+    return client
+      .call('PATCH', `/chatbots/${chatbotId}/conversations/${id}`, { totalMessagesRead: count })
+      .then(refresh, refresh);
   };
   // A conversation's messages are shown only while it is the one open: a slow answer for another
   // must never show under this one (a reply would go astray).
   const load = (id: string) =>
-    client.call('GET', `/chatbots/${chatbotId}/conversations/${id}/messages?limit=500`).then((d) => {
-      if (openRef.current !== id) return;
-      setMessages(d.messages);
-      void markRead(id, d.messages.length);
-    }, (e) => setError(e.message));
+    client.call('GET', `/chatbots/${chatbotId}/conversations/${id}/messages?limit=500`).then(
+      (d) => {
+        if (openRef.current !== id) return;
+        setMessages(d.messages);
+        void markRead(id, d.messages.length);
+      },
+      (e) => setError(e.message),
+    );
   const choose = (id: string) => {
     openRef.current = id;
     setOpen(id);
@@ -119,13 +143,18 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
     // A dropped stream reconnects (backing off to 15 s); what changed meanwhile is read again
     // through the API. A refused token (4001) is said, not retried.
     const connect = () => {
-      ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api/v2/stream`, ['parley.v1', `parley.token.${client.token}`]);
+      ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api/v2/stream`, [
+        'parley.v1',
+        `parley.token.${client.token}`,
+      ]);
       ws.onopen = () => ws!.send(JSON.stringify({ type: 'hello', v: 1 }));
       ws.onclose = (e) => {
         if (stopped) return;
         if (e.code === 4001) {
           setLive('stopped');
-          setError(`Live updates refused: ${e.reason || 'the token is not valid for the stream (it needs conversations:read)'}`);
+          setError(
+            `Live updates refused: ${e.reason || 'the token is not valid for the stream (it needs conversations:read)'}`,
+          );
           return;
         }
         setLive('reconnecting');
@@ -150,12 +179,19 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
     };
     void refresh();
     connect();
-    client.call('GET', '/me').then((d) => {
-      setMe({ id: d.user.id, name: d.user.name });
-      setMyName(d.user.name ?? '');
-    }, () => {});
+    client.call('GET', '/me').then(
+      (d) => {
+        setMe({ id: d.user.id, name: d.user.name });
+        setMyName(d.user.name ?? '');
+      },
+      () => {},
+    );
     // Without members:read the others show as the team; this token's own name still shows.
-    client.call('GET', `/chatbots/${chatbotId}/members`).then((d: { members: Array<{ userId: string; name: string | null }> }) => setNames(new Map(d.members.map((m) => [m.userId, m.name]))), () => {});
+    client.call('GET', `/chatbots/${chatbotId}/members`).then(
+      (d: { members: Array<{ userId: string; name: string | null }> }) =>
+        setNames(new Map(d.members.map((m) => [m.userId, m.name]))),
+      () => {},
+    );
     return () => {
       stopped = true;
       clearTimeout(retry);
@@ -201,13 +237,22 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
       >
         <label>
           Your name, as visitors see it
-          <input value={myName} maxLength={80} placeholder={TEAM} onInput={(e) => setMyName((e.target as HTMLInputElement).value)} />
+          <input
+            value={myName}
+            maxLength={80}
+            placeholder={TEAM}
+            onInput={(e) => setMyName((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit" disabled={!me || myName.trim() === (me.name ?? '')}>
           Save name
         </button>
       </form>
-      {error && <p class="warn" role="alert">{error}</p>}
+      {error && (
+        <p class="warn" role="alert">
+          {error}
+        </p>
+      )}
       <div class="console-grid">
         <ul class="threads" aria-label="Conversations">
           {rows.map((r) => {
@@ -215,12 +260,29 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
             const last = r.lastMessage;
             return (
               <li key={r.threadId}>
-                <button type="button" class={unread ? 'unread' : undefined} data-thread-id={r.threadId} aria-pressed={r.threadId === open} onClick={() => choose(r.threadId)}>
+                <button
+                  type="button"
+                  class={unread ? 'unread' : undefined}
+                  data-thread-id={r.threadId}
+                  aria-pressed={r.threadId === open}
+                  onClick={() => choose(r.threadId)}
+                >
                   <span class="row-top">
                     <bdi class="who">{visitorLabel(r)}</bdi>
-                    {(r.lastMessageAt ?? r.startedAt) && <time dateTime={r.lastMessageAt ?? r.startedAt}>{when(r.lastMessageAt ?? r.startedAt)}</time>}
+                    {(r.lastMessageAt ?? r.startedAt) && (
+                      <time dateTime={r.lastMessageAt ?? r.startedAt}>{when(r.lastMessageAt ?? r.startedAt)}</time>
+                    )}
                   </span>
-                  <span class="preview">{last ? <>{AUTHOR[last.author]}<bdi>{last.text}</bdi></> : 'No messages yet'}</span>
+                  <span class="preview">
+                    {last ? (
+                      <>
+                        {AUTHOR[last.author]}
+                        <bdi>{last.text}</bdi>
+                      </>
+                    ) : (
+                      'No messages yet'
+                    )}
+                  </span>
                   <span class="badges">
                     {unread && <span class="badge unread-badge">{r.messageCount - r.totalMessagesRead} new</span>}
                     {conditions(r).map(([kind, label]) => (
@@ -236,20 +298,43 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
         {open && (
           <div class="thread">
             <div class="thread-head">
-              <b><bdi>{current ? visitorLabel(current) : ''}</bdi></b>
+              <b>
+                <bdi>{current ? visitorLabel(current) : ''}</bdi>
+              </b>
               {current?.chatUser?.name && current.chatUser.email && <span class="email">{current.chatUser.email}</span>}
               {current && conditions(current).map(([kind, label]) => <span class={`badge ${kind}`}>{label}</span>)}
-              {current?.mode === 'AGENT' && current.status === 'OPEN' && <span class="by">by <bdi>{nameOf(current.agentId)}</bdi></span>}
+              {current?.mode === 'AGENT' && current.status === 'OPEN' && (
+                <span class="by">
+                  by <bdi>{nameOf(current.agentId)}</bdi>
+                </span>
+              )}
             </div>
             <div class="actions">
-              <button type="button" disabled={!can?.takeOver} onClick={() => act('/take-over')}>Take over</button>
-              <button type="button" disabled={!can?.handBack} onClick={() => act('/switch-to-ai')}>Hand back to AI</button>
-              <button type="button" disabled={!can?.resolve} onClick={() => act('', { status: 'RESOLVED' }, 'PATCH')}>Resolve</button>
+              <button type="button" disabled={!can?.takeOver} onClick={() => act('/take-over')}>
+                Take over
+              </button>
+              <button type="button" disabled={!can?.handBack} onClick={() => act('/switch-to-ai')}>
+                Hand back to AI
+              </button>
+              <button type="button" disabled={!can?.resolve} onClick={() => act('', { status: 'RESOLVED' }, 'PATCH')}>
+                Resolve
+              </button>
             </div>
             <ol class="log">
               {messages.map((m) => (
                 <li key={m.id} class={`from-${m.author}`}>
-                  <b>{m.author === 'visitor' ? (current ? visitorLabel(current) : 'Visitor') : m.author === 'ai' ? 'AI' : m.author === 'agent' ? nameOf(m.agent?.id) : 'System'}</b> {m.text}
+                  <b>
+                    {m.author === 'visitor'
+                      ? current
+                        ? visitorLabel(current)
+                        : 'Visitor'
+                      : m.author === 'ai'
+                        ? 'AI'
+                        : m.author === 'agent'
+                          ? nameOf(m.agent?.id)
+                          : 'System'}
+                  </b>{' '}
+                  {m.text}
                 </li>
               ))}
             </ol>
@@ -260,8 +345,16 @@ export function Console({ client, chatbotId }: { client: Api; chatbotId: string 
                 void act('/replies', { message: reply }).then(() => setReply(''));
               }}
             >
-              <input aria-label="Reply" value={reply} disabled={!can?.reply} onInput={(e) => setReply((e.target as HTMLInputElement).value)} placeholder={can?.reply === false ? 'Resolved: reopen it to reply' : `Reply as ${nameOf(me?.id)}`} />
-              <button type="submit" disabled={!can?.reply}>Send</button>
+              <input
+                aria-label="Reply"
+                value={reply}
+                disabled={!can?.reply}
+                onInput={(e) => setReply((e.target as HTMLInputElement).value)}
+                placeholder={can?.reply === false ? 'Resolved: reopen it to reply' : `Reply as ${nameOf(me?.id)}`}
+              />
+              <button type="submit" disabled={!can?.reply}>
+                Send
+              </button>
             </form>
           </div>
         )}

@@ -44,12 +44,17 @@ export type Preview = (config: WidgetConfig | null) => void;
 
 /** Settings as the widget config reads them: an emptied field is null, as Apply saves it. */
 const asSaved = (settings: Record<string, any>) =>
-  Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, v === '' && APPEARANCE.some((f) => f.key === k) ? null : v]));
+  Object.fromEntries(
+    Object.entries(settings).map(([k, v]) => [k, v === '' && APPEARANCE.some((f) => f.key === k) ? null : v]),
+  );
 
 export function Playground({ client, chatbotId, preview }: { client: Api; chatbotId: string; preview: Preview }) {
   const [chatbot, setChatbot] = useState<{ title: string; settings: Record<string, any> } | null>(null);
   const [settings, setSettings] = useState<Record<string, any> | null>(null);
-  const [prompts, setPrompts] = useState<{ starters: WidgetPrompt[]; followUps: WidgetPrompt[] }>({ starters: [], followUps: [] });
+  const [prompts, setPrompts] = useState<{ starters: WidgetPrompt[]; followUps: WidgetPrompt[] }>({
+    starters: [],
+    followUps: [],
+  });
   const [status, setStatus] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => {
@@ -61,7 +66,12 @@ export function Playground({ client, chatbotId, preview }: { client: Api; chatbo
       (e) => setStatus(String(e.message)),
     );
     // Starters and follow-ups as visitors get them (the preview changes only settings).
-    fetch(`/api/widget/${chatbotId}/config`).then((r) => r.json()).then((e) => e.ok && setPrompts({ starters: e.data.starters, followUps: e.data.followUps }), () => {});
+    fetch(`/api/widget/${chatbotId}/config`)
+      .then((r) => r.json())
+      .then(
+        (e) => e.ok && setPrompts({ starters: e.data.starters, followUps: e.data.followUps }),
+        () => {},
+      );
     return () => clearTimeout(timer.current);
   }, [chatbotId]);
   if (!settings || !chatbot) return <p>{status || 'Loading settings…'}</p>;
@@ -69,7 +79,17 @@ export function Playground({ client, chatbotId, preview }: { client: Api; chatbo
   const show = (next: Record<string, any>) => {
     clearTimeout(timer.current);
     // Typing redraws once it pauses, not at every key.
-    timer.current = setTimeout(() => preview(widgetConfig({ id: chatbotId, title: chatbot.title, settings: asSaved(next) }, prompts.starters, prompts.followUps)), 250);
+    timer.current = setTimeout(
+      () =>
+        preview(
+          widgetConfig(
+            { id: chatbotId, title: chatbot.title, settings: asSaved(next) },
+            prompts.starters,
+            prompts.followUps,
+          ),
+        ),
+      250,
+    );
   };
   const set = (key: string, value: unknown) => {
     const next = { ...settings, [key]: value };
@@ -88,10 +108,15 @@ export function Playground({ client, chatbotId, preview }: { client: Api; chatbo
   const apply = async () => {
     clearTimeout(timer.current);
     setStatus('Saving…');
-    const appearance = Object.fromEntries(APPEARANCE.map((f) => [f.key, settings[f.key] === '' ? null : settings[f.key]]));
+    const appearance = Object.fromEntries(
+      APPEARANCE.map((f) => [f.key, settings[f.key] === '' ? null : settings[f.key]]),
+    );
     const clean = Object.fromEntries(Object.entries(loc).filter(([, v]) => v !== null && v !== ''));
     try {
-      const saved = await client.call('PATCH', `/chatbots/${chatbotId}/settings`, { appearance, localization: { localization: Object.keys(clean).length ? clean : null } });
+      const saved = await client.call('PATCH', `/chatbots/${chatbotId}/settings`, {
+        appearance,
+        localization: { localization: Object.keys(clean).length ? clean : null },
+      });
       setChatbot(saved.chatbot);
       setSettings(saved.chatbot.settings);
       setStatus('Saved');
@@ -114,10 +139,16 @@ export function Playground({ client, chatbotId, preview }: { client: Api; chatbo
           <label>
             {f.key}
             {f.kind === 'bool' ? (
-              <input type="checkbox" checked={!!settings[f.key]} onChange={(e) => set(f.key, (e.target as HTMLInputElement).checked)} />
+              <input
+                type="checkbox"
+                checked={!!settings[f.key]}
+                onChange={(e) => set(f.key, (e.target as HTMLInputElement).checked)}
+              />
             ) : f.kind === 'select' ? (
               <select value={settings[f.key] ?? ''} onChange={(e) => set(f.key, (e.target as HTMLSelectElement).value)}>
-                {f.options!.map((o) => <option value={o}>{o}</option>)}
+                {f.options!.map((o) => (
+                  <option value={o}>{o}</option>
+                ))}
               </select>
             ) : (
               <input
@@ -134,19 +165,29 @@ export function Playground({ client, chatbotId, preview }: { client: Api; chatbo
       </div>
       {ratio < 4.5 && (
         <p class="warn" role="alert">
-          Brand colour and text colour contrast is {ratio.toFixed(2)}:1, below 4.5:1: the header and your visitors' messages will be hard to read.
+          Brand colour and text colour contrast is {ratio.toFixed(2)}:1, below 4.5:1: the header and your visitors'
+          messages will be hard to read.
         </p>
       )}
       <h2>Localization</h2>
       <label>
         locale
-        <select value={loc.locale ?? ''} onChange={(e) => setLoc('locale', null, (e.target as HTMLSelectElement).value)}>
-          {LOCALES.map((l) => <option value={l}>{l || '(English)'}</option>)}
+        <select
+          value={loc.locale ?? ''}
+          onChange={(e) => setLoc('locale', null, (e.target as HTMLSelectElement).value)}
+        >
+          {LOCALES.map((l) => (
+            <option value={l}>{l || '(English)'}</option>
+          ))}
         </select>
       </label>
       <label>
         learnMore
-        <input value={loc.learnMore ?? ''} placeholder={en.learnMore} onInput={(e) => setLoc('learnMore', null, (e.target as HTMLInputElement).value)} />
+        <input
+          value={loc.learnMore ?? ''}
+          placeholder={en.learnMore}
+          onInput={(e) => setLoc('learnMore', null, (e.target as HTMLInputElement).value)}
+        />
       </label>
       {GROUPS.map((group) => (
         <details>
@@ -155,7 +196,11 @@ export function Playground({ client, chatbotId, preview }: { client: Api; chatbo
             {Object.entries(en[group]).map(([key, text]) => (
               <label>
                 {key}
-                <input value={loc[group]?.[key] ?? ''} placeholder={text} onInput={(e) => setLoc(group, key, (e.target as HTMLInputElement).value)} />
+                <input
+                  value={loc[group]?.[key] ?? ''}
+                  placeholder={text}
+                  onInput={(e) => setLoc(group, key, (e.target as HTMLInputElement).value)}
+                />
               </label>
             ))}
           </div>
@@ -168,7 +213,12 @@ export function Playground({ client, chatbotId, preview }: { client: Api; chatbo
         <button type="button" onClick={reset} disabled={!changed}>
           Reset
         </button>
-        <span role="status">{status || (changed ? 'Unsaved changes: the preview shows them; Apply saves them to the chatbot' : 'The preview shows the saved settings')}</span>
+        <span role="status">
+          {status ||
+            (changed
+              ? 'Unsaved changes: the preview shows them; Apply saves them to the chatbot'
+              : 'The preview shows the saved settings')}
+        </span>
       </p>
     </section>
   );

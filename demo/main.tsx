@@ -43,7 +43,10 @@ function Demo() {
     loadWidget(id);
     fetch(`/api/widget/${encodeURIComponent(id)}/config`, { cache: 'no-cache' })
       .then((r) => r.json())
-      .then((e) => setBubble(e.ok ? encodeBubble(e.data) : null), () => setBubble(null));
+      .then(
+        (e) => setBubble(e.ok ? encodeBubble(e.data) : null),
+        () => setBubble(null),
+      );
   };
   const choose = (id: string) => {
     widgetOpen = false;
@@ -73,17 +76,28 @@ function Demo() {
         <form onSubmit={connect}>
           <label>
             API token (v2, settings and conversations scopes; kept in this tab only)
-            <input type="password" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} required />
+            <input
+              type="password"
+              value={token}
+              onInput={(e) => setToken((e.target as HTMLInputElement).value)}
+              required
+            />
           </label>
           <button type="submit">Connect</button>
-          {error && <p class="warn" role="alert">{error}</p>}
+          {error && (
+            <p class="warn" role="alert">
+              {error}
+            </p>
+          )}
         </form>
       ) : (
         <>
           <label>
             Chatbot{' '}
             <select value={chatbotId ?? ''} onChange={(e) => choose((e.target as HTMLSelectElement).value)}>
-              {bots.map((b) => <option value={b.id}>{b.title}</option>)}
+              {bots.map((b) => (
+                <option value={b.id}>{b.title}</option>
+              ))}
             </select>
           </label>
           {chatbotId && (
@@ -93,7 +107,11 @@ function Demo() {
               <button type="button" onClick={() => navigator.clipboard?.writeText(snippet)}>
                 Copy
               </button>
-              <Playground client={client} chatbotId={chatbotId} preview={(config) => (config ? loadWidget(chatbotId, config) : saved(chatbotId))} />
+              <Playground
+                client={client}
+                chatbotId={chatbotId}
+                preview={(config) => (config ? loadWidget(chatbotId, config) : saved(chatbotId))}
+              />
               <Console key={chatbotId} client={client} chatbotId={chatbotId} />
             </>
           )}

@@ -15,13 +15,27 @@ const account = await app.services.accounts.resolve(undefined);
 const owner = await app.services.store.users.owner(account.id);
 const { token } = await app.services.tokens.create(owner!, { access: 'full', name: 'demo playground' } as never);
 const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-  const res = await app.inject({ method, url: `/api/v2${url}`, headers: { authorization: `Bearer ${token}` }, ...(body ? { payload: body as object } : {}) });
+  const res = await app.inject({
+    method,
+    url: `/api/v2${url}`,
+    headers: { authorization: `Bearer ${token}` },
+    ...(body ? { payload: body as object } : {}),
+  });
   return res.json().data;
 };
-const existing = (await call('GET', '/chatbots?limit=100')).chatbots.find((b: { title: string }) => b.title === 'Garden Supply Co.');
+const existing = (await call('GET', '/chatbots?limit=100')).chatbots.find(
+  (b: { title: string }) => b.title === 'Garden Supply Co.',
+);
 let chatbotId: string = existing?.id;
 if (!chatbotId) {
-  chatbotId = (await call('POST', '/chatbots', { title: 'Garden Supply Co.', settings: { appearance: { welcomeMessage: 'Hi! Ask me about delivery, returns or watering.', brandColor: '#2e7d32' } } })).chatbot.id;
+  chatbotId = (
+    await call('POST', '/chatbots', {
+      title: 'Garden Supply Co.',
+      settings: {
+        appearance: { welcomeMessage: 'Hi! Ask me about delivery, returns or watering.', brandColor: '#2e7d32' },
+      },
+    })
+  ).chatbot.id;
   await call('POST', `/chatbots/${chatbotId}/knowledge/text`, { title: 'Help centre', text: SAMPLE });
   for (const [title, description] of STARTERS) {
     await call('POST', `/chatbots/${chatbotId}/starters`, { title, description });

@@ -33,7 +33,9 @@ function pathLoaded() {
     const text = readFileSync(file, 'utf8');
     const others = text.replace(PATH_LOADED, '').match(/import\.meta\.url/g);
     if (others && !ALLOWED_META.has(relative(ROOT, file))) {
-      throw new Error(`${relative(ROOT, file)}: import.meta.url would point into dist/server/ once bundled; find project files from PROJECT_ROOT (server/paths.ts)`);
+      throw new Error(
+        `${relative(ROOT, file)}: import.meta.url would point into dist/server/ once bundled; find project files from PROJECT_ROOT (server/paths.ts)`,
+      );
     }
     for (const [, rel] of text.matchAll(PATH_LOADED)) {
       const target = join(dirname(file), rel);
@@ -54,7 +56,8 @@ const thirdPartyImports = {
   name: 'third-party-dynamic-imports',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.kind !== 'dynamic-import' || !args.importer.includes('/node_modules/') || args.pluginData === 'inner') return undefined;
+      if (args.kind !== 'dynamic-import' || !args.importer.includes('/node_modules/') || args.pluginData === 'inner')
+        return undefined;
       const there = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'inner' });
       const here = await b.resolve(args.path, { kind: args.kind, resolveDir: ROOT, pluginData: 'inner' });
       return !there.errors.length && there.path === here.path ? { path: args.path, external: true } : undefined;
@@ -86,7 +89,9 @@ await build({
   target: 'node20',
   external: EXTERNAL,
   // CommonJS dependencies call require() for Node's own modules; an ES module has none.
-  banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);",
+  },
   plugins: [thirdPartyImports],
   sourcemap: true,
   sourcesContent: false,

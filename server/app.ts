@@ -58,7 +58,13 @@ const ROUTER = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSe
 function validators() {
   // multipleOfPrecision: 0.29 / 0.01 is 28.999999999999996 in floating point; without it a
   // `multipleOf: 0.01` (temperature) refuses most valid two-decimal values.
-  const common = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, multipleOfPrecision: 9 } as const;
+  const common = {
+    allErrors: true,
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+    multipleOfPrecision: 9,
+  } as const;
   const body = new Ajv({ ...common, coerceTypes: false });
   const query = new Ajv({ ...common, coerceTypes: 'array' });
   addFormats.default(body);
@@ -83,7 +89,10 @@ export async function registerCore(app: FastifyInstance, config: Config, options
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const schemas = lazySchemas();
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
     // One line per request instead of fastify's two.
     logController: new RequestLog(),
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
@@ -124,7 +133,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Many clients send `Content-Type: application/json` on every call; a GET or DELETE without
     // a body is not an empty JSON document.
     const h = request.headers;
-    if (BODYLESS.has(request.method) && !h['transfer-encoding'] && (h['content-length'] === undefined || h['content-length'] === '0')) {
+    if (
+      BODYLESS.has(request.method) &&
+      !h['transfer-encoding'] &&
+      (h['content-length'] === undefined || h['content-length'] === '0')
+    ) {
       delete h['content-type'];
     }
     done();

@@ -79,7 +79,11 @@ const COMMANDS: Record<string, 'read' | 'write'> = {
 /** `/abs/data/parley.db (DATA_DIR ./data of /abs)`: where the SQLite file is and why there. */
 function whereSqlite(path: string): string {
   const dataDir = process.env.DATA_DIR;
-  const why = process.env.DATABASE_URL ? 'DATABASE_URL' : dataDir ? `DATA_DIR=${dataDir}` : `DATA_DIR unset: ./data of ${process.cwd()}`;
+  const why = process.env.DATABASE_URL
+    ? 'DATABASE_URL'
+    : dataDir
+      ? `DATA_DIR=${dataDir}`
+      : `DATA_DIR unset: ./data of ${process.cwd()}`;
   return `${path} (${why})`;
 }
 
@@ -97,10 +101,17 @@ const count = (name: string, v: string | undefined): number | undefined => {
   if (!/^\d+$/.test(v)) throw new UsageError(`--${name} takes a whole number of 0 or more, not "${v}"`);
   return Number(v);
 };
-const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+const list = (v: string | undefined) =>
+  v === undefined
+    ? undefined
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 const amount = (v: string): number => {
   const n = Number(v.trim());
-  if (!/^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(v) || !Number.isFinite(n)) throw new UsageError(`--amount takes a number such as 12.50, not "${v}"`);
+  if (!/^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(v) || !Number.isFinite(n))
+    throw new UsageError(`--amount takes a number such as 12.50, not "${v}"`);
   return n;
 };
 
@@ -160,7 +171,12 @@ async function run(argv: string[]): Promise<number> {
   }
   const needsSub = ['accounts', 'tokens', 'legacy-keys', 'plan', 'invoices', 'users'].includes(command);
   const args = needsSub ? rest : [sub, ...rest].filter((a) => a !== undefined);
-  const { values, positionals } = parseArgs({ args: joinOptionValues(args), allowPositionals: true, strict: true, options: OPTIONS });
+  const { values, positionals } = parseArgs({
+    args: joinOptionValues(args),
+    allowPositionals: true,
+    strict: true,
+    options: OPTIONS,
+  });
   // The client side: these talk to a running server over HTTP, never to a database.
   if (CLIENT_COMMANDS.includes(command)) return clientCommand(command, values);
 
@@ -182,7 +198,9 @@ async function run(argv: string[]): Promise<number> {
   let closeCore = async () => {};
   try {
     // Progress on stderr, so --json output stays one document.
-    const applied = await prepareDatabase(database, config.ownerEmail, (name) => process.stderr.write(`applying migration ${name}\n`));
+    const applied = await prepareDatabase(database, config.ownerEmail, (name) =>
+      process.stderr.write(`applying migration ${name}\n`),
+    );
     // The services without HTTP and without background work.
     const core = Fastify({ logger: false });
     await registerCore(core, config, { database, backgroundJobs: false });
@@ -192,27 +210,46 @@ async function run(argv: string[]): Promise<number> {
     const out = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json) : text);
     switch (key) {
       case 'migrate':
-        console.log(applied.length ? `Applied to ${databaseLabel(config)}: ${applied.join(', ')}` : `The database (${databaseLabel(config)}) is up to date`);
+        console.log(
+          applied.length
+            ? `Applied to ${databaseLabel(config)}: ${applied.join(', ')}`
+            : `The database (${databaseLabel(config)}) is up to date`,
+        );
         return 0;
       case 'accounts create': {
         if (!values.email) throw new UsageError('accounts create needs --email');
         const { account, owner } = await services.accounts.create(values.email, values.name);
-        out({ id: account.id, name: account.name, ownerId: owner.id, ownerEmail: owner.email }, `Created account ${account.id} (owner ${owner.email})`);
+        out(
+          { id: account.id, name: account.name, ownerId: owner.id, ownerEmail: owner.email },
+          `Created account ${account.id} (owner ${owner.email})`,
+        );
         return 0;
       }
       case 'accounts list': {
         const accounts = await services.accounts.list();
         if (values.json) console.log(JSON.stringify(accounts));
-        else console.log(table(['ID', 'NAME', 'PLAN', 'ACTIVE', 'CREATED'], accounts.map((a) => [a.id, a.name, a.plan.name, a.plan.active ? 'on' : 'off', a.createdAt])));
+        else
+          console.log(
+            table(
+              ['ID', 'NAME', 'PLAN', 'ACTIVE', 'CREATED'],
+              accounts.map((a) => [a.id, a.name, a.plan.name, a.plan.active ? 'on' : 'off', a.createdAt]),
+            ),
+          );
         return 0;
       }
       case 'tokens create': {
         const access = values.access as TokenAccess | undefined;
-        if (!access || !TOKEN_ACCESS.includes(access)) throw new UsageError('tokens create needs --access full, standard or custom');
+        if (!access || !TOKEN_ACCESS.includes(access))
+          throw new UsageError('tokens create needs --access full, standard or custom');
         if (access === 'custom' && !values.scopes) throw new UsageError('--access custom needs --scopes a,b');
         const account = await services.accounts.resolve(values.account);
-        const owner = values.user ? await services.store.users.byEmail(account.id, values.user) : await services.store.users.owner(account.id);
-        if (!owner) throw new Failure(values.user ? `no user ${values.user} in account ${account.id}` : `account ${account.id} has no owner`);
+        const owner = values.user
+          ? await services.store.users.byEmail(account.id, values.user)
+          : await services.store.users.owner(account.id);
+        if (!owner)
+          throw new Failure(
+            values.user ? `no user ${values.user} in account ${account.id}` : `account ${account.id} has no owner`,
+          );
         const created = await services.tokens.create(owner, {
           access,
           name: values.name,
@@ -229,7 +266,13 @@ async function run(argv: string[]): Promise<number> {
         const account = values.account ? await services.accounts.resolve(values.account) : null;
         const tokens = await services.tokens.listAll(account?.id ?? null);
         if (values.json) console.log(JSON.stringify(tokens));
-        else console.log(table(['ID', 'ACCESS', 'STATUS', 'LAST USED', 'NAME'], tokens.map((t) => [t.id, t.access, t.revokedAt ? 'revoked' : 'active', t.lastUsedAt ?? 'never', t.name])));
+        else
+          console.log(
+            table(
+              ['ID', 'ACCESS', 'STATUS', 'LAST USED', 'NAME'],
+              tokens.map((t) => [t.id, t.access, t.revokedAt ? 'revoked' : 'active', t.lastUsedAt ?? 'never', t.name]),
+            ),
+          );
         return 0;
       }
       case 'tokens revoke': {
@@ -247,7 +290,10 @@ async function run(argv: string[]): Promise<number> {
         const owner = await services.store.users.owner(account.id);
         if (!owner) throw new Failure(`account ${account.id} has no owner`);
         const key = await services.tokens.createLegacyKey(owner);
-        out({ token: key.token, id: key.id, accountId: account.id }, `${key.token}\n\nLegacy v0 key ${key.id}. Copy it now: it is not shown again.`);
+        out(
+          { token: key.token, id: key.id, accountId: account.id },
+          `${key.token}\n\nLegacy v0 key ${key.id}. Copy it now: it is not shown again.`,
+        );
         return 0;
       }
       case 'plan show': {
@@ -256,16 +302,19 @@ async function run(argv: string[]): Promise<number> {
         const yes = (b: boolean) => (b ? 'on' : 'off');
         out(
           { accountId: account.id, ...p },
-          table(['SETTING', 'VALUE'], [
-            ['account', `${account.id} (${account.name})`],
-            ['name', p.name],
-            ['max-chatbots', String(p.maxChatbots)],
-            ['max-pages', String(p.maxPages)],
-            ['webhooks', yes(p.webhooks)],
-            ['analytics', yes(p.analytics)],
-            ['branding-removal', yes(p.brandingRemoval)],
-            ['active', yes(p.active)],
-          ]),
+          table(
+            ['SETTING', 'VALUE'],
+            [
+              ['account', `${account.id} (${account.name})`],
+              ['name', p.name],
+              ['max-chatbots', String(p.maxChatbots)],
+              ['max-pages', String(p.maxPages)],
+              ['webhooks', yes(p.webhooks)],
+              ['analytics', yes(p.analytics)],
+              ['branding-removal', yes(p.brandingRemoval)],
+              ['active', yes(p.active)],
+            ],
+          ),
         );
         return 0;
       }
@@ -287,7 +336,8 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'invoices record': {
-        if (!values.name || !values.amount || !values.currency) throw new UsageError('invoices record needs --name, --amount and --currency');
+        if (!values.name || !values.amount || !values.currency)
+          throw new UsageError('invoices record needs --name, --amount and --currency');
         amount(values.amount);
         const account = await services.accounts.resolve(values.account);
         const invoice = await services.billing.record(account.id, {
@@ -307,7 +357,10 @@ async function run(argv: string[]): Promise<number> {
         if (!user) throw new Failure(`no user ${values.email} in account ${account.id}`);
         const password = await readPassword();
         await services.signIn.setPassword(user, password);
-        out({ userId: user.id, email: user.email, accountId: account.id }, `Password set for ${user.email}: sign in at ${config.siteUrl}/device`);
+        out(
+          { userId: user.id, email: user.email, accountId: account.id },
+          `Password set for ${user.email}: sign in at ${config.siteUrl}/device`,
+        );
         return 0;
       }
       default:
@@ -321,11 +374,15 @@ async function run(argv: string[]): Promise<number> {
 
 const CLIENT_COMMANDS = ['login', 'whoami', 'logout'];
 
-async function clientCommand(command: string, values: { server?: string; scopes?: string; chatbots?: string; json?: boolean }): Promise<number> {
+async function clientCommand(
+  command: string,
+  values: { server?: string; scopes?: string; chatbots?: string; json?: boolean },
+): Promise<number> {
   const { configDir, extraCaCertificates } = loadClientConfig();
   http(extraCaCertificates);
   if (command === 'login') {
-    if (!values.server) throw new UsageError('login needs --server URL (the site address, e.g. https://chat.example.com)');
+    if (!values.server)
+      throw new UsageError('login needs --server URL (the site address, e.g. https://chat.example.com)');
     const server = serverUrl(values.server);
     const { hostname, protocol } = new URL(server);
     if (protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(hostname)) {
@@ -342,7 +399,12 @@ async function clientCommand(command: string, values: { server?: string; scopes?
             `The code expires in ${Math.round(p.expiresIn / 60)} minutes. Waiting for approval...`,
         ),
     });
-    const file = saveCredentials(configDir, { server, accessToken: granted.accessToken, scope: granted.scope, savedAt: new Date().toISOString() });
+    const file = saveCredentials(configDir, {
+      server,
+      accessToken: granted.accessToken,
+      scope: granted.scope,
+      savedAt: new Date().toISOString(),
+    });
     console.log(`Signed in to ${server}. The token is stored in ${file}.`);
     return 0;
   }
@@ -363,7 +425,10 @@ async function clientCommand(command: string, values: { server?: string; scopes?
     }
     const d = me.body.data;
     if (values.json) console.log(JSON.stringify({ server: stored.server, ...d }));
-    else console.log(`${d.user.email} (${d.user.role}) in account ${d.account.name} (${d.account.id}) at ${stored.server}\nToken ${d.token.id}: ${d.scopes.join(' ')}${d.chatbotIds ? `\nChatbots: ${d.chatbotIds.join(', ')}` : ''}`);
+    else
+      console.log(
+        `${d.user.email} (${d.user.role}) in account ${d.account.name} (${d.account.id}) at ${stored.server}\nToken ${d.token.id}: ${d.scopes.join(' ')}${d.chatbotIds ? `\nChatbots: ${d.chatbotIds.join(', ')}` : ''}`,
+      );
     return 0;
   }
   // logout: revoked at the server first; the file goes only once the token is dead.
@@ -424,7 +489,9 @@ run(process.argv.slice(2)).then(
       process.exit(1);
     }
     if (err instanceof AppError) {
-      const details = Array.isArray(err.extra.details) ? ` (${err.extra.details.map((d: { path: unknown[]; message: string }) => `${d.path.join('.')} ${d.message}`).join('; ')})` : '';
+      const details = Array.isArray(err.extra.details)
+        ? ` (${err.extra.details.map((d: { path: unknown[]; message: string }) => `${d.path.join('.')} ${d.message}`).join('; ')})`
+        : '';
       console.error(`Error: ${err.message}${details}`);
       process.exit(1);
     }

@@ -48,7 +48,13 @@ export interface Config {
   /** Time one file or page may take to extract in its worker before the worker is stopped. */
   extractTimeoutMs: number;
   crawl: { maxPages: number; maxDepth: number; minDelayMs: number };
-  queue: { concurrency: number; accountConcurrency: number; chatbotConcurrency: number; leaseMs: number; pollMs: number };
+  queue: {
+    concurrency: number;
+    accountConcurrency: number;
+    chatbotConcurrency: number;
+    leaseMs: number;
+    pollMs: number;
+  };
   /** Where YouTube watch pages are read from (a stand-in in tests). */
   youtubeBaseUrl: string;
   /** An OpenAI-compatible endpoint; null when none is configured (the built-in, offline mode). */
@@ -104,7 +110,9 @@ function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
   if (raw) {
     if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');
     if (raw.length >= 32) return Buffer.from(raw, 'utf8').subarray(0, 64);
-    throw new ConfigError('SECRET_KEY must be 64 hex characters or at least 32 characters; generate one with `openssl rand -hex 32`');
+    throw new ConfigError(
+      'SECRET_KEY must be 64 hex characters or at least 32 characters; generate one with `openssl rand -hex 32`',
+    );
   }
   const file = join(dataDir, 'secret.key');
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
@@ -118,7 +126,9 @@ function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
  * Where the database is (DATA_DIR, DATABASE_URL), read without touching the disk: the CLI asks
  * before a read command, so a command run in the wrong folder creates nothing there.
  */
-export function databaseLocation(env: NodeJS.ProcessEnv = process.env): Pick<Config, 'dataDir' | 'databaseUrl' | 'sqlitePath'> {
+export function databaseLocation(
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<Config, 'dataDir' | 'databaseUrl' | 'sqlitePath'> {
   const dataDir = resolve(env.DATA_DIR || './data');
   const dbUrl = env.DATABASE_URL || '';
   let databaseUrl: string | null = null;
@@ -142,7 +152,9 @@ function privateFetch(env: NodeJS.ProcessEnv): Pick<Config, 'allowPrivateFetch' 
     const { all, ranges } = parsePrivateFetch(env.ALLOW_PRIVATE_FETCH);
     return { allowPrivateFetch: all, privateFetchRanges: ranges };
   } catch (err) {
-    throw new ConfigError(`ALLOW_PRIVATE_FETCH must be 1, 0 or a comma-separated list of address ranges: ${(err as Error).message}`);
+    throw new ConfigError(
+      `ALLOW_PRIVATE_FETCH must be 1, 0 or a comma-separated list of address ranges: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -178,16 +190,23 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 function ownerEmail(env: NodeJS.ProcessEnv): string {
   const raw = env.OWNER_EMAIL || 'owner@parley.local';
-  if (!EMAIL.test(raw)) throw new ConfigError(`OWNER_EMAIL must be an e-mail address such as you@example.com; got "${raw}"`);
+  if (!EMAIL.test(raw))
+    throw new ConfigError(`OWNER_EMAIL must be an e-mail address such as you@example.com; got "${raw}"`);
   return raw;
 }
 
 function mailConfig(env: NodeJS.ProcessEnv, siteUrl: string, dataDir: string): Config['mail'] {
   const smtpUrl = env.SMTP_URL || null;
   if (smtpUrl && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
-    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587');
+    throw new ConfigError(
+      'SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587',
+    );
   }
-  return { smtpUrl, from: env.MAIL_FROM || `Parley <no-reply@${new URL(siteUrl).hostname}>`, folder: join(dataDir, 'mail') };
+  return {
+    smtpUrl,
+    from: env.MAIL_FROM || `Parley <no-reply@${new URL(siteUrl).hostname}>`,
+    folder: join(dataDir, 'mail'),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -198,7 +217,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   try {
     site = new URL(rawSite);
   } catch {
-    throw new ConfigError(`SITE_URL must be an absolute http(s) URL such as https://chat.example.com; got "${rawSite}"`);
+    throw new ConfigError(
+      `SITE_URL must be an absolute http(s) URL such as https://chat.example.com; got "${rawSite}"`,
+    );
   }
   if (site.protocol !== 'http:' && site.protocol !== 'https:') {
     throw new ConfigError(`SITE_URL must start with http:// or https://; got "${rawSite}"`);
@@ -206,7 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const siteUrl = rawSite.replace(/\/+$/, '');
   const { dataDir, databaseUrl, sqlitePath } = databaseLocation(env);
   const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}"`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}"`);
   return {
     port,
     host,
@@ -245,7 +267,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     youtubeBaseUrl: httpUrl(env, 'YOUTUBE_BASE_URL', 'https://www.youtube.com'),
     openai: openaiConfig(env),
     answers: {
-      models: { 'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1', 'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini' },
+      models: {
+        'gpt-4.1': env.OPENAI_MODEL_GPT_4_1 || 'gpt-4.1',
+        'gpt-4.1-mini': env.OPENAI_MODEL_GPT_4_1_MINI || 'gpt-4.1-mini',
+      },
       timeoutMs: integer(env, 'ANSWER_TIMEOUT_MS', 30_000, 100, 600_000),
     },
     redisUrl: redisUrl(env),
@@ -285,7 +310,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * kept (the XDG base directory rule: a relative XDG_CONFIG_HOME is ignored) and extra CAs for
  * a server behind a private CA. They need no server configuration.
  */
-export function loadClientConfig(env: NodeJS.ProcessEnv = process.env): { configDir: string; extraCaCertificates: string[] } {
+export function loadClientConfig(env: NodeJS.ProcessEnv = process.env): {
+  configDir: string;
+  extraCaCertificates: string[];
+} {
   const xdg = env.XDG_CONFIG_HOME;
   const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.config');
   return { configDir: join(base, 'parley'), extraCaCertificates: extraCa(env) };

@@ -8,7 +8,11 @@ import type { DatabaseHandle } from './storage/dialects/index.js';
 import { createStore } from './storage/store.js';
 
 /** Returns the migrations it applied; `onMigration` hears each one as it starts. */
-export async function prepareDatabase(database: DatabaseHandle, ownerEmail: string, onMigration?: (name: string) => void): Promise<string[]> {
+export async function prepareDatabase(
+  database: DatabaseHandle,
+  ownerEmail: string,
+  onMigration?: (name: string) => void,
+): Promise<string[]> {
   const applied = await database.migrate(onMigration);
   await new AccountsService(createStore(database.db)).bootstrap(ownerEmail);
   return applied;

@@ -46,7 +46,9 @@ export async function serve(options: ServeOptions = {}): Promise<{ app: FastifyI
     database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
     app = await buildApp(config, { database });
     const log = app.log;
-    await prepareDatabase(database, config.ownerEmail, (name) => log.info({ migration: name }, `applying migration ${name}`));
+    await prepareDatabase(database, config.ownerEmail, (name) =>
+      log.info({ migration: name }, `applying migration ${name}`),
+    );
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     // Jobs the queue claimed while getting ready go back before the process ends.
@@ -57,7 +59,9 @@ export async function serve(options: ServeOptions = {}): Promise<{ app: FastifyI
   const ready = app;
   const db = database;
   if (!config.databaseUrl && !rankExtension.loaded) {
-    ready.log.warn(`SQLite search ranks with FTS5's bm25(): nearly the same results, slower on large indexes (${rankExtension.reason})`);
+    ready.log.warn(
+      `SQLite search ranks with FTS5's bm25(): nearly the same results, slower on large indexes (${rankExtension.reason})`,
+    );
   }
   let closing = false;
   close = (signal: string) => {

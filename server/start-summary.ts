@@ -30,7 +30,9 @@ export function startSummary(config: Config): StartSummary {
   const answerer = config.openai
     ? `language model at ${config.openai.baseUrl} (${config.answers.models['gpt-4.1-mini']} for gpt-4.1-mini, ${config.answers.models['gpt-4.1']} for gpt-4.1)`
     : 'built-in offline answerer (no OPENAI_API_KEY or OPENAI_BASE_URL)';
-  const embeddings = config.openai?.embeddingModel ? `on (${config.openai.embeddingModel}, hybrid with full-text)` : 'off (full-text search only)';
+  const embeddings = config.openai?.embeddingModel
+    ? `on (${config.openai.embeddingModel}, hybrid with full-text)`
+    : 'off (full-text search only)';
   const privateFetch = config.allowPrivateFetch
     ? 'every loopback and private address (ALLOW_PRIVATE_FETCH=1)'
     : config.privateFetchRanges.length

@@ -27,7 +27,11 @@ function where(url: string): string {
 }
 
 /** `command`: what the operator ran, for the advice on a busy port (`PORT=3001 npm start`). */
-export function startupFailure(error: unknown, config?: Pick<Config, 'port' | 'host' | 'databaseUrl' | 'sqlitePath' | 'dataDir'>, command = 'npm start'): string {
+export function startupFailure(
+  error: unknown,
+  config?: Pick<Config, 'port' | 'host' | 'databaseUrl' | 'sqlitePath' | 'dataDir'>,
+  command = 'npm start',
+): string {
   const err = (error ?? {}) as SystemError;
   // Connecting to "localhost" tries ::1 and 127.0.0.1; node reports both in an AggregateError.
   const code = err.code ?? err.errors?.[0]?.code;
@@ -35,19 +39,31 @@ export function startupFailure(error: unknown, config?: Pick<Config, 'port' | 'h
   if (err.syscall === 'listen' || (err.syscall === 'getaddrinfo' && config && err.hostname === config.host)) {
     const port = err.port ?? config?.port;
     const host = config?.host ?? err.address;
-    if (code === 'EADDRINUSE') return `Port ${port} is already in use on ${host} (another Parley or another program): stop it or pick another port, e.g. PORT=${Number(port) + 1} ${command}`;
-    if (code === 'EACCES') return `Not allowed to listen on port ${port}: ports below 1024 need privileges; choose PORT 1024 or above`;
-    if (code === 'EADDRNOTAVAIL') return `HOST "${host}" is not an address of this machine: use 0.0.0.0 (every interface), 127.0.0.1 or one of its addresses`;
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `HOST "${host}" does not resolve to an address: use 0.0.0.0 (every interface), 127.0.0.1 or a name that resolves`;
+    if (code === 'EADDRINUSE')
+      return `Port ${port} is already in use on ${host} (another Parley or another program): stop it or pick another port, e.g. PORT=${Number(port) + 1} ${command}`;
+    if (code === 'EACCES')
+      return `Not allowed to listen on port ${port}: ports below 1024 need privileges; choose PORT 1024 or above`;
+    if (code === 'EADDRNOTAVAIL')
+      return `HOST "${host}" is not an address of this machine: use 0.0.0.0 (every interface), 127.0.0.1 or one of its addresses`;
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return `HOST "${host}" does not resolve to an address: use 0.0.0.0 (every interface), 127.0.0.1 or a name that resolves`;
   }
-  if (config?.databaseUrl && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(code ?? '')) {
+  if (
+    config?.databaseUrl &&
+    ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(code ?? '')
+  ) {
     return `Cannot reach the database at ${where(config.databaseUrl)} (${code}): is PostgreSQL running there? Check DATABASE_URL`;
   }
   if (config?.databaseUrl && openFailureOf(code, message) === 'refused') {
     return `The database at ${where(config.databaseUrl)} refused the connection: ${message}. Check DATABASE_URL`;
   }
   if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'EEXIST', 'EISDIR'].includes(code ?? '') && err.path) {
-    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'ENOENT' ? 'a parent folder is missing' : 'permission denied';
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'a file is in the way'
+        : code === 'ENOENT'
+          ? 'a parent folder is missing'
+          : 'permission denied';
     return `Cannot write ${err.path} (${why}, ${code}): DATA_DIR must be a directory this user can write`;
   }
   if (openFailureOf(code, message) === 'cannot-open') {

@@ -38,7 +38,12 @@ export const SendMessageFrame = frame('message.send', {
   conversationId: opt(Id),
   text: Type.String({ minLength: 1, maxLength: LIMITS.maxMessageChars, pattern: '\\S' }),
   /** A starter or follow-up the visitor clicked. */
-  via: opt(Type.Object({ kind: Type.Union([Type.Literal('starter'), Type.Literal('followup')]), id: opt(Id) }, { additionalProperties: false })),
+  via: opt(
+    Type.Object(
+      { kind: Type.Union([Type.Literal('starter'), Type.Literal('followup')]), id: opt(Id) },
+      { additionalProperties: false },
+    ),
+  ),
 });
 export const TypingFrame = frame('typing', { conversationId: Id, typing: Type.Boolean() });
 export const FeedbackFrame = frame('feedback', {
@@ -53,7 +58,12 @@ export const LeadFrame = frame('lead.submit', {
   email: opt(Email),
   name: opt(Name),
   phone: opt(Phone),
-  customFields: opt(Type.Record(Type.String({ maxLength: 40 }), Type.Union([Type.String({ maxLength: 2000 }), Type.Number()]), { maxProperties: 50, ...keys(40) })),
+  customFields: opt(
+    Type.Record(Type.String({ maxLength: 40 }), Type.Union([Type.String({ maxLength: 2000 }), Type.Number()]), {
+      maxProperties: 50,
+      ...keys(40),
+    }),
+  ),
 });
 export const OtpRequestFrame = frame('otp.request', { email: Email, name: opt(Name), phone: opt(Phone) });
 export const OtpVerifyFrame = frame('otp.verify', { email: Email, code: Type.String({ pattern: '^[0-9]{6}$' }) });

@@ -181,7 +181,13 @@ export interface ConditionFrame {
 }
 export interface ConversationsFrame {
   type: 'conversations';
-  items: Array<{ id: string; lastMessage: string | null; lastMessageAt: string | null; seq: number; state: ConditionState }>;
+  items: Array<{
+    id: string;
+    lastMessage: string | null;
+    lastMessageAt: string | null;
+    seq: number;
+    state: ConditionState;
+  }>;
 }
 /** Sent after a resume or open has replayed everything after the client's seq. */
 export interface SyncedFrame {
@@ -347,7 +353,13 @@ export interface WidgetConfig {
   userData: {
     collectUserDetails: 'DONT_COLLECT' | 'BEFORE_CONVERSATION' | 'DURING_CONVERSATION' | 'ON_ESCALATION';
     collectUserData: { name: boolean; phone: boolean };
-    leadFields: Array<{ key: string; label: string; type: 'text' | 'email' | 'phone' | 'number' | 'select'; required: boolean; options?: string[] }>;
+    leadFields: Array<{
+      key: string;
+      label: string;
+      type: 'text' | 'email' | 'phone' | 'number' | 'select';
+      required: boolean;
+      options?: string[];
+    }>;
   };
   starters: WidgetPrompt[];
   followUps: WidgetPrompt[];

@@ -19,7 +19,12 @@ export const CHAT_MODES = ['AI_WITH_HUMAN_ESCALATION', 'AI_ONLY', 'HUMAN_ONLY'] 
  * DURING_CONVERSATION: asked after the first answer, skippable. ON_ESCALATION: asked when the
  * visitor asks for a person.
  */
-export const COLLECT_USER_DETAILS = ['DONT_COLLECT', 'BEFORE_CONVERSATION', 'DURING_CONVERSATION', 'ON_ESCALATION'] as const;
+export const COLLECT_USER_DETAILS = [
+  'DONT_COLLECT',
+  'BEFORE_CONVERSATION',
+  'DURING_CONVERSATION',
+  'ON_ESCALATION',
+] as const;
 export const ICON_SIZES = ['SMALL', 'MEDIUM', 'LARGE'] as const;
 export const ICON_POSITIONS = ['BOTTOM_RIGHT', 'BOTTOM_LEFT'] as const;
 export const AUTO_OPEN = ['ALWAYS_OPEN_WITH_DELAY', 'DONT_OPEN'] as const;
@@ -48,15 +53,15 @@ const flag = (description?: string) => nullable(Type.Boolean(description ? { des
 const pixels = (max: number, description: string) => nullable(Type.Integer({ minimum: 0, maximum: max, description }));
 const oneOf = <T extends readonly string[]>(members: T, description: string) =>
   nullable(Type.Enum([...members] as unknown as string[], { description }) as unknown as TSchema);
-const color = () => nullable(Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}){1,2}$', description: 'CSS hex colour, e.g. #1f6feb' }));
+const color = () =>
+  nullable(Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}){1,2}$', description: 'CSS hex colour, e.g. #1f6feb' }));
 const httpUrl = (description: string) => nullable(Type.String({ maxLength: 2048, pattern: '^https?://', description }));
 const httpsUrl = (description: string) => nullable(Type.String({ maxLength: 2048, pattern: '^https://', description }));
 const strings = <K extends string>(keys: readonly K[]) =>
   nullable(
-    Type.Object(
-      Object.fromEntries(keys.map((k) => [k, Type.Optional(text(500))])) as unknown as Record<K, TSchema>,
-      { additionalProperties: false },
-    ),
+    Type.Object(Object.fromEntries(keys.map((k) => [k, Type.Optional(text(500))])) as unknown as Record<K, TSchema>, {
+      additionalProperties: false,
+    }),
   );
 
 /** Each section's fields. Every field is optional in a PATCH; null clears a nullable field. */
@@ -66,15 +71,24 @@ export const SECTION_FIELDS = {
     description: Type.String({ maxLength: 2000 }),
     gptModel: oneOf(GPT_MODELS, 'Public model name; the server maps it to a configured provider model'),
     creativity: oneOf(CREATIVITY, 'STRICT 0.0, BALANCED 0.5, CREATIVE 1.0; CUSTOM uses temperature'),
-    temperature: nullable(Type.Number({ minimum: 0, maximum: 2, multipleOf: 0.01, description: 'Used only when creativity is CUSTOM' })),
+    temperature: nullable(
+      Type.Number({ minimum: 0, maximum: 2, multipleOf: 0.01, description: 'Used only when creativity is CUSTOM' }),
+    ),
     topK: nullable(Type.Integer({ minimum: 1, maximum: 5, description: 'Relevant chunks fetched per answer' })),
-    historyCount: nullable(Type.Integer({ minimum: 0, maximum: 50, description: 'History messages considered when answering' })),
+    historyCount: nullable(
+      Type.Integer({ minimum: 0, maximum: 50, description: 'History messages considered when answering' }),
+    ),
     systemPrompt: text(8000, 'Tone and instructions for the language model'),
     userPrompt: text(8000, 'Template wrapped around the visitor question'),
     extraData: text(8000),
-    metadata: nullable(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { description: 'Free key-value pairs' })),
+    metadata: nullable(
+      Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { description: 'Free key-value pairs' }),
+    ),
     allowedDomains: Type.Array(
-      Type.String({ maxLength: 260, pattern: '^(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$' }),
+      Type.String({
+        maxLength: 260,
+        pattern: '^(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$',
+      }),
       {
         maxItems: 100,
         uniqueItems: true,
@@ -98,16 +112,53 @@ export const SECTION_FIELDS = {
           learnMore: Type.Optional(text(200)),
           chatHome: Type.Optional(strings(['home', 'addDetails', 'startConversation', 'starting'])),
           chatMessages: Type.Optional(
-            strings(['messages', 'noMessages', 'loginToSeeHistory', 'historyShowsUpHere', 'verifyEmail', 'startConversation', 'starting']),
+            strings([
+              'messages',
+              'noMessages',
+              'loginToSeeHistory',
+              'historyShowsUpHere',
+              'verifyEmail',
+              'startConversation',
+              'starting',
+            ]),
           ),
           chatMessage: Type.Optional(
-            strings(['botName', 'yourName', 'agentName', 'escalationHeading', 'escalationSubHeading', 'yesContinue', 'cancel', 'conversationEscalated']),
+            strings([
+              'botName',
+              'yourName',
+              'agentName',
+              'escalationHeading',
+              'escalationSubHeading',
+              'yesContinue',
+              'cancel',
+              'conversationEscalated',
+            ]),
           ),
           chatAccount: Type.Optional(
             strings([
-              'account', 'verifyEmail', 'loginToSeeHistory', 'emailLabel', 'nameLabel', 'phoneLabel', 'submit', 'sendingOtp',
-              'verifyOtp', 'sentOtpToEmail', 'otp', 'verifyAndContinue', 'notReceivedOtpYet', 'resend', 'editDetails',
-              'resetting', 'verifying', 'logout', 'loggingOut', 'verified', 'edit', 'update', 'updating',
+              'account',
+              'verifyEmail',
+              'loginToSeeHistory',
+              'emailLabel',
+              'nameLabel',
+              'phoneLabel',
+              'submit',
+              'sendingOtp',
+              'verifyOtp',
+              'sentOtpToEmail',
+              'otp',
+              'verifyAndContinue',
+              'notReceivedOtpYet',
+              'resend',
+              'editDetails',
+              'resetting',
+              'verifying',
+              'logout',
+              'loggingOut',
+              'verified',
+              'edit',
+              'update',
+              'updating',
             ]),
           ),
         },
@@ -118,21 +169,40 @@ export const SECTION_FIELDS = {
   'user-data': {
     collectUserDetails: oneOf(COLLECT_USER_DETAILS, 'When the widget asks visitors for contact details'),
     collectUserData: nullable(
-      Type.Object({ name: Type.Boolean(), phone: Type.Boolean() }, { additionalProperties: false, description: 'Which visitor data to collect besides e-mail' }),
+      Type.Object(
+        { name: Type.Boolean(), phone: Type.Boolean() },
+        { additionalProperties: false, description: 'Which visitor data to collect besides e-mail' },
+      ),
     ),
     disableLeadNotifications: flag('Disables e-mail notices of new leads'),
     leadFields: Type.Array(
       Type.Object(
         {
-          key: Type.String({ pattern: '^(?!__proto__$)[a-z0-9_]{1,40}$', description: 'a-z, 0-9 and _ (1 to 40); stored under this key in lead.customFields; unique within the chatbot' }),
+          key: Type.String({
+            pattern: '^(?!__proto__$)[a-z0-9_]{1,40}$',
+            description:
+              'a-z, 0-9 and _ (1 to 40); stored under this key in lead.customFields; unique within the chatbot',
+          }),
           label: Type.String({ minLength: 1, maxLength: 100, description: 'What the widget shows' }),
-          type: Type.Enum([...LEAD_FIELD_TYPES], { description: 'text, email, phone, number, or select (one of `options`)' }),
+          type: Type.Enum([...LEAD_FIELD_TYPES], {
+            description: 'text, email, phone, number, or select (one of `options`)',
+          }),
           required: Type.Boolean(),
-          options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'The choices of a select field' })),
+          options: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+              minItems: 1,
+              maxItems: 50,
+              uniqueItems: true,
+              description: 'The choices of a select field',
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
-      { maxItems: MAX_LEAD_FIELDS, description: 'Custom fields collected with a lead, besides name, e-mail and phone. Not nullable; [] for none' },
+      {
+        maxItems: MAX_LEAD_FIELDS,
+        description: 'Custom fields collected with a lead, besides name, e-mail and phone. Not nullable; [] for none',
+      },
     ),
   },
   appearance: {
@@ -155,7 +225,13 @@ export const SECTION_FIELDS = {
     fontSize: nullable(Type.Integer({ minimum: 8, maximum: 40, description: 'Pixels' })),
     iconSize: oneOf(ICON_SIZES, 'ChatbotIconSize'),
     iconPosition: oneOf(ICON_POSITIONS, 'ChatbotIconPosition'),
-    height: nullable(Type.Number({ minimum: 200, maximum: 2000, description: 'Pixels (fractions allowed, as spec 2.4 types it a number)' })),
+    height: nullable(
+      Type.Number({
+        minimum: 200,
+        maximum: 2000,
+        description: 'Pixels (fractions allowed, as spec 2.4 types it a number)',
+      }),
+    ),
     maxWidth: Type.Number({ minimum: 200, maximum: 2000, description: 'Pixels (fractions allowed); not nullable' }),
     ctaText: text(100),
     ctaLink: httpUrl('Call-to-action link'),
@@ -169,7 +245,10 @@ export const SECTION_FIELDS = {
     escalationWebhookToken: text(500),
     leadsWebhookUrl: httpsUrl('Target of Leads events'),
     leadsWebhookToken: text(500),
-    webhookPayloadVariant: oneOf(WEBHOOK_PAYLOAD_VARIANTS, 'Body shape of section 6: A ({event, data}, retries after 1 s, 5 s, 25 s) or B (flat, retries after 1 s, 5 s, 30 s, 5 min); null means A'),
+    webhookPayloadVariant: oneOf(
+      WEBHOOK_PAYLOAD_VARIANTS,
+      'Body shape of section 6: A ({event, data}, retries after 1 s, 5 s, 25 s) or B (flat, retries after 1 s, 5 s, 30 s, 5 min); null means A',
+    ),
   },
 } as const;
 
@@ -196,7 +275,13 @@ const patchObject = (fields: Record<string, TSchema>, title: string) =>
 
 /** Body schema of `PATCH /chatbots/{id}/settings/{section}` (named for the OpenAPI document, e.g. ChatModeSettingsPatch). */
 export const sectionPatchSchema = (section: SettingsSection) =>
-  patchObject(SECTION_FIELDS[section] as Record<string, TSchema>, `${section.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('')}SettingsPatch`);
+  patchObject(
+    SECTION_FIELDS[section] as Record<string, TSchema>,
+    `${section
+      .split('-')
+      .map((w) => w[0].toUpperCase() + w.slice(1))
+      .join('')}SettingsPatch`,
+  );
 
 /** Body of `PATCH /chatbots/{id}/settings`: several sections at once, keyed by section name. */
 export const settingsPatchSchema = Type.Object(
@@ -205,14 +290,23 @@ export const settingsPatchSchema = Type.Object(
 );
 
 /** Credentials among the settings: encrypted at rest, shown masked, and only with `settings:read`. */
-export const TOKEN_SETTINGS = ['webhookToken', 'messagesWebhookToken', 'escalationWebhookToken', 'leadsWebhookToken'] as const;
+export const TOKEN_SETTINGS = [
+  'webhookToken',
+  'messagesWebhookToken',
+  'escalationWebhookToken',
+  'leadsWebhookToken',
+] as const;
 /** The owner's instructions to the model: shown only with `settings:read`. */
 export const INSTRUCTION_SETTINGS = ['systemPrompt', 'userPrompt'] as const;
 const PRIVATE_SETTINGS: readonly string[] = [...TOKEN_SETTINGS, ...INSTRUCTION_SETTINGS];
 
 /** Every settings field but title and description, each as `GET /chatbots/{id}/settings` returns it. */
 export const SETTINGS_FIELDS: Record<string, TSchema> = {
-  ...Object.fromEntries(SETTINGS_SECTIONS.flatMap((s) => Object.entries(SECTION_FIELDS[s])).filter(([k]) => k !== 'title' && k !== 'description')),
+  ...Object.fromEntries(
+    SETTINGS_SECTIONS.flatMap((s) => Object.entries(SECTION_FIELDS[s])).filter(
+      ([k]) => k !== 'title' && k !== 'description',
+    ),
+  ),
   ...READ_ONLY_SETTINGS,
 };
 
@@ -221,7 +315,9 @@ export const SETTINGS_FIELDS: Record<string, TSchema> = {
  * private fields only to a token with `settings:read`.
  */
 export const chatbotSettingsSchema = Type.Object(
-  Object.fromEntries(Object.entries(SETTINGS_FIELDS).map(([k, v]) => [k, PRIVATE_SETTINGS.includes(k) ? Type.Optional(v) : v])),
+  Object.fromEntries(
+    Object.entries(SETTINGS_FIELDS).map(([k, v]) => [k, PRIVATE_SETTINGS.includes(k) ? Type.Optional(v) : v]),
+  ),
   {
     additionalProperties: false,
     title: 'Settings',

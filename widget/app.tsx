@@ -13,7 +13,10 @@ import css from './ui/window.css?inline';
 import { followVisualViewport } from './ui/viewport.js';
 import { Window } from './ui/Window.js';
 
-export function start(host: Host, pending: { identity?: { email: string; signature: string; name?: string }; context?: Record<string, string> }): Controller {
+export function start(
+  host: Host,
+  pending: { identity?: { email: string; signature: string; name?: string }; context?: Record<string, string> },
+): Controller {
   const { boot, config } = host;
   host.adopt(css);
   const session = new Session(boot.base, boot.chatbotId);
@@ -53,7 +56,10 @@ export function start(host: Host, pending: { identity?: { email: string; signatu
   const unbind = bindLauncher(model, host);
   const unfollow = followVisualViewport(host.root.host as HTMLElement);
 
-  const App = () => (floating && !model.ui.open.value ? null : <Window model={model} floating={floating} onClose={close} openLink={openLink} />);
+  const App = () =>
+    floating && !model.ui.open.value ? null : (
+      <Window model={model} floating={floating} onClose={close} openLink={openLink} />
+    );
   render(<App />, host.mount);
   if (!floating) model.ui.setOpen(true);
 

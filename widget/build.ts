@@ -27,7 +27,12 @@ async function buildLoader(appFile: string) {
       outDir: WIDGET_DIST,
       emptyOutDir: false,
       target: 'es2020',
-      lib: { entry: join(here, 'loader', 'index.ts'), formats: ['iife'], name: 'parleyWidget', fileName: () => 'widget.js' },
+      lib: {
+        entry: join(here, 'loader', 'index.ts'),
+        formats: ['iife'],
+        name: 'parleyWidget',
+        fileName: () => 'widget.js',
+      },
     },
   });
 }
@@ -50,7 +55,10 @@ function compressAll() {
     for (const name of readdirSync(dir)) {
       if (!name.endsWith('.js')) continue;
       const bytes = readFileSync(join(dir, name));
-      writeFileSync(join(dir, `${name}.br`), brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      writeFileSync(
+        join(dir, `${name}.br`),
+        brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      );
       writeFileSync(join(dir, `${name}.gz`), gzipSync(bytes, { level: 9 }));
     }
   }

@@ -56,7 +56,15 @@ import type { AnswerEngine } from '../../server/domain/conversations/ports.js';
 import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { plainBm25, type AnchorChunk } from './bm25.js';
 import { quoteReport } from './quotes.js';
-import { checkQuestions, CORPORA, loadCorpus, serveCorpus, type Corpus, type CorpusName, type Question } from './corpus.js';
+import {
+  checkQuestions,
+  CORPORA,
+  loadCorpus,
+  serveCorpus,
+  type Corpus,
+  type CorpusName,
+  type Question,
+} from './corpus.js';
 import { EVAL_HOOKS } from './hooks.js';
 import { messagesFor } from '../../server/domain/answers/messages.js';
 
@@ -120,10 +128,17 @@ export async function ingestCorpus(corpus: Corpus, env: Record<string, string> =
     const { token } = await t.token();
     const created = await t.call('POST', '/api/v2/chatbots', token, { title: corpus.name });
     const chatbotId = created.body.data.chatbot.id as string;
-    const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge/website`, token, { url: `${site.url}/`, maxPages: 100 });
+    const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge/website`, token, {
+      url: `${site.url}/`,
+      maxPages: 100,
+    });
     if (res.status !== 202) throw new Error(`POST /knowledge/website: ${res.status} ${JSON.stringify(res.body)}`);
     await t.app.services.queue.drain(300_000);
-    const docs = await t.database.db.selectFrom('documents').select(['id', 'url', 'status']).where('chatbot_id', '=', chatbotId).execute();
+    const docs = await t.database.db
+      .selectFrom('documents')
+      .select(['id', 'url', 'status'])
+      .where('chatbot_id', '=', chatbotId)
+      .execute();
     const pathOf = new Map(docs.map((d) => [d.id, d.url ? new URL(d.url).pathname : '?']));
     const missing = corpus.pages.filter((p) => ![...pathOf.values()].includes(p.path));
     if (missing.length) throw new Error(`${corpus.name}: the crawl missed ${missing.map((p) => p.path).join(', ')}`);
@@ -138,8 +153,14 @@ export async function ingestCorpus(corpus: Corpus, env: Record<string, string> =
 }
 
 export async function anchorOf(bot: Bot) {
-  const rows = await bot.t.database.db.selectFrom('chunks').select(['document_id', 'title', 'heading', 'text']).where('chatbot_id', '=', bot.chatbotId).execute();
-  return plainBm25(rows.map((r): AnchorChunk => ({ documentId: r.document_id, title: r.title, heading: r.heading, text: r.text })));
+  const rows = await bot.t.database.db
+    .selectFrom('chunks')
+    .select(['document_id', 'title', 'heading', 'text'])
+    .where('chatbot_id', '=', bot.chatbotId)
+    .execute();
+  return plainBm25(
+    rows.map((r): AnchorChunk => ({ documentId: r.document_id, title: r.title, heading: r.heading, text: r.text })),
+  );
 }
 
 /**
@@ -160,7 +181,11 @@ export async function askAll(bot: Bot, questions: Question[], engine?: AnswerEng
     const start = performance.now();
     const hits = await bot.t.app.services.retriever.search(bot.chatbotId, question.q, 11);
     const searchMs = performance.now() - start;
-    const expandedHits = await bot.t.app.services.retriever.search(bot.chatbotId, expandedQuery(question.q, questionConcepts(question.q, profile, lexicon)), 11);
+    const expandedHits = await bot.t.app.services.retriever.search(
+      bot.chatbotId,
+      expandedQuery(question.q, questionConcepts(question.q, profile, lexicon)),
+      11,
+    );
     out.push({
       searchMs,
       question,
@@ -179,17 +204,40 @@ export async function askAll(bot: Bot, questions: Question[], engine?: AnswerEng
 }
 
 /** One message: a new conversation, or the next message of `conversationId`; or, given `engine`, the engine directly (history from the earlier calls). */
-export async function askBot(bot: Bot, message: string, conversationId?: string, engine?: AnswerEngine): Promise<{ answer: ApiAnswer; ms: number; conversationId: string }> {
+export async function askBot(
+  bot: Bot,
+  message: string,
+  conversationId?: string,
+  engine?: AnswerEngine,
+): Promise<{ answer: ApiAnswer; ms: number; conversationId: string }> {
   const start = performance.now();
   if (engine) {
     const history = conversationId ? (engineHistory.get(conversationId) ?? []) : [];
     const id = conversationId ?? `eval-${++engineConversations}`;
-    const answer = await engine.answer({ chatbotId: bot.chatbotId, accountId: 'eval', conversationId: id, settings: {}, question: message, history });
-    engineHistory.set(id, [...history, { author: 'visitor' as const, text: message }, { author: 'ai' as const, text: answer.text }]);
+    const answer = await engine.answer({
+      chatbotId: bot.chatbotId,
+      accountId: 'eval',
+      conversationId: id,
+      settings: {},
+      question: message,
+      history,
+    });
+    engineHistory.set(id, [
+      ...history,
+      { author: 'visitor' as const, text: message },
+      { author: 'ai' as const, text: answer.text },
+    ]);
     return { answer: answer as unknown as ApiAnswer, ms: performance.now() - start, conversationId: id };
   }
-  const url = conversationId ? `/api/v2/chatbots/${bot.chatbotId}/conversations/${conversationId}/messages` : `/api/v2/chatbots/${bot.chatbotId}/messages`;
-  const res = await bot.t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${bot.token}` }, payload: { message } });
+  const url = conversationId
+    ? `/api/v2/chatbots/${bot.chatbotId}/conversations/${conversationId}/messages`
+    : `/api/v2/chatbots/${bot.chatbotId}/messages`;
+  const res = await bot.t.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${bot.token}` },
+    payload: { message },
+  });
   const ms = performance.now() - start;
   if (res.statusCode !== 201) throw new Error(`POST messages: ${res.statusCode} ${res.body.slice(0, 300)}`);
   const data = JSON.parse(res.body).data;
@@ -205,7 +253,12 @@ let engineConversations = 0;
  * by a greeting, an off-topic question, or the previous in-scope question of the same split (in
  * the file's order, cyclic). Same outcome shape as askAll's, without the retrieval-alone fields.
  */
-export async function askInConversation(bot: Bot, questions: Question[], opener: Opener, engine?: AnswerEngine): Promise<Outcome[]> {
+export async function askInConversation(
+  bot: Bot,
+  questions: Question[],
+  opener: Opener,
+  engine?: AnswerEngine,
+): Promise<Outcome[]> {
   const out: Outcome[] = [];
   for (const question of questions) {
     let first = opener === 'after a greeting' ? GREETING : OFF_TOPIC;
@@ -256,7 +309,9 @@ export interface Figures {
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : NaN;
+  return sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+    : NaN;
 };
 const share = (n: number, of: number) => (of ? n / of : NaN);
 
@@ -269,21 +324,63 @@ export function figures(outcomes: Outcome[]): Figures {
   return {
     inScope: inScope.length,
     oos: oos.length,
-    hit1: share(count(inScope, (o) => at(o.cited, 1, o)), inScope.length),
-    hit3: share(count(inScope, (o) => at(o.cited, 3, o)), inScope.length),
+    hit1: share(
+      count(inScope, (o) => at(o.cited, 1, o)),
+      inScope.length,
+    ),
+    hit3: share(
+      count(inScope, (o) => at(o.cited, 3, o)),
+      inScope.length,
+    ),
     reworded: reworded.length,
-    reworded3: share(count(reworded, (o) => at(o.cited, 3, o)), reworded.length),
-    abstain: share(count(oos, (o) => o.unanswered), oos.length),
-    falseAbstain: share(count(inScope, (o) => o.unanswered), inScope.length),
-    p50: percentile(outcomes.map((o) => o.ms), 50),
-    p95: percentile(outcomes.map((o) => o.ms), 95),
-    search50: percentile(outcomes.map((o) => o.searchMs), 50),
-    search95: percentile(outcomes.map((o) => o.searchMs), 95),
-    anchor1: share(count(inScope, (o) => at(o.anchor, 1, o)), inScope.length),
-    anchor3: share(count(inScope, (o) => at(o.anchor, 3, o)), inScope.length),
-    anchorReworded3: share(count(reworded, (o) => at(o.anchor, 3, o)), reworded.length),
-    notSureIn: share(count(inScope, (o) => !!o.notSure), inScope.length),
-    notSureOos: share(count(oos, (o) => !!o.notSure), oos.length),
+    reworded3: share(
+      count(reworded, (o) => at(o.cited, 3, o)),
+      reworded.length,
+    ),
+    abstain: share(
+      count(oos, (o) => o.unanswered),
+      oos.length,
+    ),
+    falseAbstain: share(
+      count(inScope, (o) => o.unanswered),
+      inScope.length,
+    ),
+    p50: percentile(
+      outcomes.map((o) => o.ms),
+      50,
+    ),
+    p95: percentile(
+      outcomes.map((o) => o.ms),
+      95,
+    ),
+    search50: percentile(
+      outcomes.map((o) => o.searchMs),
+      50,
+    ),
+    search95: percentile(
+      outcomes.map((o) => o.searchMs),
+      95,
+    ),
+    anchor1: share(
+      count(inScope, (o) => at(o.anchor, 1, o)),
+      inScope.length,
+    ),
+    anchor3: share(
+      count(inScope, (o) => at(o.anchor, 3, o)),
+      inScope.length,
+    ),
+    anchorReworded3: share(
+      count(reworded, (o) => at(o.anchor, 3, o)),
+      reworded.length,
+    ),
+    notSureIn: share(
+      count(inScope, (o) => !!o.notSure),
+      inScope.length,
+    ),
+    notSureOos: share(
+      count(oos, (o) => !!o.notSure),
+      oos.length,
+    ),
   };
 }
 
@@ -292,10 +389,15 @@ function retrievalLine(label: string, outcomes: Outcome[], splits: readonly stri
   for (const which of ['retrieved', 'expanded'] as const) {
     const parts = splits.map((split) => {
       const inScope = outcomes.filter((o) => o.question.split === split && o.question.kind !== 'oos');
-      const hit = (xs: Outcome[]) => (xs.length ? xs.filter((o) => (o[which] ?? []).some((p) => o.question.pages.includes(p))).length / xs.length : NaN);
+      const hit = (xs: Outcome[]) =>
+        xs.length
+          ? xs.filter((o) => (o[which] ?? []).some((p) => o.question.pages.includes(p))).length / xs.length
+          : NaN;
       return `${split} ${f2(hit(inScope))} (reworded ${f2(hit(inScope.filter((o) => o.question.kind === 'reworded')))})`;
     });
-    console.log(`retrieval alone, ${label}, an answering page in the top three for the question ${which === 'retrieved' ? 'as asked' : 'with the stand-in words the engine adds'}: ${parts.join(', ')}`);
+    console.log(
+      `retrieval alone, ${label}, an answering page in the top three for the question ${which === 'retrieved' ? 'as asked' : 'with the stand-in words the engine adds'}: ${parts.join(', ')}`,
+    );
   }
 }
 
@@ -331,7 +433,10 @@ export function providerEnv(): Record<string, string> {
   const provider = process.env.EVAL_PROVIDER;
   if (!provider) return {};
   const baseUrl = provider === 'openai' ? 'https://api.openai.com/v1' : provider;
-  if (!/^https?:\/\//.test(baseUrl)) throw new Error(`--provider takes an OpenAI-compatible base URL (http://localhost:11434/v1 for Ollama) or "openai", not ${provider}`);
+  if (!/^https?:\/\//.test(baseUrl))
+    throw new Error(
+      `--provider takes an OpenAI-compatible base URL (http://localhost:11434/v1 for Ollama) or "openai", not ${provider}`,
+    );
   if (provider === 'openai' && !process.env.OPENAI_API_KEY) throw new Error('--provider openai needs OPENAI_API_KEY');
   const model = process.env.EVAL_MODEL;
   return {
@@ -342,7 +447,16 @@ export function providerEnv(): Record<string, string> {
 }
 
 /** In-scope: cited an answering page in the top three; out-of-scope: refused. The outcome conversation mode compares. */
-const outcomeKey = (o: Outcome) => (o.question.kind === 'oos' ? (o.unanswered ? 'refused' : 'answered') : o.unanswered ? 'refused' : o.cited.slice(0, 3).some((p) => o.question.pages.includes(p)) ? 'hit' : 'miss');
+const outcomeKey = (o: Outcome) =>
+  o.question.kind === 'oos'
+    ? o.unanswered
+      ? 'refused'
+      : 'answered'
+    : o.unanswered
+      ? 'refused'
+      : o.cited.slice(0, 3).some((p) => o.question.pages.includes(p))
+        ? 'hit'
+        : 'miss';
 
 /** Per opener: hit@3 / abstain / false abstention, and how many questions' outcome differs from the fresh conversation's. */
 function conversationRow(name: string, split: string, fresh: Outcome[], modes: Map<Opener, Outcome[]>) {
@@ -355,8 +469,13 @@ function conversationRow(name: string, split: string, fresh: Outcome[], modes: M
   return `${name.padEnd(16)} ${split.padEnd(9)} | fresh ${f2(f.hit3)} ${f2(f.abstain)} ${f2(f.falseAbstain)} | ${parts.join(' | ')}`;
 }
 
-export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !process.env.EVAL_CORPUS || process.env.EVAL_CORPUS.split(',').includes(n))) {
-  const splits = process.env.EVAL_SPLIT === 'tuning' ? (['tuning'] as const) : (['tuning', 'held-out', 'fresh'] as const);
+export async function runEval(
+  names: CorpusName[] = CORPORA.filter(
+    (n) => !process.env.EVAL_CORPUS || process.env.EVAL_CORPUS.split(',').includes(n),
+  ),
+) {
+  const splits =
+    process.env.EVAL_SPLIT === 'tuning' ? (['tuning'] as const) : (['tuning', 'held-out', 'fresh'] as const);
   const conversations = process.env.EVAL_CONVERSATION !== '0';
   const all: Outcome[] = [];
   const lines: string[] = [];
@@ -369,14 +488,23 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
     for (const name of names) {
       const corpus = loadCorpus(name);
       const check = checkQuestions(corpus);
-      if (check.overlapping.length) throw new Error(`${name}: reworded questions sharing a word with their page: ${JSON.stringify(check.overlapping)}`);
+      if (check.overlapping.length)
+        throw new Error(
+          `${name}: reworded questions sharing a word with their page: ${JSON.stringify(check.overlapping)}`,
+        );
       const bot = await ingestCorpus(corpus, model);
       try {
         const asked = corpus.questions.filter((q) => splits.includes(q.split as never));
         const outcomes = await askAll(bot, asked);
         const modes = new Map<Opener, Outcome[]>();
         if (conversations) for (const opener of OPENERS) modes.set(opener, await askInConversation(bot, asked, opener));
-        for (const hook of EVAL_HOOKS) await hook.corpus({ corpus, bot, outcomes, ask: (message, conversationId) => askBot(bot, message, conversationId) });
+        for (const hook of EVAL_HOOKS)
+          await hook.corpus({
+            corpus,
+            bot,
+            outcomes,
+            ask: (message, conversationId) => askBot(bot, message, conversationId),
+          });
         all.push(...outcomes);
         for (const [opener, o] of modes) allModes.get(opener)!.push(...o);
         // A model words its own answer: the quoted-sentence figures are the built-in answerer's.
@@ -391,16 +519,23 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
           if (!at.length) continue;
           const of = at.map(([o]) => o);
           lines.push(row(name, split, figures(of), split === 'held-out', of));
-          if (modes.size) conversationLines.push(conversationRow(name, split, of, new Map([...modes].map(([k, v]) => [k, at.map(([, i]) => v[i])]))));
+          if (modes.size)
+            conversationLines.push(
+              conversationRow(name, split, of, new Map([...modes].map(([k, v]) => [k, at.map(([, i]) => v[i])]))),
+            );
         }
         if (process.env.EVAL_VERBOSE) {
           for (const o of outcomes) {
             const ok = o.question.kind === 'oos' ? o.unanswered : o.question.pages.includes(o.cited[0]);
-            if (!ok) console.log(`   ${o.question.split[0]} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}${o.notSure ? ' (not sure)' : ''}; BM25 ${o.anchor.join(', ')}`);
+            if (!ok)
+              console.log(
+                `   ${o.question.split[0]} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}${o.notSure ? ' (not sure)' : ''}; BM25 ${o.anchor.join(', ')}`,
+              );
           }
           for (const [opener, o] of modes)
             o.forEach((x, i) => {
-              if (outcomeKey(x) !== outcomeKey(outcomes[i])) console.log(`   ${opener}: ${x.question.q} -> ${outcomeKey(x)} (fresh: ${outcomeKey(outcomes[i])})`);
+              if (outcomeKey(x) !== outcomeKey(outcomes[i]))
+                console.log(`   ${opener}: ${x.question.q} -> ${outcomeKey(x)} (fresh: ${outcomeKey(outcomes[i])})`);
             });
         }
       } finally {
@@ -414,8 +549,12 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
     lexicon?.close();
     lexicon = null;
   }
-  const answerer = model.OPENAI_BASE_URL ? `language model ${model.OPENAI_MODEL_GPT_4_1_MINI ?? 'gpt-4.1-mini'} at ${model.OPENAI_BASE_URL}` : 'built-in answerer';
-  console.log(`\n${answerer} through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`);
+  const answerer = model.OPENAI_BASE_URL
+    ? `language model ${model.OPENAI_MODEL_GPT_4_1_MINI ?? 'gpt-4.1-mini'} at ${model.OPENAI_BASE_URL}`
+    : 'built-in answerer';
+  console.log(
+    `\n${answerer} through POST /chatbots/{id}/messages, SQLite; BM25 = plain BM25 over the same chunks (top 3 chunks)`,
+  );
   console.log(HEADER);
   for (const l of lines) console.log(l);
   if (names.length > 1) {
@@ -427,12 +566,22 @@ export async function runEval(names: CorpusName[] = CORPORA.filter((n) => !proce
   retrievalLine('words (FTS5)', all, splits);
   if (!model.OPENAI_BASE_URL) quotes.print();
   if (conversationLines.length) {
-    console.log(`\nconversation mode: each question as the 2nd message (hit@3 abstain false-abst; changed = questions whose outcome differs from the fresh conversation's)`);
+    console.log(
+      `\nconversation mode: each question as the 2nd message (hit@3 abstain false-abst; changed = questions whose outcome differs from the fresh conversation's)`,
+    );
     for (const l of conversationLines) console.log(l);
     if (names.length > 1)
       for (const split of splits) {
         const at = all.map((o, i) => [o, i] as const).filter(([o]) => o.question.split === split);
-        if (at.length) console.log(conversationRow('overall', split, at.map(([o]) => o), new Map([...allModes].map(([k, v]) => [k, at.map(([, i]) => v[i])]))));
+        if (at.length)
+          console.log(
+            conversationRow(
+              'overall',
+              split,
+              at.map(([o]) => o),
+              new Map([...allModes].map(([k, v]) => [k, at.map(([, i]) => v[i])])),
+            ),
+          );
       }
   }
   if (hybrid) hybrid.print(names.length > 1, splits);
@@ -454,22 +603,37 @@ async function hybridRun() {
     async corpus(corpus: Corpus, splits: readonly Question['split'][]) {
       const before = server.texts();
       const started = performance.now();
-      const bot = await ingestCorpus(corpus, { OPENAI_BASE_URL: server.baseUrl, EMBEDDING_MODEL: SENTENCE_ENCODER_MODEL });
+      const bot = await ingestCorpus(corpus, {
+        OPENAI_BASE_URL: server.baseUrl,
+        EMBEDDING_MODEL: SENTENCE_ENCODER_MODEL,
+      });
       try {
         const ingestMs = performance.now() - started;
         const services = bot.t.app.services;
-        const vectors = await services.store.vectors({ model: SENTENCE_ENCODER_MODEL, dimensions: 512 }).count(bot.chatbotId);
+        const vectors = await services.store
+          .vectors({ model: SENTENCE_ENCODER_MODEL, dimensions: 512 })
+          .count(bot.chatbotId);
         if (vectors !== bot.chunks) throw new Error(`${corpus.name}: ${vectors} vectors for ${bot.chunks} chunks`);
         // As services.ts builds the engine, with the built-in answerer.
-        const engine = createAnswerEngine({ retriever: services.retriever, store: services.store.answers, lexicon: wordnet, provider: createExtractiveProvider() });
+        const engine = createAnswerEngine({
+          retriever: services.retriever,
+          store: services.store.answers,
+          lexicon: wordnet,
+          provider: createExtractiveProvider(),
+        });
         const asking = server.texts();
         const outcomes = await askAll(bot, corpus.questions, engine);
         // A failed embedding falls back to words silently (retrieval.ts): every search must have had its vector.
         // Searches: 8 warm-up questions, each question three times (answer, then retrieval alone as asked and expanded), the 24 calibration probes.
         const searches = 8 + 3 * corpus.questions.length + PROBE_QUESTIONS.length;
-        if (server.texts() - asking < searches) throw new Error(`${corpus.name}: ${server.texts() - asking} questions embedded for ${searches} searches: the endpoint failed`);
+        if (server.texts() - asking < searches)
+          throw new Error(
+            `${corpus.name}: ${server.texts() - asking} questions embedded for ${searches} searches: the endpoint failed`,
+          );
         all.push(...outcomes);
-        console.log(`${corpus.name} (hybrid): crawled and embedded in ${(ingestMs / 1000).toFixed(1)} s (${server.texts() - before} texts embedded, ${vectors} vectors)`);
+        console.log(
+          `${corpus.name} (hybrid): crawled and embedded in ${(ingestMs / 1000).toFixed(1)} s (${server.texts() - before} texts embedded, ${vectors} vectors)`,
+        );
         for (const split of splits) {
           const of = outcomes.filter((o) => o.question.split === split);
           if (of.length) lines.push(row(corpus.name, split, figures(of), split === 'held-out', of));
@@ -479,7 +643,9 @@ async function hybridRun() {
       }
     },
     print(overall: boolean, splits: readonly Question['split'][]) {
-      console.log(`\nhybrid retrieval (words + ${SENTENCE_ENCODER_MODEL} vectors, RRF) through the same built-in answerer, asked of the engine; ms include embedding the question`);
+      console.log(
+        `\nhybrid retrieval (words + ${SENTENCE_ENCODER_MODEL} vectors, RRF) through the same built-in answerer, asked of the engine; ms include embedding the question`,
+      );
       console.log(HEADER);
       for (const l of lines) console.log(l);
       if (overall)

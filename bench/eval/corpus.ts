@@ -23,7 +23,15 @@ import { terms } from '../../server/domain/answers/text.js';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'corpora');
 
-export const CORPORA = ['api-reference', 'guide', 'help-centre', 'shop', 'mixed-language', 'small-business', 'long-pages'] as const;
+export const CORPORA = [
+  'api-reference',
+  'guide',
+  'help-centre',
+  'shop',
+  'mixed-language',
+  'small-business',
+  'long-pages',
+] as const;
 export type CorpusName = (typeof CORPORA)[number];
 export const KINDS = ['direct', 'reworded', 'typo', 'short', 'xlang', 'oos'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -67,7 +75,10 @@ function parseSite(text: string): Omit<Corpus, 'name' | 'questions'> {
     const line = raw.trim();
     if (line.startsWith('=== ')) {
       flush();
-      const [path, title, lang] = line.slice(4).split('|').map((s) => s.trim());
+      const [path, title, lang] = line
+        .slice(4)
+        .split('|')
+        .map((s) => s.trim());
       page = { path, title, lang: lang || header.lang || 'en', sections: [{ heading: null, paragraphs: [] }] };
       pages.push(page);
     } else if (!page) {
@@ -92,16 +103,26 @@ function parseQuestions(text: string, pages: Set<string>, file: string): Questio
     if (!m || !(KINDS as readonly string[]).includes(m[1])) throw new Error(`${file}: cannot read "${line}"`);
     const kind = m[1] as Kind;
     const answering = m[3] === '-' ? [] : m[3].split(',');
-    if ((kind === 'oos') !== (answering.length === 0)) throw new Error(`${file}: an oos question has no page, every other one has: "${line}"`);
+    if ((kind === 'oos') !== (answering.length === 0))
+      throw new Error(`${file}: an oos question has no page, every other one has: "${line}"`);
     for (const p of answering) if (!pages.has(p)) throw new Error(`${file}: no page ${p} ("${line}")`);
-    out.push({ q: m[4].trim(), kind, split: ({ t: 'tuning', h: 'held-out', f: 'fresh' } as const)[m[2] as 't' | 'h' | 'f'], pages: answering });
+    out.push({
+      q: m[4].trim(),
+      kind,
+      split: ({ t: 'tuning', h: 'held-out', f: 'fresh' } as const)[m[2] as 't' | 'h' | 'f'],
+      pages: answering,
+    });
   }
   return out;
 }
 
 export function loadCorpus(name: CorpusName): Corpus {
   const site = parseSite(readFileSync(join(DIR, `${name}.site.txt`), 'utf8'));
-  const questions = parseQuestions(readFileSync(join(DIR, `${name}.questions.txt`), 'utf8'), new Set(site.pages.map((p) => p.path)), `${name}.questions.txt`);
+  const questions = parseQuestions(
+    readFileSync(join(DIR, `${name}.questions.txt`), 'utf8'),
+    new Set(site.pages.map((p) => p.path)),
+    `${name}.questions.txt`,
+  );
   return { name, ...site, questions };
 }
 
@@ -126,15 +147,23 @@ export function checkQuestions(corpus: Corpus): QuestionCheck {
   const inScope = corpus.questions.filter((q) => q.kind !== 'oos');
   const reworded = inScope.filter((q) => q.kind === 'reworded');
   const overlapping = reworded.flatMap((q) => {
-    const shared = [...new Set(terms(q.q))].filter((t) => !product.has(t) && q.pages.some((p) => byPath.get(p)!.has(t)));
+    const shared = [...new Set(terms(q.q))].filter(
+      (t) => !product.has(t) && q.pages.some((p) => byPath.get(p)!.has(t)),
+    );
     return shared.length ? [{ q: q.q, shared }] : [];
   });
-  return { inScope: inScope.length, reworded: reworded.length, oos: corpus.questions.length - inScope.length, overlapping };
+  return {
+    inScope: inScope.length,
+    reworded: reworded.length,
+    oos: corpus.questions.length - inScope.length,
+    overlapping,
+  };
 }
 
 // ---- Serving -----------------------------------------------------------------------------------
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const inline = (s: string) => escape(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 export function renderPage(corpus: Corpus, page: Page | null): string {
@@ -142,7 +171,10 @@ export function renderPage(corpus: Corpus, page: Page | null): string {
   const title = page ? page.title : corpus.product;
   const body = page
     ? page.sections
-        .map((s) => `${s.heading ? `<h2>${inline(s.heading)}</h2>` : ''}${s.paragraphs.map((p) => `<p>${inline(p)}</p>`).join('')}`)
+        .map(
+          (s) =>
+            `${s.heading ? `<h2>${inline(s.heading)}</h2>` : ''}${s.paragraphs.map((p) => `<p>${inline(p)}</p>`).join('')}`,
+        )
         .join('\n')
     : `<p>Welcome to ${inline(corpus.product)}. Choose a page from the menu.</p>`;
   return `<!doctype html><html lang="${page?.lang ?? corpus.lang}"><head><meta charset="utf-8"><title>${escape(title)} - ${escape(corpus.product)}</title></head>
@@ -163,7 +195,8 @@ export async function serveCorpus(corpus: Corpus): Promise<CorpusSite> {
   for (const p of corpus.pages) pages.set(p.path, renderPage(corpus, p));
   const server = createServer((req, res) => {
     const path = decodeURI((req.url ?? '/').split(/[?#]/)[0]);
-    if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    if (path === '/robots.txt')
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
     const html = pages.get(path);
     if (html === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);

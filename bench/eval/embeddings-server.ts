@@ -27,7 +27,8 @@ export async function startEmbeddingsServer(port = 0): Promise<EmbeddingsServer>
     if (req.method !== 'POST' || req.url !== '/v1/embeddings') return reply(404, { error: { message: 'not found' } });
     const body = await readJson(req).catch(() => null);
     const inputs: unknown = typeof body?.input === 'string' ? [body.input] : body?.input;
-    if (!Array.isArray(inputs) || !inputs.length || inputs.some((t) => typeof t !== 'string')) return reply(400, { error: { message: 'input must be a string or a non-empty list of strings' } });
+    if (!Array.isArray(inputs) || !inputs.length || inputs.some((t) => typeof t !== 'string'))
+      return reply(400, { error: { message: 'input must be a string or a non-empty list of strings' } });
     try {
       const vectors = await encoder.embed(inputs as string[]);
       count += inputs.length;

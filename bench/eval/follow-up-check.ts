@@ -19,9 +19,18 @@ export const followUpCheck: EvalHook = {
       for (const f of offered) {
         const { answer } = await ask(f.description);
         if (!answer.unanswered) answered++;
-        if (normalizeForMatch(f.description) === normalizeForMatch(o.question.q) || answer.text.trim() === o.text.trim()) repeating++;
+        if (
+          normalizeForMatch(f.description) === normalizeForMatch(o.question.q) ||
+          answer.text.trim() === o.text.trim()
+        )
+          repeating++;
       }
-      o.extra = { ...o.extra, followUpsOffered: offered.length, followUpsAnswered: answered, followUpsRepeating: repeating };
+      o.extra = {
+        ...o.extra,
+        followUpsOffered: offered.length,
+        followUpsAnswered: answered,
+        followUpsRepeating: repeating,
+      };
     }
   },
   value(outcomes: Outcome[]) {

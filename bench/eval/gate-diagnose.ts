@@ -16,10 +16,22 @@ for (const name of CORPORA.filter((n) => !process.env.EVAL_CORPUS || n === proce
     const concepts = questionConcepts(q.q, profile, wn);
     const hits = await bot.t.app.services.retriever.search(bot.chatbotId, expandedQuery(q.q, concepts), 5);
     const g = conceptRelevance(concepts, hits, profile);
-    const right = q.kind === "oos" ? "-" : q.pages.includes(bot.pathOf.get(hits[0]?.documentId)!) ? "R1" : hits.slice(0,3).some((h) => q.pages.includes(bot.pathOf.get(h.documentId)!)) ? "R3" : "x";
+    const right =
+      q.kind === 'oos'
+        ? '-'
+        : q.pages.includes(bot.pathOf.get(hits[0]?.documentId)!)
+          ? 'R1'
+          : hits.slice(0, 3).some((h) => q.pages.includes(bot.pathOf.get(h.documentId)!))
+            ? 'R3'
+            : 'x';
     const words = new Set(hits.flatMap((h) => [...hitTerms(h)]));
-    const parts = concepts.map((c) => `${c.word}(${idf(profile, c.term).toFixed(1)}${[...c.alternatives.keys()].some((t) => words.has(t)) ? '+' : '-'}${c.alternatives.size > 1 ? ':' + [...c.alternatives.keys()].slice(1).join('/') : ''})`);
-    console.log(`${q.kind === "oos" ? "OOS" : "in "} ${right} ${g.score.toFixed(2)} u${g.union.toFixed(2)} b${g.best.toFixed(2)} ${parts.join(' ')}`);
+    const parts = concepts.map(
+      (c) =>
+        `${c.word}(${idf(profile, c.term).toFixed(1)}${[...c.alternatives.keys()].some((t) => words.has(t)) ? '+' : '-'}${c.alternatives.size > 1 ? ':' + [...c.alternatives.keys()].slice(1).join('/') : ''})`,
+    );
+    console.log(
+      `${q.kind === 'oos' ? 'OOS' : 'in '} ${right} ${g.score.toFixed(2)} u${g.union.toFixed(2)} b${g.best.toFixed(2)} ${parts.join(' ')}`,
+    );
   }
   await bot.t.close();
 }

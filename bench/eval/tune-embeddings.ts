@@ -23,7 +23,12 @@ import { createExtractiveProvider } from '../../server/domain/answers/extractive
 import { closeExtractionWorkers } from '../../server/adapters/extraction/index.js';
 import { openAIEmbeddings } from '../../server/adapters/openai-embeddings.js';
 import { createRetriever, RRF_K } from '../../server/domain/knowledge/retrieval.js';
-import type { EmbeddingsPort, KnowledgeStore, SearchHit, VectorIndexPort } from '../../server/domain/knowledge/ports.js';
+import type {
+  EmbeddingsPort,
+  KnowledgeStore,
+  SearchHit,
+  VectorIndexPort,
+} from '../../server/domain/knowledge/ports.js';
 import { createWordNet } from '../../server/adapters/wordnet.js';
 import { answerContextRepository } from '../../server/storage/answers.repository.js';
 import type { AnswerContextStore } from '../../server/domain/answers/ports.js';
@@ -40,7 +45,11 @@ const server = await startEmbeddingsServer();
 
 /** The endpoint client with a memo: the same questions and probes are embedded under every setting. */
 async function cachedEmbeddings(): Promise<EmbeddingsPort> {
-  const client = await openAIEmbeddings({ baseUrl: server.baseUrl, model: SENTENCE_ENCODER_MODEL, fetch: globalThis.fetch });
+  const client = await openAIEmbeddings({
+    baseUrl: server.baseUrl,
+    model: SENTENCE_ENCODER_MODEL,
+    fetch: globalThis.fetch,
+  });
   const memo = new Map<string, number[]>();
   return {
     model: client.model,
@@ -48,7 +57,8 @@ async function cachedEmbeddings(): Promise<EmbeddingsPort> {
     async embed(texts) {
       const missing = [...new Set(texts.filter((t) => !memo.has(t)))];
       // One retry: the endpoint shares this process, and a request can meet a socket being closed.
-      if (missing.length) (await client.embed(missing).catch(() => client.embed(missing))).forEach((v, i) => memo.set(missing[i], v));
+      if (missing.length)
+        (await client.embed(missing).catch(() => client.embed(missing))).forEach((v, i) => memo.set(missing[i], v));
       return texts.map((t) => memo.get(t)!);
     },
   };
@@ -85,7 +95,9 @@ type Hit = SearchHit & { similarity?: number };
 /** retrieval.ts reciprocalRankFusion, with a weight per list. */
 function fuse(lists: number[][], weights: number[]): { id: number; score: number }[] {
   const scores = new Map<number, number>();
-  lists.forEach((list, i) => list.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + weights[i] / (RRF_K + rank + 1))));
+  lists.forEach((list, i) =>
+    list.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + weights[i] / (RRF_K + rank + 1))),
+  );
   return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
 }
 
@@ -104,14 +116,22 @@ function hybridSearch(base: Base, weight: number, embedText: 'searched' | 'quest
       const similarity = new Map(semantic.map((h) => [h.chunkId, 1 - h.distance]));
       const fused = fuse([lexical.map((h) => h.chunkId), semantic.map((h) => h.chunkId)], [1, weight]).slice(0, k);
       const known = new Map<number, SearchHit>(lexical.map((h) => [h.chunkId, h]));
-      for (const h of await base.store.chunks.byIds(fused.filter((f) => !known.has(f.id)).map((f) => f.id))) known.set(h.chunkId, h);
-      return fused.flatMap((f) => (known.has(f.id) ? [{ ...known.get(f.id)!, score: f.score, similarity: similarity.get(f.id) }] : []));
+      for (const h of await base.store.chunks.byIds(fused.filter((f) => !known.has(f.id)).map((f) => f.id)))
+        known.set(h.chunkId, h);
+      return fused.flatMap((f) =>
+        known.has(f.id) ? [{ ...known.get(f.id)!, score: f.score, similarity: similarity.get(f.id) }] : [],
+      );
     },
   };
 }
 
 /** The gate exactly as the engine computes it (engine.ts): the calibrated threshold from the probes, the score of the top GATE_DEPTH hits. */
-async function gateOf(search: { search(chatbotId: string, query: string, k: number): Promise<Hit[]> }, base: Base, question: string, threshold: number) {
+async function gateOf(
+  search: { search(chatbotId: string, query: string, k: number): Promise<Hit[]> },
+  base: Base,
+  question: string,
+  threshold: number,
+) {
   const profile = await profileCache(base.context as never).get(base.chatbotId);
   const concepts = questionConcepts(question, profile, wordnet);
   const hits = await search.search(base.chatbotId, expandedQuery(question, concepts), GATE_DEPTH);
@@ -123,10 +143,23 @@ async function gateOf(search: { search(chatbotId: string, query: string, k: numb
   };
 }
 
-async function answer(base: Base, weight: number | null, embedText: 'searched' | 'question' = 'searched'): Promise<Record[]> {
+async function answer(
+  base: Base,
+  weight: number | null,
+  embedText: 'searched' | 'question' = 'searched',
+): Promise<Record[]> {
   let current = '';
-  const search = weight === null ? { search: (c: string, q: string, k: number) => base.store.chunks.searchLexical(c, q, k) as Promise<Hit[]> } : hybridSearch(base, weight, embedText, () => current);
-  const open = createAnswerEngine({ retriever: search, store: base.context, provider: createExtractiveProvider(), lexicon: wordnet, tuning: { threshold: 0 } });
+  const search =
+    weight === null
+      ? { search: (c: string, q: string, k: number) => base.store.chunks.searchLexical(c, q, k) as Promise<Hit[]> }
+      : hybridSearch(base, weight, embedText, () => current);
+  const open = createAnswerEngine({
+    retriever: search,
+    store: base.context,
+    provider: createExtractiveProvider(),
+    lexicon: wordnet,
+    tuning: { threshold: 0 },
+  });
   const probes = [];
   for (const p of PROBE_QUESTIONS) {
     current = p;
@@ -138,11 +171,23 @@ async function answer(base: Base, weight: number | null, embedText: 'searched' |
   const out: Record[] = [];
   for (const question of base.questions) {
     current = question.q;
-    const request = { chatbotId: base.chatbotId, accountId: 'x', conversationId: 'tune', settings: {}, question: question.q, history: [] };
+    const request = {
+      chatbotId: base.chatbotId,
+      accountId: 'x',
+      conversationId: 'tune',
+      settings: {},
+      question: question.q,
+      history: [],
+    };
     const a = await open.answer(request);
     const g = await gateOf(search, base, question.q, threshold);
     const gate = { score: g.score, threshold, similarity: g.similarity, baseline };
-    out.push({ base: base.name, question, gate, open: { cited: a.sources.map((s) => base.pathOf(s.documentId)), unanswered: a.unanswered } });
+    out.push({
+      base: base.name,
+      question,
+      gate,
+      open: { cited: a.sources.map((s) => base.pathOf(s.documentId)), unanswered: a.unanswered },
+    });
   }
   return out;
 }
@@ -167,7 +212,15 @@ function admitted(r: Record, rule: Rule): boolean {
 function outcomes(records: Record[], rule: Rule): Outcome[] {
   return records.map((r) => {
     const ok = admitted(r, rule);
-    return { question: r.question, cited: ok && !r.open.unanswered ? r.open.cited : [], unanswered: !ok || r.open.unanswered, ms: 0, searchMs: 0, text: '', anchor: [] };
+    return {
+      question: r.question,
+      cited: ok && !r.open.unanswered ? r.open.cited : [],
+      unanswered: !ok || r.open.unanswered,
+      ms: 0,
+      searchMs: 0,
+      text: '',
+      anchor: [],
+    };
   });
 }
 
@@ -183,7 +236,9 @@ try {
     bots.push(bot);
     const store = bot.t.app.services.store;
     const vectors = store.vectors(embeddings);
-    console.log(`${name}: ${bot.chunks} chunks, ${await vectors.count(bot.chatbotId)} vectors, crawled and embedded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `${name}: ${bot.chunks} chunks, ${await vectors.count(bot.chatbotId)} vectors, crawled and embedded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     bases.push({
       name,
       store: store.knowledge,
@@ -198,9 +253,13 @@ try {
     const started = performance.now();
     const vectors = fastify.store.vectors(embeddings);
     await ingestFastifyDocs(fastify, createRetriever({ store: fastify.store.knowledge, embeddings, vectors }));
-    console.log(`fastify: ${await vectors.count(fastify.chatbotId)} vectors, embedded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `fastify: ${await vectors.count(fastify.chatbotId)} vectors, embedded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     const read = (file: string, kind: 'direct' | 'oos') =>
-      (JSON.parse(readFileSync(file, 'utf8')) as { q: string }[]).map((x): Question => ({ q: x.q, kind, split: 'tuning', pages: kind === 'oos' ? [] : ['*'] }) as Question);
+      (JSON.parse(readFileSync(file, 'utf8')) as { q: string }[]).map(
+        (x): Question => ({ q: x.q, kind, split: 'tuning', pages: kind === 'oos' ? [] : ['*'] }) as Question,
+      );
     bases.push({
       name: 'fastify',
       store: fastify.store.knowledge,
@@ -222,7 +281,11 @@ try {
     type C = { [name: string]: number } & { n: number };
     const blank = (): C => ({ n: 0 }) as C;
     const totals = { all: blank(), rew: blank(), xlang: blank() };
-    const r = (c: C) => Object.entries(c).filter(([k]) => k !== 'n').map(([k, v]) => `${k} ${(v / c.n).toFixed(2)}`).join(', ') + ` (n ${c.n})`;
+    const r = (c: C) =>
+      Object.entries(c)
+        .filter(([k]) => k !== 'n')
+        .map(([k, v]) => `${k} ${(v / c.n).toFixed(2)}`)
+        .join(', ') + ` (n ${c.n})`;
     for (const base of bases.filter((b) => b.name !== 'fastify')) {
       const counts = { all: blank(), rew: blank(), xlang: blank() };
       let current = '';
@@ -236,12 +299,25 @@ try {
           ['expanded', pages(await base.store.chunks.searchLexical(base.chatbotId, expanded, 20))],
         ];
         const [v] = await embeddings.embed([q.q]);
-        lists.push(['semantic', await docsOf(base, (await base.vectors.nearest(base.chatbotId, v, 20)).map((h) => h.chunkId))]);
+        lists.push([
+          'semantic',
+          await docsOf(
+            base,
+            (await base.vectors.nearest(base.chatbotId, v, 20)).map((h) => h.chunkId),
+          ),
+        ]);
         current = q.q;
         for (const [w, r] of fusedBy) lists.push([`fused x${w}`, pages(await r.search(base.chatbotId, expanded, 20))]);
-        lists.push(['fused x1 as the retriever embeds (question + stand-ins)', pages(await hybridSearch(base, 1, 'searched', () => q.q).search(base.chatbotId, expanded, 20))]);
+        lists.push([
+          'fused x1 as the retriever embeds (question + stand-ins)',
+          pages(await hybridSearch(base, 1, 'searched', () => q.q).search(base.chatbotId, expanded, 20)),
+        ]);
         const hit = (l: string[]) => (l.slice(0, 3).some((p) => q.pages.includes(p)) ? 1 : 0);
-        const kinds: ('all' | 'rew' | 'xlang')[] = ['all', ...(q.kind === 'reworded' ? (['rew'] as const) : []), ...(q.kind === 'xlang' ? (['xlang'] as const) : [])];
+        const kinds: ('all' | 'rew' | 'xlang')[] = [
+          'all',
+          ...(q.kind === 'reworded' ? (['rew'] as const) : []),
+          ...(q.kind === 'xlang' ? (['xlang'] as const) : []),
+        ];
         for (const c of kinds.flatMap((k) => [counts[k], totals[k]])) {
           c.n++;
           for (const [name, l] of lists) c[name] = (c[name] ?? 0) + hit(l);
@@ -249,17 +325,35 @@ try {
       }
       console.log(`retrieval hit@3 ${base.name}: ${r(counts.all)}`);
     }
-    console.log(`retrieval hit@3, all sites, in-scope tuning questions: ${r(totals.all)}\n  reworded: ${r(totals.rew)}\n  cross-language: ${r(totals.xlang)}`);
+    console.log(
+      `retrieval hit@3, all sites, in-scope tuning questions: ${r(totals.all)}\n  reworded: ${r(totals.rew)}\n  cross-language: ${r(totals.xlang)}`,
+    );
   }
 
-  const rules: Rule[] = [{ name: 'words only', accept: Infinity, veto: null, lexScale: 1 }, { name: 'gate open (ceiling)', accept: -Infinity, veto: null, lexScale: 1 }];
+  const rules: Rule[] = [
+    { name: 'words only', accept: Infinity, veto: null, lexScale: 1 },
+    { name: 'gate open (ceiling)', accept: -Infinity, veto: null, lexScale: 1 },
+  ];
   for (const lexScale of [1, 1.25, 1.5, 2, 100])
     for (const accept of [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, Infinity])
-      for (const veto of [null, -0.05, 0, 0.05, 0.1, 0.15]) rules.push({ name: `lex x${lexScale} accept +${accept} veto ${veto === null ? '-' : `+${veto}`}`, accept, veto, lexScale });
+      for (const veto of [null, -0.05, 0, 0.05, 0.1, 0.15])
+        rules.push({
+          name: `lex x${lexScale} accept +${accept} veto ${veto === null ? '-' : `+${veto}`}`,
+          accept,
+          veto,
+          lexScale,
+        });
 
-  const settings: { name: string; semanticWeight: number | null; embedText: 'searched' | 'question' }[] = [{ name: 'lexical', semanticWeight: null, embedText: 'searched' }];
+  const settings: { name: string; semanticWeight: number | null; embedText: 'searched' | 'question' }[] = [
+    { name: 'lexical', semanticWeight: null, embedText: 'searched' },
+  ];
   for (const semanticWeight of (process.env.TUNE_FUSION ?? '0.5,1,2,4').split(',').map(Number))
-    for (const embedText of ['searched', 'question'] as const) settings.push({ name: `hybrid x${semanticWeight} ${embedText === 'searched' ? 'as is' : 'question'}`, semanticWeight, embedText });
+    for (const embedText of ['searched', 'question'] as const)
+      settings.push({
+        name: `hybrid x${semanticWeight} ${embedText === 'searched' ? 'as is' : 'question'}`,
+        semanticWeight,
+        embedText,
+      });
 
   const rows: { score: number; line: string }[] = [];
   for (const setting of settings) {
@@ -284,23 +378,54 @@ try {
     };
     if (setting.semanticWeight !== null) {
       const ratio = (r: Record) => r.gate.score / r.gate.threshold;
-      const parts = [`words ${aucOf(ratio, sites).toFixed(2)}`, `raw similarity ${aucOf((r) => r.gate.similarity!, sites).toFixed(2)}`];
-      for (const beta of [0.5, 1, 2, 4]) parts.push(`words + ${beta} x sim margin ${aucOf((r) => ratio(r) + beta * margin(r), sites).toFixed(2)}`);
-      parts.push(`per site sim margin ${bases.filter((b) => b.name !== 'fastify').map((b) => aucOf(margin, sites.filter((r) => r.base === b.name)).toFixed(2)).join('/')}`);
+      const parts = [
+        `words ${aucOf(ratio, sites).toFixed(2)}`,
+        `raw similarity ${aucOf((r) => r.gate.similarity!, sites).toFixed(2)}`,
+      ];
+      for (const beta of [0.5, 1, 2, 4])
+        parts.push(`words + ${beta} x sim margin ${aucOf((r) => ratio(r) + beta * margin(r), sites).toFixed(2)}`);
+      parts.push(
+        `per site sim margin ${bases
+          .filter((b) => b.name !== 'fastify')
+          .map((b) =>
+            aucOf(
+              margin,
+              sites.filter((r) => r.base === b.name),
+            ).toFixed(2),
+          )
+          .join('/')}`,
+      );
       console.log(`${setting.name}: AUC in-scope vs near-topic (sites): ${parts.join('; ')}`);
     }
-    if (setting.semanticWeight !== null) console.log(`${setting.name}: AUC of (similarity - probe baseline), in-scope vs near-topic, sites: ${auc.toFixed(2)}`);
+    if (setting.semanticWeight !== null)
+      console.log(
+        `${setting.name}: AUC of (similarity - probe baseline), in-scope vs near-topic, sites: ${auc.toFixed(2)}`,
+      );
     for (const rule of setting.semanticWeight === null ? rules.slice(0, 2) : rules) {
-      const site = outcomes(records.filter((r) => r.base !== 'fastify'), rule);
-      const fast = outcomes(records.filter((r) => r.base === 'fastify'), rule);
+      const site = outcomes(
+        records.filter((r) => r.base !== 'fastify'),
+        rule,
+      );
+      const fast = outcomes(
+        records.filter((r) => r.base === 'fastify'),
+        rule,
+      );
       const f = figures(site);
       const on = fast.filter((o) => o.question.kind !== 'oos');
       const off = fast.filter((o) => o.question.kind === 'oos');
-      const fr = { on: on.filter((o) => !o.unanswered).length / (on.length || 1), off: off.filter((o) => o.unanswered).length / (off.length || 1) };
+      const fr = {
+        on: on.filter((o) => !o.unanswered).length / (on.length || 1),
+        off: off.filter((o) => o.unanswered).length / (off.length || 1),
+      };
       const per = bases
         .filter((b) => b.name !== 'fastify')
         .map((b) => {
-          const x = figures(outcomes(records.filter((r) => r.base === b.name), rule));
+          const x = figures(
+            outcomes(
+              records.filter((r) => r.base === b.name),
+              rule,
+            ),
+          );
           return `${b.name.slice(0, 5)} ${x.hit3.toFixed(2)}/${x.abstain.toFixed(2)}/${x.falseAbstain.toFixed(2)}`;
         });
       const disqualified = fast.length > 0 && (fr.off < 0.85 || fr.on < 0.9);
@@ -312,7 +437,9 @@ try {
         for (const [i, o] of site.entries())
           if (o.question.kind !== 'oos' && !o.cited.slice(0, 3).some((p) => o.question.pages.includes(p))) {
             const r = records.filter((x) => x.base !== 'fastify')[i];
-            console.log(`   miss ${r.base} ${o.question.kind} ${o.question.q} -> ${o.unanswered ? 'refused' : o.cited.join(',')} want ${o.question.pages.join(',')} sim ${r.gate.similarity?.toFixed(2)} base ${r.gate.baseline?.toFixed(2)}`);
+            console.log(
+              `   miss ${r.base} ${o.question.kind} ${o.question.q} -> ${o.unanswered ? 'refused' : o.cited.join(',')} want ${o.question.pages.join(',')} sim ${r.gate.similarity?.toFixed(2)} base ${r.gate.baseline?.toFixed(2)}`,
+            );
           }
     }
   }

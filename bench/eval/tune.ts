@@ -26,7 +26,7 @@ interface Setting {
   lexicon: boolean;
 }
 
-const CHOSEN: Setting = { name: "chosen", tuning: {}, lexicon: true };
+const CHOSEN: Setting = { name: 'chosen', tuning: {}, lexicon: true };
 const grid: Setting[] = [CHOSEN];
 // The last grid run; earlier ones (the gate's share of union, stand-in factor, calibration's
 // floor and slope, unknown and absent-noun factors, question words, a field-weighted re-ranking)
@@ -35,13 +35,24 @@ const grid: Setting[] = [CHOSEN];
 // hedge, and multiword expressions.
 const variants: [string, Tuning][] = [];
 for (const hedgeRatio of [1, 0.8, 0.6, 0.5, 0.4, 0.25])
-  for (const phraseWeight of [0, 0.8]) variants.push([`hedge ${hedgeRatio} phrases ${phraseWeight}`, { calibration: { hedgeRatio }, expansion: { phraseWeight } }]);
-if (!process.env.TUNE_QUICK) for (const [name, tuning] of variants) grid.push({ name, tuning, lexicon: name !== 'without WordNet' });
+  for (const phraseWeight of [0, 0.8])
+    variants.push([
+      `hedge ${hedgeRatio} phrases ${phraseWeight}`,
+      { calibration: { hedgeRatio }, expansion: { phraseWeight } },
+    ]);
+if (!process.env.TUNE_QUICK)
+  for (const [name, tuning] of variants) grid.push({ name, tuning, lexicon: name !== 'without WordNet' });
 
 const wordnet = createWordNet();
 
 function engineFor(retriever: AnswerEngineOptions['retriever'], store: AnswerEngineOptions['store'], s: Setting) {
-  return createAnswerEngine({ retriever, store, provider: createExtractiveProvider(), lexicon: s.lexicon ? wordnet : null, tuning: s.tuning });
+  return createAnswerEngine({
+    retriever,
+    store,
+    provider: createExtractiveProvider(),
+    lexicon: s.lexicon ? wordnet : null,
+    tuning: s.tuning,
+  });
 }
 
 async function answerAll(bot: Bot, corpus: Corpus, s: Setting): Promise<Outcome[]> {
@@ -49,8 +60,24 @@ async function answerAll(bot: Bot, corpus: Corpus, s: Setting): Promise<Outcome[
   const out: Outcome[] = [];
   for (const question of corpus.questions.filter((q) => q.split === 'tuning')) {
     const start = performance.now();
-    const a = await engine.answer({ chatbotId: bot.chatbotId, accountId: 'x', conversationId: 'tune', settings: {}, question: question.q, history: [] });
-    out.push({ question, cited: a.sources.map((x) => bot.pathOf.get(x.documentId) ?? '?'), unanswered: a.unanswered, notSure: isHedged(a.text), ms: performance.now() - start, searchMs: 0, text: a.text, anchor: [] });
+    const a = await engine.answer({
+      chatbotId: bot.chatbotId,
+      accountId: 'x',
+      conversationId: 'tune',
+      settings: {},
+      question: question.q,
+      history: [],
+    });
+    out.push({
+      question,
+      cited: a.sources.map((x) => bot.pathOf.get(x.documentId) ?? '?'),
+      unanswered: a.unanswered,
+      notSure: isHedged(a.text),
+      ms: performance.now() - start,
+      searchMs: 0,
+      text: a.text,
+      anchor: [],
+    });
   }
   return out;
 }
@@ -61,11 +88,23 @@ const OFF_TOPIC = JSON.parse(readFileSync('bench/offtopic-questions.json', 'utf8
 /** fastify: on-topic answered, off-topic refused. */
 async function fastifyRates(f: AnswersDb, s: Setting, verbose: boolean) {
   const engine = engineFor(createRetriever({ store: f.store.knowledge }), answerContextRepository(f.db), s);
-  const ask = (q: string) => engine.answer({ chatbotId: f.chatbotId, accountId: f.accountId, conversationId: 'tune', settings: {}, question: q, history: [] });
+  const ask = (q: string) =>
+    engine.answer({
+      chatbotId: f.chatbotId,
+      accountId: f.accountId,
+      conversationId: 'tune',
+      settings: {},
+      question: q,
+      history: [],
+    });
   let answered = 0;
   let refused = 0;
-  for (const { q } of ON_TOPIC) if (!(await ask(q)).unanswered) answered++; else if (verbose) console.log(`  fastify refused on-topic: ${q}`);
-  for (const { q } of OFF_TOPIC) if ((await ask(q)).unanswered) refused++; else if (verbose) console.log(`  fastify answered off-topic: ${q}`);
+  for (const { q } of ON_TOPIC)
+    if (!(await ask(q)).unanswered) answered++;
+    else if (verbose) console.log(`  fastify refused on-topic: ${q}`);
+  for (const { q } of OFF_TOPIC)
+    if ((await ask(q)).unanswered) refused++;
+    else if (verbose) console.log(`  fastify answered off-topic: ${q}`);
   return { on: answered / ON_TOPIC.length, off: refused / OFF_TOPIC.length };
 }
 
@@ -92,7 +131,10 @@ try {
       if (verbose) {
         for (const x of o) {
           const ok = x.question.kind === 'oos' ? x.unanswered : x.question.pages.includes(x.cited[0]);
-          if (!ok) console.log(`  ${corpus.name} ${x.question.kind} ${x.question.q} -> ${x.unanswered ? 'abstained' : x.cited.join(',')} (want ${x.question.pages.join(',') || 'abstain'})`);
+          if (!ok)
+            console.log(
+              `  ${corpus.name} ${x.question.kind} ${x.question.q} -> ${x.unanswered ? 'abstained' : x.cited.join(',')} (want ${x.question.pages.join(',') || 'abstain'})`,
+            );
         }
       }
     }
@@ -101,7 +143,8 @@ try {
     // One figure to rank settings by: every goal counts, in-scope success twice (hit@1, hit@3)
     // and out-of-scope success twice (abstention), false abstention twice; fastify's off-topic
     // refusals below 0.85 or on-topic answers below 0.9 disqualify.
-    const score = f.hit3 + f.hit1 + 2 * f.abstain - 2 * f.falseAbstain + f.reworded3 - (fr.off < 0.85 || fr.on < 0.9 ? 10 : 0);
+    const score =
+      f.hit3 + f.hit1 + 2 * f.abstain - 2 * f.falseAbstain + f.reworded3 - (fr.off < 0.85 || fr.on < 0.9 ? 10 : 0);
     rows.push({
       score,
       line: `${s.name.padEnd(28)} hit1 ${f.hit1.toFixed(2)} hit3 ${f.hit3.toFixed(2)} rew3 ${f.reworded3.toFixed(2)} abst ${f.abstain.toFixed(2)} false ${f.falseAbstain.toFixed(2)} unsure ${f.notSureIn.toFixed(2)}/${f.notSureOos.toFixed(2)} p95 ${f.p95.toFixed(1)} | fastify on ${fr.on.toFixed(2)} off ${fr.off.toFixed(2)} | ${per.join(' | ')}`,

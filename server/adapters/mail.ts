@@ -39,7 +39,11 @@ export function createMailer(options: MailerOptions): MailTransport {
         ? nodemailer.createTransport(options.smtpUrl)
         : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
     ));
-  const close = () => void transport?.then((t) => t.close(), () => undefined);
+  const close = () =>
+    void transport?.then(
+      (t) => t.close(),
+      () => undefined,
+    );
   if (options.smtpUrl) {
     return {
       destination: 'smtp',

@@ -69,16 +69,21 @@ export async function openAIEmbeddings(options: OpenAIEmbeddingsOptions): Promis
     }
     const data = (parsed as { data?: unknown } | null)?.data;
     if (!Array.isArray(data) || data.length !== input.length) {
-      throw new EmbeddingsError(`Embeddings endpoint returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${input.length} texts`);
+      throw new EmbeddingsError(
+        `Embeddings endpoint returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${input.length} texts`,
+      );
     }
     const vectors: number[][] = new Array(input.length);
     data.forEach((item: { index?: unknown; embedding?: unknown }, position) => {
       const index = typeof item?.index === 'number' ? item.index : position;
       const v = item?.embedding;
       if (!Array.isArray(v) || !v.length || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-        throw new EmbeddingsError('Embeddings endpoint returned an embedding that is not a list of numbers (base64 encoding is not supported)');
+        throw new EmbeddingsError(
+          'Embeddings endpoint returned an embedding that is not a list of numbers (base64 encoding is not supported)',
+        );
       }
-      if (index < 0 || index >= input.length || vectors[index]) throw new EmbeddingsError('Embeddings endpoint returned inconsistent indexes');
+      if (index < 0 || index >= input.length || vectors[index])
+        throw new EmbeddingsError('Embeddings endpoint returned inconsistent indexes');
       vectors[index] = v as number[];
     });
     return vectors;
@@ -91,7 +96,9 @@ export async function openAIEmbeddings(options: OpenAIEmbeddingsOptions): Promis
       const input = texts.slice(i, i + batchSize).map((t) => t.slice(0, MAX_CHARS).trim() || ' ');
       for (const v of await request(input)) {
         if (dimensions && v.length !== dimensions) {
-          throw new EmbeddingsError(`Embeddings endpoint returned ${v.length} dimensions, expected ${dimensions} (EMBEDDING_DIMENSIONS)`);
+          throw new EmbeddingsError(
+            `Embeddings endpoint returned ${v.length} dimensions, expected ${dimensions} (EMBEDDING_DIMENSIONS)`,
+          );
         }
         out.push(v);
       }

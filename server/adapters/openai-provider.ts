@@ -236,7 +236,11 @@ function parseAnswer(raw: string): string | null {
 
 /** A 400 refusing structured output (servers and models without json_schema support). */
 function refusesStructuredOutput(OpenAI: typeof import('openai').default, err: unknown): boolean {
-  return err instanceof OpenAI.APIError && err.status === 400 && /response_format|json_schema|structured|schema/i.test(err.message);
+  return (
+    err instanceof OpenAI.APIError &&
+    err.status === 400 &&
+    /response_format|json_schema|structured|schema/i.test(err.message)
+  );
 }
 
 function stripTrailingFence(text: string): string {
@@ -265,7 +269,14 @@ export function parseMeta(raw: string | null): AnswerMeta | null {
   const v = value as Record<string, unknown>;
   const sources = Array.isArray(v.sources) ? v.sources.map(Number).filter((n) => Number.isInteger(n) && n > 0) : null;
   const followUps = Array.isArray(v.followUps)
-    ? [...new Set(v.followUps.filter((f): f is string => typeof f === 'string').map((f) => f.trim()).filter((f) => f && f.length <= 300))]
+    ? [
+        ...new Set(
+          v.followUps
+            .filter((f): f is string => typeof f === 'string')
+            .map((f) => f.trim())
+            .filter((f) => f && f.length <= 300),
+        ),
+      ]
     : [];
   return { answered: typeof v.answered === 'boolean' ? v.answered : null, sources, followUps };
 }
@@ -294,15 +305,16 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
   let sdk: Promise<{ OpenAI: typeof OpenAI; client: OpenAI }> | undefined;
   const loaded = () =>
     (sdk ??= import('openai').then(({ default: OpenAI }) => ({ OpenAI, client: newClient(OpenAI) })));
-  const newClient = (OpenAI: typeof import('openai').default) => new OpenAI({
-    apiKey: options.apiKey || 'unused',
-    baseURL: options.baseUrl,
-    fetch: options.fetch,
-    maxRetries: 0,
-    timeout: timeoutMs,
-    // The guarded client names Parley as the User-Agent; no key means no Authorization header.
-    defaultHeaders: { 'User-Agent': null, ...(options.apiKey ? {} : { Authorization: null }) },
-  });
+  const newClient = (OpenAI: typeof import('openai').default) =>
+    new OpenAI({
+      apiKey: options.apiKey || 'unused',
+      baseURL: options.baseUrl,
+      fetch: options.fetch,
+      maxRetries: 0,
+      timeout: timeoutMs,
+      // The guarded client names Parley as the User-Agent; no key means no Authorization header.
+      defaultHeaders: { 'User-Agent': null, ...(options.apiKey ? {} : { Authorization: null }) },
+    });
 
   /** Milliseconds to wait before the next attempt, or null when the failure is final. */
   function retryDelay(OpenAI: typeof import('openai').default, err: unknown, attempt: number): number | null {
@@ -329,7 +341,14 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
       const model = options.models[input.settings.gptModel] ?? input.settings.gptModel;
       const unavailable = (streamed: boolean): GenerateOutput => {
         if (!streamed) input.onToken?.(input.strings.unavailable);
-        return { text: input.strings.unavailable, answered: true, used: [], followUps: [], provider: 'unavailable', model };
+        return {
+          text: input.strings.unavailable,
+          answered: true,
+          used: [],
+          followUps: [],
+          provider: 'unavailable',
+          model,
+        };
       };
       for (let attempt = 1; ; attempt++) {
         const controller = new AbortController();
@@ -355,7 +374,16 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
               messages,
               temperature: input.temperature,
               stream: true,
-              ...(json && { response_format: { type: 'json_schema' as const, json_schema: { name: 'parley_answer', strict: true, schema: ANSWER_SCHEMA as unknown as Record<string, unknown> } } }),
+              ...(json && {
+                response_format: {
+                  type: 'json_schema' as const,
+                  json_schema: {
+                    name: 'parley_answer',
+                    strict: true,
+                    schema: ANSWER_SCHEMA as unknown as Record<string, unknown>,
+                  },
+                },
+              }),
             },
             { signal: controller.signal },
           );
@@ -374,7 +402,10 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
         } catch (caught) {
           clearTimeout(timer);
           if (input.signal?.aborted) throw input.signal.reason;
-          const err = controller.signal.aborted && controller.signal.reason instanceof AnswerTimeoutError ? controller.signal.reason : caught;
+          const err =
+            controller.signal.aborted && controller.signal.reason instanceof AnswerTimeoutError
+              ? controller.signal.reason
+              : caught;
           if (json && !received && refusesStructuredOutput((await loaded()).OpenAI, err)) {
             // Not an attempt lost: the same question in the form this server understands, now and from now on.
             structured = false;
@@ -398,10 +429,18 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): AnswerProv
 /** The messages with the system message's output format in the marker form. */
 function withMarkerFormat(input: GenerateInput) {
   const json = outputFormat('json', input.followUpCount);
-  return input.messages.map((m, i) => (i === 0 && m.content.includes(json) ? { ...m, content: m.content.replace(json, outputFormat('marker', input.followUpCount)) } : m));
+  return input.messages.map((m, i) =>
+    i === 0 && m.content.includes(json)
+      ? { ...m, content: m.content.replace(json, outputFormat('marker', input.followUpCount)) }
+      : m,
+  );
 }
 
-function finish(input: GenerateInput, result: { text: string; meta: AnswerMeta | null }, model: string): GenerateOutput {
+function finish(
+  input: GenerateInput,
+  result: { text: string; meta: AnswerMeta | null },
+  model: string,
+): GenerateOutput {
   const meta = result.meta;
   const valid = new Set(input.passages.map((p) => p.n));
   let answered = meta?.answered ?? input.relevant;
@@ -413,7 +452,9 @@ function finish(input: GenerateInput, result: { text: string; meta: AnswerMeta |
     answered = false;
   }
   const followUps: FollowUp[] = answered
-    ? (meta?.followUps ?? []).slice(0, input.followUpCount).map((q) => ({ title: q, description: q, link: null, isEscalationPrompt: false }))
+    ? (meta?.followUps ?? [])
+        .slice(0, input.followUpCount)
+        .map((q) => ({ title: q, description: q, link: null, isEscalationPrompt: false }))
     : [];
   return {
     text,

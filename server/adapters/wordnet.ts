@@ -42,7 +42,8 @@ export function createWordNet(dir = wordnetPath()): Lexicon & { close(): void } 
   const cache = new Map<string, { word: string; close: boolean }[]>();
   const buffer = Buffer.alloc(32 * 1024);
 
-  const load = () => (index ??= Object.fromEntries(POS.map((p) => [p, readFileSync(join(dir, `index.${p}`))])) as Record<Pos, Buffer>);
+  const load = () =>
+    (index ??= Object.fromEntries(POS.map((p) => [p, readFileSync(join(dir, `index.${p}`))])) as Record<Pos, Buffer>);
 
   /** The index line of `lemma` in a sorted index file, by bisection over byte positions. */
   function lookup(file: Buffer, lemma: string): string | null {
@@ -72,14 +73,18 @@ export function createWordNet(dir = wordnetPath()): Lexicon & { close(): void } 
     if (fd === undefined) fds.set(pos, (fd = openSync(join(dir, `data.${pos}`), 'r')));
     const n = readSync(fd, buffer, 0, buffer.length, offset);
     const end = buffer.indexOf(10);
-    const f = buffer.subarray(0, end < 0 || end > n ? n : end).toString('utf8').split(' ');
+    const f = buffer
+      .subarray(0, end < 0 || end > n ? n : end)
+      .toString('utf8')
+      .split(' ');
     const count = parseInt(f[3], 16);
     const words: string[] = [];
     for (let i = 0; i < count; i++) words.push(f[4 + i * 2].replace(/\([a-z]+\)$/, '').toLowerCase());
     let j = 4 + count * 2;
     const pointerCount = Number(f[j++]);
     const pointers: Synset['pointers'] = [];
-    for (let i = 0; i < pointerCount; i++, j += 4) pointers.push({ symbol: f[j], offset: Number(f[j + 1]), pos: POS_OF[f[j + 2]] });
+    for (let i = 0; i < pointerCount; i++, j += 4)
+      pointers.push({ symbol: f[j], offset: Number(f[j + 1]), pos: POS_OF[f[j + 2]] });
     const out = { words, pointers };
     if (synsets.size >= CACHE_SIZE) synsets.clear();
     synsets.set(id, out);
@@ -147,7 +152,9 @@ export function createWordNet(dir = wordnetPath()): Lexicon & { close(): void } 
             const s = synset(pos, offset);
             direct.push(...s.words);
             for (const symbol of POINTERS) {
-              for (const p of s.pointers) if (p.symbol === symbol && p.pos) (symbol === '+' ? direct : further).push(...synset(p.pos, p.offset).words);
+              for (const p of s.pointers)
+                if (p.symbol === symbol && p.pos)
+                  (symbol === '+' ? direct : further).push(...synset(p.pos, p.offset).words);
             }
           }
         }

@@ -67,9 +67,15 @@ function pageTitle(html: string): string {
  * written track, else the first automatic one. `url` is the timedtext URL (XML; add
  * `&fmt=json3` for json3). Null when the video has no captions.
  */
-export function captionTrackUrl(watchPageHtml: string, preferredLang?: string): { url: string; lang: string; title: string } | null {
+export function captionTrackUrl(
+  watchPageHtml: string,
+  preferredLang?: string,
+): { url: string; lang: string; title: string } | null {
   const player = jsonAfter(watchPageHtml, /ytInitialPlayerResponse\s*=\s*/) as
-    | { captions?: { playerCaptionsTracklistRenderer?: { captionTracks?: CaptionTrack[] } }; videoDetails?: { title?: string } }
+    | {
+        captions?: { playerCaptionsTracklistRenderer?: { captionTracks?: CaptionTrack[] } };
+        videoDetails?: { title?: string };
+      }
     | undefined;
   let tracks = player?.captions?.playerCaptionsTracklistRenderer?.captionTracks;
   if (!Array.isArray(tracks)) tracks = jsonAfter(watchPageHtml, /"captionTracks"\s*:\s*/) as CaptionTrack[] | undefined;
@@ -93,8 +99,24 @@ export function captionTrackUrl(watchPageHtml: string, preferredLang?: string): 
 }
 
 const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '…', mdash: '—', ndash: '–',
-  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', copy: '©', reg: '®', trade: '™',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  laquo: '«',
+  raquo: '»',
+  copy: '©',
+  reg: '®',
+  trade: '™',
 };
 
 function decodeOnce(s: string): string {
@@ -147,19 +169,33 @@ export function parseTimedText(xmlOrJson3: string): Cue[] {
       const joined = e.segs.map((s) => (typeof s?.utf8 === 'string' ? s.utf8 : '')).join('');
       const text = decodeEntities(joined).replace(/\s+/g, ' ').trim();
       if (!text) continue;
-      cues.push({ startSeconds: (Number(e.tStartMs) || 0) / 1000, durationSeconds: (Number(e.dDurationMs) || 0) / 1000, text });
+      cues.push({
+        startSeconds: (Number(e.tStartMs) || 0) / 1000,
+        durationSeconds: (Number(e.dDurationMs) || 0) / 1000,
+        text,
+      });
     }
   } else {
     const classic = /<text\b([^>]*)>([\s\S]*?)<\/text>/g;
     for (let m = classic.exec(source); m; m = classic.exec(source)) {
       const text = cueText(m[2]);
-      if (text) cues.push({ startSeconds: Number(attr(m[1], 'start')) || 0, durationSeconds: Number(attr(m[1], 'dur')) || 0, text });
+      if (text)
+        cues.push({
+          startSeconds: Number(attr(m[1], 'start')) || 0,
+          durationSeconds: Number(attr(m[1], 'dur')) || 0,
+          text,
+        });
     }
     if (cues.length === 0) {
       const srv3 = /<p\b([^>]*)>([\s\S]*?)<\/p>/g;
       for (let m = srv3.exec(source); m; m = srv3.exec(source)) {
         const text = cueText(m[2]);
-        if (text) cues.push({ startSeconds: (Number(attr(m[1], 't')) || 0) / 1000, durationSeconds: (Number(attr(m[1], 'd')) || 0) / 1000, text });
+        if (text)
+          cues.push({
+            startSeconds: (Number(attr(m[1], 't')) || 0) / 1000,
+            durationSeconds: (Number(attr(m[1], 'd')) || 0) / 1000,
+            text,
+          });
       }
     }
   }
@@ -221,7 +257,8 @@ export function youtubeItem(baseUrl: string): ItemHandler {
       const doc = transcriptDocument(track.title || `YouTube video ${id}`, cues, { language: track.lang });
       return await indexOutcome(ctx, `youtube:${id}`, watchUrl, doc);
     } catch (err) {
-      if ((err as { code?: string }).code) return { status: 'failed', error: Object.values(describeFetchError(err)).join(': ') };
+      if ((err as { code?: string }).code)
+        return { status: 'failed', error: Object.values(describeFetchError(err)).join(': ') };
       return failure(err);
     }
   };

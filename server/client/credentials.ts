@@ -35,8 +35,14 @@ export function loadCredentials(dir: string): Credentials | null {
     throw err;
   }
   const parsed = JSON.parse(text) as Partial<Credentials>;
-  if (typeof parsed.server !== 'string' || typeof parsed.accessToken !== 'string') throw new Error(`${credentialsPath(dir)} is not a credentials file: run login again`);
-  return { server: parsed.server, accessToken: parsed.accessToken, scope: parsed.scope ?? '', savedAt: parsed.savedAt ?? '' };
+  if (typeof parsed.server !== 'string' || typeof parsed.accessToken !== 'string')
+    throw new Error(`${credentialsPath(dir)} is not a credentials file: run login again`);
+  return {
+    server: parsed.server,
+    accessToken: parsed.accessToken,
+    scope: parsed.scope ?? '',
+    savedAt: parsed.savedAt ?? '',
+  };
 }
 
 export function removeCredentials(dir: string): void {

@@ -30,8 +30,21 @@ export class AccountsService {
   async create(email: string, name?: string): Promise<{ account: AccountRecord; owner: UserRecord }> {
     if (!EMAIL.test(email)) throw validationFailed([{ path: ['email'], message: 'must be an e-mail address' }]);
     const at = nowIso();
-    const account: AccountRecord = { id: newId(), name: name ?? email, plan: { ...SELF_HOSTED_PLAN }, createdAt: at, updatedAt: at };
-    const owner: UserRecord = { id: newId(), accountId: account.id, email: email.toLowerCase(), name: null, role: 'owner', createdAt: at };
+    const account: AccountRecord = {
+      id: newId(),
+      name: name ?? email,
+      plan: { ...SELF_HOSTED_PLAN },
+      createdAt: at,
+      updatedAt: at,
+    };
+    const owner: UserRecord = {
+      id: newId(),
+      accountId: account.id,
+      email: email.toLowerCase(),
+      name: null,
+      role: 'owner',
+      createdAt: at,
+    };
     await this.store.transaction(async (s) => {
       await s.accounts.insert(account);
       await s.users.insert(owner);
@@ -51,7 +64,8 @@ export class AccountsService {
       return account;
     }
     const [first] = await this.store.accounts.list();
-    if (!first) throw new AppError('NOT_FOUND', 'No account exists yet', { hint: 'Run `cli migrate` or start the server once' });
+    if (!first)
+      throw new AppError('NOT_FOUND', 'No account exists yet', { hint: 'Run `cli migrate` or start the server once' });
     return first;
   }
 
@@ -63,7 +77,14 @@ export class AccountsService {
 
   view(auth: AuthContext): AccountView {
     const a = auth.account;
-    return { id: a.id, name: a.name, plan: a.plan, role: auth.user.role, createdAt: a.createdAt, updatedAt: a.updatedAt };
+    return {
+      id: a.id,
+      name: a.name,
+      plan: a.plan,
+      role: auth.user.role,
+      createdAt: a.createdAt,
+      updatedAt: a.updatedAt,
+    };
   }
 
   async update(auth: AuthContext, patch: { name?: string }): Promise<AccountView> {
@@ -84,7 +105,12 @@ export class AccountsService {
   me(auth: AuthContext) {
     return {
       user: { id: auth.user.id, email: auth.user.email, name: auth.user.name, role: auth.user.role },
-      account: { id: auth.account.id, name: auth.account.name, plan: auth.account.plan.name, active: auth.account.plan.active },
+      account: {
+        id: auth.account.id,
+        name: auth.account.name,
+        plan: auth.account.plan.name,
+        active: auth.account.plan.active,
+      },
       token: {
         id: auth.token.id,
         name: auth.token.name,

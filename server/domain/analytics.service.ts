@@ -25,9 +25,13 @@ export class AnalyticsService {
     const to = range.to ? new Date(range.to) : new Date();
     const from = range.from ? new Date(range.from) : new Date(to.getTime() - 30 * DAY);
     if (from > to) throw validationFailed([{ path: ['from'], message: 'must not be after `to`' }]);
-    if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY) throw validationFailed([{ path: ['from'], message: `the range is at most ${MAX_RANGE_DAYS} days` }]);
+    if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY)
+      throw validationFailed([{ path: ['from'], message: `the range is at most ${MAX_RANGE_DAYS} days` }]);
     const [f, t] = [from.toISOString(), to.toISOString()];
-    const [figures, topSources] = await Promise.all([this.store.figures(chatbot.id, f, t), this.store.citedSources(chatbot.id, f, t, 10)]);
+    const [figures, topSources] = await Promise.all([
+      this.store.figures(chatbot.id, f, t),
+      this.store.citedSources(chatbot.id, f, t, 10),
+    ]);
     const rated = figures.feedback.up + figures.feedback.down;
     return {
       chatbotId: chatbot.id,

@@ -33,14 +33,22 @@ export class BillingService {
   ) {}
 
   async invoices(auth: AuthContext, limit: number, cursor?: string) {
-    const page = await this.store.invoices.page(auth.account.id, { limit, after: this.cursors.decode('invoices', cursor) });
+    const page = await this.store.invoices.page(auth.account.id, {
+      limit,
+      after: this.cursors.decode('invoices', cursor),
+    });
     return { billings: page.items.map(invoiceView), nextCursor: this.cursors.encode('invoices', page.next) };
   }
 
   /** Operators record invoices issued outside Parley (CLI `invoices record`); none are invented. */
-  async record(accountId: string, input: { name: string; amount: number; currency: string; status?: string; url?: string }) {
-    if (!Number.isFinite(input.amount) || input.amount < 0) throw validationFailed([{ path: ['amount'], message: 'must be 0 or more' }]);
-    if (!/^[A-Z]{3}$/.test(input.currency)) throw validationFailed([{ path: ['currency'], message: 'must be an ISO 4217 code such as EUR' }]);
+  async record(
+    accountId: string,
+    input: { name: string; amount: number; currency: string; status?: string; url?: string },
+  ) {
+    if (!Number.isFinite(input.amount) || input.amount < 0)
+      throw validationFailed([{ path: ['amount'], message: 'must be 0 or more' }]);
+    if (!/^[A-Z]{3}$/.test(input.currency))
+      throw validationFailed([{ path: ['currency'], message: 'must be an ISO 4217 code such as EUR' }]);
     const period = currentPeriod();
     const invoice: InvoiceRecord = {
       id: newId(),

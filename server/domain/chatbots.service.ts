@@ -35,7 +35,10 @@ export class ChatbotsService {
     private readonly store: Store,
     private readonly cursors: CursorCodec,
     /** Refuses webhook URLs that are not HTTPS or point inside (webhooks/webhooks.service.ts checkWebhookUrls). */
-    private readonly checkWebhookUrls: (fields: Record<string, unknown>, path: (string | number)[]) => Promise<void> = async () => {},
+    private readonly checkWebhookUrls: (
+      fields: Record<string, unknown>,
+      path: (string | number)[],
+    ) => Promise<void> = async () => {},
   ) {}
 
   /** Listens to every stored change of a chatbot (the realtime gateway tells open sockets); returns the detach function. */
@@ -59,7 +62,8 @@ export class ChatbotsService {
    */
   async reach(auth: AuthContext, chatbotId: string): Promise<ChatbotRecord> {
     const chatbot = assertChatbotReach(auth, await this.store.chatbots.get(chatbotId));
-    if (auth.user.role === 'member' && !(await this.store.resources.members.byUser(chatbot.id, auth.user.id))) throw chatbotNotFound();
+    if (auth.user.role === 'member' && !(await this.store.resources.members.byUser(chatbot.id, auth.user.id)))
+      throw chatbotNotFound();
     return chatbot;
   }
 
@@ -69,16 +73,20 @@ export class ChatbotsService {
     const only = auth.token.chatbotIds ?? null;
     let after: PageRequest['after'] = null;
     for (;;) {
-      const page: Page<ChatbotRecord> = auth.user.role === 'member'
-        ? await this.store.chatbots.memberPage(auth.user.id, { limit: 100, after }, only)
-        : await this.store.chatbots.page(auth.account.id, { limit: 100, after }, only);
+      const page: Page<ChatbotRecord> =
+        auth.user.role === 'member'
+          ? await this.store.chatbots.memberPage(auth.user.id, { limit: 100, after }, only)
+          : await this.store.chatbots.page(auth.account.id, { limit: 100, after }, only);
       out.push(...page.items);
       if (!page.next) return out;
       after = page.next;
     }
   }
 
-  async create(auth: AuthContext, input: { title: string; description?: string; settings?: SettingsPatch }): Promise<ChatbotView> {
+  async create(
+    auth: AuthContext,
+    input: { title: string; description?: string; settings?: SettingsPatch },
+  ): Promise<ChatbotView> {
     if (auth.token.chatbotIds) {
       // It could never reach what it created: refuse rather than make an orphan it cannot see.
       throw new AppError('TOKEN_SCOPE_NOT_ALLOWED', 'A token restricted to chosen chatbots cannot create chatbots', {
@@ -103,9 +111,13 @@ export class ChatbotsService {
     await this.store.transaction(async (s) => {
       const count = await s.chatbots.count(auth.account.id);
       if (count >= auth.account.plan.maxChatbots) {
-        throw new AppError('CHATBOT_LIMIT_REACHED', `This plan allows ${auth.account.plan.maxChatbots} chatbots and all are in use`, {
-          hint: 'Delete a chatbot you no longer need (DELETE /chatbots/{chatbotId}?confirm=true) or upgrade the plan',
-        });
+        throw new AppError(
+          'CHATBOT_LIMIT_REACHED',
+          `This plan allows ${auth.account.plan.maxChatbots} chatbots and all are in use`,
+          {
+            hint: 'Delete a chatbot you no longer need (DELETE /chatbots/{chatbotId}?confirm=true) or upgrade the plan',
+          },
+        );
       }
       await s.chatbots.insert(chatbot);
     });
@@ -172,22 +184,29 @@ export class ChatbotsService {
     const bounds = freeFormErrors(patch.general?.metadata, ['general', 'metadata']);
     if (bounds.length) throw validationFailed(bounds);
     const title = patch.general?.title;
-    if (typeof title === 'string' && !title.trim()) throw validationFailed([{ path: ['general', 'title'], message: 'must not be blank' }]);
+    if (typeof title === 'string' && !title.trim())
+      throw validationFailed([{ path: ['general', 'title'], message: 'must not be blank' }]);
     for (const section of Object.keys(patch) as SettingsSection[]) {
       for (const [key, value] of Object.entries(patch[section] ?? {})) {
         if (!(key in SECTION_FIELDS[section])) continue; // schema validation already refused it
         if (key === 'title') chatbot.title = String(value).trim();
         else if (key === 'description') chatbot.description = String(value);
-        else if (key === 'localization') chatbot.settings.localization = mergeLocalization(chatbot.settings.localization, value);
+        else if (key === 'localization')
+          chatbot.settings.localization = mergeLocalization(chatbot.settings.localization, value);
         else chatbot.settings[key] = keepMaskedSecret(key, value, chatbot.settings[key]);
       }
     }
   }
 
-  private async view(c: ChatbotRecord, auth: AuthContext, creators = new Map<string, string | null>()): Promise<ChatbotView> {
+  private async view(
+    c: ChatbotRecord,
+    auth: AuthContext,
+    creators = new Map<string, string | null>(),
+  ): Promise<ChatbotView> {
     // The caller's own user was read with the token in this request: no second read for it.
     if (c.createdById === auth.user.id) creators.set(c.createdById, auth.user.email);
-    else if (!creators.has(c.createdById)) creators.set(c.createdById, (await this.store.users.get(c.createdById))?.email ?? null);
+    else if (!creators.has(c.createdById))
+      creators.set(c.createdById, (await this.store.users.get(c.createdById))?.email ?? null);
     return {
       id: c.id,
       title: c.title,
@@ -202,7 +221,11 @@ export class ChatbotsService {
 }
 
 /** Writes read-only settings (icon URLs, the active instruction) from their own routes, in `store`'s transaction. */
-export async function writeInternalSettings(store: Store, chatbot: ChatbotRecord, values: Record<string, unknown>): Promise<void> {
+export async function writeInternalSettings(
+  store: Store,
+  chatbot: ChatbotRecord,
+  values: Record<string, unknown>,
+): Promise<void> {
   const settings = { ...chatbot.settings, ...values };
   await store.chatbots.update(chatbot.id, { settings }, nowIso());
   chatbot.settings = settings;

@@ -25,7 +25,12 @@ export const chatbotNotFound = () =>
   });
 
 export const confirmationRequired = (how = 'Add ?confirm=true to the request') =>
-  new AppError('CONFIRMATION_REQUIRED', 'This deletes data and needs explicit confirmation; nothing was deleted', { hint: how });
+  new AppError('CONFIRMATION_REQUIRED', 'This deletes data and needs explicit confirmation; nothing was deleted', {
+    hint: how,
+  });
 
 export const validationFailed = (details: FieldError[], message = 'The request is not valid') =>
-  new AppError('VALIDATION_FAILED', message, { details, hint: 'Fix the fields listed in error.details and send again' });
+  new AppError('VALIDATION_FAILED', message, {
+    details,
+    hint: 'Fix the fields listed in error.details and send again',
+  });

@@ -25,6 +25,7 @@ export function freeFormErrors(value: unknown, path: (string | number)[], limits
   walk(value, 1);
   if (tooDeep) return [{ path, message: `is nested more than ${limits.maxDepth} levels deep` }];
   if (keys > limits.maxKeys) return [{ path, message: `holds more than ${limits.maxKeys} keys and items` }];
-  if (Buffer.byteLength(JSON.stringify(value)) > limits.maxBytes) return [{ path, message: `is larger than ${limits.maxBytes} bytes as JSON` }];
+  if (Buffer.byteLength(JSON.stringify(value)) > limits.maxBytes)
+    return [{ path, message: `is larger than ${limits.maxBytes} bytes as JSON` }];
   return [];
 }

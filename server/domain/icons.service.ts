@@ -40,7 +40,14 @@ export class IconsService {
         hint: 'Upload a raster image; SVG is not accepted',
       });
     }
-    const icon = { id: newId(), chatbotId: chatbot.id, type, mime: detected.mime, size: bytes.length, createdAt: nowIso() };
+    const icon = {
+      id: newId(),
+      chatbotId: chatbot.id,
+      type,
+      mime: detected.mime,
+      size: bytes.length,
+      createdAt: nowIso(),
+    };
     const url = `${this.siteUrl}/icons/${icon.id}.${ext}`;
     const setting = ICON_TYPES[type as IconType];
     await this.store.transaction(async (s) => {

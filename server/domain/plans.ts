@@ -28,7 +28,9 @@ export function requireFeature(account: AccountRecord, feature: 'webhooks' | 'an
     });
   }
   if (feature === 'analytics') {
-    throw new AppError('ANALYTICS_LOCKED', 'Analytics are not part of this plan', { hint: 'Upgrade to a plan with analytics' });
+    throw new AppError('ANALYTICS_LOCKED', 'Analytics are not part of this plan', {
+      hint: 'Upgrade to a plan with analytics',
+    });
   }
   throw new AppError('PLAN_UPGRADE_REQUIRED', 'Removing or changing the Parley branding needs a higher plan', {
     hint: 'Upgrade to a plan with branding removal, or leave hideWatermark, watermarkText and watermarkLink unchanged',

@@ -11,9 +11,26 @@ import type { ResourcesStore } from './resources/ports.js';
 import type { VisitorsStore } from './visitors/ports.js';
 import type { WebhookStore } from './webhooks/ports.js';
 import type { Page, PageRequest } from './paging.js';
-import type { AccountRecord, ChatbotRecord, IconRecord, InvoiceRecord, Plan, TokenRecord, UserRecord } from './records.js';
+import type {
+  AccountRecord,
+  ChatbotRecord,
+  IconRecord,
+  InvoiceRecord,
+  Plan,
+  TokenRecord,
+  UserRecord,
+} from './records.js';
 
-export type { Plan, AccountRecord, UserRecord, TokenKind, TokenRecord, ChatbotRecord, IconRecord, InvoiceRecord } from './records.js';
+export type {
+  Plan,
+  AccountRecord,
+  UserRecord,
+  TokenKind,
+  TokenRecord,
+  ChatbotRecord,
+  IconRecord,
+  InvoiceRecord,
+} from './records.js';
 export type { Keyset, PageRequest, Page } from './paging.js';
 
 export interface AnalyticsFigures {
@@ -31,7 +48,12 @@ export interface AnalyticsFigures {
 
 export interface AnalyticsStore {
   figures(chatbotId: string, from: string, to: string): Promise<AnalyticsFigures>;
-  citedSources(chatbotId: string, from: string, to: string, limit: number): Promise<{ documentId: string; title: string; url: string | null; citations: number }[]>;
+  citedSources(
+    chatbotId: string,
+    from: string,
+    to: string,
+    limit: number,
+  ): Promise<{ documentId: string; title: string; url: string | null; citations: number }[]>;
 }
 
 export interface Store {
@@ -79,7 +101,11 @@ export interface Store {
      */
     memberPage(userId: string, page: PageRequest, only: string[] | null): Promise<Page<ChatbotRecord>>;
     count(accountId: string): Promise<number>;
-    update(id: string, patch: { title?: string; description?: string; settings?: Record<string, unknown> }, at: string): Promise<void>;
+    update(
+      id: string,
+      patch: { title?: string; description?: string; settings?: Record<string, unknown> },
+      at: string,
+    ): Promise<void>;
     delete(id: string): Promise<void>;
   };
   icons: {
@@ -127,7 +153,11 @@ export interface UploadLeaseStore {
    * Takes `lease` when the account holds fewer than `limit` leases unexpired at `now` (expired
    * ones are dropped first); `running`: how many it held. Concurrent callers never exceed `limit`.
    */
-  acquire(lease: { id: string; accountId: string; expiresAt: string }, limit: number, now: string): Promise<{ taken: boolean; running: number }>;
+  acquire(
+    lease: { id: string; accountId: string; expiresAt: string },
+    limit: number,
+    now: string,
+  ): Promise<{ taken: boolean; running: number }>;
   renew(id: string, expiresAt: string): Promise<void>;
   release(id: string): Promise<void>;
 }

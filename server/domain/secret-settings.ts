@@ -37,5 +37,7 @@ export function visibleSettings(auth: AuthContext, settings: Record<string, unkn
  * value: clients that read the settings and write them back do not replace a token by its mask.
  */
 export function keepMaskedSecret(key: string, incoming: unknown, stored: unknown): unknown {
-  return isToken(key) && typeof incoming === 'string' && incoming.startsWith('****') && incoming === maskSecret(stored) ? stored : incoming;
+  return isToken(key) && typeof incoming === 'string' && incoming.startsWith('****') && incoming === maskSecret(stored)
+    ? stored
+    : incoming;
 }

@@ -35,23 +35,32 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+    return [
+      VERSION,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      body.toString('base64url'),
+    ].join('.');
   }
 
   decrypt(sealed: string, context = ''): string {
     const parts = sealed.split('.');
-    if (parts.length !== 4 || parts[0] !== VERSION) throw new SecretError('Stored credentials are not in a format this server reads');
+    if (parts.length !== 4 || parts[0] !== VERSION)
+      throw new SecretError('Stored credentials are not in a format this server reads');
     const [, ivText, tagText, bodyText] = parts;
     const iv = Buffer.from(ivText, 'base64url');
     const tag = Buffer.from(tagText, 'base64url');
-    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new SecretError('Stored credentials are truncated or damaged');
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
+      throw new SecretError('Stored credentials are truncated or damaged');
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
       decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(tag);
       return Buffer.concat([decipher.update(Buffer.from(bodyText, 'base64url')), decipher.final()]).toString('utf8');
     } catch {
-      throw new SecretError('Stored credentials could not be decrypted: SECRET_KEY changed since they were saved, or they were altered');
+      throw new SecretError(
+        'Stored credentials could not be decrypted: SECRET_KEY changed since they were saved, or they were altered',
+      );
     }
   }
 

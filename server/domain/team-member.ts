@@ -8,10 +8,15 @@
 import type { TeamMember } from '../../shared/protocol.js';
 import type { ChatbotRecord, UserRecord } from './ports.js';
 
-export const teamDisplayName = (user: Pick<UserRecord, 'name'> | null | undefined): string | null => user?.name?.trim() || null;
+export const teamDisplayName = (user: Pick<UserRecord, 'name'> | null | undefined): string | null =>
+  user?.name?.trim() || null;
 
 /** `user` is null when the member was deleted since: the id stays, the name goes. */
-export function teamMember(chatbot: Pick<ChatbotRecord, 'settings'>, id: string, user: Pick<UserRecord, 'name'> | null | undefined): TeamMember {
+export function teamMember(
+  chatbot: Pick<ChatbotRecord, 'settings'>,
+  id: string,
+  user: Pick<UserRecord, 'name'> | null | undefined,
+): TeamMember {
   const avatarUrl = typeof chatbot.settings.agentIconSrcId === 'string' ? chatbot.settings.agentIconSrcId : null;
   return { id, name: teamDisplayName(user), avatarUrl };
 }

@@ -70,7 +70,10 @@ export class TokensService {
   async current(auth: AuthContext): Promise<AuthContext | null> {
     const token = await this.store.tokens.get(auth.account.id, auth.token.id);
     if (!token || token.revokedAt || token.kind !== auth.token.kind) return null;
-    const [user, account] = await Promise.all([this.store.users.get(token.userId), this.store.accounts.get(token.accountId)]);
+    const [user, account] = await Promise.all([
+      this.store.users.get(token.userId),
+      this.store.accounts.get(token.accountId),
+    ]);
     if (!user || !account || user.accountId !== account.id) return null;
     return { token, user, account, scopes: effectiveScopes(token.scopes, user.role) };
   }
@@ -92,10 +95,14 @@ export class TokensService {
     if (by) {
       const beyond = scopes.filter((s) => !by.scopes.has(s));
       if (beyond.length) {
-        throw new AppError('TOKEN_SCOPE_NOT_ALLOWED', 'A token cannot create a token with scopes it does not hold itself', {
-          details: { requiredScopes: beyond },
-          hint: 'Ask for fewer scopes, or create the token with a token that holds them',
-        });
+        throw new AppError(
+          'TOKEN_SCOPE_NOT_ALLOWED',
+          'A token cannot create a token with scopes it does not hold itself',
+          {
+            details: { requiredScopes: beyond },
+            hint: 'Ask for fewer scopes, or create the token with a token that holds them',
+          },
+        );
       }
       const own = by.token.chatbotIds;
       if (own && (!chatbotIds || chatbotIds.some((id) => !own.includes(id)))) {
@@ -150,7 +157,11 @@ export class TokensService {
   async list(auth: AuthContext, limit: number, cursor?: string) {
     const own = ownTokensOnly(auth);
     const list = own ? `tokens:${auth.user.id}` : 'tokens';
-    const page = await this.store.tokens.page(auth.account.id, { limit, after: this.cursors.decode(list, cursor) }, own ? auth.user.id : null);
+    const page = await this.store.tokens.page(
+      auth.account.id,
+      { limit, after: this.cursors.decode(list, cursor) },
+      own ? auth.user.id : null,
+    );
     return { tokens: page.items.map(tokenView), nextCursor: this.cursors.encode(list, page.next) };
   }
 
@@ -164,8 +175,13 @@ export class TokensService {
    */
   async revoke(auth: AuthContext, id: string): Promise<TokenView> {
     const token = await this.store.tokens.get(auth.account.id, id);
-    if (!token || token.kind !== 'api' || (ownTokensOnly(auth) && token.userId !== auth.user.id)) throw notFound('Token');
-    if (auth.user.role !== 'owner' && token.userId !== auth.user.id && (await this.store.users.get(token.userId))?.role === 'owner') {
+    if (!token || token.kind !== 'api' || (ownTokensOnly(auth) && token.userId !== auth.user.id))
+      throw notFound('Token');
+    if (
+      auth.user.role !== 'owner' &&
+      token.userId !== auth.user.id &&
+      (await this.store.users.get(token.userId))?.role === 'owner'
+    ) {
       throw new AppError('TOKEN_SCOPE_NOT_ALLOWED', "Only the owner can revoke the owner's tokens", {
         hint: 'Ask the account owner to revoke it',
       });
@@ -194,7 +210,8 @@ export class TokensService {
       throw validationFailed(unknown.map((s) => ({ path: ['scopes'], message: `unknown scope "${s}"` })));
     }
     const scopes = scopesForAccess('custom', input.scopes ?? []);
-    if (!scopes.length) throw validationFailed([{ path: ['scopes'], message: 'custom access needs at least one scope' }]);
+    if (!scopes.length)
+      throw validationFailed([{ path: ['scopes'], message: 'custom access needs at least one scope' }]);
     return scopes;
   }
 
@@ -204,7 +221,9 @@ export class TokensService {
     const found = await Promise.all(unique.map((id) => store.chatbots.get(id)));
     const missing = unique.filter((id, i) => !found[i] || found[i]!.accountId !== accountId);
     if (missing.length) {
-      throw validationFailed(missing.map((id) => ({ path: ['chatbotIds'], message: `no chatbot "${id}" in this account` })));
+      throw validationFailed(
+        missing.map((id) => ({ path: ['chatbotIds'], message: `no chatbot "${id}" in this account` })),
+      );
     }
     return unique;
   }

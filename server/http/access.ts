@@ -71,13 +71,18 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
   const challenge = `Bearer resource_metadata="${siteUrl}/.well-known/oauth-protected-resource/api/v2"`;
   // Legacy keys are not OAuth-issued: the challenge names the realm only.
   const legacyChallenge = 'Bearer realm="Parley legacy API (v0/v1)"';
-  const unauthorized = (code: 'AUTHORIZATION_HEADER_REQUIRED' | 'AUTHORIZATION_HEADER_NOT_VALID' | 'TOKEN_NOT_VALID', message: string, hint: string, legacy = false) =>
-    new AppError(code, message, { hint, headers: { 'www-authenticate': legacy ? legacyChallenge : challenge } });
+  const unauthorized = (
+    code: 'AUTHORIZATION_HEADER_REQUIRED' | 'AUTHORIZATION_HEADER_NOT_VALID' | 'TOKEN_NOT_VALID',
+    message: string,
+    hint: string,
+    legacy = false,
+  ) => new AppError(code, message, { hint, headers: { 'www-authenticate': legacy ? legacyChallenge : challenge } });
 
   app.decorateRequest('authContext', null);
   app.decorateRequest('auth', {
     getter(this: FastifyRequest) {
-      if (!this.authContext) throw new Error(`${this.method} ${this.routeOptions.url} is public but reads request.auth`);
+      if (!this.authContext)
+        throw new Error(`${this.method} ${this.routeOptions.url} is public but reads request.auth`);
       return this.authContext;
     },
   });
@@ -95,7 +100,9 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
       throw new Error(`Route ${[route.method].flat().join(',')} ${route.url} declares no access (config.access)`);
     }
     if (!route.config?.raw && !route.schema?.response) {
-      throw new Error(`Route ${[route.method].flat().join(',')} ${route.url} declares no response schema: declare it with endpoint() (server/http/route.ts)`);
+      throw new Error(
+        `Route ${[route.method].flat().join(',')} ${route.url} declares no response schema: declare it with endpoint() (server/http/route.ts)`,
+      );
     }
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, access });
   });
@@ -107,28 +114,51 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
     const credential = legacy ? 'legacy API key' : 'API token';
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
-      throw unauthorized('AUTHORIZATION_HEADER_REQUIRED', 'This route needs an Authorization header', `Send Authorization: Bearer <${credential}>`, legacy);
+      throw unauthorized(
+        'AUTHORIZATION_HEADER_REQUIRED',
+        'This route needs an Authorization header',
+        `Send Authorization: Bearer <${credential}>`,
+        legacy,
+      );
     }
     // The scheme name is case-insensitive (RFC 9110 11.1); the token is not.
     const match = /^[Bb][Ee][Aa][Rr][Ee][Rr] ([A-Za-z0-9._~+/=-]{1,512})$/.exec(header);
     if (!match) {
-      throw unauthorized('AUTHORIZATION_HEADER_NOT_VALID', 'The Authorization header is not "Bearer <token>"', `Send Authorization: Bearer <${credential}>, with one space`, legacy);
+      throw unauthorized(
+        'AUTHORIZATION_HEADER_NOT_VALID',
+        'The Authorization header is not "Bearer <token>"',
+        `Send Authorization: Bearer <${credential}>, with one space`,
+        legacy,
+      );
     }
     const auth = await tokens.authenticate(match[1], legacy ? 'legacy' : 'api');
     if (!auth) {
       throw legacy
-        ? unauthorized('TOKEN_NOT_VALID', 'The key is not a legacy API key of this server, or was revoked', 'v0 and v1 take a legacy API key (CLI `legacy-keys create`); v2 tokens work on /api/v2', true)
-        : unauthorized('TOKEN_NOT_VALID', 'The token is unknown or was revoked', 'Create a new token (CLI `tokens create` or POST /api/v2/tokens)');
+        ? unauthorized(
+            'TOKEN_NOT_VALID',
+            'The key is not a legacy API key of this server, or was revoked',
+            'v0 and v1 take a legacy API key (CLI `legacy-keys create`); v2 tokens work on /api/v2',
+            true,
+          )
+        : unauthorized(
+            'TOKEN_NOT_VALID',
+            'The token is unknown or was revoked',
+            'Create a new token (CLI `tokens create` or POST /api/v2/tokens)',
+          );
     }
     request.authContext = auth;
     if (legacy) {
       // A legacy key holds every scope: what limits it is its owner's role.
       const missing = missingScopes(auth, access.scopes);
       if (missing.length) {
-        throw new AppError('TOKEN_SCOPE_NOT_ALLOWED', `The key's user has the role ${auth.user.role}, which does not allow ${missing.join(', ')}`, {
-          details: { requiredScopes: access.scopes, missingScopes: missing },
-          hint: 'Ask an owner to raise your role, or use the key of a user whose role allows it',
-        });
+        throw new AppError(
+          'TOKEN_SCOPE_NOT_ALLOWED',
+          `The key's user has the role ${auth.user.role}, which does not allow ${missing.join(', ')}`,
+          {
+            details: { requiredScopes: access.scopes, missingScopes: missing },
+            hint: 'Ask an owner to raise your role, or use the key of a user whose role allows it',
+          },
+        );
       }
       return requireActive(auth.account);
     }

@@ -11,10 +11,25 @@ import type { ErrorCode } from '../../shared/errors.js';
 import { isLegacyPath, legacyError } from './envelope.js';
 
 const REFUSALS: Record<string, { status: number; code: string; message: string; hint: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large', hint: 'Send fewer or shorter headers (cookies, long tokens)' },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request took too long to arrive', hint: 'Send the whole request within REQUEST_TIMEOUT_MS' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: 'HEADERS_TOO_LARGE',
+    message: 'The request headers are too large',
+    hint: 'Send fewer or shorter headers (cookies, long tokens)',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    code: 'REQUEST_TIMEOUT',
+    message: 'The request took too long to arrive',
+    hint: 'Send the whole request within REQUEST_TIMEOUT_MS',
+  },
 };
-const MALFORMED = { status: 400, code: 'MALFORMED_REQUEST', message: 'The request is not valid HTTP', hint: 'Check the request line, headers and body framing' };
+const MALFORMED = {
+  status: 400,
+  code: 'MALFORMED_REQUEST',
+  message: 'The request is not valid HTTP',
+  hint: 'Check the request line, headers and body framing',
+};
 
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
   if (err.code === 'ECONNRESET' || !socket.writable) {
@@ -23,7 +38,11 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
   }
   const r = REFUSALS[err.code ?? ''] ?? MALFORMED;
   const requestId = randomUUID();
-  const body = JSON.stringify({ ok: false, error: { code: r.code, message: r.message, hint: r.hint }, meta: { requestId } });
+  const body = JSON.stringify({
+    ok: false,
+    error: { code: r.code, message: r.message, hint: r.hint },
+    meta: { requestId },
+  });
   // Written, then closed both ways: a client still sending (a slow drip) is not waited for.
   socket.write(
     `HTTP/1.1 ${r.status} ${STATUS_CODES[r.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -42,7 +61,11 @@ export function frameworkErrors(err: { code?: string }, request: FastifyRequest,
   const status = tooLong ? 404 : 400;
   const error = tooLong
     ? { code: 'NOT_FOUND' as ErrorCode, message: 'Nothing has an id that long', hint: 'Check the id in the path' }
-    : { code: 'MALFORMED_REQUEST' as ErrorCode, message: 'The request path is not a valid URL', hint: 'Percent-encode the path correctly' };
+    : {
+        code: 'MALFORMED_REQUEST' as ErrorCode,
+        message: 'The request path is not a valid URL',
+        hint: 'Percent-encode the path correctly',
+      };
   const body = isLegacyPath(request.url) ? legacyError(error) : { ok: false, error, meta: { requestId: request.id } };
   void reply
     .code(status)

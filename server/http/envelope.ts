@@ -5,7 +5,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import './access.js';
-import type { ErrorBody, ErrorEnvelope, LegacyError, LegacySuccess, Meta, SuccessEnvelope } from '../../shared/envelope.js';
+import type {
+  ErrorBody,
+  ErrorEnvelope,
+  LegacyError,
+  LegacySuccess,
+  Meta,
+  SuccessEnvelope,
+} from '../../shared/envelope.js';
 import { noteErrorCode } from './request-log.js';
 
 /** Marks an object that is already an envelope (symbols are not serialized). */
@@ -56,14 +63,28 @@ export function legacySuccess(message: string, data: unknown): LegacySuccess<unk
 export function legacyError(error: ErrorBody): LegacyError {
   const fields = Array.isArray(error.details)
     ? error.details
-        .filter((d): d is { path: (string | number)[]; message: string } => !!d && Array.isArray(d.path) && typeof d.message === 'string')
+        .filter(
+          (d): d is { path: (string | number)[]; message: string } =>
+            !!d && Array.isArray(d.path) && typeof d.message === 'string',
+        )
         .map((d) => ({ path: d.path, message: d.message }))
     : null;
-  const body = { success: false as const, message: error.message, data: null, error: { code: error.code, message: error.message, details: fields } };
+  const body = {
+    success: false as const,
+    message: error.message,
+    data: null,
+    error: { code: error.code, message: error.message, details: fields },
+  };
   return Object.assign(body, { [BUILT]: true });
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, error: ErrorBody, headers: Record<string, string> = {}) {
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  error: ErrorBody,
+  headers: Record<string, string> = {},
+) {
   const body = isLegacy(request) ? legacyError(error) : errorEnvelope(request, error);
   noteErrorCode(request, error.code);
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);

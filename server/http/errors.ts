@@ -47,9 +47,12 @@ export function fieldErrors(issues: AjvIssue[], part: string | undefined): (Fiel
 }
 
 /** busboy reports a malformed body (cut short, no boundary) as a plain Error with one of these messages. */
-const MULTIPART_PARSE_ERROR = /^(Unexpected end of multipart data|Multipart: Boundary not found|.+ terminated early due to unexpected end of multipart data)$/;
+const MULTIPART_PARSE_ERROR =
+  /^(Unexpected end of multipart data|Multipart: Boundary not found|.+ terminated early due to unexpected end of multipart data)$/;
 
-function fastifyErrorBody(err: FastifyError): { status: number; code: AppError['code']; message: string; hint?: string; details?: unknown } | null {
+function fastifyErrorBody(
+  err: FastifyError,
+): { status: number; code: AppError['code']; message: string; hint?: string; details?: unknown } | null {
   if (err.validation) {
     return {
       status: 400,
@@ -62,13 +65,23 @@ function fastifyErrorBody(err: FastifyError): { status: number; code: AppError['
   switch (err.code) {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { status: 400, code: 'INVALID_JSON', message: 'The body is not valid JSON', hint: 'Send a JSON document with Content-Type: application/json' };
+      return {
+        status: 400,
+        code: 'INVALID_JSON',
+        message: 'The body is not valid JSON',
+        hint: 'Send a JSON document with Content-Type: application/json',
+      };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_PARTS_LIMIT':
     case 'FST_FILES_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than this route accepts', hint: 'Send a smaller body or file' };
+      return {
+        status: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'The request body is larger than this route accepts',
+        hint: 'Send a smaller body or file',
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return {
@@ -88,12 +101,18 @@ function fastifyErrorBody(err: FastifyError): { status: number; code: AppError['
     };
   }
   if (err instanceof SyntaxError || (err as { name?: string }).name === 'SyntaxError') {
-    return { status: 400, code: 'INVALID_JSON', message: 'The body is not valid JSON', hint: 'Check quotes, commas and brackets' };
+    return {
+      status: 400,
+      code: 'INVALID_JSON',
+      message: 'The body is not valid JSON',
+      hint: 'Check quotes, commas and brackets',
+    };
   }
   const status = err.statusCode ?? 500;
   if (status === 413) return { status, code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' };
   if (status === 415) return { status, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type' };
-  if (status >= 400 && status < 500) return { status: 400, code: 'VALIDATION_FAILED', message: 'The request is not valid', details: [] };
+  if (status >= 400 && status < 500)
+    return { status: 400, code: 'VALIDATION_FAILED', message: 'The request is not valid', details: [] };
   return null;
 }
 
@@ -112,12 +131,18 @@ export function installErrorHandling(app: FastifyInstance, routerOptions: FindMy
 
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {
-      return sendError(request, reply, err.status, {
-        code: err.code,
-        message: err.message,
-        ...(err.extra.hint && { hint: err.extra.hint }),
-        ...(err.extra.details !== undefined && { details: err.extra.details }),
-      }, err.extra.headers);
+      return sendError(
+        request,
+        reply,
+        err.status,
+        {
+          code: err.code,
+          message: err.message,
+          ...(err.extra.hint && { hint: err.extra.hint }),
+          ...(err.extra.details !== undefined && { details: err.extra.details }),
+        },
+        err.extra.headers,
+      );
     }
     const known = fastifyErrorBody(err);
     if (known) {
@@ -143,11 +168,17 @@ export function installErrorHandling(app: FastifyInstance, routerOptions: FindMy
       (m) => routes.find(m, path) !== null,
     );
     if (allowed.length) {
-      return sendError(request, reply, 405, {
-        code: 'METHOD_NOT_ALLOWED',
-        message: `${request.method} is not supported on this path`,
-        hint: `Use ${allowed.join(', ')}`,
-      }, { allow: allowed.join(', ') });
+      return sendError(
+        request,
+        reply,
+        405,
+        {
+          code: 'METHOD_NOT_ALLOWED',
+          message: `${request.method} is not supported on this path`,
+          hint: `Use ${allowed.join(', ')}`,
+        },
+        { allow: allowed.join(', ') },
+      );
     }
     return sendError(request, reply, 404, {
       code: 'NOT_FOUND',

@@ -29,13 +29,19 @@ export function nestedTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
 }
 
 export const tooDeep = (what = 'The body') =>
-  validationFailed([{ path: [], message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }], `${what} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`);
+  validationFailed(
+    [{ path: [], message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }],
+    `${what} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`,
+  );
 
 /** "... in JSON at position 13" -> line and column (1-based) of that position in `text`. */
 export function jsonErrorWhere(text: string, message: string): string {
   const match = /at position (\d+)/.exec(message);
   const reason = message.replace(/\s*in JSON at position \d+.*$/, '').replace(/, ".*" is not valid JSON$/, '');
-  if (!match) return /Unexpected end of JSON input/.test(message) ? 'it ends too early (a missing closing bracket or quote?)' : reason;
+  if (!match)
+    return /Unexpected end of JSON input/.test(message)
+      ? 'it ends too early (a missing closing bracket or quote?)'
+      : reason;
   const position = Number(match[1]);
   const before = text.slice(0, position);
   const line = before.split('\n').length;
@@ -59,7 +65,12 @@ export function installJsonBody(app: FastifyInstance): void {
       } catch (syntax) {
         where = jsonErrorWhere(text, (syntax as Error).message);
       }
-      done(new AppError('INVALID_JSON', `The body is not valid JSON: ${where}`, { hint: 'Check quotes, commas and brackets; send {} when there is nothing to send' }), undefined);
+      done(
+        new AppError('INVALID_JSON', `The body is not valid JSON: ${where}`, {
+          hint: 'Check quotes, commas and brackets; send {} when there is nothing to send',
+        }),
+        undefined,
+      );
     });
   });
 }

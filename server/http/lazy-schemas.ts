@@ -17,7 +17,10 @@ export interface LazySchemas {
   /** Wraps a validator compiler: `(route schema) => validate`. */
   validators<R>(compile: (route: R) => ValidateFunction): (route: R) => ValidateFunction;
   /** fastify's `schemaController.compilersFactory.buildSerializer`: the default fast-json-stringify compiler, lazily. */
-  buildSerializer: (externalSchemas?: unknown, options?: Parameters<ReturnType<typeof SerializerSelector>>[1]) => (route: SerializerRoute) => (doc: unknown) => string;
+  buildSerializer: (
+    externalSchemas?: unknown,
+    options?: Parameters<ReturnType<typeof SerializerSelector>>[1],
+  ) => (route: SerializerRoute) => (doc: unknown) => string;
   /** Compiles every schema not compiled yet; returns how many it compiled. */
   compileAll(): number;
 }

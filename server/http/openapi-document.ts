@@ -24,9 +24,15 @@ function hoistNamed(node: unknown, schemas: Json): unknown {
   if (Array.isArray(node)) return node.map((n) => hoistNamed(n, schemas));
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
-  for (const [key, value] of Object.entries(node)) out[key] = DATA_KEYWORDS.has(key) ? value : hoistNamed(value, schemas);
+  for (const [key, value] of Object.entries(node))
+    out[key] = DATA_KEYWORDS.has(key) ? value : hoistNamed(value, schemas);
   const name = out.title;
-  if (typeof name !== 'string' || !COMPONENT_NAME.test(name) || !('type' in out || 'anyOf' in out || 'allOf' in out || 'oneOf' in out)) return out;
+  if (
+    typeof name !== 'string' ||
+    !COMPONENT_NAME.test(name) ||
+    !('type' in out || 'anyOf' in out || 'allOf' in out || 'oneOf' in out)
+  )
+    return out;
   if (!schemas[name]) schemas[name] = out;
   // A different shape under a taken name stays where it is (the OpenAPI test fails on it).
   return isDeepStrictEqual(schemas[name], out) ? { $ref: `#/components/schemas/${name}` } : out;
@@ -44,15 +50,30 @@ function nullableTypes(node: unknown): unknown {
   const anyOf = out.anyOf as Json[] | undefined;
   if (anyOf?.length !== 2) return out;
   const other = anyOf.find((s) => s.type !== 'null');
-  if (!other || !anyOf.some((s) => s.type === 'null' && Object.keys(s).length === 1) || typeof other.type !== 'string' || 'title' in other) return out;
+  if (
+    !other ||
+    !anyOf.some((s) => s.type === 'null' && Object.keys(s).length === 1) ||
+    typeof other.type !== 'string' ||
+    'title' in other
+  )
+    return out;
   const { anyOf: _, ...rest } = out;
-  return { ...other, ...rest, type: [other.type, 'null'], ...(Array.isArray(other.enum) ? { enum: [...other.enum, null] } : {}) };
+  return {
+    ...other,
+    ...rest,
+    type: [other.type, 'null'],
+    ...(Array.isArray(other.enum) ? { enum: [...other.enum, null] } : {}),
+  };
 }
 
 const IRREGULAR: Record<string, string> = { analytics: 'analytics', settings: 'settings', news: 'news' };
 const isPlural = (word: string) => !(word in IRREGULAR) && /[^s]s$/.test(word);
 const singular = (word: string) => IRREGULAR[word] ?? word.replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
-const words = (segment: string) => segment.split(/[-_.]/).filter(Boolean).map((w) => w.toLowerCase());
+const words = (segment: string) =>
+  segment
+    .split(/[-_.]/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
 const pascal = (list: string[]) => list.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 /** The words of a run of literal segments, each but the last singular ("webhooks/deliveries" -> webhook deliveries). */
 const noun = (run: string[], lastSingular: boolean) =>
@@ -116,12 +137,22 @@ function withoutDefaulted(schema: unknown): unknown {
 /** A parameter or body field with a default is optional for the client (the request schemas list it as required). */
 function optionalDefaults(op: Json) {
   const parameters = op.parameters as Json[] | undefined;
-  if (parameters) op.parameters = parameters.map((p) => (p.required && (p.schema as Json | undefined)?.default !== undefined && p.in !== 'path' ? { ...p, required: false } : p));
+  if (parameters)
+    op.parameters = parameters.map((p) =>
+      p.required && (p.schema as Json | undefined)?.default !== undefined && p.in !== 'path'
+        ? { ...p, required: false }
+        : p,
+    );
   const body = op.requestBody as { content?: Record<string, Json> } | undefined;
   if (body?.content) {
     op.requestBody = {
       ...body,
-      content: Object.fromEntries(Object.entries(body.content).map(([type, media]) => [type, { ...media, schema: withoutDefaulted(media.schema) }])),
+      content: Object.fromEntries(
+        Object.entries(body.content).map(([type, media]) => [
+          type,
+          { ...media, schema: withoutDefaulted(media.schema) },
+        ]),
+      ),
     };
   }
 }
@@ -161,7 +192,15 @@ export function finishDocument(doc: Json, options: DocumentOptions): Json {
     if (typeof op.operationId !== 'string') {
       let id = deriveOperationId(method, path);
       // Two routes deriving the same name: the later one spells out its whole path.
-      if (taken.has(id)) id = method + pascal(path.split('/').filter((s) => s && !s.startsWith('{')).flatMap(words));
+      if (taken.has(id))
+        id =
+          method +
+          pascal(
+            path
+              .split('/')
+              .filter((s) => s && !s.startsWith('{'))
+              .flatMap(words),
+          );
       op.operationId = id;
       taken.add(id);
     }
@@ -183,6 +222,10 @@ export function finishDocument(doc: Json, options: DocumentOptions): Json {
     ...doc,
     tags,
     paths,
-    components: { ...components, schemas, headers: { ...(components.headers as Json | undefined), ...options.headers } },
+    components: {
+      ...components,
+      schemas,
+      headers: { ...(components.headers as Json | undefined), ...options.headers },
+    },
   };
 }

@@ -10,11 +10,16 @@ import { SCOPES } from '../../shared/scopes.js';
 import type { Access } from './access.js';
 import { finishDocument } from './openapi-document.js';
 
-export const Meta = Type.Object({
-  requestId: Type.String({ description: 'The x-request-id sent (1-64 of A-Z a-z 0-9 _ -) or a generated id' }),
-  warnings: Type.Optional(Type.Array(Type.String())),
-  nextCursor: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'List endpoints: null on the last page' })),
-}, { title: 'Meta' });
+export const Meta = Type.Object(
+  {
+    requestId: Type.String({ description: 'The x-request-id sent (1-64 of A-Z a-z 0-9 _ -) or a generated id' }),
+    warnings: Type.Optional(Type.Array(Type.String())),
+    nextCursor: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'List endpoints: null on the last page' }),
+    ),
+  },
+  { title: 'Meta' },
+);
 
 export const ErrorEnvelope = Type.Object(
   {
@@ -27,7 +32,8 @@ export const ErrorEnvelope = Type.Object(
       hint: Type.Optional(Type.String({ description: 'Suggested next step' })),
       details: Type.Optional(
         Type.Unknown({
-          description: 'VALIDATION_FAILED: [{path, message, in}] per failing field. TOKEN_SCOPE_NOT_ALLOWED: {requiredScopes}',
+          description:
+            'VALIDATION_FAILED: [{path, message, in}] per failing field. TOKEN_SCOPE_NOT_ALLOWED: {requiredScopes}',
         }),
       ),
     }),
@@ -47,13 +53,20 @@ export const LegacyErrorBody = Type.Object(
         description: ERROR_CODES.map((c) => `${c} (${ERROR_STATUS[c]})`).join(', '),
       }),
       message: Type.String(),
-      details: Type.Union([
-        Type.Array(Type.Object({
-          path: Type.Array(Type.Union([Type.String(), Type.Integer()]), { description: 'The failing field; more than one element when it is nested' }),
-          message: Type.String(),
-        })),
-        Type.Null(),
-      ], { description: 'VALIDATION_FAILED: one item per failing field; otherwise null' }),
+      details: Type.Union(
+        [
+          Type.Array(
+            Type.Object({
+              path: Type.Array(Type.Union([Type.String(), Type.Integer()]), {
+                description: 'The failing field; more than one element when it is nested',
+              }),
+              message: Type.String(),
+            }),
+          ),
+          Type.Null(),
+        ],
+        { description: 'VALIDATION_FAILED: one item per failing field; otherwise null' },
+      ),
     }),
   },
   { $id: 'LegacyErrorBody' },
@@ -71,30 +84,38 @@ const dropSchema = (openapiObject: Record<string, unknown>, name: string) => {
 };
 /** Shared schemas keep their $id as the component name (#/components/schemas/ErrorEnvelope), not def-N. */
 const refResolver = {
-  buildLocalReference: (json: Record<string, unknown>, _baseUri: unknown, _fragment: unknown, i: number) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+  buildLocalReference: (json: Record<string, unknown>, _baseUri: unknown, _fragment: unknown, i: number) =>
+    typeof json.$id === 'string' ? json.$id : `def-${i}`,
 };
 type Documented = { openapiObject: Record<string, unknown> };
 /** A route's schema with what only the document reads (full responses, a raw route's body) put in. */
-const documented = (schema: unknown, config: { openapi?: object }) => ({ ...((schema ?? {}) as object), ...config.openapi });
+const documented = (schema: unknown, config: { openapi?: object }) => ({
+  ...((schema ?? {}) as object),
+  ...config.openapi,
+});
 
 const LICENSE = { name: 'MIT', identifier: 'MIT' };
 
 /** Response headers, referenced from each response that may carry them (openapi-document.ts). */
 const HEADERS = {
   'X-Request-Id': {
-    description: 'The request id: the X-Request-Id sent (1-64 of A-Z a-z 0-9 _ -) or a generated one; also in `meta.requestId`. Quote it when reporting a problem.',
+    description:
+      'The request id: the X-Request-Id sent (1-64 of A-Z a-z 0-9 _ -) or a generated one; also in `meta.requestId`. Quote it when reporting a problem.',
     schema: { type: 'string' },
   },
   'Idempotent-Replayed': {
-    description: '`true` when the Idempotency-Key was seen before: nothing new was stored and the answer is the one stored the first time.',
+    description:
+      '`true` when the Idempotency-Key was seen before: nothing new was stored and the answer is the one stored the first time.',
     schema: { type: 'string', enum: ['true'] },
   },
   'Retry-After': {
-    description: '429 RATE_LIMITED and CHATBOT_PAGES_LIMIT_REACHED, 502 UPSTREAM_UNAVAILABLE and 503: seconds to wait before trying again (when known).',
+    description:
+      '429 RATE_LIMITED and CHATBOT_PAGES_LIMIT_REACHED, 502 UPSTREAM_UNAVAILABLE and 503: seconds to wait before trying again (when known).',
     schema: { type: 'integer', minimum: 0 },
   },
   'WWW-Authenticate': {
-    description: '401 only: `Bearer resource_metadata="…"` naming the protected resource metadata (RFC 9728), where clients discover how to get a token.',
+    description:
+      '401 only: `Bearer resource_metadata="…"` naming the protected resource metadata (RFC 9728), where clients discover how to get a token.',
     schema: { type: 'string' },
   },
   Allow: {
@@ -132,12 +153,15 @@ const TAGS: Record<string, string> = {
 };
 
 const hasHeaderParam = (op: Record<string, unknown>, name: string) =>
-  ((op.parameters as Array<{ in: string; name: string }> | undefined) ?? []).some((p) => p.in === 'header' && p.name.toLowerCase() === name);
+  ((op.parameters as Array<{ in: string; name: string }> | undefined) ?? []).some(
+    (p) => p.in === 'header' && p.name.toLowerCase() === name,
+  );
 
 /** Which headers each response of an operation may carry. */
 function headersBy(status: string, op: Record<string, unknown>): string[] {
   const secured = Array.isArray(op.security) && op.security.length > 0;
-  if (/^2/.test(status)) return ['X-Request-Id', ...(hasHeaderParam(op, 'idempotency-key') ? ['Idempotent-Replayed'] : [])];
+  if (/^2/.test(status))
+    return ['X-Request-Id', ...(hasHeaderParam(op, 'idempotency-key') ? ['Idempotent-Replayed'] : [])];
   if (status === '4XX') return ['X-Request-Id', ...(secured ? ['WWW-Authenticate'] : []), 'Retry-After', 'Allow'];
   if (status === '5XX' || status === '429' || status === '503') return ['X-Request-Id', 'Retry-After'];
   return ['X-Request-Id'];
@@ -179,7 +203,7 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
             description: [
               'The OAuth 2.0 device authorization grant (RFC 8628, grant type `urn:ietf:params:oauth:grant-type:device_code`; public client id `parley-cli`, no client secret).',
               `POST ${siteUrl}/oauth/device_authorization (form fields client_id, scope), show the user \`verification_uri\` and \`user_code\`, then poll POST ${siteUrl}/oauth/token (grant_type, device_code, client_id) every \`interval\` seconds until it answers the access token, a bearer token like any other.`,
-              'OpenAPI 3.1 has no flow object for this grant: it is described in `x-deviceAuthorization` (the shape of OpenAPI 3.2\'s `deviceAuthorization` flow) and in the authorization server metadata (RFC 8414) at `x-oauth2MetadataUrl`.',
+              "OpenAPI 3.1 has no flow object for this grant: it is described in `x-deviceAuthorization` (the shape of OpenAPI 3.2's `deviceAuthorization` flow) and in the authorization server metadata (RFC 8414) at `x-oauth2MetadataUrl`.",
               `Discovery: ${siteUrl}/.well-known/oauth-authorization-server and ${siteUrl}/.well-known/oauth-protected-resource/api/v2, which every 401's WWW-Authenticate names.`,
             ].join(' '),
             flows: {
@@ -198,7 +222,11 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
     hideUntagged: false,
     refResolver,
     transformObject: (({ openapiObject }: Documented) =>
-      finishDocument(dropSchema(openapiObject, 'LegacyErrorBody'), { tags: TAGS, headers: HEADERS, headersBy })) as never,
+      finishDocument(dropSchema(openapiObject, 'LegacyErrorBody'), {
+        tags: TAGS,
+        headers: HEADERS,
+        headersBy,
+      })) as never,
     transform({ schema, url, route }) {
       if (LEGACY_URL.test(url)) return hidden(schema, url);
       const config = (route.config ?? {}) as { access?: Access; openapi?: object };
@@ -237,7 +265,7 @@ export function legacySwaggerOptions(siteUrl: string): FastifyDynamicSwaggerOpti
           'The legacy API, kept for existing integrations; new work should use v2 ({site_url}/api/v2, described at /api/v2/openapi.json).',
           'It is a thin mapping onto the same services as v2: a chatbot made here is the same chatbot in v2, with the same rules and limits.',
           'Authenticate with `Authorization: Bearer <legacy API key>` (operator CLI: `legacy-keys create`). The key acts as the account owner and has no scopes; v2 tokens are refused here (401 TOKEN_NOT_VALID). A missing, malformed or unknown key is 401.',
-          'Success: `{success: true, message, data}` with the resource itself (or a whole list: no pagination) in `data`. Error: `{success: false, message, data: null, error: {code, message, details}}`; `details` lists failing fields as `{path, message}` (path an array) or is null. The codes are v2\'s.',
+          "Success: `{success: true, message, data}` with the resource itself (or a whole list: no pagination) in `data`. Error: `{success: false, message, data: null, error: {code, message, details}}`; `details` lists failing fields as `{path, message}` (path an array) or is null. The codes are v2's.",
           'Deletes need no confirmation. Routes new in v2 (custom responses, documents, sources, file upload, leads, members, tags, analytics, take over, release to AI, replies, account, usage, billing, tokens) answer 404 here.',
           'Served as YAML at /openapi.yaml and as JSON at /openapi.json; every operation has an `operationId`.',
         ].join('\n\n'),
@@ -245,7 +273,12 @@ export function legacySwaggerOptions(siteUrl: string): FastifyDynamicSwaggerOpti
       servers: [{ url: `${siteUrl}/api` }],
       components: {
         securitySchemes: {
-          legacyKey: { type: 'http', scheme: 'bearer', description: 'A legacy API key: no scopes of its own, it acts as its user with that user\'s dashboard role (what the role cannot do is 403 TOKEN_SCOPE_NOT_ALLOWED)' },
+          legacyKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              "A legacy API key: no scopes of its own, it acts as its user with that user's dashboard role (what the role cannot do is 403 TOKEN_SCOPE_NOT_ALLOWED)",
+          },
         },
       },
       security: [{ legacyKey: [] }],
@@ -253,11 +286,18 @@ export function legacySwaggerOptions(siteUrl: string): FastifyDynamicSwaggerOpti
     hideUntagged: false,
     refResolver,
     transformObject: (({ openapiObject }: Documented) =>
-      finishDocument(dropSchema(openapiObject, 'ErrorEnvelope'), { tags: TAGS, headers: HEADERS, headersBy: legacyHeadersBy })) as never,
+      finishDocument(dropSchema(openapiObject, 'ErrorEnvelope'), {
+        tags: TAGS,
+        headers: HEADERS,
+        headersBy: legacyHeadersBy,
+      })) as never,
     transform({ schema, url, route }) {
       if (!LEGACY_URL.test(url)) return hidden(schema, url);
       const config = (route.config ?? {}) as { openapi?: object };
-      return { schema: { ...documented(schema, config), security: [{ legacyKey: [] }] } as typeof schema, url: url.replace(/^\/api/, '') };
+      return {
+        schema: { ...documented(schema, config), security: [{ legacyKey: [] }] } as typeof schema,
+        url: url.replace(/^\/api/, ''),
+      };
     },
   };
 }

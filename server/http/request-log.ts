@@ -17,7 +17,13 @@ export class RequestLog extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const code = errorCodes.get(request);
-    const fields = { method: request.method, url: request.url, statusCode: reply.statusCode, ms, ...(code && { code }) };
+    const fields = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms,
+      ...(code && { code }),
+    };
     const line = `${request.method} ${request.url} ${reply.statusCode}${code ? ` ${code}` : ''} ${ms} ms`;
     if (error) request.log.error({ ...fields, err: error }, `${line}: the response failed`);
     else request.log.info(fields, line);

@@ -51,14 +51,26 @@ export interface EndpointSpec {
   config?: Omit<FastifyContextConfig, 'access' | 'successStatus' | 'raw' | 'legacy' | 'openapi'>;
 }
 
-
 const ERROR = { $ref: 'ErrorEnvelope#' };
 const LEGACY_ERROR = { $ref: 'LegacyErrorBody#' };
 
 /** Keywords that only constrain input: a reply is written by its types and properties alone. */
 const INPUT_ONLY = new Set([
-  'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'additionalProperties',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'additionalProperties',
   // A field a reply leaves out (a secret setting the caller may not read) is omitted, never a 500.
   'required',
 ]);
@@ -79,18 +91,23 @@ export function forReply(schema: unknown): unknown {
     if (other && anyOf.some((s) => s.type === 'null')) {
       const { anyOf: _, ...rest } = src;
       const inner = forReply(other) as Record<string, unknown>;
-      if (typeof inner.type === 'string' && (SCALARS.has(inner.type) || inner.type === 'object' || inner.type === 'array')) {
+      if (
+        typeof inner.type === 'string' &&
+        (SCALARS.has(inner.type) || inner.type === 'object' || inner.type === 'array')
+      ) {
         return { ...inner, ...rest, type: [inner.type, 'null'] };
       }
-      if (Array.isArray(inner.enum) && inner.type === undefined) return { ...inner, ...rest, enum: [...inner.enum, null] };
+      if (Array.isArray(inner.enum) && inner.type === undefined)
+        return { ...inner, ...rest, enum: [...inner.enum, null] };
     }
   }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(src)) {
     if (INPUT_ONLY.has(key) && !(key === 'additionalProperties' && value !== false)) continue;
-    out[key] = key === 'properties' || key === 'patternProperties'
-      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, forReply(v)]))
-      : forReply(value);
+    out[key] =
+      key === 'properties' || key === 'patternProperties'
+        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, forReply(v)]))
+        : forReply(value);
   }
   return out;
 }
@@ -120,7 +137,8 @@ export function legacySuccessSchema(data: TSchema | undefined) {
 export function responseSchemas(data: TSchema | undefined, statuses: number[], legacy = false) {
   const response: Record<string, object> = {};
   const error = legacy ? LEGACY_ERROR : ERROR;
-  for (const status of statuses) response[status] = { description: 'Success', ...(legacy ? legacySuccessSchema(data) : successSchema(data)) };
+  for (const status of statuses)
+    response[status] = { description: 'Success', ...(legacy ? legacySuccessSchema(data) : successSchema(data)) };
   response['4XX'] = { description: 'Error (see error.code)', ...error };
   response['5XX'] = { description: 'INTERNAL_SERVER_ERROR', ...error };
   return response;
@@ -145,7 +163,12 @@ export function endpoint<S extends EndpointSpec>(spec: S) {
     > &
       RequestParts<S> & { response?: Record<string, unknown> },
     config: {
-      ...config, access, ...(status !== 200 ? { successStatus: status } : {}), ...(raw ? { raw } : {}), ...(legacy ? { legacy } : {}), ...(openapi ? { openapi } : {}),
+      ...config,
+      access,
+      ...(status !== 200 ? { successStatus: status } : {}),
+      ...(raw ? { raw } : {}),
+      ...(legacy ? { legacy } : {}),
+      ...(openapi ? { openapi } : {}),
     } as FastifyContextConfig,
   };
 }

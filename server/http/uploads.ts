@@ -38,7 +38,9 @@ export interface UploadLimits {
 export const LEASE_MS = 60_000;
 
 const tooLarge = (what: string) =>
-  new AppError('PAYLOAD_TOO_LARGE', `${what} is larger than this route accepts`, { hint: 'Send smaller or fewer files' });
+  new AppError('PAYLOAD_TOO_LARGE', `${what} is larger than this route accepts`, {
+    hint: 'Send smaller or fewer files',
+  });
 
 export class Uploads {
   constructor(
@@ -50,7 +52,12 @@ export class Uploads {
    * Streams the request's file parts to disk and calls `use` with them; `name` turns a client file
    * name into a display name. The temporary files are gone when this returns or throws.
    */
-  async receive<T>(request: FastifyRequest, accountId: string, name: (raw: string) => string, use: (files: ReceivedFile[]) => Promise<T>): Promise<T> {
+  async receive<T>(
+    request: FastifyRequest,
+    accountId: string,
+    name: (raw: string) => string,
+    use: (files: ReceivedFile[]) => Promise<T>,
+  ): Promise<T> {
     const expiry = () => new Date(Date.now() + LEASE_MS).toISOString();
     const lease = { id: newId(), accountId, expiresAt: expiry() };
     const { taken, running } = await this.leases.acquire(lease, this.limits.perAccount, new Date().toISOString());
@@ -60,7 +67,13 @@ export class Uploads {
         headers: { 'retry-after': '5' },
       });
     }
-    const renewal = setInterval(() => void this.leases.renew(lease.id, expiry()).catch((err) => request.log.warn({ err }, 'renewing an upload lease failed')), LEASE_MS / 3);
+    const renewal = setInterval(
+      () =>
+        void this.leases
+          .renew(lease.id, expiry())
+          .catch((err) => request.log.warn({ err }, 'renewing an upload lease failed')),
+      LEASE_MS / 3,
+    );
     renewal.unref();
     const dir = join(this.limits.dir, `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`);
     try {

@@ -75,7 +75,7 @@ const V4_BLOCKED: Array<[base: number, prefix: number, reason: string]> = [
 function inV4(addr: number, base: number, prefix: number): boolean {
   if (prefix === 0) return true;
   const mask = (0xffffffff << (32 - prefix)) >>> 0;
-  return ((addr & mask) >>> 0) === base;
+  return (addr & mask) >>> 0 === base;
 }
 
 export function checkIPv4(addr: number): AddressVerdict {

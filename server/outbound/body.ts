@@ -27,7 +27,10 @@ type Coding = 'gzip' | 'deflate' | 'br';
 /** Codings in the order they must be undone; null when one is unknown (the body is left encoded). */
 export function parseContentEncoding(header: string | undefined): Coding[] | null {
   if (!header) return [];
-  const listed = header.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+  const listed = header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
   const codings: Coding[] = [];
   for (const c of listed.reverse()) {
     if (c === 'gzip' || c === 'x-gzip') codings.push('gzip');

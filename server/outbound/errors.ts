@@ -27,7 +27,12 @@ export class OutboundError extends Error {
   /** For BLOCKED_ADDRESS: the address that was refused. */
   readonly address?: string;
 
-  constructor(code: OutboundErrorCode, url: string, message: string, extra: { cause?: unknown; address?: string } = {}) {
+  constructor(
+    code: OutboundErrorCode,
+    url: string,
+    message: string,
+    extra: { cause?: unknown; address?: string } = {},
+  ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'OutboundError';
     this.code = code;

@@ -62,7 +62,9 @@ export function guardedLookup(resolver: Resolver, guard: AddressGuard) {
       try {
         found = await resolver(hostname);
       } catch (err) {
-        throw new OutboundError('NETWORK', hostname, `Could not resolve ${hostname}: ${(err as Error).message}`, { cause: err });
+        throw new OutboundError('NETWORK', hostname, `Could not resolve ${hostname}: ${(err as Error).message}`, {
+          cause: err,
+        });
       }
       // Every address must pass: a name that mixes public and private answers is refused whole.
       for (const entry of found) assertAddressAllowed(entry.address, guard, hostname, hostname);
@@ -86,7 +88,11 @@ export interface AgentOptions {
   extraCaCertificates?: string[];
 }
 
-export async function createGuardedAgent(guard: AddressGuard, resolver: Resolver, options: AgentOptions = {}): Promise<Agent> {
+export async function createGuardedAgent(
+  guard: AddressGuard,
+  resolver: Resolver,
+  options: AgentOptions = {},
+): Promise<Agent> {
   const { Agent, buildConnector } = await loadUndici();
   const extra = options.extraCaCertificates ?? [];
   const base = buildConnector({
@@ -101,9 +107,14 @@ export async function createGuardedAgent(guard: AddressGuard, resolver: Resolver
       const verdict = addressVerdict(opts.hostname, guard);
       if (!verdict.allowed) {
         callback(
-          new OutboundError('BLOCKED_ADDRESS', opts.hostname, `Refused to connect to ${opts.hostname}: ${verdict.reason}`, {
-            address: opts.hostname,
-          }),
+          new OutboundError(
+            'BLOCKED_ADDRESS',
+            opts.hostname,
+            `Refused to connect to ${opts.hostname}: ${verdict.reason}`,
+            {
+              address: opts.hostname,
+            },
+          ),
           null,
         );
         return;

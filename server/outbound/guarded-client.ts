@@ -12,7 +12,13 @@ import type { Agent, request as undiciRequest } from 'undici';
 import { boundBody } from './body.js';
 import { OutboundError, findOutboundError, type OutboundErrorCode } from './errors.js';
 import { loadUndici } from './undici.js';
-import { assertAddressAllowed, createGuardedAgent, systemResolver, type AddressGuard, type Resolver } from './guarded-agent.js';
+import {
+  assertAddressAllowed,
+  createGuardedAgent,
+  systemResolver,
+  type AddressGuard,
+  type Resolver,
+} from './guarded-agent.js';
 
 export { OutboundError, type OutboundErrorCode } from './errors.js';
 export type { Resolver, ResolvedAddress } from './guarded-agent.js';
@@ -107,7 +113,8 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
 function deadline(timeoutMs: number, url: string, external?: AbortSignal | null) {
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new OutboundError('TIMEOUT', url, `No complete response from ${url} within ${timeoutMs} ms`)),
+    () =>
+      controller.abort(new OutboundError('TIMEOUT', url, `No complete response from ${url} within ${timeoutMs} ms`)),
     timeoutMs,
   );
   const onAbort = () => controller.abort(external?.reason);
@@ -132,7 +139,9 @@ function toOutboundError(err: unknown, url: string, signal: AbortSignal): unknow
   }
   // Errors raised below the URL level (lookup, connector) carry only a host name: name the URL.
   if (found) {
-    return found.url.includes('://') ? found : new OutboundError(found.code, url, found.message, { cause: found.cause, address: found.address });
+    return found.url.includes('://')
+      ? found
+      : new OutboundError(found.code, url, found.message, { cause: found.cause, address: found.address });
   }
   const code = (err as { code?: string } | null)?.code ?? '';
   const message = (err as Error | null)?.message ?? String(err);
@@ -140,7 +149,9 @@ function toOutboundError(err: unknown, url: string, signal: AbortSignal): unknow
     return new OutboundError('TIMEOUT', url, `Timed out fetching ${url}: ${message}`, { cause: err });
   }
   if (code.startsWith('Z_') || code === 'ERR__ERROR_FORMAT_PADDING_1' || code.startsWith('ERR_BROTLI')) {
-    return new OutboundError('NETWORK', url, `Could not decompress the response from ${url}: ${message}`, { cause: err });
+    return new OutboundError('NETWORK', url, `Could not decompress the response from ${url}: ${message}`, {
+      cause: err,
+    });
   }
   return new OutboundError('NETWORK', url, `Request to ${url} failed: ${message}`, { cause: err });
 }
@@ -163,7 +174,10 @@ export class GuardedHttpClient {
     this.guard = { allowPrivate: options.allowPrivate, isAllowedAddress: options.isAllowedAddress };
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
     this.defaults = options.defaults ?? {};
-    this.agentOptions = { resolver: options.lookup ?? systemResolver, extraCaCertificates: options.extraCaCertificates };
+    this.agentOptions = {
+      resolver: options.lookup ?? systemResolver,
+      extraCaCertificates: options.extraCaCertificates,
+    };
     this.fetch = this.fetchWith();
   }
 
@@ -175,7 +189,16 @@ export class GuardedHttpClient {
     try {
       const body = init.body === undefined ? null : Buffer.isBuffer(init.body) ? init.body : Buffer.from(init.body);
       const mode: RedirectMode = init.followRedirects === false ? 'manual' : 'follow';
-      const exchange = await this.exchange(url, init.method ?? 'GET', init.headers ?? {}, body, limits, signal, mode, hop);
+      const exchange = await this.exchange(
+        url,
+        init.method ?? 'GET',
+        init.headers ?? {},
+        body,
+        limits,
+        signal,
+        mode,
+        hop,
+      );
       const chunks: Buffer[] = [];
       for await (const chunk of exchange.body) chunks.push(chunk as Buffer);
       const headers: Record<string, string> = {};
@@ -241,9 +264,10 @@ export class GuardedHttpClient {
 
   private dispatcher() {
     const { resolver, extraCaCertificates } = this.agentOptions;
-    return (this.agent ??= Promise.all([createGuardedAgent(this.guard, resolver, { extraCaCertificates }), loadUndici()]).then(
-      ([agent, undici]) => ({ agent, request: undici.request }),
-    ));
+    return (this.agent ??= Promise.all([
+      createGuardedAgent(this.guard, resolver, { extraCaCertificates }),
+      loadUndici(),
+    ]).then(([agent, undici]) => ({ agent, request: undici.request })));
   }
 
   private resolveLimits(overrides?: OutboundLimits): ResolvedLimits {
@@ -269,7 +293,11 @@ export class GuardedHttpClient {
       fail('UNSUPPORTED_PROTOCOL', url.href, `Refused to fetch ${url.href}: only http and https are allowed`);
     }
     if (url.username || url.password) {
-      fail('INVALID_URL', url.href, `Refused to fetch ${url.origin}: URLs with a user name or password are not allowed`);
+      fail(
+        'INVALID_URL',
+        url.href,
+        `Refused to fetch ${url.origin}: URLs with a user name or password are not allowed`,
+      );
     }
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     if (isIP(host) !== 0) assertAddressAllowed(host, this.guard, url.href);
@@ -328,7 +356,10 @@ export class GuardedHttpClient {
           fail('TOO_MANY_REDIRECTS', hop, `${startUrl} redirected more than ${limits.maxRedirects} times`);
         }
         const next = this.checkUrl(location, hop);
-        if ((res.statusCode === 303 && method !== 'HEAD') || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+        if (
+          (res.statusCode === 303 && method !== 'HEAD') ||
+          ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')
+        ) {
           method = 'GET';
           body = null;
           for (const name of BODY_HEADERS) delete headers[name];
@@ -343,11 +374,17 @@ export class GuardedHttpClient {
       const declared = Number(headerValue(res.headers, 'content-length'));
       if (Number.isFinite(declared) && declared > limits.maxBytes) {
         res.body.destroy();
-        fail('TOO_LARGE', hop, `The response from ${hop} declares ${declared} bytes, over the limit of ${limits.maxBytes}`);
+        fail(
+          'TOO_LARGE',
+          hop,
+          `The response from ${hop} declares ${declared} bytes, over the limit of ${limits.maxBytes}`,
+        );
       }
-      const bounded = await boundBody(res.body, hop, limits, headerValue(res.headers, 'content-encoding')).catch((err) => {
-        throw toOutboundError(err, hop, signal);
-      });
+      const bounded = await boundBody(res.body, hop, limits, headerValue(res.headers, 'content-encoding')).catch(
+        (err) => {
+          throw toOutboundError(err, hop, signal);
+        },
+      );
       return {
         url: hop,
         status: res.statusCode,
@@ -385,7 +422,12 @@ export class GuardedHttpClient {
     } catch (err) {
       exchange.body.destroy();
       done();
-      throw new OutboundError('NETWORK', exchange.url, `Unusable response from ${exchange.url}: ${(err as Error).message}`, { cause: err });
+      throw new OutboundError(
+        'NETWORK',
+        exchange.url,
+        `Unusable response from ${exchange.url}: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     // Response's constructor cannot set these; fetch callers (and SDKs) read them.
     Object.defineProperties(response, {
@@ -399,7 +441,11 @@ export class GuardedHttpClient {
 type FetchInit = globalThis.RequestInit;
 
 /** Node stream -> web stream, pulled one chunk at a time so backpressure (and the limits) hold. */
-function toWebStream(source: Readable, settle: () => void, mapError: (err: unknown) => unknown): ReadableStream<Uint8Array> {
+function toWebStream(
+  source: Readable,
+  settle: () => void,
+  mapError: (err: unknown) => unknown,
+): ReadableStream<Uint8Array> {
   const iterator = source[Symbol.asyncIterator]();
   let settled = false;
   const finish = () => {

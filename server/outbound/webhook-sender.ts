@@ -24,15 +24,27 @@ export function webhookSender(client: GuardedHttpClient, options: WebhookSenderO
   const resolve = options.lookup ?? systemResolver;
   return {
     async send(request: OutgoingWebhook, signal?: AbortSignal): Promise<AttemptResult> {
-      if (!request.url.startsWith('https://')) return { status: null, error: `Refused ${request.url}: webhook targets must be HTTPS` };
+      if (!request.url.startsWith('https://'))
+        return { status: null, error: `Refused ${request.url}: webhook targets must be HTTPS` };
       try {
-        const res = await post(request.url, { method: 'POST', headers: request.headers, body: request.body, redirect: 'manual', signal });
+        const res = await post(request.url, {
+          method: 'POST',
+          headers: request.headers,
+          body: request.body,
+          redirect: 'manual',
+          signal,
+        });
         // The status is the answer; the body is only drained (bounded) so the connection can be reused.
         await res.arrayBuffer().catch(() => undefined);
         return { status: res.status, error: null };
       } catch (err) {
         const outbound = findOutboundError(err);
-        return { status: null, error: outbound ? `${outbound.code}: ${outbound.message}` : `Request failed: ${(err as Error)?.message ?? String(err)}` };
+        return {
+          status: null,
+          error: outbound
+            ? `${outbound.code}: ${outbound.message}`
+            : `Request failed: ${(err as Error)?.message ?? String(err)}`,
+        };
       }
     },
 
@@ -43,7 +55,8 @@ export function webhookSender(client: GuardedHttpClient, options: WebhookSenderO
       } catch {
         return 'is not a valid URL';
       }
-      if (url.protocol !== 'https:') return 'must be an HTTPS URL (tokens and visitor data travel in the body and headers)';
+      if (url.protocol !== 'https:')
+        return 'must be an HTTPS URL (tokens and visitor data travel in the body and headers)';
       if (url.username || url.password) return 'must not carry a user name or password; use the token instead';
       const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
       let addresses: string[];
@@ -58,7 +71,8 @@ export function webhookSender(client: GuardedHttpClient, options: WebhookSenderO
       for (const ip of addresses) {
         const verdict = addressVerdict(ip, options.guard);
         // The crawler's wording: the name the owner wrote, never what it resolves to.
-        if (!verdict.allowed) return `${blockedName(ip, host)}; internal addresses are refused unless ALLOW_PRIVATE_FETCH opens them`;
+        if (!verdict.allowed)
+          return `${blockedName(ip, host)}; internal addresses are refused unless ALLOW_PRIVATE_FETCH opens them`;
       }
       return null;
     },

@@ -20,7 +20,9 @@ const ANSWERERS: Record<string, string> = {
 
 export function logAnswer(log: InfoLog, a: AnsweredInfo) {
   const by = ANSWERERS[a.provider] ?? a.provider;
-  const what = a.unanswered ? 'no answer in the knowledge (a knowledge gap)' : `${a.sources} source${a.sources === 1 ? '' : 's'}`;
+  const what = a.unanswered
+    ? 'no answer in the knowledge (a knowledge gap)'
+    : `${a.sources} source${a.sources === 1 ? '' : 's'}`;
   log.info({ ...a, refused: a.unanswered }, `answered by ${by}${a.model ? ` (${a.model})` : ''}: ${what}, ${a.ms} ms`);
 }
 
@@ -36,7 +38,16 @@ export function conversationLog(log: InfoLog): CommitListener {
   return (conversation, events) => {
     for (const e of events) {
       const message = HAND_OFFS[e.type]?.(e.payload);
-      if (message) log.info({ event: e.type, chatbotId: conversation.chatbotId, conversationId: conversation.id, agentId: conversation.agentId }, message);
+      if (message)
+        log.info(
+          {
+            event: e.type,
+            chatbotId: conversation.chatbotId,
+            conversationId: conversation.id,
+            agentId: conversation.agentId,
+          },
+          message,
+        );
     }
   };
 }

@@ -30,25 +30,45 @@ async function realtime(app: FastifyInstance) {
   let slots: Slots = new LocalSlots();
   if (app.config.redisUrl) {
     // ioredis is loaded only when configured (bench/README.md, startup).
-    const [{ RedisHub }, { RedisSlots }] = await Promise.all([import('../realtime/redis-hub.js'), import('../realtime/redis-slots.js')]);
+    const [{ RedisHub }, { RedisSlots }] = await Promise.all([
+      import('../realtime/redis-hub.js'),
+      import('../realtime/redis-slots.js'),
+    ]);
     const redis = new RedisHub(app.config.redisUrl, (err) => log(err, 'realtime hub (Redis) error'));
     await redis.ready();
     hub = redis;
     slots = new RedisSlots(
       redis.connection,
       app.config.realtime.leaseMs,
-      (err) => log(err, 'realtime limits: Redis unreachable, counting answers and sockets on this instance only until it answers'),
+      (err) =>
+        log(
+          err,
+          'realtime limits: Redis unreachable, counting answers and sockets on this instance only until it answers',
+        ),
       () => app.log.info('realtime limits: Redis answers again, counting across instances'),
     );
   } else {
     hub = new InProcessHub((err) => log(err, 'realtime subscriber failed'));
   }
   const { conversations, widget, visitors, chatbots } = app.services;
-  const gateway = new Gateway(hub, { changes: conversations.changes, reads: conversations.reads, widget, setPresence: visitors.setPresence }, app.config.realtime, log, slots);
+  const gateway = new Gateway(
+    hub,
+    { changes: conversations.changes, reads: conversations.reads, widget, setPresence: visitors.setPresence },
+    app.config.realtime,
+    log,
+    slots,
+  );
   await gateway.followChatbotChanges(chatbots);
   app.decorate('realtime', gateway);
   app.decorate('connections', {
-    visitor: { gateway, reads: conversations.reads, messages: conversations.visitors, accounts: visitors.accounts, leads: visitors.leads, widget },
+    visitor: {
+      gateway,
+      reads: conversations.reads,
+      messages: conversations.visitors,
+      accounts: visitors.accounts,
+      leads: visitors.leads,
+      widget,
+    },
     team: { gateway, reads: conversations.reads, chatbots },
   });
 
@@ -62,14 +82,17 @@ async function realtime(app: FastifyInstance) {
     // opcode) and a client gone without a close are the client's doing, so warn, not error; ws has
     // already sent the close code (1009, 1007, 1002) before this runs.
     errorHandler(error: Error & { code?: string }, socket, request) {
-      const clients = typeof error.code === 'string' && (error.code.startsWith('WS_ERR_') || CLIENT_GONE.has(error.code));
-      if (clients) request.log.warn({ err: { code: error.code, message: error.message } }, `WebSocket closed: ${error.message}`);
+      const clients =
+        typeof error.code === 'string' && (error.code.startsWith('WS_ERR_') || CLIENT_GONE.has(error.code));
+      if (clients)
+        request.log.warn({ err: { code: error.code, message: error.message } }, `WebSocket closed: ${error.message}`);
       else request.log.error({ err: error }, 'WebSocket failed');
       socket.terminate();
     },
     // Clients see "going away" and resume (on this instance once it is back, or on another).
     preClose(this: FastifyInstance, done: () => void) {
-      for (const client of this.websocketServer.clients) client.close(CLOSE.goingAway, 'server restarting: reconnect and resume');
+      for (const client of this.websocketServer.clients)
+        client.close(CLOSE.goingAway, 'server restarting: reconnect and resume');
       done();
     },
   });

@@ -24,7 +24,12 @@ export function createRetrieval(
   return createRetriever({
     store: store.knowledge,
     connect: async () => {
-      const embeddings = await openAIEmbeddings({ baseUrl: openai.baseUrl, apiKey: openai.apiKey || null, model, fetch });
+      const embeddings = await openAIEmbeddings({
+        baseUrl: openai.baseUrl,
+        apiKey: openai.apiKey || null,
+        model,
+        fetch,
+      });
       return { embeddings, vectors: store.vectors(embeddings) };
     },
     onVectorError: (err) => {

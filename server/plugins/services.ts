@@ -57,14 +57,21 @@ export interface ServiceParts {
   outbound: GuardedHttpClient;
   models: GuardedHttpClient;
   queue: EmbeddedQueue;
-  log?: { error(obj: unknown, msg: string): void; info?(obj: unknown, msg: string): void; warn?(obj: unknown, msg: string): void };
+  log?: {
+    error(obj: unknown, msg: string): void;
+    info?(obj: unknown, msg: string): void;
+    warn?(obj: unknown, msg: string): void;
+  };
 }
 
 /** The ingest runner logs through the app's logger when it has info and warn. */
 function jobLog(log: ServiceParts['log']): JobLog | undefined {
   const { info, warn } = log ?? {};
   if (!log || !info || !warn) return undefined;
-  return { info: (fields, message) => info.call(log, fields, message), warn: (fields, message) => warn.call(log, fields, message) };
+  return {
+    info: (fields, message) => info.call(log, fields, message),
+    warn: (fields, message) => warn.call(log, fields, message),
+  };
 }
 
 export function createServices({ config, store, outbound, models, queue, log }: ServiceParts) {
@@ -77,14 +84,20 @@ export function createServices({ config, store, outbound, models, queue, log }: 
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
   const retriever = createRetrieval(store, config, models.fetch, log);
   const indexer = new DocumentIndexer(store, retriever);
-  const runner = new IngestRunner(store, queue, fetcher, extractor, indexer, { userAgent: DEFAULT_USER_AGENT, minCrawlDelayMs: config.crawl.minDelayMs, extractLimits: { timeoutMs: config.extractTimeoutMs }, log: jobLog(log) });
+  const runner = new IngestRunner(store, queue, fetcher, extractor, indexer, {
+    userAgent: DEFAULT_USER_AGENT,
+    minCrawlDelayMs: config.crawl.minDelayMs,
+    extractLimits: { timeoutMs: config.extractTimeoutMs },
+    log: jobLog(log),
+  });
   runner.register('page', pageItem);
   runner.register('link', linkItem);
   runner.register('sitemap', sitemapItem);
   runner.register('text', textItem);
   runner.register('file', fileItem);
   runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
-  for (const [type, handler] of Object.entries(confluenceItems(secrets, confluenceAdapter))) runner.register(type, handler);
+  for (const [type, handler] of Object.entries(confluenceItems(secrets, confluenceAdapter)))
+    runner.register(type, handler);
   const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
   const answers = createAnswerEngine({
@@ -98,25 +111,45 @@ export function createServices({ config, store, outbound, models, queue, log }: 
           models: config.answers.models,
           fetch: models.fetchWith({ timeoutMs: streamDeadlineMs(config.answers.timeoutMs) }),
           timeoutMs: config.answers.timeoutMs,
-          onError: (err, context) => log?.error({ err, ...context }, 'language model failed; answered with the unavailable reply'),
+          onError: (err, context) =>
+            log?.error({ err, ...context }, 'language model failed; answered with the unavailable reply'),
         })
       : createExtractiveProvider(),
   });
-  const conversations = new ConversationsService(store, chatbots, cursors, answers, {
-    captureLead: (s, lead) => captureLead(s, lead),
-    recordGap: async (s, gap) => void (await recordGap(s, gap)),
-    onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
-    checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
-    leadCaptured: (s, chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId, s),
-  }, {
-    answerLeaseMs: config.answerLeaseMs,
-    onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed'),
-    ...(info && { onAnswered: (a) => logAnswer(info, a) }),
-  });
+  const conversations = new ConversationsService(
+    store,
+    chatbots,
+    cursors,
+    answers,
+    {
+      captureLead: (s, lead) => captureLead(s, lead),
+      recordGap: async (s, gap) => void (await recordGap(s, gap)),
+      onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
+      checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
+      leadCaptured: (s, chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId, s),
+    },
+    {
+      answerLeaseMs: config.answerLeaseMs,
+      onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed'),
+      ...(info && { onAnswered: (a) => logAnswer(info, a) }),
+    },
+  );
   if (info) conversations.changes.onCommit(conversationLog(info));
   const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
-  const visitors = createVisitorServices({ store, chatbots, conversations, queue, mailer, secrets, secretKey: config.secretKey, siteUrl: config.siteUrl, onLead: (s, lead) => webhooks.outbox.fromLead(s, lead) });
-  const widget = new WidgetService(store, new SessionTokens(config.secretKey), (sid) => visitors.accounts.isLoggedOut(sid));
+  const visitors = createVisitorServices({
+    store,
+    chatbots,
+    conversations,
+    queue,
+    mailer,
+    secrets,
+    secretKey: config.secretKey,
+    siteUrl: config.siteUrl,
+    onLead: (s, lead) => webhooks.outbox.fromLead(s, lead),
+  });
+  const widget = new WidgetService(store, new SessionTokens(config.secretKey), (sid) =>
+    visitors.accounts.isLoggedOut(sid),
+  );
   const tokens = new TokensService(store, cursors);
   return {
     store,
@@ -128,7 +161,10 @@ export function createServices({ config, store, outbound, models, queue, log }: 
     accounts: new AccountsService(store),
     tokens,
     /** The OAuth device flow and the verification page's sign-in (domain/oauth/README.md). */
-    deviceFlow: new DeviceFlowService(store, tokens, { intervalSeconds: config.deviceFlow.intervalSeconds, ttlSeconds: config.deviceFlow.codeTtlSeconds }),
+    deviceFlow: new DeviceFlowService(store, tokens, {
+      intervalSeconds: config.deviceFlow.intervalSeconds,
+      ttlSeconds: config.deviceFlow.codeTtlSeconds,
+    }),
     signIn: new SignInService(store),
     chatbots,
     icons: new IconsService(store, chatbots, config.siteUrl),
@@ -140,7 +176,9 @@ export function createServices({ config, store, outbound, models, queue, log }: 
     resources: createResourceServices(store, chatbots, cursors, {
       // The gap is answered either way; a conversation that cannot take the answer is logged.
       onGapAnswered: (gap, answer, auth) =>
-        visitors.gaps.answered(gap, answer, auth.user).catch((err) => log?.error({ err, gapId: gap.id }, 'the answer could not be posted into its conversation')),
+        visitors.gaps
+          .answered(gap, answer, auth.user)
+          .catch((err) => log?.error({ err, gapId: gap.id }, 'the answer could not be posted into its conversation')),
     }),
     answers,
     /** The visitor-facing side: public widget configuration and visitor sessions. */
@@ -175,18 +213,27 @@ export default fp<ServicesOptions>(
       log: app.log,
     });
     app.decorate('services', services);
-    if (!app.config.mail.smtpUrl) app.log.info({ folder: app.config.mail.folder }, 'SMTP_URL is not set: e-mails are written as .eml files to this folder');
+    if (!app.config.mail.smtpUrl)
+      app.log.info(
+        { folder: app.config.mail.folder },
+        'SMTP_URL is not set: e-mails are written as .eml files to this folder',
+      );
     if (options.schedule === false) return;
     let scheduler: NodeJS.Timeout | null = null;
     let owedTimer: NodeJS.Timeout | null = null;
     app.addHook('onReady', async () => {
       scheduler = setInterval(() => {
         void services.knowledge.syncDue().catch((err) => app.log.error({ err }, 'scheduled sync failed'));
-        void services.knowledge.sweepUploads().catch((err) => app.log.error({ err }, 'sweeping unclaimed uploads failed'));
+        void services.knowledge
+          .sweepUploads()
+          .catch((err) => app.log.error({ err }, 'sweeping unclaimed uploads failed'));
       }, SYNC_CHECK_MS);
       scheduler.unref();
       // Answers owed by a process that died are written by the next instance to look (conversations/answering.ts).
-      const answerOwed = () => void services.conversations.answering.answerOwed().catch((err) => app.log.error({ err }, 'answering owed messages failed'));
+      const answerOwed = () =>
+        void services.conversations.answering
+          .answerOwed()
+          .catch((err) => app.log.error({ err }, 'answering owed messages failed'));
       answerOwed();
       owedTimer = setInterval(answerOwed, Math.max(100, Math.floor(app.config.answerLeaseMs / 2)));
       owedTimer.unref();

@@ -21,7 +21,8 @@ export interface StorageOptions {
 
 export default fp<StorageOptions>(
   async (app, options) => {
-    const database = options.database ?? openDatabase({ url: app.config.databaseUrl, sqlitePath: app.config.sqlitePath });
+    const database =
+      options.database ?? openDatabase({ url: app.config.databaseUrl, sqlitePath: app.config.sqlitePath });
     app.decorate('database', database);
     // The secret key seals the credentials stored inside rows (webhook tokens: storage/sealed-fields.ts).
     app.decorate('store', createStore(database.db, { secrets: new SecretBox(app.config.secretKey) }));

@@ -17,7 +17,13 @@ import { addressRangeMatcher } from '../outbound/address-policy.js';
 import type { GuardedHttpClient } from '../outbound/guarded-client.js';
 import { webhookSender } from '../outbound/webhook-sender.js';
 
-export function createWebhooks(store: Store, outbound: GuardedHttpClient, box: SecretBox, config: Config, log?: { error(obj: unknown, msg: string): void }) {
+export function createWebhooks(
+  store: Store,
+  outbound: GuardedHttpClient,
+  box: SecretBox,
+  config: Config,
+  log?: { error(obj: unknown, msg: string): void },
+) {
   const sender = webhookSender(outbound, {
     timeoutMs: config.webhooks.timeoutMs,
     guard: {
@@ -40,8 +46,10 @@ export function createWebhooks(store: Store, outbound: GuardedHttpClient, box: S
     sender,
     outbox,
     dispatcher,
-    checkUrls: (fields: Record<string, unknown>, path: (string | number)[] = []) => checkWebhookUrls(sender, fields, path),
-    service: (chatbots: ChatbotsService, cursors: CursorCodec) => new WebhooksService(store, chatbots, cursors, outbox, secrets, sender),
+    checkUrls: (fields: Record<string, unknown>, path: (string | number)[] = []) =>
+      checkWebhookUrls(sender, fields, path),
+    service: (chatbots: ChatbotsService, cursors: CursorCodec) =>
+      new WebhooksService(store, chatbots, cursors, outbox, secrets, sender),
   };
 }
 
@@ -62,14 +70,22 @@ export default fp<WebhooksOptions>(
     if (options.run !== false) {
       app.addHook('onReady', async () => {
         dispatcher.start();
-        const prune = () => void dispatcher.prune(LOG_RETENTION_MS).catch((err) => app.log.error({ err }, 'pruning the webhook log failed'));
+        const prune = () =>
+          void dispatcher
+            .prune(LOG_RETENTION_MS)
+            .catch((err) => app.log.error({ err }, 'pruning the webhook log failed'));
         pruner = setInterval(prune, PRUNE_EVERY_MS);
         pruner.unref();
       });
     }
     // Rows written in a change's transaction are visible once it commits: look then, not at the next poll.
     const unsubscribe = app.services.conversations.changes.onCommit((_, events) => {
-      if (events.some((e) => e.type === 'message.added' || e.type === 'conversation.escalated' || e.type === 'lead.captured')) dispatcher.nudge();
+      if (
+        events.some(
+          (e) => e.type === 'message.added' || e.type === 'conversation.escalated' || e.type === 'lead.captured',
+        )
+      )
+        dispatcher.nudge();
     });
     app.addHook('onClose', async () => {
       if (pruner) clearInterval(pruner);

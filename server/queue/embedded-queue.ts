@@ -95,7 +95,8 @@ export class EmbeddedQueue implements JobQueue {
   private jobsOf(within: object | undefined): JobsStore {
     if (!within) return this.jobs;
     const jobs = (within as { jobs?: JobsStore }).jobs;
-    if (!jobs) throw new Error('enqueue within a transaction needs a Store of storage/store.ts (it carries the jobs table)');
+    if (!jobs)
+      throw new Error('enqueue within a transaction needs a Store of storage/store.ts (it carries the jobs table)');
     return jobs;
   }
 
@@ -149,12 +150,24 @@ export class EmbeddedQueue implements JobQueue {
         if (!job) break;
         if (!this.started) {
           // stop() came while the claim was on its way: the job goes back, the attempt not spent.
-          await this.finish(job.id, { status: 'queued', run_at: iso(Date.now()), lease_until: null, attempts: job.attempts - 1 });
+          await this.finish(job.id, {
+            status: 'queued',
+            run_at: iso(Date.now()),
+            lease_until: null,
+            attempts: job.attempts - 1,
+          });
           break;
         }
         // Past its attempts: the process running its last one died (a claim takes a running row
         // only once its lease lapsed). Running it again could only crash again, so it ends here.
-        const run = (job.attempts > job.max_attempts ? this.giveUp(job, `the process running it stopped (killed or crashed) during each of its ${job.max_attempts} attempts`) : this.run(job)).finally(() => {
+        const run = (
+          job.attempts > job.max_attempts
+            ? this.giveUp(
+                job,
+                `the process running it stopped (killed or crashed) during each of its ${job.max_attempts} attempts`,
+              )
+            : this.run(job)
+        ).finally(() => {
           this.running.delete(run);
           if (this.started) setImmediate(() => void this.poll());
         });
@@ -214,16 +227,28 @@ export class EmbeddedQueue implements JobQueue {
     const handler = this.handlers.get(job.name)!;
     const abort = new AbortController();
     this.aborts.add(abort);
-    const heartbeat = setInterval(() => {
-      void this.jobs.extendLease(job.id, this.o.workerId, iso(Date.now() + this.o.leaseMs)).catch(() => {});
-    }, Math.max(50, Math.floor(this.o.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        void this.jobs.extendLease(job.id, this.o.workerId, iso(Date.now() + this.o.leaseMs)).catch(() => {});
+      },
+      Math.max(50, Math.floor(this.o.leaseMs / 3)),
+    );
     try {
-      await handler(JSON.parse(job.payload) as Record<string, unknown>, { id: job.id, attempt: job.attempts, signal: abort.signal });
+      await handler(JSON.parse(job.payload) as Record<string, unknown>, {
+        id: job.id,
+        attempt: job.attempts,
+        signal: abort.signal,
+      });
       await this.finish(job.id, { status: 'done', finished_at: iso(Date.now()), lease_until: null, last_error: null });
     } catch (err) {
       if (abort.signal.aborted) {
         // Stopped by shutdown, not failed: back to the queue at once, the attempt not spent.
-        await this.finish(job.id, { status: 'queued', run_at: iso(Date.now()), lease_until: null, attempts: job.attempts - 1 });
+        await this.finish(job.id, {
+          status: 'queued',
+          run_at: iso(Date.now()),
+          lease_until: null,
+          attempts: job.attempts - 1,
+        });
         return;
       }
       this.o.onError?.(err, { id: job.id, name: job.name, attempt: job.attempts });
@@ -232,7 +257,12 @@ export class EmbeddedQueue implements JobQueue {
         await this.giveUp(job, message);
       } else {
         const delay = Math.min(600_000, this.o.backoffBaseMs * 2 ** (job.attempts - 1)) * (0.75 + Math.random() * 0.5);
-        await this.finish(job.id, { status: 'queued', run_at: iso(Date.now() + delay), lease_until: null, last_error: message });
+        await this.finish(job.id, {
+          status: 'queued',
+          run_at: iso(Date.now() + delay),
+          lease_until: null,
+          last_error: message,
+        });
       }
     } finally {
       clearInterval(heartbeat);

@@ -24,7 +24,14 @@ export interface NewJob {
 }
 
 /** The outcome a worker writes while it still holds the job. */
-export type JobOutcome = Partial<{ status: string; finished_at: string; lease_until: string | null; last_error: string | null; run_at: string; attempts: number }>;
+export type JobOutcome = Partial<{
+  status: string;
+  finished_at: string;
+  lease_until: string | null;
+  last_error: string | null;
+  run_at: string;
+  attempts: number;
+}>;
 
 export interface JobsStore {
   insert(job: NewJob): Promise<void>;
@@ -35,7 +42,12 @@ export interface JobsStore {
   /** Jobs running under a live lease at `now`, on any instance, per account and chatbot. */
   running(now: string): Promise<{ account_id: string | null; chatbot_id: string | null; n: number }[]>;
   /** The account's oldest due jobs of these names. */
-  dueOf(names: string[], accountId: string | null, now: string, limit: number): Promise<{ id: string; chatbot_id: string | null }[]>;
+  dueOf(
+    names: string[],
+    accountId: string | null,
+    now: string,
+    limit: number,
+  ): Promise<{ id: string; chatbot_id: string | null }[]>;
   /**
    * Compare-and-set: turns the due row into this worker's running row, only while its account
    * and chatbot are under their limits; null when another worker got there first. Claims take

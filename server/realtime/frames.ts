@@ -21,12 +21,18 @@ function validators(): Map<string, ValidateFunction> {
   return compiled;
 }
 
-export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; message: string; details: FieldError[]; type?: string };
+export type ParsedFrame =
+  { ok: true; frame: ClientFrame } | { ok: false; message: string; details: FieldError[]; type?: string };
 
 /** Parses one frame's text; never throws. */
 export function parseClientFrame(raw: string): ParsedFrame {
   // The HTTP bodies' limit (http/json-body.ts), so a frame is refused alike on the socket and the fallback.
-  if (nestedTooDeep(raw)) return { ok: false, message: `The frame nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`, details: [{ path: [], message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }] };
+  if (nestedTooDeep(raw))
+    return {
+      ok: false,
+      message: `The frame nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`,
+      details: [{ path: [], message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }],
+    };
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -38,14 +44,28 @@ export function parseClientFrame(raw: string): ParsedFrame {
 
 /** Checks a parsed frame (a JSON body, already held to the depth limit); never throws. */
 export function checkClientFrame(value: unknown): ParsedFrame {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: 'A frame is a JSON object with a "type"', details: [{ path: [], message: 'must be an object' }] };
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return {
+      ok: false,
+      message: 'A frame is a JSON object with a "type"',
+      details: [{ path: [], message: 'must be an object' }],
+    };
   const type = (value as { type?: unknown }).type;
   const validate = typeof type === 'string' ? validators().get(type) : undefined;
   if (!validate) {
-    return { ok: false, message: `Unknown frame type ${JSON.stringify(type)?.slice(0, 60)}`, details: [{ path: ['type'], message: `must be one of ${Object.keys(CLIENT_FRAMES).join(', ')}` }] };
+    return {
+      ok: false,
+      message: `Unknown frame type ${JSON.stringify(type)?.slice(0, 60)}`,
+      details: [{ path: ['type'], message: `must be one of ${Object.keys(CLIENT_FRAMES).join(', ')}` }],
+    };
   }
   if (!validate(value)) {
-    return { ok: false, type: type as string, message: `The ${type as string} frame is not valid`, details: fieldErrors((validate.errors ?? []) as never, undefined) };
+    return {
+      ok: false,
+      type: type as string,
+      message: `The ${type as string} frame is not valid`,
+      details: fieldErrors((validate.errors ?? []) as never, undefined),
+    };
   }
   return { ok: true, frame: value as ClientFrame };
 }

@@ -101,7 +101,11 @@ export class Gateway {
     this.wire = new Wire(deps.reads);
     this.detach = deps.changes.onCommit((c, events, added) => {
       this.remember(c.id, events, added);
-      this.ring(c, events.at(-1)!.seq, events.map((e) => e.type));
+      this.ring(
+        c,
+        events.at(-1)!.seq,
+        events.map((e) => e.type),
+      );
     });
     // A knowledge-gap answer is e-mailed only to visitors connected to no instance (with Redis,
     // any of them). Should the hub not answer, the visitor counts as away: an e-mail too many
@@ -140,12 +144,29 @@ export class Gateway {
 
   /** Tells every reader of the conversation that events up to `seq` are stored. */
   private ring(c: ConversationRecord, seq: number, types: string[]) {
-    this.publish(c, { kind: 'committed', conversationId: c.id, chatbotId: c.chatbotId, chatUserId: c.chatUserId, seq, types });
+    this.publish(c, {
+      kind: 'committed',
+      conversationId: c.id,
+      chatbotId: c.chatbotId,
+      chatUserId: c.chatUserId,
+      seq,
+      types,
+    });
   }
 
   /** A frame that is not stored (answer deltas, typing) to the readers of a conversation. */
   transient(c: Pick<ConversationRecord, 'id' | 'chatbotId' | 'chatUserId'>, frame: TeamFrame, toVisitor = true) {
-    this.publish({ ...c }, { kind: 'transient', conversationId: c.id, chatbotId: c.chatbotId, chatUserId: c.chatUserId, frame: frame as unknown as Record<string, unknown> }, toVisitor);
+    this.publish(
+      { ...c },
+      {
+        kind: 'transient',
+        conversationId: c.id,
+        chatbotId: c.chatbotId,
+        chatUserId: c.chatUserId,
+        frame: frame as unknown as Record<string, unknown>,
+      },
+      toVisitor,
+    );
   }
 
   private publish(c: Pick<ConversationRecord, 'chatbotId' | 'chatUserId'>, message: HubMessage, toVisitor = true) {
@@ -159,7 +180,9 @@ export class Gateway {
   }
 
   logout(chatUserId: string, sid: string) {
-    this.hub.publish(topics.visitor(chatUserId), { kind: 'logout', chatUserId, sid }).catch((err) => this.onError(err, 'realtime hub publish failed'));
+    this.hub
+      .publish(topics.visitor(chatUserId), { kind: 'logout', chatUserId, sid })
+      .catch((err) => this.onError(err, 'realtime hub publish failed'));
   }
 
   /**
@@ -207,7 +230,9 @@ export class Gateway {
       chatbots.onChange(async (chatbotId) => {
         // Here at once: through Redis the ring would come back only after the owner's answer may have gone.
         this.chatbotChanged(chatbotId);
-        const ring = this.hub.publish(topics.chatbots, { kind: 'chatbot', chatbotId, from: this.instance }).catch((err) => this.onError(err, 'realtime hub publish failed'));
+        const ring = this.hub
+          .publish(topics.chatbots, { kind: 'chatbot', chatbotId, from: this.instance })
+          .catch((err) => this.onError(err, 'realtime hub publish failed'));
         // The owner's answer waits for the ring, not for a Redis that does not answer (the re-read catches up).
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([ring, new Promise<void>((resolve) => (timer = setTimeout(resolve, RING_WAIT_MS)))]);
@@ -240,7 +265,12 @@ export class Gateway {
 
   /** Counts a socket or stream of this IP (or visitor, or a team stream's token); null when it is at its limit. */
   async admit(kind: 'ip' | 'visitor' | 'token', key: string): Promise<Release | null> {
-    const max = kind === 'ip' ? this.limits.maxSocketsPerIp : kind === 'visitor' ? this.limits.maxSocketsPerVisitor : this.limits.maxStreamsPerToken;
+    const max =
+      kind === 'ip'
+        ? this.limits.maxSocketsPerIp
+        : kind === 'visitor'
+          ? this.limits.maxSocketsPerVisitor
+          : this.limits.maxStreamsPerToken;
     const slot = `${kind}:${key}`;
     const release = await this.slots.take(slot, max);
     if (!release) return null;

@@ -9,14 +9,31 @@
 /** What travels on a topic. */
 export type HubMessage =
   /** Events up to `seq` of a conversation are committed. */
-  | { kind: 'committed'; conversationId: string; chatbotId: string; chatUserId: string | null; seq: number; types: string[] }
+  | {
+      kind: 'committed';
+      conversationId: string;
+      chatbotId: string;
+      chatUserId: string | null;
+      seq: number;
+      types: string[];
+    }
   /** A transient server frame for the readers of a conversation. */
-  | { kind: 'transient'; conversationId: string; chatbotId: string; chatUserId: string | null; frame: Record<string, unknown> }
+  | {
+      kind: 'transient';
+      conversationId: string;
+      chatbotId: string;
+      chatUserId: string | null;
+      frame: Record<string, unknown>;
+    }
   /** A visitor session ended (logout): its other tabs close. */
   | { kind: 'logout'; chatUserId: string; sid: string };
 
 /** On `topics.chatbots`: a chatbot's settings, identity secret or existence changed; each instance reads it again. */
-export type ChatbotChangedMessage = { kind: 'chatbot'; chatbotId: string; /** The instance that rang (it has acted already). */ from: string };
+export type ChatbotChangedMessage = {
+  kind: 'chatbot';
+  chatbotId: string;
+  /** The instance that rang (it has acted already). */ from: string;
+};
 
 /** Whatever a topic carries: `HubMessage` on the conversation topics, `ChatbotChangedMessage` on `topics.chatbots`. */
 export type AnyHubMessage = HubMessage | ChatbotChangedMessage;
@@ -112,7 +129,10 @@ export class InProcessHub implements RealtimeHub {
     this.subscribers.deliver(topic, message, this.onError);
   }
 
-  async subscribe<M extends AnyHubMessage = HubMessage>(topic: string, typed: (message: M) => void): Promise<() => void> {
+  async subscribe<M extends AnyHubMessage = HubMessage>(
+    topic: string,
+    typed: (message: M) => void,
+  ): Promise<() => void> {
     const handler = typed as HubHandler;
     this.subscribers.add(topic, handler);
     return () => void this.subscribers.remove(topic, handler);

@@ -5,7 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { type AnyHubMessage, type HubHandler, type HubMessage, LocalPresence, type Presence, type RealtimeHub, Subscribers } from './hub.js';
+import {
+  type AnyHubMessage,
+  type HubHandler,
+  type HubMessage,
+  LocalPresence,
+  type Presence,
+  type RealtimeHub,
+  Subscribers,
+} from './hub.js';
 
 const PREFIX = 'parley:rt:';
 
@@ -20,7 +28,11 @@ export class RedisPresence implements Presence {
   private readonly instance = randomUUID();
   private readonly renewal: NodeJS.Timeout;
 
-  constructor(private readonly redis: Redis, private readonly onError: (err: unknown) => void, private readonly ttlMs = 60_000) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly onError: (err: unknown) => void,
+    private readonly ttlMs = 60_000,
+  ) {
     this.renewal = setInterval(() => this.renew(), Math.floor(ttlMs / 3));
     this.renewal.unref();
   }
@@ -31,7 +43,11 @@ export class RedisPresence implements Presence {
     this.local.set(chatUserId, here);
     const key = this.key(chatUserId);
     const write = here
-      ? this.redis.multi().zadd(key, Date.now() + this.ttlMs, this.instance).pexpire(key, this.ttlMs).exec()
+      ? this.redis
+          .multi()
+          .zadd(key, Date.now() + this.ttlMs, this.instance)
+          .pexpire(key, this.ttlMs)
+          .exec()
       : this.redis.zrem(key, this.instance);
     write.catch(this.onError);
   }
@@ -65,7 +81,11 @@ export class RedisHub implements RealtimeHub {
   readonly presence: RedisPresence;
   private closed = false;
 
-  constructor(url: string, private readonly onError: (err: unknown) => void = () => {}, presenceTtlMs?: number) {
+  constructor(
+    url: string,
+    private readonly onError: (err: unknown) => void = () => {},
+    presenceTtlMs?: number,
+  ) {
     const options = { lazyConnect: false, maxRetriesPerRequest: 3 };
     this.pub = new Redis(url, options);
     this.sub = new Redis(url, options);
@@ -91,10 +111,13 @@ export class RedisHub implements RealtimeHub {
 
   /** Resolves once both connections are ready (so a first publish is not lost to a late SUBSCRIBE). */
   async ready(): Promise<void> {
-    const wait = (r: Redis) => (r.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve, reject) => {
-      r.once('ready', () => resolve());
-      r.once('end', () => reject(new Error('Redis connection ended before it was ready')));
-    }));
+    const wait = (r: Redis) =>
+      r.status === 'ready'
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            r.once('ready', () => resolve());
+            r.once('end', () => reject(new Error('Redis connection ended before it was ready')));
+          });
     await Promise.all([wait(this.pub), wait(this.sub)]);
   }
 
@@ -102,13 +125,17 @@ export class RedisHub implements RealtimeHub {
     await this.pub.publish(PREFIX + topic, JSON.stringify(message));
   }
 
-  async subscribe<M extends AnyHubMessage = HubMessage>(topic: string, typed: (message: M) => void): Promise<() => void> {
+  async subscribe<M extends AnyHubMessage = HubMessage>(
+    topic: string,
+    typed: (message: M) => void,
+  ): Promise<() => void> {
     const handler = typed as HubHandler;
     // A topic already subscribed here may still await its SUBSCRIBE reply; a PING queued after it answers after it.
     if (this.subscribers.add(topic, handler)) await this.sub.subscribe(PREFIX + topic);
     else await this.sub.ping();
     return () => {
-      if (this.subscribers.remove(topic, handler) && !this.closed) this.sub.unsubscribe(PREFIX + topic).catch(this.onError);
+      if (this.subscribers.remove(topic, handler) && !this.closed)
+        this.sub.unsubscribe(PREFIX + topic).catch(this.onError);
     };
   }
 

@@ -76,7 +76,8 @@ export class RedisSlots implements Slots {
 
   async take(key: string, max: number): Promise<Release | null> {
     // Not connected (Redis down, reconnecting): no wait for a command that would queue and fail.
-    if (this.redis.status !== 'ready') return this.fallback(key, max, new Error(`Redis connection is ${this.redis.status}`));
+    if (this.redis.status !== 'ready')
+      return this.fallback(key, max, new Error(`Redis connection is ${this.redis.status}`));
     const member = `${this.instance}:${++this.next}`;
     const full = PREFIX + key;
     const asked = this.scripts.parleyTakeSlot(full, max, this.leaseMs, member);

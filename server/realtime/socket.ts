@@ -42,7 +42,13 @@ export function socketTransport(socket: WebSocket, gateway: Gateway) {
     close(code: number, reason: string) {
       if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
     },
-    room: () => roomIn(() => socket.bufferedAmount, () => socket.readyState === socket.OPEN, gateway, () => socket.close(CLOSE.slowConsumer, 'reader too slow: reconnect and resume')),
+    room: () =>
+      roomIn(
+        () => socket.bufferedAmount,
+        () => socket.readyState === socket.OPEN,
+        gateway,
+        () => socket.close(CLOSE.slowConsumer, 'reader too slow: reconnect and resume'),
+      ),
   };
 }
 
@@ -50,7 +56,12 @@ export function socketTransport(socket: WebSocket, gateway: Gateway) {
  * Resolves once less than half the buffer limit is queued for the reader; after a heartbeat
  * without that, `slow()` closes it (4008: reconnect and resume).
  */
-export async function roomIn(queued: () => number, open: () => boolean, gateway: Gateway, slow: () => void): Promise<void> {
+export async function roomIn(
+  queued: () => number,
+  open: () => boolean,
+  gateway: Gateway,
+  slow: () => void,
+): Promise<void> {
   const low = gateway.limits.bufferLimitBytes / 2;
   if (queued() <= low) return;
   const deadline = Date.now() + gateway.limits.heartbeatMs;
@@ -131,7 +142,8 @@ export function runSocket(socket: WebSocket, gateway: Gateway, connection: Socke
       windowStart = now;
       frames = 0;
     }
-    if (++frames > framesPerWindow) return refuse(CLOSE.policy, `too many frames: at most ${framesPerWindow} per ${rateWindowMs / 1000} s`);
+    if (++frames > framesPerWindow)
+      return refuse(CLOSE.policy, `too many frames: at most ${framesPerWindow} per ${rateWindowMs / 1000} s`);
     if (isBinary) return refuse(CLOSE.policy, 'frames are JSON text');
     void connection.receive(String(data));
   });

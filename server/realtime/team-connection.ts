@@ -61,7 +61,15 @@ export class TeamConnection {
     private readonly admitToken: (tokenId: string) => Promise<boolean> = async () => true,
   ) {
     const { gateway } = services;
-    this.tracker = new Tracker(gateway, services.reads, (f) => this.send(f), () => !this.closed, (err) => gateway.log(err, 'team stream failed'), () => transport.room?.(), gateway.limits.teamFollowedMax);
+    this.tracker = new Tracker(
+      gateway,
+      services.reads,
+      (f) => this.send(f),
+      () => !this.closed,
+      (err) => gateway.log(err, 'team stream failed'),
+      () => transport.room?.(),
+      gateway.limits.teamFollowedMax,
+    );
   }
 
   private get gateway() {
@@ -116,33 +124,55 @@ export class TeamConnection {
           // The visitor sees a person typing only while one is on the conversation (escalated or
           // taken over); while the AI answers alone it would promise a person who is not there.
           const personOn = c.status === 'OPEN' && (c.mode === 'AGENT' || c.escalated);
-          this.gateway.transient(c, { type: 'typing', conversationId: c.id, who: 'agent', typing: frame.typing, ...(agent && { agent }) }, personOn);
+          this.gateway.transient(
+            c,
+            { type: 'typing', conversationId: c.id, who: 'agent', typing: frame.typing, ...(agent && { agent }) },
+            personOn,
+          );
           return;
         }
         default:
-          throw new AppError('VALIDATION_FAILED', `${frame.type} is a visitor's frame; the team stream takes hello, conversation.open, typing and ping`);
+          throw new AppError(
+            'VALIDATION_FAILED',
+            `${frame.type} is a visitor's frame; the team stream takes hello, conversation.open, typing and ping`,
+          );
       }
     } catch (err) {
       if (err instanceof CloseError) return this.close(err.code, err.message);
-      if (err instanceof AppError) return this.send({ type: 'error', code: err.code, message: err.message, ref: { type: frame.type } });
+      if (err instanceof AppError)
+        return this.send({ type: 'error', code: err.code, message: err.message, ref: { type: frame.type } });
       this.gateway.log(err, 'team stream frame failed');
-      this.send({ type: 'error', code: 'INTERNAL_SERVER_ERROR', message: 'Something went wrong on our side', ref: { type: frame.type } });
+      this.send({
+        type: 'error',
+        code: 'INTERNAL_SERVER_ERROR',
+        message: 'Something went wrong on our side',
+        ref: { type: frame.type },
+      });
     }
   }
 
   private async hello(v: number, resume: Record<string, number>, token?: string) {
     if (this.hailed) throw new AppError('VALIDATION_FAILED', 'hello was already sent on this connection');
     this.hailed = true;
-    if (v !== PROTOCOL_VERSION) throw new CloseError(CLOSE.policy, `protocol version ${v} is not supported; this server speaks ${PROTOCOL_VERSION}`);
+    if (v !== PROTOCOL_VERSION)
+      throw new CloseError(
+        CLOSE.policy,
+        `protocol version ${v} is not supported; this server speaks ${PROTOCOL_VERSION}`,
+      );
     if (!this.auth) {
-      if (!token) throw new CloseError(CLOSE.sessionInvalid, 'no token: send Authorization, the parley.token.<token> subprotocol, or hello.token');
+      if (!token)
+        throw new CloseError(
+          CLOSE.sessionInvalid,
+          'no token: send Authorization, the parley.token.<token> subprotocol, or hello.token',
+        );
       try {
         this.auth = await this.authenticate(token);
       } catch (err) {
         throw new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'token not valid');
       }
     }
-    if (!(await this.admitToken(this.auth.token.id))) throw new CloseError(CLOSE.tooManySockets, 'too many streams for this token');
+    if (!(await this.admitToken(this.auth.token.id)))
+      throw new CloseError(CLOSE.tooManySockets, 'too many streams for this token');
     this.greeted = true;
     this.checkedAt = Date.now();
     for (const chatbot of await this.services.chatbots.allReachable(this.auth)) this.chatbots.set(chatbot.id, chatbot);
@@ -165,9 +195,19 @@ export class TeamConnection {
     // An idle stream learns of a revocation, or of a chatbot shared with it, within a heartbeat.
     this.recheckTimer = setInterval(() => void this.current().catch(() => {}), this.gateway.limits.heartbeatMs);
     this.recheckTimer.unref?.();
-    this.send({ type: 'team.ready', v: PROTOCOL_VERSION, chatbotIds: [...this.chatbots.keys()], heartbeatMs: this.gateway.limits.heartbeatMs });
+    this.send({
+      type: 'team.ready',
+      v: PROTOCOL_VERSION,
+      chatbotIds: [...this.chatbots.keys()],
+      heartbeatMs: this.gateway.limits.heartbeatMs,
+    });
     for (const id of unknown) {
-      this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
+      this.send({
+        type: 'error',
+        code: 'NOT_FOUND',
+        message: 'Conversation not found',
+        ref: { type: 'hello', conversationId: id },
+      });
     }
     // Each replay reads from the database after the subscriptions: what committed meanwhile is in it.
     for (const c of resumed) void this.tracker.replay(c);
@@ -259,7 +299,8 @@ export class TeamConnection {
     const chatbot = this.chatbots.get(m.chatbotId);
     if (!chatbot) return;
     if (m.kind === 'transient') {
-      if (this.tracker.has(m.conversationId)) this.tracker.transient(m.conversationId, m.frame as unknown as TeamFrame as never);
+      if (this.tracker.has(m.conversationId))
+        this.tracker.transient(m.conversationId, m.frame as unknown as TeamFrame as never);
       else this.send(m.frame as unknown as TeamFrame);
       return;
     }

@@ -13,7 +13,14 @@ import type { VisitorMessages } from '../domain/conversations/visitor-messages.j
 import type { VisitorServices } from '../domain/visitors/index.js';
 import { busyMessage } from '../domain/widget/busy.js';
 import { allowedDomainsOf, originAllowed } from '../domain/widget/origins.js';
-import { checkIdentitySecret, originNotAllowed, sessionNotValid, type VisitorSession, visitorInfo, type WidgetService } from '../domain/widget/widget.service.js';
+import {
+  checkIdentitySecret,
+  originNotAllowed,
+  sessionNotValid,
+  type VisitorSession,
+  visitorInfo,
+  type WidgetService,
+} from '../domain/widget/widget.service.js';
 import { parseClientFrame } from './frames.js';
 import type { Gateway } from './gateway.js';
 import { type HubMessage, topics } from './hub.js';
@@ -46,11 +53,17 @@ export interface VisitorConnectionServices {
   widget: WidgetService;
 }
 
-const visitorOf = (session: VisitorSession): VisitorRef => ({ chatbotId: session.chatbot.id, chatUserId: session.visitor.id });
+const visitorOf = (session: VisitorSession): VisitorRef => ({
+  chatbotId: session.chatbot.id,
+  chatUserId: session.visitor.id,
+});
 
 /** Close codes with their reasons, for both transports. */
 export class CloseError extends Error {
-  constructor(readonly code: number, reason: string) {
+  constructor(
+    readonly code: number,
+    reason: string,
+  ) {
     super(reason);
   }
 }
@@ -78,7 +91,14 @@ export class VisitorConnection {
   ) {
     this.session = session;
     this.greeted = options.stateless === true;
-    this.tracker = new Tracker(services.gateway, services.reads, (f) => this.send(f), () => !this.closed, (err) => this.fail(err), () => transport.room?.());
+    this.tracker = new Tracker(
+      services.gateway,
+      services.reads,
+      (f) => this.send(f),
+      () => !this.closed,
+      (err) => this.fail(err),
+      () => transport.room?.(),
+    );
   }
 
   /** The session authenticated before the upgrade. */
@@ -131,7 +151,13 @@ export class VisitorConnection {
     if (this.closed) return;
     const parsed = parseClientFrame(raw);
     if (!parsed.ok) {
-      this.send({ type: 'error', code: 'VALIDATION_FAILED', message: parsed.message, details: parsed.details, ...(parsed.type && { ref: { type: parsed.type } }) });
+      this.send({
+        type: 'error',
+        code: 'VALIDATION_FAILED',
+        message: parsed.message,
+        details: parsed.details,
+        ...(parsed.type && { ref: { type: parsed.type } }),
+      });
       return;
     }
     await this.handle(parsed.frame);
@@ -170,7 +196,9 @@ export class VisitorConnection {
         case 'escalate': {
           const c = await this.own(frame.conversationId);
           if (this.session.chatbot.settings.mode === 'AI_ONLY') {
-            throw new AppError('VALIDATION_FAILED', 'This chatbot does not offer a person to talk to', { hint: 'The chat mode is AI_ONLY' });
+            throw new AppError('VALIDATION_FAILED', 'This chatbot does not offer a person to talk to', {
+              hint: 'The chat mode is AI_ONLY',
+            });
           }
           await this.services.messages.escalateAsVisitor(c);
           return;
@@ -181,14 +209,29 @@ export class VisitorConnection {
           return;
         }
         case 'otp.request': {
-          const sent = await this.services.accounts.requestCode({ chatbotId: this.session.chatbot.id, email: frame.email, name: frame.name, phone: frame.phone, ip: this.options.ip });
+          const sent = await this.services.accounts.requestCode({
+            chatbotId: this.session.chatbot.id,
+            email: frame.email,
+            name: frame.name,
+            phone: frame.phone,
+            ip: this.options.ip,
+          });
           this.send({ type: 'otp.sent', email: sent.email, resendAfter: sent.resendAfter });
           return;
         }
         case 'otp.verify': {
-          const { chatUser, visitor } = await this.services.accounts.verifyCode({ chatbotId: this.session.chatbot.id, email: frame.email, code: frame.code, currentChatUserId: this.session.visitor.id });
+          const { chatUser, visitor } = await this.services.accounts.verifyCode({
+            chatbotId: this.session.chatbot.id,
+            email: frame.email,
+            code: frame.code,
+            currentChatUserId: this.session.visitor.id,
+          });
           const fresh = this.services.widget.sessionFor(this.session.chatbot, chatUser);
-          await this.become({ ...this.session, claims: this.services.widget.tokens.read(fresh.token)!, visitor: chatUser });
+          await this.become({
+            ...this.session,
+            claims: this.services.widget.tokens.read(fresh.token)!,
+            visitor: chatUser,
+          });
           this.send({ type: 'verified', visitor, token: fresh.token, expiresAt: fresh.expiresAt });
           return;
         }
@@ -210,7 +253,11 @@ export class VisitorConnection {
         }
         case 'logout': {
           const { claims } = this.session;
-          await this.services.accounts.logout({ id: claims.sid, chatUserId: claims.chatUserId, expiresAt: new Date(claims.exp * 1000).toISOString() });
+          await this.services.accounts.logout({
+            id: claims.sid,
+            chatUserId: claims.chatUserId,
+            expiresAt: new Date(claims.exp * 1000).toISOString(),
+          });
           this.send({ type: 'logged_out' });
           // Every tab of this session, on every instance, closes.
           this.gateway.logout(claims.chatUserId, claims.sid);
@@ -221,20 +268,40 @@ export class VisitorConnection {
     } catch (err) {
       if (err instanceof CloseError) return this.close(err.code, err.message);
       if (err instanceof AppError) {
-        const ref = { type: frame.type, ...('clientId' in frame && { clientId: frame.clientId }), ...('conversationId' in frame && frame.conversationId && { conversationId: frame.conversationId }) };
-        this.send({ type: 'error', code: err.code, message: err.message, ...(err.extra.details !== undefined && { details: err.extra.details }), ref });
+        const ref = {
+          type: frame.type,
+          ...('clientId' in frame && { clientId: frame.clientId }),
+          ...('conversationId' in frame && frame.conversationId && { conversationId: frame.conversationId }),
+        };
+        this.send({
+          type: 'error',
+          code: err.code,
+          message: err.message,
+          ...(err.extra.details !== undefined && { details: err.extra.details }),
+          ref,
+        });
         return;
       }
       this.fail(err);
-      this.send({ type: 'error', code: 'INTERNAL_SERVER_ERROR', message: 'Something went wrong on our side; nothing was changed', ref: { type: frame.type } });
+      this.send({
+        type: 'error',
+        code: 'INTERNAL_SERVER_ERROR',
+        message: 'Something went wrong on our side; nothing was changed',
+        ref: { type: frame.type },
+      });
     }
   }
 
   private async hello(frame: Extract<ClientFrame, { type: 'hello' }>) {
     if (this.greeted) throw new AppError('VALIDATION_FAILED', 'hello was already sent on this connection');
-    if (frame.v !== PROTOCOL_VERSION) throw new CloseError(1008, `protocol version ${frame.v} is not supported; this server speaks ${PROTOCOL_VERSION}`);
+    if (frame.v !== PROTOCOL_VERSION)
+      throw new CloseError(
+        1008,
+        `protocol version ${frame.v} is not supported; this server speaks ${PROTOCOL_VERSION}`,
+      );
     if (!this.session) {
-      if (!frame.token) throw new CloseError(CLOSE.sessionInvalid, 'no session: send the token in hello or as a subprotocol');
+      if (!frame.token)
+        throw new CloseError(CLOSE.sessionInvalid, 'no session: send the token in hello or as a subprotocol');
       try {
         this.session = await this.services.widget.authenticate(frame.token);
         await this.admitSession(this.session);
@@ -264,9 +331,19 @@ export class VisitorConnection {
     this.unsubscribe = await this.gateway.hub.subscribe(topics.visitor(session.visitor.id), (m) => this.onHub(m));
     if (this.closed) return this.dispose();
     this.unfollow = this.gateway.follow(session.chatbot.id, () => this.beat());
-    this.send({ type: 'ready', v: PROTOCOL_VERSION, visitor: visitorInfo(session.visitor), heartbeatMs: this.gateway.limits.heartbeatMs });
+    this.send({
+      type: 'ready',
+      v: PROTOCOL_VERSION,
+      visitor: visitorInfo(session.visitor),
+      heartbeatMs: this.gateway.limits.heartbeatMs,
+    });
     for (const id of unknown) {
-      this.send({ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: id } });
+      this.send({
+        type: 'error',
+        code: 'NOT_FOUND',
+        message: 'Conversation not found',
+        ref: { type: 'hello', conversationId: id },
+      });
     }
     for (const c of resumed) void this.tracker.replay(c);
   }
@@ -283,12 +360,14 @@ export class VisitorConnection {
     const { claims } = this.session!;
     const [chatbot, secretId] = await Promise.all([
       this.gateway.chatbot(claims.chatbotId).catch((err) => {
-        if (err instanceof AppError && err.code === 'CHATBOT_NOT_FOUND') throw new CloseError(CLOSE.sessionInvalid, sessionNotValid('its chatbot no longer exists').message);
+        if (err instanceof AppError && err.code === 'CHATBOT_NOT_FOUND')
+          throw new CloseError(CLOSE.sessionInvalid, sessionNotValid('its chatbot no longer exists').message);
         throw err;
       }),
       claims.via === 'identity' ? this.gateway.identitySecretId(claims.chatbotId) : null,
     ]);
-    if (!originAllowed(this.options.origin, allowedDomainsOf(chatbot.settings))) throw new CloseError(CLOSE.originRefused, originNotAllowed().message);
+    if (!originAllowed(this.options.origin, allowedDomainsOf(chatbot.settings)))
+      throw new CloseError(CLOSE.originRefused, originNotAllowed().message);
     try {
       checkIdentitySecret(claims, secretId);
     } catch (err) {
@@ -321,7 +400,8 @@ export class VisitorConnection {
     }
     if (m.chatbotId !== session.chatbot.id || m.chatUserId !== session.visitor.id) return;
     if (m.kind === 'transient') {
-      if (this.tracker.has(m.conversationId)) this.tracker.transient(m.conversationId, m.frame as unknown as ServerFrame);
+      if (this.tracker.has(m.conversationId))
+        this.tracker.transient(m.conversationId, m.frame as unknown as ServerFrame);
       return;
     }
     // A conversation this connection does not follow yet (another tab started it): all of it.
@@ -338,7 +418,11 @@ export class VisitorConnection {
     const { chatbot, visitor } = this.session!;
     const existing = frame.conversationId ? await this.own(frame.conversationId) : null;
     const answerId = newId();
-    let conversation: Pick<ConversationRecord, 'id' | 'chatbotId' | 'chatUserId'> = existing ?? { id: '', chatbotId: chatbot.id, chatUserId: visitor.id };
+    let conversation: Pick<ConversationRecord, 'id' | 'chatbotId' | 'chatUserId'> = existing ?? {
+      id: '',
+      chatbotId: chatbot.id,
+      chatUserId: visitor.id,
+    };
     let index = 0;
     let isStored = false;
     let stored!: () => void;
@@ -359,10 +443,23 @@ export class VisitorConnection {
       },
       reserve: async () => {
         const release = await this.gateway.reserveAnswer(chatbot.id);
-        if (release) this.gateway.transient(conversation, { type: 'typing', conversationId: conversation.id, who: 'ai', typing: true });
+        if (release)
+          this.gateway.transient(conversation, {
+            type: 'typing',
+            conversationId: conversation.id,
+            who: 'ai',
+            typing: true,
+          });
         return release;
       },
-      onToken: (delta) => this.gateway.transient(conversation, { type: 'answer.delta', conversationId: conversation.id, messageId: answerId, index: index++, delta }),
+      onToken: (delta) =>
+        this.gateway.transient(conversation, {
+          type: 'answer.delta',
+          conversationId: conversation.id,
+          messageId: answerId,
+          index: index++,
+          delta,
+        }),
     });
     // Failures after the message is stored belong to the answer (logged; resume shows what was stored).
     work.catch((err) => {

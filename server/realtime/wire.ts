@@ -4,7 +4,13 @@
  * deltas of the same message id, or stands alone on a replay); every other stored message is
  * `message.created`. Events a visitor has no use for (tags, lead captured) produce no frame.
  */
-import type { ConditionChange, ConditionFrame, ConditionState, ServerFrame, WireMessage } from '../../shared/protocol.js';
+import type {
+  ConditionChange,
+  ConditionFrame,
+  ConditionState,
+  ServerFrame,
+  WireMessage,
+} from '../../shared/protocol.js';
 import { messageView } from '../domain/conversations/views.js';
 import type { ConversationEventRecord, ConversationRecord, MessageRecord } from '../domain/conversations/ports.js';
 import type { ConversationReads } from '../domain/conversations/reads.js';
@@ -42,13 +48,19 @@ export class Wire {
       followUps: v.followUps,
       agent,
       feedback: v.feedback,
-      clientId: typeof m.meta.clientId === 'string' ? m.meta.clientId : ((m as { clientMessageId?: string | null }).clientMessageId ?? null),
+      clientId:
+        typeof m.meta.clientId === 'string'
+          ? m.meta.clientId
+          : ((m as { clientMessageId?: string | null }).clientMessageId ?? null),
       createdAt: v.createdAt,
       seq: v.seq,
     };
   }
 
-  async state(chatbot: Pick<ChatbotRecord, 'settings'>, c: Pick<ConversationRecord, 'mode' | 'status' | 'escalated' | 'agentId'>): Promise<ConditionState> {
+  async state(
+    chatbot: Pick<ChatbotRecord, 'settings'>,
+    c: Pick<ConversationRecord, 'mode' | 'status' | 'escalated' | 'agentId'>,
+  ): Promise<ConditionState> {
     return { mode: c.mode, status: c.status, escalated: c.escalated, agent: await this.agent(chatbot, c.agentId) };
   }
 
@@ -61,14 +73,26 @@ export class Wire {
    * The frame of one stored event, or null when visitors see nothing of it. `added`: messages the
    * event's commit added, as stored (a message.added event's message is then not read back).
    */
-  async frame(chatbot: Pick<ChatbotRecord, 'settings'>, e: ConversationEventRecord, added: MessageRecord[] = []): Promise<ServerFrame | null> {
+  async frame(
+    chatbot: Pick<ChatbotRecord, 'settings'>,
+    e: ConversationEventRecord,
+    added: MessageRecord[] = [],
+  ): Promise<ServerFrame | null> {
     if (e.type === 'message.added' || e.type === 'message.updated') {
       const id = String(e.payload.messageId);
-      const m = (e.type === 'message.added' && added.find((x) => x.id === id)) || (await this.reads.message(e.conversationId, id));
+      const m =
+        (e.type === 'message.added' && added.find((x) => x.id === id)) ||
+        (await this.reads.message(e.conversationId, id));
       if (!m) return null;
       const message = await this.message(chatbot, m);
-      if (e.type === 'message.updated') return { type: 'message.updated', conversationId: e.conversationId, seq: e.seq, message };
-      return { type: m.author === 'ai' ? 'answer.done' : 'message.created', conversationId: e.conversationId, seq: e.seq, message };
+      if (e.type === 'message.updated')
+        return { type: 'message.updated', conversationId: e.conversationId, seq: e.seq, message };
+      return {
+        type: m.author === 'ai' ? 'answer.done' : 'message.created',
+        conversationId: e.conversationId,
+        seq: e.seq,
+        message,
+      };
     }
     const change = CHANGE[e.type];
     if (!change) return null;

@@ -78,7 +78,14 @@ export const usersRepository = (db: Kysely<Database>): Store['users'] => ({
   async insert(u) {
     await db
       .insertInto('users')
-      .values({ id: u.id, account_id: u.accountId, email: u.email, name: u.name, role: u.role, created_at: u.createdAt })
+      .values({
+        id: u.id,
+        account_id: u.accountId,
+        email: u.email,
+        name: u.name,
+        role: u.role,
+        created_at: u.createdAt,
+      })
       .execute();
   },
   async get(id) {
@@ -96,7 +103,12 @@ export const usersRepository = (db: Kysely<Database>): Store['users'] => ({
     return row ? toUser(row) : null;
   },
   async byEmail(accountId, email) {
-    const row = await db.selectFrom('users').selectAll().where('account_id', '=', accountId).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    const row = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
     return row ? toUser(row) : null;
   },
 });

@@ -10,7 +10,10 @@ export function analyticsStore(db: Kysely<Database>): AnalyticsStore {
     async figures(chatbotId, from, to) {
       const conversations = await db
         .selectFrom('conversations')
-        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(sql`case when status = 'RESOLVED' then 1 else 0 end`).as('resolved_now')])
+        .select((eb) => [
+          eb.fn.countAll<number>().as('total'),
+          eb.fn.sum<number>(sql`case when status = 'RESOLVED' then 1 else 0 end`).as('resolved_now'),
+        ])
         .where('chatbot_id', '=', chatbotId)
         .where('created_at', '>=', from)
         .where('created_at', '<', to)
@@ -37,7 +40,13 @@ export function analyticsStore(db: Kysely<Database>): AnalyticsStore {
         .selectFrom('conversation_events')
         .select(['type', (eb) => eb.fn.countAll<number>().as('n')])
         .where('chatbot_id', '=', chatbotId)
-        .where('type', 'in', ['conversation.escalated', 'conversation.taken_over', 'conversation.resolved', 'conversation.released', 'lead.captured'])
+        .where('type', 'in', [
+          'conversation.escalated',
+          'conversation.taken_over',
+          'conversation.resolved',
+          'conversation.released',
+          'lead.captured',
+        ])
         .where('created_at', '>=', from)
         .where('created_at', '<', to)
         .groupBy('type')
@@ -55,7 +64,12 @@ export function analyticsStore(db: Kysely<Database>): AnalyticsStore {
       return {
         conversations: n(conversations.total),
         resolvedConversations: n(conversations.resolved_now),
-        messages: { total: Object.values(byAuthor).reduce((a, b) => a + b, 0), visitor: byAuthor.visitor ?? 0, ai: byAuthor.ai ?? 0, agent: byAuthor.agent ?? 0 },
+        messages: {
+          total: Object.values(byAuthor).reduce((a, b) => a + b, 0),
+          visitor: byAuthor.visitor ?? 0,
+          ai: byAuthor.ai ?? 0,
+          agent: byAuthor.agent ?? 0,
+        },
         escalations: byEvent['conversation.escalated'] ?? 0,
         takeOvers: byEvent['conversation.taken_over'] ?? 0,
         handBacks: byEvent['conversation.released'] ?? 0,
@@ -89,7 +103,9 @@ export function analyticsStore(db: Kysely<Database>): AnalyticsStore {
           counts.set(s.documentId, c);
         }
       }
-      return [...counts.values()].sort((a, b) => b.citations - a.citations || a.title.localeCompare(b.title)).slice(0, limit);
+      return [...counts.values()]
+        .sort((a, b) => b.citations - a.citations || a.title.localeCompare(b.title))
+        .slice(0, limit);
     },
   };
 }

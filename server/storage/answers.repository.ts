@@ -19,7 +19,14 @@ export const answerContextRepository = (db: Kysely<Database>): AnswerContextStor
       .where('id', '=', id)
       .where('chatbot_id', '=', chatbotId)
       .executeTakeFirst();
-    return row ? { id: row.id, title: row.title, instructions: row.instructions, temperature: row.temperature === null ? null : Number(row.temperature) } : null;
+    return row
+      ? {
+          id: row.id,
+          title: row.title,
+          instructions: row.instructions,
+          temperature: row.temperature === null ? null : Number(row.temperature),
+        }
+      : null;
   },
   async persona(chatbotId, id) {
     const row = await db
@@ -50,12 +57,24 @@ export const answerContextRepository = (db: Kysely<Database>): AnswerContextStor
       .orderBy('id')
       .limit(MAX_FOLLOWUPS)
       .execute();
-    return rows.map((r) => ({ title: r.title, description: r.description, link: r.link, isEscalationPrompt: Number(r.is_escalation_prompt) === 1 }));
+    return rows.map((r) => ({
+      title: r.title,
+      description: r.description,
+      link: r.link,
+      isEscalationPrompt: Number(r.is_escalation_prompt) === 1,
+    }));
   },
   async chunkQuestions(chatbotId, chunkIds, others = 0) {
     const out = new Map<number, string[]>();
     const ids = [...new Set(chunkIds.filter((id) => Number.isInteger(id)))];
-    const rows = ids.length ? await db.selectFrom('chunk_questions').select(['chunk_id', 'questions']).where('chatbot_id', '=', chatbotId).where('chunk_id', 'in', ids).execute() : [];
+    const rows = ids.length
+      ? await db
+          .selectFrom('chunk_questions')
+          .select(['chunk_id', 'questions'])
+          .where('chatbot_id', '=', chatbotId)
+          .where('chunk_id', 'in', ids)
+          .execute()
+      : [];
     if (others > 0) {
       let more = db.selectFrom('chunk_questions').select(['chunk_id', 'questions']).where('chatbot_id', '=', chatbotId);
       if (ids.length) more = more.where('chunk_id', 'not in', ids);
@@ -63,7 +82,11 @@ export const answerContextRepository = (db: Kysely<Database>): AnswerContextStor
     }
     for (const r of rows) {
       const parsed = JSON.parse(r.questions) as unknown;
-      if (Array.isArray(parsed)) out.set(Number(r.chunk_id), parsed.filter((q): q is string => typeof q === 'string'));
+      if (Array.isArray(parsed))
+        out.set(
+          Number(r.chunk_id),
+          parsed.filter((q): q is string => typeof q === 'string'),
+        );
     }
     return out;
   },

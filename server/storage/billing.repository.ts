@@ -37,7 +37,12 @@ export const invoicesRepository = (db: Kysely<Database>): Store['invoices'] => (
       .execute();
   },
   page(accountId, page) {
-    return keysetPage(db.selectFrom('invoices').selectAll().where('account_id', '=', accountId), page, toInvoice, 'invoices');
+    return keysetPage(
+      db.selectFrom('invoices').selectAll().where('account_id', '=', accountId),
+      page,
+      toInvoice,
+      'invoices',
+    );
   },
 });
 
@@ -45,7 +50,9 @@ const addUsage = compileOnceWrite((db) =>
   db
     .insertInto('usage_counters')
     .values({ account_id: '<a>', metric: '<m>', period: '<p>', value: 0 })
-    .onConflict((oc) => oc.columns(['account_id', 'metric', 'period']).doUpdateSet({ value: sql`usage_counters.value + ${0}` })),
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'metric', 'period']).doUpdateSet({ value: sql`usage_counters.value + ${0}` }),
+    ),
 );
 
 export const usageRepository = (db: Kysely<Database>): Store['usage'] => ({

@@ -16,7 +16,10 @@ export const BLOB_PIECE_BYTES = 1_048_576;
  */
 export const blobsRepository = (db: Kysely<Database>): KnowledgeStore['blobs'] => ({
   async insert(b, bytes) {
-    await db.insertInto('blobs').values({ id: b.id, chatbot_id: b.chatbotId, name: b.name, size: 0, created_at: now() }).execute();
+    await db
+      .insertInto('blobs')
+      .values({ id: b.id, chatbot_id: b.chatbotId, name: b.name, size: 0, created_at: now() })
+      .execute();
     let size = 0;
     let seq = 0;
     let held: Buffer[] = [];
@@ -44,7 +47,11 @@ export const blobsRepository = (db: Kysely<Database>): KnowledgeStore['blobs'] =
       if (heldBytes) await write(Buffer.concat(held));
       await db.updateTable('blobs').set({ size }).where('id', '=', b.id).execute();
     } catch (err) {
-      await db.deleteFrom('blobs').where('id', '=', b.id).execute().catch(() => undefined);
+      await db
+        .deleteFrom('blobs')
+        .where('id', '=', b.id)
+        .execute()
+        .catch(() => undefined);
       throw err;
     }
     return { size };
@@ -60,7 +67,12 @@ export const blobsRepository = (db: Kysely<Database>): KnowledgeStore['blobs'] =
       async *pieces() {
         let read = 0;
         for (let seq = 0; ; seq++) {
-          const part = await db.selectFrom('blob_parts').select('bytes').where('blob_id', '=', id).where('seq', '=', seq).executeTakeFirst();
+          const part = await db
+            .selectFrom('blob_parts')
+            .select('bytes')
+            .where('blob_id', '=', id)
+            .where('seq', '=', seq)
+            .executeTakeFirst();
           if (!part) break;
           const piece = Buffer.from(part.bytes);
           read += piece.length;
@@ -72,14 +84,19 @@ export const blobsRepository = (db: Kysely<Database>): KnowledgeStore['blobs'] =
   },
   async delete(ids) {
     for (let i = 0; i < ids.length; i += BATCH) {
-      await db.deleteFrom('blobs').where('id', 'in', ids.slice(i, i + BATCH)).execute();
+      await db
+        .deleteFrom('blobs')
+        .where('id', 'in', ids.slice(i, i + BATCH))
+        .execute();
     }
   },
   async deleteUnclaimed(before) {
     const gone = await db
       .deleteFrom('blobs')
       .where('created_at', '<', before)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('ingest_items').select('blob_id').whereRef('ingest_items.blob_id', '=', 'blobs.id'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('ingest_items').select('blob_id').whereRef('ingest_items.blob_id', '=', 'blobs.id'))),
+      )
       .executeTakeFirst();
     return Number(gone.numDeletedRows);
   },

@@ -54,9 +54,15 @@ export const chatbotsRepository = (db: Kysely<Database>): Store['chatbots'] => (
     if (only) q = only.length ? q.where('c.id', 'in', only) : q.where(sql<boolean>`1 = 0`);
     if (page.after) {
       const { createdAt, id } = page.after;
-      q = q.where((eb) => eb.or([eb('m.created_at', '<', createdAt), eb.and([eb('m.created_at', '=', createdAt), eb('m.id', '<', id)])]));
+      q = q.where((eb) =>
+        eb.or([eb('m.created_at', '<', createdAt), eb.and([eb('m.created_at', '=', createdAt), eb('m.id', '<', id)])]),
+      );
     }
-    const rows = await q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(page.limit + 1).execute();
+    const rows = await q
+      .orderBy('m.created_at', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
     const items = rows.slice(0, page.limit);
     const last = items.at(-1);
     return {
@@ -89,7 +95,14 @@ export const chatbotsRepository = (db: Kysely<Database>): Store['chatbots'] => (
   },
 });
 
-const toIcon = (r: { id: string; chatbot_id: string; type: string; mime: string; size: number; created_at: string }): IconRecord => ({
+const toIcon = (r: {
+  id: string;
+  chatbot_id: string;
+  type: string;
+  mime: string;
+  size: number;
+  created_at: string;
+}): IconRecord => ({
   id: r.id,
   chatbotId: r.chatbot_id,
   type: r.type,
@@ -102,7 +115,15 @@ export const iconsRepository = (db: Kysely<Database>): Store['icons'] => ({
   async insert(i, bytes) {
     await db
       .insertInto('icons')
-      .values({ id: i.id, chatbot_id: i.chatbotId, type: i.type, mime: i.mime, size: i.size, bytes, created_at: i.createdAt })
+      .values({
+        id: i.id,
+        chatbot_id: i.chatbotId,
+        type: i.type,
+        mime: i.mime,
+        size: i.size,
+        bytes,
+        created_at: i.createdAt,
+      })
       .execute();
   },
   async get(id) {

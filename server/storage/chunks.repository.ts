@@ -12,7 +12,6 @@ import type { Database } from './tables.js';
 const BATCH = 500;
 export const MAX_K = 1000;
 
-
 function toHit(r: ChunkRow): SearchHit {
   const location = JSON.parse(r.location) as ChunkLocation;
   return {
@@ -59,7 +58,11 @@ export const chunksRepository = (db: Kysely<Database>, dialect: Dialect): Knowle
           ids.push(...batchIds);
           const questions = chunks
             .slice(i, i + BATCH)
-            .flatMap((c, j) => (c.questions?.length ? [{ chunk_id: batchIds[j], chatbot_id: chatbotId, questions: JSON.stringify(c.questions) }] : []));
+            .flatMap((c, j) =>
+              c.questions?.length
+                ? [{ chunk_id: batchIds[j], chatbot_id: chatbotId, questions: JSON.stringify(c.questions) }]
+                : [],
+            );
           if (questions.length) await trx.insertInto('chunk_questions').values(questions).execute();
         }
         await trx.updateTable('documents').set({ chunk_count: chunks.length }).where('id', '=', documentId).execute();

@@ -20,7 +20,10 @@ export function compileOnce<R>(build: (db: Kysely<Database>) => Compilable<R>, o
     // Outside a transaction on SQLite, the read-only connection answers synchronously; rows that
     // change with nearly every commit (a conversation) are not worth remembering.
     const reader = readerOf(db);
-    if (reader) return options.remember === false ? reader.all<R>(query.sql, parameters)[0] : reader.get<R>(query.sql, parameters);
+    if (reader)
+      return options.remember === false
+        ? reader.all<R>(query.sql, parameters)[0]
+        : reader.get<R>(query.sql, parameters);
     const { rows } = await db.executeQuery<R>({ ...query, parameters });
     return rows[0];
   };
@@ -63,7 +66,9 @@ function compiler<R>(build: (db: Kysely<Database>) => Compilable<R>) {
     if (!query) {
       query = build(db).compile();
       if (query.parameters.length !== parameters.length) {
-        throw new Error(`compileOnce: the query binds ${query.parameters.length} parameters, ${parameters.length} given`);
+        throw new Error(
+          `compileOnce: the query binds ${query.parameters.length} parameters, ${parameters.length} given`,
+        );
       }
       compiled.set(db, query);
     }

@@ -1,12 +1,21 @@
 import { type Kysely, sql } from 'kysely';
-import { type ChatUserRecord, type ConversationEventRecord, type ConversationRecord, type ConversationStore, DuplicateClientId, type MessageRecord } from '../domain/conversations/ports.js';
+import {
+  type ChatUserRecord,
+  type ConversationEventRecord,
+  type ConversationRecord,
+  type ConversationStore,
+  DuplicateClientId,
+  type MessageRecord,
+} from '../domain/conversations/ports.js';
 import type { Mode, Status } from '../domain/conversations/state.js';
 import { compileOnce, compileOnceAll, compileOnceWrite } from './compile-once.js';
 import type { Dialect } from './dialects/dialect.js';
 import { keysetPage } from './keyset.js';
 import type { Database } from './tables.js';
 
-export type Row<T extends keyof Database> = { [K in keyof Database[T]]: Database[T][K] extends import('kysely').Generated<infer U> ? U : Database[T][K] };
+export type Row<T extends keyof Database> = {
+  [K in keyof Database[T]]: Database[T][K] extends import('kysely').Generated<infer U> ? U : Database[T][K];
+};
 
 export const toChatUser = (r: Row<'chat_users'>): ChatUserRecord => ({
   id: r.id,
@@ -76,12 +85,28 @@ const conversationColumns = (c: Partial<ConversationRecord>) => ({
 // The reads of every visitor message and of the realtime gateway after each change: compiled
 // once, and outside a transaction on SQLite answered by the read-only connection, so they never
 // queue behind the writer (which group-commits the changes meanwhile).
-const conversationById = compileOnce((db) => db.selectFrom('conversations').selectAll().where('id', '=', '<id>'), { remember: false });
-const chatUserById = compileOnce((db) => db.selectFrom('chat_users').selectAll().where('id', '=', '<id>'), { remember: false });
-const messageById = compileOnce((db) => db.selectFrom('messages').selectAll().where('conversation_id', '=', '<c>').where('id', '=', '<id>'), { remember: false });
-const messageByClientId = compileOnce((db) => db.selectFrom('messages').selectAll().where('chatbot_id', '=', '<b>').where('client_message_id', '=', '<k>'), { remember: false });
+const conversationById = compileOnce((db) => db.selectFrom('conversations').selectAll().where('id', '=', '<id>'), {
+  remember: false,
+});
+const chatUserById = compileOnce((db) => db.selectFrom('chat_users').selectAll().where('id', '=', '<id>'), {
+  remember: false,
+});
+const messageById = compileOnce(
+  (db) => db.selectFrom('messages').selectAll().where('conversation_id', '=', '<c>').where('id', '=', '<id>'),
+  { remember: false },
+);
+const messageByClientId = compileOnce(
+  (db) => db.selectFrom('messages').selectAll().where('chatbot_id', '=', '<b>').where('client_message_id', '=', '<k>'),
+  { remember: false },
+);
 const eventsAfter = compileOnceAll((db) =>
-  db.selectFrom('conversation_events').selectAll().where('conversation_id', '=', '<c>').where('seq', '>', 0).orderBy('seq').limit(1),
+  db
+    .selectFrom('conversation_events')
+    .selectAll()
+    .where('conversation_id', '=', '<c>')
+    .where('seq', '>', 0)
+    .orderBy('seq')
+    .limit(1),
 );
 
 // The writes of every change, compiled once: rows are built by one function each, so their
@@ -114,10 +139,23 @@ const eventRow = (e: ConversationEventRecord) => ({
   created_at: e.createdAt,
 });
 const placeholders = <T extends object>(row: T) => Object.fromEntries(Object.keys(row).map((k) => [k, '<v>'])) as never;
-const insertMessage = compileOnceWrite((db) => db.insertInto('messages').values(placeholders(messageRow({ sources: [], meta: {} } as unknown as MessageRecord))));
-const insertEvent = compileOnceWrite((db) => db.insertInto('conversation_events').values(placeholders(eventRow({ payload: {} } as unknown as ConversationEventRecord))));
+const insertMessage = compileOnceWrite((db) =>
+  db.insertInto('messages').values(placeholders(messageRow({ sources: [], meta: {} } as unknown as MessageRecord))),
+);
+const insertEvent = compileOnceWrite((db) =>
+  db
+    .insertInto('conversation_events')
+    .values(placeholders(eventRow({ payload: {} } as unknown as ConversationEventRecord))),
+);
 const insertOwed = compileOnceWrite((db) =>
-  db.insertInto('answers_owed').values({ message_id: '<m>', conversation_id: '<c>', chatbot_id: '<b>', lease_until: '<l>', attempts: 0, created_at: '<t>' }),
+  db.insertInto('answers_owed').values({
+    message_id: '<m>',
+    conversation_id: '<c>',
+    chatbot_id: '<b>',
+    lease_until: '<l>',
+    attempts: 0,
+    created_at: '<t>',
+  }),
 );
 /** The compare-and-set, compiled once per set of columns it writes (a handful of shapes). */
 const casShapes = new Map<string, ReturnType<typeof compileOnceWrite>>();
@@ -143,7 +181,17 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
       async insert(u) {
         await db
           .insertInto('chat_users')
-          .values({ id: u.id, chatbot_id: u.chatbotId, email: u.email, name: u.name, phone: u.phone, verified: +u.verified, metadata: JSON.stringify(u.metadata), created_at: u.createdAt, updated_at: u.updatedAt })
+          .values({
+            id: u.id,
+            chatbot_id: u.chatbotId,
+            email: u.email,
+            name: u.name,
+            phone: u.phone,
+            verified: +u.verified,
+            metadata: JSON.stringify(u.metadata),
+            created_at: u.createdAt,
+            updated_at: u.updatedAt,
+          })
           .execute();
       },
       async get(id) {
@@ -171,67 +219,84 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
           .execute();
       },
     },
-      async insert(c) {
+    async insert(c) {
+      await db
+        .insertInto('conversations')
+        .values({
+          id: c.id,
+          chatbot_id: c.chatbotId,
+          seq: c.seq,
+          created_at: c.createdAt,
+          ...conversationColumns(c),
+          status: c.status,
+          mode: c.mode,
+          updated_at: c.updatedAt,
+        } as never)
+        .execute();
+    },
+    async get(id) {
+      const r = await conversationById(db, id);
+      return r ? toConversation(r as Row<'conversations'>) : null;
+    },
+    page(chatbotId, page, f) {
+      let q = db.selectFrom('conversations').selectAll().where('chatbot_id', '=', chatbotId);
+      if (f.status) q = q.where('status', '=', f.status);
+      if (f.mode) q = q.where('mode', '=', f.mode);
+      if (f.escalated !== undefined) q = q.where('escalated', '=', +f.escalated);
+      if (f.from) q = q.where('created_at', '>=', f.from);
+      if (f.to) q = q.where('created_at', '<', f.to);
+      if (f.tagId) {
+        const tagId = f.tagId;
+        q = q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('conversation_tags')
+              .select('tag_id')
+              .whereRef('conversation_tags.conversation_id', '=', 'conversations.id')
+              .where('tag_id', '=', tagId),
+          ),
+        );
+      }
+      return keysetPage(q, page, (r) => toConversation(r as Row<'conversations'>), 'conversations');
+    },
+    async cas(id, expectedSeq, newSeq, patch) {
+      const set = { ...conversationColumns(patch), seq: newSeq };
+      return (await casOf(Object.keys(set))(db, ...Object.values(set), id, expectedSeq)) === 1n;
+    },
+    async delete(ids) {
+      if (ids.length) await db.deleteFrom('conversations').where('id', 'in', ids).execute();
+    },
+    async tags(ids) {
+      const out = new Map<string, { id: string; name: string; color: string | null }[]>(ids.map((id) => [id, []]));
+      if (!ids.length) return out;
+      const rows = await db
+        .selectFrom('conversation_tags')
+        .innerJoin('tags', 'tags.id', 'conversation_tags.tag_id')
+        .select(['conversation_tags.conversation_id as cid', 'tags.id', 'tags.name', 'tags.color'])
+        .where('conversation_tags.conversation_id', 'in', ids)
+        .orderBy('tags.name')
+        .execute();
+      for (const r of rows) out.get(r.cid)?.push({ id: r.id, name: r.name, color: r.color });
+      return out;
+    },
+    async knownTags(chatbotId, tagIds) {
+      if (!tagIds.length) return [];
+      const rows = await db
+        .selectFrom('tags')
+        .select('id')
+        .where('chatbot_id', '=', chatbotId)
+        .where('id', 'in', tagIds)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+    async setTags(conversationId, tagIds) {
+      await db.deleteFrom('conversation_tags').where('conversation_id', '=', conversationId).execute();
+      if (tagIds.length)
         await db
-          .insertInto('conversations')
-          .values({
-            id: c.id,
-            chatbot_id: c.chatbotId,
-            seq: c.seq,
-            created_at: c.createdAt,
-            ...conversationColumns(c),
-            status: c.status,
-            mode: c.mode,
-            updated_at: c.updatedAt,
-          } as never)
+          .insertInto('conversation_tags')
+          .values(tagIds.map((tag_id) => ({ conversation_id: conversationId, tag_id })))
           .execute();
-      },
-      async get(id) {
-        const r = await conversationById(db, id);
-        return r ? toConversation(r as Row<'conversations'>) : null;
-      },
-      page(chatbotId, page, f) {
-        let q = db.selectFrom('conversations').selectAll().where('chatbot_id', '=', chatbotId);
-        if (f.status) q = q.where('status', '=', f.status);
-        if (f.mode) q = q.where('mode', '=', f.mode);
-        if (f.escalated !== undefined) q = q.where('escalated', '=', +f.escalated);
-        if (f.from) q = q.where('created_at', '>=', f.from);
-        if (f.to) q = q.where('created_at', '<', f.to);
-        if (f.tagId) {
-          const tagId = f.tagId;
-          q = q.where((eb) => eb.exists(eb.selectFrom('conversation_tags').select('tag_id').whereRef('conversation_tags.conversation_id', '=', 'conversations.id').where('tag_id', '=', tagId)));
-        }
-        return keysetPage(q, page, (r) => toConversation(r as Row<'conversations'>), 'conversations');
-      },
-      async cas(id, expectedSeq, newSeq, patch) {
-        const set = { ...conversationColumns(patch), seq: newSeq };
-        return (await casOf(Object.keys(set))(db, ...Object.values(set), id, expectedSeq)) === 1n;
-      },
-      async delete(ids) {
-        if (ids.length) await db.deleteFrom('conversations').where('id', 'in', ids).execute();
-      },
-      async tags(ids) {
-        const out = new Map<string, { id: string; name: string; color: string | null }[]>(ids.map((id) => [id, []]));
-        if (!ids.length) return out;
-        const rows = await db
-          .selectFrom('conversation_tags')
-          .innerJoin('tags', 'tags.id', 'conversation_tags.tag_id')
-          .select(['conversation_tags.conversation_id as cid', 'tags.id', 'tags.name', 'tags.color'])
-          .where('conversation_tags.conversation_id', 'in', ids)
-          .orderBy('tags.name')
-          .execute();
-        for (const r of rows) out.get(r.cid)?.push({ id: r.id, name: r.name, color: r.color });
-        return out;
-      },
-      async knownTags(chatbotId, tagIds) {
-        if (!tagIds.length) return [];
-        const rows = await db.selectFrom('tags').select('id').where('chatbot_id', '=', chatbotId).where('id', 'in', tagIds).execute();
-        return rows.map((r) => r.id);
-      },
-      async setTags(conversationId, tagIds) {
-        await db.deleteFrom('conversation_tags').where('conversation_id', '=', conversationId).execute();
-        if (tagIds.length) await db.insertInto('conversation_tags').values(tagIds.map((tag_id) => ({ conversation_id: conversationId, tag_id }))).execute();
-      },
+    },
     messages: {
       async insert(m) {
         try {
@@ -246,18 +311,32 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
         return r ? toMessage(r as Row<'messages'>) : null;
       },
       async conversationOf(chatbotId, id) {
-        const r = await db.selectFrom('messages').select('conversation_id').where('chatbot_id', '=', chatbotId).where('id', '=', id).executeTakeFirst();
+        const r = await db
+          .selectFrom('messages')
+          .select('conversation_id')
+          .where('chatbot_id', '=', chatbotId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         return r ? r.conversation_id : null;
       },
       async page(conversationId, limit, afterSeq) {
         let q = db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId);
         if (afterSeq !== null) q = q.where('seq', '>', afterSeq);
-        const rows = await q.orderBy('seq', 'asc').limit(limit + 1).execute();
+        const rows = await q
+          .orderBy('seq', 'asc')
+          .limit(limit + 1)
+          .execute();
         return { items: rows.slice(0, limit).map((r) => toMessage(r as Row<'messages'>)), more: rows.length > limit };
       },
       async last(conversationId, n) {
         if (n <= 0) return [];
-        const rows = await db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).orderBy('seq', 'desc').limit(n).execute();
+        const rows = await db
+          .selectFrom('messages')
+          .selectAll()
+          .where('conversation_id', '=', conversationId)
+          .orderBy('seq', 'desc')
+          .limit(n)
+          .execute();
         return rows.reverse().map((r) => toMessage(r as Row<'messages'>));
       },
       async latest(conversationIds) {
@@ -266,7 +345,16 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
           .selectFrom('messages as m')
           .selectAll('m')
           .where('m.conversation_id', 'in', conversationIds)
-          .where((eb) => eb('m.seq', '=', eb.selectFrom('messages as l').select((l) => l.fn.max('l.seq').as('s')).whereRef('l.conversation_id', '=', 'm.conversation_id')))
+          .where((eb) =>
+            eb(
+              'm.seq',
+              '=',
+              eb
+                .selectFrom('messages as l')
+                .select((l) => l.fn.max('l.seq').as('s'))
+                .whereRef('l.conversation_id', '=', 'm.conversation_id'),
+            ),
+          )
           .execute();
         return rows.map((r) => toMessage(r as Row<'messages'>));
       },
@@ -301,10 +389,21 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
         await db.deleteFrom('answers_owed').where('conversation_id', '=', conversationId).execute();
       },
       async extend(messageIds, leaseUntil) {
-        if (messageIds.length) await db.updateTable('answers_owed').set({ lease_until: leaseUntil }).where('message_id', 'in', messageIds).execute();
+        if (messageIds.length)
+          await db
+            .updateTable('answers_owed')
+            .set({ lease_until: leaseUntil })
+            .where('message_id', 'in', messageIds)
+            .execute();
       },
       async expired(now, limit) {
-        const rows = await db.selectFrom('answers_owed').selectAll().where('lease_until', '<', now).orderBy('created_at').limit(limit).execute();
+        const rows = await db
+          .selectFrom('answers_owed')
+          .selectAll()
+          .where('lease_until', '<', now)
+          .orderBy('created_at')
+          .limit(limit)
+          .execute();
         return rows.map((r) => ({
           messageId: r.message_id,
           conversationId: r.conversation_id,
@@ -343,4 +442,3 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
     },
   };
 }
-

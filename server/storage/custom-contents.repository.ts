@@ -7,13 +7,22 @@ export const customContentsRepository = (db: Kysely<Database>): KnowledgeStore['
   async insert(row) {
     await db
       .insertInto('custom_contents')
-      .values({ document_key: row.documentKey, chatbot_id: row.chatbotId, source_id: row.sourceId, job_id: row.jobId, text: row.text, created_at: row.createdAt })
+      .values({
+        document_key: row.documentKey,
+        chatbot_id: row.chatbotId,
+        source_id: row.sourceId,
+        job_id: row.jobId,
+        text: row.text,
+        created_at: row.createdAt,
+      })
       .execute();
   },
   async visible(chatbotId) {
     const rows = await db
       .selectFrom('custom_contents as c')
-      .leftJoin('documents as d', (j) => j.onRef('d.chatbot_id', '=', 'c.chatbot_id').onRef('d.key', '=', 'c.document_key'))
+      .leftJoin('documents as d', (j) =>
+        j.onRef('d.chatbot_id', '=', 'c.chatbot_id').onRef('d.key', '=', 'c.document_key'),
+      )
       .leftJoin('ingest_jobs as j', 'j.id', 'c.job_id')
       .select('c.text')
       .where('c.chatbot_id', '=', chatbotId)

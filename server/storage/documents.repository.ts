@@ -38,7 +38,12 @@ const DOCUMENT_COLUMNS = {
 
 export const documentsRepository = (db: Kysely<Database>): KnowledgeStore['documents'] => ({
   async byKey(chatbotId, key) {
-    const row = await db.selectFrom('documents').selectAll().where('chatbot_id', '=', chatbotId).where('key', '=', key).executeTakeFirst();
+    const row = await db
+      .selectFrom('documents')
+      .selectAll()
+      .where('chatbot_id', '=', chatbotId)
+      .where('key', '=', key)
+      .executeTakeFirst();
     return row ? toDocument(row) : null;
   },
   async insert(d) {
@@ -86,7 +91,14 @@ export const documentsRepository = (db: Kysely<Database>): KnowledgeStore['docum
     const rows: Selectable<DocumentsTable>[] = [];
     for (let i = 0; i < ids.length; i += BATCH) {
       const part = ids.slice(i, i + BATCH);
-      rows.push(...(await db.selectFrom('documents').selectAll().where('chatbot_id', '=', chatbotId).where('id', 'in', part).execute()));
+      rows.push(
+        ...(await db
+          .selectFrom('documents')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('id', 'in', part)
+          .execute()),
+      );
     }
     return rows.map(toDocument);
   },
@@ -95,9 +107,15 @@ export const documentsRepository = (db: Kysely<Database>): KnowledgeStore['docum
     // column) and vectors (trigger / cascade) go with them. Kept custom content has no foreign
     // key to its document (it is kept before the document exists), so it goes here.
     for (let i = 0; i < ids.length; i += BATCH) {
-      const keys = db.selectFrom('documents').select('key').where('id', 'in', ids.slice(i, i + BATCH));
+      const keys = db
+        .selectFrom('documents')
+        .select('key')
+        .where('id', 'in', ids.slice(i, i + BATCH));
       await db.deleteFrom('custom_contents').where('document_key', 'in', keys).execute();
-      await db.deleteFrom('documents').where('id', 'in', ids.slice(i, i + BATCH)).execute();
+      await db
+        .deleteFrom('documents')
+        .where('id', 'in', ids.slice(i, i + BATCH))
+        .execute();
     }
   },
   async countIndexed(accountId) {

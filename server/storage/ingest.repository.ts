@@ -70,12 +70,23 @@ export const ingestRepository = (db: Kysely<Database>, dialect: Dialect): Knowle
       return row ? toJob(row) : null;
     },
     pageJobs(chatbotId, page) {
-      return keysetPage(db.selectFrom('ingest_jobs').selectAll().where('chatbot_id', '=', chatbotId), page, toJob, 'ingest_jobs');
+      return keysetPage(
+        db.selectFrom('ingest_jobs').selectAll().where('chatbot_id', '=', chatbotId),
+        page,
+        toJob,
+        'ingest_jobs',
+      );
     },
     async updateJob(id, patch) {
       const set = columns(
         patch,
-        { status: 'status', error: 'error', startedAt: 'started_at', finishedAt: 'finished_at', cancelRequested: 'cancel_requested' },
+        {
+          status: 'status',
+          error: 'error',
+          startedAt: 'started_at',
+          finishedAt: 'finished_at',
+          cancelRequested: 'cancel_requested',
+        },
         { cancelRequested: (v) => +!!v },
       );
       if (Object.keys(set).length) await db.updateTable('ingest_jobs').set(set).where('id', '=', id).execute();
@@ -112,20 +123,26 @@ export const ingestRepository = (db: Kysely<Database>, dialect: Dialect): Knowle
             .selectFrom('ingest_items')
             .select('key')
             .where('job_id', '=', jobId)
-            .where('key', 'in', batch.map((item) => item.key))
+            .where(
+              'key',
+              'in',
+              batch.map((item) => item.key),
+            )
             .execute();
           const skip = new Set(known.map((r) => r.key));
-          const rows = batch.filter((item) => !skip.has(item.key)).map((item) => ({
-            job_id: jobId,
-            key: item.key,
-            seq: ++seq,
-            depth: item.depth,
-            status: 'pending',
-            payload: item.payload ? JSON.stringify(item.payload) : null,
-            blob_id: item.blobId ?? null,
-            error: null,
-            updated_at: at,
-          }));
+          const rows = batch
+            .filter((item) => !skip.has(item.key))
+            .map((item) => ({
+              job_id: jobId,
+              key: item.key,
+              seq: ++seq,
+              depth: item.depth,
+              status: 'pending',
+              payload: item.payload ? JSON.stringify(item.payload) : null,
+              blob_id: item.blobId ?? null,
+              error: null,
+              updated_at: at,
+            }));
           if (!rows.length) continue;
           const result = await trx
             .insertInto('ingest_items')

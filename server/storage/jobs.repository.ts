@@ -6,7 +6,10 @@ import type { Database } from './tables.js';
 
 /** Queued and due, or running on an expired lease (its worker died). */
 const due = (now: string) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
-  eb.or([eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)])]);
+  eb.or([
+    eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
+    eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)]),
+  ]);
 
 export function jobsRepository(db: Kysely<Database>, dialect: Dialect): JobsStore {
   return {
@@ -84,7 +87,11 @@ export function jobsRepository(db: Kysely<Database>, dialect: Dialect): JobsStor
           .where('id', '=', c.id)
           .where(due(c.now))
           .where(sql<SqlBool>`${liveOf('account_id', c.accountId)} < ${c.accountLimit}`)
-          .where(c.chatbotId === null ? sql<SqlBool>`1 = 1` : sql<SqlBool>`${liveOf('chatbot_id', c.chatbotId)} < ${c.chatbotLimit}`)
+          .where(
+            c.chatbotId === null
+              ? sql<SqlBool>`1 = 1`
+              : sql<SqlBool>`${liveOf('chatbot_id', c.chatbotId)} < ${c.chatbotLimit}`,
+          )
           .returning(['id', 'name', 'payload', 'attempts', 'max_attempts'])
           .executeTakeFirst(),
       );
@@ -92,7 +99,12 @@ export function jobsRepository(db: Kysely<Database>, dialect: Dialect): JobsStor
     },
 
     async extendLease(id, workerId, until) {
-      await db.updateTable('jobs').set({ lease_until: until }).where('id', '=', id).where('locked_by', '=', workerId).execute();
+      await db
+        .updateTable('jobs')
+        .set({ lease_until: until })
+        .where('id', '=', id)
+        .where('locked_by', '=', workerId)
+        .execute();
     },
 
     async finish(id, workerId, values) {

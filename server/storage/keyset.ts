@@ -22,7 +22,11 @@ export async function keysetPage<DB, TB extends keyof DB, O extends { created_at
       eb.or([eb(created, '<', createdAt), eb.and([eb(created, '=', createdAt), eb(id, '<', afterId)])]),
     );
   }
-  const rows = await q.orderBy(created, 'desc').orderBy(id, 'desc').limit(page.limit + 1).execute();
+  const rows = await q
+    .orderBy(created, 'desc')
+    .orderBy(id, 'desc')
+    .limit(page.limit + 1)
+    .execute();
   const more = rows.length > page.limit;
   const items = rows.slice(0, page.limit);
   const last = items.at(-1);

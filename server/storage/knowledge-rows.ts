@@ -7,7 +7,11 @@ export const now = () => new Date().toISOString();
 export const json = (value: string | null) => (value === null ? null : (JSON.parse(value) as Record<string, unknown>));
 
 /** Patch keys in the domain's terms -> column names; undefined keys are left out of the update. */
-export function columns<T extends object>(patch: T, names: { [K in keyof T]?: string }, encode: { [K in keyof T]?: (v: T[K]) => unknown } = {}) {
+export function columns<T extends object>(
+  patch: T,
+  names: { [K in keyof T]?: string },
+  encode: { [K in keyof T]?: (v: T[K]) => unknown } = {},
+) {
   const set: Record<string, unknown> = {};
   for (const key of Object.keys(patch) as (keyof T)[]) {
     const column = names[key];

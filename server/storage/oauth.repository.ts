@@ -45,7 +45,11 @@ export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
           .execute();
       },
       async byDeviceCode(hash) {
-        const row = await k.selectFrom('oauth_device_codes').selectAll().where('device_code_hash', '=', hash).executeTakeFirst();
+        const row = await k
+          .selectFrom('oauth_device_codes')
+          .selectAll()
+          .where('device_code_hash', '=', hash)
+          .executeTakeFirst();
         return row ? toDeviceCode(row) : null;
       },
       async byUserCode(hash, now) {
@@ -107,7 +111,12 @@ export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
           .select(['users.id as user_id', 'users.account_id', 'users.email', 'user_passwords.password_hash'])
           .where(sql`lower(users.email)`, '=', email.toLowerCase())
           .execute();
-        return rows.map((r) => ({ userId: r.user_id, accountId: r.account_id, email: r.email, passwordHash: r.password_hash }));
+        return rows.map((r) => ({
+          userId: r.user_id,
+          accountId: r.account_id,
+          email: r.email,
+          passwordHash: r.password_hash,
+        }));
       },
       async set(userId, passwordHash, at) {
         await k
@@ -122,10 +131,18 @@ export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
     sessions: {
       async insert(hash, userId, createdAt, expiresAt) {
         await k.deleteFrom('owner_sessions').where('expires_at', '<=', createdAt).execute();
-        await k.insertInto('owner_sessions').values({ session_hash: hash, user_id: userId, created_at: createdAt, expires_at: expiresAt }).execute();
+        await k
+          .insertInto('owner_sessions')
+          .values({ session_hash: hash, user_id: userId, created_at: createdAt, expires_at: expiresAt })
+          .execute();
       },
       async user(hash, now) {
-        const row = await k.selectFrom('owner_sessions').select('user_id').where('session_hash', '=', hash).where('expires_at', '>', now).executeTakeFirst();
+        const row = await k
+          .selectFrom('owner_sessions')
+          .select('user_id')
+          .where('session_hash', '=', hash)
+          .where('expires_at', '>', now)
+          .executeTakeFirst();
         return row?.user_id ?? null;
       },
       async remove(hash) {

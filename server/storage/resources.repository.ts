@@ -39,47 +39,80 @@ function promptStore(db: Kysely<Database>, table: 'starters' | 'followups'): Pro
   const t = table as 'starters';
   return {
     async list(chatbotId) {
-      const rows = await db.selectFrom(t).selectAll().where('chatbot_id', '=', chatbotId)
-        .orderBy('position').orderBy('created_at').orderBy('id').execute();
+      const rows = await db
+        .selectFrom(t)
+        .selectAll()
+        .where('chatbot_id', '=', chatbotId)
+        .orderBy('position')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       return rows.map(toPrompt);
     },
     async get(chatbotId, id) {
-      const row = await db.selectFrom(t).selectAll().where('chatbot_id', '=', chatbotId).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom(t)
+        .selectAll()
+        .where('chatbot_id', '=', chatbotId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? toPrompt(row) : null;
     },
     async count(chatbotId) {
-      return count(await db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).where('chatbot_id', '=', chatbotId).executeTakeFirst());
+      return count(
+        await db
+          .selectFrom(t)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('chatbot_id', '=', chatbotId)
+          .executeTakeFirst(),
+      );
     },
     async maxPosition(chatbotId) {
-      const row = await db.selectFrom(t).select((eb) => eb.fn.max('position').as('m')).where('chatbot_id', '=', chatbotId).executeTakeFirst();
+      const row = await db
+        .selectFrom(t)
+        .select((eb) => eb.fn.max('position').as('m'))
+        .where('chatbot_id', '=', chatbotId)
+        .executeTakeFirst();
       return row?.m === null || row?.m === undefined ? null : Number(row.m);
     },
     async insert(p) {
-      await db.insertInto(t).values({
-        id: p.id,
-        chatbot_id: p.chatbotId,
-        title: p.title,
-        description: p.description,
-        link: p.link,
-        is_escalation_prompt: +p.isEscalationPrompt,
-        position: p.position,
-        created_at: p.createdAt,
-        updated_at: p.updatedAt,
-      }).execute();
+      await db
+        .insertInto(t)
+        .values({
+          id: p.id,
+          chatbot_id: p.chatbotId,
+          title: p.title,
+          description: p.description,
+          link: p.link,
+          is_escalation_prompt: +p.isEscalationPrompt,
+          position: p.position,
+          created_at: p.createdAt,
+          updated_at: p.updatedAt,
+        })
+        .execute();
     },
     async update(id, patch, at) {
-      await db.updateTable(t).set({
-        ...(patch.title !== undefined && { title: patch.title }),
-        ...(patch.description !== undefined && { description: patch.description }),
-        ...(patch.link !== undefined && { link: patch.link }),
-        ...(patch.isEscalationPrompt !== undefined && { is_escalation_prompt: +patch.isEscalationPrompt }),
-        ...(patch.position !== undefined && { position: patch.position }),
-        updated_at: at,
-      }).where('id', '=', id).execute();
+      await db
+        .updateTable(t)
+        .set({
+          ...(patch.title !== undefined && { title: patch.title }),
+          ...(patch.description !== undefined && { description: patch.description }),
+          ...(patch.link !== undefined && { link: patch.link }),
+          ...(patch.isEscalationPrompt !== undefined && { is_escalation_prompt: +patch.isEscalationPrompt }),
+          ...(patch.position !== undefined && { position: patch.position }),
+          updated_at: at,
+        })
+        .where('id', '=', id)
+        .execute();
     },
     async clearEscalation(chatbotId, exceptId, at) {
-      await db.updateTable(t).set({ is_escalation_prompt: 0, updated_at: at })
-        .where('chatbot_id', '=', chatbotId).where('id', '!=', exceptId).where('is_escalation_prompt', '!=', 0).execute();
+      await db
+        .updateTable(t)
+        .set({ is_escalation_prompt: 0, updated_at: at })
+        .where('chatbot_id', '=', chatbotId)
+        .where('id', '!=', exceptId)
+        .where('is_escalation_prompt', '!=', 0)
+        .execute();
     },
     async delete(id) {
       await db.deleteFrom(t).where('id', '=', id).execute();
@@ -102,37 +135,60 @@ function directiveStore(db: Kysely<Database>, table: 'instructions' | 'personas'
   const t = table as 'instructions';
   return {
     async list(chatbotId) {
-      const rows = await db.selectFrom(t).selectAll().where('chatbot_id', '=', chatbotId)
-        .orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+      const rows = await db
+        .selectFrom(t)
+        .selectAll()
+        .where('chatbot_id', '=', chatbotId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
       return rows.map(toDirective);
     },
     async get(chatbotId, id) {
-      const row = await db.selectFrom(t).selectAll().where('chatbot_id', '=', chatbotId).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom(t)
+        .selectAll()
+        .where('chatbot_id', '=', chatbotId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? toDirective(row) : null;
     },
     async count(chatbotId) {
-      return count(await db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).where('chatbot_id', '=', chatbotId).executeTakeFirst());
+      return count(
+        await db
+          .selectFrom(t)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('chatbot_id', '=', chatbotId)
+          .executeTakeFirst(),
+      );
     },
     async insert(d) {
-      await db.insertInto(t).values({
-        id: d.id,
-        chatbot_id: d.chatbotId,
-        title: d.title,
-        description: d.description,
-        instructions: d.instructions,
-        temperature: d.temperature,
-        created_at: d.createdAt,
-        updated_at: d.updatedAt,
-      }).execute();
+      await db
+        .insertInto(t)
+        .values({
+          id: d.id,
+          chatbot_id: d.chatbotId,
+          title: d.title,
+          description: d.description,
+          instructions: d.instructions,
+          temperature: d.temperature,
+          created_at: d.createdAt,
+          updated_at: d.updatedAt,
+        })
+        .execute();
     },
     async update(id, patch, at) {
-      await db.updateTable(t).set({
-        ...(patch.title !== undefined && { title: patch.title }),
-        ...(patch.description !== undefined && { description: patch.description }),
-        ...(patch.instructions !== undefined && { instructions: patch.instructions }),
-        ...(patch.temperature !== undefined && { temperature: patch.temperature }),
-        updated_at: at,
-      }).where('id', '=', id).execute();
+      await db
+        .updateTable(t)
+        .set({
+          ...(patch.title !== undefined && { title: patch.title }),
+          ...(patch.description !== undefined && { description: patch.description }),
+          ...(patch.instructions !== undefined && { instructions: patch.instructions }),
+          ...(patch.temperature !== undefined && { temperature: patch.temperature }),
+          updated_at: at,
+        })
+        .where('id', '=', id)
+        .execute();
     },
     async delete(id) {
       await db.deleteFrom(t).where('id', '=', id).execute();
@@ -197,14 +253,33 @@ function membersWithUsers(db: Kysely<Database>) {
     .selectFrom('chatbot_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .selectAll('m')
-    .select(['u.account_id as u_account_id', 'u.email as u_email', 'u.name as u_name', 'u.role as u_role', 'u.created_at as u_created_at']);
+    .select([
+      'u.account_id as u_account_id',
+      'u.email as u_email',
+      'u.name as u_name',
+      'u.role as u_role',
+      'u.created_at as u_created_at',
+    ]);
 }
 
-type MemberJoinRow = Row<'chatbot_members'> & { u_account_id: string; u_email: string; u_name: string | null; u_role: string; u_created_at: string };
+type MemberJoinRow = Row<'chatbot_members'> & {
+  u_account_id: string;
+  u_email: string;
+  u_name: string | null;
+  u_role: string;
+  u_created_at: string;
+};
 
 const toMemberWithUser = (r: MemberJoinRow) => ({
   member: toMember(r),
-  user: toUser({ id: r.user_id, account_id: r.u_account_id, email: r.u_email, name: r.u_name, role: r.u_role, created_at: r.u_created_at }),
+  user: toUser({
+    id: r.user_id,
+    account_id: r.u_account_id,
+    email: r.u_email,
+    name: r.u_name,
+    role: r.u_role,
+    created_at: r.u_created_at,
+  }),
 });
 
 export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): ResourcesStore {
@@ -216,28 +291,55 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
 
     customResponses: {
       page(chatbotId, page) {
-        return keysetPage(db.selectFrom('custom_responses').selectAll().where('chatbot_id', '=', chatbotId), page, toCustomResponse, 'custom_responses');
+        return keysetPage(
+          db.selectFrom('custom_responses').selectAll().where('chatbot_id', '=', chatbotId),
+          page,
+          toCustomResponse,
+          'custom_responses',
+        );
       },
       async all(chatbotId) {
-        const rows = await db.selectFrom('custom_responses').selectAll().where('chatbot_id', '=', chatbotId)
-          .orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+        const rows = await db
+          .selectFrom('custom_responses')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .execute();
         return rows.map(toCustomResponse);
       },
       async get(chatbotId, id) {
-        const row = await db.selectFrom('custom_responses').selectAll().where('chatbot_id', '=', chatbotId).where('id', '=', id).executeTakeFirst();
+        const row = await db
+          .selectFrom('custom_responses')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         return row ? toCustomResponse(row) : null;
       },
       async insert(r) {
-        await db.insertInto('custom_responses').values({
-          id: r.id, chatbot_id: r.chatbotId, question: r.question, answer: r.answer, created_at: r.createdAt, updated_at: r.updatedAt,
-        }).execute();
+        await db
+          .insertInto('custom_responses')
+          .values({
+            id: r.id,
+            chatbot_id: r.chatbotId,
+            question: r.question,
+            answer: r.answer,
+            created_at: r.createdAt,
+            updated_at: r.updatedAt,
+          })
+          .execute();
       },
       async update(id, patch, at) {
-        await db.updateTable('custom_responses').set({
-          ...(patch.question !== undefined && { question: patch.question }),
-          ...(patch.answer !== undefined && { answer: patch.answer }),
-          updated_at: at,
-        }).where('id', '=', id).execute();
+        await db
+          .updateTable('custom_responses')
+          .set({
+            ...(patch.question !== undefined && { question: patch.question }),
+            ...(patch.answer !== undefined && { answer: patch.answer }),
+            updated_at: at,
+          })
+          .where('id', '=', id)
+          .execute();
       },
       async delete(id) {
         await db.deleteFrom('custom_responses').where('id', '=', id).execute();
@@ -246,34 +348,67 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
 
     tags: {
       async list(chatbotId) {
-        const rows = await db.selectFrom('tags').selectAll().where('chatbot_id', '=', chatbotId).orderBy('name').orderBy('id').execute();
+        const rows = await db
+          .selectFrom('tags')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .orderBy('name')
+          .orderBy('id')
+          .execute();
         return rows.map(toTag);
       },
       async get(chatbotId, id) {
-        const row = await db.selectFrom('tags').selectAll().where('chatbot_id', '=', chatbotId).where('id', '=', id).executeTakeFirst();
+        const row = await db
+          .selectFrom('tags')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         return row ? toTag(row) : null;
       },
       async byName(chatbotId, name) {
-        const row = await db.selectFrom('tags').selectAll().where('chatbot_id', '=', chatbotId)
-          .where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirst();
+        const row = await db
+          .selectFrom('tags')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+          .executeTakeFirst();
         return row ? toTag(row) : null;
       },
       async count(chatbotId) {
-        return count(await db.selectFrom('tags').select((eb) => eb.fn.countAll<number>().as('n')).where('chatbot_id', '=', chatbotId).executeTakeFirst());
+        return count(
+          await db
+            .selectFrom('tags')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('chatbot_id', '=', chatbotId)
+            .executeTakeFirst(),
+        );
       },
       async conversationCounts(tagIds) {
         const out = new Map<string, number>();
         if (!tagIds.length) return out;
-        const rows = await db.selectFrom('conversation_tags').select(['tag_id', (eb) => eb.fn.countAll<number>().as('n')])
-          .where('tag_id', 'in', tagIds).groupBy('tag_id').execute();
+        const rows = await db
+          .selectFrom('conversation_tags')
+          .select(['tag_id', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('tag_id', 'in', tagIds)
+          .groupBy('tag_id')
+          .execute();
         for (const r of rows) out.set(r.tag_id, Number(r.n));
         return out;
       },
       async insert(tag) {
         try {
-          await db.insertInto('tags').values({
-            id: tag.id, chatbot_id: tag.chatbotId, name: tag.name, color: tag.color, created_at: tag.createdAt, updated_at: tag.updatedAt,
-          }).execute();
+          await db
+            .insertInto('tags')
+            .values({
+              id: tag.id,
+              chatbot_id: tag.chatbotId,
+              name: tag.name,
+              color: tag.color,
+              created_at: tag.createdAt,
+              updated_at: tag.updatedAt,
+            })
+            .execute();
           return true;
         } catch (err) {
           if (dialect.isUniqueViolation(err)) return false;
@@ -282,11 +417,15 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
       },
       async update(id, patch, at) {
         try {
-          await db.updateTable('tags').set({
-            ...(patch.name !== undefined && { name: patch.name }),
-            ...(patch.color !== undefined && { color: patch.color }),
-            updated_at: at,
-          }).where('id', '=', id).execute();
+          await db
+            .updateTable('tags')
+            .set({
+              ...(patch.name !== undefined && { name: patch.name }),
+              ...(patch.color !== undefined && { color: patch.color }),
+              updated_at: at,
+            })
+            .where('id', '=', id)
+            .execute();
           return true;
         } catch (err) {
           if (dialect.isUniqueViolation(err)) return false;
@@ -302,28 +441,52 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
 
     members: {
       async list(chatbotId) {
-        const rows = await membersWithUsers(db).where('m.chatbot_id', '=', chatbotId)
-          .orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').execute();
+        const rows = await membersWithUsers(db)
+          .where('m.chatbot_id', '=', chatbotId)
+          .orderBy('m.created_at', 'desc')
+          .orderBy('m.id', 'desc')
+          .execute();
         return rows.map((r) => toMemberWithUser(r as MemberJoinRow));
       },
       async get(chatbotId, id) {
-        const row = await membersWithUsers(db).where('m.chatbot_id', '=', chatbotId).where('m.id', '=', id).executeTakeFirst();
+        const row = await membersWithUsers(db)
+          .where('m.chatbot_id', '=', chatbotId)
+          .where('m.id', '=', id)
+          .executeTakeFirst();
         return row ? toMemberWithUser(row as MemberJoinRow) : null;
       },
       async byUser(chatbotId, userId) {
-        const row = await db.selectFrom('chatbot_members').selectAll().where('chatbot_id', '=', chatbotId).where('user_id', '=', userId).executeTakeFirst();
+        const row = await db
+          .selectFrom('chatbot_members')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
         return row ? toMember(row) : null;
       },
       async insert(m) {
-        await db.insertInto('chatbot_members').values({
-          id: m.id, chatbot_id: m.chatbotId, user_id: m.userId, role: m.role, invited_by_id: m.invitedById, created_at: m.createdAt,
-        }).execute();
+        await db
+          .insertInto('chatbot_members')
+          .values({
+            id: m.id,
+            chatbot_id: m.chatbotId,
+            user_id: m.userId,
+            role: m.role,
+            invited_by_id: m.invitedById,
+            created_at: m.createdAt,
+          })
+          .execute();
       },
       async delete(id) {
         await db.deleteFrom('chatbot_members').where('id', '=', id).execute();
       },
       async userByEmail(accountId, email) {
-        const row = await db.selectFrom('users').selectAll().where('account_id', '=', accountId).where('email', '=', email.toLowerCase()).executeTakeFirst();
+        const row = await db
+          .selectFrom('users')
+          .selectAll()
+          .where('account_id', '=', accountId)
+          .where('email', '=', email.toLowerCase())
+          .executeTakeFirst();
         return row ? toUser(row) : null;
       },
       async setUserRole(userId, role) {
@@ -343,28 +506,42 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
         return keysetPage(q, page, toLead, 'leads');
       },
       async get(chatbotId, id) {
-        const row = await db.selectFrom('leads').selectAll().where('chatbot_id', '=', chatbotId).where('id', '=', id).executeTakeFirst();
+        const row = await db
+          .selectFrom('leads')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         return row ? toLead(row) : null;
       },
       async many(chatbotId, ids) {
         if (!ids.length) return [];
-        const rows = await db.selectFrom('leads').selectAll().where('chatbot_id', '=', chatbotId).where('id', 'in', ids)
-          .orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+        const rows = await db
+          .selectFrom('leads')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('id', 'in', ids)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .execute();
         return rows.map(toLead);
       },
       async insert(l) {
-        await db.insertInto('leads').values({
-          id: l.id,
-          chatbot_id: l.chatbotId,
-          conversation_id: l.conversationId,
-          chat_user_id: l.chatUserId,
-          name: l.name,
-          email: l.email,
-          phone: l.phone,
-          custom_fields: JSON.stringify(l.customFields),
-          source: l.source,
-          created_at: l.createdAt,
-        }).execute();
+        await db
+          .insertInto('leads')
+          .values({
+            id: l.id,
+            chatbot_id: l.chatbotId,
+            conversation_id: l.conversationId,
+            chat_user_id: l.chatUserId,
+            name: l.name,
+            email: l.email,
+            phone: l.phone,
+            custom_fields: JSON.stringify(l.customFields),
+            source: l.source,
+            created_at: l.createdAt,
+          })
+          .execute();
       },
       async delete(ids) {
         if (ids.length) await db.deleteFrom('leads').where('id', 'in', ids).execute();
@@ -379,20 +556,28 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
         return keysetPage(q, page, toGap, 'knowledge_gaps');
       },
       async get(chatbotId, id) {
-        const row = await db.selectFrom('knowledge_gaps').selectAll().where('chatbot_id', '=', chatbotId).where('id', '=', id).executeTakeFirst();
+        const row = await db
+          .selectFrom('knowledge_gaps')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         return row ? toGap(row) : null;
       },
       async insert(g) {
-        await db.insertInto('knowledge_gaps').values({
-          id: g.id,
-          chatbot_id: g.chatbotId,
-          conversation_id: g.conversationId,
-          message_id: g.messageId,
-          question: g.question,
-          custom_response_id: g.customResponseId,
-          answered_at: g.answeredAt,
-          created_at: g.createdAt,
-        }).execute();
+        await db
+          .insertInto('knowledge_gaps')
+          .values({
+            id: g.id,
+            chatbot_id: g.chatbotId,
+            conversation_id: g.conversationId,
+            message_id: g.messageId,
+            question: g.question,
+            custom_response_id: g.customResponseId,
+            answered_at: g.answeredAt,
+            created_at: g.createdAt,
+          })
+          .execute();
       },
       async markAnswered(id, customResponseId, at, was) {
         const r = await db

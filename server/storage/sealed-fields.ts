@@ -37,7 +37,8 @@ export function fieldSeal(box?: SecretBox): FieldSeal {
   const mapSettings = (settings: Record<string, unknown>, chatbotId: string, fn: typeof seal) => {
     if (!box || !TOKEN_SETTINGS.some((k) => typeof settings[k] === 'string')) return settings;
     const out = { ...settings };
-    for (const k of TOKEN_SETTINGS) if (typeof out[k] === 'string') out[k] = fn(out[k] as string, `chatbot:${chatbotId}:${k}`);
+    for (const k of TOKEN_SETTINGS)
+      if (typeof out[k] === 'string') out[k] = fn(out[k] as string, `chatbot:${chatbotId}:${k}`);
     return out;
   };
   return {
@@ -61,14 +62,18 @@ export function sealedChatbots(repo: Store['chatbots'], sealed: FieldSeal): Stor
     },
     page: async (...args) => openPage(await repo.page(...args)),
     memberPage: async (...args) => openPage(await repo.memberPage(...args)),
-    update: (id, patch, at) => repo.update(id, patch.settings ? { ...patch, settings: sealed.sealSettings(patch.settings, id) } : patch, at),
+    update: (id, patch, at) =>
+      repo.update(id, patch.settings ? { ...patch, settings: sealed.sealSettings(patch.settings, id) } : patch, at),
   };
 }
 
 /** The conversations store with a thread's webhook token sealed on write and opened on read. */
 export function sealedConversations(repo: ConversationStore, sealed: FieldSeal): ConversationStore {
   const context = (id: string) => `conversation:${id}:webhookToken`;
-  const open = (c: ConversationRecord): ConversationRecord => ({ ...c, webhookToken: sealed.open(c.webhookToken, context(c.id)) });
+  const open = (c: ConversationRecord): ConversationRecord => ({
+    ...c,
+    webhookToken: sealed.open(c.webhookToken, context(c.id)),
+  });
   return {
     ...repo,
     insert: (c) => repo.insert({ ...c, webhookToken: sealed.seal(c.webhookToken, context(c.id)) }),
@@ -81,6 +86,13 @@ export function sealedConversations(repo: ConversationStore, sealed: FieldSeal):
       return { ...p, items: p.items.map(open) };
     },
     cas: (id, expected, next, patch) =>
-      repo.cas(id, expected, next, patch.webhookToken !== undefined ? { ...patch, webhookToken: sealed.seal(patch.webhookToken, context(id)) } : patch),
+      repo.cas(
+        id,
+        expected,
+        next,
+        patch.webhookToken !== undefined
+          ? { ...patch, webhookToken: sealed.seal(patch.webhookToken, context(id)) }
+          : patch,
+      ),
   };
 }

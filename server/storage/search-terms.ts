@@ -52,7 +52,12 @@ export function searchTerms(text: string): string[] {
  */
 const ASCII = /^[\x00-\x7f]*$/;
 const wordsOf = (text: string): string[] =>
-  (ASCII.test(text) ? text.toLowerCase().match(/[a-z0-9]+/g) : text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)) ?? [];
+  (ASCII.test(text)
+    ? text.toLowerCase().match(/[a-z0-9]+/g)
+    : text
+        .normalize('NFKC')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)) ?? [];
 /** Not a stopword, and not a lone Latin letter (an initial or a list marker). */
 const isContent = (w: string) => !STOPWORDS.has(w) && !(w.length === 1 && w >= 'a' && w <= 'z');
 
@@ -72,7 +77,6 @@ export function searchPairs(text: string): [string, string][] {
   }
   return [...pairs.values()];
 }
-
 
 /**
  * One index token for a pair of adjacent words: both words stemmed (so "routes handlers" and
@@ -116,14 +120,19 @@ function stem(word: string): string {
  * per occurrence) without three more columns; the column is not part of a row's length in the
  * ranking (parley_rank.c), so repeats do not make a chunk look longer.
  */
-export function extraTokens(chunk: { title: string; headingPath: string[]; text: string }, titleRepeat: number, headingRepeat: number): string {
+export function extraTokens(
+  chunk: { title: string; headingPath: string[]; text: string },
+  titleRepeat: number,
+  headingRepeat: number,
+): string {
   // Adjacent content words of each text, in order (repeats included), never across a stopword.
   const pairs = (text: string) => {
     const w = wordsOf(text);
     // Each word's stem once (null: not a content word), then the pairs: what pairToken makes.
     const st = w.map((x) => (isContent(x) ? stem(x) : null));
     const out: string[] = [];
-    for (let i = 0; i + 1 < w.length; i++) if (st[i] !== null && st[i + 1] !== null && w[i] !== w[i + 1]) out.push(`${st[i]}${MARK}${st[i + 1]}`);
+    for (let i = 0; i + 1 < w.length; i++)
+      if (st[i] !== null && st[i + 1] !== null && w[i] !== w[i + 1]) out.push(`${st[i]}${MARK}${st[i + 1]}`);
     return out;
   };
   const title = pairs(chunk.title);
@@ -132,7 +141,9 @@ export function extraTokens(chunk: { title: string; headingPath: string[]; text:
   for (let i = 0; i < titleRepeat; i++) out.push(...title);
   for (let i = 0; i < headingRepeat; i++) out.push(...heading);
   out.push(...pairs(chunk.text));
-  const heads = new Set([chunk.title, ...chunk.headingPath].flatMap((t) => wordsOf(t).filter(isContent)).map(headToken));
+  const heads = new Set(
+    [chunk.title, ...chunk.headingPath].flatMap((t) => wordsOf(t).filter(isContent)).map(headToken),
+  );
   out.push(...heads);
   return out.join(' ');
 }
@@ -151,7 +162,8 @@ export const WEIGHTS = { title: 4, heading: 2, text: 1 } as const;
  * title/heading words): title pairs repeated WEIGHTS.title times and heading pairs
  * WEIGHTS.heading times stand in for those columns' weights, so the column itself weighs 1.
  */
-export const chunkExtraTokens = (c: { title: string; headingPath: string[]; text: string }) => extraTokens(c, WEIGHTS.title, WEIGHTS.heading);
+export const chunkExtraTokens = (c: { title: string; headingPath: string[]; text: string }) =>
+  extraTokens(c, WEIGHTS.title, WEIGHTS.heading);
 
 /** chunks_fts columns: title, heading, text, chatbot token, extra; the first three make a row's length. */
 export const FTS_WEIGHTS = [WEIGHTS.title, WEIGHTS.heading, WEIGHTS.text, 0, 1] as const;

@@ -74,7 +74,13 @@ export const sourcesRepository = (db: Kysely<Database>): KnowledgeStore['sources
     return row ? toSource(row) : null;
   },
   async list(chatbotId) {
-    const rows = await db.selectFrom('sources').selectAll().where('chatbot_id', '=', chatbotId).orderBy('created_at').orderBy('id').execute();
+    const rows = await db
+      .selectFrom('sources')
+      .selectAll()
+      .where('chatbot_id', '=', chatbotId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(toSource);
   },
   async update(id, patch) {

@@ -19,4 +19,11 @@ export type * from './tables/visitors.js';
 export type * from './tables/webhooks.js';
 
 /** Every table of the schema, for kysely. */
-export interface Database extends AccountsDatabase, KnowledgeDatabase, ConversationsDatabase, VisitorsDatabase, WebhooksDatabase, OAuthDatabase {}
+export interface Database
+  extends
+    AccountsDatabase,
+    KnowledgeDatabase,
+    ConversationsDatabase,
+    VisitorsDatabase,
+    WebhooksDatabase,
+    OAuthDatabase {}

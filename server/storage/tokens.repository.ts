@@ -100,18 +100,18 @@ export const tokensRepository = (db: Kysely<Database>): Store['tokens'] => ({
     };
   },
   async get(accountId, id) {
-    const row = await db.selectFrom('tokens').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toToken(row) : null;
   },
   page(accountId, page, userId) {
     let q = db.selectFrom('tokens').selectAll().where('account_id', '=', accountId).where('kind', '=', 'api');
     if (userId) q = q.where('user_id', '=', userId);
-    return keysetPage(
-      q,
-      page,
-      toToken,
-      'tokens',
-    );
+    return keysetPage(q, page, toToken, 'tokens');
   },
   async listAll(accountId) {
     let q = db.selectFrom('tokens').selectAll();
@@ -119,7 +119,12 @@ export const tokensRepository = (db: Kysely<Database>): Store['tokens'] => ({
     return (await q.orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map(toToken);
   },
   async revoke(id, at) {
-    await db.updateTable('tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    await db
+      .updateTable('tokens')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
   },
   async touch(id, at) {
     await db.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id).execute();

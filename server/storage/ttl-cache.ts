@@ -23,7 +23,12 @@ export function ttlCache<V>(ttlMs = 60_000, max = 5000) {
      * The values of `keys` (within `scope`, such as a chatbot), the missing or expired ones loaded
      * together by one call of `load`; a key it does not answer gets `absent`.
      */
-    async many(keys: string[], load: (missing: string[]) => Promise<Map<string, V>>, absent: V, scope = ''): Promise<Map<string, V>> {
+    async many(
+      keys: string[],
+      load: (missing: string[]) => Promise<Map<string, V>>,
+      absent: V,
+      scope = '',
+    ): Promise<Map<string, V>> {
       const now = Date.now();
       const out = new Map<string, V>();
       const missing: string[] = [];

@@ -10,16 +10,28 @@ import type { Dialect } from './dialects/dialect.js';
 import type { Database } from './tables.js';
 
 export function uploadLeasesRepository(db: Kysely<Database>, dialect: Dialect): UploadLeaseStore {
-  const inTransaction = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => (db.isTransaction ? fn(db) : db.transaction().execute(fn));
+  const inTransaction = <T>(fn: (trx: Kysely<Database>) => Promise<T>) =>
+    db.isTransaction ? fn(db) : db.transaction().execute(fn);
   return {
     acquire: (lease, limit, now) =>
       inTransaction(async (trx) => {
         await dialect.lockAccount(trx, lease.accountId);
-        await trx.deleteFrom('upload_leases').where('account_id', '=', lease.accountId).where('expires_at', '<=', now).execute();
-        const row = await trx.selectFrom('upload_leases').select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', lease.accountId).executeTakeFirstOrThrow();
+        await trx
+          .deleteFrom('upload_leases')
+          .where('account_id', '=', lease.accountId)
+          .where('expires_at', '<=', now)
+          .execute();
+        const row = await trx
+          .selectFrom('upload_leases')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('account_id', '=', lease.accountId)
+          .executeTakeFirstOrThrow();
         const running = Number(row.n);
         if (running >= limit) return { taken: false, running };
-        await trx.insertInto('upload_leases').values({ id: lease.id, account_id: lease.accountId, expires_at: lease.expiresAt }).execute();
+        await trx
+          .insertInto('upload_leases')
+          .values({ id: lease.id, account_id: lease.accountId, expires_at: lease.expiresAt })
+          .execute();
         return { taken: true, running };
       }),
     async renew(id, expiresAt) {

@@ -14,7 +14,11 @@ export interface VectorSpace {
 }
 
 /** Chunk vectors of one embedding space (store.vectors): the dialect's index, once the dimensions are sane. */
-export function vectorIndex(db: Kysely<Database>, dialect: Dialect, { model, dimensions }: VectorSpace): VectorIndexPort {
+export function vectorIndex(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  { model, dimensions }: VectorSpace,
+): VectorIndexPort {
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) {
     throw new Error(`Embedding dimensions must be a whole number from 1 to 8192; got ${dimensions}`);
   }

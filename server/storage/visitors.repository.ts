@@ -39,7 +39,12 @@ export function visitorsRepository(db: Kysely<Database>): VisitorsStore {
           .execute();
       },
       async get(chatbotId, email) {
-        const r = await db.selectFrom('visitor_codes').selectAll().where('chatbot_id', '=', chatbotId).where('email', '=', email).executeTakeFirst();
+        const r = await db
+          .selectFrom('visitor_codes')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('email', '=', email)
+          .executeTakeFirst();
         return r ? toCode(r as Row<'visitor_codes'>) : null;
       },
       async attempt(id, now, maxAttempts) {
@@ -86,7 +91,11 @@ export function visitorsRepository(db: Kysely<Database>): VisitorsStore {
     },
     identitySecrets: {
       async get(chatbotId) {
-        const r = await db.selectFrom('identity_secrets').select(['sealed', 'created_at']).where('chatbot_id', '=', chatbotId).executeTakeFirst();
+        const r = await db
+          .selectFrom('identity_secrets')
+          .select(['sealed', 'created_at'])
+          .where('chatbot_id', '=', chatbotId)
+          .executeTakeFirst();
         return r ? { sealed: r.sealed, createdAt: r.created_at } : null;
       },
       async put(chatbotId, sealed, at) {
@@ -103,7 +112,13 @@ export function visitorsRepository(db: Kysely<Database>): VisitorsStore {
     },
     chatUsers: {
       async verified(chatbotId, email) {
-        const r = await db.selectFrom('chat_users').selectAll().where('chatbot_id', '=', chatbotId).where('email', '=', email).where('verified', '=', 1).executeTakeFirst();
+        const r = await db
+          .selectFrom('chat_users')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('email', '=', email)
+          .where('verified', '=', 1)
+          .executeTakeFirst();
         return r ? toChatUser(r as Row<'chat_users'>) : null;
       },
       async conversations(chatbotId, chatUserId, limit) {
@@ -119,8 +134,18 @@ export function visitorsRepository(db: Kysely<Database>): VisitorsStore {
         return rows.map((r) => toConversation(r as Row<'conversations'>));
       },
       async merge(chatbotId, fromUserId, toUserId) {
-        await db.updateTable('conversations').set({ chat_user_id: toUserId }).where('chatbot_id', '=', chatbotId).where('chat_user_id', '=', fromUserId).execute();
-        await db.updateTable('leads').set({ chat_user_id: toUserId }).where('chatbot_id', '=', chatbotId).where('chat_user_id', '=', fromUserId).execute();
+        await db
+          .updateTable('conversations')
+          .set({ chat_user_id: toUserId })
+          .where('chatbot_id', '=', chatbotId)
+          .where('chat_user_id', '=', fromUserId)
+          .execute();
+        await db
+          .updateTable('leads')
+          .set({ chat_user_id: toUserId })
+          .where('chatbot_id', '=', chatbotId)
+          .where('chat_user_id', '=', fromUserId)
+          .execute();
       },
     },
     sessions: {
@@ -132,7 +157,11 @@ export function visitorsRepository(db: Kysely<Database>): VisitorsStore {
           .execute();
       },
       async isRevoked(sessionId) {
-        return !!(await db.selectFrom('visitor_session_revocations').select('session_id').where('session_id', '=', sessionId).executeTakeFirst());
+        return !!(await db
+          .selectFrom('visitor_session_revocations')
+          .select('session_id')
+          .where('session_id', '=', sessionId)
+          .executeTakeFirst());
       },
       async deleteExpired(before) {
         await db.deleteFrom('visitor_session_revocations').where('expires_at', '<', before).execute();
@@ -142,17 +171,32 @@ export function visitorsRepository(db: Kysely<Database>): VisitorsStore {
       async claim(gapId, conversationId, messageId, at) {
         const res = await db
           .insertInto('knowledge_gap_deliveries')
-          .values({ gap_id: gapId, conversation_id: conversationId, message_id: messageId, emailed_at: null, created_at: at })
+          .values({
+            gap_id: gapId,
+            conversation_id: conversationId,
+            message_id: messageId,
+            emailed_at: null,
+            created_at: at,
+          })
           .onConflict((oc) => oc.column('gap_id').doNothing())
           .executeTakeFirst();
         return Number(res.numInsertedOrUpdatedRows ?? 0) === 1;
       },
       async emailed(gapId) {
-        const r = await db.selectFrom('knowledge_gap_deliveries').select('emailed_at').where('gap_id', '=', gapId).executeTakeFirst();
+        const r = await db
+          .selectFrom('knowledge_gap_deliveries')
+          .select('emailed_at')
+          .where('gap_id', '=', gapId)
+          .executeTakeFirst();
         return !!r?.emailed_at;
       },
       async markEmailed(gapId, at) {
-        const res = await db.updateTable('knowledge_gap_deliveries').set({ emailed_at: at }).where('gap_id', '=', gapId).where('emailed_at', 'is', null).executeTakeFirst();
+        const res = await db
+          .updateTable('knowledge_gap_deliveries')
+          .set({ emailed_at: at })
+          .where('gap_id', '=', gapId)
+          .where('emailed_at', 'is', null)
+          .executeTakeFirst();
         return Number(res.numUpdatedRows) === 1;
       },
     },

@@ -1,9 +1,20 @@
 import type { Kysely } from 'kysely';
-import type { ClaimedDelivery, DeliveryRecord, DeliveryStatus, SecretRecord, TargetRecord, WebhookStore } from '../domain/webhooks/ports.js';
+import type {
+  ClaimedDelivery,
+  DeliveryRecord,
+  DeliveryStatus,
+  SecretRecord,
+  TargetRecord,
+  WebhookStore,
+} from '../domain/webhooks/ports.js';
 import { keysetPage } from './keyset.js';
 import type { Database, WebhookDeliveriesTable } from './tables.js';
 
-type DeliveryRow = { [K in keyof WebhookDeliveriesTable]: WebhookDeliveriesTable[K] extends import('kysely').Generated<infer U> ? U : WebhookDeliveriesTable[K] };
+type DeliveryRow = {
+  [K in keyof WebhookDeliveriesTable]: WebhookDeliveriesTable[K] extends import('kysely').Generated<infer U>
+    ? U
+    : WebhookDeliveriesTable[K];
+};
 
 const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
   id: r.id,
@@ -28,7 +39,9 @@ const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
   updatedAt: r.updated_at,
 });
 
-const toTarget = (r: Omit<Database['webhook_targets'], 'consecutive_failures'> & { consecutive_failures: unknown }): TargetRecord => ({
+const toTarget = (
+  r: Omit<Database['webhook_targets'], 'consecutive_failures'> & { consecutive_failures: unknown },
+): TargetRecord => ({
   chatbotId: r.chatbot_id,
   url: r.url,
   consecutiveFailures: Number(r.consecutive_failures),
@@ -41,7 +54,14 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
   const upsertTarget = async (chatbotId: string, url: string, at: string) => {
     await db
       .insertInto('webhook_targets')
-      .values({ chatbot_id: chatbotId, url, consecutive_failures: 0, disabled_at: null, disabled_reason: null, updated_at: at })
+      .values({
+        chatbot_id: chatbotId,
+        url,
+        consecutive_failures: 0,
+        disabled_at: null,
+        disabled_reason: null,
+        updated_at: at,
+      })
       .onConflict((oc) => oc.columns(['chatbot_id', 'url']).doNothing())
       .execute();
   };
@@ -75,7 +95,12 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
           .execute();
       },
       async get(chatbotId, id) {
-        const r = await db.selectFrom('webhook_deliveries').selectAll().where('chatbot_id', '=', chatbotId).where('id', '=', id).executeTakeFirst();
+        const r = await db
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         return r ? toDelivery(r as DeliveryRow) : null;
       },
       page(chatbotId, page, filter) {
@@ -87,7 +112,9 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
       async due(now, limit, skipUrls = []) {
         let q = db
           .selectFrom('webhook_deliveries as d')
-          .leftJoin('webhook_targets as t', (j) => j.onRef('t.chatbot_id', '=', 'd.chatbot_id').onRef('t.url', '=', 'd.target_url'))
+          .leftJoin('webhook_targets as t', (j) =>
+            j.onRef('t.chatbot_id', '=', 'd.chatbot_id').onRef('t.url', '=', 'd.target_url'),
+          )
           .selectAll('d')
           .select('t.disabled_at as target_disabled_at')
           .where('d.status', '=', 'pending')
@@ -95,7 +122,10 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
           .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', now)]));
         if (skipUrls.length) q = q.where('d.target_url', 'not in', skipUrls);
         const rows = await q.orderBy('d.next_attempt_at').limit(limit).execute();
-        return rows.map((r): ClaimedDelivery => ({ ...toDelivery(r as DeliveryRow), targetDisabled: r.target_disabled_at !== null }));
+        return rows.map((r): ClaimedDelivery => ({
+          ...toDelivery(r as DeliveryRow),
+          targetDisabled: r.target_disabled_at !== null,
+        }));
       },
       async lease(id, now, until) {
         const res = await db
@@ -146,7 +176,10 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
         return Number(res.numDeletedRows);
       },
       async countByStatus(chatbotId) {
-        let q = db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status');
+        let q = db
+          .selectFrom('webhook_deliveries')
+          .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy('status');
         if (chatbotId) q = q.where('chatbot_id', '=', chatbotId);
         const out: Record<DeliveryStatus, number> = { pending: 0, delivered: 0, failed: 0, skipped: 0 };
         for (const r of await q.execute()) out[r.status as DeliveryStatus] = Number(r.n);
@@ -155,11 +188,21 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
     },
     targets: {
       async get(chatbotId, url) {
-        const r = await db.selectFrom('webhook_targets').selectAll().where('chatbot_id', '=', chatbotId).where('url', '=', url).executeTakeFirst();
+        const r = await db
+          .selectFrom('webhook_targets')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .where('url', '=', url)
+          .executeTakeFirst();
         return r ? toTarget(r) : null;
       },
       async list(chatbotId) {
-        const rows = await db.selectFrom('webhook_targets').selectAll().where('chatbot_id', '=', chatbotId).orderBy('url').execute();
+        const rows = await db
+          .selectFrom('webhook_targets')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .orderBy('url')
+          .execute();
         return rows.map(toTarget);
       },
       async succeeded(chatbotId, url, at) {
@@ -179,7 +222,12 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
           .where('chatbot_id', '=', chatbotId)
           .where('url', '=', url)
           .execute();
-        const r = await db.selectFrom('webhook_targets').select('consecutive_failures').where('chatbot_id', '=', chatbotId).where('url', '=', url).executeTakeFirst();
+        const r = await db
+          .selectFrom('webhook_targets')
+          .select('consecutive_failures')
+          .where('chatbot_id', '=', chatbotId)
+          .where('url', '=', url)
+          .executeTakeFirst();
         return Number(r?.consecutive_failures ?? 0);
       },
       async disable(chatbotId, url, reason, at) {
@@ -205,15 +253,31 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
     },
     secrets: {
       async get(chatbotId) {
-        const r = await db.selectFrom('webhook_secrets').selectAll().where('chatbot_id', '=', chatbotId).executeTakeFirst();
+        const r = await db
+          .selectFrom('webhook_secrets')
+          .selectAll()
+          .where('chatbot_id', '=', chatbotId)
+          .executeTakeFirst();
         return r
-          ? { chatbotId: r.chatbot_id, sealedSecret: r.secret, createdAt: r.created_at, sealedPrevious: r.previous_secret, previousUntil: r.previous_until }
+          ? {
+              chatbotId: r.chatbot_id,
+              sealedSecret: r.secret,
+              createdAt: r.created_at,
+              sealedPrevious: r.previous_secret,
+              previousUntil: r.previous_until,
+            }
           : null;
       },
       async create(s: SecretRecord) {
         const res = await db
           .insertInto('webhook_secrets')
-          .values({ chatbot_id: s.chatbotId, secret: s.sealedSecret, created_at: s.createdAt, previous_secret: s.sealedPrevious, previous_until: s.previousUntil })
+          .values({
+            chatbot_id: s.chatbotId,
+            secret: s.sealedSecret,
+            created_at: s.createdAt,
+            previous_secret: s.sealedPrevious,
+            previous_until: s.previousUntil,
+          })
           .onConflict((oc) => oc.column('chatbot_id').doNothing())
           .executeTakeFirst();
         return Number(res.numInsertedOrUpdatedRows ?? 0) === 1;
@@ -221,7 +285,12 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
       async put(s) {
         await db
           .updateTable('webhook_secrets')
-          .set({ secret: s.sealedSecret, created_at: s.createdAt, previous_secret: s.sealedPrevious, previous_until: s.previousUntil })
+          .set({
+            secret: s.sealedSecret,
+            created_at: s.createdAt,
+            previous_secret: s.sealedPrevious,
+            previous_until: s.previousUntil,
+          })
           .where('chatbot_id', '=', s.chatbotId)
           .execute();
       },

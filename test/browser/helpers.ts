@@ -12,14 +12,30 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'widget');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+export const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 export interface Browser {
   context: BrowserContext;
   close(): Promise<void>;
 }
 
-export async function launch(options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; isMobile?: boolean; offline?: boolean } = {}): Promise<Browser> {
+export async function launch(
+  options: {
+    colorScheme?: 'light' | 'dark';
+    viewport?: { width: number; height: number };
+    isMobile?: boolean;
+    offline?: boolean;
+  } = {},
+): Promise<Browser> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
@@ -100,7 +116,8 @@ export async function screenshot(page: Page, name: string) {
 export const widget = (page: Page) => page.locator('[data-parley]');
 
 /** An element inside the widget. */
-export const inWidget = (page: Page, selector: string, options?: { hasText?: string | RegExp }) => page.locator(`[data-parley] ${selector}`, options);
+export const inWidget = (page: Page, selector: string, options?: { hasText?: string | RegExp }) =>
+  page.locator(`[data-parley] ${selector}`, options);
 
 /** A page of `site` as a first visit: nothing of an earlier test's visitor left in its storage. */
 export async function freshPage(browser: Browser, site: HostSite, name: string): Promise<Page> {
@@ -116,5 +133,8 @@ export async function askWidget(page: Page, text: string, answer: RegExp, nth = 
   const input = inWidget(page, 'textarea');
   await input.fill(text);
   await input.press('Enter');
-  await inWidget(page, '.msg-ai').nth(nth + 1).locator('.md', { hasText: answer }).waitFor({ timeout: 20_000 });
+  await inWidget(page, '.msg-ai')
+    .nth(nth + 1)
+    .locator('.md', { hasText: answer })
+    .waitFor({ timeout: 20_000 });
 }

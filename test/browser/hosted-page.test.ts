@@ -36,72 +36,82 @@ async function ask(page: Page, text: string) {
   const input = q(page, 'textarea');
   await input.fill(text);
   await input.press('Enter');
-  await q(page, '.msg-ai .md').filter({ hasText: /30 days/ }).waitFor({ timeout: 20_000 });
+  await q(page, '.msg-ai .md')
+    .filter({ hasText: /30 days/ })
+    .waitFor({ timeout: 20_000 });
 }
 
 describe('hosted page in a phone webview', () => {
-  it('the composer stays above the keyboard: iOS (visual viewport shrinks) and Android (viewport resizes)', { timeout: 60_000 }, async () => {
-    const page = await phone.context.newPage();
-    await page.goto(`${app.url}/chat/${chatbotId}`);
-    await q(page, 'textarea').waitFor();
-    expect(await bottomOf(page, '.window')).toBe(844);
-    await q(page, 'textarea').focus();
+  it(
+    'the composer stays above the keyboard: iOS (visual viewport shrinks) and Android (viewport resizes)',
+    { timeout: 60_000 },
+    async () => {
+      const page = await phone.context.newPage();
+      await page.goto(`${app.url}/chat/${chatbotId}`);
+      await q(page, 'textarea').waitFor();
+      expect(await bottomOf(page, '.window')).toBe(844);
+      await q(page, 'textarea').focus();
 
-    // iOS: a 330 px keyboard; the layout viewport (and 100dvh) stay 844 px tall.
-    const keyboard = (height: number | null) =>
-      page.evaluate((h) => {
-        const vv = window.visualViewport!;
-        if (h === null) delete (vv as unknown as Record<string, unknown>).height;
-        else Object.defineProperty(vv, 'height', { configurable: true, get: () => h });
-        vv.dispatchEvent(new Event('resize'));
-      }, height);
-    await keyboard(514);
-    expect(await page.evaluate(() => window.innerHeight)).toBe(844);
-    expect(await bottomOf(page, '.window')).toBe(514);
-    expect(await bottomOf(page, '.composer')).toBeLessThanOrEqual(514);
-    expect(await bottomOf(page, '.composer')).toBeGreaterThan(400);
-    await screenshot(page, 'phone-light-hosted-keyboard');
-    await keyboard(null);
-    expect(await bottomOf(page, '.window')).toBe(844);
+      // iOS: a 330 px keyboard; the layout viewport (and 100dvh) stay 844 px tall.
+      const keyboard = (height: number | null) =>
+        page.evaluate((h) => {
+          const vv = window.visualViewport!;
+          if (h === null) delete (vv as unknown as Record<string, unknown>).height;
+          else Object.defineProperty(vv, 'height', { configurable: true, get: () => h });
+          vv.dispatchEvent(new Event('resize'));
+        }, height);
+      await keyboard(514);
+      expect(await page.evaluate(() => window.innerHeight)).toBe(844);
+      expect(await bottomOf(page, '.window')).toBe(514);
+      expect(await bottomOf(page, '.composer')).toBeLessThanOrEqual(514);
+      expect(await bottomOf(page, '.composer')).toBeGreaterThan(400);
+      await screenshot(page, 'phone-light-hosted-keyboard');
+      await keyboard(null);
+      expect(await bottomOf(page, '.window')).toBe(844);
 
-    // Android Chrome: the viewport itself shrinks (interactive-widget=resizes-content).
-    await page.setViewportSize({ width: 390, height: 480 });
-    await page.waitForFunction(() => window.innerHeight === 480);
-    expect(await bottomOf(page, '.window')).toBe(480);
-    expect(await bottomOf(page, '.composer')).toBeLessThanOrEqual(480);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.close();
-  });
+      // Android Chrome: the viewport itself shrinks (interactive-widget=resizes-content).
+      await page.setViewportSize({ width: 390, height: 480 });
+      await page.waitForFunction(() => window.innerHeight === 480);
+      expect(await bottomOf(page, '.window')).toBe(480);
+      expect(await bottomOf(page, '.composer')).toBeLessThanOrEqual(480);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.close();
+    },
+  );
 
-  it('?locale=ar is Arabic, right to left; Hebrew too, in the dark theme on a desktop', { timeout: 60_000 }, async () => {
-    const page = await phone.context.newPage();
-    await page.addInitScript('localStorage.clear()');
-    await page.goto(`${app.url}/chat/${chatbotId}?locale=ar`);
-    await q(page, 'textarea[placeholder="اطرح سؤالًا…"]').waitFor();
-    expect(await q(page, '.window').getAttribute('dir')).toBe('rtl');
-    expect(await q(page, '.window').getAttribute('lang')).toBe('ar');
-    // Right to left: the send button sits at the left of the input.
-    const input = (await q(page, 'textarea').boundingBox())!;
-    const send = (await q(page, 'button.send').boundingBox())!;
-    expect(send.x).toBeLessThan(input.x);
-    await ask(page, 'Can I return items?');
-    await screenshot(page, 'phone-light-rtl-arabic');
-    await page.close();
+  it(
+    '?locale=ar is Arabic, right to left; Hebrew too, in the dark theme on a desktop',
+    { timeout: 60_000 },
+    async () => {
+      const page = await phone.context.newPage();
+      await page.addInitScript('localStorage.clear()');
+      await page.goto(`${app.url}/chat/${chatbotId}?locale=ar`);
+      await q(page, 'textarea[placeholder="اطرح سؤالًا…"]').waitFor();
+      expect(await q(page, '.window').getAttribute('dir')).toBe('rtl');
+      expect(await q(page, '.window').getAttribute('lang')).toBe('ar');
+      // Right to left: the send button sits at the left of the input.
+      const input = (await q(page, 'textarea').boundingBox())!;
+      const send = (await q(page, 'button.send').boundingBox())!;
+      expect(send.x).toBeLessThan(input.x);
+      await ask(page, 'Can I return items?');
+      await screenshot(page, 'phone-light-rtl-arabic');
+      await page.close();
 
-    const desktop = await launch({ colorScheme: 'dark' });
-    try {
-      const p = await desktop.context.newPage();
-      await p.goto(`${app.url}/chat/${chatbotId}?locale=he&theme=dark`);
-      await q(p, 'textarea[placeholder="שאלו שאלה…"]').waitFor();
-      expect(await q(p, '.window').getAttribute('dir')).toBe('rtl');
-      await ask(p, 'Can I return items?');
-      await screenshot(p, 'desktop-dark-rtl-hebrew');
-    } finally {
-      await desktop.close();
-    }
-  });
+      const desktop = await launch({ colorScheme: 'dark' });
+      try {
+        const p = await desktop.context.newPage();
+        await p.goto(`${app.url}/chat/${chatbotId}?locale=he&theme=dark`);
+        await q(p, 'textarea[placeholder="שאלו שאלה…"]').waitFor();
+        expect(await q(p, '.window').getAttribute('dir')).toBe('rtl');
+        await ask(p, 'Can I return items?');
+        await screenshot(p, 'desktop-dark-rtl-hebrew');
+      } finally {
+        await desktop.close();
+      }
+    },
+  );
 
-  it('an unknown chatbot id: a 404 page saying so in the visitor\'s language', async () => {
+  it("an unknown chatbot id: a 404 page saying so in the visitor's language", async () => {
     const page = await phone.context.newPage();
     const res = await page.goto(`${app.url}/chat/no_such_bot`);
     expect(res!.status()).toBe(404);
@@ -126,11 +136,15 @@ describe('hosted page in a phone webview', () => {
       await page.addInitScript(`localStorage.clear(); window.__native = []; ${install}`);
       await page.goto(`${app.url}/chat/${chatbotId}`);
       await ask(page, 'Can I return items?');
-      const posted = await page.evaluate(() => (window as unknown as { __native: Array<{ source: string; event: string; detail: unknown }> }).__native);
+      const posted = await page.evaluate(
+        () => (window as unknown as { __native: Array<{ source: string; event: string; detail: unknown }> }).__native,
+      );
       expect(posted.every((m) => m.source === 'parley')).toBe(true);
       const events = posted.map((m) => m.event);
       expect(events.slice(0, 2)).toEqual(['ready', 'open']);
-      const messages = posted.filter((m) => m.event === 'message').map((m) => m.detail as { author: string; text: string });
+      const messages = posted
+        .filter((m) => m.event === 'message')
+        .map((m) => m.detail as { author: string; text: string });
       expect(messages.map((m) => m.author)).toEqual(['visitor', 'ai']);
       expect(messages[0].text).toBe('Can I return items?');
       expect(messages[1].text).toMatch(/30 days/);

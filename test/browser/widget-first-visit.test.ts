@@ -28,7 +28,10 @@ afterAll(async () => {
 async function firstVisit(parley: string): Promise<{ site: HostSite; browser: Browser }> {
   const site = await hostSite(parley, chatbotId, { plain: {} });
   const browser = await launch();
-  closers.push(() => site.close(), () => browser.close());
+  closers.push(
+    () => site.close(),
+    () => browser.close(),
+  );
   return { site, browser };
 }
 
@@ -42,7 +45,10 @@ it('widget.js and the settings come over one connection: no second handshake bef
     await page.goto(`${site.origin}/page/plain`);
     await page.locator('[data-parley] .bubble').waitFor();
     const requests = (await page.evaluate(`performance.getEntriesByType('resource').map((e) => e.name)`)) as string[];
-    expect(requests.filter((url) => url.startsWith(app.url)).map((url) => new URL(url).pathname)).toEqual(['/widget.js', `/api/widget/${chatbotId}/config`]);
+    expect(requests.filter((url) => url.startsWith(app.url)).map((url) => new URL(url).pathname)).toEqual([
+      '/widget.js',
+      `/api/widget/${chatbotId}/config`,
+    ]);
     expect(connections).toBe(1);
   } finally {
     app.app.server.off('connection', count);
@@ -54,12 +60,15 @@ it('behind a proxy that drops Access-Control-Allow-Credentials, the settings are
   const asked: string[] = [];
   const proxy: Server = createServer((req, res) => {
     if (req.url?.endsWith('/config')) asked.push(String(req.headers['sec-fetch-mode']));
-    const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      const headers = { ...answer.headers };
-      delete headers['access-control-allow-credentials'];
-      res.writeHead(answer.statusCode ?? 502, headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        const headers = { ...answer.headers };
+        delete headers['access-control-allow-credentials'];
+        res.writeHead(answer.statusCode ?? 502, headers);
+        answer.pipe(res);
+      },
+    );
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));

@@ -25,17 +25,24 @@ afterAll(async () => {
   await app?.close();
 });
 
-it("says in the console that the site is not in the chatbot's allowed domains, with no CORS error", { timeout: 60_000 }, async () => {
-  const page = await browser.context.newPage();
-  const messages: ConsoleMessage[] = [];
-  page.on('console', (m) => messages.push(m));
-  const reason = page.waitForEvent('console', { predicate: (m) => m.text().includes("this site is not in the chatbot's allowed domains"), timeout: 20_000 });
-  await page.goto(`${site.origin}/page/plain`);
-  const said = await reason;
-  expect(said.text()).toContain(`add ${new URL(site.origin).host} to allowedDomains`);
-  expect(said.text()).toMatch(/^parley: /);
-  const texts = messages.map((m) => m.text());
-  expect(texts.filter((text) => /CORS|Failed to fetch/i.test(text))).toEqual([]);
-  expect(await widget(page).count()).toBe(0);
-  await page.close();
-});
+it(
+  "says in the console that the site is not in the chatbot's allowed domains, with no CORS error",
+  { timeout: 60_000 },
+  async () => {
+    const page = await browser.context.newPage();
+    const messages: ConsoleMessage[] = [];
+    page.on('console', (m) => messages.push(m));
+    const reason = page.waitForEvent('console', {
+      predicate: (m) => m.text().includes("this site is not in the chatbot's allowed domains"),
+      timeout: 20_000,
+    });
+    await page.goto(`${site.origin}/page/plain`);
+    const said = await reason;
+    expect(said.text()).toContain(`add ${new URL(site.origin).host} to allowedDomains`);
+    expect(said.text()).toMatch(/^parley: /);
+    const texts = messages.map((m) => m.text());
+    expect(texts.filter((text) => /CORS|Failed to fetch/i.test(text))).toEqual([]);
+    expect(await widget(page).count()).toBe(0);
+    await page.close();
+  },
+);

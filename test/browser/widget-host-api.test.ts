@@ -25,7 +25,9 @@ beforeAll(async () => {
   site = await hostSite(app.url, chatbotId, {
     plain: {},
     regional: { before: `window.parley = window.parley || []; parley.push(['setLocale', 'de-CH']);` },
-    context: { before: `window.parley = window.parley || []; parley.push(['setContext', { page: 'https://shop.example/garden?' + 'utm_source=newsletter&'.repeat(40) }]);` },
+    context: {
+      before: `window.parley = window.parley || []; parley.push(['setContext', { page: 'https://shop.example/garden?' + 'utm_source=newsletter&'.repeat(40) }]);`,
+    },
     identify: { before: `window.parley = window.parley || []; parley.push(['identify', ${BAD_IDENTITY}]);` },
     contact: {
       body: '<p><button id="contact">Contact us</button></p>',
@@ -47,39 +49,60 @@ const q = inWidget;
 const fresh = (name: string) => freshPage(browser, site, name);
 const ask = askWidget;
 const push = (page: Page, ...commands: unknown[][]) =>
-  page.evaluate((c) => (window as unknown as { parley: { push(...c: unknown[][]): void } }).parley.push(...c), commands);
-
+  page.evaluate(
+    (c) => (window as unknown as { parley: { push(...c: unknown[][]): void } }).parley.push(...c),
+    commands,
+  );
 
 describe('the host-page API used carelessly', () => {
-  it('a page element with id="parley" (which the browser also names window.parley) does not stop the widget, and the API replaces the name', { timeout: 60_000 }, async () => {
-    const page = await fresh('named');
-    try {
-      await q(page, '.bubble').waitFor();
-      expect(await page.evaluate(() => (window as unknown as { parley: { loaded?: boolean } }).parley.loaded)).toBe(true);
-      await push(page, ['open']);
-      await q(page, 'textarea').waitFor();
-    } finally {
-      await page.close();
-    }
-  });
+  it(
+    'a page element with id="parley" (which the browser also names window.parley) does not stop the widget, and the API replaces the name',
+    { timeout: 60_000 },
+    async () => {
+      const page = await fresh('named');
+      try {
+        await q(page, '.bubble').waitFor();
+        expect(await page.evaluate(() => (window as unknown as { parley: { loaded?: boolean } }).parley.loaded)).toBe(
+          true,
+        );
+        await push(page, ['open']);
+        await q(page, 'textarea').waitFor();
+      } finally {
+        await page.close();
+      }
+    },
+  );
 
-  it('a ready handler added after the widget was ready is called at once, once; a handler that throws stops neither the widget nor the others', { timeout: 60_000 }, async () => {
-    const page = await fresh('plain');
-    try {
-      await q(page, '.bubble').waitFor();
-      const calls = await page.evaluate(() => {
-        const w = window as unknown as { parley: { push(...c: unknown[][]): void }; readyCalls: number };
-        w.readyCalls = 0;
-        w.parley.push(['on', 'ready', () => { throw new Error('the page\'s bug'); }], ['on', 'ready', () => w.readyCalls++]);
-        return w.readyCalls;
-      });
-      expect(calls).toBe(1);
-      await q(page, '.bubble').click();
-      await ask(page, 'Can I return items?', /30 days/);
-    } finally {
-      await page.close();
-    }
-  });
+  it(
+    'a ready handler added after the widget was ready is called at once, once; a handler that throws stops neither the widget nor the others',
+    { timeout: 60_000 },
+    async () => {
+      const page = await fresh('plain');
+      try {
+        await q(page, '.bubble').waitFor();
+        const calls = await page.evaluate(() => {
+          const w = window as unknown as { parley: { push(...c: unknown[][]): void }; readyCalls: number };
+          w.readyCalls = 0;
+          w.parley.push(
+            [
+              'on',
+              'ready',
+              () => {
+                throw new Error("the page's bug");
+              },
+            ],
+            ['on', 'ready', () => w.readyCalls++],
+          );
+          return w.readyCalls;
+        });
+        expect(calls).toBe(1);
+        await q(page, '.bubble').click();
+        await ask(page, 'Can I return items?', /30 days/);
+      } finally {
+        await page.close();
+      }
+    },
+  );
 
   for (const [name, what] of [
     ['regional', "setLocale('de-CH')"],
@@ -115,7 +138,10 @@ describe('the host-page API used carelessly', () => {
     await q(page, '.bubble').waitFor();
     await page.evaluate(() => ((window as unknown as { __opened: number }).__opened = 0));
     await page.evaluate(() =>
-      (window as unknown as { parley: { push(...c: unknown[]): void } }).parley.push(['on', 'open', () => (window as unknown as { __opened: number }).__opened++], ['open']),
+      (window as unknown as { parley: { push(...c: unknown[]): void } }).parley.push(
+        ['on', 'open', () => (window as unknown as { __opened: number }).__opened++],
+        ['open'],
+      ),
     );
     await q(page, '.window').waitFor();
     expect(await page.evaluate(() => (window as unknown as { __opened: number }).__opened)).toBe(1);
@@ -133,7 +159,10 @@ describe('the host-page API used carelessly', () => {
       w.parley.push(['close']);
     });
     await page.waitForFunction(() => (window as unknown as { __events: string[] }).__events.length === 2);
-    expect(await page.evaluate(() => (window as unknown as { __events: string[] }).__events)).toEqual(['open', 'close']);
+    expect(await page.evaluate(() => (window as unknown as { __events: string[] }).__events)).toEqual([
+      'open',
+      'close',
+    ]);
     expect(await q(page, '.window').count()).toBe(0);
     await page.close();
   });
@@ -164,7 +193,11 @@ describe('the host-page API used carelessly', () => {
     expect(text).not.toContain('4242');
     const list = await app.call('GET', `/api/v2/chatbots/${chatbotId}/conversations`, app.ownerToken);
     for (const c of list.body.data.conversations as Array<{ threadId: string }>) {
-      const messages = await app.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${c.threadId}/messages`, app.ownerToken);
+      const messages = await app.call(
+        'GET',
+        `/api/v2/chatbots/${chatbotId}/conversations/${c.threadId}/messages`,
+        app.ownerToken,
+      );
       expect(JSON.stringify(messages.body)).not.toContain('4242');
     }
     await page.close();
@@ -175,64 +208,81 @@ describe('the host-page API used carelessly', () => {
     await q(page, '.bubble').waitFor();
     await push(page, ['destroy']);
     expect(await page.locator('[data-parley]').count()).toBe(0);
-    await page.evaluate(([parley, id]) => {
-      const script = document.createElement('script');
-      script.src = `${parley}/widget.js`;
-      script.dataset.chatbotId = id;
-      document.body.append(script);
-    }, [app.url, chatbotId]);
+    await page.evaluate(
+      ([parley, id]) => {
+        const script = document.createElement('script');
+        script.src = `${parley}/widget.js`;
+        script.dataset.chatbotId = id;
+        document.body.append(script);
+      },
+      [app.url, chatbotId],
+    );
     await q(page, '.bubble').click();
     await ask(page, 'Can I return items?', /30 days/);
     expect(await page.locator('[data-parley]').count()).toBe(1);
     await page.close();
   });
 
-  it('two copies of the snippet on one page: one bubble, one window, each message once', { timeout: 60_000 }, async () => {
-    const page = await fresh('twice');
-    await q(page, '.bubble').click();
-    await ask(page, 'Can I return items?', /30 days/);
-    expect(await page.locator('[data-parley]').count()).toBe(1);
-    expect(await q(page, '.msg-visitor').count()).toBe(1);
-    await page.close();
-  });
+  it(
+    'two copies of the snippet on one page: one bubble, one window, each message once',
+    { timeout: 60_000 },
+    async () => {
+      const page = await fresh('twice');
+      await q(page, '.bubble').click();
+      await ask(page, 'Can I return items?', /30 days/);
+      expect(await page.locator('[data-parley]').count()).toBe(1);
+      expect(await q(page, '.msg-visitor').count()).toBe(1);
+      await page.close();
+    },
+  );
 
-  it('setContext and identify on every render of a single-page app (the same values, or a new page each time) make one session renewal, not one per call', { timeout: 60_000 }, async () => {
-    const page = await fresh('plain');
-    const sessions: number[] = [];
-    page.on('response', (r) => r.url().endsWith('/session') && sessions.push(r.status()));
-    await q(page, '.bubble').click();
-    await ask(page, 'Can I return items?', /30 days/);
-    await page.evaluate((signature) => {
-      const parley = (window as unknown as { parley: { push(c: unknown[]): void } }).parley;
-      for (let i = 0; i < 30; i++) {
-        parley.push(['setContext', { plan: 'pro' }]);
-        parley.push(['identify', { email: 'ada@example.com', signature }]);
-        parley.push(['setContext', { plan: 'pro', page: `/garden/${i}` }]);
-      }
-    }, 'ab'.repeat(32));
-    await ask(page, 'Is shipping back free?', /free for members/, 1);
-    expect(await q(page, '.banner').count()).toBe(0);
-    // A burst is one renewal (the refused identity once more at most), not a request per call:
-    // those would use up the per-IP session limit other visitors behind the same address share.
-    expect(sessions).not.toContain(429);
-    expect(sessions.length).toBeLessThanOrEqual(5);
-    await page.close();
-  });
-  it('a correctly signed identify once the visitor is chatting: verified as that address, the conversation kept', { timeout: 60_000 }, async () => {
-    const made = await app.call('POST', `/api/v2/chatbots/${chatbotId}/identity-secret`, app.ownerToken);
-    expect(made.status).toBeLessThan(300);
-    const signature = createHmac('sha256', made.body.data.identitySecret.secret as string).update('ada@example.com').digest('hex');
-    const page = await fresh('plain');
-    await q(page, '.bubble').click();
-    await ask(page, 'Can I return items?', /30 days/);
-    await push(page, ['identify', { email: 'ada@example.com', signature, name: 'Ada' }]);
-    await q(page, '[aria-label="Account"]').click();
-    await q(page, '.verified', { hasText: 'ada@example.com' }).waitFor();
-    await q(page, '[aria-label="Back"]').click();
-    await q(page, '.msg-visitor', { hasText: 'Can I return items?' }).waitFor();
-    await ask(page, 'Is shipping back free?', /free for members/, 1);
-    await page.close();
-  });
+  it(
+    'setContext and identify on every render of a single-page app (the same values, or a new page each time) make one session renewal, not one per call',
+    { timeout: 60_000 },
+    async () => {
+      const page = await fresh('plain');
+      const sessions: number[] = [];
+      page.on('response', (r) => r.url().endsWith('/session') && sessions.push(r.status()));
+      await q(page, '.bubble').click();
+      await ask(page, 'Can I return items?', /30 days/);
+      await page.evaluate((signature) => {
+        const parley = (window as unknown as { parley: { push(c: unknown[]): void } }).parley;
+        for (let i = 0; i < 30; i++) {
+          parley.push(['setContext', { plan: 'pro' }]);
+          parley.push(['identify', { email: 'ada@example.com', signature }]);
+          parley.push(['setContext', { plan: 'pro', page: `/garden/${i}` }]);
+        }
+      }, 'ab'.repeat(32));
+      await ask(page, 'Is shipping back free?', /free for members/, 1);
+      expect(await q(page, '.banner').count()).toBe(0);
+      // A burst is one renewal (the refused identity once more at most), not a request per call:
+      // those would use up the per-IP session limit other visitors behind the same address share.
+      expect(sessions).not.toContain(429);
+      expect(sessions.length).toBeLessThanOrEqual(5);
+      await page.close();
+    },
+  );
+  it(
+    'a correctly signed identify once the visitor is chatting: verified as that address, the conversation kept',
+    { timeout: 60_000 },
+    async () => {
+      const made = await app.call('POST', `/api/v2/chatbots/${chatbotId}/identity-secret`, app.ownerToken);
+      expect(made.status).toBeLessThan(300);
+      const signature = createHmac('sha256', made.body.data.identitySecret.secret as string)
+        .update('ada@example.com')
+        .digest('hex');
+      const page = await fresh('plain');
+      await q(page, '.bubble').click();
+      await ask(page, 'Can I return items?', /30 days/);
+      await push(page, ['identify', { email: 'ada@example.com', signature, name: 'Ada' }]);
+      await q(page, '[aria-label="Account"]').click();
+      await q(page, '.verified', { hasText: 'ada@example.com' }).waitFor();
+      await q(page, '[aria-label="Back"]').click();
+      await q(page, '.msg-visitor', { hasText: 'Can I return items?' }).waitFor();
+      await ask(page, 'Is shipping back free?', /free for members/, 1);
+      await page.close();
+    },
+  );
   it("opened from the page's own button, the window gives focus back to that button when closed", async () => {
     const page = await fresh('contact');
     await q(page, '.bubble').waitFor();

@@ -52,7 +52,10 @@ async function widgetTask(name: string) {
   const events: Array<{ name: string; ts: number; dur?: number; tid: number; args?: Record<string, any> }> = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as typeof events)));
   const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline,scheduler,sequence_manager,disabled-by-default-sequence_manager', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', {
+    categories: 'toplevel,devtools.timeline,scheduler,sequence_manager,disabled-by-default-sequence_manager',
+    transferMode: 'ReportEvents',
+  });
   await page.goto(`${site.origin}/page/${name}`);
   await bubble(page).waitFor();
   await cdp.send('Tracing.end');
@@ -60,7 +63,13 @@ async function widgetTask(name: string) {
   await page.close();
   const run = events.find((e) => e.name === 'EvaluateScript' && String(e.args?.data?.url).endsWith('/widget.js'));
   if (!run) throw new Error('widget.js never ran in the trace');
-  const task = events.find((e) => e.name === 'ThreadControllerImpl::RunTask' && e.tid === run.tid && e.ts <= run.ts && e.ts + (e.dur ?? 0) >= run.ts + (run.dur ?? 0));
+  const task = events.find(
+    (e) =>
+      e.name === 'ThreadControllerImpl::RunTask' &&
+      e.tid === run.tid &&
+      e.ts <= run.ts &&
+      e.ts + (e.dur ?? 0) >= run.ts + (run.dur ?? 0),
+  );
   return task?.args?.renderer_main_thread_task_execution?.task_type as string | undefined;
 }
 
@@ -187,11 +196,13 @@ describe('data-bubble on the script tag', () => {
     }
   });
 
-  it('ignores an invalid attribute: no bubble until the settings, then the settings\' bubble', async () => {
+  it("ignores an invalid attribute: no bubble until the settings, then the settings' bubble", async () => {
     const { page, release } = await heldBack('invalid');
     await page.waitForLoadState('load');
     // widget.js has run (its settings request is held) and drew nothing.
-    await expect.poll(() => page.evaluate(() => typeof (window as { parley?: { loaded?: boolean } }).parley?.loaded)).toBe('boolean');
+    await expect
+      .poll(() => page.evaluate(() => typeof (window as { parley?: { loaded?: boolean } }).parley?.loaded))
+      .toBe('boolean');
     expect(await page.locator('[data-parley]').count()).toBe(0);
     release();
     await tip(page).waitFor();
@@ -208,23 +219,30 @@ describe('data-bubble on the script tag', () => {
     expect(task).not.toBe('TASK_TYPE_LOW_PRIORITY_SCRIPT_EXECUTION');
   });
 
-  it('a snippet matching the settings draws exactly the plain snippet\'s pixels, on desktop and on a phone', { timeout: 60_000 }, async () => {
-    const phone = await launch({ viewport: { width: 390, height: 844 }, isMobile: true });
-    try {
-      for (const [device, b] of [['desktop', browser], ['phone', phone]] as const) {
-        const shots: Buffer[] = [];
-        for (const name of ['plain', 'matching']) {
-          const page = await b.context.newPage();
-          await page.goto(`${site.origin}/page/${name}`);
-          await tip(page).waitFor();
-          shots.push(await page.screenshot());
-          await screenshot(page, `${device}-light-snippet-bubble-${name}`);
-          await page.close();
+  it(
+    "a snippet matching the settings draws exactly the plain snippet's pixels, on desktop and on a phone",
+    { timeout: 60_000 },
+    async () => {
+      const phone = await launch({ viewport: { width: 390, height: 844 }, isMobile: true });
+      try {
+        for (const [device, b] of [
+          ['desktop', browser],
+          ['phone', phone],
+        ] as const) {
+          const shots: Buffer[] = [];
+          for (const name of ['plain', 'matching']) {
+            const page = await b.context.newPage();
+            await page.goto(`${site.origin}/page/${name}`);
+            await tip(page).waitFor();
+            shots.push(await page.screenshot());
+            await screenshot(page, `${device}-light-snippet-bubble-${name}`);
+            await page.close();
+          }
+          expect(shots[1].equals(shots[0])).toBe(true);
         }
-        expect(shots[1].equals(shots[0])).toBe(true);
+      } finally {
+        await phone.close();
       }
-    } finally {
-      await phone.close();
-    }
-  });
+    },
+  );
 });

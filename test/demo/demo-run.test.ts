@@ -25,7 +25,13 @@ afterAll(() => {
 function demo(port: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-demo-'));
   dirs.push(dataDir);
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  };
   for (const name of ['DATABASE_URL', 'SECRET_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'SITE_URL']) delete env[name];
   const child = spawn('npm', ['run', 'demo'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -42,9 +48,15 @@ describe('npm run demo', { timeout: 180_000 }, () => {
   test('on a fresh install: starts, says to paste the token, and stops on SIGTERM to npm', async () => {
     const port = await freePort();
     const run = demo(port);
-    await waitFor(() => run.out.stdout.includes('Ctrl+C to stop.') || run.child.exitCode !== null, 150_000, 'the demo to start');
+    await waitFor(
+      () => run.out.stdout.includes('Ctrl+C to stop.') || run.child.exitCode !== null,
+      150_000,
+      'the demo to start',
+    );
     expect(run.out.stdout, run.out.stderr).toContain(`Parley demo running at http://localhost:${port}`);
-    const token = /API token \(shown once\): (\S+)\n\s+Paste it into the playground's "API token" field/.exec(run.out.stdout)?.[1];
+    const token = /API token \(shown once\): (\S+)\n\s+Paste it into the playground's "API token" field/.exec(
+      run.out.stdout,
+    )?.[1];
     expect(token, run.out.stdout).toBeTruthy();
     const me = await fetch(`http://127.0.0.1:${port}/api/v2/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
@@ -64,7 +76,9 @@ describe('npm run demo', { timeout: 180_000 }, () => {
       const run = demo(port);
       expect(await run.exit).toBe(1);
       const lines = run.out.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm '));
-      expect(lines).toEqual([`Parley could not start: Port ${port} is already in use on 127.0.0.1 (another Parley or another program): stop it or pick another port, e.g. PORT=${port + 1} npm run demo`]);
+      expect(lines).toEqual([
+        `Parley could not start: Port ${port} is already in use on 127.0.0.1 (another Parley or another program): stop it or pick another port, e.g. PORT=${port + 1} npm run demo`,
+      ]);
       expect(run.out.stderr).not.toMatch(/^\s+at /m);
     } finally {
       await new Promise((r) => busy.close(r));

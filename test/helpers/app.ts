@@ -25,7 +25,13 @@ export interface TestApp {
   /** A token for the first account's owner (or the given account's). */
   token(input?: Partial<NewToken>, accountId?: string): Promise<{ token: string; id: string }>;
   /** app.inject with `Authorization: Bearer token` when a token is given. */
-  call(method: InjectOptions['method'], url: string, token?: string | null, body?: unknown, headers?: Record<string, string>): Promise<{
+  call(
+    method: InjectOptions['method'],
+    url: string,
+    token?: string | null,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{
     status: number;
     body: any;
     headers: Record<string, unknown>;
@@ -66,7 +72,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     database = openDatabase({ sqlitePath: join(dataDir, 'test.db') });
   }
   await prepareDatabase(database, config.ownerEmail);
-  const app = await buildApp(config, { database, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
+  const app = await buildApp(config, {
+    database,
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+  });
   const dropped = checkResponses(app);
   const undocumented = checkDocumented(app);
   await app.ready();
@@ -103,10 +112,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (dropSchema) await dropSchema();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
       if (dropped.length) {
-        throw new Error(`Response schemas dropped or changed what handlers returned (declare the fields in the route's data schema):\n${dropped.slice(0, 5).join('\n')}`);
+        throw new Error(
+          `Response schemas dropped or changed what handlers returned (declare the fields in the route's data schema):\n${dropped.slice(0, 5).join('\n')}`,
+        );
       }
       if (undocumented.length) {
-        throw new Error(`Successes that do not match the OpenAPI document (a field it calls required is missing, or a format is wrong: make it Type.Optional or fix it):\n${undocumented.slice(0, 5).join('\n')}`);
+        throw new Error(
+          `Successes that do not match the OpenAPI document (a field it calls required is missing, or a format is wrong: make it Type.Optional or fix it):\n${undocumented.slice(0, 5).join('\n')}`,
+        );
       }
     },
   };
@@ -126,7 +139,10 @@ function checkDocumented(app: FastifyInstance): string[] {
     if (schema && reply.statusCode < 300 && typeof payload === 'string' && !request.routeOptions.config?.raw) {
       let validate = compiled.get(schema);
       if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
-      if (!validate(JSON.parse(payload))) failures.push(`${request.method} ${request.routeOptions.url} (${reply.statusCode}): ${ajv.errorsText(validate.errors)}`);
+      if (!validate(JSON.parse(payload)))
+        failures.push(
+          `${request.method} ${request.routeOptions.url} (${reply.statusCode}): ${ajv.errorsText(validate.errors)}`,
+        );
     }
     done(null, payload);
   });
@@ -146,8 +162,14 @@ function checkResponses(app: FastifyInstance): string[] {
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     const want = expected.get(reply);
-    if (want !== undefined && typeof payload === 'string' && !isDeepStrictEqual(JSON.parse(want), JSON.parse(payload))) {
-      dropped.push(`${request.method} ${request.routeOptions.url} (${reply.statusCode}): returned ${want.slice(0, 400)}, sent ${payload.slice(0, 400)}`);
+    if (
+      want !== undefined &&
+      typeof payload === 'string' &&
+      !isDeepStrictEqual(JSON.parse(want), JSON.parse(payload))
+    ) {
+      dropped.push(
+        `${request.method} ${request.routeOptions.url} (${reply.statusCode}): returned ${want.slice(0, 400)}, sent ${payload.slice(0, 400)}`,
+      );
     }
     done(null, payload);
   });

@@ -9,7 +9,12 @@ export interface FormResponse {
   body: string;
 }
 
-export type Send = (request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string }) => Promise<FormResponse>;
+export type Send = (request: {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}) => Promise<FormResponse>;
 
 export class FormBrowser {
   readonly cookies = new Map<string, string>();
@@ -38,7 +43,13 @@ export class FormBrowser {
   }
 
   async get(path: string): Promise<FormResponse> {
-    return this.remember(await this.send({ method: 'GET', path, headers: { ...this.headers, ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}) } }));
+    return this.remember(
+      await this.send({
+        method: 'GET',
+        path,
+        headers: { ...this.headers, ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}) },
+      }),
+    );
   }
 
   async post(path: string, fields: Record<string, string>): Promise<FormResponse> {
@@ -46,7 +57,11 @@ export class FormBrowser {
       await this.send({
         method: 'POST',
         path,
-        headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}) },
+        headers: {
+          ...this.headers,
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}),
+        },
         body: new URLSearchParams(fields).toString(),
       }),
     );
@@ -65,29 +80,49 @@ export function csrfToken(html: string): string {
 }
 
 /** Signs in and approves (or denies) a user code, as a person at a browser would. */
-export async function answerDeviceCode(browser: FormBrowser, p: { email: string; password: string; userCode: string; approve?: boolean }): Promise<FormResponse> {
+export async function answerDeviceCode(
+  browser: FormBrowser,
+  p: { email: string; password: string; userCode: string; approve?: boolean },
+): Promise<FormResponse> {
   let page = await browser.get(`/device?user_code=${encodeURIComponent(p.userCode)}`);
   if (page.body.includes('action="/device/sign-in"')) {
-    const signedIn = await browser.submit(page, '/device/sign-in', { email: p.email, password: p.password, user_code: p.userCode });
+    const signedIn = await browser.submit(page, '/device/sign-in', {
+      email: p.email,
+      password: p.password,
+      user_code: p.userCode,
+    });
     if (signedIn.status !== 303) throw new Error(`sign-in failed (${signedIn.status})`);
     page = await browser.get(signedIn.headers.get('location')!);
   }
   const code = /name="user_code"[^>]*value="([^"]*)"/.exec(page.body)?.[1] ?? p.userCode;
   const request = await browser.submit(page, '/device', { user_code: code });
   if (request.status !== 200) throw new Error(`the code was not accepted (${request.status})`);
-  return browser.submit(request, '/device/decision', { user_code: p.userCode, decision: p.approve === false ? 'deny' : 'approve' });
+  return browser.submit(request, '/device/decision', {
+    user_code: p.userCode,
+    decision: p.approve === false ? 'deny' : 'approve',
+  });
 }
 
 /** `send` for a real server at `base`. */
-export const fetchSend = (base: string): Send => async (r) => {
-  const res = await fetch(base + r.path, { method: r.method, headers: r.headers, body: r.body, redirect: 'manual' });
-  return { status: res.status, headers: res.headers, body: await res.text() };
-};
+export const fetchSend =
+  (base: string): Send =>
+  async (r) => {
+    const res = await fetch(base + r.path, { method: r.method, headers: r.headers, body: r.body, redirect: 'manual' });
+    return { status: res.status, headers: res.headers, body: await res.text() };
+  };
 
 /** `send` for an app, through inject. */
-export const injectSend = (app: { inject(o: object): Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }> }): Send => async (r) => {
-  const res = await app.inject({ method: r.method, url: r.path, headers: r.headers, ...(r.body !== undefined ? { payload: r.body } : {}) });
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(res.headers)) for (const one of [v].flat()) if (one !== undefined) headers.append(k, String(one));
-  return { status: res.statusCode, headers, body: res.body };
-};
+export const injectSend =
+  (app: { inject(o: object): Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }> }): Send =>
+  async (r) => {
+    const res = await app.inject({
+      method: r.method,
+      url: r.path,
+      headers: r.headers,
+      ...(r.body !== undefined ? { payload: r.body } : {}),
+    });
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(res.headers))
+      for (const one of [v].flat()) if (one !== undefined) headers.append(k, String(one));
+    return { status: res.statusCode, headers, body: res.body };
+  };

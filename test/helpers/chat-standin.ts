@@ -56,10 +56,16 @@ export function naiveReply(body: SeenRequest['body']): string {
   // Like a model that follows the prompt: told the passages do not cover the question, it gives
   // the no-information reply the system message quotes.
   const honest = /no-information reply, exactly: "([^"]+)"/.exec(system)?.[1];
-  if (honest && /^Relevance check: these passages do not appear to cover/m.test(knowledge)) return `${honest}\n${MARKER}\n{"answered": false, "sources": [], "followUps": []}`;
+  if (honest && /^Relevance check: these passages do not appear to cover/m.test(knowledge))
+    return `${honest}\n${MARKER}\n{"answered": false, "sources": [], "followUps": []}`;
   const first = /\[1\] [^\n]*\n([\s\S]*?)(?:\n\n\[2\]|$)/.exec(knowledge);
-  if (!first) return `I don't have information about that.\n${MARKER}\n{"answered": false, "sources": [], "followUps": []}`;
-  const sentence = first[1].replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0].slice(0, 200);
+  if (!first)
+    return `I don't have information about that.\n${MARKER}\n{"answered": false, "sources": [], "followUps": []}`;
+  const sentence = first[1]
+    .replace(/\s+/g, ' ')
+    .trim()
+    .split(/(?<=[.!?])\s/)[0]
+    .slice(0, 200);
   return `From the documentation: ${sentence}\n${MARKER}\n{"answered": true, "sources": [1], "followUps": ["What else can hooks do?", "How do I register a plugin?", "What is the request lifecycle?", "How do I validate a body?"]}`;
 }
 
@@ -74,11 +80,17 @@ export function naiveJsonReply(body: SeenRequest['body']): string {
   } catch {
     return JSON.stringify({ ...meta, answer: text });
   }
-  return JSON.stringify({ answered: meta.answered, sources: meta.sources, answer: (at >= 0 ? text.slice(0, at) : text).trim(), followUps: meta.followUps });
+  return JSON.stringify({
+    answered: meta.answered,
+    sources: meta.sources,
+    answer: (at >= 0 ? text.slice(0, at) : text).trim(),
+    followUps: meta.followUps,
+  });
 }
 
 /** True when the request asks for structured output. */
-const wantsJson = (body: SeenRequest['body']) => (body.response_format as { type?: string } | undefined)?.type === 'json_schema';
+const wantsJson = (body: SeenRequest['body']) =>
+  (body.response_format as { type?: string } | undefined)?.type === 'json_schema';
 
 /** Splits like a tokenizer would: words with their following space. */
 export function tokens(text: string): string[] {
@@ -115,7 +127,9 @@ export async function startChatStandin(): Promise<ChatStandin> {
   const sockets = new Set<Socket>();
   const server = createServer(async (req, res) => {
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'not found' } }));
       return;
     }
     const body = await readJson(req);
@@ -126,7 +140,11 @@ export async function startChatStandin(): Promise<ChatStandin> {
         return; // headers never come; the socket stays open until the client gives up
       case 'status':
         res.writeHead(behaviour.status, { 'content-type': 'application/json', ...behaviour.headers });
-        res.end(JSON.stringify(behaviour.body ?? { error: { message: `stand-in status ${behaviour.status}`, type: 'standin' } }));
+        res.end(
+          JSON.stringify(
+            behaviour.body ?? { error: { message: `stand-in status ${behaviour.status}`, type: 'standin' } },
+          ),
+        );
         return;
       case 'reply':
         await stream(res, body.model, behaviour.text, behaviour.pieceDelayMs);

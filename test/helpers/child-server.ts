@@ -24,17 +24,34 @@ export async function freePort(): Promise<number> {
  * and waits until /health answers.
  * `siteUrlIsAddress`: SITE_URL is the address it listens on (clients that check the OAuth issuer).
  */
-export async function spawnServer(dataDir: string, env: Record<string, string>, options: { siteUrlIsAddress?: boolean } = {}): Promise<{ child: ChildProcess; url: string }> {
+export async function spawnServer(
+  dataDir: string,
+  env: Record<string, string>,
+  options: { siteUrlIsAddress?: boolean } = {},
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const site = options.siteUrlIsAddress ? { SITE_URL: `http://127.0.0.1:${port}` } : {};
   // The compiled server (test/server-build.setup.ts builds it when stale): as operators run it, and
   // it starts in about a second where compiling the sources on the fly took several under load.
   const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.js'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`, ...env, ...site, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`,
+      ...env,
+      ...site,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+    },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/api/v2/health`).catch(() => null))?.ok === true, 30_000, 'the child server');
+  await waitFor(
+    async () => (await fetch(`${url}/api/v2/health`).catch(() => null))?.ok === true,
+    30_000,
+    'the child server',
+  );
   return { child, url };
 }

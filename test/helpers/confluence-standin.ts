@@ -46,9 +46,16 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8', ...headers }).end(JSON.stringify(body));
 };
 
-const errorBody = (status: number, message: string, reason: string) => ({ statusCode: status, data: { authorized: status !== 401, valid: true, errors: [], successful: false }, message, reason });
+const errorBody = (status: number, message: string, reason: string) => ({
+  statusCode: status,
+  data: { authorized: status !== 401, valid: true, errors: [], successful: false },
+  message,
+  reason,
+});
 
-export async function serveConfluence(options: { spaces?: StandinSpace[]; pages?: StandinPage[]; maxLimit?: number } = {}): Promise<ConfluenceStandin> {
+export async function serveConfluence(
+  options: { spaces?: StandinSpace[]; pages?: StandinPage[]; maxLimit?: number } = {},
+): Promise<ConfluenceStandin> {
   const pages = new Map<string, Required<StandinPage>>();
   const put = (p: StandinPage) => pages.set(p.id, { version: 1, ancestors: [], ...p });
   for (const p of options.pages ?? []) put(p);
@@ -79,7 +86,8 @@ export async function serveConfluence(options: { spaces?: StandinSpace[]; pages?
     const url = new URL(req.url ?? '/', 'http://standin');
     const cloud = url.pathname.startsWith('/wiki/rest/api/');
     const dc = !cloud && url.pathname.startsWith('/rest/api/');
-    if (!cloud && !dc) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Page not found</body></html>');
+    if (!cloud && !dc)
+      return void res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Page not found</body></html>');
     const deployment = cloud ? 'cloud' : 'datacenter';
     const expected = cloud
       ? `Basic ${Buffer.from(`${standin.cloud.email}:${standin.cloud.apiToken}`).toString('base64')}`
@@ -87,12 +95,22 @@ export async function serveConfluence(options: { spaces?: StandinSpace[]; pages?
     const authorized = req.headers.authorization === expected;
     standin.requests.push({ path: url.pathname + url.search, deployment, authorized });
     if (!authorized) {
-      return json(res, 401, errorBody(401, 'This request requires authentication.', 'Unauthorized'), cloud ? {} : { 'www-authenticate': 'OAuth realm="http%3A%2F%2Fstandin"' });
+      return json(
+        res,
+        401,
+        errorBody(401, 'This request requires authentication.', 'Unauthorized'),
+        cloud ? {} : { 'www-authenticate': 'OAuth realm="http%3A%2F%2Fstandin"' },
+      );
     }
     if (failures && failures.count > 0) {
       failures.count--;
       const { status, headers } = failures;
-      return json(res, status, errorBody(status, status === 429 ? 'Rate limit exceeded' : 'Service unavailable', 'Error'), headers);
+      return json(
+        res,
+        status,
+        errorBody(status, status === 429 ? 'Rate limit exceeded' : 'Service unavailable', 'Error'),
+        headers,
+      );
     }
 
     const context = cloud ? '/wiki' : '';
@@ -125,31 +143,82 @@ export async function serveConfluence(options: { spaces?: StandinSpace[]; pages?
     });
     const pageJson = (p: Required<StandinPage>, withBody: boolean) => {
       const space = standin.spaces.findIndex((s) => s.key === p.spaceKey);
-      const webui = cloud ? `/spaces/${p.spaceKey}/pages/${p.id}/${encodeURIComponent(p.title).replace(/%20/g, '+')}` : `/display/${p.spaceKey}/${encodeURIComponent(p.title).replace(/%20/g, '+')}`;
+      const webui = cloud
+        ? `/spaces/${p.spaceKey}/pages/${p.id}/${encodeURIComponent(p.title).replace(/%20/g, '+')}`
+        : `/display/${p.spaceKey}/${encodeURIComponent(p.title).replace(/%20/g, '+')}`;
       return {
         id: p.id,
         type: 'page',
         status: 'current',
         title: p.title,
         ...(expand.has('space') && space >= 0 ? { space: spaceJson(standin.spaces[space], space) } : {}),
-        ...(expand.has('version') ? { version: { by: { type: 'known', displayName: 'Jane Doe' }, when: `2024-05-0${Math.min(9, p.version)}T10:00:00.000Z`, number: p.version, minorEdit: false } } : {}),
-        ...(expand.has('ancestors') ? { ancestors: p.ancestors.map((id) => ({ id, type: 'page', status: 'current', title: pages.get(id)?.title ?? id })) } : {}),
-        ...(withBody && expand.has('body.storage') ? { body: { storage: { value: p.body, representation: 'storage', _expandable: { content: `/rest/api/content/${p.id}` } } } } : {}),
+        ...(expand.has('version')
+          ? {
+              version: {
+                by: { type: 'known', displayName: 'Jane Doe' },
+                when: `2024-05-0${Math.min(9, p.version)}T10:00:00.000Z`,
+                number: p.version,
+                minorEdit: false,
+              },
+            }
+          : {}),
+        ...(expand.has('ancestors')
+          ? {
+              ancestors: p.ancestors.map((id) => ({
+                id,
+                type: 'page',
+                status: 'current',
+                title: pages.get(id)?.title ?? id,
+              })),
+            }
+          : {}),
+        ...(withBody && expand.has('body.storage')
+          ? {
+              body: {
+                storage: {
+                  value: p.body,
+                  representation: 'storage',
+                  _expandable: { content: `/rest/api/content/${p.id}` },
+                },
+              },
+            }
+          : {}),
         _expandable: { children: `/rest/api/content/${p.id}/child`, history: `/rest/api/content/${p.id}/history` },
-        _links: { webui, edit: `/pages/resumedraft.action?draftId=${p.id}`, tinyui: `/x/${p.id}`, self: `${base}/rest/api/content/${p.id}` },
+        _links: {
+          webui,
+          edit: `/pages/resumedraft.action?draftId=${p.id}`,
+          tinyui: `/x/${p.id}`,
+          self: `${base}/rest/api/content/${p.id}`,
+        },
       };
     };
 
     if (req.method !== 'GET') return json(res, 405, errorBody(405, 'Method not allowed', 'Method Not Allowed'));
     if (api === '/rest/api/user/current') {
       return cloud
-        ? json(res, 200, { type: 'known', accountId: '5b10ac8d82e05b22cc7d4ef5', accountType: 'atlassian', email: standin.cloud.email, publicName: 'Jane Doe', displayName: 'Jane Doe', _links: { base, context } })
-        : json(res, 200, { type: 'known', username: standin.datacenter.username, userKey: '8a7f808a8c0c9f2c018c0ca1b2a30001', displayName: 'Jane Doe', _links: { base, context } });
+        ? json(res, 200, {
+            type: 'known',
+            accountId: '5b10ac8d82e05b22cc7d4ef5',
+            accountType: 'atlassian',
+            email: standin.cloud.email,
+            publicName: 'Jane Doe',
+            displayName: 'Jane Doe',
+            _links: { base, context },
+          })
+        : json(res, 200, {
+            type: 'known',
+            username: standin.datacenter.username,
+            userKey: '8a7f808a8c0c9f2c018c0ca1b2a30001',
+            displayName: 'Jane Doe',
+            _links: { base, context },
+          });
     }
     if (api === '/rest/api/space') return json(res, 200, list(standin.spaces.map(spaceJson)));
     if (api === '/rest/api/content') {
       const key = url.searchParams.get('spaceKey');
-      const all = [...pages.values()].filter((p) => !key || p.spaceKey === key).sort((a, b) => Number(a.id) - Number(b.id));
+      const all = [...pages.values()]
+        .filter((p) => !key || p.spaceKey === key)
+        .sort((a, b) => Number(a.id) - Number(b.id));
       return json(res, 200, list(all.map((p) => pageJson(p, false))));
     }
     const one = /^\/rest\/api\/content\/([^/]+)$/.exec(api);
@@ -164,12 +233,21 @@ export async function serveConfluence(options: { spaces?: StandinSpace[]; pages?
   const server = createServer(handle);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   standin.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  standin.close = () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); });
+  standin.close = () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return standin;
 }
 
 /** A page body in storage format, the way Confluence's editor saves one. */
-export const storagePage = (parts: { intro: string; sections: { heading: string; text: string }[]; code?: { language: string; text: string }; note?: string }) =>
+export const storagePage = (parts: {
+  intro: string;
+  sections: { heading: string; text: string }[];
+  code?: { language: string; text: string };
+  note?: string;
+}) =>
   [
     `<p>${parts.intro}</p>`,
     '<ac:structured-macro ac:name="toc" ac:schema-version="1" ac:macro-id="7c6c4a1e"><ac:parameter ac:name="maxLevel">2</ac:parameter></ac:structured-macro>',

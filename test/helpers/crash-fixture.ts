@@ -71,7 +71,9 @@ export function crashFixture(dialect: 'sqlite' | 'postgres', prefix: string): Cr
       await exited;
     },
     async withDatabase(fn) {
-      const database = pg ? openDatabase({ url: POSTGRES_URL, schema: pg.schema }) : openDatabase({ sqlitePath: join(dataDir, 'test.db') });
+      const database = pg
+        ? openDatabase({ url: POSTGRES_URL, schema: pg.schema })
+        : openDatabase({ sqlitePath: join(dataDir, 'test.db') });
       try {
         return await fn(database.db);
       } finally {

@@ -23,7 +23,11 @@ export interface DialectSuiteOptions {
 }
 
 /** `name` may hold `%s` for the dialect. */
-export function describeOnDialects(name: string, body: (dialect: DialectName) => void, options: DialectSuiteOptions = {}): void {
+export function describeOnDialects(
+  name: string,
+  body: (dialect: DialectName) => void,
+  options: DialectSuiteOptions = {},
+): void {
   const { dialects = ['sqlite', 'postgres'], timeout } = options;
   describe.each([...dialects])(
     name,

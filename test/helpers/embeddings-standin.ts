@@ -58,13 +58,15 @@ export async function startEmbeddingsStandin(): Promise<EmbeddingsStandin> {
     const reply = (status: number, body: unknown) => replyJson(res, status, body);
     if (req.method !== 'POST' || req.url !== '/v1/embeddings') return reply(404, { error: { message: 'not found' } });
     const body = await readJson(req).catch(() => null);
-    if (req.headers.authorization !== 'Bearer sk-standin') return reply(401, { error: { message: 'Incorrect API key provided' } });
+    if (req.headers.authorization !== 'Bearer sk-standin')
+      return reply(401, { error: { message: 'Incorrect API key provided' } });
     if (failures > 0) {
       failures--;
       return reply(503, { error: { message: 'overloaded' } });
     }
     const inputs: string[] = typeof body?.input === 'string' ? [body.input] : body?.input;
-    if (!Array.isArray(inputs) || inputs.some((t) => typeof t !== 'string' || !t)) return reply(400, { error: { message: 'input must be non-empty strings' } });
+    if (!Array.isArray(inputs) || inputs.some((t) => typeof t !== 'string' || !t))
+      return reply(400, { error: { message: 'input must be non-empty strings' } });
     requests.push({ authorization: req.headers.authorization, model: body.model, inputs });
     reply(200, {
       object: 'list',

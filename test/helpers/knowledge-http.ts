@@ -48,7 +48,9 @@ export interface DocumentView {
  * The real app (fast queue polling so background jobs start at once; any other env on top) with
  * a token and a new chatbot, or the given existing one (an app restarted on the same database).
  */
-export async function knowledgeApp(options: TestAppOptions & { title?: string; chatbotId?: string } = {}): Promise<KnowledgeApp> {
+export async function knowledgeApp(
+  options: TestAppOptions & { title?: string; chatbotId?: string } = {},
+): Promise<KnowledgeApp> {
   const t = await buildTestApp({ ...options, env: { QUEUE_POLL_MS: '20', ...options.env } });
   return attach(t, options.title, options.chatbotId);
 }
@@ -58,7 +60,8 @@ export async function attach(t: TestApp, title = 'Docs', chatbotId?: string): Pr
   const { token } = await t.token();
   if (!chatbotId) {
     const created = await t.call('POST', '/api/v2/chatbots', token, { title });
-    if (created.status !== 201 && created.status !== 200) throw new Error(`chatbot not created: ${JSON.stringify(created.body)}`);
+    if (created.status !== 201 && created.status !== 200)
+      throw new Error(`chatbot not created: ${JSON.stringify(created.body)}`);
     chatbotId = created.body.data.chatbot.id as string;
   }
   const base = `/api/v2/chatbots/${chatbotId}`;
@@ -89,7 +92,11 @@ export async function attach(t: TestApp, title = 'Docs', chatbotId?: string): Pr
 }
 
 /** Polls `check` (every 20 ms) until it returns true; throws after `timeoutMs`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

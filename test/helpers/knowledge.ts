@@ -17,13 +17,37 @@ export async function newChatbot(store: Store): Promise<{ chatbotId: string; acc
   await store.accounts.insert({
     id: accountId,
     name: 'Acme',
-    plan: { name: 'test', maxChatbots: 5, maxPages: 1000, webhooks: false, analytics: false, brandingRemoval: false, active: true },
+    plan: {
+      name: 'test',
+      maxChatbots: 5,
+      maxPages: 1000,
+      webhooks: false,
+      analytics: false,
+      brandingRemoval: false,
+      active: true,
+    },
     createdAt: at(0),
     updatedAt: at(0),
   });
-  await store.users.insert({ id: userId, accountId, email: `${newId()}@example.com`, name: null, role: 'owner', createdAt: at(0) });
+  await store.users.insert({
+    id: userId,
+    accountId,
+    email: `${newId()}@example.com`,
+    name: null,
+    role: 'owner',
+    createdAt: at(0),
+  });
   const chatbotId = newId();
-  await store.chatbots.insert({ id: chatbotId, accountId, createdById: userId, title: 'Bot', description: '', settings: {}, createdAt: at(0), updatedAt: at(0) });
+  await store.chatbots.insert({
+    id: chatbotId,
+    accountId,
+    createdById: userId,
+    title: 'Bot',
+    description: '',
+    settings: {},
+    createdAt: at(0),
+    updatedAt: at(0),
+  });
   return { chatbotId, accountId };
 }
 
@@ -48,7 +72,11 @@ export function sourceRecord(chatbotId: string, accountId: string, over: Partial
   };
 }
 
-export function documentRecord(chatbotId: string, sourceId: string, over: Partial<DocumentRecord> = {}): DocumentRecord {
+export function documentRecord(
+  chatbotId: string,
+  sourceId: string,
+  over: Partial<DocumentRecord> = {},
+): DocumentRecord {
   const id = newId();
   return {
     id,
@@ -70,7 +98,11 @@ export function documentRecord(chatbotId: string, sourceId: string, over: Partia
 }
 
 /** Chunks of one document from texts, with a location that round-trips. */
-export function chunkInputs(title: string, url: string | null, parts: { heading?: string[]; text: string; page?: number }[]): ChunkInput[] {
+export function chunkInputs(
+  title: string,
+  url: string | null,
+  parts: { heading?: string[]; text: string; page?: number }[],
+): ChunkInput[] {
   return parts.map((p, index) => ({
     index,
     title,

@@ -15,7 +15,8 @@ export async function postgresAvailable(): Promise<boolean> {
     await client.query('select 1');
     return true;
   } catch (err) {
-    if (process.env.CI === 'true') throw new Error(`PostgreSQL is required in CI but unreachable at ${POSTGRES_URL}: ${(err as Error).message}`);
+    if (process.env.CI === 'true')
+      throw new Error(`PostgreSQL is required in CI but unreachable at ${POSTGRES_URL}: ${(err as Error).message}`);
     return false;
   } finally {
     await client.end().catch(() => {});
@@ -45,7 +46,11 @@ export async function createPostgresSchema(): Promise<{ schema: string; url: str
   };
 }
 
-export async function openPostgresSchema(): Promise<{ database: DatabaseHandle; schema: string; drop(): Promise<void> }> {
+export async function openPostgresSchema(): Promise<{
+  database: DatabaseHandle;
+  schema: string;
+  drop(): Promise<void>;
+}> {
   const { schema, drop } = await createPostgresSchema();
   const database = openDatabase({ url: POSTGRES_URL, schema, poolSize: 4 });
   return { database, schema, drop };

@@ -4,14 +4,20 @@ import { Redis } from 'ioredis';
 export const REDIS_URL = process.env.REDIS_URL_TEST || 'redis://127.0.0.1:6379';
 
 export async function redisAvailable(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000 });
+  const client = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2000,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
     await client.ping();
     return true;
   } catch (err) {
-    if (process.env.CI === 'true') throw new Error(`Redis is required in CI but unreachable at ${REDIS_URL}: ${(err as Error).message}`);
+    if (process.env.CI === 'true')
+      throw new Error(`Redis is required in CI but unreachable at ${REDIS_URL}: ${(err as Error).message}`);
     return false;
   } finally {
     client.disconnect();

@@ -25,7 +25,10 @@ export interface RouteCase {
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** A fresh account, a full token of its owner and one chatbot in it. */
-export async function freshAccount(t: TestApp, title = 'bot'): Promise<{ accountId: string; token: string; chatbotId: string }> {
+export async function freshAccount(
+  t: TestApp,
+  title = 'bot',
+): Promise<{ accountId: string; token: string; chatbotId: string }> {
   const { account } = await t.app.services.accounts.create(`${newId()}@x.test`);
   const { token } = await t.token({ access: 'full' }, account.id);
   return { accountId: account.id, token, chatbotId: await createChatbot(t, token, title) };
@@ -46,7 +49,14 @@ export async function rowCount(t: TestApp, table: keyof Database & string, chatb
 
 /** A user of the account with this role (created directly) and a full token of theirs. */
 export async function userWithToken(t: TestApp, accountId: string, role: Role, email = `${newId()}@x.test`) {
-  const user = { id: newId(), accountId, email: email.toLowerCase(), name: null, role, createdAt: new Date().toISOString() };
+  const user = {
+    id: newId(),
+    accountId,
+    email: email.toLowerCase(),
+    name: null,
+    role,
+    createdAt: new Date().toISOString(),
+  };
   await t.app.services.store.users.insert(user);
   const created = await t.app.services.tokens.create(user, { access: 'full' });
   return { user, token: created.token };
@@ -69,15 +79,30 @@ export function expectError(res: { status: number; body: any }, status: number, 
  * The errors every route of `routes()` can answer, one test per error: called inside a file's
  * top level; `routes` is evaluated inside the tests (after beforeAll made the ids).
  */
-export function describeRouteErrors(label: string, ctx: () => { t: TestApp; token: string; chatbotId: string; routes: RouteCase[] }) {
+export function describeRouteErrors(
+  label: string,
+  ctx: () => { t: TestApp; token: string; chatbotId: string; routes: RouteCase[] },
+) {
   describe(`${label}: errors every route answers`, () => {
     const each = async (fn: (r: RouteCase, c: ReturnType<typeof ctx>) => Promise<void>) => {
       const c = ctx();
       expect(c.routes.length).toBeGreaterThan(0);
       for (const r of c.routes) await fn(r, c);
     };
-    const call = (c: ReturnType<typeof ctx>, r: RouteCase, chatbotId: string, token: string | null, headers: Record<string, string> = {}) =>
-      c.t.call(r.method, `/api/v2${r.path(chatbotId)}`, token, r.body, r.body === undefined ? headers : { ...JSON_HEADERS, ...headers });
+    const call = (
+      c: ReturnType<typeof ctx>,
+      r: RouteCase,
+      chatbotId: string,
+      token: string | null,
+      headers: Record<string, string> = {},
+    ) =>
+      c.t.call(
+        r.method,
+        `/api/v2${r.path(chatbotId)}`,
+        token,
+        r.body,
+        r.body === undefined ? headers : { ...JSON_HEADERS, ...headers },
+      );
     const where = (r: RouteCase) => `${r.method} ${r.path(':chatbotId')}`;
 
     test('401 AUTHORIZATION_HEADER_REQUIRED without a token', () =>
@@ -99,7 +124,7 @@ export function describeRouteErrors(label: string, ctx: () => { t: TestApp; toke
         expect([res.status, res.body.error?.code], where(r)).toEqual([401, 'TOKEN_NOT_VALID']);
       }));
 
-    test('403 TOKEN_SCOPE_NOT_ALLOWED for a token with every scope but the route\'s, naming them', () =>
+    test("403 TOKEN_SCOPE_NOT_ALLOWED for a token with every scope but the route's, naming them", () =>
       each(async (r, c) => {
         const { token } = await c.t.token({ access: 'custom', scopes: SCOPES.filter((s) => !r.scopes.includes(s)) });
         const res = await call(c, r, c.chatbotId, token);
@@ -107,7 +132,7 @@ export function describeRouteErrors(label: string, ctx: () => { t: TestApp; toke
         expect(res.body.error.details.requiredScopes, where(r)).toEqual(r.scopes);
       }));
 
-    test('403 TOKEN_SCOPE_NOT_ALLOWED when the creator\'s role withholds the scope (a member\'s full token)', async () => {
+    test("403 TOKEN_SCOPE_NOT_ALLOWED when the creator's role withholds the scope (a member's full token)", async () => {
       const c = ctx();
       const account = (await c.t.app.services.store.chatbots.get(c.chatbotId))!.accountId;
       const { token } = await userWithToken(c.t, account, 'member');
@@ -128,13 +153,18 @@ export function describeRouteErrors(label: string, ctx: () => { t: TestApp; toke
       }
     });
 
-    test('404 CHATBOT_NOT_FOUND for an unknown chatbot, another account\'s chatbot, and one outside the token\'s restriction', async () => {
+    test("404 CHATBOT_NOT_FOUND for an unknown chatbot, another account's chatbot, and one outside the token's restriction", async () => {
       const c = ctx();
       const other = await freshAccount(c.t);
       const sibling = await createChatbot(c.t, c.token, 'sibling');
       const { token: restricted } = await c.t.token({ access: 'full', chatbotIds: [sibling] });
       for (const r of c.routes) {
-        for (const [chatbotId, token] of [[newId(), c.token], [other.chatbotId, c.token], [c.chatbotId, restricted], [c.chatbotId, other.token]]) {
+        for (const [chatbotId, token] of [
+          [newId(), c.token],
+          [other.chatbotId, c.token],
+          [c.chatbotId, restricted],
+          [c.chatbotId, other.token],
+        ]) {
           const res = await call(c, r, chatbotId, token);
           expect([res.status, res.body.error?.code], where(r)).toEqual([404, 'CHATBOT_NOT_FOUND']);
         }

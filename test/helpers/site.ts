@@ -11,7 +11,10 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-export async function serveSite(routes: Record<string, Route> = {}, types: Record<string, string> = {}): Promise<TestSite> {
+export async function serveSite(
+  routes: Record<string, Route> = {},
+  types: Record<string, string> = {},
+): Promise<TestSite> {
   const table = new Map(Object.entries(routes));
   const typeOf = new Map(Object.entries(types));
   const hits = new Map<string, number>();
@@ -25,7 +28,9 @@ export async function serveSite(routes: Record<string, Route> = {}, types: Recor
       route(req, res);
     } else {
       const p = path.split('?')[0];
-      const type = typeOf.get(p) ?? (p.endsWith('.xml') ? 'application/xml' : p === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8');
+      const type =
+        typeOf.get(p) ??
+        (p.endsWith('.xml') ? 'application/xml' : p === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8');
       res.writeHead(200, { 'content-type': type }).end(route);
     }
   });
@@ -38,7 +43,11 @@ export async function serveSite(routes: Record<string, Route> = {}, types: Recor
       table.set(path, route);
       if (contentType) typeOf.set(path, contentType);
     },
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -31,9 +31,13 @@ function decodeQuotedPrintable(s: string): string {
 }
 
 function decodeHeader(v: string): string {
-  return v.replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_, enc, body) =>
-    enc.toUpperCase() === 'B' ? Buffer.from(body, 'base64').toString('utf8') : decodeQuotedPrintable(body.replace(/_/g, ' ')),
-  ).replace(/\?=\s+=\?/g, '');
+  return v
+    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_, enc, body) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(body, 'base64').toString('utf8')
+        : decodeQuotedPrintable(body.replace(/_/g, ' ')),
+    )
+    .replace(/\?=\s+=\?/g, '');
 }
 
 function parse(raw: string): { subject: string; text: string } {
@@ -42,7 +46,12 @@ function parse(raw: string): { subject: string; text: string } {
   const body = raw.slice(split).trim();
   const subject = decodeHeader(/^Subject: (.*)$/im.exec(head)?.[1] ?? '');
   const encoding = /^Content-Transfer-Encoding: (.*)$/im.exec(head)?.[1]?.trim().toLowerCase();
-  const text = encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : encoding === 'base64' ? Buffer.from(body, 'base64').toString('utf8') : body;
+  const text =
+    encoding === 'quoted-printable'
+      ? decodeQuotedPrintable(body)
+      : encoding === 'base64'
+        ? Buffer.from(body, 'base64').toString('utf8')
+        : body;
   return { subject, text };
 }
 

@@ -38,41 +38,71 @@ export function makeCertificate(): { dir: string; keyFile: string; certFile: str
   const dir = mkdtempSync(join(tmpdir(), 'parley-cert-'));
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=parley-test-receiver',
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=parley-test-receiver',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   return { dir, keyFile, certFile };
 }
 
-export async function startReceiver(respond: WebhookReceiver['respond'] = () => 200, cert = makeCertificate()): Promise<WebhookReceiver> {
+export async function startReceiver(
+  respond: WebhookReceiver['respond'] = () => 200,
+  cert = makeCertificate(),
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const waiters = new Set<() => void>();
   const hanging = new Set<import('node:http').ServerResponse>();
-  const server: Server = createServer({ key: readFileSync(cert.keyFile), cert: readFileSync(cert.certFile) }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : (v ?? '');
-      const r: ReceivedWebhook = { n: received.length + 1, path: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
-      received.push(r);
-      for (const w of waiters) w();
-      const answer = receiver.respond(r);
-      if (answer === 'hang') {
-        hanging.add(res);
-        return;
-      }
-      if (answer === 'destroy') {
-        req.socket.destroy();
-        return;
-      }
-      const { status, headers: extra } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
-      res.writeHead(status, { 'content-type': 'text/plain', ...extra });
-      res.end('ok');
-    });
-  });
+  const server: Server = createServer(
+    { key: readFileSync(cert.keyFile), cert: readFileSync(cert.certFile) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : (v ?? '');
+        const r: ReceivedWebhook = {
+          n: received.length + 1,
+          path: req.url ?? '/',
+          headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
+        received.push(r);
+        for (const w of waiters) w();
+        const answer = receiver.respond(r);
+        if (answer === 'hang') {
+          hanging.add(res);
+          return;
+        }
+        if (answer === 'destroy') {
+          req.socket.destroy();
+          return;
+        }
+        const { status, headers: extra } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
+        res.writeHead(status, { 'content-type': 'text/plain', ...extra });
+        res.end('ok');
+      });
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const receiver: WebhookReceiver = {
@@ -91,7 +121,9 @@ export async function startReceiver(respond: WebhookReceiver['respond'] = () => 
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`receiver: condition not met within ${timeoutMs} ms (${received.length} requests received)`));
+          reject(
+            new Error(`receiver: condition not met within ${timeoutMs} ms (${received.length} requests received)`),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();
@@ -112,7 +144,11 @@ export async function startReceiver(respond: WebhookReceiver['respond'] = () => 
  * `key` is the secret's bytes (for `whsec_…`, the base64 after the prefix, decoded).
  */
 export function opensslHmac(key: Buffer, data: string): Buffer {
-  return execFileSync('openssl', ['dgst', '-sha256', '-mac', 'HMAC', '-macopt', `hexkey:${key.toString('hex')}`, '-binary'], { input: Buffer.from(data, 'utf8') });
+  return execFileSync(
+    'openssl',
+    ['dgst', '-sha256', '-mac', 'HMAC', '-macopt', `hexkey:${key.toString('hex')}`, '-binary'],
+    { input: Buffer.from(data, 'utf8') },
+  );
 }
 
 /**
@@ -121,9 +157,15 @@ export function opensslHmac(key: Buffer, data: string): Buffer {
  * `secret`; `service` when `X-SERVICE-SIGNATURE` is exactly `sha256=<hex>` of `secret` (section 6
  * defines one value, and a receiver following it compares the whole header).
  */
-export function verifyWithOpenssl(secret: string, headers: Record<string, string>, body: string): { standard: boolean; service: boolean } {
+export function verifyWithOpenssl(
+  secret: string,
+  headers: Record<string, string>,
+  body: string,
+): { standard: boolean; service: boolean } {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = opensslHmac(key, `${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).toString('base64');
+  const expected = opensslHmac(key, `${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).toString(
+    'base64',
+  );
   const standard = (headers['webhook-signature'] ?? '').split(' ').some((s) => s === `v1,${expected}`);
   const hex = opensslHmac(key, body).toString('hex');
   const service = headers['x-service-signature'] === `sha256=${hex}`;

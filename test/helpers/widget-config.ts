@@ -1,7 +1,9 @@
 /** A complete public widget config (what GET /api/widget/{id}/config serves), for widget tests. */
 import type { WidgetConfig } from '../../shared/protocol.js';
 
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
+type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K];
+};
 
 export function widgetConfig(overrides: DeepPartial<WidgetConfig> = {}): WidgetConfig {
   const base: WidgetConfig = {
@@ -34,7 +36,13 @@ export function widgetConfig(overrides: DeepPartial<WidgetConfig> = {}): WidgetC
     icons: { icon: null, person: null, agent: null, bubble: null },
     watermark: { hide: false, text: null, link: 'https://parley.example/', iconUrl: null },
     localization: null,
-    chat: { mode: 'AI_WITH_HUMAN_ESCALATION', hideSources: false, hideFeedbackButtons: false, disableSmartFollowUpPrompts: false, smartFollowUpPromptsCount: 3 },
+    chat: {
+      mode: 'AI_WITH_HUMAN_ESCALATION',
+      hideSources: false,
+      hideFeedbackButtons: false,
+      disableSmartFollowUpPrompts: false,
+      smartFollowUpPromptsCount: 3,
+    },
     userData: { collectUserDetails: 'DONT_COLLECT', collectUserData: { name: true, phone: false }, leadFields: [] },
     starters: [
       { id: 's1', title: 'Pricing', description: 'How much does it cost?', link: null },

@@ -22,8 +22,14 @@ export async function startLiveApp(options: TestAppOptions = {}): Promise<LiveAp
 }
 
 /** A chatbot (settings optional) with one text of knowledge, indexed. */
-export async function chatbotWithKnowledge(t: LiveApp, settings?: Record<string, Record<string, unknown>>): Promise<string> {
-  const created = await t.call('POST', '/api/v2/chatbots', t.ownerToken, { title: 'Shop', ...(settings && { settings }) });
+export async function chatbotWithKnowledge(
+  t: LiveApp,
+  settings?: Record<string, Record<string, unknown>>,
+): Promise<string> {
+  const created = await t.call('POST', '/api/v2/chatbots', t.ownerToken, {
+    title: 'Shop',
+    ...(settings && { settings }),
+  });
   if (created.status !== 201) throw new Error(`chatbot not created: ${JSON.stringify(created.body)}`);
   const id = created.body.data.chatbot.id as string;
   await t.call('POST', `/api/v2/chatbots/${id}/knowledge/text`, t.ownerToken, {
@@ -34,7 +40,12 @@ export async function chatbotWithKnowledge(t: LiveApp, settings?: Record<string,
   return id;
 }
 
-export async function newSession(t: LiveApp, chatbotId: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+export async function newSession(
+  t: LiveApp,
+  chatbotId: string,
+  body: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const res = await t.call('POST', `/api/widget/${chatbotId}/session`, null, body, headers);
   if (res.status !== 201) throw new Error(`no session: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data as { token: string; expiresAt: string; visitor: { id: string } };
@@ -68,12 +79,19 @@ export class Client {
   }
 
   /** Resolves with the first frame (from `from`) that matches, or fails after `timeoutMs`. */
-  async waitFor<T extends ServerFrame = ServerFrame>(match: (f: ServerFrame) => boolean, timeoutMs = 10_000, from = 0): Promise<T> {
+  async waitFor<T extends ServerFrame = ServerFrame>(
+    match: (f: ServerFrame) => boolean,
+    timeoutMs = 10_000,
+    from = 0,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.frames.slice(from).find(match);
       if (found) return found as T;
-      if (this.closed) throw new Error(`socket closed (${this.closed.code} ${this.closed.reason}) while waiting; frames: ${JSON.stringify(this.frames)}`);
+      if (this.closed)
+        throw new Error(
+          `socket closed (${this.closed.code} ${this.closed.reason}) while waiting; frames: ${JSON.stringify(this.frames)}`,
+        );
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out; frames: ${JSON.stringify(this.frames)}`);
       await new Promise<void>((resolve) => {
@@ -111,9 +129,16 @@ export class Client {
 }
 
 /** Opens `/api/widget/ws` with the session token as a subprotocol; resolves once open (or closed). */
-export async function connect(url: string, token: string | null, options: { origin?: string; protocols?: string[]; headers?: Record<string, string> } = {}): Promise<Client> {
+export async function connect(
+  url: string,
+  token: string | null,
+  options: { origin?: string; protocols?: string[]; headers?: Record<string, string> } = {},
+): Promise<Client> {
   const protocols = options.protocols ?? [WS_SUBPROTOCOL, ...(token ? [WS_SESSION_PROTOCOL_PREFIX + token] : [])];
-  const ws = new WebSocket(url.replace(/^http/, 'ws') + '/api/widget/ws', protocols, { ...(options.origin && { origin: options.origin }), ...(options.headers && { headers: options.headers }) });
+  const ws = new WebSocket(url.replace(/^http/, 'ws') + '/api/widget/ws', protocols, {
+    ...(options.origin && { origin: options.origin }),
+    ...(options.headers && { headers: options.headers }),
+  });
   const client = new Client(ws);
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
@@ -124,7 +149,12 @@ export async function connect(url: string, token: string | null, options: { orig
 }
 
 /** Connects and says hello; resolves after `ready`. */
-export async function visitor(url: string, token: string, resume?: Record<string, number>, origin?: string): Promise<Client> {
+export async function visitor(
+  url: string,
+  token: string,
+  resume?: Record<string, number>,
+  origin?: string,
+): Promise<Client> {
   const c = await connect(url, token, { origin });
   c.send({ type: 'hello', v: 1, ...(resume && { resume }) });
   await c.waitFor((f) => f.type === 'ready');

@@ -61,8 +61,17 @@ afterAll(() => {
 });
 
 /** Runs `script` in `shell`; asynchronous, since the static site is served from this process. */
-function sh(shell: string, script: string, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`, LOG_LEVEL: 'silent' };
+function sh(
+  shell: string,
+  script: string,
+  cwd: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`,
+    LOG_LEVEL: 'silent',
+  };
   for (const name of ['SECRET_KEY', 'ZDOTDIR', 'BASH_ENV', 'ENV']) delete env[name];
   // -e: a command that fails (a zsh glob with no match, say) stops the block, as it would fail the reader.
   const args = shell === 'zsh' ? ['-f', '-e', '-c', script] : ['--norc', '--noprofile', '-e', '-c', script];
@@ -82,51 +91,67 @@ describe('the quick start as written', () => {
     expect(allBlocks.join('\n').match(/\bnpm ci\b/g)).toHaveLength(1);
     const pages = [...siteBlock.matchAll(/cat > (\S+\.html) <<'EOF'\n([\s\S]*?)\nEOF/g)];
     expect(pages.map((p) => p[1])).toEqual(['index.html', 'delivery.html', 'returns.html']);
-    for (const [, , html] of pages) expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    for (const [, , html] of pages)
+      expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
   });
 
   for (const shell of SHELLS) {
-    test(`${shell}: from a token to an answer, the team's take-over, and the widget on the page`, { timeout: 240_000 }, async () => {
-      expect(spawnSync(shell, ['-c', 'exit 0']).status, `${shell} is installed (.ci/run installs it)`).toBe(0);
-      const acme = mkdtempSync(join(tmpdir(), `parley-acme-${shell}-`));
-      dirs.push(acme);
-      const local = (text: string) => text.replaceAll('/tmp/acme', acme).replaceAll('http://localhost:3000', server.url);
+    test(
+      `${shell}: from a token to an answer, the team's take-over, and the widget on the page`,
+      { timeout: 240_000 },
+      async () => {
+        expect(spawnSync(shell, ['-c', 'exit 0']).status, `${shell} is installed (.ci/run installs it)`).toBe(0);
+        const acme = mkdtempSync(join(tmpdir(), `parley-acme-${shell}-`));
+        dirs.push(acme);
+        const local = (text: string) =>
+          text.replaceAll('/tmp/acme', acme).replaceAll('http://localhost:3000', server.url);
 
-      // Step 2 without its server: the pages, written by the block itself.
-      const made = await sh(shell, local(siteBlock.replace(/^python3 -m http\.server.*$/m, '')), ROOT);
-      expect(made.status, made.stderr).toBe(0);
-      const site = await staticSite(acme);
-      try {
-        const visitor = `curl -s $API/chatbots/$BOT/messages -H "$AUTH" -H 'Content-Type: application/json' -d '{"message":"Where is my parcel?"}' > /dev/null`;
-        const steps = rest.map((b) => local(b).replaceAll('http://127.0.0.1:8080/', `${site.url}/`));
-        // The visitor's question in the browser (step 6), between the tag and the take-over.
-        const script = [...steps.slice(0, -1), visitor, steps.at(-1)!, `printf 'RESULT %s %s\\n' "$BOT" "$TOKEN"`].join('\n');
-        const run = await sh(shell, script, ROOT);
-        expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-        expect(run.stderr).toBe('');
-        const out = run.stdout;
-        // Step 3: the job succeeded with every page.
-        expect(out).toMatch(/"status":"succeeded"/);
-        expect(out).toMatch(/"counts":\{"found":3,"done":3/);
-        // Step 4: the answer and its sources, one link a line.
-        expect(out).toContain('three to five working days');
-        expect(out).toMatch(new RegExp(`^${site.url}/delivery\\.html#:~:text=`, 'm'));
-        // Step 5, in order.
-        expect(out).toMatch(/^AGENT\nagent\nAI\nRESOLVED$/m);
-        // Step 6: the tag on the page, and the newest conversation taken over with the reply.
-        const [, bot, token] = /^RESULT (\S+) (\S+)$/m.exec(out)!;
-        expect(readFileSync(join(acme, 'index.html'), 'utf8').trimEnd().split('\n').at(-1)).toBe(
-          `<script src="${server.url}/widget.js" data-chatbot-id="${bot}" fetchpriority="high" async></script>`,
-        );
-        const api = `${server.url}/api/v2/chatbots/${bot}`;
-        const auth = { authorization: `Bearer ${token}` };
-        const newest = (await (await fetch(`${api}/conversations`, { headers: auth })).json()).data.conversations[0];
-        expect(newest.mode).toBe('AGENT');
-        const messages = (await (await fetch(`${api}/conversations/${newest.threadId}/messages`, { headers: auth })).json()).data.messages;
-        expect(messages.map((m: { author: string; text: string }) => [m.author, m.text]).at(-1)).toEqual(['agent', 'Hi, a person here: how can I help?']);
-      } finally {
-        await new Promise((r) => site.server.close(r));
-      }
-    });
+        // Step 2 without its server: the pages, written by the block itself.
+        const made = await sh(shell, local(siteBlock.replace(/^python3 -m http\.server.*$/m, '')), ROOT);
+        expect(made.status, made.stderr).toBe(0);
+        const site = await staticSite(acme);
+        try {
+          const visitor = `curl -s $API/chatbots/$BOT/messages -H "$AUTH" -H 'Content-Type: application/json' -d '{"message":"Where is my parcel?"}' > /dev/null`;
+          const steps = rest.map((b) => local(b).replaceAll('http://127.0.0.1:8080/', `${site.url}/`));
+          // The visitor's question in the browser (step 6), between the tag and the take-over.
+          const script = [
+            ...steps.slice(0, -1),
+            visitor,
+            steps.at(-1)!,
+            `printf 'RESULT %s %s\\n' "$BOT" "$TOKEN"`,
+          ].join('\n');
+          const run = await sh(shell, script, ROOT);
+          expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+          expect(run.stderr).toBe('');
+          const out = run.stdout;
+          // Step 3: the job succeeded with every page.
+          expect(out).toMatch(/"status":"succeeded"/);
+          expect(out).toMatch(/"counts":\{"found":3,"done":3/);
+          // Step 4: the answer and its sources, one link a line.
+          expect(out).toContain('three to five working days');
+          expect(out).toMatch(new RegExp(`^${site.url}/delivery\\.html#:~:text=`, 'm'));
+          // Step 5, in order.
+          expect(out).toMatch(/^AGENT\nagent\nAI\nRESOLVED$/m);
+          // Step 6: the tag on the page, and the newest conversation taken over with the reply.
+          const [, bot, token] = /^RESULT (\S+) (\S+)$/m.exec(out)!;
+          expect(readFileSync(join(acme, 'index.html'), 'utf8').trimEnd().split('\n').at(-1)).toBe(
+            `<script src="${server.url}/widget.js" data-chatbot-id="${bot}" fetchpriority="high" async></script>`,
+          );
+          const api = `${server.url}/api/v2/chatbots/${bot}`;
+          const auth = { authorization: `Bearer ${token}` };
+          const newest = (await (await fetch(`${api}/conversations`, { headers: auth })).json()).data.conversations[0];
+          expect(newest.mode).toBe('AGENT');
+          const messages = (
+            await (await fetch(`${api}/conversations/${newest.threadId}/messages`, { headers: auth })).json()
+          ).data.messages;
+          expect(messages.map((m: { author: string; text: string }) => [m.author, m.text]).at(-1)).toEqual([
+            'agent',
+            'Hi, a person here: how can I help?',
+          ]);
+        } finally {
+          await new Promise((r) => site.server.close(r));
+        }
+      },
+    );
   }
 });

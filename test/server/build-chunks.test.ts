@@ -29,23 +29,29 @@ function loadedAtStart(program: string): string[] {
 /** The npm packages whose code a built file holds, from its source map. */
 function packagesIn(file: string): Set<string> {
   const map = JSON.parse(readFileSync(join(DIST, `${file}.map`), 'utf8')) as { sources: string[] };
-  return new Set(map.sources.map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(s)?.[1]).filter((p): p is string => !!p));
+  return new Set(
+    map.sources.map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(s)?.[1]).filter((p): p is string => !!p),
+  );
 }
 
-test.each(['main.js', 'cli.js'])('dist/server/%s starts without undici, openai, nodemailer or ioredis, which are built into chunks of their own', (program) => {
-  const files = loadedAtStart(program);
-  expect(files.length).toBeGreaterThan(1);
-  const atStart = new Set(files.flatMap((f) => [...packagesIn(f)]));
-  expect(atStart).toContain('fastify');
-  for (const name of LAZY) expect(atStart, name).not.toContain(name);
+test.each(['main.js', 'cli.js'])(
+  'dist/server/%s starts without undici, openai, nodemailer or ioredis, which are built into chunks of their own',
+  (program) => {
+    const files = loadedAtStart(program);
+    expect(files.length).toBeGreaterThan(1);
+    const atStart = new Set(files.flatMap((f) => [...packagesIn(f)]));
+    expect(atStart).toContain('fastify');
+    for (const name of LAZY) expect(atStart, name).not.toContain(name);
 
-  const lazyChunks = ['undici', 'openai', 'nodemailer', 'redis-hub'].map((prefix) => {
-    const text = readFileSync(join(DIST, 'main.js'), 'utf8') + files.map((f) => readFileSync(join(DIST, f), 'utf8')).join('\n');
-    const name = new RegExp(`import\\("\\./(${prefix}-[A-Z0-9]+\\.js)"\\)`).exec(text)?.[1];
-    expect(name, `an import() of the ${prefix} chunk`).toBeDefined();
-    expect(existsSync(join(DIST, name!))).toBe(true);
-    return name!;
-  });
-  const later = new Set(lazyChunks.flatMap((f) => loadedAtStart(f).flatMap((g) => [...packagesIn(g)])));
-  for (const name of LAZY) expect(later, name).toContain(name);
-});
+    const lazyChunks = ['undici', 'openai', 'nodemailer', 'redis-hub'].map((prefix) => {
+      const text =
+        readFileSync(join(DIST, 'main.js'), 'utf8') + files.map((f) => readFileSync(join(DIST, f), 'utf8')).join('\n');
+      const name = new RegExp(`import\\("\\./(${prefix}-[A-Z0-9]+\\.js)"\\)`).exec(text)?.[1];
+      expect(name, `an import() of the ${prefix} chunk`).toBeDefined();
+      expect(existsSync(join(DIST, name!))).toBe(true);
+      return name!;
+    });
+    const later = new Set(lazyChunks.flatMap((f) => loadedAtStart(f).flatMap((g) => [...packagesIn(g)])));
+    for (const name of LAZY) expect(later, name).toContain(name);
+  },
+);

@@ -47,7 +47,9 @@ test('run directly from another folder, it works on the DATA_DIR given and exits
   const bad = parley(['frobnicate'], { env });
   expect(bad.status).toBe(2);
   expect(bad.stderr).toMatch(/Unknown command "frobnicate"/);
-  expect(parley(['migrate'], { env }).stdout).toBe(`The database (SQLite at ${join(dataDir, 'parley.db')}) is up to date\n`);
+  expect(parley(['migrate'], { env }).stdout).toBe(
+    `The database (SQLite at ${join(dataDir, 'parley.db')}) is up to date\n`,
+  );
 });
 
 test('outside the project folder, a read command says where it looked for the database, exits 1 and creates nothing', () => {
@@ -67,7 +69,9 @@ test('outside the project folder, a read command says where it looked for the da
 test('a command that writes creates the missing database and says where, on stderr (stdout stays the token)', () => {
   const run = parley(['tokens', 'create', '--access', 'full', '--json'], { cwd: elsewhere });
   expect(run.status, run.stderr).toBe(0);
-  expect(run.stderr.split('\n')[0]).toBe(`Creating a new database at ${join(elsewhere, 'data', 'parley.db')} (DATA_DIR unset: ./data of ${elsewhere})`);
+  expect(run.stderr.split('\n')[0]).toBe(
+    `Creating a new database at ${join(elsewhere, 'data', 'parley.db')} (DATA_DIR unset: ./data of ${elsewhere})`,
+  );
   expect(JSON.parse(run.stdout)).toMatchObject({ token: expect.any(String) });
   expect(existsSync(join(elsewhere, 'data', 'parley.db'))).toBe(true);
   // Now there is one: reads work and say nothing more.
@@ -78,10 +82,16 @@ test('a command that writes creates the missing database and says where, on stde
 
 test('not found is exit 1 with one line on stderr, not the usage text', () => {
   const env = { DATA_DIR: dataDir };
-  for (const args of [['tokens', 'revoke', 'tok_nope'], ['users', 'set-password', '--email', 'nobody@example.com'], ['plan', 'show', '--account', 'acc_nope']]) {
+  for (const args of [
+    ['tokens', 'revoke', 'tok_nope'],
+    ['users', 'set-password', '--email', 'nobody@example.com'],
+    ['plan', 'show', '--account', 'acc_nope'],
+  ]) {
     const run = parley(args, { env });
     expect(run.status, args.join(' ')).toBe(1);
-    expect(run.stderr, args.join(' ')).toMatch(/^Error: [^\n]*(no token tok_nope|no user nobody@example.com|not found)[^\n]*\n$/i);
+    expect(run.stderr, args.join(' ')).toMatch(
+      /^Error: [^\n]*(no token tok_nope|no user nobody@example.com|not found)[^\n]*\n$/i,
+    );
     expect(run.stdout).toBe('');
   }
 });

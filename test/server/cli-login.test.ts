@@ -29,12 +29,27 @@ let home: string;
 let server: { child: ChildProcess; url: string };
 
 /** The CLI with this install's DATA_DIR and a private config home; `input` is piped to stdin. */
-function cli(args: string[], opts: { input?: string; onStdout?: (text: string, child: ChildProcess) => void } = {}): Promise<Run> {
+function cli(
+  args: string[],
+  opts: { input?: string; onStdout?: (text: string, child: ChildProcess) => void } = {},
+): Promise<Run> {
   // The same SQLite file the child server opens (test/helpers/child-server.ts).
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`, OWNER_EMAIL: OWNER, LOG_LEVEL: 'silent', XDG_CONFIG_HOME: join(home, 'config'), HOME: home };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: `sqlite:${join(dataDir, 'test.db')}`,
+    OWNER_EMAIL: OWNER,
+    LOG_LEVEL: 'silent',
+    XDG_CONFIG_HOME: join(home, 'config'),
+    HOME: home,
+  };
   delete env.SECRET_KEY;
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
@@ -73,7 +88,11 @@ beforeAll(async () => {
   const tooShort = await cli(['users', 'set-password', '--email', OWNER], { input: 'short\n' });
   expect(tooShort.code).toBe(1);
   expect(tooShort.stderr).toMatch(/at least 10 characters/);
-  server = await spawnServer(dataDir, { OWNER_EMAIL: OWNER, DEVICE_FLOW_INTERVAL_SECONDS: '1' }, { siteUrlIsAddress: true });
+  server = await spawnServer(
+    dataDir,
+    { OWNER_EMAIL: OWNER, DEVICE_FLOW_INTERVAL_SECONDS: '1' },
+    { siteUrlIsAddress: true },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -87,7 +106,14 @@ const credentialsFile = () => join(home, 'config', 'parley', 'credentials.json')
 
 describe('login, whoami, logout', () => {
   test('denied on the page: login fails and stores nothing', async () => {
-    const run = await login((code) => answerDeviceCode(new FormBrowser(fetchSend(server.url)), { email: OWNER, password: PASSWORD, userCode: code, approve: false }));
+    const run = await login((code) =>
+      answerDeviceCode(new FormBrowser(fetchSend(server.url)), {
+        email: OWNER,
+        password: PASSWORD,
+        userCode: code,
+        approve: false,
+      }),
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/denied/);
     expect(existsSync(credentialsFile())).toBe(false);
@@ -95,7 +121,8 @@ describe('login, whoami, logout', () => {
 
   test('approved: the token is stored 0600, whoami uses it, logout revokes and forgets it', async () => {
     const run = await login(
-      (code) => answerDeviceCode(new FormBrowser(fetchSend(server.url)), { email: OWNER, password: PASSWORD, userCode: code }),
+      (code) =>
+        answerDeviceCode(new FormBrowser(fetchSend(server.url)), { email: OWNER, password: PASSWORD, userCode: code }),
       ['--scopes', 'chatbots:read,tokens:read'],
     );
     expect(run.stderr).toBe('');
@@ -113,17 +140,25 @@ describe('login, whoami, logout', () => {
     const me = await cli(['whoami', '--json']);
     expect(me.code).toBe(0);
     const who = JSON.parse(me.stdout);
-    expect(who).toMatchObject({ server: server.url, user: { email: OWNER, role: 'owner' }, token: { name: 'Parley CLI (device sign-in)' } });
+    expect(who).toMatchObject({
+      server: server.url,
+      user: { email: OWNER, role: 'owner' },
+      token: { name: 'Parley CLI (device sign-in)' },
+    });
     expect(who.scopes.sort()).toEqual(['chatbots:read', 'tokens:read']);
     // An ordinary token: it lists itself among the account's tokens.
-    const tokens = await (await fetch(`${server.url}/api/v2/tokens`, { headers: { authorization: `Bearer ${stored.accessToken}` } })).json();
+    const tokens = await (
+      await fetch(`${server.url}/api/v2/tokens`, { headers: { authorization: `Bearer ${stored.accessToken}` } })
+    ).json();
     expect(tokens.data.tokens.map((t: { id: string }) => t.id)).toContain(who.token.id);
 
     const out = await cli(['logout']);
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
     expect(existsSync(file)).toBe(false);
-    const after = await fetch(`${server.url}/api/v2/me`, { headers: { authorization: `Bearer ${stored.accessToken}` } });
+    const after = await fetch(`${server.url}/api/v2/me`, {
+      headers: { authorization: `Bearer ${stored.accessToken}` },
+    });
     expect(after.status).toBe(401);
     const again = await cli(['whoami']);
     expect(again.code).toBe(1);
@@ -179,7 +214,9 @@ describe('the client polls politely', () => {
     try {
       const port = await freePort();
       await other.app.listen({ port, host: '127.0.0.1' });
-      await expect(deviceLogin({ server: `http://127.0.0.1:${port}`, show: () => {} })).rejects.toThrow(/describes issuer https:\/\/elsewhere\.example/);
+      await expect(deviceLogin({ server: `http://127.0.0.1:${port}`, show: () => {} })).rejects.toThrow(
+        /describes issuer https:\/\/elsewhere\.example/,
+      );
     } finally {
       await other.close();
     }

@@ -56,7 +56,11 @@ function spawnCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run
   delete env.SECRET_KEY;
   Object.assign(env, extraEnv);
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -85,7 +89,12 @@ const parsed = (run: Run): any => {
 };
 
 async function call(method: 'GET' | 'POST' | 'PATCH', url: string, token: string, body?: object) {
-  const res = await app.inject({ method, url: `/api/v2${url}`, headers: { authorization: `Bearer ${token}` }, ...(body && { payload: body }) });
+  const res = await app.inject({
+    method,
+    url: `/api/v2${url}`,
+    headers: { authorization: `Bearer ${token}` },
+    ...(body && { payload: body }),
+  });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -130,11 +139,36 @@ function startRuns() {
     second: (async () => {
       const created = await cli('accounts', 'create', '--email', 'Ops@Example.com', '--json');
       const id: string = parsed(created).id ?? 'none';
-      const [listed, token] = await Promise.all([cli('accounts', 'list'), cli('tokens', 'create', '--access', 'full', '--account', id, '--json')]);
+      const [listed, token] = await Promise.all([
+        cli('accounts', 'list'),
+        cli('tokens', 'create', '--access', 'full', '--account', id, '--json'),
+      ]);
       const bearer: string = parsed(token).token ?? 'none';
       const chatbot = await call('POST', '/chatbots', bearer, { title: 'Plan' });
-      const plan = await cli('plan', 'set', '--account', id, '--max-chatbots', '0', '--webhooks', 'off', '--analytics', 'off', '--branding-removal', 'off', '--json');
-      return { id, created, listed, token, bearer, chatbotId: chatbot.body?.data?.chatbot?.id as string | undefined, plan };
+      const plan = await cli(
+        'plan',
+        'set',
+        '--account',
+        id,
+        '--max-chatbots',
+        '0',
+        '--webhooks',
+        'off',
+        '--analytics',
+        'off',
+        '--branding-removal',
+        'off',
+        '--json',
+      );
+      return {
+        id,
+        created,
+        listed,
+        token,
+        bearer,
+        chatbotId: chatbot.body?.data?.chatbot?.id as string | undefined,
+        plan,
+      };
     })(),
     legacy: cli('legacy-keys', 'create', '--json'),
     // "--account -x" and "--account=-x" both reach the account whose id begins with "-".
@@ -163,12 +197,31 @@ beforeAll(async () => {
   const owner = (await app.services.store.users.owner((await app.services.accounts.resolve()).id))!;
   admin = (await app.services.tokens.create(owner, { access: 'full' })).token;
   chatbotIds = [];
-  for (const title of ['Inside', 'Outside']) chatbotIds.push((await call('POST', '/chatbots', admin, { title })).body.data.chatbot.id);
+  for (const title of ['Inside', 'Outside'])
+    chatbotIds.push((await call('POST', '/chatbots', admin, { title })).body.data.chatbot.id);
   const at = new Date().toISOString();
-  const plan = { name: 'dashed', maxChatbots: 3, maxPages: 10, webhooks: false, analytics: true, brandingRemoval: false, active: true };
+  const plan = {
+    name: 'dashed',
+    maxChatbots: 3,
+    maxPages: 10,
+    webhooks: false,
+    analytics: true,
+    brandingRemoval: false,
+    active: true,
+  };
   await app.services.store.accounts.insert({ id: DASHED, name: 'Dashed', plan, createdAt: at, updatedAt: at });
-  await app.services.store.users.insert({ id: 'dashed-owner', accountId: DASHED, email: 'dash@example.com', name: null, role: 'owner', createdAt: at });
-  expect((await call('POST', `/chatbots/${chatbotIds[0]}/members`, admin, { email: 'member@example.com', role: 'member' })).status).toBe(201);
+  await app.services.store.users.insert({
+    id: 'dashed-owner',
+    accountId: DASHED,
+    email: 'dash@example.com',
+    name: null,
+    role: 'owner',
+    createdAt: at,
+  });
+  expect(
+    (await call('POST', `/chatbots/${chatbotIds[0]}/members`, admin, { email: 'member@example.com', role: 'member' }))
+      .status,
+  ).toBe(201);
   runs = startRuns();
 }, 90_000);
 
@@ -183,7 +236,12 @@ afterAll(async () => {
 describe('cli', { timeout: 120_000 }, () => {
   test('migrate brings a new database up to date, announcing each migration on stderr as it starts', async () => {
     const created = `Creating a new database at ${join(dataDir, 'parley.db')} (DATA_DIR=${dataDir})\n`;
-    expect(migrate.stderr).toBe(created + Object.keys(migrations('sqlite')).map((name) => `applying migration ${name}\n`).join(''));
+    expect(migrate.stderr).toBe(
+      created +
+        Object.keys(migrations('sqlite'))
+          .map((name) => `applying migration ${name}\n`)
+          .join(''),
+    );
     expect(migrate.code).toBe(0);
     expect(migrate.stdout).toMatch(new RegExp(`^Applied to SQLite at ${join(dataDir, 'parley.db')}: 0001-foundation`));
   });
@@ -210,7 +268,7 @@ describe('cli', { timeout: 120_000 }, () => {
     await expectError(call('GET', '/me', token), 401, 'TOKEN_NOT_VALID');
   });
 
-  test("tokens create --user EMAIL gives that user of the account a token within their role; an unknown e-mail exits 1 with one line", async () => {
+  test('tokens create --user EMAIL gives that user of the account a token within their role; an unknown e-mail exits 1 with one line', async () => {
     const created = json(await runs.member);
     const me = await call('GET', '/me', created.token);
     expect(me.status).toBe(200);
@@ -265,7 +323,9 @@ describe('cli', { timeout: 120_000 }, () => {
     expect(listed.code).toBe(0);
     const lines = listed.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^ID\s+NAME\s+PLAN\s+ACTIVE\s+CREATED$/);
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${id}\\s+Ops@Example.com\\s+self-hosted\\s+on\\s+\\d{4}-\\S+$`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^${id}\\s+Ops@Example.com\\s+self-hosted\\s+on\\s+\\d{4}-\\S+$`)),
+    );
     // Columns line up: every row starts its NAME column where the header does.
     const nameAt = lines[0].indexOf('NAME');
     for (const line of lines.slice(1)) expect(line[nameAt - 1], line).toBe(' ');
@@ -277,11 +337,25 @@ describe('cli', { timeout: 120_000 }, () => {
   test('plan set reaches every plan error code', async () => {
     const { id, bearer, chatbotId, plan } = await runs.second;
     expect(chatbotId).toBeTruthy();
-    expect(json(plan)).toMatchObject({ maxChatbots: 0, webhooks: false, analytics: false, brandingRemoval: false, active: true });
+    expect(json(plan)).toMatchObject({
+      maxChatbots: 0,
+      webhooks: false,
+      analytics: false,
+      brandingRemoval: false,
+      active: true,
+    });
     await expectError(call('POST', '/chatbots', bearer, { title: 'One too many' }), 403, 'CHATBOT_LIMIT_REACHED');
-    await expectError(call('PATCH', `/chatbots/${chatbotId}/settings/webhooks`, bearer, { webhookUrl: 'https://hooks.example.com/x' }), 403, 'WEBHOOKS_NOT_AVAILABLE');
+    await expectError(
+      call('PATCH', `/chatbots/${chatbotId}/settings/webhooks`, bearer, { webhookUrl: 'https://hooks.example.com/x' }),
+      403,
+      'WEBHOOKS_NOT_AVAILABLE',
+    );
     await expectError(call('GET', `/chatbots/${chatbotId}/analytics`, bearer), 403, 'ANALYTICS_LOCKED');
-    await expectError(call('PATCH', `/chatbots/${chatbotId}/settings/appearance`, bearer, { hideWatermark: true }), 403, 'PLAN_UPGRADE_REQUIRED');
+    await expectError(
+      call('PATCH', `/chatbots/${chatbotId}/settings/appearance`, bearer, { hideWatermark: true }),
+      403,
+      'PLAN_UPGRADE_REQUIRED',
+    );
     // Only that account's plan changed.
     expect((await call('GET', `/chatbots/${chatbotIds[0]}/analytics`, admin)).status).toBe(200);
 
@@ -308,7 +382,13 @@ describe('cli', { timeout: 120_000 }, () => {
     expect(created.accountId).toBe(DASHED);
     const me = await call('GET', '/me', created.token);
     expect(me.body.data.account.id).toBe(DASHED);
-    expect(json(plan)).toMatchObject({ accountId: DASHED, name: 'dashed', maxChatbots: 3, maxPages: 10, webhooks: false });
+    expect(json(plan)).toMatchObject({
+      accountId: DASHED,
+      name: 'dashed',
+      maxChatbots: 3,
+      maxPages: 10,
+      webhooks: false,
+    });
   });
 
   test('plan show prints the plan as a table with a header', async () => {
@@ -342,6 +422,8 @@ describe('cli', { timeout: 120_000 }, () => {
     expect(invoice).toMatchObject({ name: 'March', amount: 12.5, currency: 'EUR', status: 'paid' });
     const list = await call('GET', '/billing/invoices', admin);
     expect(list.status).toBe(200);
-    expect(list.body.data.billings).toEqual([expect.objectContaining({ id: invoice.id, amount: 12.5, currency: 'EUR' })]);
+    expect(list.body.data.billings).toEqual([
+      expect.objectContaining({ id: invoice.id, amount: 12.5, currency: 'EUR' }),
+    ]);
   });
 });

@@ -10,7 +10,12 @@ import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const LAYER_RULES = new Set(['no-restricted-imports', 'no-restricted-syntax', 'no-restricted-globals', 'no-restricted-properties']);
+const LAYER_RULES = new Set([
+  'no-restricted-imports',
+  'no-restricted-syntax',
+  'no-restricted-globals',
+  'no-restricted-properties',
+]);
 const eslint = new ESLint({ cwd: ROOT, ruleFilter: ({ ruleId }) => LAYER_RULES.has(ruleId) });
 
 async function findings(path: string, code: string): Promise<string[]> {
@@ -22,8 +27,16 @@ test.each([
   ['server/domain/x.ts', "import type { FastifyInstance } from 'fastify';", 'frameworks and drivers'],
   ['server/domain/x.ts', "import websocket from '@fastify/websocket';", 'frameworks and drivers'],
   ['server/domain/x.ts', "const { Kysely } = await import('kysely');", 'frameworks and drivers'],
-  ['server/domain/knowledge/x.ts', "export { GuardedHttpClient } from '../../outbound/guarded-client.js';", 'no outer layer'],
-  ['server/domain/knowledge/crawl/x.ts', "import type { Store } from '../../../../server/storage/store.js';", 'no outer layer'],
+  [
+    'server/domain/knowledge/x.ts',
+    "export { GuardedHttpClient } from '../../outbound/guarded-client.js';",
+    'no outer layer',
+  ],
+  [
+    'server/domain/knowledge/crawl/x.ts',
+    "import type { Store } from '../../../../server/storage/store.js';",
+    'no outer layer',
+  ],
   ['server/domain/x.ts', "const routes = await import('../routes/v2/index.js');", 'no outer layer'],
   ['server/routes/v2/x.ts', "await fetch('https://example.com/');", 'GuardedHttpClient'],
   ['server/realtime/x.ts', "await globalThis.fetch('https://example.com/');", 'GuardedHttpClient'],
@@ -46,11 +59,20 @@ test.each([
 test.each([
   // server/domain/widget/ is the domain's own folder, not the top-level widget/.
   ['server/domain/visitors/x.ts', "import { identitySecretId } from '../widget/sessions.js';"],
-  ['server/domain/x.ts', "import type { WidgetConfig } from '../../shared/protocol.js';\nimport { NotFound } from './errors.js';"],
-  ['server/outbound/x.ts', "import { Agent } from 'undici';\nawait fetch('https://example.com/', { dispatcher: new Agent() });"],
+  [
+    'server/domain/x.ts',
+    "import type { WidgetConfig } from '../../shared/protocol.js';\nimport { NotFound } from './errors.js';",
+  ],
+  [
+    'server/outbound/x.ts',
+    "import { Agent } from 'undici';\nawait fetch('https://example.com/', { dispatcher: new Agent() });",
+  ],
   ['server/adapters/x.ts', "import { createServer } from 'node:http';\nexport type Fetch = typeof globalThis.fetch;"],
   ['server/routes/x.ts', "import type { FastifyInstance } from 'fastify';\nimport { Kysely } from 'kysely';"],
-  ['widget/ui/X.tsx', "import type { ChatModel } from '../state/chat.js';\nimport { LIMITS } from '../../shared/protocol.js';"],
+  [
+    'widget/ui/X.tsx',
+    "import type { ChatModel } from '../state/chat.js';\nimport { LIMITS } from '../../shared/protocol.js';",
+  ],
   ['widget/build.ts', "import { readFileSync } from 'node:fs';"],
 ])('%s may: %s', async (path, code) => {
   expect(await findings(path, code)).toEqual([]);

@@ -34,7 +34,17 @@ interface Proc {
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Proc {
   const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1' };
-  for (const name of ['DATABASE_URL', 'SECRET_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'EMBEDDING_MODEL', 'ALLOW_PRIVATE_FETCH', 'TRUST_PROXY', 'PORT']) delete base[name];
+  for (const name of [
+    'DATABASE_URL',
+    'SECRET_KEY',
+    'OPENAI_API_KEY',
+    'OPENAI_BASE_URL',
+    'EMBEDDING_MODEL',
+    'ALLOW_PRIVATE_FETCH',
+    'TRUST_PROXY',
+    'PORT',
+  ])
+    delete base[name];
   const child = spawn(command, args, { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const proc: Proc = {
     child,
@@ -60,15 +70,34 @@ describe('npm start: the built server from a token to an answer, then SIGTERM', 
 
   beforeAll(async () => {
     site = await serveSite({
-      '/': page('Acme help centre', '<p>Answers about shipping and returns for every Acme customer in Europe.</p>', ['/shipping', '/index.html', '/shipping/?utm_source=nav#top']),
-      '/index.html': page('Acme help centre', '<p>Answers about shipping and returns for every Acme customer in Europe.</p>'),
-      '/shipping': page('Shipping', '<p>Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR ship free of charge.</p>'),
+      '/': page('Acme help centre', '<p>Answers about shipping and returns for every Acme customer in Europe.</p>', [
+        '/shipping',
+        '/index.html',
+        '/shipping/?utm_source=nav#top',
+      ]),
+      '/index.html': page(
+        'Acme help centre',
+        '<p>Answers about shipping and returns for every Acme customer in Europe.</p>',
+      ),
+      '/shipping': page(
+        'Shipping',
+        '<p>Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR ship free of charge.</p>',
+      ),
     });
     dataDir = tempDir();
     const port = await freePort();
     api = `http://localhost:${port}/api/v2`;
-    server = run('npm', ['start'], { DATA_DIR: dataDir, PORT: String(port), ALLOW_PRIVATE_FETCH: '1', QUEUE_POLL_MS: '50' });
-    await waitFor(() => server.logs().some((l) => l.msg.startsWith('Parley is ready')) || server.child.exitCode !== null, 60_000, 'the start line');
+    server = run('npm', ['start'], {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      ALLOW_PRIVATE_FETCH: '1',
+      QUEUE_POLL_MS: '50',
+    });
+    await waitFor(
+      () => server.logs().some((l) => l.msg.startsWith('Parley is ready')) || server.child.exitCode !== null,
+      60_000,
+      'the start line',
+    );
   }, 90_000);
 
   afterAll(async () => {
@@ -90,13 +119,19 @@ describe('npm start: the built server from a token to an answer, then SIGTERM', 
   });
 
   test('the README path: token (built CLI), chatbot, website, job, question, answer with one source per page', async () => {
-    const cli = run('npm', ['run', '--silent', 'cli', '--', 'tokens', 'create', '--access', 'full', '--json'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    const cli = run('npm', ['run', '--silent', 'cli', '--', 'tokens', 'create', '--access', 'full', '--json'], {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+    });
     expect(await cli.exit, cli.stderr).toBe(0);
     const token = JSON.parse(cli.stdout).token as string;
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${api}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
         ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       });
       return { status: res.status, body: (await res.json()) as any };
@@ -109,10 +144,14 @@ describe('npm start: the built server from a token to an answer, then SIGTERM', 
     expect(added.status).toBe(202);
     const jobId = added.body.data.job.id;
     let job: any;
-    await waitFor(async () => {
-      job = (await call('GET', `/chatbots/${id}/ingest-jobs/${jobId}`)).body.data.job;
-      return job.status === 'succeeded' || job.status === 'failed';
-    }, 60_000, 'the ingest job');
+    await waitFor(
+      async () => {
+        job = (await call('GET', `/chatbots/${id}/ingest-jobs/${jobId}`)).body.data.job;
+        return job.status === 'succeeded' || job.status === 'failed';
+      },
+      60_000,
+      'the ingest job',
+    );
     // `/`, `/index.html` and `/shipping/?utm_source=nav#top` are two pages, not four.
     expect(job).toMatchObject({ status: 'succeeded', counts: { found: 2, done: 2, failed: 0, skipped: 0 } });
 
@@ -125,14 +164,29 @@ describe('npm start: the built server from a token to an answer, then SIGTERM', 
     // Take over, reply as the team, hand back, resolve: the action routes with an empty JSON body.
     const thread = `/chatbots/${id}/conversations/${asked.body.data.conversation.threadId}`;
     expect((await call('POST', `${thread}/take-over`, '')).body.data.conversation).toMatchObject({ mode: 'AGENT' });
-    expect((await call('POST', `${thread}/replies`, { message: 'A colleague will check your parcel.' })).status).toBe(201);
+    expect((await call('POST', `${thread}/replies`, { message: 'A colleague will check your parcel.' })).status).toBe(
+      201,
+    );
     expect((await call('POST', `${thread}/switch-to-ai`, '')).body.data.conversation).toMatchObject({ mode: 'AI' });
-    expect((await call('PATCH', thread, { status: 'RESOLVED' })).body.data.conversation).toMatchObject({ status: 'RESOLVED' });
+    expect((await call('PATCH', thread, { status: 'RESOLVED' })).body.data.conversation).toMatchObject({
+      status: 'RESOLVED',
+    });
 
     // The job said what it did: its start and its end with counts and duration.
     const lines = server.logs().filter((l) => l.jobId === jobId);
-    expect(lines[0]).toMatchObject({ msg: expect.stringMatching(/^ingest job started: website/), source: 'website', chatbotId: id });
-    expect(lines.at(-1)).toMatchObject({ msg: expect.stringMatching(/^ingest job succeeded: 2 indexed/), status: 'succeeded', found: 2, done: 2, failed: 0, durationMs: expect.any(Number) });
+    expect(lines[0]).toMatchObject({
+      msg: expect.stringMatching(/^ingest job started: website/),
+      source: 'website',
+      chatbotId: id,
+    });
+    expect(lines.at(-1)).toMatchObject({
+      msg: expect.stringMatching(/^ingest job succeeded: 2 indexed/),
+      status: 'succeeded',
+      found: 2,
+      done: 2,
+      failed: 0,
+      durationMs: expect.any(Number),
+    });
     expect(JSON.stringify(server.logs())).not.toContain(token);
   });
 
@@ -146,7 +200,8 @@ describe('npm start: the built server from a token to an answer, then SIGTERM', 
 });
 
 describe('start-up failures: one line naming what to change, never a stack', { timeout: 120_000 }, () => {
-  const start = (env: NodeJS.ProcessEnv) => run(process.execPath, ['dist/server/main.js'], { DATA_DIR: tempDir(), PORT: '0', ...env });
+  const start = (env: NodeJS.ProcessEnv) =>
+    run(process.execPath, ['dist/server/main.js'], { DATA_DIR: tempDir(), PORT: '0', ...env });
   let busy: ReturnType<typeof createServer>;
   let busyPort: number;
 
@@ -162,15 +217,40 @@ describe('start-up failures: one line naming what to change, never a stack', { t
 
   test.each([
     ['a port in use', () => ({ PORT: String(busyPort) }), 1, /^Parley could not start: Port \d+ is already in use/],
-    ['a HOST that does not resolve', () => ({ HOST: 'no-such-host.invalid' }), 1, /^Parley could not start: HOST "no-such-host\.invalid" does not resolve/],
-    ['a data directory that is a file', () => {
-      const file = join(tempDir(), 'not-a-dir');
-      writeFileSync(file, 'x');
-      return { DATA_DIR: file };
-    }, 1, /^Parley could not start: Cannot write \S+not-a-dir\S* \(a file is in the way, E\w+\): DATA_DIR must be a directory this user can write$/],
-    ['an unreachable database', () => ({ DATABASE_URL: 'postgres://parley:secret-password@127.0.0.1:1/parley' }), 1, /^Parley could not start: Cannot reach the database at 127\.0\.0\.1:1\/parley \(ECONNREFUSED\)/],
-    ['TRUST_PROXY=yes', () => ({ TRUST_PROXY: 'yes' }), 78, /^Configuration error: TRUST_PROXY must be 1 or 0; got "yes"/],
-    ['OPENAI_BASE_URL=ftp://…', () => ({ OPENAI_BASE_URL: 'ftp://models.example/v1' }), 78, /^Configuration error: OPENAI_BASE_URL must be an http:\/\/ or https:\/\/ address/],
+    [
+      'a HOST that does not resolve',
+      () => ({ HOST: 'no-such-host.invalid' }),
+      1,
+      /^Parley could not start: HOST "no-such-host\.invalid" does not resolve/,
+    ],
+    [
+      'a data directory that is a file',
+      () => {
+        const file = join(tempDir(), 'not-a-dir');
+        writeFileSync(file, 'x');
+        return { DATA_DIR: file };
+      },
+      1,
+      /^Parley could not start: Cannot write \S+not-a-dir\S* \(a file is in the way, E\w+\): DATA_DIR must be a directory this user can write$/,
+    ],
+    [
+      'an unreachable database',
+      () => ({ DATABASE_URL: 'postgres://parley:secret-password@127.0.0.1:1/parley' }),
+      1,
+      /^Parley could not start: Cannot reach the database at 127\.0\.0\.1:1\/parley \(ECONNREFUSED\)/,
+    ],
+    [
+      'TRUST_PROXY=yes',
+      () => ({ TRUST_PROXY: 'yes' }),
+      78,
+      /^Configuration error: TRUST_PROXY must be 1 or 0; got "yes"/,
+    ],
+    [
+      'OPENAI_BASE_URL=ftp://…',
+      () => ({ OPENAI_BASE_URL: 'ftp://models.example/v1' }),
+      78,
+      /^Configuration error: OPENAI_BASE_URL must be an http:\/\/ or https:\/\/ address/,
+    ],
   ] as const)('%s', async (_label, env, code, message) => {
     const proc = start(env());
     expect(await proc.exit).toBe(code);

@@ -31,7 +31,12 @@ describe('account (one-time code)', () => {
     t.play({ type: 'error', code: 'OTP_INVALID', message: 'That code is not valid', ref: { type: 'otp.verify' } });
     expect(screen.getByRole('alert').textContent).toBe('That code is not valid');
     fireEvent.click(screen.getByRole('button', { name: 'Verify and continue' }));
-    t.play({ type: 'verified', visitor, token: 'verified-token', expiresAt: new Date(Date.now() + 3600e3).toISOString() });
+    t.play({
+      type: 'verified',
+      visitor,
+      token: 'verified-token',
+      expiresAt: new Date(Date.now() + 3600e3).toISOString(),
+    });
     expect(t.stored?.token).toBe('verified-token');
     expect(t.transport.reconnects).toBe(1);
     expect(screen.getByText('Verified')).toBeTruthy();
@@ -46,7 +51,12 @@ describe('account (one-time code)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Account' }));
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Verify your e-mail');
     expect(document.querySelector('.account')!.textContent!.match(/Verify your e-mail/g)).toHaveLength(1);
-    t.play({ type: 'verified', visitor, token: 'verified-token', expiresAt: new Date(Date.now() + 3600e3).toISOString() });
+    t.play({
+      type: 'verified',
+      visitor,
+      token: 'verified-token',
+      expiresAt: new Date(Date.now() + 3600e3).toISOString(),
+    });
     const badge = screen.getByText('Verified');
     expect(badge.classList.contains('badge')).toBe(false);
     expect(badge.parentElement!.textContent).toBe('Verified ann@example.com');
@@ -73,8 +83,20 @@ describe('conversation list', () => {
     t.play({
       type: 'conversations',
       items: [
-        { id: 'c2', lastMessage: 'Where is my order?', lastMessageAt: new Date(Date.now() - 3 * 60_000).toISOString(), seq: 4, state },
-        { id: 'c1', lastMessage: 'Pricing?', lastMessageAt: new Date(Date.now() - 2 * 86_400_000).toISOString(), seq: 9, state },
+        {
+          id: 'c2',
+          lastMessage: 'Where is my order?',
+          lastMessageAt: new Date(Date.now() - 3 * 60_000).toISOString(),
+          seq: 4,
+          state,
+        },
+        {
+          id: 'c1',
+          lastMessage: 'Pricing?',
+          lastMessageAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+          seq: 9,
+          state,
+        },
       ],
     });
     expect(screen.getByText('3 minutes ago')).toBeTruthy();
@@ -109,20 +131,33 @@ describe('lead form', () => {
     fireEvent.input(screen.getByLabelText('Company'), { target: { value: 'Acme' } });
     fireEvent.submit(screen.getByRole('form'));
     expect(t.sent.at(-1)).toEqual({ type: 'lead.submit', email: 'lee@example.com', customFields: { company: 'Acme' } });
-    t.play({ type: 'lead.saved', visitor: { id: 'v', email: 'lee@example.com', name: null, phone: null, verified: false } });
+    t.play({
+      type: 'lead.saved',
+      visitor: { id: 'v', email: 'lee@example.com', name: null, phone: null, verified: false },
+    });
     expect(screen.getByRole('textbox', { name: /Ask a question/ })).toBeTruthy();
     expect(t.events.find((e) => e.event === 'lead')).toBeTruthy();
   });
 
   it('on escalation: the form comes between the dialog and the escalation', () => {
-    const t = setup(widgetConfig({ userData: { collectUserDetails: 'ON_ESCALATION' } }), { stored: { token: 't', conversationId: 'conv1' } });
-    t.play({ type: 'condition', conversationId: 'conv1', seq: 1, state: { mode: 'AI', status: 'OPEN', escalated: false, agent: null } });
+    const t = setup(widgetConfig({ userData: { collectUserDetails: 'ON_ESCALATION' } }), {
+      stored: { token: 't', conversationId: 'conv1' },
+    });
+    t.play({
+      type: 'condition',
+      conversationId: 'conv1',
+      seq: 1,
+      state: { mode: 'AI', status: 'OPEN', escalated: false, agent: null },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Talk to a person' }));
     fireEvent.click(screen.getByRole('button', { name: 'Yes, continue' }));
     expect(t.sent.some((f) => f.type === 'escalate')).toBe(false);
     fireEvent.input(screen.getByLabelText('E-mail'), { target: { value: 'lee@example.com' } });
     fireEvent.submit(screen.getByRole('form'));
-    t.play({ type: 'lead.saved', visitor: { id: 'v', email: 'lee@example.com', name: null, phone: null, verified: false } });
+    t.play({
+      type: 'lead.saved',
+      visitor: { id: 'v', email: 'lee@example.com', name: null, phone: null, verified: false },
+    });
     expect(t.sent.at(-1)).toEqual({ type: 'escalate', conversationId: 'conv1' });
   });
 });
@@ -131,7 +166,12 @@ describe('unread and times', () => {
   it('counts answers and agent messages while closed, and clears on open', () => {
     const t = setup(undefined, { stored: { token: 't', conversationId: 'conv1' } });
     t.act(() => t.model.ui.setOpen(false));
-    t.play({ type: 'message.created', conversationId: 'conv1', seq: 100, message: message({ seq: 100, author: 'agent', text: 'Still there?' }) });
+    t.play({
+      type: 'message.created',
+      conversationId: 'conv1',
+      seq: 100,
+      message: message({ seq: 100, author: 'agent', text: 'Still there?' }),
+    });
     expect(t.model.ui.unread.value).toBe(1);
     expect(t.events.filter((e) => e.event === 'unread').at(-1)?.detail).toBe(1);
     t.act(() => t.model.ui.setOpen(true));

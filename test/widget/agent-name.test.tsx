@@ -15,12 +15,21 @@ afterEach(cleanup);
 
 function takenOverAndAnswered(t: ReturnType<typeof setup>, agent: TeamMember) {
   t.play(
-    { type: 'condition', conversationId: 'conv1', seq: 10, change: 'taken_over', state: { mode: 'AGENT', status: 'OPEN', escalated: false, agent } },
+    {
+      type: 'condition',
+      conversationId: 'conv1',
+      seq: 10,
+      change: 'taken_over',
+      state: { mode: 'AGENT', status: 'OPEN', escalated: false, agent },
+    },
     { type: 'typing', conversationId: 'conv1', who: 'agent', typing: true, agent },
   );
   const typing = screen.getByRole('log').querySelector('.typing')?.textContent;
   const reply = message({ author: 'agent', name: agent.name, agent, text: 'A person here.', seq: 11 });
-  t.play({ type: 'typing', conversationId: 'conv1', who: 'agent', typing: false, agent }, { type: 'message.created', conversationId: 'conv1', seq: 11, message: reply });
+  t.play(
+    { type: 'typing', conversationId: 'conv1', who: 'agent', typing: false, agent },
+    { type: 'message.created', conversationId: 'conv1', seq: 11, message: reply },
+  );
   return {
     header: document.querySelector('.header-sub')?.textContent,
     notice: document.querySelector('.notice-taken_over')?.textContent,
@@ -39,7 +48,13 @@ describe("the agent's name", () => {
     expect(document.querySelector('.header-sub')).toBeNull();
     t.act(() => t.model.ui.show('chat'));
     expect(document.querySelector('.header-sub')?.textContent).toBe('Support team');
-    t.play({ type: 'condition', conversationId: 'conv1', seq: 12, change: 'resolved', state: { mode: 'AGENT', status: 'RESOLVED', escalated: false, agent: { id: 'u1', name: null, avatarUrl: null } } });
+    t.play({
+      type: 'condition',
+      conversationId: 'conv1',
+      seq: 12,
+      change: 'resolved',
+      state: { mode: 'AGENT', status: 'RESOLVED', escalated: false, agent: { id: 'u1', name: null, avatarUrl: null } },
+    });
     expect(document.querySelector('.notice-resolved')).not.toBeNull();
     expect(document.querySelector('.header-sub')).toBeNull();
   });
@@ -68,13 +83,21 @@ describe("the agent's name", () => {
     const de = setup(widgetConfig({ locale: 'de' }), { stored: { token: 't', conversationId: 'conv1' } });
     const strings = await loadStrings('de', null);
     de.act(() => de.model.i18n.setStrings(strings));
-    expect(takenOverAndAnswered(de, { id: 'u1', name: null, avatarUrl: null })).toMatchObject({ header: 'Support-Team', notice: 'Support-Team ist der Unterhaltung beigetreten', author: 'Support-Team' });
+    expect(takenOverAndAnswered(de, { id: 'u1', name: null, avatarUrl: null })).toMatchObject({
+      header: 'Support-Team',
+      notice: 'Support-Team ist der Unterhaltung beigetreten',
+      author: 'Support-Team',
+    });
     cleanup();
 
     const config = widgetConfig({ localization: { chatMessage: { agentName: 'Kundendienst' } } });
     const own = setup(config, { stored: { token: 't', conversationId: 'conv1' } });
     const ownStrings = await loadStrings('en', config.localization);
     own.act(() => own.model.i18n.setStrings(ownStrings));
-    expect(takenOverAndAnswered(own, { id: 'u1', name: null, avatarUrl: null })).toMatchObject({ header: 'Kundendienst', author: 'Kundendienst', typing: 'Kundendienst is typing…' });
+    expect(takenOverAndAnswered(own, { id: 'u1', name: null, avatarUrl: null })).toMatchObject({
+      header: 'Kundendienst',
+      author: 'Kundendienst',
+      typing: 'Kundendienst is typing…',
+    });
   });
 });

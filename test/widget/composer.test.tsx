@@ -14,7 +14,10 @@ import { setup } from './harness.js';
 afterEach(cleanup);
 
 function laidOut(area: HTMLTextAreaElement) {
-  Object.defineProperty(area, 'scrollHeight', { configurable: true, get: () => 16 + 20 * Math.max(1, area.value.split('\n').length) });
+  Object.defineProperty(area, 'scrollHeight', {
+    configurable: true,
+    get: () => 16 + 20 * Math.max(1, area.value.split('\n').length),
+  });
 }
 
 describe('composer', () => {

@@ -67,7 +67,8 @@ async function client(options: { openTimeoutMs?: number } = {}) {
     },
     onFrame: (f) => {
       frames.push(f);
-      if ('seq' in f && 'conversationId' in f && f.type !== 'ack') lastSeq[f.conversationId] = Math.max(lastSeq[f.conversationId] ?? 0, f.seq);
+      if ('seq' in f && 'conversationId' in f && f.type !== 'ack')
+        lastSeq[f.conversationId] = Math.max(lastSeq[f.conversationId] ?? 0, f.seq);
     },
     onStatus: (s) => void statuses.push(s),
     random: () => 0,
@@ -117,7 +118,11 @@ describe('widget connection without WebSocket', () => {
 
   it('a stream cut in the middle of an answer resumes over SSE: every event once, the offline message sent once', async () => {
     const c = await client();
-    model.next({ kind: 'reply', text: 'Refunds are paid within five business days of the return arriving at our warehouse.', pieceDelayMs: 40 });
+    model.next({
+      kind: 'reply',
+      text: 'Refunds are paid within five business days of the return arriving at our warehouse.',
+      pieceDelayMs: 40,
+    });
     c.connection.start();
     await until(() => c.statuses.at(-1) === 'online', 'online');
     c.connection.send({ type: 'message.send', clientId: 'sse-w2', text: 'When are refunds paid?' });
@@ -130,10 +135,21 @@ describe('widget connection without WebSocket', () => {
     t.app.server.closeAllConnections();
     await until(() => c.statuses.includes('offline'), 'offline');
     model.next({ kind: 'reply', text: 'Shipping back is free for members.' });
-    c.connection.send({ type: 'message.send', clientId: 'sse-w3', conversationId: ack.conversationId, text: 'Is shipping back free?' });
+    c.connection.send({
+      type: 'message.send',
+      clientId: 'sse-w3',
+      conversationId: ack.conversationId,
+      text: 'Is shipping back free?',
+    });
     await until(() => c.frames.filter((f) => f.type === 'answer.done').length === 2, 'both answers');
     expect(c.hellos.at(-1)).toMatchObject({ resume: { [ack.conversationId]: expect.any(Number) } });
-    const stored = c.frames.filter((f) => 'seq' in f && f.type !== 'ack' && f.type !== 'synced' && !(f.type === 'condition' && !('change' in f && f.change)));
+    const stored = c.frames.filter(
+      (f) =>
+        'seq' in f &&
+        f.type !== 'ack' &&
+        f.type !== 'synced' &&
+        !(f.type === 'condition' && !('change' in f && f.change)),
+    );
     const seqs = stored.map((f) => (f as { seq: number }).seq);
     // Each stored event of the conversation reached the client once, in order.
     expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));

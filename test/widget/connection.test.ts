@@ -32,7 +32,11 @@ afterEach(async () => {
 
 /** Answers hello with ready and acknowledges each message.send once per client id. */
 async function server(onFrame?: (frame: ClientFrame, ws: WebSocket, s: Server) => void): Promise<Server> {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: (p) => (p.has('parley.v1') ? 'parley.v1' : false) });
+  const wss = new WebSocketServer({
+    port: 0,
+    host: '127.0.0.1',
+    handleProtocols: (p) => (p.has('parley.v1') ? 'parley.v1' : false),
+  });
   await once(wss, 'listening');
   const s: Server = {
     base: `http://127.0.0.1:${(wss.address() as AddressInfo).port}`,
@@ -56,7 +60,13 @@ async function server(onFrame?: (frame: ClientFrame, ws: WebSocket, s: Server) =
       const send = (f: ServerFrame) => ws.send(JSON.stringify(f));
       onFrame?.(frame, ws, s);
       if (ws.readyState !== WebSocket.OPEN) return;
-      if (frame.type === 'hello') send({ type: 'ready', v: 1, heartbeatMs: 25_000, visitor: { id: 'v1', email: null, name: null, phone: null, verified: false } });
+      if (frame.type === 'hello')
+        send({
+          type: 'ready',
+          v: 1,
+          heartbeatMs: 25_000,
+          visitor: { id: 'v1', email: null, name: null, phone: null, verified: false },
+        });
       if (frame.type === 'message.send' && !acked.has(frame.clientId)) {
         acked.add(frame.clientId);
         seq++;
@@ -68,7 +78,10 @@ async function server(onFrame?: (frame: ClientFrame, ws: WebSocket, s: Server) =
   return s;
 }
 
-function connect(s: Server, options: { resume?: () => Record<string, number>; tokens?: boolean[]; random?: () => number } = {}) {
+function connect(
+  s: Server,
+  options: { resume?: () => Record<string, number>; tokens?: boolean[]; random?: () => number } = {},
+) {
   const frames: ServerFrame[] = [];
   const statuses: ConnectionStatus[] = [];
   const ended: number[] = [];
@@ -126,7 +139,9 @@ describe('widget connection', () => {
     const second = s.received.filter((r) => r.socket === 1).map((r) => r.frame);
     expect(second[0]).toEqual({ type: 'hello', v: 1, resume: { c1: 7 } });
     // k1 was acknowledged before the drop: only k2 goes again.
-    expect(second.filter((f) => f.type === 'message.send').map((f) => (f as { clientId: string }).clientId)).toEqual(['k2']);
+    expect(second.filter((f) => f.type === 'message.send').map((f) => (f as { clientId: string }).clientId)).toEqual([
+      'k2',
+    ]);
     c.connection.stop();
   });
 

@@ -35,7 +35,7 @@ const launcher = (config: WidgetConfig, locale: string) => {
 const tooltip = () => document.querySelector('.tip')?.firstChild?.textContent;
 
 describe('default texts in the widget language', () => {
-  it("English text equals the stored defaults (what the server leaves out means exactly these)", () => {
+  it('English text equals the stored defaults (what the server leaves out means exactly these)', () => {
     expect(launcherText('en').welcome).toBe(DEFAULT_SETTINGS.welcomeMessage);
     expect(en.ui.placeholder).toBe(DEFAULT_SETTINGS.placeholderText);
     expect(en.ui.poweredBy).toBe(DEFAULT_SETTINGS.watermarkText);
@@ -69,7 +69,9 @@ describe('default texts in the widget language', () => {
 
   it('watermark: German when untouched, the owner’s text when set, and nothing when emptied without an icon', async () => {
     await german();
-    expect(screen.getByRole('link', { name: 'Bereitgestellt von Parley' }).getAttribute('href')).toBe('https://parley.example/');
+    expect(screen.getByRole('link', { name: 'Bereitgestellt von Parley' }).getAttribute('href')).toBe(
+      'https://parley.example/',
+    );
     cleanup();
     await german(widgetConfig({ locale: 'de', watermark: { text: 'Ein Service von uns' } }));
     expect(screen.getByRole('link', { name: 'Ein Service von uns' })).toBeTruthy();

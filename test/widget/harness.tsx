@@ -12,7 +12,10 @@ import type { WidgetEvent } from '../../widget/state/host.js';
 import { Window } from '../../widget/ui/Window.js';
 import { widgetConfig } from '../helpers/widget-config.js';
 
-export function setup(config: WidgetConfig = widgetConfig(), options: { floating?: boolean; stored?: { token: string; conversationId: string | null } } = {}) {
+export function setup(
+  config: WidgetConfig = widgetConfig(),
+  options: { floating?: boolean; stored?: { token: string; conversationId: string | null } } = {},
+) {
   const sent: ClientFrame[] = [];
   const events: Array<{ event: WidgetEvent; detail?: unknown }> = [];
   const links: string[] = [];
@@ -31,13 +34,21 @@ export function setup(config: WidgetConfig = widgetConfig(), options: { floating
   };
   const session: SessionStore = {
     read: () => stored,
-    write: (patch) => void (stored = { token: stored?.token ?? 'tok', conversationId: stored?.conversationId ?? null, ...patch }),
+    write: (patch) =>
+      void (stored = { token: stored?.token ?? 'tok', conversationId: stored?.conversationId ?? null, ...patch }),
     clear: () => void (stored = null),
   };
   const model = new ChatModel(config, transport, session, (event, detail) => void events.push({ event, detail }));
   model.ui.setOpen(true);
   let closed = 0;
-  const view = render(<Window model={model} floating={options.floating ?? true} onClose={() => void closed++} openLink={(url) => void links.push(url)} />);
+  const view = render(
+    <Window
+      model={model}
+      floating={options.floating ?? true}
+      onClose={() => void closed++}
+      openLink={(url) => void links.push(url)}
+    />,
+  );
   return {
     model,
     sent,

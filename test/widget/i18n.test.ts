@@ -17,7 +17,13 @@ describe('widget strings', () => {
     for (const locale of LOCALES) {
       const s = await loadStrings(locale, null);
       for (const [group, value] of Object.entries(en)) {
-        const entries = typeof value === 'string' ? [[group, s[group as keyof typeof s]]] : Object.keys(value).map((k) => [`${group}.${k}`, (s[group as keyof typeof s] as Record<string, unknown>)?.[k]]);
+        const entries =
+          typeof value === 'string'
+            ? [[group, s[group as keyof typeof s]]]
+            : Object.keys(value).map((k) => [
+                `${group}.${k}`,
+                (s[group as keyof typeof s] as Record<string, unknown>)?.[k],
+              ]);
         for (const [key, text] of entries as [string, unknown][]) {
           expect(typeof text, `${locale} ${key}`).toBe('string');
           if (key !== 'chatMessage.botName') expect((text as string).trim(), `${locale} ${key}`).not.toBe('');
@@ -38,7 +44,12 @@ describe('widget strings', () => {
   });
 
   it('owner overrides win string by string; unknown keys, blanks and non-strings are ignored', () => {
-    const s = mergeStrings(en, { learnMore: 'Read on', chatMessage: { cancel: 'No thanks', bogus: 'x', yesContinue: '  ' }, chatAccount: { otp: 42 }, nope: { a: 'b' } });
+    const s = mergeStrings(en, {
+      learnMore: 'Read on',
+      chatMessage: { cancel: 'No thanks', bogus: 'x', yesContinue: '  ' },
+      chatAccount: { otp: 42 },
+      nope: { a: 'b' },
+    });
     expect(s.learnMore).toBe('Read on');
     expect(s.chatMessage.cancel).toBe('No thanks');
     expect(s.chatMessage.yesContinue).toBe(en.chatMessage.yesContinue);

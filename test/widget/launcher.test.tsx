@@ -17,12 +17,18 @@ import { message, setup } from './harness.js';
 
 /** matchMedia answering true for exactly these queries. */
 function screenIs(...matching: string[]) {
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({ matches: matching.includes(query), media: query }) as MediaQueryList);
+  vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query: string) => ({ matches: matching.includes(query), media: query }) as MediaQueryList,
+  );
 }
 
 const calls = () => {
   const seen: string[] = [];
-  const on: LauncherEvents = { intent: () => void seen.push('intent'), toggle: () => void seen.push('toggle'), open: () => void seen.push('open') };
+  const on: LauncherEvents = {
+    intent: () => void seen.push('intent'),
+    toggle: () => void seen.push('toggle'),
+    open: () => void seen.push('open'),
+  };
   return { seen, on };
 };
 
@@ -45,7 +51,11 @@ describe('unread badge on the bubble', () => {
     const t = setup(undefined, { stored: { token: 't', conversationId: 'conv1' } });
     t.act(() => t.model.ui.setOpen(false));
     const from = t.events.length;
-    const launcher = mount(t.model.config, { intent() {}, open() {}, toggle: () => t.model.ui.setOpen(!t.model.ui.open.value) });
+    const launcher = mount(t.model.config, {
+      intent() {},
+      open() {},
+      toggle: () => t.model.ui.setOpen(!t.model.ui.open.value),
+    });
     const unbind = bindLauncher(t.model, launcher);
     const badge = launcher.bubble.querySelector('.badge') as HTMLElement;
     expect(badge.hidden).toBe(true);
@@ -55,11 +65,28 @@ describe('unread badge on the bubble', () => {
     const fromAi = message({ author: 'ai', text: 'Anything else?' });
     const mine = message({ author: 'visitor', text: 'typed in another tab' });
     // A reply sent long ago (a replay of the history) is not new.
-    const old = message({ author: 'agent', agent, text: 'Yesterday', createdAt: new Date(Date.now() - 3_600_000).toISOString() });
-    t.play(...[fromAgent, fromAi, mine, old].map((m) => ({ type: 'message.created' as const, conversationId: 'conv1', seq: m.seq, message: m })));
+    const old = message({
+      author: 'agent',
+      agent,
+      text: 'Yesterday',
+      createdAt: new Date(Date.now() - 3_600_000).toISOString(),
+    });
+    t.play(
+      ...[fromAgent, fromAi, mine, old].map((m) => ({
+        type: 'message.created' as const,
+        conversationId: 'conv1',
+        seq: m.seq,
+        message: m,
+      })),
+    );
     expect(badge.hidden).toBe(false);
     expect(badge.textContent).toBe('2');
-    expect(t.events.slice(from).filter((e) => e.event === 'unread').map((e) => e.detail)).toEqual([1, 2]);
+    expect(
+      t.events
+        .slice(from)
+        .filter((e) => e.event === 'unread')
+        .map((e) => e.detail),
+    ).toEqual([1, 2]);
 
     const more = Array.from({ length: 9 }, (_, i) => message({ author: 'ai', text: `more ${i}` }));
     t.play(...more.map((m) => ({ type: 'message.created' as const, conversationId: 'conv1', seq: m.seq, message: m })));
@@ -106,7 +133,9 @@ describe("the bubble's accessible label", () => {
       if (lang !== 'en') expect(launcherText(lang).unread, lang).not.toBe(launcherText('en').unread);
       const launcher = mount(widgetConfig({ locale: lang }), calls().on);
       launcher.setUnread(4);
-      expect(launcher.bubble.getAttribute('aria-label'), lang).toBe(`${launcherText(lang).openChat}: Docs assistant, ${launcherText(lang).unread.replace('{n}', '4')}`);
+      expect(launcher.bubble.getAttribute('aria-label'), lang).toBe(
+        `${launcherText(lang).openChat}: Docs assistant, ${launcherText(lang).unread.replace('{n}', '4')}`,
+      );
     }
   });
 });
@@ -146,7 +175,13 @@ describe('auto-open', () => {
 
   it('each kind of screen follows its own setting: DONT_OPEN on one does not stop the other', () => {
     vi.useFakeTimers();
-    const desktopOnly = widgetConfig({ appearance: { autoOpenChatWindowInDesktop: 'ALWAYS_OPEN_WITH_DELAY', autoOpenChatWindowDelayInDesktop: 100, autoOpenChatWindowInMobile: 'DONT_OPEN' } });
+    const desktopOnly = widgetConfig({
+      appearance: {
+        autoOpenChatWindowInDesktop: 'ALWAYS_OPEN_WITH_DELAY',
+        autoOpenChatWindowDelayInDesktop: 100,
+        autoOpenChatWindowInMobile: 'DONT_OPEN',
+      },
+    });
     const onPhone = vi.fn();
     screenIs(MOBILE);
     scheduleAutoOpen(desktopOnly.appearance, onPhone);
@@ -193,7 +228,10 @@ describe('tooltip', () => {
   });
 
   it('hideTooltip: no tooltip, whatever the texts', () => {
-    mount(widgetConfig({ appearance: { hideTooltip: true, tooltip: 'Questions?', welcomeMessage: 'Hello' } }), calls().on);
+    mount(
+      widgetConfig({ appearance: { hideTooltip: true, tooltip: 'Questions?', welcomeMessage: 'Hello' } }),
+      calls().on,
+    );
     expect(document.querySelector('.tip')).toBeNull();
     expect(document.querySelector('.bubble')).not.toBeNull();
   });
@@ -239,7 +277,7 @@ describe('bubble', () => {
 });
 
 describe('drawn from the snippet before the settings (data-bubble)', () => {
-  it('shows the bubble with the snippet\'s icon and no tooltip, then the settings add the tooltip and name and swap the icon in place', () => {
+  it("shows the bubble with the snippet's icon and no tooltip, then the settings add the tooltip and name and swap the icon in place", () => {
     const launcher = createLauncher(null, 'en', calls().on, 'https://cdn.example.com/bubble.png');
     document.body.append(launcher.element);
     const bubble = launcher.bubble;

@@ -9,7 +9,11 @@ afterEach(cleanup);
 describe('safe Markdown', () => {
   it('renders emphasis, code, lists, quotes and http(s) links', () => {
     const { container } = render(
-      <Markdown text={'# Title\n\nSome **bold**, *em* and `code`.\n\n- one\n- two\n\n1. first\n2. second\n\n> quoted\n\n```\nconst x = 1 < 2;\n```\n\nSee [the docs](https://docs.example/a?b=1) or https://example.com/x.'} />,
+      <Markdown
+        text={
+          '# Title\n\nSome **bold**, *em* and `code`.\n\n- one\n- two\n\n1. first\n2. second\n\n> quoted\n\n```\nconst x = 1 < 2;\n```\n\nSee [the docs](https://docs.example/a?b=1) or https://example.com/x.'
+        }
+      />,
     );
     expect([...container.querySelectorAll('strong')].map((e) => e.textContent)).toEqual(['Title', 'bold']);
     expect(container.querySelector('em')?.textContent).toBe('em');
@@ -33,7 +37,9 @@ describe('safe Markdown', () => {
 
   it.each(XSS_CORPUS)('renders %j as text, with no active content', (payload) => {
     const { container } = render(<Markdown text={payload} />);
-    expect(container.querySelector('script, iframe, img, svg, object, embed, style, form, input, video, audio, math')).toBeNull();
+    expect(
+      container.querySelector('script, iframe, img, svg, object, embed, style, form, input, video, audio, math'),
+    ).toBeNull();
     for (const el of container.querySelectorAll('*')) {
       for (const attr of el.getAttributeNames()) expect(attr.startsWith('on'), `${el.tagName} ${attr}`).toBe(false);
     }

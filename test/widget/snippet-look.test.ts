@@ -18,13 +18,27 @@ describe('data-bubble', () => {
       iconSize: 'MEDIUM',
       icon: null,
     });
-    expect(parseBubble('#7B1FA2,#000000,L,0,2000,S')).toMatchObject({ iconPosition: 'BOTTOM_LEFT', distanceFromBottom: 0, horizontalDistance: 2000, iconSize: 'SMALL' });
-    expect(parseBubble('#123,#456,L,5,5,L,https://cdn.example.com/i.png?a=1,2')).toMatchObject({ iconSize: 'LARGE', icon: 'https://cdn.example.com/i.png?a=1,2' });
+    expect(parseBubble('#7B1FA2,#000000,L,0,2000,S')).toMatchObject({
+      iconPosition: 'BOTTOM_LEFT',
+      distanceFromBottom: 0,
+      horizontalDistance: 2000,
+      iconSize: 'SMALL',
+    });
+    expect(parseBubble('#123,#456,L,5,5,L,https://cdn.example.com/i.png?a=1,2')).toMatchObject({
+      iconSize: 'LARGE',
+      icon: 'https://cdn.example.com/i.png?a=1,2',
+    });
   });
 
   it('round-trips what the playground writes for a config, custom icon included', () => {
     const config = widgetConfig({
-      appearance: { brandColor: '#7b1fa2', iconPosition: 'BOTTOM_LEFT', distanceFromBottom: 40, horizontalDistance: 8, iconSize: 'LARGE' },
+      appearance: {
+        brandColor: '#7b1fa2',
+        iconPosition: 'BOTTOM_LEFT',
+        distanceFromBottom: 40,
+        horizontalDistance: 8,
+        iconSize: 'LARGE',
+      },
       icons: { bubble: 'https://cdn.example.com/b.svg' },
     });
     const value = encodeBubble(config)!;
@@ -64,11 +78,13 @@ describe('data-bubble', () => {
   });
 });
 
-describe('embedSnippet (the playground\'s snippet)', () => {
+describe("embedSnippet (the playground's snippet)", () => {
   it('is one async script tag with the chatbot, the look when there is one, and the priority hint', () => {
     expect(embedSnippet('https://chat.example.com', 'bot_1', '#1f6feb,#ffffff,R,20,20,M')).toBe(
       '<script src="https://chat.example.com/widget.js" data-chatbot-id="bot_1" data-bubble="#1f6feb,#ffffff,R,20,20,M" fetchpriority="high" async></script>',
     );
-    expect(embedSnippet('https://chat.example.com', 'bot_1', null)).toBe('<script src="https://chat.example.com/widget.js" data-chatbot-id="bot_1" fetchpriority="high" async></script>');
+    expect(embedSnippet('https://chat.example.com', 'bot_1', null)).toBe(
+      '<script src="https://chat.example.com/widget.js" data-chatbot-id="bot_1" fetchpriority="high" async></script>',
+    );
   });
 });

@@ -6,7 +6,13 @@ import { message, setup } from './harness.js';
 
 afterEach(cleanup);
 
-const lastSend = (sent: Array<{ type: string }>) => sent.filter((f) => f.type === 'message.send').at(-1) as unknown as { clientId: string; text: string; conversationId?: string; via?: unknown };
+const lastSend = (sent: Array<{ type: string }>) =>
+  sent.filter((f) => f.type === 'message.send').at(-1) as unknown as {
+    clientId: string;
+    text: string;
+    conversationId?: string;
+    via?: unknown;
+  };
 
 describe('chat window', () => {
   it('shows the header name, welcome message, starters and placeholder', () => {
@@ -42,7 +48,12 @@ describe('chat window', () => {
     expect(frame.conversationId).toBeUndefined();
     t.play(
       { type: 'ack', clientId: frame.clientId, conversationId: 'conv1', messageId: 'v1', seq: 1 },
-      { type: 'message.created', conversationId: 'conv1', seq: 1, message: message({ id: 'v1', author: 'visitor', text: 'line one', clientId: frame.clientId, seq: 1 }) },
+      {
+        type: 'message.created',
+        conversationId: 'conv1',
+        seq: 1,
+        message: message({ id: 'v1', author: 'visitor', text: 'line one', clientId: frame.clientId, seq: 1 }),
+      },
     );
     expect(screen.getAllByText('line one')).toHaveLength(1);
     expect(t.model.conversation.conversationId.value).toBe('conv1');
@@ -61,11 +72,20 @@ describe('chat window', () => {
       fireEvent.keyDown(input, { key: 'Enter' });
     }
     // Only the opener goes out; the other two wait for its conversation, shown as pending.
-    const sends = () => t.sent.filter((f) => f.type === 'message.send') as unknown as Array<{ clientId: string; text: string; conversationId?: string }>;
+    const sends = () =>
+      t.sent.filter((f) => f.type === 'message.send') as unknown as Array<{
+        clientId: string;
+        text: string;
+        conversationId?: string;
+      }>;
     expect(sends().map((f) => f.text)).toEqual(['first']);
     expect(screen.getByText('second')).toBeTruthy();
     t.play({ type: 'ack', clientId: sends()[0].clientId, conversationId: 'conv1', messageId: 'v1', seq: 2 });
-    expect(sends().map((f) => [f.text, f.conversationId])).toEqual([['first', undefined], ['second', 'conv1'], ['third', 'conv1']]);
+    expect(sends().map((f) => [f.text, f.conversationId])).toEqual([
+      ['first', undefined],
+      ['second', 'conv1'],
+      ['third', 'conv1'],
+    ]);
   });
 
   it('when the opener is refused, the next waiting message opens the conversation', () => {
@@ -75,9 +95,22 @@ describe('chat window', () => {
       fireEvent.input(input, { target: { value: text } });
       fireEvent.keyDown(input, { key: 'Enter' });
     }
-    const sends = () => t.sent.filter((f) => f.type === 'message.send') as unknown as Array<{ clientId: string; text: string; conversationId?: string }>;
-    t.play({ type: 'error', code: 'VALIDATION_FAILED', message: 'Message too long', ref: { type: 'message.send', clientId: sends()[0].clientId } });
-    expect(sends().map((f) => [f.text, f.conversationId])).toEqual([['too long', undefined], ['short', undefined]]);
+    const sends = () =>
+      t.sent.filter((f) => f.type === 'message.send') as unknown as Array<{
+        clientId: string;
+        text: string;
+        conversationId?: string;
+      }>;
+    t.play({
+      type: 'error',
+      code: 'VALIDATION_FAILED',
+      message: 'Message too long',
+      ref: { type: 'message.send', clientId: sends()[0].clientId },
+    });
+    expect(sends().map((f) => [f.text, f.conversationId])).toEqual([
+      ['too long', undefined],
+      ['short', undefined],
+    ]);
   });
 
   it('streams an answer by delta index (repeats dropped), then shows the stored answer with sources, feedback and follow-ups', () => {
@@ -92,9 +125,22 @@ describe('chat window', () => {
     const answer = message({
       id: 'a1',
       text: 'Plans start at **$9** a month.',
-      sources: [{ documentId: 'd1', title: 'Pricing', url: 'https://example.com/pricing', link: 'https://example.com/pricing#:~:text=Plans', headingPath: ['Plans'] }],
+      sources: [
+        {
+          documentId: 'd1',
+          title: 'Pricing',
+          url: 'https://example.com/pricing',
+          link: 'https://example.com/pricing#:~:text=Plans',
+          headingPath: ['Plans'],
+        },
+      ],
       followUps: [
-        { title: 'Is there a free trial?', description: 'Is there a free trial?', link: null, isEscalationPrompt: false },
+        {
+          title: 'Is there a free trial?',
+          description: 'Is there a free trial?',
+          link: null,
+          isEscalationPrompt: false,
+        },
         { title: 'Talk to sales', description: '', link: null, isEscalationPrompt: true },
       ],
     });
@@ -108,12 +154,18 @@ describe('chat window', () => {
     expect(t.sent.at(-1)).toEqual({ type: 'feedback', conversationId: 'conv1', messageId: 'a1', feedback: 'up' });
     expect(screen.getByRole('button', { name: 'Helpful' }).getAttribute('aria-pressed')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: 'Is there a free trial?' }));
-    expect(lastSend(t.sent)).toMatchObject({ text: 'Is there a free trial?', conversationId: 'conv1', via: { kind: 'followup' } });
+    expect(lastSend(t.sent)).toMatchObject({
+      text: 'Is there a free trial?',
+      conversationId: 'conv1',
+      via: { kind: 'followup' },
+    });
   });
 
   it('an escalation follow-up opens the dialog; confirming escalates, and the condition notice appears', () => {
     const t = setup(undefined, { stored: { token: 't', conversationId: 'conv1' } });
-    const answer = message({ followUps: [{ title: 'Talk to sales', description: '', link: null, isEscalationPrompt: true }] });
+    const answer = message({
+      followUps: [{ title: 'Talk to sales', description: '', link: null, isEscalationPrompt: true }],
+    });
     t.play({ type: 'message.created', conversationId: 'conv1', seq: answer.seq, message: answer });
     fireEvent.click(screen.getByRole('button', { name: 'Talk to sales' }));
     const dialog = screen.getByRole('alertdialog');
@@ -123,7 +175,13 @@ describe('chat window', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Talk to sales' }));
     fireEvent.click(screen.getByRole('button', { name: 'Yes, continue' }));
     expect(t.sent.at(-1)).toEqual({ type: 'escalate', conversationId: 'conv1' });
-    t.play({ type: 'condition', conversationId: 'conv1', seq: 40, change: 'escalated', state: { mode: 'AI', status: 'OPEN', escalated: true, agent: null } });
+    t.play({
+      type: 'condition',
+      conversationId: 'conv1',
+      seq: 40,
+      change: 'escalated',
+      state: { mode: 'AI', status: 'OPEN', escalated: true, agent: null },
+    });
     expect(screen.getByText(/passed to our team/)).toBeTruthy();
     expect(t.events.some((e) => e.event === 'escalated')).toBe(true);
   });
@@ -132,24 +190,55 @@ describe('chat window', () => {
     const t = setup(undefined, { stored: { token: 't', conversationId: 'conv1' } });
     const agent = { id: 'u1', name: 'Dana', avatarUrl: 'https://cdn.example/dana.png' };
     t.play(
-      { type: 'condition', conversationId: 'conv1', seq: 50, change: 'taken_over', state: { mode: 'AGENT', status: 'OPEN', escalated: true, agent } },
+      {
+        type: 'condition',
+        conversationId: 'conv1',
+        seq: 50,
+        change: 'taken_over',
+        state: { mode: 'AGENT', status: 'OPEN', escalated: true, agent },
+      },
       { type: 'typing', conversationId: 'conv1', who: 'agent', typing: true, agent },
     );
     expect(screen.getByText('Dana joined the conversation')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toContain('Dana is typing');
-    t.play({ type: 'message.created', conversationId: 'conv1', seq: 51, message: message({ author: 'agent', name: 'Dana', agent, text: 'Hi, Dana here', seq: 51 }) });
+    t.play({
+      type: 'message.created',
+      conversationId: 'conv1',
+      seq: 51,
+      message: message({ author: 'agent', name: 'Dana', agent, text: 'Hi, Dana here', seq: 51 }),
+    });
     expect(screen.getByText('Hi, Dana here')).toBeTruthy();
     expect(screen.getAllByText('Dana').length).toBeGreaterThan(0);
-    expect(t.view.container.querySelector('.avatar-agent img')?.getAttribute('src')).toBe('https://cdn.example/dana.png');
+    expect(t.view.container.querySelector('.avatar-agent img')?.getAttribute('src')).toBe(
+      'https://cdn.example/dana.png',
+    );
     expect(screen.queryByText(/is typing/)).toBeNull();
     t.play(
-      { type: 'condition', conversationId: 'conv1', seq: 52, change: 'released', state: { mode: 'AI', status: 'OPEN', escalated: true, agent: null } },
-      { type: 'condition', conversationId: 'conv1', seq: 53, change: 'resolved', state: { mode: 'AI', status: 'RESOLVED', escalated: true, agent: null } },
+      {
+        type: 'condition',
+        conversationId: 'conv1',
+        seq: 52,
+        change: 'released',
+        state: { mode: 'AI', status: 'OPEN', escalated: true, agent: null },
+      },
+      {
+        type: 'condition',
+        conversationId: 'conv1',
+        seq: 53,
+        change: 'resolved',
+        state: { mode: 'AI', status: 'RESOLVED', escalated: true, agent: null },
+      },
     );
     expect(screen.getByText('The assistant is answering again')).toBeTruthy();
     expect(screen.getByText('This conversation was marked as resolved')).toBeTruthy();
     // A replayed condition (same seq) adds nothing.
-    t.play({ type: 'condition', conversationId: 'conv1', seq: 53, change: 'resolved', state: { mode: 'AI', status: 'RESOLVED', escalated: true, agent: null } });
+    t.play({
+      type: 'condition',
+      conversationId: 'conv1',
+      seq: 53,
+      change: 'resolved',
+      state: { mode: 'AI', status: 'RESOLVED', escalated: true, agent: null },
+    });
     expect(screen.getAllByText('This conversation was marked as resolved')).toHaveLength(1);
   });
 
@@ -162,7 +251,9 @@ describe('chat window', () => {
       }),
       { stored: { token: 't', conversationId: 'conv1' } },
     );
-    const m = message({ sources: [{ documentId: 'd', title: 'Secret doc', url: 'https://x.example', link: null, headingPath: [] }] });
+    const m = message({
+      sources: [{ documentId: 'd', title: 'Secret doc', url: 'https://x.example', link: null, headingPath: [] }],
+    });
     t.play({ type: 'message.created', conversationId: 'conv1', seq: m.seq, message: m });
     expect(screen.queryByText('Secret doc')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Helpful' })).toBeNull();

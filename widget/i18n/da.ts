@@ -2,7 +2,12 @@ import type { Strings } from './en.js';
 
 export default {
   learnMore: 'Læs mere',
-  chatHome: { home: 'Start', addDetails: 'Tilføj dine oplysninger', startConversation: 'Start en samtale', starting: 'Starter…' },
+  chatHome: {
+    home: 'Start',
+    addDetails: 'Tilføj dine oplysninger',
+    startConversation: 'Start en samtale',
+    starting: 'Starter…',
+  },
   chatMessages: {
     messages: 'Beskeder',
     noMessages: 'Ingen samtaler endnu',

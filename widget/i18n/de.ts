@@ -2,7 +2,12 @@ import type { Strings } from './en.js';
 
 export default {
   learnMore: 'Mehr erfahren',
-  chatHome: { home: 'Start', addDetails: 'Angaben ergänzen', startConversation: 'Unterhaltung beginnen', starting: 'Wird gestartet…' },
+  chatHome: {
+    home: 'Start',
+    addDetails: 'Angaben ergänzen',
+    startConversation: 'Unterhaltung beginnen',
+    starting: 'Wird gestartet…',
+  },
   chatMessages: {
     messages: 'Nachrichten',
     noMessages: 'Noch keine Unterhaltungen',

@@ -5,7 +5,12 @@
  */
 export const en = {
   learnMore: 'Learn more',
-  chatHome: { home: 'Home', addDetails: 'Add your details', startConversation: 'Start a conversation', starting: 'Starting…' },
+  chatHome: {
+    home: 'Home',
+    addDetails: 'Add your details',
+    startConversation: 'Start a conversation',
+    starting: 'Starting…',
+  },
   chatMessages: {
     messages: 'Messages',
     noMessages: 'No conversations yet',

@@ -2,7 +2,12 @@ import type { Strings } from './en.js';
 
 export default {
   learnMore: 'Más información',
-  chatHome: { home: 'Inicio', addDetails: 'Añadir tus datos', startConversation: 'Iniciar una conversación', starting: 'Iniciando…' },
+  chatHome: {
+    home: 'Inicio',
+    addDetails: 'Añadir tus datos',
+    startConversation: 'Iniciar una conversación',
+    starting: 'Iniciando…',
+  },
   chatMessages: {
     messages: 'Mensajes',
     noMessages: 'Aún no hay conversaciones',

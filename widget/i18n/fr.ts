@@ -2,7 +2,12 @@ import type { Strings } from './en.js';
 
 export default {
   learnMore: 'En savoir plus',
-  chatHome: { home: 'Accueil', addDetails: 'Ajouter vos coordonnées', startConversation: 'Démarrer une conversation', starting: 'Démarrage…' },
+  chatHome: {
+    home: 'Accueil',
+    addDetails: 'Ajouter vos coordonnées',
+    startConversation: 'Démarrer une conversation',
+    starting: 'Démarrage…',
+  },
   chatMessages: {
     messages: 'Messages',
     noMessages: 'Aucune conversation pour l’instant',

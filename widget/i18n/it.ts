@@ -2,7 +2,12 @@ import type { Strings } from './en.js';
 
 export default {
   learnMore: 'Scopri di più',
-  chatHome: { home: 'Inizio', addDetails: 'Aggiungi i dati', startConversation: 'Avvia una conversazione', starting: 'Avvio in corso…' },
+  chatHome: {
+    home: 'Inizio',
+    addDetails: 'Aggiungi i dati',
+    startConversation: 'Avvia una conversazione',
+    starting: 'Avvio in corso…',
+  },
   chatMessages: {
     messages: 'Messaggi',
     noMessages: 'Ancora nessuna conversazione',

@@ -2,7 +2,12 @@ import type { Strings } from './en.js';
 
 export default {
   learnMore: '詳しく見る',
-  chatHome: { home: 'ホーム', addDetails: '連絡先を追加', startConversation: '会話を始める', starting: '開始しています…' },
+  chatHome: {
+    home: 'ホーム',
+    addDetails: '連絡先を追加',
+    startConversation: '会話を始める',
+    starting: '開始しています…',
+  },
   chatMessages: {
     messages: 'メッセージ',
     noMessages: 'まだ会話はありません',

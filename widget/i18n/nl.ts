@@ -2,7 +2,12 @@ import type { Strings } from './en.js';
 
 export default {
   learnMore: 'Meer informatie',
-  chatHome: { home: 'Start', addDetails: 'Gegevens toevoegen', startConversation: 'Gesprek starten', starting: 'Bezig met starten…' },
+  chatHome: {
+    home: 'Start',
+    addDetails: 'Gegevens toevoegen',
+    startConversation: 'Gesprek starten',
+    starting: 'Bezig met starten…',
+  },
   chatMessages: {
     messages: 'Berichten',
     noMessages: 'Nog geen gesprekken',

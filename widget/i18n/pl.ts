@@ -2,7 +2,12 @@ import type { Strings } from './en.js';
 
 export default {
   learnMore: 'Dowiedz się więcej',
-  chatHome: { home: 'Start', addDetails: 'Uzupełnij dane', startConversation: 'Rozpocznij rozmowę', starting: 'Uruchamianie…' },
+  chatHome: {
+    home: 'Start',
+    addDetails: 'Uzupełnij dane',
+    startConversation: 'Rozpocznij rozmowę',
+    starting: 'Uruchamianie…',
+  },
   chatMessages: {
     messages: 'Wiadomości',
     noMessages: 'Brak rozmów',

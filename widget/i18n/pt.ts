@@ -2,7 +2,12 @@ import type { Strings } from './en.js';
 
 export default {
   learnMore: 'Saiba mais',
-  chatHome: { home: 'Início', addDetails: 'Adicionar seus dados', startConversation: 'Iniciar uma conversa', starting: 'Iniciando…' },
+  chatHome: {
+    home: 'Início',
+    addDetails: 'Adicionar seus dados',
+    startConversation: 'Iniciar uma conversa',
+    starting: 'Iniciando…',
+  },
   chatMessages: {
     messages: 'Mensagens',
     noMessages: 'Nenhuma conversa ainda',

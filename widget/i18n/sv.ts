@@ -2,7 +2,12 @@ import type { Strings } from './en.js';
 
 export default {
   learnMore: 'Läs mer',
-  chatHome: { home: 'Hem', addDetails: 'Lägg till dina uppgifter', startConversation: 'Starta en konversation', starting: 'Startar…' },
+  chatHome: {
+    home: 'Hem',
+    addDetails: 'Lägg till dina uppgifter',
+    startConversation: 'Starta en konversation',
+    starting: 'Startar…',
+  },
   chatMessages: {
     messages: 'Meddelanden',
     noMessages: 'Inga konversationer än',

@@ -162,7 +162,9 @@ function boot(): void {
         return controller?.identify(pending.identity);
       case 'setContext':
         if (!arg || typeof arg !== 'object') return;
-        pending.context = Object.fromEntries(Object.entries(arg as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+        pending.context = Object.fromEntries(
+          Object.entries(arg as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+        );
         return controller?.setContext(pending.context);
       case 'sendMessage':
         if (typeof arg === 'string') withApp((c) => c.sendMessage(arg));
@@ -189,7 +191,8 @@ function boot(): void {
   const look = settings.mode === 'bubble' ? parseBubble(data.bubble) : null;
   let intended = false;
   // Pasted in <head>, the script may run (and the settings arrive) before there is a <body> to draw in.
-  const withBody = (fn: () => void) => (document.body ? fn() : document.addEventListener('DOMContentLoaded', fn, { once: true }));
+  const withBody = (fn: () => void) =>
+    document.body ? fn() : document.addEventListener('DOMContentLoaded', fn, { once: true });
   if (look) withBody(() => void (!hostEl && !destroyed && drawBubble(look, null)));
 
   settingsRequest

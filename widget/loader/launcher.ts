@@ -36,7 +36,15 @@ export interface LauncherEvents {
 function lineIcon(d: string): SVGSVGElement {
   const ns = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(ns, 'svg');
-  const attrs: Record<string, string> = { viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true' };
+  const attrs: Record<string, string> = {
+    viewBox: '0 0 24 24',
+    fill: 'none',
+    stroke: 'currentColor',
+    'stroke-width': '2',
+    'stroke-linecap': 'round',
+    'stroke-linejoin': 'round',
+    'aria-hidden': 'true',
+  };
   for (const [k, v] of Object.entries(attrs)) svg.setAttribute(k, v);
   const path = document.createElementNS(ns, 'path');
   path.setAttribute('d', d);
@@ -49,7 +57,12 @@ function lineIcon(d: string): SVGSVGElement {
  * (`icon`: its custom icon URL) until `configure` brings the settings: the tooltip and the label's
  * name come only from the server, and the icon is swapped if the settings name another one.
  */
-export function createLauncher(cfg: WidgetConfig | null, locale: string, on: LauncherEvents, icon: string | null = cfg?.icons.bubble ?? null): Launcher {
+export function createLauncher(
+  cfg: WidgetConfig | null,
+  locale: string,
+  on: LauncherEvents,
+  icon: string | null = cfg?.icons.bubble ?? null,
+): Launcher {
   const element = document.createElement('div');
   element.className = 'launcher';
   let a: WidgetConfig['appearance'] | null = null;
@@ -99,7 +112,10 @@ export function createLauncher(cfg: WidgetConfig | null, locale: string, on: Lau
   // The badge is inside the labelled button, so a screen reader hears the count only from the label.
   const label = () => {
     const t = launcherText(lang);
-    bubble.setAttribute('aria-label', `${open ? t.closeChat : t.openChat}${name ? `: ${name}` : ''}${unread > 0 ? `, ${t.unread.replace('{n}', String(unread))}` : ''}`);
+    bubble.setAttribute(
+      'aria-label',
+      `${open ? t.closeChat : t.openChat}${name ? `: ${name}` : ''}${unread > 0 ? `, ${t.unread.replace('{n}', String(unread))}` : ''}`,
+    );
   };
   const relabel = (next: string) => {
     lang = next;
@@ -169,6 +185,9 @@ export function scheduleAutoOpen(a: WidgetConfig['appearance'], open: () => void
   const mobile = window.matchMedia(MOBILE).matches;
   const mode = mobile ? a.autoOpenChatWindowInMobile : a.autoOpenChatWindowInDesktop;
   if (mode !== 'ALWAYS_OPEN_WITH_DELAY') return () => {};
-  const timer = setTimeout(open, Math.max(0, mobile ? a.autoOpenChatWindowDelayInMobile : a.autoOpenChatWindowDelayInDesktop));
+  const timer = setTimeout(
+    open,
+    Math.max(0, mobile ? a.autoOpenChatWindowDelayInMobile : a.autoOpenChatWindowDelayInDesktop),
+  );
   return () => clearTimeout(timer);
 }

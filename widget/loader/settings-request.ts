@@ -9,7 +9,8 @@ import type { WidgetConfig } from '../../shared/protocol.js';
 
 /** The script tag widget.js runs from (only known while it first runs). */
 export const script: HTMLScriptElement | null =
-  (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-chatbot-id][src*="widget.js"]');
+  (document.currentScript as HTMLScriptElement | null) ??
+  document.querySelector<HTMLScriptElement>('script[data-chatbot-id][src*="widget.js"]');
 
 /** The settings to draw with, or null when this script has nothing to draw (see below). */
 export const settingsRequest: Promise<WidgetConfig> | null = request();
@@ -34,8 +35,11 @@ function request(): Promise<WidgetConfig> | null {
   // keep credentialed and uncredentialed requests on separate connections); the server reads no
   // cookie here. Should a proxy in front of the server drop the CORS header credentials need,
   // the request is made once more without them.
-  const get = () => fetch(url, { credentials: 'include', cache }).catch(() => fetch(url, { credentials: 'omit', cache }));
-  const started = data.bubble ? new Promise<Response>((resolve, reject) => setTimeout(() => get().then(resolve, reject))) : get();
+  const get = () =>
+    fetch(url, { credentials: 'include', cache }).catch(() => fetch(url, { credentials: 'omit', cache }));
+  const started = data.bubble
+    ? new Promise<Response>((resolve, reject) => setTimeout(() => get().then(resolve, reject)))
+    : get();
   return started.then(async (res) => {
     if (res.ok) return ((await res.json()) as { data: WidgetConfig }).data;
     throw new Error(await refusal(res, data.chatbotId!, base));
@@ -44,8 +48,13 @@ function request(): Promise<WidgetConfig> | null {
 
 /** Why the settings were refused, in words for the site's developer (read in the console): name what to fix. */
 async function refusal(res: Response, chatbotId: string, base: string): Promise<string> {
-  if (res.status === 404) return `no chatbot with the id "${chatbotId}" on ${base} (data-chatbot-id of the widget.js script tag)`;
-  const code = await res.json().then((e: { error?: { code?: string } }) => e?.error?.code, () => undefined);
-  if (code === 'ORIGIN_NOT_ALLOWED') return `this site is not in the chatbot's allowed domains (add ${location.host} to allowedDomains in the chatbot's settings)`;
+  if (res.status === 404)
+    return `no chatbot with the id "${chatbotId}" on ${base} (data-chatbot-id of the widget.js script tag)`;
+  const code = await res.json().then(
+    (e: { error?: { code?: string } }) => e?.error?.code,
+    () => undefined,
+  );
+  if (code === 'ORIGIN_NOT_ALLOWED')
+    return `this site is not in the chatbot's allowed domains (add ${location.host} to allowedDomains in the chatbot's settings)`;
   return `settings ${res.status}`;
 }

@@ -71,6 +71,14 @@ export function embedSnippet(server: string, chatbotId: string, bubble?: string 
 /** The attribute's value for a config (the playground's snippet), or null when the settings hold something it cannot carry. */
 export function encodeBubble(cfg: WidgetConfig): string | null {
   const l = lookOf(cfg);
-  const value = [l.brandColor, l.brandTextColor, l.iconPosition === 'BOTTOM_LEFT' ? 'L' : 'R', l.distanceFromBottom, l.horizontalDistance, l.iconSize[0], ...(l.icon ? [l.icon] : [])].join(',');
+  const value = [
+    l.brandColor,
+    l.brandTextColor,
+    l.iconPosition === 'BOTTOM_LEFT' ? 'L' : 'R',
+    l.distanceFromBottom,
+    l.horizontalDistance,
+    l.iconSize[0],
+    ...(l.icon ? [l.icon] : []),
+  ].join(',');
   return parseBubble(value) ? value : null;
 }

@@ -17,7 +17,15 @@ export interface Otp {
 
 export class AccountModel {
   readonly visitor = signal<VisitorInfo | null>(null);
-  readonly otp = signal<Otp>({ stage: 'details', email: '', name: '', phone: '', resendAt: 0, busy: false, error: null });
+  readonly otp = signal<Otp>({
+    stage: 'details',
+    email: '',
+    name: '',
+    phone: '',
+    resendAt: 0,
+    busy: false,
+    error: null,
+  });
 
   constructor(
     private readonly connection: ConnectionModel,
@@ -26,7 +34,12 @@ export class AccountModel {
 
   requestOtp(details: { email: string; name: string; phone: string }) {
     this.otp.value = { ...this.otp.value, ...details, busy: true, error: null };
-    this.connection.send({ type: 'otp.request', email: details.email, ...(details.name ? { name: details.name } : {}), ...(details.phone ? { phone: details.phone } : {}) });
+    this.connection.send({
+      type: 'otp.request',
+      email: details.email,
+      ...(details.name ? { name: details.name } : {}),
+      ...(details.phone ? { phone: details.phone } : {}),
+    });
     this.connection.connect();
   }
 
@@ -50,7 +63,13 @@ export class AccountModel {
   }
 
   otpSent(resendAfter: number) {
-    this.otp.value = { ...this.otp.value, stage: 'code', busy: false, error: null, resendAt: Date.now() + resendAfter * 1000 };
+    this.otp.value = {
+      ...this.otp.value,
+      stage: 'code',
+      busy: false,
+      error: null,
+      resendAt: Date.now() + resendAfter * 1000,
+    };
   }
 
   /** The session now belongs to the verified visitor: reconnect with its token. */

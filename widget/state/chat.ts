@@ -11,7 +11,14 @@
  *   lead          the lead form
  */
 import { batch, type ReadonlySignal, type Signal } from '@preact/signals';
-import type { ErrorFrame, HelloFrame, ServerFrame, WidgetConfig, WidgetPrompt, WireMessage } from '../../shared/protocol.js';
+import type {
+  ErrorFrame,
+  HelloFrame,
+  ServerFrame,
+  WidgetConfig,
+  WidgetPrompt,
+  WireMessage,
+} from '../../shared/protocol.js';
 import type { ConnectionStatus } from '../transport/connection.js';
 import { AccountModel } from './account.js';
 import { ConnectionModel, type Transport } from './connection.js';

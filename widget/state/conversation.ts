@@ -36,7 +36,8 @@ interface Stream {
 export type Via = { kind: 'starter' | 'followup'; id?: string };
 
 let counter = 0;
-const clientId = () => `c${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const clientId = () =>
+  `c${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 export class ConversationModel {
   readonly conversationId = signal<string | null>(null);
@@ -66,7 +67,8 @@ export class ConversationModel {
     const out: Item[] = list;
     for (const m of this.pending.value) out.push({ kind: 'message', message: m, pending: true });
     for (const [id, s] of Object.entries(this.streams.value)) {
-      if (s.conversationId === cid && !this.messages.value.some((m) => m.id === id)) out.push({ kind: 'stream', id, text: s.parts.join('') });
+      if (s.conversationId === cid && !this.messages.value.some((m) => m.id === id))
+        out.push({ kind: 'stream', id, text: s.parts.join('') });
     }
     return out;
   });
@@ -76,7 +78,13 @@ export class ConversationModel {
     const msgs = this.messages.value;
     const last = msgs[msgs.length - 1];
     if (!last || last.author !== 'ai' || this.pending.value.length || Object.keys(this.streams.value).length) return [];
-    return last.followUps.map((f, i) => ({ id: `${last.id}:${i}`, title: f.title, description: f.description, link: f.link, isEscalationPrompt: f.isEscalationPrompt }));
+    return last.followUps.map((f, i) => ({
+      id: `${last.id}:${i}`,
+      title: f.title,
+      description: f.description,
+      link: f.link,
+      isEscalationPrompt: f.isEscalationPrompt,
+    }));
   });
 
   constructor(
@@ -110,11 +118,27 @@ export class ConversationModel {
     const cid = this.conversationId.value;
     const id = clientId();
     const optimistic: WireMessage = {
-      id: `local-${id}`, conversationId: cid ?? '', author: 'visitor', name: null, text: body, sources: [], followUps: [],
-      agent: null, feedback: null, clientId: id, createdAt: new Date().toISOString(), seq: Number.MAX_SAFE_INTEGER,
+      id: `local-${id}`,
+      conversationId: cid ?? '',
+      author: 'visitor',
+      name: null,
+      text: body,
+      sources: [],
+      followUps: [],
+      agent: null,
+      feedback: null,
+      clientId: id,
+      createdAt: new Date().toISOString(),
+      seq: Number.MAX_SAFE_INTEGER,
     };
     this.pending.value = [...this.pending.value, optimistic];
-    const frame: SendMessageFrame = { type: 'message.send', clientId: id, text: body, ...(cid ? { conversationId: cid } : {}), ...(via ? { via } : {}) };
+    const frame: SendMessageFrame = {
+      type: 'message.send',
+      clientId: id,
+      text: body,
+      ...(cid ? { conversationId: cid } : {}),
+      ...(via ? { via } : {}),
+    };
     if (cid) this.connection.send(frame);
     else if (this.opener) this.waiting.push(frame);
     else {
@@ -127,7 +151,12 @@ export class ConversationModel {
   feedback(message: WireMessage, value: 'up' | 'down') {
     const next = message.feedback === value ? null : value;
     this.messages.value = this.messages.value.map((m) => (m.id === message.id ? { ...m, feedback: next } : m));
-    this.connection.send({ type: 'feedback', conversationId: message.conversationId, messageId: message.id, feedback: next });
+    this.connection.send({
+      type: 'feedback',
+      conversationId: message.conversationId,
+      messageId: message.id,
+      feedback: next,
+    });
   }
 
   escalate() {
@@ -137,7 +166,8 @@ export class ConversationModel {
 
   typingChanged(typing: boolean) {
     const cid = this.conversationId.value;
-    if (cid && this.connection.status.value === 'online') this.connection.send({ type: 'typing', conversationId: cid, typing });
+    if (cid && this.connection.status.value === 'online')
+      this.connection.send({ type: 'typing', conversationId: cid, typing });
   }
 
   list() {
@@ -205,7 +235,9 @@ export class ConversationModel {
     const waiting = this.waiting.splice(0);
     if (!waiting.length) return;
     const ids = new Set(waiting.map((f) => f.clientId));
-    this.pending.value = this.pending.value.map((m) => (m.clientId && ids.has(m.clientId) ? { ...m, conversationId: cid } : m));
+    this.pending.value = this.pending.value.map((m) =>
+      m.clientId && ids.has(m.clientId) ? { ...m, conversationId: cid } : m,
+    );
     for (const frame of waiting) this.connection.send({ ...frame, conversationId: cid });
   }
 
@@ -238,7 +270,9 @@ export class ConversationModel {
     const list = this.messages.value;
     const at = list.findIndex((m) => m.id === message.id);
     const known = at >= 0;
-    this.messages.value = known ? list.map((m, i) => (i === at ? message : m)) : [...list, message].sort((a, b) => a.seq - b.seq);
+    this.messages.value = known
+      ? list.map((m, i) => (i === at ? message : m))
+      : [...list, message].sort((a, b) => a.seq - b.seq);
     if (this.streams.value[message.id]) {
       const { [message.id]: _done, ...rest } = this.streams.value;
       this.streams.value = rest;
@@ -252,7 +286,8 @@ export class ConversationModel {
     const current = this.streams.value[id] ?? { conversationId: cid, parts: [], broken: false };
     if (current.broken || index < current.parts.length) return;
     // A gap (deltas lost while reconnecting): wait for answer.done's stored text.
-    const next = index === current.parts.length ? { ...current, parts: [...current.parts, text] } : { ...current, broken: true };
+    const next =
+      index === current.parts.length ? { ...current, parts: [...current.parts, text] } : { ...current, broken: true };
     this.streams.value = { ...this.streams.value, [id]: next };
     if (this.typing.value?.who === 'ai') this.typing.value = null;
   }
@@ -260,7 +295,9 @@ export class ConversationModel {
   typingFrame({ conversationId: cid, who, typing, agent }: TypingServerFrame) {
     if (cid !== this.conversationId.value) return;
     if (this.typingTimer) clearTimeout(this.typingTimer);
-    this.typing.value = typing ? { who, name: agent?.name ?? (who === 'ai' ? this.config.name : this.i18n.strings.value.chatMessage.agentName) } : null;
+    this.typing.value = typing
+      ? { who, name: agent?.name ?? (who === 'ai' ? this.config.name : this.i18n.strings.value.chatMessage.agentName) }
+      : null;
     // A lost "stopped typing" frame must not leave the dots forever.
     if (typing) this.typingTimer = setTimeout(() => (this.typing.value = null), 30_000);
   }

@@ -4,7 +4,12 @@ import type { WidgetConfig, WireMessage } from '../../shared/protocol.js';
 import type { ConnectionModel } from './connection.js';
 
 export type LeadState = 'hidden' | 'asking' | 'busy' | 'saved';
-export type LeadFields = { email?: string; name?: string; phone?: string; customFields?: Record<string, string | number> };
+export type LeadFields = {
+  email?: string;
+  name?: string;
+  phone?: string;
+  customFields?: Record<string, string | number>;
+};
 
 export class LeadModel {
   readonly state = signal<LeadState>('hidden');
@@ -27,7 +32,8 @@ export class LeadModel {
 
   /** ON_ESCALATION and no e-mail known yet: ask first, escalate once saved. Returns whether it asked. */
   askBeforeEscalation(email: string | null | undefined): boolean {
-    if (this.config.userData.collectUserDetails !== 'ON_ESCALATION' || email || this.state.value === 'saved') return false;
+    if (this.config.userData.collectUserDetails !== 'ON_ESCALATION' || email || this.state.value === 'saved')
+      return false;
     this.escalateAfter = true;
     this.state.value = 'asking';
     return true;
@@ -35,7 +41,12 @@ export class LeadModel {
 
   /** DURING_CONVERSATION: asked after the first answer, while no e-mail is known. */
   answered(message: WireMessage, email: string | null | undefined) {
-    if (message.author === 'ai' && this.config.userData.collectUserDetails === 'DURING_CONVERSATION' && this.state.value === 'hidden' && !email) {
+    if (
+      message.author === 'ai' &&
+      this.config.userData.collectUserDetails === 'DURING_CONVERSATION' &&
+      this.state.value === 'hidden' &&
+      !email
+    ) {
       this.state.value = 'asking';
     }
   }

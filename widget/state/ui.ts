@@ -43,7 +43,8 @@ export class UiModel {
 
   /** A fresh reply (at most two minutes old) counts as unread while the window is closed. */
   arrived(message: WireMessage) {
-    if (message.author === 'visitor' || this.open.value || Date.now() - Date.parse(message.createdAt) >= 120_000) return;
+    if (message.author === 'visitor' || this.open.value || Date.now() - Date.parse(message.createdAt) >= 120_000)
+      return;
     this.unread.value++;
     this.emit('unread', this.unread.value);
   }

@@ -182,7 +182,10 @@ export class Connection {
     this.timer = setTimeout(() => this.connect(false), delay);
   }
 
-  private openSocket(token: string, on: { frame(f: ServerFrame): void; lost(code: number, opened: boolean): void }): Channel {
+  private openSocket(
+    token: string,
+    on: { frame(f: ServerFrame): void; lost(code: number, opened: boolean): void },
+  ): Channel {
     const url = this.options.base.replace(/^http/, 'ws') + '/api/widget/ws';
     let opened = false;
     let ws: WebSocket;
@@ -239,7 +242,10 @@ export class Connection {
     };
   }
 
-  private openSse(token: string, on: { frame(f: ServerFrame): void; lost(code: number, opened: boolean): void }): Channel {
+  private openSse(
+    token: string,
+    on: { frame(f: ServerFrame): void; lost(code: number, opened: boolean): void },
+  ): Channel {
     const base = this.options.base;
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const abort = new AbortController();
@@ -248,7 +254,12 @@ export class Connection {
     let code = 1006;
     void (async () => {
       try {
-        const res = await fetch(`${base}/api/widget/sse`, { method: 'POST', headers: auth, body: JSON.stringify(this.options.hello()), signal: abort.signal });
+        const res = await fetch(`${base}/api/widget/sse`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify(this.options.hello()),
+          signal: abort.signal,
+        });
         if (res.status === 401) code = CLOSE.sessionInvalid;
         if (!res.ok || !res.body) throw new Error(`sse ${res.status}`);
         opened = true;
@@ -263,7 +274,11 @@ export class Connection {
           while ((end = buffer.indexOf('\n\n')) >= 0) {
             const event = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
-            const data = event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+            const data = event
+              .split('\n')
+              .filter((l) => l.startsWith('data:'))
+              .map((l) => l.slice(5).trim())
+              .join('\n');
             if (!data) continue;
             if (/^event:\s*close$/m.test(event)) code = (JSON.parse(data) as { code?: number }).code ?? 1006;
             else {
@@ -283,7 +298,12 @@ export class Connection {
           if (frame.type === 'ping') continue;
           chain = chain.then(async () => {
             if (abort.signal.aborted) return;
-            const res = await fetch(`${base}/api/widget/frames`, { method: 'POST', headers: auth, body: JSON.stringify(frame), signal: abort.signal }).catch(() => null);
+            const res = await fetch(`${base}/api/widget/frames`, {
+              method: 'POST',
+              headers: auth,
+              body: JSON.stringify(frame),
+              signal: abort.signal,
+            }).catch(() => null);
             if (abort.signal.aborted) return;
             // Not taken (network, rate limit, server): reconnect, which resends what is unacknowledged
             // on ready. A 400 is this frame's own fault and sending it again would not help.

@@ -74,7 +74,11 @@ export class Session {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    const envelope = (await res.json().catch(() => null)) as { ok?: boolean; data?: SessionResponse; error?: { message?: string } } | null;
+    const envelope = (await res.json().catch(() => null)) as {
+      ok?: boolean;
+      data?: SessionResponse;
+      error?: { message?: string };
+    } | null;
     if (!res.ok || !envelope?.data?.token) {
       // A claim the server refuses (bad signature, too long) is the host page's mistake: the
       // visitor goes on anonymously, with the session and conversation they have.
@@ -92,7 +96,11 @@ export class Session {
       throw new Error(`session ${res.status}`);
     }
     this.visitor = envelope.data.visitor;
-    this.write({ token: envelope.data.token, expiresAt: envelope.data.expiresAt, conversationId: stored?.conversationId ?? null });
+    this.write({
+      token: envelope.data.token,
+      expiresAt: envelope.data.expiresAt,
+      conversationId: stored?.conversationId ?? null,
+    });
     return envelope.data.token;
   }
 }

@@ -8,7 +8,11 @@ export function Account({ model }: { model: ChatModel }) {
   const visitor = model.account.visitor.value;
   const otp = model.account.otp.value;
   const { collectUserData } = model.config.userData;
-  const [details, setDetails] = useState({ email: otp.email || visitor?.email || '', name: otp.name || visitor?.name || '', phone: otp.phone || visitor?.phone || '' });
+  const [details, setDetails] = useState({
+    email: otp.email || visitor?.email || '',
+    name: otp.name || visitor?.name || '',
+    phone: otp.phone || visitor?.phone || '',
+  });
   const [code, setCode] = useState('');
   const [now, setNow] = useState(Date.now());
   const [loggingOut, setLoggingOut] = useState(false);
@@ -57,9 +61,20 @@ export function Account({ model }: { model: ChatModel }) {
         >
           <label>
             {s.otp}
-            <input name="otp" inputMode="numeric" autoComplete="one-time-code" required value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+            <input
+              name="otp"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              required
+              value={code}
+              onInput={(e) => setCode((e.target as HTMLInputElement).value)}
+            />
           </label>
-          {otp.error && <p class="error" role="alert">{otp.error}</p>}
+          {otp.error && (
+            <p class="error" role="alert">
+              {otp.error}
+            </p>
+          )}
           <button type="submit" class="primary" disabled={otp.busy}>
             {otp.busy ? s.verifying : s.verifyAndContinue}
           </button>
@@ -77,7 +92,8 @@ export function Account({ model }: { model: ChatModel }) {
     );
   }
 
-  const set = (key: 'email' | 'name' | 'phone') => (e: Event) => setDetails({ ...details, [key]: (e.target as HTMLInputElement).value });
+  const set = (key: 'email' | 'name' | 'phone') => (e: Event) =>
+    setDetails({ ...details, [key]: (e.target as HTMLInputElement).value });
   return (
     <section class="account" aria-labelledby="acc-h">
       <h2 id="acc-h">{s.verifyEmail}</h2>
@@ -104,7 +120,11 @@ export function Account({ model }: { model: ChatModel }) {
             <input type="tel" name="phone" autoComplete="tel" value={details.phone} onInput={set('phone')} />
           </label>
         )}
-        {otp.error && <p class="error" role="alert">{otp.error}</p>}
+        {otp.error && (
+          <p class="error" role="alert">
+            {otp.error}
+          </p>
+        )}
         <button type="submit" class="primary" disabled={otp.busy}>
           {otp.busy ? s.sendingOtp : s.submit}
         </button>

@@ -12,14 +12,18 @@ export function Home({ model }: { model: ChatModel }) {
       {items === null && model.connection.status.value !== 'online' && model.connection.status.value !== 'idle' ? (
         <p class="muted">{s.chatHome.starting}</p>
       ) : !items?.length ? (
-        <p class="muted">{s.chatMessages.noMessages}. {s.chatMessages.historyShowsUpHere}</p>
+        <p class="muted">
+          {s.chatMessages.noMessages}. {s.chatMessages.historyShowsUpHere}
+        </p>
       ) : (
         <ul class="conversations">
           {items.map((c) => (
             <li>
               <button type="button" class="conversation" onClick={() => model.openConversation(c.id)}>
                 <span class="conversation-text">{c.lastMessage ?? '…'}</span>
-                {c.lastMessageAt && <time dateTime={c.lastMessageAt}>{relativeTime(c.lastMessageAt, model.i18n.locale.value)}</time>}
+                {c.lastMessageAt && (
+                  <time dateTime={c.lastMessageAt}>{relativeTime(c.lastMessageAt, model.i18n.locale.value)}</time>
+                )}
               </button>
             </li>
           ))}

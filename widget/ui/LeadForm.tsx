@@ -27,7 +27,14 @@ export function LeadForm({ model }: { model: ChatModel }) {
       <p class="card-title">{s.ui.leadHeading}</p>
       <label>
         {s.chatAccount.emailLabel}
-        <input type="email" name="email" required autoComplete="email" value={values.email ?? ''} onInput={set('email')} />
+        <input
+          type="email"
+          name="email"
+          required
+          autoComplete="email"
+          value={values.email ?? ''}
+          onInput={set('email')}
+        />
       </label>
       {collectUserData.name && (
         <label>

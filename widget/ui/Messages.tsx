@@ -16,7 +16,10 @@ export function Messages({ model, openLink }: { model: ChatModel; openLink(url: 
   const items = model.conversation.items.value;
   const typing = model.conversation.typing.value;
   const end = useRef<HTMLDivElement>(null);
-  const count = items.length + (typing ? 1 : 0) + (items.at(-1)?.kind === 'stream' ? (items.at(-1) as { text: string }).text.length : 0);
+  const count =
+    items.length +
+    (typing ? 1 : 0) +
+    (items.at(-1)?.kind === 'stream' ? (items.at(-1) as { text: string }).text.length : 0);
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
   }, [count, model.conversation.followUps.value.length]);
@@ -34,7 +37,17 @@ export function Messages({ model, openLink }: { model: ChatModel; openLink(url: 
         </div>
       )}
       {items.map((item) => (
-        <ItemView key={item.kind === 'message' ? (item.message.clientId && item.message.author === 'visitor' ? item.message.clientId : item.message.id) : item.id} model={model} item={item} />
+        <ItemView
+          key={
+            item.kind === 'message'
+              ? item.message.clientId && item.message.author === 'visitor'
+                ? item.message.clientId
+                : item.message.id
+              : item.id
+          }
+          model={model}
+          item={item}
+        />
       ))}
       {typing && (
         <div class="typing" role="status">
@@ -46,9 +59,20 @@ export function Messages({ model, openLink }: { model: ChatModel; openLink(url: 
           <span class="sr">{typing.who === 'ai' ? s.ui.thinking : fill(s.ui.typing, { name: typing.name })}</span>
         </div>
       )}
-      {starters.length > 0 && <Prompts model={model} prompts={starters} kind="starter" openLink={openLink} label={s.ui.suggestions} />}
-      {model.conversation.followUps.value.length > 0 && <Prompts model={model} prompts={model.conversation.followUps.value} kind="followup" openLink={openLink} label={s.ui.suggestions} />}
-      {(model.lead.state.value === 'asking' || model.lead.state.value === 'busy') && model.config.userData.collectUserDetails !== 'BEFORE_CONVERSATION' && <LeadForm model={model} />}
+      {starters.length > 0 && (
+        <Prompts model={model} prompts={starters} kind="starter" openLink={openLink} label={s.ui.suggestions} />
+      )}
+      {model.conversation.followUps.value.length > 0 && (
+        <Prompts
+          model={model}
+          prompts={model.conversation.followUps.value}
+          kind="followup"
+          openLink={openLink}
+          label={s.ui.suggestions}
+        />
+      )}
+      {(model.lead.state.value === 'asking' || model.lead.state.value === 'busy') &&
+        model.config.userData.collectUserDetails !== 'BEFORE_CONVERSATION' && <LeadForm model={model} />}
       {model.lead.state.value === 'saved' && <p class="notice">{s.ui.leadSaved}</p>}
       <div ref={end} />
     </div>
@@ -86,14 +110,20 @@ function MessageView({ model, message, pending }: { model: ChatModel; message: W
   const s = model.i18n.strings.value;
   const mine = message.author === 'visitor';
   const cls = `msg msg-${message.author}${pending ? ' pending' : ''}`;
-  const name = mine ? null : message.author === 'agent' ? (message.agent?.name ?? message.name ?? s.chatMessage.agentName) : null;
+  const name = mine
+    ? null
+    : message.author === 'agent'
+      ? (message.agent?.name ?? message.name ?? s.chatMessage.agentName)
+      : null;
   const sources = model.config.chat.hideSources ? [] : message.sources;
   return (
     <div class={cls}>
       {!mine && message.author !== 'system' && <Avatar model={model} author={message.author} agent={message.agent} />}
       <div class="msg-body">
         {name && <div class="author">{name}</div>}
-        <div class="bubble-text" dir="auto">{mine || message.author === 'system' ? <p class="plain">{message.text}</p> : <Markdown text={message.text} />}</div>
+        <div class="bubble-text" dir="auto">
+          {mine || message.author === 'system' ? <p class="plain">{message.text}</p> : <Markdown text={message.text} />}
+        </div>
         {sources.length > 0 && (
           <div class="sources">
             <span class="sources-label">{s.ui.sources}</span>
@@ -101,22 +131,38 @@ function MessageView({ model, message, pending }: { model: ChatModel; message: W
               {sources.map((src) => {
                 const href = safeUrl(src.link ?? src.url ?? '');
                 const heading = src.headingPath.at(-1);
-                const label = [src.title, heading !== src.title ? heading : null].filter(Boolean).join(' › ') || href || '';
+                const label =
+                  [src.title, heading !== src.title ? heading : null].filter(Boolean).join(' › ') || href || '';
                 return <li>{href ? <ExternalLink href={href}>{label}</ExternalLink> : <span>{label}</span>}</li>;
               })}
             </ul>
           </div>
         )}
         <div class="meta">
-          <time dateTime={message.createdAt} title={new Date(message.createdAt).toLocaleString(model.i18n.locale.value)}>
+          <time
+            dateTime={message.createdAt}
+            title={new Date(message.createdAt).toLocaleString(model.i18n.locale.value)}
+          >
             {relativeTime(message.createdAt, model.i18n.locale.value)}
           </time>
           {message.author === 'ai' && !model.config.chat.hideFeedbackButtons && (
             <span class="feedback">
-              <button type="button" class="icon-btn" aria-label={s.ui.helpful} aria-pressed={message.feedback === 'up'} onClick={() => model.conversation.feedback(message, 'up')}>
+              <button
+                type="button"
+                class="icon-btn"
+                aria-label={s.ui.helpful}
+                aria-pressed={message.feedback === 'up'}
+                onClick={() => model.conversation.feedback(message, 'up')}
+              >
                 <ThumbUpIcon />
               </button>
-              <button type="button" class="icon-btn" aria-label={s.ui.notHelpful} aria-pressed={message.feedback === 'down'} onClick={() => model.conversation.feedback(message, 'down')}>
+              <button
+                type="button"
+                class="icon-btn"
+                aria-label={s.ui.notHelpful}
+                aria-pressed={message.feedback === 'down'}
+                onClick={() => model.conversation.feedback(message, 'down')}
+              >
                 <ThumbDownIcon />
               </button>
             </span>
@@ -127,11 +173,27 @@ function MessageView({ model, message, pending }: { model: ChatModel; message: W
   );
 }
 
-export function Prompts({ model, prompts, kind, openLink, label }: { model: ChatModel; prompts: WidgetPrompt[]; kind: 'starter' | 'followup'; openLink(url: string): void; label: string }) {
+export function Prompts({
+  model,
+  prompts,
+  kind,
+  openLink,
+  label,
+}: {
+  model: ChatModel;
+  prompts: WidgetPrompt[];
+  kind: 'starter' | 'followup';
+  openLink(url: string): void;
+  label: string;
+}) {
   return (
     <div class={`prompts prompts-${kind}`} role="group" aria-label={label}>
       {prompts.map((p) => (
-        <button type="button" class={`prompt${p.isEscalationPrompt ? ' prompt-escalation' : ''}${p.link ? ' prompt-link' : ''}`} onClick={() => model.prompt(p, kind, openLink)}>
+        <button
+          type="button"
+          class={`prompt${p.isEscalationPrompt ? ' prompt-escalation' : ''}${p.link ? ' prompt-link' : ''}`}
+          onClick={() => model.prompt(p, kind, openLink)}
+        >
           {p.title}
         </button>
       ))}

@@ -19,7 +19,8 @@ export interface WindowProps {
   openLink(url: string): void;
 }
 
-const FOCUSABLE = 'a[href],button:not([disabled]),textarea:not([disabled]),input:not([disabled]),select:not([disabled]),[tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href],button:not([disabled]),textarea:not([disabled]),input:not([disabled]),select:not([disabled]),[tabindex]:not([tabindex="-1"])';
 
 export function Window({ model, floating, onClose, openLink }: WindowProps) {
   const s = model.i18n.strings.value;
@@ -29,8 +30,14 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
   const condition = model.conversation.condition.value;
   const status = model.connection.status.value;
   const canEscalate =
-    config.chat.mode === 'AI_WITH_HUMAN_ESCALATION' && !!model.conversation.conversationId.value && condition?.mode !== 'AGENT' && !condition?.escalated && condition?.status !== 'RESOLVED';
-  const blockedByLead = config.userData.collectUserDetails === 'BEFORE_CONVERSATION' && (model.lead.state.value === 'asking' || model.lead.state.value === 'busy');
+    config.chat.mode === 'AI_WITH_HUMAN_ESCALATION' &&
+    !!model.conversation.conversationId.value &&
+    condition?.mode !== 'AGENT' &&
+    !condition?.escalated &&
+    condition?.status !== 'RESOLVED';
+  const blockedByLead =
+    config.userData.collectUserDetails === 'BEFORE_CONVERSATION' &&
+    (model.lead.state.value === 'asking' || model.lead.state.value === 'busy');
 
   useEffect(() => {
     if (!floating) return;
@@ -49,7 +56,9 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
     if (e.key !== 'Tab' || !ref.current) return;
     // The modal dialog holds the keyboard in every mode; the floating window, otherwise.
     const scope = (dialog && ref.current.querySelector('.dialog')) || ref.current;
-    const nodes = [...scope.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((n) => n.offsetParent !== null || n === document.activeElement);
+    const nodes = [...scope.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+      (n) => n.offsetParent !== null || n === document.activeElement,
+    );
     if (!nodes.length) return;
     const active = (ref.current.getRootNode() as ShadowRoot).activeElement;
     const first = nodes[0];
@@ -68,7 +77,8 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
   };
 
   // Who answers, under the title: while a member has the conversation open, in the chat view.
-  const agent = view === 'chat' && condition?.mode === 'AGENT' && condition.status !== 'RESOLVED' ? condition.agent : null;
+  const agent =
+    view === 'chat' && condition?.mode === 'AGENT' && condition.status !== 'RESOLVED' ? condition.agent : null;
   const icon = safeUrl(config.icons.icon ?? '');
   const cta = config.appearance.ctaText && safeUrl(config.appearance.ctaLink ?? '');
   const watermarkLink = safeUrl(config.watermark.link ?? '');
@@ -100,23 +110,51 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
           {agent && <span class="header-sub">{agent.name ?? s.chatMessage.agentName}</span>}
         </div>
         {view === 'chat' && canEscalate && (
-          <button type="button" class="icon-btn" aria-label={s.ui.talkToHuman} title={s.ui.talkToHuman} onClick={() => model.ui.askEscalation()}>
+          <button
+            type="button"
+            class="icon-btn"
+            aria-label={s.ui.talkToHuman}
+            title={s.ui.talkToHuman}
+            onClick={() => model.ui.askEscalation()}
+          >
             <HumanIcon />
           </button>
         )}
-        <button type="button" class="icon-btn" aria-label={s.chatMessages.messages} title={s.chatMessages.messages} onClick={() => model.showHome()}>
+        <button
+          type="button"
+          class="icon-btn"
+          aria-label={s.chatMessages.messages}
+          title={s.chatMessages.messages}
+          onClick={() => model.showHome()}
+        >
           <HomeIcon />
         </button>
-        <button type="button" class="icon-btn" aria-label={s.chatAccount.account} title={s.chatAccount.account} onClick={() => model.ui.show('account')}>
+        <button
+          type="button"
+          class="icon-btn"
+          aria-label={s.chatAccount.account}
+          title={s.chatAccount.account}
+          onClick={() => model.ui.show('account')}
+        >
           <PersonIcon />
         </button>
         {floating && (
-          <button type="button" class="icon-btn hide-phone" aria-label={model.ui.expanded.value ? s.ui.collapse : s.ui.expand} onClick={() => model.ui.toggleExpanded()}>
+          <button
+            type="button"
+            class="icon-btn hide-phone"
+            aria-label={model.ui.expanded.value ? s.ui.collapse : s.ui.expand}
+            onClick={() => model.ui.toggleExpanded()}
+          >
             {model.ui.expanded.value ? <CollapseIcon /> : <ExpandIcon />}
           </button>
         )}
         {floating && (
-          <button type="button" class="icon-btn" aria-label={launcherText(model.i18n.locale.value).closeChat} onClick={onClose}>
+          <button
+            type="button"
+            class="icon-btn"
+            aria-label={launcherText(model.i18n.locale.value).closeChat}
+            onClick={onClose}
+          >
             <CloseIcon />
           </button>
         )}
@@ -132,7 +170,8 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
         </div>
       )}
       <div class="body">
-        {view === 'chat' && (blockedByLead ? <LeadForm model={model} /> : <Messages model={model} openLink={openLink} />)}
+        {view === 'chat' &&
+          (blockedByLead ? <LeadForm model={model} /> : <Messages model={model} openLink={openLink} />)}
         {view === 'home' && <Home model={model} />}
         {view === 'account' && <Account model={model} />}
       </div>

@@ -27,7 +27,8 @@ export function ExternalLink({ href, children }: { href: string; children: Compo
 }
 
 // Inline tokens, in order of precedence: code, image, link, autolink, bold, italic.
-const INLINE = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)|!\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)|\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|\*([^*\s][^*]*?)\*|\b_([^_\s][^_]*?)_\b/;
+const INLINE =
+  /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)|!\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)|\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|\*([^*\s][^*]*?)\*|\b_([^_\s][^_]*?)_\b/;
 
 export function inline(text: string): ComponentChildren[] {
   const out: ComponentChildren[] = [];
@@ -118,7 +119,8 @@ export function blocks(source: string): Block[] {
       for (; i < src.length; i++) {
         const m = pattern.exec(src[i]);
         if (m) items.push(bullet ? m[1] : m[2]);
-        else if (src[i].trim() && /^\s{2,}/.test(src[i]) && items.length) items[items.length - 1] += '\n' + src[i].trim();
+        else if (src[i].trim() && /^\s{2,}/.test(src[i]) && items.length)
+          items[items.length - 1] += '\n' + src[i].trim();
         else break;
       }
       i--;
@@ -140,7 +142,15 @@ export function Markdown({ text }: { text: string }): VNode {
             return <p>{inline(b.text)}</p>;
           case 'h':
             // Headings inside a chat bubble read as bold lines; h3-h6 keep the outline sane.
-            return b.level <= 2 ? <p class="md-h"><strong>{inline(b.text)}</strong></p> : <p><strong>{inline(b.text)}</strong></p>;
+            return b.level <= 2 ? (
+              <p class="md-h">
+                <strong>{inline(b.text)}</strong>
+              </p>
+            ) : (
+              <p>
+                <strong>{inline(b.text)}</strong>
+              </p>
+            );
           case 'code':
             return (
               <pre>
@@ -150,9 +160,21 @@ export function Markdown({ text }: { text: string }): VNode {
           case 'quote':
             return <blockquote>{inline(b.text)}</blockquote>;
           case 'ul':
-            return <ul>{b.items.map((item) => <li>{inline(item)}</li>)}</ul>;
+            return (
+              <ul>
+                {b.items.map((item) => (
+                  <li>{inline(item)}</li>
+                ))}
+              </ul>
+            );
           case 'ol':
-            return <ol start={b.start}>{b.items.map((item) => <li>{inline(item)}</li>)}</ol>;
+            return (
+              <ol start={b.start}>
+                {b.items.map((item) => (
+                  <li>{inline(item)}</li>
+                ))}
+              </ol>
+            );
         }
       })}
     </div>

@@ -26,7 +26,8 @@ const LIST_MAX_BYTES = 5 * 1024 * 1024;
 const PAGE_MAX_BYTES = 20 * 1024 * 1024;
 
 export function authorizationHeader(site: ConfluenceSite, creds: ConfluenceCredentials): string {
-  if (site.deployment === 'cloud') return `Basic ${Buffer.from(`${creds.email ?? ''}:${creds.apiToken}`, 'utf8').toString('base64')}`;
+  if (site.deployment === 'cloud')
+    return `Basic ${Buffer.from(`${creds.email ?? ''}:${creds.apiToken}`, 'utf8').toString('base64')}`;
   return `Bearer ${creds.apiToken}`;
 }
 
@@ -61,24 +62,50 @@ export class ConfluenceClient implements ConfluenceApi {
     return this.list(body, start, (r) => {
       const key = str(r.key);
       if (!key) return null;
-      return { key, name: str(r.name) ?? key, type: str(r.type) ?? 'global', url: this.webUrl(r) ?? spaceUrl(this.site, key) };
+      return {
+        key,
+        name: str(r.name) ?? key,
+        type: str(r.type) ?? 'global',
+        url: this.webUrl(r) ?? spaceUrl(this.site, key),
+      };
     });
   }
 
   /** The current pages of a space (or of every space the account can read). */
-  async listPages(spaceKey: string | null, start: number, limit: number): Promise<ConfluenceList<ConfluencePageSummary>> {
-    const query: Record<string, string | number> = { type: 'page', status: 'current', start, limit, expand: 'space,version' };
+  async listPages(
+    spaceKey: string | null,
+    start: number,
+    limit: number,
+  ): Promise<ConfluenceList<ConfluencePageSummary>> {
+    const query: Record<string, string | number> = {
+      type: 'page',
+      status: 'current',
+      start,
+      limit,
+      expand: 'space,version',
+    };
     if (spaceKey) query.spaceKey = spaceKey;
-    const body = await this.get('/content', query, LIST_MAX_BYTES, spaceKey ? `the pages of space ${spaceKey}` : 'the pages');
+    const body = await this.get(
+      '/content',
+      query,
+      LIST_MAX_BYTES,
+      spaceKey ? `the pages of space ${spaceKey}` : 'the pages',
+    );
     return this.list(body, start, (r) => this.summary(r));
   }
 
   async getPage(id: string): Promise<ConfluencePage> {
-    const body = await this.get(`/content/${encodeURIComponent(id)}`, { expand: 'body.storage,version,space,ancestors' }, PAGE_MAX_BYTES, `page ${id}`);
+    const body = await this.get(
+      `/content/${encodeURIComponent(id)}`,
+      { expand: 'body.storage,version,space,ancestors' },
+      PAGE_MAX_BYTES,
+      `page ${id}`,
+    );
     const summary = this.summary(body);
     if (!summary) throw new ConfluenceError('bad-response', `Confluence answered for page ${id} without an id`);
     const storage = str(obj(obj(body.body).storage).value);
-    if (storage === null) throw new ConfluenceError('bad-response', `Confluence sent page ${id} without its storage-format body`);
+    if (storage === null)
+      throw new ConfluenceError('bad-response', `Confluence sent page ${id} without its storage-format body`);
     const ancestors = Array.isArray(body.ancestors)
       ? body.ancestors.map((a) => ({ id: str(obj(a).id) ?? '', title: str(obj(a).title) ?? '' })).filter((a) => a.id)
       : [];
@@ -106,7 +133,8 @@ export class ConfluenceClient implements ConfluenceApi {
   }
 
   private list<T>(body: Json, requestedStart: number, map: (r: Json) => T | null): ConfluenceList<T> {
-    if (!Array.isArray(body.results)) throw new ConfluenceError('bad-response', 'Confluence answered a list without `results`');
+    if (!Array.isArray(body.results))
+      throw new ConfluenceError('bad-response', 'Confluence answered a list without `results`');
     const items = body.results.map((r) => map(obj(r))).filter((x): x is T => x !== null);
     const start = typeof body.start === 'number' ? body.start : requestedStart;
     const size = typeof body.size === 'number' ? body.size : body.results.length;
@@ -120,12 +148,22 @@ export class ConfluenceClient implements ConfluenceApi {
     return { items, start, nextStart };
   }
 
-  private async get(path: string, query: Record<string, string | number>, maxBytes: number, what: string): Promise<Json> {
+  private async get(
+    path: string,
+    query: Record<string, string | number>,
+    maxBytes: number,
+    what: string,
+  ): Promise<Json> {
     const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
     const url = `${this.api}${path}${qs ? `?${qs}` : ''}`;
     let res: FetchResult;
     try {
-      res = await this.fetcher.get(url, { accept: 'application/json', headers: { authorization: this.authorization }, maxBytes, signal: this.signal });
+      res = await this.fetcher.get(url, {
+        accept: 'application/json',
+        headers: { authorization: this.authorization },
+        maxBytes,
+        signal: this.signal,
+      });
     } catch (err) {
       const { code, message } = describeFetchError(err);
       throw new ConfluenceError('network', `Could not reach Confluence at ${this.site.baseUrl} (${code}: ${message})`);
@@ -137,7 +175,11 @@ export class ConfluenceClient implements ConfluenceApi {
       } catch {
         /* reported below */
       }
-      throw new ConfluenceError('bad-response', `${this.site.baseUrl} did not answer like Confluence's REST API when asked for ${what} (no JSON at ${path}); check the base URL and the deployment (cloud or datacenter)`, res.status);
+      throw new ConfluenceError(
+        'bad-response',
+        `${this.site.baseUrl} did not answer like Confluence's REST API when asked for ${what} (no JSON at ${path}); check the base URL and the deployment (cloud or datacenter)`,
+        res.status,
+      );
     }
     throw this.failure(res, what);
   }
@@ -160,10 +202,19 @@ export class ConfluenceClient implements ConfluenceApi {
         return new ConfluenceError('not-found', `Confluence has no ${what.replace(/^the /, '')} (404)${suffix}`, 404);
       case 429: {
         const retry = Number(res.headers['retry-after']);
-        return new ConfluenceError('rate-limited', `Confluence is rate-limiting requests (429)${suffix}`, 429, Number.isFinite(retry) && retry >= 0 ? retry : null);
+        return new ConfluenceError(
+          'rate-limited',
+          `Confluence is rate-limiting requests (429)${suffix}`,
+          429,
+          Number.isFinite(retry) && retry >= 0 ? retry : null,
+        );
       }
       default:
-        return new ConfluenceError('unavailable', `Confluence answered HTTP ${res.status} when asked for ${what}${suffix}`, res.status);
+        return new ConfluenceError(
+          'unavailable',
+          `Confluence answered HTTP ${res.status} when asked for ${what}${suffix}`,
+          res.status,
+        );
     }
   }
 }

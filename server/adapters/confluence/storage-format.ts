@@ -9,7 +9,15 @@
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Elements whose whole content is configuration, not reader text. */
-const DROP_CONTENT = new Set(['ac:parameter', 'ac:placeholder', 'ac:task-id', 'ac:task-uuid', 'ac:task-status', 'ac:emoticon', 'ac:inline-comment-marker-ref']);
+const DROP_CONTENT = new Set([
+  'ac:parameter',
+  'ac:placeholder',
+  'ac:task-id',
+  'ac:task-uuid',
+  'ac:task-status',
+  'ac:emoticon',
+  'ac:inline-comment-marker-ref',
+]);
 /** Element -> the HTML element that stands for it; an empty string drops the tag but keeps its content. */
 const RENAME: Record<string, string> = {
   'ac:plain-text-body': 'pre',

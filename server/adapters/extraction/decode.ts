@@ -56,6 +56,9 @@ export const normaliseNewlines = (s: string): string => s.replace(/\r\n?/g, '\n'
 export function baseTitle(filename: string | undefined): string | undefined {
   if (!filename) return undefined;
   const base = filename.split(/[\\/]/).pop() ?? '';
-  const stem = base.replace(/\.[A-Za-z0-9]{1,8}$/, '').replace(/[_]+/g, ' ').trim();
+  const stem = base
+    .replace(/\.[A-Za-z0-9]{1,8}$/, '')
+    .replace(/[_]+/g, ' ')
+    .trim();
   return stem || undefined;
 }

@@ -60,7 +60,12 @@ function htmlSignal(text: string): HtmlSignal {
   const s = leadingMarkup(raw).slice(0, 256).toLowerCase();
   if (/^<!doctype\s+html[\s>]/.test(s) || /^<(html|head|body)[\s>]/.test(s)) return 'strong';
   if (/^<!doctype\s/.test(s) || /^<[a-z][\w:-]*[^>]*\sxmlns(:\w+)?=/.test(s) || raw.startsWith('<?xml')) return 'xml';
-  if (/^<(script|iframe|h[1-6]|div|font|table|a|style|title|b|br|p|section|article|main|header|nav|meta|link)[\s>/]/.test(s)) return 'weak';
+  if (
+    /^<(script|iframe|h[1-6]|div|font|table|a|style|title|b|br|p|section|article|main|header|nav|meta|link)[\s>/]/.test(
+      s,
+    )
+  )
+    return 'weak';
   if (raw.startsWith('<!--')) return 'weak';
   return null;
 }
@@ -75,7 +80,8 @@ function textHint(hints: { filename?: string; contentType?: string } | undefined
   const name = hints?.filename ?? '';
   const type = (hints?.contentType ?? '').split(';')[0].trim().toLowerCase();
   if (MARKDOWN_EXT.test(name) || type === 'text/markdown' || type === 'text/x-markdown') return 'markdown';
-  if (CSV_EXT.test(name) || type === 'text/csv' || type === 'text/tab-separated-values' || type === 'application/csv') return 'csv';
+  if (CSV_EXT.test(name) || type === 'text/csv' || type === 'text/tab-separated-values' || type === 'application/csv')
+    return 'csv';
   if (TEXT_EXT.test(name) || type === 'text/plain') return 'text';
   return null;
 }
@@ -92,7 +98,12 @@ export function looksLikeMarkdown(text: string): boolean {
     else if (/^ {0,3}(```|~~~)/.test(l)) fence++;
     else if (i > 0 && lines[i - 1].trim() && /^ {0,3}(=+|-{2,})[ \t]*$/.test(l)) heading++;
     else if (/^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+\S/.test(l) || /^ {0,3}>[ \t]?\S/.test(l)) other++;
-    if (/\[[^\]\n]{1,200}\]\([^)\s]{1,500}\)/.test(l) || /(\*\*|__)[^*_\n]{1,200}\1/.test(l) || /`[^`\n]{1,200}`/.test(l)) other++;
+    if (
+      /\[[^\]\n]{1,200}\]\([^)\s]{1,500}\)/.test(l) ||
+      /(\*\*|__)[^*_\n]{1,200}\1/.test(l) ||
+      /`[^`\n]{1,200}`/.test(l)
+    )
+      other++;
   }
   return (heading + fence > 0 && heading + fence + other >= 2) || heading + fence + other >= 3;
 }
@@ -114,7 +125,12 @@ export async function detectKind(
   if (isPdf(bytes)) return 'pdf';
   const sample = bytes.subarray(0, SAMPLE_BYTES);
   // file-type knows ZIP containers (it looks at the entry names); only DOCX is ours.
-  if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5 || bytes[2] === 7)) {
+  if (
+    bytes.length >= 4 &&
+    bytes[0] === 0x50 &&
+    bytes[1] === 0x4b &&
+    (bytes[2] === 3 || bytes[2] === 5 || bytes[2] === 7)
+  ) {
     const type = await fileTypeFromBuffer(bytes).catch(() => undefined);
     return type?.ext === 'docx' ? 'docx' : null;
   }

@@ -10,12 +10,15 @@ import type { ExtractedDocument } from '../../domain/knowledge/documents.js';
 const STYLE_MAP = [
   ...[1, 2, 3, 4, 5, 6].map((n) => `p.Heading${n} => h${n}:fresh`),
   ...[1, 2, 3, 4, 5, 6].map((n) => `p[style-name='heading ${n}'] => h${n}:fresh`),
-  "p.Title => h1:fresh",
+  'p.Title => h1:fresh',
   "p[style-name='Title'] => h1:fresh",
 ];
 
 /** DOCX -> HTML with mammoth (images left out), then the same section walk as web pages, without Readability. */
-export async function docxDocument(bytes: Uint8Array, options: { filename?: string; maxChars: number }): Promise<ExtractedDocument> {
+export async function docxDocument(
+  bytes: Uint8Array,
+  options: { filename?: string; maxChars: number },
+): Promise<ExtractedDocument> {
   let html: string;
   try {
     const result = await mammoth.convertToHtml(

@@ -8,16 +8,61 @@ const TEXT = 3;
 
 /** Never text for a reader. */
 const SKIP = new Set([
-  'script', 'style', 'noscript', 'template', 'svg', 'math', 'canvas', 'iframe', 'object', 'embed',
-  'nav', 'button', 'select', 'option', 'input', 'textarea', 'head', 'title', 'meta', 'link', 'dialog',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'nav',
+  'button',
+  'select',
+  'option',
+  'input',
+  'textarea',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'dialog',
 ]);
 /** Page chrome, dropped only when Readability did not pick the main content for us. */
 const CHROME = new Set(['header', 'footer', 'aside']);
 /** Boundaries between paragraphs. */
 const BLOCK = new Set([
-  'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'aside', 'li', 'ul', 'ol', 'dl', 'dt',
-  'dd', 'blockquote', 'figure', 'figcaption', 'table', 'caption',
-  'address', 'details', 'summary', 'hr', 'form', 'fieldset', 'legend', 'body', 'center', 'hgroup',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'aside',
+  'li',
+  'ul',
+  'ol',
+  'dl',
+  'dt',
+  'dd',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'table',
+  'caption',
+  'address',
+  'details',
+  'summary',
+  'hr',
+  'form',
+  'fieldset',
+  'legend',
+  'body',
+  'center',
+  'hgroup',
 ]);
 /** Inside a table: rows end a line, cells are separated, the table itself is the paragraph. */
 const TABLE_PARTS = new Set(['tr', 'td', 'th']);
@@ -61,7 +106,9 @@ function absolute(href: string | null | undefined, base: string | undefined): UR
 }
 
 function ensureDocument(html: string): string {
-  return /<(html|body)[\s>]/i.test(html.slice(0, 4096)) ? html : `<!doctype html><html><head></head><body>${html}</body></html>`;
+  return /<(html|body)[\s>]/i.test(html.slice(0, 4096))
+    ? html
+    : `<!doctype html><html><head></head><body>${html}</body></html>`;
 }
 
 /**
@@ -115,7 +162,13 @@ export function walkSections(
       else if (BLOCK.has(tag)) flushParagraph();
       continue;
     }
-    if (SKIP.has(tag) || isHidden(el) || (options.dropChrome && CHROME.has(tag)) || el.getAttribute('role') === 'navigation') continue;
+    if (
+      SKIP.has(tag) ||
+      isHidden(el) ||
+      (options.dropChrome && CHROME.has(tag)) ||
+      el.getAttribute('role') === 'navigation'
+    )
+      continue;
     const h = HEADING.exec(tag);
     if (h) {
       const text = collapseSpaces(el.textContent ?? '').slice(0, MAX_HEADING_CHARS);
@@ -152,7 +205,11 @@ export function walkSections(
 
 /** Readability's own test: the share of the heading's words (by length) that the title also has. */
 function titleSimilarity(title: string, heading: string): number {
-  const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = (s: string) =>
+    s
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
   const inTitle = new Set(words(title));
   const own = words(heading);
   const total = own.join(' ').length;
@@ -164,7 +221,11 @@ function titleSimilarity(title: string, heading: string): number {
  * Readability removes the heading that repeats the article title; that heading is the root of
  * the page's outline, so the walk starts under it again (else "Install" loses its parent).
  */
-function droppedTitleHeading(headings: Element[], content: Element, title: string | undefined): { level: number; text: string } | undefined {
+function droppedTitleHeading(
+  headings: Element[],
+  content: Element,
+  title: string | undefined,
+): { level: number; text: string } | undefined {
   if (!title) return undefined;
   for (const h of headings) {
     const text = collapseSpaces(h.textContent ?? '').slice(0, MAX_HEADING_CHARS);
@@ -215,11 +276,13 @@ export function htmlDocument(html: string, options: HtmlOptions = {}): Extracted
   const { document } = parseHTML(ensureDocument(html)) as unknown as { document: Document };
   const pageUrl = absolute(options.url, undefined);
   if (pageUrl) pageUrl.hash = '';
-  const base = absolute(document.querySelector('base[href]')?.getAttribute('href'), pageUrl?.href)?.href ?? pageUrl?.href;
+  const base =
+    absolute(document.querySelector('base[href]')?.getAttribute('href'), pageUrl?.href)?.href ?? pageUrl?.href;
 
-  const language = (document.documentElement?.getAttribute('lang') || meta(document, 'meta[http-equiv="content-language" i]'))
-    ?.trim()
-    .split(/[\s,]/)[0] || undefined;
+  const language =
+    (document.documentElement?.getAttribute('lang') || meta(document, 'meta[http-equiv="content-language" i]'))
+      ?.trim()
+      .split(/[\s,]/)[0] || undefined;
   let canonicalUrl: string | undefined;
   for (const link of document.querySelectorAll('link[rel][href]')) {
     if (!/(^|\s)canonical(\s|$)/i.test(link.getAttribute('rel') ?? '')) continue;
@@ -231,7 +294,8 @@ export function htmlDocument(html: string, options: HtmlOptions = {}): Extracted
   const ogTitle = meta(document, 'meta[property="og:title"]');
 
   // Noise goes before Readability sees the page, so it cannot pick a menu as the article.
-  for (const el of document.querySelectorAll('script, style, noscript, template, nav, [role="navigation"]')) el.remove();
+  for (const el of document.querySelectorAll('script, style, noscript, template, nav, [role="navigation"]'))
+    el.remove();
   const originalHeadings = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')];
   originalHeadings.forEach((el, i) => {
     el.setAttribute(LEVEL_ATTR, el.tagName.slice(1));
@@ -259,7 +323,8 @@ export function htmlDocument(html: string, options: HtmlOptions = {}): Extracted
       }
     }
   }
-  if (sections.length === 0 && document.body) ({ sections, headings } = walkSections(document.body, { dropChrome: options.readability !== false }));
+  if (sections.length === 0 && document.body)
+    ({ sections, headings } = walkSections(document.body, { dropChrome: options.readability !== false }));
   if (sections.length === 0 && document.body) ({ sections, headings } = walkSections(document.body));
 
   const firstH1 = collapseSpaces(document.querySelector('h1')?.textContent ?? '') || undefined;

@@ -9,16 +9,40 @@ import { charsetFrom, decodeText } from './decode.js';
 import { ExtractionError } from '../../domain/knowledge/extraction-error.js';
 import { markdownDocument } from './markdown.js';
 import { textDocument } from './text.js';
-import { DEFAULT_LIMITS, DOCUMENT_KINDS, type DocumentKind, type ExtractedDocument, type ExtractInput, type ExtractLimits, type Extractor } from '../../domain/knowledge/documents.js';
+import {
+  DEFAULT_LIMITS,
+  DOCUMENT_KINDS,
+  type DocumentKind,
+  type ExtractedDocument,
+  type ExtractInput,
+  type ExtractLimits,
+  type Extractor,
+} from '../../domain/knowledge/documents.js';
 import { detectKind } from './detect.js';
 import { runInWorker } from './worker-pool.js';
 import type { TaskInput } from './worker-tasks.js';
 
 export { detectKind };
-export { ExtractionError, isExtractionError, type ExtractionErrorCode } from '../../domain/knowledge/extraction-error.js';
+export {
+  ExtractionError,
+  isExtractionError,
+  type ExtractionErrorCode,
+} from '../../domain/knowledge/extraction-error.js';
 export { parseCsv } from './csv.js';
-export { runInWorker, configureExtractionWorkers, closeExtractionWorkers, type WorkerTask, type WorkerLimits } from './worker-pool.js';
-export type { DocumentKind, ExtractedDocument, ExtractInput, ExtractLimits, Section } from '../../domain/knowledge/documents.js';
+export {
+  runInWorker,
+  configureExtractionWorkers,
+  closeExtractionWorkers,
+  type WorkerTask,
+  type WorkerLimits,
+} from './worker-pool.js';
+export type {
+  DocumentKind,
+  ExtractedDocument,
+  ExtractInput,
+  ExtractLimits,
+  Section,
+} from '../../domain/knowledge/documents.js';
 export { DEFAULT_LIMITS, DOCUMENT_KINDS } from '../../domain/knowledge/documents.js';
 
 const TASKS = new URL('./worker-tasks.ts', import.meta.url).href;
@@ -38,7 +62,8 @@ function textLength(doc: ExtractedDocument): number {
  */
 export async function extract(input: ExtractInput, limits: ExtractLimits = {}): Promise<ExtractedDocument> {
   const { timeoutMs, maxMemoryMb, maxChars } = { ...DEFAULT_LIMITS, ...limits };
-  if (!DOCUMENT_KINDS.includes(input.kind)) throw new ExtractionError('UNSUPPORTED', `Documents of kind "${String(input.kind)}" cannot be read`);
+  if (!DOCUMENT_KINDS.includes(input.kind))
+    throw new ExtractionError('UNSUPPORTED', `Documents of kind "${String(input.kind)}" cannot be read`);
   const bytes = input.bytes;
 
   const task = IN_WORKER[input.kind];
@@ -55,9 +80,14 @@ export async function extract(input: ExtractInput, limits: ExtractLimits = {}): 
   }
 
   // A UTF-8 character is at most 4 bytes: past this the text is surely too long.
-  if (bytes.length > maxChars * 4) throw new ExtractionError('TOO_LARGE', `The file is larger than ${maxChars * 4} bytes of text`);
+  if (bytes.length > maxChars * 4)
+    throw new ExtractionError('TOO_LARGE', `The file is larger than ${maxChars * 4} bytes of text`);
   const text = decodeText(bytes, charsetFrom(input.contentType));
-  if (text.length > maxChars) throw new ExtractionError('TOO_LARGE', `The file holds ${text.length} characters; at most ${maxChars} are accepted`);
+  if (text.length > maxChars)
+    throw new ExtractionError(
+      'TOO_LARGE',
+      `The file holds ${text.length} characters; at most ${maxChars} are accepted`,
+    );
   let doc: ExtractedDocument;
   switch (input.kind) {
     case 'markdown':
@@ -68,14 +98,16 @@ export async function extract(input: ExtractInput, limits: ExtractLimits = {}): 
       break;
     case 'youtube': {
       const cues = parseTimedText(text);
-      if (cues.length === 0 && text.trim()) throw new ExtractionError('MALFORMED', 'The captions track holds no timed text');
+      if (cues.length === 0 && text.trim())
+        throw new ExtractionError('MALFORMED', 'The captions track holds no timed text');
       doc = transcriptDocument(input.title ?? '', cues);
       break;
     }
     default:
       doc = textDocument(text, input.filename, input.title);
   }
-  if (textLength(doc) > maxChars) throw new ExtractionError('TOO_LARGE', `The document holds more than ${maxChars} characters of text`);
+  if (textLength(doc) > maxChars)
+    throw new ExtractionError('TOO_LARGE', `The document holds more than ${maxChars} characters of text`);
   return doc;
 }
 

@@ -85,7 +85,8 @@ export function markdownDocument(source: string, filename?: string): ExtractedDo
       for (; j < lines.length; j++) {
         block.push(lines[j]);
         const close = FENCE.exec(lines[j]);
-        if (close && close[1][0] === marker[0] && close[1].length >= marker.length && lines[j].trim() === close[1]) break;
+        if (close && close[1][0] === marker[0] && close[1].length >= marker.length && lines[j].trim() === close[1])
+          break;
       }
       paragraphs.push(block.join('\n'));
       i = j;

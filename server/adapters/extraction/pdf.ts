@@ -21,7 +21,8 @@ interface RawItem {
   hasEOL: boolean;
 }
 
-const isItem = (item: unknown): item is RawItem => typeof (item as RawItem).str === 'string' && Array.isArray((item as RawItem).transform);
+const isItem = (item: unknown): item is RawItem =>
+  typeof (item as RawItem).str === 'string' && Array.isArray((item as RawItem).transform);
 
 /** pdf.js text items -> visual lines: a new line at an end-of-line mark or a baseline change. */
 function pageLines(items: unknown[], view: number[]): Line[] {
@@ -40,7 +41,13 @@ function pageLines(items: unknown[], view: number[]): Line[] {
     if (t) {
       const size = chars ? weighted / chars : lastSize;
       const gap = lines.length ? Math.abs(lines[lines.length - 1].y - y) / Math.max(size, 1) : Infinity;
-      lines.push({ text: t, size: Math.round(size * 2) / 2, y, gapBefore: gap, margin: y > top - band || y < bottom + band });
+      lines.push({
+        text: t,
+        size: Math.round(size * 2) / 2,
+        y,
+        gapBefore: gap,
+        margin: y > top - band || y < bottom + band,
+      });
     }
     text = '';
     weighted = 0;
@@ -87,7 +94,8 @@ function furnitureKeys(pages: Line[][], bodySize: number): Set<string> {
   return keys;
 }
 
-const isPageNumber = (t: string) => /^(page\s+)?\d{1,5}(\s*(\/|of)\s*\d{1,5})?$/i.test(t) || /^[-–]\s*\d{1,5}\s*[-–]$/.test(t);
+const isPageNumber = (t: string) =>
+  /^(page\s+)?\d{1,5}(\s*(\/|of)\s*\d{1,5})?$/i.test(t) || /^[-–]\s*\d{1,5}\s*[-–]$/.test(t);
 
 /**
  * Headings by type size: the size that carries most characters is the body; short lines set
@@ -97,21 +105,28 @@ const isPageNumber = (t: string) => /^(page\s+)?\d{1,5}(\s*(\/|of)\s*\d{1,5})?$/
 function headingLevels(pages: Line[][]): { body: number; levelOf: (line: Line) => number } {
   const bySize = new Map<number, number>();
   let total = 0;
-  for (const lines of pages) for (const l of lines) {
-    bySize.set(l.size, (bySize.get(l.size) ?? 0) + l.text.length);
-    total++;
-  }
+  for (const lines of pages)
+    for (const l of lines) {
+      bySize.set(l.size, (bySize.get(l.size) ?? 0) + l.text.length);
+      total++;
+    }
   let body = 0;
   let most = -1;
   for (const [size, n] of bySize) if (n > most) [body, most] = [size, n];
   const candidate = (l: Line) =>
-    l.size >= body * 1.2 && l.text.length <= 150 && l.text.split(' ').length <= 20 && /\p{L}/u.test(l.text) && !/[.,;]$/.test(l.text);
+    l.size >= body * 1.2 &&
+    l.text.length <= 150 &&
+    l.text.split(' ').length <= 20 &&
+    /\p{L}/u.test(l.text) &&
+    !/[.,;]$/.test(l.text);
   const sizes = new Set<number>();
   let count = 0;
-  for (const lines of pages) for (const l of lines) if (candidate(l)) {
-    sizes.add(l.size);
-    count++;
-  }
+  for (const lines of pages)
+    for (const l of lines)
+      if (candidate(l)) {
+        sizes.add(l.size);
+        count++;
+      }
   if (count === 0 || count > total * 0.25) return { body, levelOf: () => 0 };
   const ranked = [...sizes].sort((a, b) => b - a);
   return { body, levelOf: (l) => (candidate(l) ? Math.min(ranked.indexOf(l.size) + 1, 3) : 0) };
@@ -138,7 +153,10 @@ function pdfError(e: unknown): ExtractionError {
   const name = (e as { name?: string })?.name;
   const message = (e as { message?: string })?.message ?? String(e);
   if (name === 'PasswordException') {
-    return new ExtractionError('UNSUPPORTED', 'The PDF is protected by a password', { hint: 'Upload a copy without a password', cause: e });
+    return new ExtractionError('UNSUPPORTED', 'The PDF is protected by a password', {
+      hint: 'Upload a copy without a password',
+      cause: e,
+    });
   }
   return new ExtractionError('MALFORMED', `The PDF could not be read: ${message}`, { cause: e });
 }
@@ -147,7 +165,10 @@ function pdfError(e: unknown): ExtractionError {
  * PDF -> document with one or more sections per page (a section never spans pages, so every
  * chunk knows its page). Headings are recovered from type sizes and carried across pages.
  */
-export async function pdfDocument(bytes: Uint8Array, options: { filename?: string; maxChars: number }): Promise<ExtractedDocument> {
+export async function pdfDocument(
+  bytes: Uint8Array,
+  options: { filename?: string; maxChars: number },
+): Promise<ExtractedDocument> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
   try {
     pdf = await getDocumentProxy(bytes, {
@@ -166,14 +187,21 @@ export async function pdfDocument(bytes: Uint8Array, options: { filename?: strin
       page.cleanup();
       for (const l of lines) chars += l.text.length;
       if (chars > options.maxChars) {
-        throw new ExtractionError('TOO_LARGE', `The PDF holds more than ${options.maxChars} characters of text (stopped at page ${n})`);
+        throw new ExtractionError(
+          'TOO_LARGE',
+          `The PDF holds more than ${options.maxChars} characters of text (stopped at page ${n})`,
+        );
       }
       pages.push(lines);
     }
     if (chars === 0 && pdf.numPages > 0) {
-      throw new ExtractionError('UNSUPPORTED', 'The PDF has no text layer (scanned pages are images; text recognition is not supported)', {
-        hint: 'Export the PDF from the original document, or run it through OCR first',
-      });
+      throw new ExtractionError(
+        'UNSUPPORTED',
+        'The PDF has no text layer (scanned pages are images; text recognition is not supported)',
+        {
+          hint: 'Export the PDF from the original document, or run it through OCR first',
+        },
+      );
     }
     const meta = await pdf.getMetadata().catch(() => null);
     const info = (meta?.info ?? {}) as Record<string, unknown>;
@@ -193,7 +221,8 @@ export async function pdfDocument(bytes: Uint8Array, options: { filename?: strin
       };
       const flushSection = () => {
         flushParagraph();
-        if (paragraphs.length) sections.push({ headingPath: path.map((h) => h.text), text: paragraphs.join('\n\n'), page });
+        if (paragraphs.length)
+          sections.push({ headingPath: path.map((h) => h.text), text: paragraphs.join('\n\n'), page });
         paragraphs = [];
       };
       let previousHeading: { level: number; index: number } | null = null;
@@ -202,7 +231,12 @@ export async function pdfDocument(bytes: Uint8Array, options: { filename?: strin
         const level = levelOf(line);
         if (level) {
           // A heading set on two lines continues the one just read.
-          if (previousHeading && previousHeading.level === level && previousHeading.index === index - 1 && line.gapBefore < 2) {
+          if (
+            previousHeading &&
+            previousHeading.level === level &&
+            previousHeading.index === index - 1 &&
+            line.gapBefore < 2
+          ) {
             path[path.length - 1].text += ` ${line.text}`;
           } else {
             flushSection();

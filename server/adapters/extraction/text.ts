@@ -13,7 +13,11 @@ export function textDocument(source: string, filename?: string, title?: string):
   const firstLine = collapseSpaces(paragraphs[0]?.split('\n')[0] ?? '');
   return {
     kind: 'text',
-    title: title || baseTitle(filename) || (firstLine.length <= 100 ? firstLine : `${firstLine.slice(0, 97)}…`) || 'Untitled',
+    title:
+      title ||
+      baseTitle(filename) ||
+      (firstLine.length <= 100 ? firstLine : `${firstLine.slice(0, 97)}…`) ||
+      'Untitled',
     sections: paragraphs.length ? [{ headingPath: [], text: paragraphs.join('\n\n') }] : [],
   };
 }

@@ -65,7 +65,11 @@ class PooledWorker {
   ) {
     this.worker = new Worker(ENTRY, {
       workerData: { preload: options.preload },
-      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(32, Math.max(4, memoryMb / 8)), stackSizeMb: 4 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: memoryMb,
+        maxYoungGenerationSizeMb: Math.min(32, Math.max(4, memoryMb / 8)),
+        stackSizeMb: 4,
+      },
       // Worker console output is not ours to print (pdf.js warns about every odd file).
       stdout: true,
       stderr: true,
@@ -105,8 +109,11 @@ class PooledWorker {
       this.finish();
       if (!job) return;
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        job.reject(new ExtractionError('TOO_LARGE', 'Reading the file needed more memory than allowed', { cause: error }));
-      } else job.reject(new ExtractionError('MALFORMED', `The file crashed its parser: ${error.message}`, { cause: error }));
+        job.reject(
+          new ExtractionError('TOO_LARGE', 'Reading the file needed more memory than allowed', { cause: error }),
+        );
+      } else
+        job.reject(new ExtractionError('MALFORMED', `The file crashed its parser: ${error.message}`, { cause: error }));
     });
     this.worker.on('exit', () => {
       this.dead = true;
@@ -128,7 +135,9 @@ class PooledWorker {
         // terminate() stops the isolate even inside a synchronous loop; the worker is not reused.
         this.job = null;
         this.kill();
-        reject(new ExtractionError('TIMEOUT', `Reading the file took longer than ${timeoutMs} ms; the parser was stopped`));
+        reject(
+          new ExtractionError('TIMEOUT', `Reading the file took longer than ${timeoutMs} ms; the parser was stopped`),
+        );
       }, timeoutMs);
       this.job = job;
       this.worker.postMessage({ id, module: String(task.module), fn: task.fn, args: task.args ?? [] });
@@ -218,7 +227,7 @@ class Pool {
     const all = [...this.workers];
     this.workers.clear();
     this.idle.length = 0;
-    await Promise.all(all.map((w) => (w.dead = true, w.worker.terminate())));
+    await Promise.all(all.map((w) => ((w.dead = true), w.worker.terminate())));
   }
 
   get count() {

@@ -25,16 +25,26 @@ export function textLength(doc: ExtractedDocument): number {
 
 function checkSize(doc: ExtractedDocument, maxChars: number): ExtractedDocument {
   const n = textLength(doc);
-  if (n > maxChars) throw new ExtractionError('TOO_LARGE', `The document holds ${n} characters of text; at most ${maxChars} are accepted`);
+  if (n > maxChars)
+    throw new ExtractionError(
+      'TOO_LARGE',
+      `The document holds ${n} characters of text; at most ${maxChars} are accepted`,
+    );
   return doc;
 }
 
 export async function pdf(input: TaskInput): Promise<ExtractedDocument> {
-  return checkSize(await pdfDocument(input.bytes, { filename: input.filename, maxChars: input.maxChars }), input.maxChars);
+  return checkSize(
+    await pdfDocument(input.bytes, { filename: input.filename, maxChars: input.maxChars }),
+    input.maxChars,
+  );
 }
 
 export async function docx(input: TaskInput): Promise<ExtractedDocument> {
-  return checkSize(await docxDocument(input.bytes, { filename: input.filename, maxChars: input.maxChars }), input.maxChars);
+  return checkSize(
+    await docxDocument(input.bytes, { filename: input.filename, maxChars: input.maxChars }),
+    input.maxChars,
+  );
 }
 
 export function html(input: TaskInput): ExtractedDocument {

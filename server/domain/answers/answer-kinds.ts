@@ -34,9 +34,11 @@ const SENTENCE: Record<AnswerKind, RegExp> = {
     String.raw`\b${NUMBER}(?:\s*(?:-|–|to|or|and|bis|a|à|y|et|oder|o)\s*${NUMBER})?[\s-]*${UNIT}\b|\b(same day|next day|overnight|immediately|instantly|right away|am selben tag|sofort|el mismo día|le jour même)\b`,
     'iu',
   ),
-  price: /[€$£¥]\s?\d|\d\s?(€|\$|£|eur|euros?|usd|dollars?|chf|gbp|sek|dkk|nok|kr|zł|pln)\b|\b(free of charge|for free|no charge|free|costs?|priced|kostenlos|gratis|gratuit|gratuita?)\b/iu,
+  price:
+    /[€$£¥]\s?\d|\d\s?(€|\$|£|eur|euros?|usd|dollars?|chf|gbp|sek|dkk|nok|kr|zł|pln)\b|\b(free of charge|for free|no charge|free|costs?|priced|kostenlos|gratis|gratuit|gratuita?)\b/iu,
   time: /\b\d{1,2}([:.]\d{2})?\s?(am|pm|a\.m\.|p\.m\.|uhr|h)\b|\b\d{1,2}:\d{2}\b|\b(mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|daily|montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|lunes|martes|miércoles|jueves|viernes|sábados?|domingos?|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b/iu,
-  place: /\b(street|road|avenue|square|st\.|rd\.|floor|located|address|straße|strasse|platz|calle|avenida|plaza|rue|place|étage)\b|\b\d{4,5}\s+\p{Lu}\p{Ll}+/u,
+  place:
+    /\b(street|road|avenue|square|st\.|rd\.|floor|located|address|straße|strasse|platz|calle|avenida|plaza|rue|place|étage)\b|\b\d{4,5}\s+\p{Lu}\p{Ll}+/u,
   // A step: an instruction ("Go to…", "Pass `limit`…", "Write to…") or "To cancel, open…".
   procedure:
     /^(to \S+|go|open|choose|click|tap|select|press|use|run|set|pass|write|send|enter|add|install|create|mark|put|place|register|update|change|call|print|pack|drop|measure|check|contact|submit|share|compute|reject|leave|upload|include|copy|configure|visit|follow|make|type|sign|log|delete|remove|back|spread|raise|switch|reply|report|ask|gehen|öffnen|wählen|klicken|schreiben|senden|rufen|vaya|abra|elija|pulse|escriba|envíe|llame|allez|ouvrez|choisissez|cliquez|écrivez|envoyez)\b|\b(under|in) (my|settings|mein|mi)\b|\bon the (login|dashboard|home) page\b|\bunter (mein|einstellungen)\b/iu,

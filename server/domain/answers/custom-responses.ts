@@ -44,7 +44,10 @@ export function jaccard(a: readonly string[], b: readonly string[]): number {
 }
 
 /** The best matching custom response, or null. Exact matches win; among close ones the most similar (then the oldest). */
-export function matchCustomResponse(question: string, responses: readonly CustomResponseContext[]): CustomResponseMatch | null {
+export function matchCustomResponse(
+  question: string,
+  responses: readonly CustomResponseContext[],
+): CustomResponseMatch | null {
   const normal = normalizeForMatch(question);
   if (!normal) return null;
   for (const response of responses) {
@@ -57,7 +60,8 @@ export function matchCustomResponse(question: string, responses: readonly Custom
     const other = analysed(response.question).terms;
     if (other.length < MIN_TERMS) continue;
     const similarity = jaccard(terms, other);
-    if (similarity >= CUSTOM_RESPONSE_MIN_JACCARD && (!best || similarity > best.similarity)) best = { response, similarity };
+    if (similarity >= CUSTOM_RESPONSE_MIN_JACCARD && (!best || similarity > best.similarity))
+      best = { response, similarity };
   }
   return best;
 }

@@ -69,7 +69,13 @@ const RELATED_EXTRA = 6;
 /** Where a hit links to: a video at its second, a PDF at its page, a web page at its quote. */
 export function sourceLink(hit: Pick<SearchHit, 'url' | 'text' | 'headingPath' | 'location'>): string | null {
   if (!hit.url) return null;
-  return citationUrl(hit.url, { index: 0, text: hit.text, tokenCount: 0, headingPath: hit.headingPath, location: hit.location });
+  return citationUrl(hit.url, {
+    index: 0,
+    text: hit.text,
+    tokenCount: 0,
+    headingPath: hit.headingPath,
+    location: hit.location,
+  });
 }
 
 /** One source per page (per document, and per URL: one page held by two sources or two spellings), at its best passage, in the order given. */
@@ -81,7 +87,14 @@ export function toSources(hits: SearchHit[]): SourceRef[] {
     if (seen.has(hit.documentId) || (page && seen.has(page))) continue;
     seen.add(hit.documentId);
     if (page) seen.add(page);
-    out.push({ documentId: hit.documentId, title: hit.title, url: hit.url, link: sourceLink(hit), location: hit.location, score: hit.score });
+    out.push({
+      documentId: hit.documentId,
+      title: hit.title,
+      url: hit.url,
+      link: sourceLink(hit),
+      location: hit.location,
+      score: hit.score,
+    });
   }
   return out;
 }
@@ -121,7 +134,14 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
           const concepts = questionConcepts(probe, profile, lexicon, options.tuning?.expansion);
           const hits = await retriever.search(chatbotId, expandedQuery(probe, concepts), GATE_DEPTH);
           // The plain coverage: the factors for unknown and absent words are the visitor question's own.
-          scores.push(conceptRelevance(concepts, hits, profile, { ...options.tuning?.gate, threshold: 1, unknownFactor: 1, absentNounFactor: 1 }).score);
+          scores.push(
+            conceptRelevance(concepts, hits, profile, {
+              ...options.tuning?.gate,
+              threshold: 1,
+              unknownFactor: 1,
+              absentNounFactor: 1,
+            }).score,
+          );
         }
         return calibratedThreshold(scores, options.tuning?.calibration);
       })();
@@ -132,12 +152,19 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
   }
 
   /** One search: the question's concepts, the hits for it with the stand-in words, the gate's verdict. */
-  async function search(chatbotId: string, query: string, profile: KnowledgeProfile | null, depth: number): Promise<Searched> {
+  async function search(
+    chatbotId: string,
+    query: string,
+    profile: KnowledgeProfile | null,
+    depth: number,
+  ): Promise<Searched> {
     const concepts = questionConcepts(query, profile, lexicon, options.tuning?.expansion);
     // One search with the stand-in words added: as good on the eval's tuning halves as fusing it
     // with the question's own ranking, at half the cost.
     const hits = await retriever.search(chatbotId, expandedQuery(query, concepts), depth);
-    const gate = profile ? gateOf(concepts, hits, profile, await thresholdFor(chatbotId, profile)) : relevance(query, hits);
+    const gate = profile
+      ? gateOf(concepts, hits, profile, await thresholdFor(chatbotId, profile))
+      : relevance(query, hits);
     return { concepts, hits, gate };
   }
 
@@ -149,10 +176,18 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
    * The previous question is the last visitor message that is not small talk, and only when its
    * own search is covered: a refused or off-topic question carries no topic over.
    */
-  async function searchInContext(chatbotId: string, question: string, history: AnswerRequest['history'], profile: KnowledgeProfile | null, depth: number, level = 0): Promise<Searched> {
+  async function searchInContext(
+    chatbotId: string,
+    question: string,
+    history: AnswerRequest['history'],
+    profile: KnowledgeProfile | null,
+    depth: number,
+    level = 0,
+  ): Promise<Searched> {
     const alone = await search(chatbotId, question, profile, depth);
     const noTopic = hasNoTopic(question);
-    if ((certainty(alone) === 2 && !noTopic) || level >= MAX_CONTEXT_LEVELS || !dependsOnPrevious(question)) return alone;
+    if ((certainty(alone) === 2 && !noTopic) || level >= MAX_CONTEXT_LEVELS || !dependsOnPrevious(question))
+      return alone;
     const visitor = history.filter((m) => m.author === 'visitor');
     let i = visitor.length - 1;
     while (i >= 0 && smallTalk(visitor[i].text)) i--;
@@ -196,32 +231,58 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       if (talk && !provider.seesInstructions) {
         // Small talk is not searched for, and is no gap in the knowledge.
         request.onToken?.(strings[talk]);
-        return { text: strings[talk], sources: [], followUps: ownerFollowUps, unanswered: false, customResponseId: null, provider: provider.name, model: null };
+        return {
+          text: strings[talk],
+          sources: [],
+          followUps: ownerFollowUps,
+          unanswered: false,
+          customResponseId: null,
+          provider: provider.name,
+          model: null,
+        };
       }
       const depth = Math.max(settings.topK, GATE_DEPTH) + (followUpCount ? RELATED_EXTRA : 0);
       const profile = await profiles.get(request.chatbotId);
-      const { concepts, hits, gate } = await searchInContext(request.chatbotId, request.question, request.history ?? [], profile, depth);
+      const { concepts, hits, gate } = await searchInContext(
+        request.chatbotId,
+        request.question,
+        request.history ?? [],
+        profile,
+        depth,
+      );
       const numbered: Passage[] = hits.map((h, i) => ({ ...h, n: i + 1, coverage: gate.perHit[i] }));
       const passages = numbered.slice(0, settings.topK);
       const related = numbered.slice(settings.topK);
 
       const prompt = provider.seesInstructions
-        ? buildPrompt({ question: request.question, history: request.history ?? [], passages, instruction, persona, settings, followUpCount, strings, relevant: gate.relevant, format: provider.outputFormat })
+        ? buildPrompt({
+            question: request.question,
+            history: request.history ?? [],
+            passages,
+            instruction,
+            persona,
+            settings,
+            followUpCount,
+            strings,
+            relevant: gate.relevant,
+            format: provider.outputFormat,
+          })
         : { messages: [], secrets: [] };
       const guard = prompt.secrets.length ? new LeakGuard(prompt.secrets) : null;
       // Close but not sure (calibration.ts HEDGE_RATIO): the built-in answer opens by saying so. A
       // model reads the passages and judges for itself.
       const hedge = gate.unsure && !provider.seesInstructions ? `${strings.notSure} ` : '';
       let hedged = false;
-      const visitorToken = hedge && request.onToken
-        ? (text: string) => {
-            if (!hedged && text !== strings.noInformation) {
-              hedged = true;
-              request.onToken!(hedge);
+      const visitorToken =
+        hedge && request.onToken
+          ? (text: string) => {
+              if (!hedged && text !== strings.noInformation) {
+                hedged = true;
+                request.onToken!(hedge);
+              }
+              request.onToken!(text);
             }
-            request.onToken!(text);
-          }
-        : request.onToken;
+          : request.onToken;
       const onToken = visitorToken
         ? guard
           ? (text: string) => {
@@ -252,7 +313,14 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
         if (request.signal?.aborted) throw err;
         options.onError?.(err);
         onToken?.(strings.unavailable);
-        out = { text: strings.unavailable, answered: true, used: [], followUps: [], provider: 'unavailable', model: null };
+        out = {
+          text: strings.unavailable,
+          answered: true,
+          used: [],
+          followUps: [],
+          provider: 'unavailable',
+          model: null,
+        };
       }
 
       if (guard && (guard.leaked || leaksSecrets(out.text, prompt.secrets))) {
@@ -278,8 +346,15 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
         const used = out.used ?? (gate.relevant ? passages.map((p) => p.n) : []);
         sources = toSources(numbered.filter((p) => used.includes(p.n)));
       }
-      let smart: FollowUp[] = out.answered && out.provider !== 'unavailable' ? out.followUps.slice(0, followUpCount) : [];
-      if (!provider.seesInstructions && out.answered && out.provider === 'built-in' && followUpCount > 0 && store.chunkQuestions) {
+      let smart: FollowUp[] =
+        out.answered && out.provider !== 'unavailable' ? out.followUps.slice(0, followUpCount) : [];
+      if (
+        !provider.seesInstructions &&
+        out.answered &&
+        out.provider === 'built-in' &&
+        followUpCount > 0 &&
+        store.chunkQuestions
+      ) {
         // The built-in answerer suggests the questions stored with the related chunks, each checked against the knowledge.
         const usedChunks = new Set(numbered.filter((p) => (out.used ?? []).includes(p.n)).map((p) => p.chunkId));
         const verdicts = followUpVerdicts(profile);
@@ -292,7 +367,10 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
           check: (q) => {
             let v = verdicts.get(q);
             if (!v) {
-              v = search(request.chatbotId, q, profile, GATE_DEPTH).then((r) => ({ covered: r.gate.relevant && !(r.gate as { unsure?: boolean }).unsure, top: r.hits[0]?.chunkId ?? null }));
+              v = search(request.chatbotId, q, profile, GATE_DEPTH).then((r) => ({
+                covered: r.gate.relevant && !(r.gate as { unsure?: boolean }).unsure,
+                top: r.hits[0]?.chunkId ?? null,
+              }));
               verdicts.set(q, v);
               v.catch(() => verdicts.delete(q));
             }

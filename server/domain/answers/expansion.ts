@@ -90,7 +90,8 @@ export function correction(word: string, profile: KnowledgeProfile): string | nu
   let bestDistance = max + 1;
   let bestCount = 0;
   for (const [candidate, count] of profile.vocabulary) {
-    if (Math.abs(candidate.length - word.length) > max || candidate[0] !== word[0] && candidate[1] !== word[1]) continue;
+    if (Math.abs(candidate.length - word.length) > max || (candidate[0] !== word[0] && candidate[1] !== word[1]))
+      continue;
     const d = editDistance(word, candidate, max);
     if (d < bestDistance || (d === bestDistance && count > bestCount)) {
       best = candidate;
@@ -132,7 +133,12 @@ export const NOUN_SALIENCE = 2;
 export const OTHER_SALIENCE = 0.6;
 
 /** The question's concepts; without a profile (no statistics) every concept is just its word. */
-export function questionConcepts(question: string, profile: KnowledgeProfile | null, lexicon: Lexicon | null, options: ExpansionOptions = {}): Concept[] {
+export function questionConcepts(
+  question: string,
+  profile: KnowledgeProfile | null,
+  lexicon: Lexicon | null,
+  options: ExpansionOptions = {},
+): Concept[] {
   const typoWeight = options.typoWeight ?? TYPO_WEIGHT;
   const relatedWeight = options.relatedWeight ?? RELATED_WEIGHT;
   const broaderWeight = options.broaderWeight ?? BROADER_WEIGHT;
@@ -142,7 +148,12 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
     const [term] = terms(word);
     if (!term || concepts.has(term)) continue;
     const pos = lexicon?.partOfSpeech?.(word) ?? null;
-    const salience = pos === null ? 1 : pos === 'noun' ? (options.nounSalience ?? NOUN_SALIENCE) : (options.otherSalience ?? OTHER_SALIENCE);
+    const salience =
+      pos === null
+        ? 1
+        : pos === 'noun'
+          ? (options.nounSalience ?? NOUN_SALIENCE)
+          : (options.otherSalience ?? OTHER_SALIENCE);
     const concept: Concept = { word, term, salience, alternatives: new Map([[term, 1]]), searchWords: [] };
     concepts.set(term, concept);
     if (!profile) continue;
@@ -170,7 +181,13 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
     const related = lexicon ? lexicon.related(word) : [];
     let base = word;
     // Only a word the lexicon does not know is taken for a misspelling ("rice" is not "nice").
-    if (lexicon && !translated && !profile.df.has(term) && related.length === 0 && lexicon.partOfSpeech?.(word) == null) {
+    if (
+      lexicon &&
+      !translated &&
+      !profile.df.has(term) &&
+      related.length === 0 &&
+      lexicon.partOfSpeech?.(word) == null
+    ) {
       const fixed = correction(word, profile);
       if (fixed && add(fixed, typoWeight)) base = fixed;
       else concept.unknown = true;
@@ -186,10 +203,17 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
       if (added >= maxRelated) break;
     }
   }
-  if (profile && lexicon && (options.phraseWeight ?? PHRASE_WEIGHT) > 0) addPhrases(question, concepts, profile, lexicon, options);
+  if (profile && lexicon && (options.phraseWeight ?? PHRASE_WEIGHT) > 0)
+    addPhrases(question, concepts, profile, lexicon, options);
   if (profile) {
     for (const kind of asks(question)) {
-      const concept: Concept = { word: kind, term: `⟨${kind}⟩`, salience: options.cueSalience ?? CUE_SALIENCE, alternatives: new Map(), searchWords: [] };
+      const concept: Concept = {
+        word: kind,
+        term: `⟨${kind}⟩`,
+        salience: options.cueSalience ?? CUE_SALIENCE,
+        alternatives: new Map(),
+        searchWords: [],
+      };
       for (const w of answerWords(kind)) {
         if (concept.searchWords.length >= (options.maxCueWords ?? MAX_CUE_WORDS)) break;
         const t = stem(w);
@@ -204,13 +228,47 @@ export function questionConcepts(question: string, profile: KnowledgeProfile | n
 }
 
 /** A few irregular past forms that open English phrasal verbs ("laid off", "gave back"). */
-const IRREGULAR: Record<string, string> = { laid: 'lay', gave: 'give', given: 'give', took: 'take', taken: 'take', got: 'get', went: 'go', gone: 'go', came: 'come', broke: 'break', broken: 'break', left: 'leave', put: 'put', set: 'set', shut: 'shut', threw: 'throw', thrown: 'throw', ran: 'run', sent: 'send', paid: 'pay', found: 'find', made: 'make', kept: 'keep', held: 'hold' };
+const IRREGULAR: Record<string, string> = {
+  laid: 'lay',
+  gave: 'give',
+  given: 'give',
+  took: 'take',
+  taken: 'take',
+  got: 'get',
+  went: 'go',
+  gone: 'go',
+  came: 'come',
+  broke: 'break',
+  broken: 'break',
+  left: 'leave',
+  put: 'put',
+  set: 'set',
+  shut: 'shut',
+  threw: 'throw',
+  thrown: 'throw',
+  ran: 'run',
+  sent: 'send',
+  paid: 'pay',
+  found: 'find',
+  made: 'make',
+  kept: 'keep',
+  held: 'hold',
+};
 
 /** Base forms an inflected first word of a phrase may have: "passed" -> pass, "signing" -> sign. */
 function firstWordForms(word: string): string[] {
   const out = [word];
   if (IRREGULAR[word]) out.push(IRREGULAR[word]);
-  for (const [suffix, repl] of [['ied', 'y'], ['ies', 'y'], ['ed', ''], ['ed', 'e'], ['ing', ''], ['ing', 'e'], ['es', ''], ['s', '']] as const)
+  for (const [suffix, repl] of [
+    ['ied', 'y'],
+    ['ies', 'y'],
+    ['ed', ''],
+    ['ed', 'e'],
+    ['ing', ''],
+    ['ing', 'e'],
+    ['es', ''],
+    ['s', ''],
+  ] as const)
     if (word.length > suffix.length + 2 && word.endsWith(suffix)) out.push(word.slice(0, -suffix.length) + repl);
   return out;
 }
@@ -221,7 +279,13 @@ function firstWordForms(word: string): string[] {
  * included, looked up as one lemma; its single words the base uses become stand-ins of the
  * phrase's content words (a phrase of stopwords only gets a concept searched but not weighed).
  */
-function addPhrases(question: string, concepts: Map<string, Concept>, profile: KnowledgeProfile, lexicon: Lexicon, options: ExpansionOptions) {
+function addPhrases(
+  question: string,
+  concepts: Map<string, Concept>,
+  profile: KnowledgeProfile,
+  lexicon: Lexicon,
+  options: ExpansionOptions,
+) {
   const ws = words(question);
   const weight = options.phraseWeight ?? PHRASE_WEIGHT;
   // Overlapping windows all count ("got laid" must not hide "laid off"): only the base's words are kept.
@@ -234,7 +298,14 @@ function addPhrases(question: string, concepts: Map<string, Concept>, profile: K
         related = lexicon.related([first, ...window.slice(1)].join('_'));
         if (related.length) break;
       }
-      const singles = related.filter((r) => !/[\s-]/.test(r.word) && r.word.length >= 3 && !STOPWORDS.has(r.word) && !window.includes(r.word) && profile.df.has(stem(r.word)));
+      const singles = related.filter(
+        (r) =>
+          !/[\s-]/.test(r.word) &&
+          r.word.length >= 3 &&
+          !STOPWORDS.has(r.word) &&
+          !window.includes(r.word) &&
+          profile.df.has(stem(r.word)),
+      );
       if (!singles.length) continue;
       const owners = window.map((w) => concepts.get(terms(w)[0] ?? '')).filter((c): c is Concept => !!c);
       const phrase = window.join(' ');

@@ -77,7 +77,8 @@ export function proseBlocks(text: string): string[] {
   const end = () => {
     const joined = inline(current.join(' '));
     // A short line standing alone without a sentence's end is a heading kept as text (merged sections).
-    const headingLike = !listItem && current.length === 1 && !/[.!?:。！？]["'”’)]*$/.test(joined) && joined.split(/\s+/).length <= 10;
+    const headingLike =
+      !listItem && current.length === 1 && !/[.!?:。！？]["'”’)]*$/.test(joined) && joined.split(/\s+/).length <= 10;
     if (joined && !headingLike) blocks.push(joined);
     current = [];
     listItem = false;
@@ -138,7 +139,16 @@ function candidates(passages: Passage[], locale: string): Candidate[] {
         const key = normalizeForMatch(text);
         if (met.has(key)) return;
         met.add(key);
-        out.push({ text, passage, block: b, index: i, order: order++, terms: new Set(terms(text)), words: text.split(/\s+/).length, score: 0 });
+        out.push({
+          text,
+          passage,
+          block: b,
+          index: i,
+          order: order++,
+          terms: new Set(terms(text)),
+          words: text.split(/\s+/).length,
+          score: 0,
+        });
       });
     });
   }
@@ -201,7 +211,12 @@ export function questionShape(
   concepts?: readonly { term: string; alternatives: ReadonlyMap<string, number> }[],
 ): QuestionShape {
   const frame = new Set(FRAMES.flatMap(([re, ts]) => (re.test(question) ? ts : [])).flatMap((t) => [t, ...terms(t)]));
-  const groups = concepts ?? (weights ? [...weights.keys()] : termSet(question)).map((t) => ({ term: t, alternatives: new Map([[t, weights?.get(t) ?? 1]]) }));
+  const groups =
+    concepts ??
+    (weights ? [...weights.keys()] : termSet(question)).map((t) => ({
+      term: t,
+      alternatives: new Map([[t, weights?.get(t) ?? 1]]),
+    }));
   const w = new Map<string, number>();
   const conceptOf = new Map<string, string>();
   for (const c of groups) {
@@ -230,7 +245,10 @@ function score(pool: Candidate[], shape: QuestionShape, passages: Passage[]) {
   const df = new Map<string, number>();
   for (const c of pool) for (const t of question) if (c.terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   // A stand-in for a question word (expansion.ts) counts with its weight: "pause" for "freeze" is weaker evidence than "freeze".
-  const weight = (t: string) => (1 + Math.log((n + 1) / ((df.get(t) ?? 0) + 1))) * (shape.weights.get(t) ?? 1) * (shape.entities.has(t) ? ENTITY_FACTOR : 1);
+  const weight = (t: string) =>
+    (1 + Math.log((n + 1) / ((df.get(t) ?? 0) + 1))) *
+    (shape.weights.get(t) ?? 1) *
+    (shape.entities.has(t) ? ENTITY_FACTOR : 1);
   // A question word counts once, by its best matched form: a stand-in adds nothing to the word itself.
   const covering = (has: (t: string) => boolean) => {
     const best = new Map<string, number>();
@@ -266,9 +284,15 @@ function score(pool: Candidate[], shape: QuestionShape, passages: Passage[]) {
     s += 0.25 * aboutPassage;
     if (c.kind) {
       const strong = shape.kinds.filter((k) => k !== 'permission' && k !== 'procedure');
-      s += strong.length && answersKind(c.text, strong) ? KIND_BONUS : answersKind(c.text, ['procedure']) && shape.kinds.includes('procedure') ? PROCEDURE_BONUS : PERMISSION_BONUS;
+      s +=
+        strong.length && answersKind(c.text, strong)
+          ? KIND_BONUS
+          : answersKind(c.text, ['procedure']) && shape.kinds.includes('procedure')
+            ? PROCEDURE_BONUS
+            : PERMISSION_BONUS;
     }
-    if (shape.numbers.some((x) => new RegExp(`(^|[^\\d])${x.replace('.', '\\.')}([^\\d]|$)`).test(c.text))) s += NUMBER_BONUS;
+    if (shape.numbers.some((x) => new RegExp(`(^|[^\\d])${x.replace('.', '\\.')}([^\\d]|$)`).test(c.text)))
+      s += NUMBER_BONUS;
     s -= RANK_PENALTY * (c.passage.n - 1);
     if (c.index === 0) s += 0.05;
     // Whole sentences read best: fragments (a heading-like line, an error code) and run-ons less so.
@@ -289,7 +313,9 @@ function score(pool: Candidate[], shape: QuestionShape, passages: Passage[]) {
  * sentence before) or introduces what follows ("…as follows:": the sentence after).
  */
 export function selectSentences(pool: Candidate[], shape: QuestionShape, maxPassages = 5): Candidate[] {
-  const ranked = pool.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.passage.n - b.passage.n || a.order - b.order);
+  const ranked = pool
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score || a.passage.n - b.passage.n || a.order - b.order);
   const best = ranked[0];
   if (!best) return [];
   const chosen: Candidate[] = [best];
@@ -309,8 +335,15 @@ export function selectSentences(pool: Candidate[], shape: QuestionShape, maxPass
 
   // A page's title and headings say what its sentences are about: "headlamp" is covered by a sentence of the headlamp's page.
   const headsOf = (p: Passage) => new Set(terms(`${p.title}\n${p.headingPath.join('\n')}`));
-  const covered = () => new Set(chosen.flatMap((c) => { const heads = headsOf(c.passage); return shape.terms.filter((t) => c.terms.has(t) || heads.has(t)).map((t) => shape.conceptOf.get(t)); }));
-  const ownConcepts = (c: Candidate) => new Set(shape.terms.filter((t) => c.terms.has(t) && isOwn(shape, t)).map((t) => shape.conceptOf.get(t))).size;
+  const covered = () =>
+    new Set(
+      chosen.flatMap((c) => {
+        const heads = headsOf(c.passage);
+        return shape.terms.filter((t) => c.terms.has(t) || heads.has(t)).map((t) => shape.conceptOf.get(t));
+      }),
+    );
+  const ownConcepts = (c: Candidate) =>
+    new Set(shape.terms.filter((t) => c.terms.has(t) && isOwn(shape, t)).map((t) => shape.conceptOf.get(t))).size;
   for (const c of ranked) {
     if (chosen.length >= MAX_SENTENCES) break;
     if (has(c) || c.score < best.score * JOIN_RATIO || !fits(c)) continue;
@@ -319,7 +352,9 @@ export function selectSentences(pool: Candidate[], shape: QuestionShape, maxPass
     const addsAnswer = c.kind && c.passage === best.passage && ownConcepts(c) > 0;
     // Another page saying much the same (most of the question's own words): a second source.
     const corroborates =
-      c.passage !== best.passage && ownConcepts(c) >= Math.max(2, (2 / 3) * ownConcepts(best)) && shape.terms.some((t) => isOwn(shape, t) && headsOf(c.passage).has(t));
+      c.passage !== best.passage &&
+      ownConcepts(c) >= Math.max(2, (2 / 3) * ownConcepts(best)) &&
+      shape.terms.some((t) => isOwn(shape, t) && headsOf(c.passage).has(t));
     if (addsWord || addsAnswer || corroborates) chosen.push(c);
   }
   // Reading order: passages in order of first use, sentences in their order within each.
@@ -332,7 +367,11 @@ function compose(chosen: Candidate[]): string {
   chosen.forEach((c, i) => {
     let text = c.text;
     // A sentence that introduced a code block ends the answer's thought instead.
-    if (text.endsWith(':') && (i === chosen.length - 1 || chosen[i + 1].passage !== c.passage || chosen[i + 1].block !== c.block)) text = `${text.slice(0, -1)}.`;
+    if (
+      text.endsWith(':') &&
+      (i === chosen.length - 1 || chosen[i + 1].passage !== c.passage || chosen[i + 1].block !== c.block)
+    )
+      text = `${text.slice(0, -1)}.`;
     const sameBlock = i > 0 && chosen[i - 1].passage === c.passage && chosen[i - 1].block === c.block;
     const samePassage = i > 0 && chosen[i - 1].passage === c.passage;
     parts.push(i === 0 ? text : sameBlock ? ` ${text}` : samePassage ? `\n\n${text}` : `\n\n${text}`);
@@ -381,7 +420,8 @@ function titledLead(pool: Candidate[], question: string[], passages: Passage[]):
   if (!about) return [];
   const out: Candidate[] = [];
   for (const c of pool.filter((x) => x.passage === about).sort((a, b) => a.order - b.order)) {
-    if (out.length >= LEAD_SENTENCES || out.reduce((n, x) => n + x.text.length + 1, 0) + c.text.length > MAX_CHARS) break;
+    if (out.length >= LEAD_SENTENCES || out.reduce((n, x) => n + x.text.length + 1, 0) + c.text.length > MAX_CHARS)
+      break;
     out.push(c);
   }
   return out;
@@ -393,7 +433,12 @@ export function createExtractiveProvider(): AnswerProvider {
     seesInstructions: false,
     async generate(input: GenerateInput): Promise<GenerateOutput> {
       const { strings } = input;
-      const reply = (text: string, answered: boolean, used: number[] = [], followUps: FollowUp[] = []): GenerateOutput => {
+      const reply = (
+        text: string,
+        answered: boolean,
+        used: number[] = [],
+        followUps: FollowUp[] = [],
+      ): GenerateOutput => {
         input.onToken?.(text);
         return { text, answered, used, followUps, provider: 'built-in', model: null };
       };
@@ -406,14 +451,23 @@ export function createExtractiveProvider(): AnswerProvider {
         const words = hitTerms(p);
         return q.some((t) => words.has(t));
       });
-      const answer = input.relevant ? extractAnswer(input.question, pool, input.settings.locale, input.settings.topK, input.terms, input.concepts) : null;
+      const answer = input.relevant
+        ? extractAnswer(input.question, pool, input.settings.locale, input.settings.topK, input.terms, input.concepts)
+        : null;
       if (!answer) return reply(strings.noInformation, false);
       // Follow-ups: the questions stored with the related chunks, checked by the engine (follow-ups.ts).
       const followUps: FollowUp[] = [];
       // Streamed sentence by sentence, like a model would.
       const pieces = answer.text.match(/[^]*?(?:[.!?。！？](?=\s)|$)\s*/g)?.filter(Boolean) ?? [answer.text];
       for (const piece of pieces) input.onToken?.(piece);
-      return { text: answer.text, answered: true, used: answer.used.map((p) => p.n), followUps, provider: 'built-in', model: null };
+      return {
+        text: answer.text,
+        answered: true,
+        used: answer.used.map((p) => p.n),
+        followUps,
+        provider: 'built-in',
+        model: null,
+      };
     },
   };
 }

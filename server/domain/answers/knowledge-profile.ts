@@ -31,13 +31,15 @@ export function buildProfile(chunks: Iterable<{ title: string; heading: string; 
     n++;
     const body = `${c.title}\n${c.heading}\n${c.text}`;
     for (const t of new Set(terms(body))) df.set(t, (df.get(t) ?? 0) + 1);
-    for (const w of new Set(words(body))) if (w.length >= 3 && !STOPWORDS.has(w) && !/^\d+$/.test(w)) vocabulary.set(w, (vocabulary.get(w) ?? 0) + 1);
+    for (const w of new Set(words(body)))
+      if (w.length >= 3 && !STOPWORDS.has(w) && !/^\d+$/.test(w)) vocabulary.set(w, (vocabulary.get(w) ?? 0) + 1);
   }
   return { chunks: n, df, vocabulary };
 }
 
 /** Inverse document frequency of a term in the profile (a term absent from the base weighs most). */
-export const idf = (profile: KnowledgeProfile, term: string) => Math.log(1 + (profile.chunks + 1) / ((profile.df.get(term) ?? 0) + 0.5));
+export const idf = (profile: KnowledgeProfile, term: string) =>
+  Math.log(1 + (profile.chunks + 1) / ((profile.df.get(term) ?? 0) + 0.5));
 
 export const hasTerm = (profile: KnowledgeProfile, word: string) => profile.df.has(stem(word));
 

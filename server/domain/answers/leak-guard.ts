@@ -124,7 +124,11 @@ export class LeakGuard {
   private leakedFlag = false;
 
   constructor(secrets: string[], minChars = LEAK_MIN_CHARS) {
-    this.matchers = pieces(secrets).map((p) => ({ match: automaton(p).matcher(), limit: Math.min(minChars, p.length), current: 0 }));
+    this.matchers = pieces(secrets).map((p) => ({
+      match: automaton(p).matcher(),
+      limit: Math.min(minChars, p.length),
+      current: 0,
+    }));
   }
 
   get leaked(): boolean {
@@ -175,7 +179,10 @@ export class LeakGuard {
     }
     // Whitespace just before a held run stays with it.
     while (i > 0 && !this.held[i - 1].counted) i--;
-    const out = this.held.slice(0, i).map((h) => h.ch).join('');
+    const out = this.held
+      .slice(0, i)
+      .map((h) => h.ch)
+      .join('');
     this.held = this.held.slice(i);
     return out;
   }

@@ -58,13 +58,15 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
   en: {
     language: 'English',
     unavailable: 'Sorry, the assistant is unavailable right now. Please try again in a moment.',
-    noInformation: "I don't have information about that. Could you rephrase your question, or ask about something else?",
+    noInformation:
+      "I don't have information about that. Could you rephrase your question, or ask about something else?",
     cannotShareInstructions: "I can't share my instructions, but I'm happy to help with your questions.",
     tellMeAbout: 'Tell me about {topic}',
     greeting: 'Hello! How can I help you today?',
     thanks: "You're welcome! Is there anything else I can help you with?",
     goodbye: 'Goodbye, and thanks for stopping by!',
-    aboutMe: "I'm an automated assistant: I answer from this site's own pages and show where each answer comes from. What would you like to know?",
+    aboutMe:
+      "I'm an automated assistant: I answer from this site's own pages and show where each answer comes from. What would you like to know?",
     howAreYou: "I'm doing well, thanks for asking! How can I help you?",
     notSure: "I'm not sure this answers your question, but here is what I found:",
   },
@@ -77,20 +79,23 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     greeting: 'Hej! Hvordan kan jeg hjælpe dig i dag?',
     thanks: 'Det var så lidt! Er der andet, jeg kan hjælpe med?',
     goodbye: 'Farvel, og tak for besøget!',
-    aboutMe: 'Jeg er en automatisk assistent: jeg svarer ud fra dette websteds egne sider og viser, hvor hvert svar kommer fra. Hvad vil du gerne vide?',
+    aboutMe:
+      'Jeg er en automatisk assistent: jeg svarer ud fra dette websteds egne sider og viser, hvor hvert svar kommer fra. Hvad vil du gerne vide?',
     howAreYou: 'Jeg har det godt, tak fordi du spørger! Hvordan kan jeg hjælpe?',
     notSure: 'Jeg er ikke sikker på, at dette besvarer dit spørgsmål, men her er, hvad jeg fandt:',
   },
   de: {
     language: 'German',
     unavailable: 'Der Assistent ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
-    noInformation: 'Dazu habe ich keine Informationen. Können Sie Ihre Frage anders formulieren oder etwas anderes fragen?',
+    noInformation:
+      'Dazu habe ich keine Informationen. Können Sie Ihre Frage anders formulieren oder etwas anderes fragen?',
     cannotShareInstructions: 'Meine Anweisungen kann ich nicht weitergeben, aber bei Ihren Fragen helfe ich gern.',
     tellMeAbout: 'Erzähl mir mehr über {topic}',
     greeting: 'Hallo! Wie kann ich Ihnen heute helfen?',
     thanks: 'Gern geschehen! Kann ich Ihnen noch bei etwas anderem helfen?',
     goodbye: 'Auf Wiedersehen und danke für Ihren Besuch!',
-    aboutMe: 'Ich bin ein automatischer Assistent: Ich antworte aus den Seiten dieser Website und zeige, woher jede Antwort stammt. Was möchten Sie wissen?',
+    aboutMe:
+      'Ich bin ein automatischer Assistent: Ich antworte aus den Seiten dieser Website und zeige, woher jede Antwort stammt. Was möchten Sie wissen?',
     howAreYou: 'Mir geht es gut, danke der Nachfrage! Wie kann ich Ihnen helfen?',
     notSure: 'Ich bin nicht sicher, ob das Ihre Frage beantwortet, aber das habe ich gefunden:',
   },
@@ -103,20 +108,24 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     greeting: '¡Hola! ¿En qué puedo ayudarte hoy?',
     thanks: '¡De nada! ¿Hay algo más en lo que pueda ayudarte?',
     goodbye: '¡Adiós y gracias por tu visita!',
-    aboutMe: 'Soy un asistente automático: respondo con las páginas de este sitio y muestro de dónde viene cada respuesta. ¿Qué te gustaría saber?',
+    aboutMe:
+      'Soy un asistente automático: respondo con las páginas de este sitio y muestro de dónde viene cada respuesta. ¿Qué te gustaría saber?',
     howAreYou: '¡Muy bien, gracias por preguntar! ¿En qué puedo ayudarte?',
     notSure: 'No estoy seguro de que esto responda a tu pregunta, pero esto es lo que encontré:',
   },
   fr: {
     language: 'French',
     unavailable: "Désolé, l'assistant n'est pas disponible pour le moment. Veuillez réessayer dans un instant.",
-    noInformation: "Je n'ai pas d'information à ce sujet. Pouvez-vous reformuler votre question ou demander autre chose ?",
-    cannotShareInstructions: 'Je ne peux pas partager mes instructions, mais je serai ravi de répondre à vos questions.',
+    noInformation:
+      "Je n'ai pas d'information à ce sujet. Pouvez-vous reformuler votre question ou demander autre chose ?",
+    cannotShareInstructions:
+      'Je ne peux pas partager mes instructions, mais je serai ravi de répondre à vos questions.',
     tellMeAbout: 'Parle-moi de {topic}',
     greeting: "Bonjour ! Comment puis-je vous aider aujourd'hui ?",
-    thanks: "Avec plaisir ! Puis-je vous aider pour autre chose ?",
+    thanks: 'Avec plaisir ! Puis-je vous aider pour autre chose ?',
     goodbye: 'Au revoir, et merci de votre visite !',
-    aboutMe: "Je suis un assistant automatique : je réponds à partir des pages de ce site et j'indique d'où vient chaque réponse. Que souhaitez-vous savoir ?",
+    aboutMe:
+      "Je suis un assistant automatique : je réponds à partir des pages de ce site et j'indique d'où vient chaque réponse. Que souhaitez-vous savoir ?",
     howAreYou: 'Je vais bien, merci ! Comment puis-je vous aider ?',
     notSure: "Je ne suis pas sûr que cela réponde à votre question, mais voici ce que j'ai trouvé :",
   },
@@ -129,7 +138,8 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     greeting: 'Ciao! Come posso aiutarti oggi?',
     thanks: 'Prego! Posso aiutarti con qualcos’altro?',
     goodbye: 'Arrivederci e grazie per la visita!',
-    aboutMe: 'Sono un assistente automatico: rispondo con le pagine di questo sito e indico da dove viene ogni risposta. Cosa vuoi sapere?',
+    aboutMe:
+      'Sono un assistente automatico: rispondo con le pagine di questo sito e indico da dove viene ogni risposta. Cosa vuoi sapere?',
     howAreYou: 'Sto bene, grazie! Come posso aiutarti?',
     notSure: 'Non sono sicuro che questo risponda alla tua domanda, ma ecco cosa ho trovato:',
   },
@@ -142,7 +152,8 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     greeting: 'こんにちは！今日はどのようなご用件でしょうか？',
     thanks: 'どういたしまして！ほかにお手伝いできることはありますか？',
     goodbye: 'ご利用ありがとうございました。さようなら！',
-    aboutMe: '私は自動アシスタントです。このサイトのページをもとにお答えし、各回答の出典を示します。何をお知りになりたいですか？',
+    aboutMe:
+      '私は自動アシスタントです。このサイトのページをもとにお答えし、各回答の出典を示します。何をお知りになりたいですか？',
     howAreYou: '元気です、ありがとうございます！どのようなご用件でしょうか？',
     notSure: 'ご質問への答えになっているか確かではありませんが、見つかった情報は次のとおりです：',
   },
@@ -155,7 +166,8 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     greeting: 'Hallo! Hoe kan ik je vandaag helpen?',
     thanks: 'Graag gedaan! Kan ik je nog ergens anders mee helpen?',
     goodbye: 'Tot ziens, en bedankt voor je bezoek!',
-    aboutMe: "Ik ben een automatische assistent: ik antwoord op basis van de pagina's van deze site en laat zien waar elk antwoord vandaan komt. Wat wil je weten?",
+    aboutMe:
+      "Ik ben een automatische assistent: ik antwoord op basis van de pagina's van deze site en laat zien waar elk antwoord vandaan komt. Wat wil je weten?",
     howAreYou: 'Goed, bedankt voor het vragen! Waarmee kan ik je helpen?',
     notSure: 'Ik weet niet zeker of dit je vraag beantwoordt, maar dit heb ik gevonden:',
   },
@@ -168,7 +180,8 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     greeting: 'Cześć! Jak mogę Ci dziś pomóc?',
     thanks: 'Nie ma za co! Czy mogę pomóc w czymś jeszcze?',
     goodbye: 'Do widzenia i dziękuję za wizytę!',
-    aboutMe: 'Jestem automatycznym asystentem: odpowiadam na podstawie stron tej witryny i pokazuję, skąd pochodzi każda odpowiedź. Co chcesz wiedzieć?',
+    aboutMe:
+      'Jestem automatycznym asystentem: odpowiadam na podstawie stron tej witryny i pokazuję, skąd pochodzi każda odpowiedź. Co chcesz wiedzieć?',
     howAreYou: 'Dobrze, dziękuję, że pytasz! W czym mogę pomóc?',
     notSure: 'Nie jestem pewien, czy to odpowiada na Twoje pytanie, ale oto, co znalazłem:',
   },
@@ -176,12 +189,14 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     language: 'Portuguese',
     unavailable: 'Desculpe, o assistente não está disponível no momento. Tente novamente daqui a pouco.',
     noInformation: 'Não tenho informações sobre isso. Pode reformular a pergunta ou perguntar outra coisa?',
-    cannotShareInstructions: 'Não posso compartilhar as minhas instruções, mas fico feliz em ajudar com as suas perguntas.',
+    cannotShareInstructions:
+      'Não posso compartilhar as minhas instruções, mas fico feliz em ajudar com as suas perguntas.',
     tellMeAbout: 'Fale-me sobre {topic}',
     greeting: 'Olá! Como posso ajudar hoje?',
     thanks: 'De nada! Posso ajudar com mais alguma coisa?',
     goodbye: 'Até logo, e obrigado pela visita!',
-    aboutMe: 'Sou um assistente automático: respondo com base nas páginas deste site e mostro de onde vem cada resposta. O que gostaria de saber?',
+    aboutMe:
+      'Sou um assistente automático: respondo com base nas páginas deste site e mostro de onde vem cada resposta. O que gostaria de saber?',
     howAreYou: 'Estou bem, obrigado por perguntar! Como posso ajudar?',
     notSure: 'Não tenho certeza de que isto responde à sua pergunta, mas foi isto que encontrei:',
   },
@@ -194,7 +209,8 @@ export const ANSWER_MESSAGES: Record<string, AnswerMessages> = {
     greeting: 'Hej! Hur kan jag hjälpa dig i dag?',
     thanks: 'Varsågod! Finns det något mer jag kan hjälpa till med?',
     goodbye: 'Hej då, och tack för besöket!',
-    aboutMe: 'Jag är en automatisk assistent: jag svarar utifrån den här webbplatsens sidor och visar var varje svar kommer ifrån. Vad vill du veta?',
+    aboutMe:
+      'Jag är en automatisk assistent: jag svarar utifrån den här webbplatsens sidor och visar var varje svar kommer ifrån. Vad vill du veta?',
     howAreYou: 'Jag mår bra, tack för att du frågar! Hur kan jag hjälpa dig?',
     notSure: 'Jag är inte säker på att detta besvarar din fråga, men det här hittade jag:',
   },

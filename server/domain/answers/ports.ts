@@ -69,7 +69,11 @@ export interface AnswerContextStore {
   /** Changes whenever the chatbot's chunks change (count and newest id): when to rebuild its word statistics. */
   knowledgeVersion?(chatbotId: string): Promise<string>;
   /** The chatbot's chunks in id order after `afterId`, at most `limit`: what its word statistics are built from. */
-  knowledgeTexts?(chatbotId: string, afterId: number, limit: number): Promise<{ id: number; title: string; heading: string; text: string }[]>;
+  knowledgeTexts?(
+    chatbotId: string,
+    afterId: number,
+    limit: number,
+  ): Promise<{ id: number; title: string; heading: string; text: string }[]>;
 }
 
 /** Words related in meaning (synonyms, broader terms, derived forms), best first: the offline lexicon (WordNet). */

@@ -44,9 +44,14 @@ const hitCache = new Map<string, Set<string>>();
 const HIT_CACHE_SIZE = 5000;
 
 /** The terms a hit is about: its title, heading path and text. */
-export function hitTerms(hit: Pick<SearchHit, 'title' | 'headingPath' | 'text'> & Partial<Pick<SearchHit, 'chunkId' | 'documentId'>>): Set<string> {
+export function hitTerms(
+  hit: Pick<SearchHit, 'title' | 'headingPath' | 'text'> & Partial<Pick<SearchHit, 'chunkId' | 'documentId'>>,
+): Set<string> {
   // A chunk's text never changes under its id (re-indexing writes new chunks); the length guards the rest.
-  const key = hit.chunkId !== undefined && hit.documentId ? `${hit.documentId}:${hit.chunkId}:${hit.text.length}:${hit.title.length}` : null;
+  const key =
+    hit.chunkId !== undefined && hit.documentId
+      ? `${hit.documentId}:${hit.chunkId}:${hit.text.length}:${hit.title.length}`
+      : null;
   const cached = key ? hitCache.get(key) : undefined;
   if (cached) return cached;
   const set = new Set(terms(`${hit.title}\n${hit.headingPath.join('\n')}\n${hit.text}`));
@@ -57,10 +62,15 @@ export function hitTerms(hit: Pick<SearchHit, 'title' | 'headingPath' | 'text'> 
   return set;
 }
 
-export function relevance(question: string, hits: Parameters<typeof hitTerms>[0][], threshold = RELEVANCE_THRESHOLD): Relevance {
+export function relevance(
+  question: string,
+  hits: Parameters<typeof hitTerms>[0][],
+  threshold = RELEVANCE_THRESHOLD,
+): Relevance {
   const q = termSet(question);
   const top = hits.slice(0, GATE_DEPTH);
-  if (!q.length || !top.length) return { score: 0, union: 0, best: 0, terms: q, perHit: hits.map(() => 0), relevant: false };
+  if (!q.length || !top.length)
+    return { score: 0, union: 0, best: 0, terms: q, perHit: hits.map(() => 0), relevant: false };
   const found = new Set<string>();
   const perHit = hits.map((hit, i) => {
     const words = hitTerms(hit);
@@ -117,9 +127,12 @@ export function conceptRelevance(
   const standInFactor = o.standInFactor ?? GATE_STAND_IN_FACTOR;
   const q = concepts.map((c) => c.term);
   const top = hits.slice(0, GATE_DEPTH);
-  if (!concepts.length || !top.length) return { score: 0, union: 0, best: 0, terms: q, perHit: hits.map(() => 0), relevant: false };
+  if (!concepts.length || !top.length)
+    return { score: 0, union: 0, best: 0, terms: q, perHit: hits.map(() => 0), relevant: false };
   const weights = concepts.map((c) => (profile ? idf(profile, c.term) : 1) * c.salience);
-  const credit = concepts.map((c) => new Map([...c.alternatives].map(([t, w]) => [t, t === c.term ? w : w * standInFactor])));
+  const credit = concepts.map(
+    (c) => new Map([...c.alternatives].map(([t, w]) => [t, t === c.term ? w : w * standInFactor])),
+  );
   const total = weights.reduce((a, b) => a + b, 0);
   if (!(total > 0)) return { score: 0, union: 0, best: 0, terms: q, perHit: hits.map(() => 0), relevant: false };
   const found = concepts.map(() => 0);
@@ -144,7 +157,8 @@ export function conceptRelevance(
   if (concepts.some((c) => c.unknown)) factor *= o.unknownFactor ?? GATE_UNKNOWN_FACTOR;
   // A thing the base never names, left uncovered by the best passage: "coffee" at a bread bakery.
   const heaviest = concepts[weights.indexOf(Math.max(...weights))];
-  if (heaviest.absentNoun && heaviest.alternatives.size === 1 && missed[perHit.indexOf(best)]?.includes(heaviest)) factor *= o.absentNounFactor ?? GATE_ABSENT_NOUN_FACTOR;
+  if (heaviest.absentNoun && heaviest.alternatives.size === 1 && missed[perHit.indexOf(best)]?.includes(heaviest))
+    factor *= o.absentNounFactor ?? GATE_ABSENT_NOUN_FACTOR;
   const score = (unionShare * union + (1 - unionShare) * best) * factor;
   return { score, union, best, terms: q, perHit, relevant: score >= threshold };
 }

@@ -15,12 +15,14 @@ const GREETING =
   'hi|hello|hey|hiya|howdy|yo|good (morning|afternoon|evening|day)|hallo|hej|hey there|hi there|hello there|hola|buenas|buenos días|buenas tardes|buenas noches|bonjour|bonsoir|salut|ciao|buongiorno|buonasera|olá|ola|oi|bom dia|boa tarde|moin|servus|grüß gott|guten (morgen|tag|abend)|goedemorgen|goedemiddag|dag|dzień dobry|cześć|god morgen|god dag|こんにちは|こんばんは|おはよう(ございます)?|مرحبا|مرحبًا|أهلا|أهلًا|السلام عليكم|שלום|היי';
 const THANKS =
   'thanks?( you)?( (so|very) much)?( a lot)?|thx|ty|cheers|many thanks|great thanks|perfect thanks|danke( schön| sehr)?|vielen dank|merci( beaucoup| bien)?|gracias|muchas gracias|obrigad[oa]|grazie( mille)?|tak|mange tak|tusen tack|dank je( wel)?|dank u( wel)?|bedankt|dziękuję|dzięki|tack( så mycket)?|ありがとう(ございます)?|شكرا|شكرًا|شكرا جزيلا|شكرًا جزيلًا|תודה|תודה רבה';
-const ACKNOWLEDGE = 'ok|okay|great|perfect|cool|nice|super|alright|got it|understood|i see|gut|genial|parfait|d accord|perfecto|vale|perfetto|ottimo|ótimo|prima|oké|dobrze|bra|okej';
+const ACKNOWLEDGE =
+  'ok|okay|great|perfect|cool|nice|super|alright|got it|understood|i see|gut|genial|parfait|d accord|perfecto|vale|perfetto|ottimo|ótimo|prima|oké|dobrze|bra|okej';
 const GOODBYE =
   'bye|bye bye|goodbye|good bye|see you|see ya|ciao|have a nice day|tschüss|tschüs|auf wiedersehen|adiós|adios|hasta luego|au revoir|à bientôt|arrivederci|tchau|até logo|tot ziens|doei|do widzenia|hej då|hej hej|farvel|vi ses|さようなら|またね|مع السلامة|إلى اللقاء|להתראות|ביי';
 const ABOUT_ME =
   'are you (a )?(bot|robot|human|real person|real|person|ai|machine|chatbot)|am i (talking|speaking|chatting) (to|with) (a )?(bot|robot|human|real person|person|machine)|who are you|what are you|is this (a )?(bot|robot|human|real person)|bist du (ein )?(bot|roboter|mensch)|sind sie (ein )?(bot|roboter|mensch)|wer bist du|eres (un )?(bot|robot|humano)|quién eres|es tu un (bot|robot)|êtes vous un (bot|robot)|es tu (un )?(bot|robot|humain)|qui es tu|sei un (bot|robot)|chi sei|você é (um )?(bot|robô)|ben je een (bot|robot|mens)|czy jesteś (botem|robotem)|är du en (bot|robot)|er du en (bot|robot)';
-const HOW_ARE_YOU = "how are you( doing)?( today)?|how s it going|how are things|what s up|wie geht s|wie geht es (dir|ihnen)|qué tal|cómo estás|ça va|comment allez vous|comment ça va|come stai|come va|tudo bem|como vai|hoe gaat het|jak się masz|hur mår du|hvordan går det|お元気ですか";
+const HOW_ARE_YOU =
+  'how are you( doing)?( today)?|how s it going|how are things|what s up|wie geht s|wie geht es (dir|ihnen)|qué tal|cómo estás|ça va|comment allez vous|comment ça va|come stai|come va|tudo bem|como vai|hoe gaat het|jak się masz|hur mår du|hvordan går det|お元気ですか';
 
 const whole = (alternatives: string) => new RegExp(`^(${alternatives})$`);
 const KINDS: [SmallTalk, RegExp][] = [

@@ -41,7 +41,12 @@ export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORDS_TEXT.split(/\s+/
 
 /** Lower-cased words (letters, digits, marks; `_` keeps identifiers like `onRequest` whole). */
 export function words(text: string): string[] {
-  return text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}\p{M}_]+/gu) ?? [];
+  return (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}\p{M}_]+/gu) ?? []
+  );
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/u;
@@ -97,10 +102,15 @@ const hasVowel = (w: string, end: number) => {
   for (let i = 0; i < end; i++) if (!isConsonant(w, i)) return true;
   return false;
 };
-const doubleConsonant = (w: string) => w.length >= 2 && w[w.length - 1] === w[w.length - 2] && isConsonant(w, w.length - 1);
+const doubleConsonant = (w: string) =>
+  w.length >= 2 && w[w.length - 1] === w[w.length - 2] && isConsonant(w, w.length - 1);
 /** *o: ends consonant-vowel-consonant, the last not w, x or y. */
 const cvc = (w: string, end: number) =>
-  end >= 3 && isConsonant(w, end - 3) && !isConsonant(w, end - 2) && isConsonant(w, end - 1) && !'wxy'.includes(w[end - 1]);
+  end >= 3 &&
+  isConsonant(w, end - 3) &&
+  !isConsonant(w, end - 2) &&
+  isConsonant(w, end - 1) &&
+  !'wxy'.includes(w[end - 1]);
 
 function replaceSuffix(w: string, rules: [string, string][], minMeasure: number): string {
   for (const [suffix, replacement] of rules) {
@@ -113,15 +123,57 @@ function replaceSuffix(w: string, rules: [string, string][], minMeasure: number)
 }
 
 const STEP2: [string, string][] = [
-  ['ational', 'ate'], ['tional', 'tion'], ['enci', 'ence'], ['anci', 'ance'], ['izer', 'ize'], ['abli', 'able'],
-  ['alli', 'al'], ['entli', 'ent'], ['eli', 'e'], ['ousli', 'ous'], ['ization', 'ize'], ['ation', 'ate'],
-  ['ator', 'ate'], ['alism', 'al'], ['iveness', 'ive'], ['fulness', 'ful'], ['ousness', 'ous'], ['aliti', 'al'],
-  ['iviti', 'ive'], ['biliti', 'ble'],
+  ['ational', 'ate'],
+  ['tional', 'tion'],
+  ['enci', 'ence'],
+  ['anci', 'ance'],
+  ['izer', 'ize'],
+  ['abli', 'able'],
+  ['alli', 'al'],
+  ['entli', 'ent'],
+  ['eli', 'e'],
+  ['ousli', 'ous'],
+  ['ization', 'ize'],
+  ['ation', 'ate'],
+  ['ator', 'ate'],
+  ['alism', 'al'],
+  ['iveness', 'ive'],
+  ['fulness', 'ful'],
+  ['ousness', 'ous'],
+  ['aliti', 'al'],
+  ['iviti', 'ive'],
+  ['biliti', 'ble'],
 ];
 const STEP3: [string, string][] = [
-  ['icate', 'ic'], ['ative', ''], ['alize', 'al'], ['iciti', 'ic'], ['ical', 'ic'], ['ful', ''], ['ness', ''],
+  ['icate', 'ic'],
+  ['ative', ''],
+  ['alize', 'al'],
+  ['iciti', 'ic'],
+  ['ical', 'ic'],
+  ['ful', ''],
+  ['ness', ''],
 ];
-const STEP4 = ['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ion', 'ou', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize'];
+const STEP4 = [
+  'al',
+  'ance',
+  'ence',
+  'er',
+  'ic',
+  'able',
+  'ible',
+  'ant',
+  'ement',
+  'ment',
+  'ent',
+  'ion',
+  'ou',
+  'ism',
+  'ate',
+  'iti',
+  'ous',
+  'ive',
+  'ize',
+];
 
 /** Stems by word: the same few thousand words recur in every passage. */
 const stems = new Map<string, string>();

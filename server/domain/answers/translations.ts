@@ -112,7 +112,14 @@ export function sameWord(a: string, b: string): boolean {
 /** Each meaning's single words, folded (multi-word entries are left out: words are matched one by one). */
 const MEANINGS: string[][] = LEXICON.trim()
   .split('\n')
-  .map((line) => [...new Set(line.split(/[|\s]+/).filter((w) => w && !/['-]/.test(w)).map(fold))]);
+  .map((line) => [
+    ...new Set(
+      line
+        .split(/[|\s]+/)
+        .filter((w) => w && !/['-]/.test(w))
+        .map(fold),
+    ),
+  ]);
 
 const byStart = new Map<string, number[]>();
 for (const [i, words] of MEANINGS.entries())

@@ -54,7 +54,8 @@ export interface AnsweredInfo {
 /** The chatbot is at its cap of concurrent answers. */
 class Busy extends Error {}
 
-const localeOf = (settings: Record<string, unknown>) => (settings.localization as { locale?: string } | null)?.locale ?? null;
+const localeOf = (settings: Record<string, unknown>) =>
+  (settings.localization as { locale?: string } | null)?.locale ?? null;
 
 export class Answering {
   constructor(
@@ -75,17 +76,32 @@ export class Answering {
 
   /** Within the change that stores the visitor's message: the answer to it is owed, under a lease. */
   owe(ctx: ChangeContext, chatbot: ChatbotRecord, message: MessageRecord) {
-    return ctx.s.conversations.owed.insert({ messageId: message.id, conversationId: message.conversationId, chatbotId: chatbot.id, leaseUntil: this.leaseFrom(Date.now()), attempts: 0, createdAt: ctx.at });
+    return ctx.s.conversations.owed.insert({
+      messageId: message.id,
+      conversationId: message.conversationId,
+      chatbotId: chatbot.id,
+      leaseUntil: this.leaseFrom(Date.now()),
+      attempts: 0,
+      createdAt: ctx.at,
+    });
   }
 
   /**
    * Answers a message just stored with its owed row. At the chatbot's cap of concurrent answers
    * (`reserve` gives null) the visitor is told so (`busy`) rather than queued.
    */
-  async answerNew(chatbot: ChatbotRecord, question: MessageRecord, onToken: ((t: string) => void) | undefined, options: Pick<AnswerOptions, 'answerId' | 'reserve' | 'busy'>): Promise<MessageRecord | null> {
+  async answerNew(
+    chatbot: ChatbotRecord,
+    question: MessageRecord,
+    onToken: ((t: string) => void) | undefined,
+    options: Pick<AnswerOptions, 'answerId' | 'reserve' | 'busy'>,
+  ): Promise<MessageRecord | null> {
     const release = options.reserve ? await options.reserve() : () => {};
     try {
-      return await this.answer(chatbot, question.conversationId, question, onToken, false, { answerId: options.answerId, ...(!release && { busy: options.busy ?? messagesFor(localeOf(chatbot.settings)).unavailable }) });
+      return await this.answer(chatbot, question.conversationId, question, onToken, false, {
+        answerId: options.answerId,
+        ...(!release && { busy: options.busy ?? messagesFor(localeOf(chatbot.settings)).unavailable }),
+      });
     } finally {
       release?.();
     }
@@ -99,7 +115,8 @@ export class Answering {
     const due = await this.store.conversations.owed.expired(nowIso(), limit);
     let claimed = 0;
     for (const row of due) {
-      if (!(await this.store.conversations.owed.claim(row.messageId, row.leaseUntil, this.leaseFrom(Date.now())))) continue;
+      if (!(await this.store.conversations.owed.claim(row.messageId, row.leaseUntil, this.leaseFrom(Date.now()))))
+        continue;
       claimed++;
       try {
         await this.answerClaimed(row);
@@ -136,14 +153,19 @@ export class Answering {
   ): Promise<MessageRecord | null> {
     let result: Answer;
     const began = performance.now();
-    const heartbeat = setInterval(() => {
-      void this.store.conversations.owed.extend([question.id], this.leaseFrom(Date.now())).catch(() => undefined);
-    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        void this.store.conversations.owed.extend([question.id], this.leaseFrom(Date.now())).catch(() => undefined);
+      },
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
     try {
       if (giveUp) throw new Error('the answer failed too many times');
       if (options.busy !== undefined) throw new Busy();
       const historyCount = Number(chatbot.settings.historyCount ?? 10);
-      const history = (await this.store.conversations.messages.last(conversationId, historyCount + 1)).filter((m) => m.seq < question.seq).slice(-historyCount);
+      const history = (await this.store.conversations.messages.last(conversationId, historyCount + 1))
+        .filter((m) => m.seq < question.seq)
+        .slice(-historyCount);
       result = await this.answers.answer({
         chatbotId: chatbot.id,
         accountId: chatbot.accountId,
@@ -159,7 +181,15 @@ export class Answering {
       if (!giveUp && !busy) this.options.onError?.(err, { conversationId, messageId: question.id });
       const text = busy ? options.busy! : messagesFor(localeOf(chatbot.settings)).unavailable;
       onToken?.(text);
-      result = { text, sources: [], followUps: [], unanswered: false, customResponseId: null, provider: busy ? 'busy' : 'unavailable', model: null };
+      result = {
+        text,
+        sources: [],
+        followUps: [],
+        unanswered: false,
+        customResponseId: null,
+        provider: busy ? 'busy' : 'unavailable',
+        model: null,
+      };
     } finally {
       clearInterval(heartbeat);
     }
@@ -177,16 +207,34 @@ export class Answering {
           author: 'ai',
           text: result.text,
           sources: result.sources,
-          meta: { followUps: result.followUps, unanswered: result.unanswered, customResponseId: result.customResponseId, provider: result.provider, model: result.model, questionId: question.id },
+          meta: {
+            followUps: result.followUps,
+            unanswered: result.unanswered,
+            customResponseId: result.customResponseId,
+            provider: result.provider,
+            model: result.model,
+            questionId: question.id,
+          },
         });
         if (result.unanswered && this.hooks.recordGap) {
-          await this.hooks.recordGap(ctx.s, { chatbotId: chatbot.id, conversationId, messageId: m.id, question: question.text });
+          await this.hooks.recordGap(ctx.s, {
+            chatbotId: chatbot.id,
+            conversationId,
+            messageId: m.id,
+            question: question.text,
+          });
         }
         return m;
       });
       this.options.onAnswered?.({
-        chatbotId: chatbot.id, conversationId, messageId: saved.id, provider: result.provider, model: result.model,
-        sources: result.sources.length, unanswered: result.unanswered, ms: Math.round(performance.now() - began),
+        chatbotId: chatbot.id,
+        conversationId,
+        messageId: saved.id,
+        provider: result.provider,
+        model: result.model,
+        sources: result.sources.length,
+        unanswered: result.unanswered,
+        ms: Math.round(performance.now() - began),
       });
       return saved;
     } catch (err) {

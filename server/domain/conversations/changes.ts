@@ -18,7 +18,11 @@ import { type ConversationEvent, type ConversationState, type Effect, transition
  * and the messages it added, exactly as stored (the realtime gateway sends them without reading
  * them back).
  */
-export type CommitListener = (conversation: ConversationRecord, events: ConversationEventRecord[], added: MessageRecord[]) => void;
+export type CommitListener = (
+  conversation: ConversationRecord,
+  events: ConversationEventRecord[],
+  added: MessageRecord[],
+) => void;
 
 export interface ChangeContext {
   s: Store;
@@ -63,9 +67,20 @@ const EFFECT_EVENT: Record<Effect, ConversationEventType> = {
  */
 const MAX_CHANGE_ATTEMPTS = 64;
 
-const stateOf = (c: ConversationRecord): ConversationState => ({ status: c.status, mode: c.mode, escalated: c.escalated, agentId: c.agentId });
+const stateOf = (c: ConversationRecord): ConversationState => ({
+  status: c.status,
+  mode: c.mode,
+  escalated: c.escalated,
+  agentId: c.agentId,
+});
 
-export function event(c: Pick<ConversationRecord, 'id' | 'chatbotId'>, seq: number, type: ConversationEventType, payload: Record<string, unknown>, at: string): ConversationEventRecord {
+export function event(
+  c: Pick<ConversationRecord, 'id' | 'chatbotId'>,
+  seq: number,
+  type: ConversationEventType,
+  payload: Record<string, unknown>,
+  at: string,
+): ConversationEventRecord {
   return { id: newId(), conversationId: c.id, chatbotId: c.chatbotId, seq, type, payload, createdAt: at };
 }
 
@@ -137,7 +152,12 @@ export class ChangeEngine {
    * changes with the conversation's new condition and events, all or nothing. On a
    * concurrent change the whole step is evaluated again on the newer condition.
    */
-  async change<T>(conversation: ConversationRecord, e: ConversationEvent | null, write: (ctx: ChangeContext) => Promise<T>, opening?: Opening): Promise<{ result: T; next: ConversationRecord; aiAnswers: boolean }> {
+  async change<T>(
+    conversation: ConversationRecord,
+    e: ConversationEvent | null,
+    write: (ctx: ChangeContext) => Promise<T>,
+    opening?: Opening,
+  ): Promise<{ result: T; next: ConversationRecord; aiAnswers: boolean }> {
     let current = conversation;
     for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
       // A conversation this change opens is not stored before it commits: nothing newer to read.
@@ -146,57 +166,72 @@ export class ChangeEngine {
         if (!fresh) throw notFound('Conversation');
         current = fresh;
       }
-      const t = e ? transition(stateOf(current), e) : { ok: true as const, next: stateOf(current), effects: [] as Effect[], aiAnswers: false };
+      const t = e
+        ? transition(stateOf(current), e)
+        : { ok: true as const, next: stateOf(current), effects: [] as Effect[], aiAnswers: false };
       if (!t.ok) {
         throw t.code === 'CONVERSATION_CLOSED'
-          ? new AppError('CONVERSATION_CLOSED', 'This conversation is resolved', { hint: 'Reopen it first: PATCH the conversation with {"status":"OPEN"}' })
-          : new AppError('HUMAN_TAKEOVER', 'A team member has taken this conversation over', { hint: 'The team is already handling it; hand it back with switch-to-ai to escalate later' });
+          ? new AppError('CONVERSATION_CLOSED', 'This conversation is resolved', {
+              hint: 'Reopen it first: PATCH the conversation with {"status":"OPEN"}',
+            })
+          : new AppError('HUMAN_TAKEOVER', 'A team member has taken this conversation over', {
+              hint: 'The team is already handling it; hand it back with switch-to-ai to escalate later',
+            });
       }
       const at = nowIso();
       try {
-        const out = await this.store.transaction(async (s) => {
-          if (opening) {
-            await s.conversations.insert(opening.conversation);
-            await s.conversations.events.insert(opening.started);
-          }
-          const events: ConversationEventRecord[] = [];
-          let seq = current.seq;
-          const ctx: ChangeContext = {
-            s,
-            current,
-            next: t.next,
-            aiAnswers: t.aiAnswers,
-            at,
-            emit: (type, payload) => {
-              events.push(event(current, ++seq, type, payload, at));
-              return seq;
-            },
-            patch: {},
-            added: [],
-          };
-          for (const effect of t.effects) ctx.emit(EFFECT_EVENT[effect], { mode: t.next.mode, escalated: t.next.escalated, agentId: t.next.agentId });
-          // A take-over, escalation or resolve silences the AI on what it was asked before: answers
-          // still owed (one being written, or one a killed process left) are owed no more, so a
-          // hand-back cannot bring a stale answer after the team's replies.
-          if (t.effects.some((x) => x === 'taken_over' || x === 'escalated' || x === 'resolved')) await s.conversations.owed.settleConversation(current.id);
-          const result = await write(ctx);
-          if (seq === current.seq) return { result, next: current, events: null, added: ctx.added };
-          const patch: Partial<ConversationRecord> = {
-            ...ctx.patch,
-            status: t.next.status,
-            mode: t.next.mode,
-            escalated: t.next.escalated,
-            agentId: t.next.agentId,
-            updatedAt: at,
-            ...(t.effects.includes('resolved') && { endedAt: at }),
-            ...(t.effects.includes('reopened') && { endedAt: null }),
-          };
-          if (!(await s.conversations.cas(current.id, current.seq, seq, patch))) throw new Conflict();
-          await s.conversations.events.insert(events);
-          const next = { ...current, ...patch, seq };
-          await this.hooks.onEvents?.(s, next, events);
-          return { result, next, events, added: ctx.added };
-        }, { group: true });
+        const out = await this.store.transaction(
+          async (s) => {
+            if (opening) {
+              await s.conversations.insert(opening.conversation);
+              await s.conversations.events.insert(opening.started);
+            }
+            const events: ConversationEventRecord[] = [];
+            let seq = current.seq;
+            const ctx: ChangeContext = {
+              s,
+              current,
+              next: t.next,
+              aiAnswers: t.aiAnswers,
+              at,
+              emit: (type, payload) => {
+                events.push(event(current, ++seq, type, payload, at));
+                return seq;
+              },
+              patch: {},
+              added: [],
+            };
+            for (const effect of t.effects)
+              ctx.emit(EFFECT_EVENT[effect], {
+                mode: t.next.mode,
+                escalated: t.next.escalated,
+                agentId: t.next.agentId,
+              });
+            // A take-over, escalation or resolve silences the AI on what it was asked before: answers
+            // still owed (one being written, or one a killed process left) are owed no more, so a
+            // hand-back cannot bring a stale answer after the team's replies.
+            if (t.effects.some((x) => x === 'taken_over' || x === 'escalated' || x === 'resolved'))
+              await s.conversations.owed.settleConversation(current.id);
+            const result = await write(ctx);
+            if (seq === current.seq) return { result, next: current, events: null, added: ctx.added };
+            const patch: Partial<ConversationRecord> = {
+              ...ctx.patch,
+              status: t.next.status,
+              mode: t.next.mode,
+              escalated: t.next.escalated,
+              agentId: t.next.agentId,
+              updatedAt: at,
+              ...(t.effects.includes('resolved') && { endedAt: at }),
+              ...(t.effects.includes('reopened') && { endedAt: null }),
+            };
+            if (!(await s.conversations.cas(current.id, current.seq, seq, patch))) throw new Conflict();
+            await s.conversations.events.insert(events);
+            const next = { ...current, ...patch, seq };
+            await this.hooks.onEvents?.(s, next, events);
+            return { result, next, events, added: ctx.added };
+          },
+          { group: true },
+        );
         if (out.events) this.committed(out.next, opening ? [...opening.started, ...out.events] : out.events, out.added);
         return { result: out.result, next: out.next, aiAnswers: t.aiAnswers };
       } catch (err) {
@@ -208,7 +243,11 @@ export class ChangeEngine {
   }
 
   /** Adds a message within a change: numbered by the change's sequence, counted on the conversation and the account's meter. */
-  async addMessage(ctx: ChangeContext, chatbot: ChatbotRecord, m: Partial<MessageRecord> & Pick<MessageRecord, 'author' | 'text'>): Promise<MessageRecord> {
+  async addMessage(
+    ctx: ChangeContext,
+    chatbot: ChatbotRecord,
+    m: Partial<MessageRecord> & Pick<MessageRecord, 'author' | 'text'>,
+  ): Promise<MessageRecord> {
     const message: MessageRecord = {
       id: newId(),
       conversationId: ctx.current.id,
@@ -238,12 +277,18 @@ export class ChangeEngine {
 }
 
 /** The display name of a message's author at the time it is written. */
-async function authorName(ctx: ChangeContext, chatbot: ChatbotRecord, m: Pick<MessageRecord, 'author' | 'agentName'>): Promise<string | null> {
+async function authorName(
+  ctx: ChangeContext,
+  chatbot: ChatbotRecord,
+  m: Pick<MessageRecord, 'author' | 'agentName'>,
+): Promise<string | null> {
   if (m.author === 'agent') return m.agentName;
   if (m.author === 'ai') {
-    const localized = (chatbot.settings.localization as { chatMessage?: { botName?: string | null } } | null)?.chatMessage?.botName;
+    const localized = (chatbot.settings.localization as { chatMessage?: { botName?: string | null } } | null)
+      ?.chatMessage?.botName;
     return localized || chatbot.title;
   }
-  if (m.author === 'visitor' && ctx.current.chatUserId) return (await ctx.s.conversations.chatUsers.get(ctx.current.chatUserId))?.name ?? null;
+  if (m.author === 'visitor' && ctx.current.chatUserId)
+    return (await ctx.s.conversations.chatUsers.get(ctx.current.chatUserId))?.name ?? null;
   return null;
 }

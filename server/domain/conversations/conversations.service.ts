@@ -28,7 +28,14 @@ export class ConversationsService {
   readonly team: TeamActions;
   readonly reads: ConversationReads;
 
-  constructor(store: Store, chatbots: ChatbotsService, cursors: CursorCodec, answers: AnswerEngine, hooks: ConversationHooks = {}, options: AnsweringOptions = {}) {
+  constructor(
+    store: Store,
+    chatbots: ChatbotsService,
+    cursors: CursorCodec,
+    answers: AnswerEngine,
+    hooks: ConversationHooks = {},
+    options: AnsweringOptions = {},
+  ) {
     this.changes = new ChangeEngine(store, hooks, options.onError);
     const details = new VisitorDetailsWriter(store, this.changes, hooks);
     this.answering = new Answering(store, this.changes, answers, hooks, options);

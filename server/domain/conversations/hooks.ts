@@ -3,8 +3,23 @@ import type { Store } from '../ports.js';
 import type { ConversationEventRecord, ConversationRecord } from './ports.js';
 
 export interface ConversationHooks {
-  captureLead?(store: Store, lead: { chatbotId: string; conversationId: string; chatUserId: string; name: string | null; email: string | null; phone: string | null; customFields: Record<string, unknown>; source: string }): Promise<{ id: string }>;
-  recordGap?(store: Store, gap: { chatbotId: string; conversationId: string; messageId: string; question: string }): Promise<void>;
+  captureLead?(
+    store: Store,
+    lead: {
+      chatbotId: string;
+      conversationId: string;
+      chatUserId: string;
+      name: string | null;
+      email: string | null;
+      phone: string | null;
+      customFields: Record<string, unknown>;
+      source: string;
+    },
+  ): Promise<{ id: string }>;
+  recordGap?(
+    store: Store,
+    gap: { chatbotId: string; conversationId: string; messageId: string; question: string },
+  ): Promise<void>;
   /** Sees every change's events in its transaction (the webhook outbox writes its rows here). */
   onEvents?(store: Store, conversation: ConversationRecord, events: ConversationEventRecord[]): Promise<unknown>;
   /** Refuses a thread-level webhook URL that is not HTTPS or points inside. */

@@ -126,20 +126,25 @@ export interface ConversationStore extends ConversationTable, ConversationParts 
 }
 
 export interface ConversationTable {
-    insert(c: ConversationRecord): Promise<void>;
-    get(id: string): Promise<ConversationRecord | null>;
-    page(chatbotId: string, page: PageRequest, filter: ConversationFilter): Promise<Page<ConversationRecord>>;
-    /**
-     * Compare-and-set: applies `patch` and moves `seq` from `expectedSeq` to `newSeq` only if the
-     * row still has `expectedSeq`; false when another change came first.
-     */
-    cas(id: string, expectedSeq: number, newSeq: number, patch: Partial<Omit<ConversationRecord, 'id' | 'chatbotId' | 'seq' | 'createdAt'>>): Promise<boolean>;
-    delete(ids: string[]): Promise<void>;
-    /** The tags of each conversation. */
-    tags(conversationIds: string[]): Promise<Map<string, { id: string; name: string; color: string | null }[]>>;
-    /** Which of `tagIds` are tags of this chatbot. */
-    knownTags(chatbotId: string, tagIds: string[]): Promise<string[]>;
-    setTags(conversationId: string, tagIds: string[]): Promise<void>;
+  insert(c: ConversationRecord): Promise<void>;
+  get(id: string): Promise<ConversationRecord | null>;
+  page(chatbotId: string, page: PageRequest, filter: ConversationFilter): Promise<Page<ConversationRecord>>;
+  /**
+   * Compare-and-set: applies `patch` and moves `seq` from `expectedSeq` to `newSeq` only if the
+   * row still has `expectedSeq`; false when another change came first.
+   */
+  cas(
+    id: string,
+    expectedSeq: number,
+    newSeq: number,
+    patch: Partial<Omit<ConversationRecord, 'id' | 'chatbotId' | 'seq' | 'createdAt'>>,
+  ): Promise<boolean>;
+  delete(ids: string[]): Promise<void>;
+  /** The tags of each conversation. */
+  tags(conversationIds: string[]): Promise<Map<string, { id: string; name: string; color: string | null }[]>>;
+  /** Which of `tagIds` are tags of this chatbot. */
+  knownTags(chatbotId: string, tagIds: string[]): Promise<string[]>;
+  setTags(conversationId: string, tagIds: string[]): Promise<void>;
 }
 
 /** Another request stored a message under the same client id first (a unique index refused the write). */
@@ -153,12 +158,21 @@ export interface ConversationParts {
     /** The conversation of a message of this chatbot (legacy v0 names messages without their thread). */
     conversationOf(chatbotId: string, id: string): Promise<string | null>;
     /** Oldest first, by seq; `afterSeq` is the cursor. */
-    page(conversationId: string, limit: number, afterSeq: number | null): Promise<{ items: MessageRecord[]; more: boolean }>;
+    page(
+      conversationId: string,
+      limit: number,
+      afterSeq: number | null,
+    ): Promise<{ items: MessageRecord[]; more: boolean }>;
     /** The last `n` messages, oldest first (prompt history). */
     last(conversationId: string, n: number): Promise<MessageRecord[]>;
     /** The latest message of each of these conversations (one read for a listed page). */
     latest(conversationIds: string[]): Promise<MessageRecord[]>;
-    update(id: string, patch: Partial<Pick<MessageRecord, 'text' | 'feedback' | 'feedbackComment' | 'originalText' | 'meta' | 'updatedAt'>>): Promise<void>;
+    update(
+      id: string,
+      patch: Partial<
+        Pick<MessageRecord, 'text' | 'feedback' | 'feedbackComment' | 'originalText' | 'meta' | 'updatedAt'>
+      >,
+    ): Promise<void>;
     /** The message a client sent under `clientMessageId` to this chatbot, if any. */
     byClientId(chatbotId: string, clientMessageId: string): Promise<MessageRecord | null>;
   };

@@ -16,7 +16,8 @@ export interface VisitorRef {
 }
 
 /** The ownership rule. */
-export const ownedBy = (c: Pick<ConversationRecord, 'chatbotId' | 'chatUserId'>, visitor: VisitorRef) => c.chatUserId === visitor.chatUserId && c.chatbotId === visitor.chatbotId;
+export const ownedBy = (c: Pick<ConversationRecord, 'chatbotId' | 'chatUserId'>, visitor: VisitorRef) =>
+  c.chatUserId === visitor.chatUserId && c.chatbotId === visitor.chatbotId;
 
 export class ConversationReads {
   constructor(private readonly store: Store) {}
@@ -35,7 +36,10 @@ export class ConversationReads {
   /** As `ofVisitor`, NOT_FOUND otherwise. */
   async own(visitor: VisitorRef, id: string): Promise<ConversationRecord> {
     const c = await this.ofVisitor(visitor, id);
-    if (!c) throw new AppError('NOT_FOUND', 'Conversation not found', { hint: 'Use a conversation id this visitor received' });
+    if (!c)
+      throw new AppError('NOT_FOUND', 'Conversation not found', {
+        hint: 'Use a conversation id this visitor received',
+      });
     return c;
   }
 

@@ -48,7 +48,12 @@ export type Transition =
   | { ok: false; code: 'CONVERSATION_CLOSED' | 'HUMAN_TAKEOVER' };
 
 const closed: Transition = { ok: false, code: 'CONVERSATION_CLOSED' };
-const same = (s: ConversationState, effects: Effect[] = []): Transition => ({ ok: true, next: s, effects, aiAnswers: false });
+const same = (s: ConversationState, effects: Effect[] = []): Transition => ({
+  ok: true,
+  next: s,
+  effects,
+  aiAnswers: false,
+});
 
 export function transition(state: ConversationState, event: ConversationEvent): Transition {
   const open = state.status === 'OPEN';

@@ -2,7 +2,13 @@
  * Stored rows as the API and the realtime frames show them: a message, a chat user, a thread
  * with its visitor, tags and a preview of its latest message.
  */
-import { type ChatUser, LAST_MESSAGE_PREVIEW, type MessageSource, type Thread, type ThreadMessage } from '../../../shared/conversations.js';
+import {
+  type ChatUser,
+  LAST_MESSAGE_PREVIEW,
+  type MessageSource,
+  type Thread,
+  type ThreadMessage,
+} from '../../../shared/conversations.js';
 import type { Store } from '../ports.js';
 import { maskSecret } from '../secret-settings.js';
 import type { ChatUserRecord, ConversationRecord, MessageRecord } from './ports.js';
@@ -13,17 +19,15 @@ export const messageView = (m: MessageRecord): ThreadMessage => ({
   author: m.author,
   name: typeof m.meta.name === 'string' ? m.meta.name : m.author === 'agent' ? m.agentName : null,
   text: m.text,
-  sources: m.sources.map(
-    (s): MessageSource => ({
-      documentId: s.documentId,
-      title: s.title,
-      url: s.url,
-      link: s.link,
-      headingPath: s.location?.headingPath ?? [],
-      ...(s.location?.page !== undefined && { page: s.location.page }),
-      ...(s.location?.startSeconds !== undefined && { startSeconds: s.location.startSeconds }),
-    }),
-  ),
+  sources: m.sources.map((s): MessageSource => ({
+    documentId: s.documentId,
+    title: s.title,
+    url: s.url,
+    link: s.link,
+    headingPath: s.location?.headingPath ?? [],
+    ...(s.location?.page !== undefined && { page: s.location.page }),
+    ...(s.location?.startSeconds !== undefined && { startSeconds: s.location.startSeconds }),
+  })),
   followUps: (m.meta.followUps as ThreadMessage['followUps']) ?? [],
   agent: m.agentId ? { id: m.agentId, name: m.agentName ?? '' } : null,
   feedback: m.feedback,
@@ -39,18 +43,38 @@ export const messageView = (m: MessageRecord): ThreadMessage => ({
 export function preview(m: MessageRecord | undefined): Thread['lastMessage'] {
   if (!m) return null;
   const chars = [...m.text];
-  const text = chars.length > LAST_MESSAGE_PREVIEW ? `${chars.slice(0, LAST_MESSAGE_PREVIEW - 1).join('').trimEnd()}…` : m.text;
+  const text =
+    chars.length > LAST_MESSAGE_PREVIEW
+      ? `${chars
+          .slice(0, LAST_MESSAGE_PREVIEW - 1)
+          .join('')
+          .trimEnd()}…`
+      : m.text;
   return { id: m.id, author: m.author, text, createdAt: m.createdAt };
 }
 
-export const chatUserView = (u: ChatUserRecord): ChatUser => ({ id: u.id, email: u.email, name: u.name, phone: u.phone, verified: u.verified, createdAt: u.createdAt });
+export const chatUserView = (u: ChatUserRecord): ChatUser => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  phone: u.phone,
+  verified: u.verified,
+  createdAt: u.createdAt,
+});
 
 /** Threads of these conversations, in their order: tags, chat users and latest messages read once for all. */
 export async function threadViews(store: Store, list: ConversationRecord[]): Promise<Thread[]> {
   const tags = await store.conversations.tags(list.map((c) => c.id));
   const ids = list.flatMap((c) => (c.chatUserId ? [c.chatUserId] : []));
-  const users = new Map((await store.conversations.chatUsers.many(ids)).map((u): [string, ChatUserRecord] => [u.id, u]));
-  const latest = new Map((await store.conversations.messages.latest(list.map((c) => c.id))).map((m): [string, MessageRecord] => [m.conversationId, m]));
+  const users = new Map(
+    (await store.conversations.chatUsers.many(ids)).map((u): [string, ChatUserRecord] => [u.id, u]),
+  );
+  const latest = new Map(
+    (await store.conversations.messages.latest(list.map((c) => c.id))).map((m): [string, MessageRecord] => [
+      m.conversationId,
+      m,
+    ]),
+  );
   return list.map((c) => {
     const user = c.chatUserId ? users.get(c.chatUserId) : null;
     return {
@@ -77,4 +101,5 @@ export async function threadViews(store: Store, list: ConversationRecord[]): Pro
   });
 }
 
-export const threadView = async (store: Store, c: ConversationRecord): Promise<Thread> => (await threadViews(store, [c]))[0];
+export const threadView = async (store: Store, c: ConversationRecord): Promise<Thread> =>
+  (await threadViews(store, [c]))[0];

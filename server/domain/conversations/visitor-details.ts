@@ -23,7 +23,8 @@ export function checkVisitor(v: VisitorDetails | undefined) {
   if (bounds.length) throw validationFailed(bounds);
 }
 
-export const hasDetails = (v: VisitorDetails) => !!(v.email || v.name || v.phone || (v.customFields && Object.keys(v.customFields).length));
+export const hasDetails = (v: VisitorDetails) =>
+  !!(v.email || v.name || v.phone || (v.customFields && Object.keys(v.customFields).length));
 
 export class VisitorDetailsWriter {
   constructor(
@@ -33,7 +34,11 @@ export class VisitorDetailsWriter {
   ) {}
 
   /** Stores a new, empty conversation, then the visitor's details on it when there are any. */
-  async open(chatbot: ChatbotRecord, visitor: VisitorDetails | undefined, extra: Partial<ConversationRecord>): Promise<ConversationRecord> {
+  async open(
+    chatbot: ChatbotRecord,
+    visitor: VisitorDetails | undefined,
+    extra: Partial<ConversationRecord>,
+  ): Promise<ConversationRecord> {
     const conversation = await this.changes.start(chatbot, extra);
     if (!visitor || !hasDetails(visitor)) return conversation;
     await this.identify(chatbot, conversation, visitor);
@@ -46,7 +51,13 @@ export class VisitorDetailsWriter {
    * Details given with a conversation are a lead once they hold a way to reach the visitor (a
    * name alone only names them); `asLead`: a lead form the visitor submitted, a lead whatever it holds.
    */
-  async identify(chatbot: ChatbotRecord, conversation: ConversationRecord, v: VisitorDetails, source = 'conversation', asLead = false): Promise<{ leadId: string | null }> {
+  async identify(
+    chatbot: ChatbotRecord,
+    conversation: ConversationRecord,
+    v: VisitorDetails,
+    source = 'conversation',
+    asLead = false,
+  ): Promise<{ leadId: string | null }> {
     const email = v.email?.trim().toLowerCase() || null;
     const clean = { email, name: v.name?.trim() || null, phone: v.phone?.trim() || null };
     const { result } = await this.changes.change(conversation, null, async (ctx) => {
@@ -58,11 +69,29 @@ export class VisitorDetailsWriter {
         await ctx.s.conversations.chatUsers.update(userId, { ...Object.fromEntries(fields), updatedAt: at });
       } else {
         userId = newId();
-        await ctx.s.conversations.chatUsers.insert({ id: userId, chatbotId: chatbot.id, ...clean, verified: false, metadata: {}, createdAt: at, updatedAt: at });
+        await ctx.s.conversations.chatUsers.insert({
+          id: userId,
+          chatbotId: chatbot.id,
+          ...clean,
+          verified: false,
+          metadata: {},
+          createdAt: at,
+          updatedAt: at,
+        });
         ctx.patch.chatUserId = userId;
       }
-      if (this.hooks.captureLead && (asLead || clean.email || clean.phone || (v.customFields && Object.keys(v.customFields).length))) {
-        const lead = await this.hooks.captureLead(ctx.s, { chatbotId: chatbot.id, conversationId: conversation.id, chatUserId: userId, ...clean, customFields: v.customFields ?? {}, source });
+      if (
+        this.hooks.captureLead &&
+        (asLead || clean.email || clean.phone || (v.customFields && Object.keys(v.customFields).length))
+      ) {
+        const lead = await this.hooks.captureLead(ctx.s, {
+          chatbotId: chatbot.id,
+          conversationId: conversation.id,
+          chatUserId: userId,
+          ...clean,
+          customFields: v.customFields ?? {},
+          source,
+        });
         await this.hooks.leadCaptured?.(ctx.s, chatbot.id, lead.id);
         ctx.emit('lead.captured', { leadId: lead.id });
         return lead.id;

@@ -39,13 +39,21 @@ export class VisitorMessages {
   ) {}
 
   /** `POST /chatbots/{id}/messages`: a new conversation with the visitor's first message, and its answer. */
-  async start(auth: AuthContext, chatbotId: string, input: { message: string; visitor?: VisitorDetails; clientMessageId?: string }, onToken?: (t: string) => void) {
+  async start(
+    auth: AuthContext,
+    chatbotId: string,
+    input: { message: string; visitor?: VisitorDetails; clientMessageId?: string },
+    onToken?: (t: string) => void,
+  ) {
     checkVisitor(input.visitor);
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     const key = input.clientMessageId;
     const replay = async () => {
       const r = (await this.replay(chatbot, key!))!;
-      return { conversation: await threadView(this.store, (await this.store.conversations.get(r.message.threadId))!), ...r };
+      return {
+        conversation: await threadView(this.store, (await this.store.conversations.get(r.message.threadId))!),
+        ...r,
+      };
     };
     if (key && (await this.store.conversations.messages.byClientId(chatbot.id, key))) return replay();
     // Without visitor details the conversation is stored with its first message, all or nothing.
@@ -53,7 +61,10 @@ export class VisitorMessages {
     const conversation = opening?.conversation ?? (await this.details.open(chatbot, input.visitor, {}));
     try {
       const result = await this.visitorMessage(chatbot, conversation, input.message, onToken, key, { opening });
-      return { conversation: await threadView(this.store, (await this.store.conversations.get(conversation.id))!), ...result };
+      return {
+        conversation: await threadView(this.store, (await this.store.conversations.get(conversation.id))!),
+        ...result,
+      };
     } catch (err) {
       if (!(err instanceof DuplicateClientId)) throw err;
       // A concurrent resend won: a conversation opened for this one stays empty, so it goes.
@@ -79,7 +90,12 @@ export class VisitorMessages {
     const replay = async () => {
       const r = (await this.replay(chatbot, key!))!;
       if (r.message.threadId !== conversation.id) {
-        throw validationFailed([{ path: ['clientMessageId'], message: 'was already used for a message of another conversation; use a new id for each message' }]);
+        throw validationFailed([
+          {
+            path: ['clientMessageId'],
+            message: 'was already used for a message of another conversation; use a new id for each message',
+          },
+        ]);
       }
       return r;
     };
@@ -113,7 +129,12 @@ export class VisitorMessages {
     const replay = async () => {
       const r = (await this.replay(chatbot, key))!;
       if (conversation && r.message.threadId !== conversation.id) {
-        throw validationFailed([{ path: ['clientId'], message: 'was already used for a message of another conversation; use a new id for each message' }]);
+        throw validationFailed([
+          {
+            path: ['clientId'],
+            message: 'was already used for a message of another conversation; use a new id for each message',
+          },
+        ]);
       }
       options.onConversation?.((await this.store.conversations.get(r.message.threadId))!);
       options.onStored?.(r.message);
@@ -129,7 +150,11 @@ export class VisitorMessages {
     const target = conversation ?? opening!.conversation;
     options.onConversation?.(target);
     try {
-      return await this.visitorMessage(chatbot, target, text, options.onToken, key, { ...options, meta: { clientId: options.clientId }, opening });
+      return await this.visitorMessage(chatbot, target, text, options.onToken, key, {
+        ...options,
+        meta: { clientId: options.clientId },
+        opening,
+      });
     } catch (err) {
       // A concurrent resend won (nothing of this one was stored, a conversation it opened neither).
       if (err instanceof DuplicateClientId) return replay();
@@ -145,10 +170,16 @@ export class VisitorMessages {
   }
 
   /** The visitor rates an answer of the AI. */
-  async feedbackAsVisitor(conversation: ConversationRecord, messageId: string, feedback: 'up' | 'down' | null, comment: string | null) {
+  async feedbackAsVisitor(
+    conversation: ConversationRecord,
+    messageId: string,
+    feedback: 'up' | 'down' | null,
+    comment: string | null,
+  ) {
     const message = await this.store.conversations.messages.get(conversation.id, messageId);
     if (!message) throw notFound('Message');
-    if (message.author !== 'ai') throw validationFailed([{ path: ['messageId'], message: 'only answers of the AI take feedback' }]);
+    if (message.author !== 'ai')
+      throw validationFailed([{ path: ['messageId'], message: 'only answers of the AI take feedback' }]);
     const { result } = await this.changes.change(conversation, null, async (ctx) => {
       const patch: Partial<MessageRecord> = { updatedAt: ctx.at, feedback, feedbackComment: comment };
       await ctx.s.conversations.messages.update(message.id, patch);
@@ -159,7 +190,12 @@ export class VisitorMessages {
   }
 
   /** The lead form a visitor submitted in a conversation of theirs (checked by the lead rules): a lead, whatever it holds. */
-  async identifyVisitor(chatbotId: string, threadId: string, details: VisitorDetails, source = 'widget'): Promise<{ leadId: string | null }> {
+  async identifyVisitor(
+    chatbotId: string,
+    threadId: string,
+    details: VisitorDetails,
+    source = 'widget',
+  ): Promise<{ leadId: string | null }> {
     const { chatbot, conversation } = await conversationOfChatbot(this.store, chatbotId, threadId);
     return this.details.identify(chatbot, conversation, details, source, true);
   }
@@ -184,12 +220,22 @@ export class VisitorMessages {
   ): Promise<VisitorMessageResult> {
     let owed = false;
     // A resend's message is refused by the store (DuplicateClientId), nothing of the change stored.
-    const out = await this.changes.change(conversation, { type: 'visitor_message' }, async (ctx) => {
-      const m = await this.changes.addMessage(ctx, chatbot, { author: 'visitor', text, clientMessageId: clientMessageId ?? null, ...(options.meta && { meta: options.meta }) });
-      owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
-      if (owed) await this.answering.owe(ctx, chatbot, m);
-      return m;
-    }, options.opening);
+    const out = await this.changes.change(
+      conversation,
+      { type: 'visitor_message' },
+      async (ctx) => {
+        const m = await this.changes.addMessage(ctx, chatbot, {
+          author: 'visitor',
+          text,
+          clientMessageId: clientMessageId ?? null,
+          ...(options.meta && { meta: options.meta }),
+        });
+        owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
+        if (owed) await this.answering.owe(ctx, chatbot, m);
+        return m;
+      },
+      options.opening,
+    );
     const message = out.result;
     options.onStored?.(messageView(message));
     const answer = owed ? await this.answering.answerNew(chatbot, message, onToken, options) : null;

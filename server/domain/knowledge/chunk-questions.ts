@@ -40,7 +40,14 @@ export function chunkLanguage(text: string): Lang {
   return best;
 }
 
-const TEMPLATES: Record<Lang, { duration: (t: string, plural: boolean) => string; price: (t: string, plural: boolean) => string; what: (x: string) => string }> = {
+const TEMPLATES: Record<
+  Lang,
+  {
+    duration: (t: string, plural: boolean) => string;
+    price: (t: string, plural: boolean) => string;
+    what: (x: string) => string;
+  }
+> = {
   en: {
     duration: (t, plural) => `How long ${plural ? 'do' : 'does'} ${t} take?`,
     price: (t, plural) => `How much ${plural ? 'do' : 'does'} ${t} cost?`,
@@ -48,14 +55,24 @@ const TEMPLATES: Record<Lang, { duration: (t: string, plural: boolean) => string
   },
   de: { duration: (t) => `Wie lange dauert ${t}?`, price: (t) => `Was kostet ${t}?`, what: (x) => `Was ist ${x}?` },
   es: { duration: (t) => `¿Cuánto tarda ${t}?`, price: (t) => `¿Cuánto cuesta ${t}?`, what: (x) => `¿Qué es ${x}?` },
-  fr: { duration: (t) => `Combien de temps prend ${t} ?`, price: (t) => `Combien coûte ${t} ?`, what: (x) => `Qu'est-ce que ${x} ?` },
+  fr: {
+    duration: (t) => `Combien de temps prend ${t} ?`,
+    price: (t) => `Combien coûte ${t} ?`,
+    what: (x) => `Qu'est-ce que ${x} ?`,
+  },
 };
 
 /** "You can/may X [within…|for…|,…]" -> "Can I X?" (English pages). */
 function ruleQuestion(sentence: string): string | null {
-  const m = /^you (can|may) (?!also\b)(.+?)(?=\s+(?:within|for|at|in|on|by|after|before|until|from|if|when|unless|free)\b|[,;:.(]|$)/i.exec(sentence);
+  const m =
+    /^you (can|may) (?!also\b)(.+?)(?=\s+(?:within|for|at|in|on|by|after|before|until|from|if|when|unless|free)\b|[,;:.(]|$)/i.exec(
+      sentence,
+    );
   if (!m) return null;
-  const rest = m[2].trim().replace(/\byour\b/gi, 'my').replace(/\byou\b/gi, 'I');
+  const rest = m[2]
+    .trim()
+    .replace(/\byour\b/gi, 'my')
+    .replace(/\byou\b/gi, 'I');
   const n = rest.split(/\s+/).length;
   return n >= 1 && n <= 8 ? `Can I ${rest}?` : null;
 }
@@ -73,7 +90,10 @@ function topicOf(title: string, headingPath: string[], lang: Lang): { topic: str
   const raw = (headingPath.at(-1) || title).replace(/[`*_#]/g, '').trim();
   if (!raw || raw.endsWith('?') || raw.split(/\s+/).length > 4) return null;
   // Lower-case a common noun ("Delivery" -> "delivery"), keep names and acronyms ("Ridge 2", "API").
-  const topic = lang !== 'de' && /^\p{Lu}\p{Ll}+$/u.test(raw.split(/\s+/)[0]) && raw.split(/\s+/).length <= 2 ? raw.charAt(0).toLowerCase() + raw.slice(1) : raw;
+  const topic =
+    lang !== 'de' && /^\p{Lu}\p{Ll}+$/u.test(raw.split(/\s+/)[0]) && raw.split(/\s+/).length <= 2
+      ? raw.charAt(0).toLowerCase() + raw.slice(1)
+      : raw;
   return { topic, plural: /[^s]s$/i.test(topic.split(/\s+/).at(-1)!) };
 }
 
@@ -89,7 +109,10 @@ export function chunkQuestions(chunk: { title: string; headingPath: string[]; te
   // FAQ questions: headings and lines ending in "?".
   for (const h of chunk.headingPath) if (/\?\s*$/.test(h)) add(h.replace(/^#+\s*/, ''));
   for (const line of chunk.text.split('\n')) {
-    const t = line.replace(/^#{1,6}\s+/, '').replace(/^\*\*(.+)\*\*$/, '$1').trim();
+    const t = line
+      .replace(/^#{1,6}\s+/, '')
+      .replace(/^\*\*(.+)\*\*$/, '$1')
+      .trim();
     if (/^[¿\p{Lu}].{6,}\?$/u.test(t) && t.split(/\s+/).length <= 16) add(t);
   }
   const prose = chunk.text
@@ -101,8 +124,10 @@ export function chunkQuestions(chunk: { title: string; headingPath: string[]; te
   for (const s of sentences(prose, lang)) {
     if (lang === 'en') add(ruleQuestion(s));
     add(definitionQuestion(s, lang));
-    if (topic && answersKind(s, ['duration']) && /\b(takes?|dauert|tarda|prend)\b/i.test(s)) add(t.duration(topic.topic, topic.plural));
-    if (topic && /[€$£]\s?\d|\d\s?(€|\$|£|eur|euros?|usd|dollars?|chf)\b|\b(costs?|kostet|cuesta|coûte)\b/iu.test(s)) add(t.price(topic.topic, topic.plural));
+    if (topic && answersKind(s, ['duration']) && /\b(takes?|dauert|tarda|prend)\b/i.test(s))
+      add(t.duration(topic.topic, topic.plural));
+    if (topic && /[€$£]\s?\d|\d\s?(€|\$|£|eur|euros?|usd|dollars?|chf)\b|\b(costs?|kostet|cuesta|coûte)\b/iu.test(s))
+      add(t.price(topic.topic, topic.plural));
   }
   return out.slice(0, MAX_QUESTIONS);
 }

@@ -105,7 +105,12 @@ function groupSections(sections: Section[], target: number): Group[] {
     raw.push({ sections: [section], tokens });
   }
   return raw.map(({ sections: members }) => {
-    if (members.length === 1) return { headingPath: members[0].headingPath, text: members[0].text, members: [{ section: members[0], from: 0 }] };
+    if (members.length === 1)
+      return {
+        headingPath: members[0].headingPath,
+        text: members[0].text,
+        members: [{ section: members[0], from: 0 }],
+      };
     const path = members.map((m) => m.headingPath).reduce(commonPrefix);
     // The headings that separated the merged sections are part of the document's text: keep
     // them as lines so the chunk still says what each part is about.

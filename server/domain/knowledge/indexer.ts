@@ -62,7 +62,11 @@ export class DocumentIndexer {
     const existing = await this.store.knowledge.documents.byKey(input.chatbotId, input.key);
     if (existing && existing.status === 'indexed' && existing.contentHash === hash) {
       if (existing.sourceId !== input.sourceId || existing.title !== title) {
-        await this.store.knowledge.documents.update(existing.id, { sourceId: input.sourceId, title, updatedAt: nowIso() });
+        await this.store.knowledge.documents.update(existing.id, {
+          sourceId: input.sourceId,
+          title,
+          updatedAt: nowIso(),
+        });
       }
       return { outcome: 'unchanged', documentId: existing.id };
     }
@@ -78,23 +82,31 @@ export class DocumentIndexer {
     const chars = input.doc.sections.reduce((n, s) => n + s.text.length, 0);
     const at = nowIso();
     const documentId = existing?.id ?? newId();
-    const write = () => this.store.transaction(async (s) => {
-      const fields = {
-        sourceId: input.sourceId,
-        url: input.url,
-        title,
-        kind: input.doc.kind,
-        status: 'indexed' as const,
-        contentHash: hash,
-        chars,
-        chunkCount: chunks.length,
-        error: null,
-        updatedAt: at,
-      };
-      if (existing) await s.knowledge.documents.update(documentId, fields);
-      else await s.knowledge.documents.insert({ id: documentId, chatbotId: input.chatbotId, key: input.key, createdAt: at, ...fields });
-      return s.knowledge.chunks.replace(documentId, input.chatbotId, chunks);
-    });
+    const write = () =>
+      this.store.transaction(async (s) => {
+        const fields = {
+          sourceId: input.sourceId,
+          url: input.url,
+          title,
+          kind: input.doc.kind,
+          status: 'indexed' as const,
+          contentHash: hash,
+          chars,
+          chunkCount: chunks.length,
+          error: null,
+          updatedAt: at,
+        };
+        if (existing) await s.knowledge.documents.update(documentId, fields);
+        else
+          await s.knowledge.documents.insert({
+            id: documentId,
+            chatbotId: input.chatbotId,
+            key: input.key,
+            createdAt: at,
+            ...fields,
+          });
+        return s.knowledge.chunks.replace(documentId, input.chatbotId, chunks);
+      });
     let ids: number[];
     if (existing?.status === 'indexed') {
       ids = await write();
@@ -109,7 +121,10 @@ export class DocumentIndexer {
       ids = written;
     }
     if (this.vectors && ids.length) {
-      await this.vectors.index(input.chatbotId, ids.map((id, i) => ({ id, text: `${title}\n${chunks[i].headingPath.join(' > ')}\n${chunks[i].text}` })));
+      await this.vectors.index(
+        input.chatbotId,
+        ids.map((id, i) => ({ id, text: `${title}\n${chunks[i].headingPath.join(' > ')}\n${chunks[i].text}` })),
+      );
     }
     return { outcome: 'indexed', documentId };
   }
@@ -129,7 +144,14 @@ export class DocumentIndexer {
    * Records a URL that could not be indexed, so the owner sees it in the document list: `failed`,
    * or `skipped` when it was readable but not taken in (the page quota was used up).
    */
-  async recordFailure(input: Omit<IndexInput, 'doc' | 'accountId' | 'maxPages'> & { title: string; kind: string; error: string; status?: 'failed' | 'skipped' }) {
+  async recordFailure(
+    input: Omit<IndexInput, 'doc' | 'accountId' | 'maxPages'> & {
+      title: string;
+      kind: string;
+      error: string;
+      status?: 'failed' | 'skipped';
+    },
+  ) {
     const existing = await this.store.knowledge.documents.byKey(input.chatbotId, input.key);
     const at = nowIso();
     if (existing) {

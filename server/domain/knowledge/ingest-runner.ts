@@ -41,7 +41,10 @@ export interface ItemContext {
    * `maxFound`, stops adding once the job has found that many items (its page budget), judged
    * on the job's current count, not on what the caller saw when it started.
    */
-  discover(items: { key: string; depth: number; payload: Record<string, unknown> }[], opts?: { maxFound?: number }): Promise<number>;
+  discover(
+    items: { key: string; depth: number; payload: Record<string, unknown> }[],
+    opts?: { maxFound?: number },
+  ): Promise<number>;
   /** Records items that failed before they could be queued (e.g. a sitemap that did not parse). */
   recordErrors(errors: { url: string; error: string }[]): Promise<void>;
 }
@@ -86,7 +89,9 @@ export class IngestRunner {
     private readonly indexer: DocumentIndexer,
     private readonly options: IngestRunnerOptions,
   ) {
-    queue.handle(INGEST_JOB, (payload, job) => this.run(String(payload.jobId), job.signal), { onFailed: (payload, error) => this.givenUp(String(payload.jobId), error) });
+    queue.handle(INGEST_JOB, (payload, job) => this.run(String(payload.jobId), job.signal), {
+      onFailed: (payload, error) => this.givenUp(String(payload.jobId), error),
+    });
   }
 
   /** The queue gave the job up: it ends failed with the reason, rather than "running" (its source "syncing") for ever. */
@@ -133,13 +138,20 @@ export class IngestRunner {
     const accountId = (await this.store.chatbots.get(source.chatbotId))?.accountId ?? null;
     await this.store.transaction(async (s) => {
       await s.knowledge.ingest.insertJob(job);
-      const added = await s.knowledge.ingest.addItems(job.id, items.map((i) => ({ depth: 0, ...i })));
+      const added = await s.knowledge.ingest.addItems(
+        job.id,
+        items.map((i) => ({ depth: 0, ...i })),
+      );
       await s.knowledge.ingest.addCounts(job.id, { found: added });
       job.found = added;
       // The next scheduled sync is set when this job ends (finish).
       await s.knowledge.sources.update(source.id, { status: 'syncing', nextSyncAt: null, updatedAt: job.createdAt });
       // In the same transaction: a job left "queued" with nothing to run it would hold its source "syncing" for ever.
-      await this.queue.enqueue(INGEST_JOB, { jobId: job.id }, { maxAttempts: 5, accountId, chatbotId: source.chatbotId, within: s });
+      await this.queue.enqueue(
+        INGEST_JOB,
+        { jobId: job.id },
+        { maxAttempts: 5, accountId, chatbotId: source.chatbotId, within: s },
+      );
     });
     return job;
   }
@@ -156,16 +168,28 @@ export class IngestRunner {
     if (!resumed) await ingest.updateJob(jobId, { status: 'running', startedAt: nowIso() });
     await ingest.requeueRunning(jobId);
     const about = { jobId, chatbotId: chatbot.id, sourceId: source.id, source: source.type, name: source.name };
-    this.log('info', { ...about, trigger: job.trigger, found: job.found }, `ingest job ${resumed ? 'resumed' : 'started'}: ${source.type} ${source.name}`);
+    this.log(
+      'info',
+      { ...about, trigger: job.trigger, found: job.found },
+      `ingest job ${resumed ? 'resumed' : 'started'}: ${source.type} ${source.name}`,
+    );
     try {
       await this.runItems(job, source, account, chatbot, signal, about);
     } catch (err) {
-      if (err instanceof JobInterrupted) this.log('info', about, 'ingest job paused by shutdown; it resumes at the next start');
+      if (err instanceof JobInterrupted)
+        this.log('info', about, 'ingest job paused by shutdown; it resumes at the next start');
       throw err;
     }
   }
 
-  private async runItems(job: IngestJobRecord, source: SourceRecord, account: AccountRecord, chatbot: ChatbotRecord, signal: AbortSignal, about: Record<string, unknown>) {
+  private async runItems(
+    job: IngestJobRecord,
+    source: SourceRecord,
+    account: AccountRecord,
+    chatbot: ChatbotRecord,
+    signal: AbortSignal,
+    about: Record<string, unknown>,
+  ) {
     const ingest = this.store.knowledge.ingest;
     const jobId = job.id;
     const began = Date.now();
@@ -195,7 +219,8 @@ export class IngestRunner {
             // Items of one batch discover concurrently: the budget is read here, under the lock.
             // Keys the job already holds add nothing, so a slice that came back short is topped up.
             let take = rest.length;
-            if (opts.maxFound !== undefined) take = Math.min(take, opts.maxFound - ((await ingest.getJob(jobId))?.found ?? 0));
+            if (opts.maxFound !== undefined)
+              take = Math.min(take, opts.maxFound - ((await ingest.getJob(jobId))?.found ?? 0));
             if (take <= 0) break;
             const slice = rest.slice(0, take);
             const n = await this.store.transaction(async (s) => {
@@ -213,7 +238,10 @@ export class IngestRunner {
       recordErrors: async (errors) => {
         if (!errors.length) return;
         await this.store.transaction(async (s) => {
-          const added = await s.knowledge.ingest.addItems(jobId, errors.map((e) => ({ key: e.url, depth: 0, payload: { type: 'error' } })));
+          const added = await s.knowledge.ingest.addItems(
+            jobId,
+            errors.map((e) => ({ key: e.url, depth: 0, payload: { type: 'error' } })),
+          );
           for (const e of errors) await s.knowledge.ingest.setItem(jobId, e.url, 'failed', e.error);
           await s.knowledge.ingest.addCounts(jobId, { found: added, failed: added });
         });
@@ -241,7 +269,11 @@ export class IngestRunner {
       }
       if (Date.now() - lastProgress >= progressEvery) {
         lastProgress = Date.now();
-        this.log('info', { ...about, found: job.found, done: job.done, failed: job.failed, skipped: job.skipped }, `ingest job progress: ${job.done + job.failed + job.skipped} of ${job.found} items (${job.failed} failed)`);
+        this.log(
+          'info',
+          { ...about, found: job.found, done: job.done, failed: job.failed, skipped: job.skipped },
+          `ingest job progress: ${job.done + job.failed + job.skipped} of ${job.found} items (${job.failed} failed)`,
+        );
       }
       if (inFlight.size < limit) {
         // Items just started may still read as pending: they are in flight, not new.
@@ -262,18 +294,25 @@ export class IngestRunner {
       if (!inFlight.size) break;
       // Woken by the next item to finish, or when progress is due (one slow page must not silence the log).
       let timer: NodeJS.Timeout | undefined;
-      const due = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, progressEvery - (Date.now() - lastProgress)))));
+      const due = new Promise<void>(
+        (resolve) => (timer = setTimeout(resolve, Math.max(0, progressEvery - (Date.now() - lastProgress)))),
+      );
       await Promise.race([...[...inFlight.values()].map((f) => f.done), due]);
       clearTimeout(timer);
     }
     job = (await ingest.getJob(jobId))!;
     const status = job.failed === 0 ? 'succeeded' : job.done === 0 ? 'failed' : 'partially_succeeded';
-    let error: string | null = status === 'partially_succeeded' ? `${job.failed} of ${job.done + job.failed} items failed; see the error list` : null;
+    let error: string | null =
+      status === 'partially_succeeded'
+        ? `${job.failed} of ${job.done + job.failed} items failed; see the error list`
+        : null;
     if (status === 'failed') {
       // The first failure is usually every failure's cause (an address refused, a site down).
       const [first] = await ingest.errors(jobId, 1);
       const cause = first && (first.error.includes(first.url) ? first.error : `${first.url}: ${first.error}`);
-      error = cause ? `${job.failed === 1 ? 'The item failed' : `Every item failed; the first`}: ${cause}`.slice(0, 1000) : 'Every item failed; see the error list';
+      error = cause
+        ? `${job.failed === 1 ? 'The item failed' : `Every item failed; the first`}: ${cause}`.slice(0, 1000)
+        : 'Every item failed; see the error list';
     }
     await this.finish(job, source, status, error);
     await this.logEnd(jobId, about, began);
@@ -282,8 +321,21 @@ export class IngestRunner {
   private async logEnd(jobId: string, about: Record<string, unknown>, began: number) {
     const job = await this.store.knowledge.ingest.getJob(jobId);
     if (!job) return;
-    const fields = { ...about, status: job.status, found: job.found, done: job.done, failed: job.failed, skipped: job.skipped, durationMs: Date.now() - began, ...(job.error && { error: job.error }) };
-    this.log(job.status === 'failed' ? 'warn' : 'info', fields, `ingest job ${job.status}: ${job.done} indexed, ${job.failed} failed, ${job.skipped} skipped of ${job.found} in ${((Date.now() - began) / 1000).toFixed(1)} s${job.error ? `. ${job.error}` : ''}`);
+    const fields = {
+      ...about,
+      status: job.status,
+      found: job.found,
+      done: job.done,
+      failed: job.failed,
+      skipped: job.skipped,
+      durationMs: Date.now() - began,
+      ...(job.error && { error: job.error }),
+    };
+    this.log(
+      job.status === 'failed' ? 'warn' : 'info',
+      fields,
+      `ingest job ${job.status}: ${job.done} indexed, ${job.failed} failed, ${job.skipped} skipped of ${job.found} in ${((Date.now() - began) / 1000).toFixed(1)} s${job.error ? `. ${job.error}` : ''}`,
+    );
   }
 
   private async process(ctx: ItemContext, item: IngestItem) {
@@ -292,7 +344,9 @@ export class IngestRunner {
     let result: ItemResult;
     const handler = this.handlers.get(String(item.payload?.type));
     try {
-      result = handler ? await handler(ctx, item) : { status: 'failed', error: `No handler for items of type ${String(item.payload?.type)}` };
+      result = handler
+        ? await handler(ctx, item)
+        : { status: 'failed', error: `No handler for items of type ${String(item.payload?.type)}` };
     } catch (err) {
       if (ctx.signal.aborted) throw new JobInterrupted();
       result = { status: 'failed', error: err instanceof Error ? err.message : String(err) };
@@ -307,10 +361,17 @@ export class IngestRunner {
     });
   }
 
-  private async finish(job: IngestJobRecord, source: SourceRecord, status: 'succeeded' | 'partially_succeeded' | 'failed' | 'cancelled', error: string | null = null) {
+  private async finish(
+    job: IngestJobRecord,
+    source: SourceRecord,
+    status: 'succeeded' | 'partially_succeeded' | 'failed' | 'cancelled',
+    error: string | null = null,
+  ) {
     const at = nowIso();
     await this.store.knowledge.ingest.updateJob(job.id, { status, finishedAt: at, error });
-    const next = source.syncIntervalMinutes ? new Date(Date.now() + source.syncIntervalMinutes * 60_000).toISOString() : null;
+    const next = source.syncIntervalMinutes
+      ? new Date(Date.now() + source.syncIntervalMinutes * 60_000).toISOString()
+      : null;
     await this.store.knowledge.sources.update(source.id, {
       status: status === 'failed' ? 'error' : 'ready',
       lastError: error,

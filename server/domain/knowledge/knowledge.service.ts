@@ -72,10 +72,24 @@ export class KnowledgeService {
     const chatbot = await this.writable(auth, chatbotId);
     const normal = this.urls(urls, 'urls');
     const source = await this.ensureSource(chatbot, 'links', '', 'Links', {});
-    return this.start(source, 'add', normal.map((url) => ({ key: url, payload: { type: 'link', url } })));
+    return this.start(
+      source,
+      'add',
+      normal.map((url) => ({ key: url, payload: { type: 'link', url } })),
+    );
   }
 
-  async addWebsite(auth: AuthContext, chatbotId: string, input: { url: string; pathPrefix?: string; maxPages?: number; maxDepth?: number; syncIntervalMinutes?: number | null }) {
+  async addWebsite(
+    auth: AuthContext,
+    chatbotId: string,
+    input: {
+      url: string;
+      pathPrefix?: string;
+      maxPages?: number;
+      maxDepth?: number;
+      syncIntervalMinutes?: number | null;
+    },
+  ) {
     const chatbot = await this.writable(auth, chatbotId);
     const [start] = this.urls([input.url], 'url');
     const origin = originOf(start)!;
@@ -85,25 +99,60 @@ export class KnowledgeService {
       maxPages: Math.min(input.maxPages ?? this.crawl.maxPages, auth.account.plan.maxPages),
       maxDepth: input.maxDepth ?? this.crawl.maxDepth,
     };
-    const source = await this.ensureSource(chatbot, 'website', start, new URL(start).host + (input.pathPrefix ?? ''), options, input.syncIntervalMinutes);
-    return this.start(source, 'add', [{ key: pageKey(start), payload: { type: 'page', url: start, crawl: true } }], options);
+    const source = await this.ensureSource(
+      chatbot,
+      'website',
+      start,
+      new URL(start).host + (input.pathPrefix ?? ''),
+      options,
+      input.syncIntervalMinutes,
+    );
+    return this.start(
+      source,
+      'add',
+      [{ key: pageKey(start), payload: { type: 'page', url: start, crawl: true } }],
+      options,
+    );
   }
 
-  async addSitemap(auth: AuthContext, chatbotId: string, input: { url: string; maxPages?: number; syncIntervalMinutes?: number | null }) {
+  async addSitemap(
+    auth: AuthContext,
+    chatbotId: string,
+    input: { url: string; maxPages?: number; syncIntervalMinutes?: number | null },
+  ) {
     const chatbot = await this.writable(auth, chatbotId);
     const [sitemap] = this.urls([input.url], 'url');
-    const options = { origin: originOf(sitemap)!, maxPages: Math.min(input.maxPages ?? this.crawl.maxPages, auth.account.plan.maxPages), maxDepth: 0 };
+    const options = {
+      origin: originOf(sitemap)!,
+      maxPages: Math.min(input.maxPages ?? this.crawl.maxPages, auth.account.plan.maxPages),
+      maxDepth: 0,
+    };
     const source = await this.ensureSource(chatbot, 'sitemap', sitemap, sitemap, options, input.syncIntervalMinutes);
-    return this.start(source, 'add', [{ key: `sitemap:${sitemap}`, payload: { type: 'sitemap', url: sitemap } }], options);
+    return this.start(
+      source,
+      'add',
+      [{ key: `sitemap:${sitemap}`, payload: { type: 'sitemap', url: sitemap } }],
+      options,
+    );
   }
 
   async addYoutube(auth: AuthContext, chatbotId: string, urls: string[]) {
     const chatbot = await this.writable(auth, chatbotId);
     const bad = urls.map((u, i) => [u, i] as const).filter(([u]) => !parseVideoId(u));
-    if (bad.length) throw validationFailed(bad.map(([u, i]) => ({ path: ['urls', i], message: `"${u.slice(0, 100)}" is not a YouTube video URL` })));
+    if (bad.length)
+      throw validationFailed(
+        bad.map(([u, i]) => ({ path: ['urls', i], message: `"${u.slice(0, 100)}" is not a YouTube video URL` })),
+      );
     const ids = [...new Set(urls.map((u) => parseVideoId(u)!))];
     const source = await this.ensureSource(chatbot, 'youtube', '', 'YouTube videos', {});
-    return this.start(source, 'add', ids.map((id) => ({ key: `youtube:${id}`, payload: { type: 'youtube', url: `https://www.youtube.com/watch?v=${id}` } })));
+    return this.start(
+      source,
+      'add',
+      ids.map((id) => ({
+        key: `youtube:${id}`,
+        payload: { type: 'youtube', url: `https://www.youtube.com/watch?v=${id}` },
+      })),
+    );
   }
 
   /** `keep`: the legacy custom-content route, whose text the v0 Chatbot shows while its document lives. */
@@ -111,9 +160,18 @@ export class KnowledgeService {
     const chatbot = await this.writable(auth, chatbotId);
     const source = await this.ensureSource(chatbot, 'text', '', 'Text', {});
     const key = newId();
-    const started = await this.start(source, 'add', [{ key, payload: { type: 'text', title: input.title.trim(), text: input.text, documentKey: key } }]);
+    const started = await this.start(source, 'add', [
+      { key, payload: { type: 'text', title: input.title.trim(), text: input.text, documentKey: key } },
+    ]);
     if (keep) {
-      await this.store.knowledge.customContents.insert({ documentKey: `text:${key}`, chatbotId: chatbot.id, sourceId: source.id, jobId: started.job.id, text: input.text, createdAt: nowIso() });
+      await this.store.knowledge.customContents.insert({
+        documentKey: `text:${key}`,
+        chatbotId: chatbot.id,
+        sourceId: source.id,
+        jobId: started.job.id,
+        text: input.text,
+        createdAt: nowIso(),
+      });
     }
     return started;
   }
@@ -139,7 +197,9 @@ export class KnowledgeService {
       for (const f of files) {
         const id = newId();
         items.push({ key: `file:${id}`, blobId: id, payload: { type: 'file', name: f.name } });
-        await this.blobWrites.run(() => this.store.knowledge.blobs.insert({ id, chatbotId: chatbot.id, name: f.name }, f.bytes()));
+        await this.blobWrites.run(() =>
+          this.store.knowledge.blobs.insert({ id, chatbotId: chatbot.id, name: f.name }, f.bytes()),
+        );
       }
       return await this.start(source, 'add', items);
     } catch (err) {
@@ -160,7 +220,10 @@ export class KnowledgeService {
 
   async sources(auth: AuthContext, chatbotId: string) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
-    const [sources, counts] = await Promise.all([this.store.knowledge.sources.list(chatbot.id), this.store.knowledge.documents.countBySource(chatbot.id)]);
+    const [sources, counts] = await Promise.all([
+      this.store.knowledge.sources.list(chatbot.id),
+      this.store.knowledge.documents.countBySource(chatbot.id),
+    ]);
     return sources.map((s) => sourceView(s, counts.get(s.id) ?? 0));
   }
 
@@ -172,18 +235,35 @@ export class KnowledgeService {
 
   async sourceDocuments(auth: AuthContext, chatbotId: string, sourceId: string, limit: number, cursor?: string) {
     const source = await this.reachSource(auth, chatbotId, sourceId);
-    return this.documents(auth, source.chatbotId, { limit, cursor, sourceId: source.id }, `source-documents:${source.id}`);
+    return this.documents(
+      auth,
+      source.chatbotId,
+      { limit, cursor, sourceId: source.id },
+      `source-documents:${source.id}`,
+    );
   }
 
-  async documents(auth: AuthContext, chatbotId: string, q: { limit: number; cursor?: string; sourceId?: string; status?: DocumentStatus }, list = 'documents') {
+  async documents(
+    auth: AuthContext,
+    chatbotId: string,
+    q: { limit: number; cursor?: string; sourceId?: string; status?: DocumentStatus },
+    list = 'documents',
+  ) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
-    const page = await this.store.knowledge.documents.page(chatbot.id, { limit: q.limit, after: this.cursors.decode(list, q.cursor) }, { sourceId: q.sourceId, status: q.status });
+    const page = await this.store.knowledge.documents.page(
+      chatbot.id,
+      { limit: q.limit, after: this.cursors.decode(list, q.cursor) },
+      { sourceId: q.sourceId, status: q.status },
+    );
     return { documents: page.items.map(documentView), nextCursor: this.cursors.encode(list, page.next) };
   }
 
   async jobs(auth: AuthContext, chatbotId: string, limit: number, cursor?: string) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
-    const page = await this.store.knowledge.ingest.pageJobs(chatbot.id, { limit, after: this.cursors.decode('ingest-jobs', cursor) });
+    const page = await this.store.knowledge.ingest.pageJobs(chatbot.id, {
+      limit,
+      after: this.cursors.decode('ingest-jobs', cursor),
+    });
     const jobs = await Promise.all(page.items.map((j) => this.jobView(j)));
     return { jobs, nextCursor: this.cursors.encode('ingest-jobs', page.next) };
   }
@@ -196,7 +276,8 @@ export class KnowledgeService {
 
   async deleteDocuments(auth: AuthContext, chatbotId: string, ids: string[], confirm: boolean) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
-    if (!confirm) throw confirmationRequired('Send "confirm": true in the body (or ?confirm=true) to delete these documents');
+    if (!confirm)
+      throw confirmationRequired('Send "confirm": true in the body (or ?confirm=true) to delete these documents');
     const docs = await this.store.knowledge.documents.many(chatbot.id, [...new Set(ids)]);
     await this.store.knowledge.documents.delete(docs.map((d) => d.id));
     const found = new Set(docs.map((d) => d.id));
@@ -205,14 +286,21 @@ export class KnowledgeService {
 
   async cancelJob(auth: AuthContext, chatbotId: string, jobId: string) {
     const job = await this.reachJob(auth, chatbotId, jobId);
-    if (job.status === 'queued' || job.status === 'running') await this.store.knowledge.ingest.updateJob(job.id, { cancelRequested: true });
+    if (job.status === 'queued' || job.status === 'running')
+      await this.store.knowledge.ingest.updateJob(job.id, { cancelRequested: true });
     if (job.status === 'queued') {
       // Nothing runs it yet: cancel at once rather than when a worker picks it up.
       await this.store.knowledge.ingest.updateJob(job.id, { status: 'cancelled', finishedAt: nowIso() });
       // Its creation cleared the next scheduled sync (a job's end sets it again): set it here too.
       const source = await this.store.knowledge.sources.get(job.sourceId);
-      const next = source?.syncIntervalMinutes ? new Date(Date.now() + source.syncIntervalMinutes * 60_000).toISOString() : null;
-      await this.store.knowledge.sources.update(job.sourceId, { status: 'ready', nextSyncAt: next, updatedAt: nowIso() });
+      const next = source?.syncIntervalMinutes
+        ? new Date(Date.now() + source.syncIntervalMinutes * 60_000).toISOString()
+        : null;
+      await this.store.knowledge.sources.update(job.sourceId, {
+        status: 'ready',
+        nextSyncAt: next,
+        updatedAt: nowIso(),
+      });
     }
     return this.jobView((await this.store.knowledge.ingest.getJob(job.id))!);
   }
@@ -226,7 +314,12 @@ export class KnowledgeService {
 
   async resyncSource(source: SourceRecord, trigger: IngestJobRecord['trigger']) {
     if (source.type === 'text' || source.type === 'files') {
-      throw validationFailed([{ path: ['sourceId'], message: `${source.type} sources have no origin to re-sync from; add the content again instead` }]);
+      throw validationFailed([
+        {
+          path: ['sourceId'],
+          message: `${source.type} sources have no origin to re-sync from; add the content again instead`,
+        },
+      ]);
     }
     const items = await this.resyncItems(source);
     return this.start(source, trigger, items, source.config);
@@ -257,8 +350,10 @@ export class KnowledgeService {
 
   /** Items that re-fetch a source: its seed for crawls, every known document for lists. */
   private async resyncItems(source: SourceRecord) {
-    if (source.type === 'website') return [{ key: pageKey(source.key), payload: { type: 'page', url: source.key, crawl: true } }];
-    if (source.type === 'sitemap') return [{ key: `sitemap:${source.key}`, payload: { type: 'sitemap', url: source.key } }];
+    if (source.type === 'website')
+      return [{ key: pageKey(source.key), payload: { type: 'page', url: source.key, crawl: true } }];
+    if (source.type === 'sitemap')
+      return [{ key: `sitemap:${source.key}`, payload: { type: 'sitemap', url: source.key } }];
     if (source.type === 'confluence') {
       const config = confluenceConfig(source);
       return confluenceSelection(config, { spaces: config.spaces, pageIds: config.pageIds });
@@ -266,7 +361,11 @@ export class KnowledgeService {
     const items: { key: string; payload: Record<string, unknown> }[] = [];
     let after = null;
     do {
-      const page = await this.store.knowledge.documents.page(source.chatbotId, { limit: 100, after }, { sourceId: source.id });
+      const page = await this.store.knowledge.documents.page(
+        source.chatbotId,
+        { limit: 100, after },
+        { sourceId: source.id },
+      );
       for (const d of page.items) {
         if (source.type === 'links' && d.url) items.push({ key: d.url, payload: { type: 'link', url: d.url } });
         if (source.type === 'youtube' && d.url) items.push({ key: d.key, payload: { type: 'youtube', url: d.url } });
@@ -276,19 +375,42 @@ export class KnowledgeService {
     return items;
   }
 
-  private async start(source: SourceRecord, trigger: IngestJobRecord['trigger'], items: Parameters<IngestRunner['createJob']>[2], options: Record<string, unknown> = {}) {
+  private async start(
+    source: SourceRecord,
+    trigger: IngestJobRecord['trigger'],
+    items: Parameters<IngestRunner['createJob']>[2],
+    options: Record<string, unknown> = {},
+  ) {
     // A re-sync, or a new crawl of a site (or sitemap), while a job of the source is queued or
     // running would fetch the same pages twice: hand that job back instead.
     if (trigger !== 'add' || CRAWLED.has(source.type)) {
       const active = await this.store.knowledge.ingest.activeForSource(source.id);
-      if (active) return { job: await this.jobView(active), source: sourceView(source, (await this.store.knowledge.documents.countBySource(source.chatbotId)).get(source.id) ?? 0), alreadyRunning: true };
+      if (active)
+        return {
+          job: await this.jobView(active),
+          source: sourceView(
+            source,
+            (await this.store.knowledge.documents.countBySource(source.chatbotId)).get(source.id) ?? 0,
+          ),
+          alreadyRunning: true,
+        };
     }
     const job = await this.runner.createJob(source, trigger, items, options);
     const counts = await this.store.knowledge.documents.countBySource(source.chatbotId);
-    return { job: await this.jobView(job), source: sourceView({ ...source, status: 'syncing' }, counts.get(source.id) ?? 0) };
+    return {
+      job: await this.jobView(job),
+      source: sourceView({ ...source, status: 'syncing' }, counts.get(source.id) ?? 0),
+    };
   }
 
-  private async ensureSource(chatbot: ChatbotRecord, type: SourceType, key: string, name: string, config: Record<string, unknown>, interval?: number | null): Promise<SourceRecord> {
+  private async ensureSource(
+    chatbot: ChatbotRecord,
+    type: SourceType,
+    key: string,
+    name: string,
+    config: Record<string, unknown>,
+    interval?: number | null,
+  ): Promise<SourceRecord> {
     const existing = await this.store.knowledge.sources.byKey(chatbot.id, type, key);
     const at = nowIso();
     if (existing) {
@@ -323,10 +445,14 @@ export class KnowledgeService {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     const used = await this.store.knowledge.documents.countIndexed(auth.account.id);
     if (used >= auth.account.plan.maxPages) {
-      throw new AppError('CHATBOT_PAGES_LIMIT_REACHED', `The plan's ${auth.account.plan.maxPages} content pages are all in use`, {
-        hint: 'Delete documents you no longer need (POST /chatbots/{chatbotId}/documents/delete) or upgrade the plan; do not retry in a loop',
-        details: { used, limit: auth.account.plan.maxPages },
-      });
+      throw new AppError(
+        'CHATBOT_PAGES_LIMIT_REACHED',
+        `The plan's ${auth.account.plan.maxPages} content pages are all in use`,
+        {
+          hint: 'Delete documents you no longer need (POST /chatbots/{chatbotId}/documents/delete) or upgrade the plan; do not retry in a loop',
+          details: { used, limit: auth.account.plan.maxPages },
+        },
+      );
     }
     return chatbot;
   }

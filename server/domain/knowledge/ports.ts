@@ -130,7 +130,10 @@ export interface KnowledgeStore {
     get(id: string): Promise<SourceRecord | null>;
     byKey(chatbotId: string, type: SourceType, key: string): Promise<SourceRecord | null>;
     list(chatbotId: string): Promise<SourceRecord[]>;
-    update(id: string, patch: Partial<Omit<SourceRecord, 'id' | 'chatbotId' | 'accountId' | 'createdAt'>>): Promise<void>;
+    update(
+      id: string,
+      patch: Partial<Omit<SourceRecord, 'id' | 'chatbotId' | 'accountId' | 'createdAt'>>,
+    ): Promise<void>;
     /** Sources with a sync interval whose next sync time has passed. */
     due(now: string): Promise<SourceRecord[]>;
     delete(id: string): Promise<void>;
@@ -139,7 +142,11 @@ export interface KnowledgeStore {
     byKey(chatbotId: string, key: string): Promise<DocumentRecord | null>;
     insert(doc: DocumentRecord): Promise<void>;
     update(id: string, patch: Partial<Omit<DocumentRecord, 'id' | 'chatbotId' | 'createdAt'>>): Promise<void>;
-    page(chatbotId: string, page: PageRequest, filter: { sourceId?: string; status?: DocumentStatus }): Promise<Page<DocumentRecord>>;
+    page(
+      chatbotId: string,
+      page: PageRequest,
+      filter: { sourceId?: string; status?: DocumentStatus },
+    ): Promise<Page<DocumentRecord>>;
     /** Document counts per source of a chatbot. */
     countBySource(chatbotId: string): Promise<Map<string, number>>;
     many(chatbotId: string, ids: string[]): Promise<DocumentRecord[]>;
@@ -159,11 +166,17 @@ export interface KnowledgeStore {
     insertJob(job: IngestJobRecord): Promise<void>;
     getJob(id: string): Promise<IngestJobRecord | null>;
     pageJobs(chatbotId: string, page: PageRequest): Promise<Page<IngestJobRecord>>;
-    updateJob(id: string, patch: Partial<Pick<IngestJobRecord, 'status' | 'error' | 'startedAt' | 'finishedAt' | 'cancelRequested'>>): Promise<void>;
+    updateJob(
+      id: string,
+      patch: Partial<Pick<IngestJobRecord, 'status' | 'error' | 'startedAt' | 'finishedAt' | 'cancelRequested'>>,
+    ): Promise<void>;
     /** Atomically adds to the job's counters. */
     addCounts(id: string, delta: Partial<Record<'found' | 'done' | 'failed' | 'skipped', number>>): Promise<void>;
     /** Adds items that are not in the job yet (by key); returns how many were new. */
-    addItems(jobId: string, items: { key: string; depth: number; payload?: Record<string, unknown> | null; blobId?: string | null }[]): Promise<number>;
+    addItems(
+      jobId: string,
+      items: { key: string; depth: number; payload?: Record<string, unknown> | null; blobId?: string | null }[],
+    ): Promise<number>;
     /** The next pending items in insertion order. */
     pending(jobId: string, limit: number): Promise<IngestItem[]>;
     setItem(jobId: string, key: string, status: ItemStatus, error?: string | null): Promise<void>;
@@ -178,13 +191,23 @@ export interface KnowledgeStore {
    * is the texts, oldest first, whose document exists or whose job has not finished yet.
    */
   customContents: {
-    insert(row: { documentKey: string; chatbotId: string; sourceId: string; jobId: string; text: string; createdAt: string }): Promise<void>;
+    insert(row: {
+      documentKey: string;
+      chatbotId: string;
+      sourceId: string;
+      jobId: string;
+      text: string;
+      createdAt: string;
+    }): Promise<void>;
     visible(chatbotId: string): Promise<string[]>;
   };
   /** Uploaded files, stored and read in pieces so a file is never held whole by storage. */
   blobs: {
     /** Stores a file's bytes as they come; all or nothing (a failed insert leaves no blob). */
-    insert(blob: { id: string; chatbotId: string; name: string }, bytes: AsyncIterable<Uint8Array>): Promise<{ size: number }>;
+    insert(
+      blob: { id: string; chatbotId: string; name: string },
+      bytes: AsyncIterable<Uint8Array>,
+    ): Promise<{ size: number }>;
     /** The file's name and size, and its bytes one stored piece at a time (throws if a piece is missing). */
     get(id: string): Promise<StoredBlob | null>;
     delete(ids: string[]): Promise<void>;
@@ -201,14 +224,27 @@ export interface JobQueue {
    * that makes the change the job belongs to: the job exists exactly when that change committed
    * (written apart, a crash between the two writes loses the job and wedges what waits on it).
    */
-  enqueue(name: string, payload: Record<string, unknown>, options?: { delayMs?: number; maxAttempts?: number; accountId?: string | null; chatbotId?: string | null; within?: object }): Promise<string>;
+  enqueue(
+    name: string,
+    payload: Record<string, unknown>,
+    options?: {
+      delayMs?: number;
+      maxAttempts?: number;
+      accountId?: string | null;
+      chatbotId?: string | null;
+      within?: object;
+    },
+  ): Promise<string>;
   /**
    * Registers the handler of a job name; a throw retries with backoff until maxAttempts. `signal`
    * aborts when the process stops: a handler that then throws is put back without using an attempt.
    */
   handle(
     name: string,
-    handler: (payload: Record<string, unknown>, job: { id: string; attempt: number; signal: AbortSignal }) => Promise<void>,
+    handler: (
+      payload: Record<string, unknown>,
+      job: { id: string; attempt: number; signal: AbortSignal },
+    ) => Promise<void>,
     options?: {
       /**
        * Called once when the queue gives the job up (`error` says why): its last attempt threw, or

@@ -68,7 +68,8 @@ const RECONNECT_MS = 60_000;
 
 export function createRetriever(options: RetrieverOptions): Retriever {
   const { store, onVectorError } = options;
-  const given = options.embeddings && options.vectors ? { embeddings: options.embeddings, vectors: options.vectors } : null;
+  const given =
+    options.embeddings && options.vectors ? { embeddings: options.embeddings, vectors: options.vectors } : null;
   const connect = given ? null : (options.connect ?? null);
   const depth = (k: number) => Math.max(k, options.candidates ?? 50);
 
@@ -113,7 +114,10 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       if (!side) return store.chunks.searchLexical(chatbotId, query, k);
 
       const n = depth(k);
-      const [lexical, semantic] = await Promise.all([store.chunks.searchLexical(chatbotId, query, n), nearest(side, chatbotId, query, n)]);
+      const [lexical, semantic] = await Promise.all([
+        store.chunks.searchLexical(chatbotId, query, n),
+        nearest(side, chatbotId, query, n),
+      ]);
       if (!semantic) return lexical.slice(0, k);
       const fused = reciprocalRankFusion([lexical.map((h) => h.chunkId), semantic]).slice(0, k);
 

@@ -107,7 +107,11 @@ export class DeviceFlowService {
 
   client(clientId: string | undefined) {
     const client = clientId ? CLIENTS[clientId] : undefined;
-    if (!client) throw new OAuthError('invalid_client', `Unknown client_id${clientId ? ` "${clientId.slice(0, 64)}"` : ''}: the first-party command line is "${CLI_CLIENT_ID}"`);
+    if (!client)
+      throw new OAuthError(
+        'invalid_client',
+        `Unknown client_id${clientId ? ` "${clientId.slice(0, 64)}"` : ''}: the first-party command line is "${CLI_CLIENT_ID}"`,
+      );
     return client;
   }
 
@@ -116,17 +120,20 @@ export class DeviceFlowService {
     this.client(input.clientId);
     const asked = words(input.scope);
     const unknown = asked.filter((s) => !isScope(s));
-    if (unknown.length) throw new OAuthError('invalid_scope', `Unknown scope ${unknown.map((s) => `"${s.slice(0, 64)}"`).join(', ')}`);
+    if (unknown.length)
+      throw new OAuthError('invalid_scope', `Unknown scope ${unknown.map((s) => `"${s.slice(0, 64)}"`).join(', ')}`);
     const scopes = asked.length ? ([...new Set(asked)] as Scope[]) : null;
     const ids = [...new Set(words(input.chatbots))];
     if (ids.length > MAX_CHATBOTS) throw new OAuthError('invalid_request', `At most ${MAX_CHATBOTS} chatbots`);
-    if (ids.some((id) => !/^[A-Za-z0-9_-]{1,64}$/.test(id))) throw new OAuthError('invalid_request', 'chatbots lists chatbot ids separated by spaces or commas');
+    if (ids.some((id) => !/^[A-Za-z0-9_-]{1,64}$/.test(id)))
+      throw new OAuthError('invalid_request', 'chatbots lists chatbot ids separated by spaces or commas');
 
     const now = this.iso();
     await this.store.oauth.deviceCodes.purge(this.iso(-24 * 3600_000));
     let userCode = generateUserCode();
     // 2.6e10 codes: a clash with a live one is rare, but two live requests must never share one.
-    for (let i = 0; i < 5 && (await this.store.oauth.deviceCodes.byUserCode(hashSecret(userCode), now)); i++) userCode = generateUserCode();
+    for (let i = 0; i < 5 && (await this.store.oauth.deviceCodes.byUserCode(hashSecret(userCode), now)); i++)
+      userCode = generateUserCode();
     const device = generateSecret();
     await this.store.oauth.deviceCodes.insert(
       {
@@ -145,7 +152,12 @@ export class DeviceFlowService {
       device.hash,
       hashSecret(userCode),
     );
-    return { deviceCode: device.plaintext, userCode: formatUserCode(userCode), expiresIn: this.options.ttlSeconds, interval: this.options.intervalSeconds };
+    return {
+      deviceCode: device.plaintext,
+      userCode: formatUserCode(userCode),
+      expiresIn: this.options.ttlSeconds,
+      interval: this.options.intervalSeconds,
+    };
   }
 
   /** RFC 8628 3.4-3.5: one poll of the token endpoint. */
@@ -154,9 +166,11 @@ export class DeviceFlowService {
     if (!input.deviceCode) throw new OAuthError('invalid_request', 'device_code is required');
     const row = await this.store.oauth.deviceCodes.byDeviceCode(hashSecret(input.deviceCode));
     if (!row || row.clientId !== input.clientId) throw new OAuthError('invalid_grant', 'Unknown device_code');
-    if (row.status === 'issued') throw new OAuthError('invalid_grant', 'This device_code was already exchanged for a token');
+    if (row.status === 'issued')
+      throw new OAuthError('invalid_grant', 'This device_code was already exchanged for a token');
     const at = this.now();
-    if (at >= Date.parse(row.expiresAt)) throw new OAuthError('expired_token', 'The device_code expired: start the sign-in again');
+    if (at >= Date.parse(row.expiresAt))
+      throw new OAuthError('expired_token', 'The device_code expired: start the sign-in again');
     const atIso = new Date(at).toISOString();
     const notAfter = new Date(at - row.intervalSeconds * 1000).toISOString();
     if (!(await this.store.oauth.deviceCodes.recordPoll(row.id, atIso, notAfter))) {
@@ -164,9 +178,15 @@ export class DeviceFlowService {
       const interval = slowed?.intervalSeconds ?? row.intervalSeconds + SLOW_DOWN_SECONDS;
       const since = slowed?.lastPolledAt ?? row.lastPolledAt;
       const wait = since ? Math.max(1, Math.ceil((Date.parse(since) + interval * 1000 - at) / 1000)) : interval;
-      throw new OAuthError('slow_down', `Polling too fast: the interval is now ${interval} seconds from the last accepted poll; poll again in ${wait} seconds`, 400, wait);
+      throw new OAuthError(
+        'slow_down',
+        `Polling too fast: the interval is now ${interval} seconds from the last accepted poll; poll again in ${wait} seconds`,
+        400,
+        wait,
+      );
     }
-    if (row.status === 'pending') throw new OAuthError('authorization_pending', 'The user has not approved this request yet');
+    if (row.status === 'pending')
+      throw new OAuthError('authorization_pending', 'The user has not approved this request yet');
     if (row.status === 'denied') throw new OAuthError('access_denied', 'The user denied this request');
     return this.issue(row);
   }
@@ -176,21 +196,32 @@ export class DeviceFlowService {
     try {
       return await this.store.transaction(async (s) => {
         const tokenId = newId();
-        if (!(await s.oauth.deviceCodes.claim(row.id, tokenId))) throw new OAuthError('invalid_grant', 'This device_code was already exchanged for a token');
+        if (!(await s.oauth.deviceCodes.claim(row.id, tokenId)))
+          throw new OAuthError('invalid_grant', 'This device_code was already exchanged for a token');
         const user = row.userId ? await s.users.get(row.userId) : null;
         if (!user) throw new OAuthError('invalid_grant', 'The approving user no longer exists');
         const created = await this.tokens.create(
           user,
-          { name: DEVICE_TOKEN_NAME, access: row.scopes ? 'custom' : 'standard', scopes: row.scopes ?? undefined, chatbotIds: row.chatbotIds },
+          {
+            name: DEVICE_TOKEN_NAME,
+            access: row.scopes ? 'custom' : 'standard',
+            scopes: row.scopes ?? undefined,
+            chatbotIds: row.chatbotIds,
+          },
           undefined,
           { store: s, id: tokenId },
         );
         // What the token can do, as /me reports it: the scopes the member's role withholds are not granted.
-        return { accessToken: created.token, tokenId: created.record.id, scopes: [...effectiveScopes(created.record.scopes, user.role)] };
+        return {
+          accessToken: created.token,
+          tokenId: created.record.id,
+          scopes: [...effectiveScopes(created.record.scopes, user.role)],
+        };
       });
     } catch (err) {
       // A chatbot deleted between approval and this poll: the grant cannot be honoured as approved.
-      if (err instanceof AppError) throw new OAuthError('invalid_grant', `The approved request can no longer be granted: ${err.message}`);
+      if (err instanceof AppError)
+        throw new OAuthError('invalid_grant', `The approved request can no longer be granted: ${err.message}`);
       throw err;
     }
   }
@@ -217,7 +248,13 @@ export class DeviceFlowService {
     return {
       ok: true,
       record: row,
-      request: { userCode: formatUserCode(code), clientName: CLIENTS[row.clientId]?.name ?? row.clientId, scopes: row.scopes, chatbots, expiresAt: row.expiresAt },
+      request: {
+        userCode: formatUserCode(code),
+        clientName: CLIENTS[row.clientId]?.name ?? row.clientId,
+        scopes: row.scopes,
+        chatbots,
+        expiresAt: row.expiresAt,
+      },
     };
   }
 
@@ -239,7 +276,12 @@ export class DeviceFlowService {
     if (approve && found.request.chatbots?.some((c) => c.title === null)) {
       return { ...found, decided: false };
     }
-    const decided = await this.store.oauth.deviceCodes.decide(found.record.id, approve ? 'approved' : 'denied', user.id, this.iso());
+    const decided = await this.store.oauth.deviceCodes.decide(
+      found.record.id,
+      approve ? 'approved' : 'denied',
+      user.id,
+      this.iso(),
+    );
     if (decided) await this.codeThrottle.clear(`user-code:${user.id}`);
     return { ...found, decided };
   }

@@ -60,7 +60,12 @@ export class SignInService {
     await this.throttle.clear(key);
     const { plaintext, hash } = generateSecret();
     const at = this.now();
-    await this.store.oauth.sessions.insert(hash, user.id, new Date(at).toISOString(), new Date(at + SESSION_TTL_MS).toISOString());
+    await this.store.oauth.sessions.insert(
+      hash,
+      user.id,
+      new Date(at).toISOString(),
+      new Date(at + SESSION_TTL_MS).toISOString(),
+    );
     return { ok: true, session: plaintext, user };
   }
 

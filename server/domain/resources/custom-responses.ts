@@ -36,22 +36,37 @@ export class CustomResponsesService {
 
   async list(auth: AuthContext, chatbotId: string, limit: number, cursor?: string) {
     const chatbot = await this.deps.chatbots.reach(auth, chatbotId);
-    const page = await this.deps.store.resources.customResponses.page(chatbot.id, { limit, after: this.deps.cursors.decode('custom-responses', cursor) });
-    return { customResponses: page.items.map(customResponseView), nextCursor: this.deps.cursors.encode('custom-responses', page.next) };
+    const page = await this.deps.store.resources.customResponses.page(chatbot.id, {
+      limit,
+      after: this.deps.cursors.decode('custom-responses', cursor),
+    });
+    return {
+      customResponses: page.items.map(customResponseView),
+      nextCursor: this.deps.cursors.encode('custom-responses', page.next),
+    };
   }
 
   async get(auth: AuthContext, chatbotId: string, id: string): Promise<CustomResponseView> {
     return customResponseView(await this.reachOne(auth, chatbotId, id));
   }
 
-  async create(auth: AuthContext, chatbotId: string, input: { question: string; answer: string }): Promise<CustomResponseView> {
+  async create(
+    auth: AuthContext,
+    chatbotId: string,
+    input: { question: string; answer: string },
+  ): Promise<CustomResponseView> {
     const chatbot = await this.deps.chatbots.reach(auth, chatbotId);
     const response = newCustomResponse(chatbot.id, input.question, input.answer);
     await this.deps.store.resources.customResponses.insert(response);
     return customResponseView(response);
   }
 
-  async update(auth: AuthContext, chatbotId: string, id: string, patch: { question?: string; answer?: string }): Promise<CustomResponseView> {
+  async update(
+    auth: AuthContext,
+    chatbotId: string,
+    id: string,
+    patch: { question?: string; answer?: string },
+  ): Promise<CustomResponseView> {
     const response = await this.reachOne(auth, chatbotId, id);
     const at = nowIso();
     const changes = {

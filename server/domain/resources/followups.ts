@@ -11,6 +11,10 @@ export interface FollowupView extends StarterView {
   isEscalationPrompt: boolean;
 }
 
-export const followupView = (p: PromptRecord): FollowupView => ({ ...starterView(p), isEscalationPrompt: p.isEscalationPrompt });
+export const followupView = (p: PromptRecord): FollowupView => ({
+  ...starterView(p),
+  isEscalationPrompt: p.isEscalationPrompt,
+});
 
-export const followupsService = (deps: ResourceDeps) => new PromptsService(deps, 'followups', 'Follow-up', followupView);
+export const followupsService = (deps: ResourceDeps) =>
+  new PromptsService(deps, 'followups', 'Follow-up', followupView);

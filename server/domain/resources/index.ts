@@ -12,7 +12,12 @@ import { personasService } from './personas.js';
 import { startersService } from './starters.js';
 import { TagsService } from './tags.js';
 
-export function createResourceServices(store: Store, chatbots: ChatbotsService, cursors: CursorCodec, hooks: { onGapAnswered?: GapAnsweredHook } = {}) {
+export function createResourceServices(
+  store: Store,
+  chatbots: ChatbotsService,
+  cursors: CursorCodec,
+  hooks: { onGapAnswered?: GapAnsweredHook } = {},
+) {
   const deps = { store, chatbots, cursors };
   return {
     starters: startersService(deps),
@@ -26,4 +31,3 @@ export function createResourceServices(store: Store, chatbots: ChatbotsService, 
     knowledgeGaps: new KnowledgeGapsService(deps, hooks.onGapAnswered),
   };
 }
-

@@ -32,4 +32,5 @@ export const instructionView = (d: DirectiveRecord, active: boolean): Instructio
   updatedAt: d.updatedAt,
 });
 
-export const instructionsService = (deps: ResourceDeps) => new DirectivesService(deps, 'instructions', 'promptId', 'Instruction', instructionView);
+export const instructionsService = (deps: ResourceDeps) =>
+  new DirectivesService(deps, 'instructions', 'promptId', 'Instruction', instructionView);

@@ -89,7 +89,12 @@ export class KnowledgeGapsService {
    * Saves `answer` as a custom response to the gap's question and marks the gap answered.
    * Answering again updates that custom response (or makes a new one if it was deleted).
    */
-  async answer(auth: AuthContext, chatbotId: string, id: string, answer: string): Promise<{ knowledgeGap: KnowledgeGapView; customResponse: CustomResponseView }> {
+  async answer(
+    auth: AuthContext,
+    chatbotId: string,
+    id: string,
+    answer: string,
+  ): Promise<{ knowledgeGap: KnowledgeGapView; customResponse: CustomResponseView }> {
     // Two answers at once (two agents, a double click) must not each make a custom response to
     // the question: the gap is pointed at its response only if no other answer did meanwhile,
     // else the answer is given again against the response that other answer made.
@@ -114,7 +119,9 @@ export class KnowledgeGapsService {
 
   private async saveAnswer(s: Store, gap: KnowledgeGapRecord, answer: string) {
     const at = nowIso();
-    const existing = gap.customResponseId ? await s.resources.customResponses.get(gap.chatbotId, gap.customResponseId) : null;
+    const existing = gap.customResponseId
+      ? await s.resources.customResponses.get(gap.chatbotId, gap.customResponseId)
+      : null;
     let response;
     if (existing) {
       response = { ...existing, answer: answer.trim(), updatedAt: at };
@@ -123,7 +130,8 @@ export class KnowledgeGapsService {
       response = newCustomResponse(gap.chatbotId, gap.question, answer);
       await s.resources.customResponses.insert(response);
     }
-    if (!(await s.resources.knowledgeGaps.markAnswered(gap.id, response.id, at, gap.customResponseId))) throw new AnsweredMeanwhile();
+    if (!(await s.resources.knowledgeGaps.markAnswered(gap.id, response.id, at, gap.customResponseId)))
+      throw new AnsweredMeanwhile();
     return {
       knowledgeGap: gapView({ ...gap, customResponseId: response.id, answeredAt: at }),
       customResponse: customResponseView(response),

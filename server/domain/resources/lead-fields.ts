@@ -23,10 +23,16 @@ export function checkLeadFields(fields: LeadField[]): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   fields.forEach((f, i) => {
-    if (seen.has(f.key)) errors.push({ path: ['leadFields', i, 'key'], message: `"${f.key}" is used by an earlier field; keys must be unique` });
+    if (seen.has(f.key))
+      errors.push({
+        path: ['leadFields', i, 'key'],
+        message: `"${f.key}" is used by an earlier field; keys must be unique`,
+      });
     seen.add(f.key);
-    if (f.type === 'select' && !f.options?.length) errors.push({ path: ['leadFields', i, 'options'], message: 'a select field needs its options' });
-    if (f.type !== 'select' && f.options !== undefined) errors.push({ path: ['leadFields', i, 'options'], message: 'only a select field has options' });
+    if (f.type === 'select' && !f.options?.length)
+      errors.push({ path: ['leadFields', i, 'options'], message: 'a select field needs its options' });
+    if (f.type !== 'select' && f.options !== undefined)
+      errors.push({ path: ['leadFields', i, 'options'], message: 'only a select field has options' });
   });
   return errors;
 }
@@ -38,7 +44,12 @@ export const leadFieldsOf = (settings: Record<string, unknown>): LeadField[] =>
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** A contact field trimmed and checked (e-mail lowercased); null when blank; problems go to `errors`. */
-export function normalizeContact(value: unknown, path: string, kind: 'text' | 'email' | 'phone', errors: FieldError[]): string | null {
+export function normalizeContact(
+  value: unknown,
+  path: string,
+  kind: 'text' | 'email' | 'phone',
+  errors: FieldError[],
+): string | null {
   if (blank(value)) return null;
   if (typeof value !== 'string') {
     errors.push({ path: [path], message: 'must be a string' });
@@ -46,7 +57,8 @@ export function normalizeContact(value: unknown, path: string, kind: 'text' | 'e
   }
   const v = value.trim();
   if (kind === 'email' && !EMAIL.test(v)) errors.push({ path: [path], message: 'must be an e-mail address' });
-  else if (kind === 'phone' && (!PHONE.test(v) || (v.match(/[0-9]/g)?.length ?? 0) < 3)) errors.push({ path: [path], message: 'must be a phone number (digits, spaces, + ( ) . -)' });
+  else if (kind === 'phone' && (!PHONE.test(v) || (v.match(/[0-9]/g)?.length ?? 0) < 3))
+    errors.push({ path: [path], message: 'must be a phone number (digits, spaces, + ( ) . -)' });
   else if (v.length > (kind === 'text' ? 200 : 254)) errors.push({ path: [path], message: 'is too long' });
   return kind === 'email' ? v.toLowerCase() : v;
 }
@@ -69,8 +81,10 @@ function customValue(field: LeadField, value: unknown, errors: FieldError[]): st
   const v = String(value).trim();
   if (v.length > MAX_TEXT) errors.push({ path, message: `must be at most ${MAX_TEXT} characters` });
   else if (field.type === 'email' && !EMAIL.test(v)) errors.push({ path, message: 'must be an e-mail address' });
-  else if (field.type === 'phone' && !PHONE.test(v)) errors.push({ path, message: 'must be a phone number (digits, spaces, + ( ) . -)' });
-  else if (field.type === 'select' && !(field.options ?? []).includes(v)) errors.push({ path, message: `must be one of ${(field.options ?? []).join(', ')}` });
+  else if (field.type === 'phone' && !PHONE.test(v))
+    errors.push({ path, message: 'must be a phone number (digits, spaces, + ( ) . -)' });
+  else if (field.type === 'select' && !(field.options ?? []).includes(v))
+    errors.push({ path, message: `must be one of ${(field.options ?? []).join(', ')}` });
   return field.type === 'email' ? v.toLowerCase() : v;
 }
 

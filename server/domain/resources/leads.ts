@@ -55,7 +55,10 @@ export interface CaptureLeadInput {
  * A lead's details, normalised, by the chatbot's rules (its `leadFields`); VALIDATION_FAILED
  * listing every failing field, or when none of name, e-mail, phone or a custom field is given.
  */
-export function checkLead(settings: Record<string, unknown>, input: Pick<CaptureLeadInput, 'name' | 'email' | 'phone' | 'customFields'>) {
+export function checkLead(
+  settings: Record<string, unknown>,
+  input: Pick<CaptureLeadInput, 'name' | 'email' | 'phone' | 'customFields'>,
+) {
   const errors: FieldError[] = [];
   const name = normalizeContact(input.name, 'name', 'text', errors);
   const email = normalizeContact(input.email, 'email', 'email', errors);
@@ -78,7 +81,6 @@ export async function captureLead(store: Store, input: CaptureLeadInput): Promis
   if (!chatbot) throw chatbotNotFound();
   const { name, email, phone, customFields } = checkLead(chatbot.settings, input);
   const lead: LeadRecord = {
-
     id: newId(),
     chatbotId: chatbot.id,
     conversationId: input.conversationId ?? null,

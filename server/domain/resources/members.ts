@@ -70,7 +70,11 @@ export class MembersService {
   }
 
   /** Adds the account's user of this e-mail (created when new) to the chatbot. */
-  async invite(auth: AuthContext, chatbotId: string, input: { email: string; role: InvitedRole; name?: string | null }): Promise<{ member: MemberView; warnings: string[] }> {
+  async invite(
+    auth: AuthContext,
+    chatbotId: string,
+    input: { email: string; role: InvitedRole; name?: string | null },
+  ): Promise<{ member: MemberView; warnings: string[] }> {
     const chatbot = await this.deps.chatbots.reach(auth, chatbotId);
     const email = input.email.trim().toLowerCase();
     if (!EMAIL.test(email)) throw validationFailed([{ path: ['email'], message: 'must be an e-mail address' }]);
@@ -83,7 +87,9 @@ export class MembersService {
         user = { id: newId(), accountId: auth.account.id, email, name: name ?? null, role: input.role, createdAt: at };
         await s.users.insert(user);
       } else if (name !== undefined && name !== user.name) {
-        warnings.push(`${email} already has the name ${JSON.stringify(user.name)} in this account and keeps it; change it with PATCH /chatbots/${chatbot.id}/members/{memberId}`);
+        warnings.push(
+          `${email} already has the name ${JSON.stringify(user.name)} in this account and keeps it; change it with PATCH /chatbots/${chatbot.id}/members/{memberId}`,
+        );
       }
       if (user.role !== input.role) {
         warnings.push(
@@ -91,9 +97,19 @@ export class MembersService {
         );
       }
       if (await s.resources.members.byUser(chatbot.id, user.id)) {
-        throw validationFailed([{ path: ['email'], message: 'is already a member of this chatbot' }], `${email} is already a member of this chatbot`);
+        throw validationFailed(
+          [{ path: ['email'], message: 'is already a member of this chatbot' }],
+          `${email} is already a member of this chatbot`,
+        );
       }
-      const m: MemberRecord = { id: newId(), chatbotId: chatbot.id, userId: user.id, role: user.role, invitedById: auth.user.id, createdAt: at };
+      const m: MemberRecord = {
+        id: newId(),
+        chatbotId: chatbot.id,
+        userId: user.id,
+        role: user.role,
+        invitedById: auth.user.id,
+        createdAt: at,
+      };
       await s.resources.members.insert(m);
       return memberView(m, user);
     });
@@ -101,10 +117,18 @@ export class MembersService {
   }
 
   /** Sets the member's dashboard role (account-wide, from their next request) and/or display name. */
-  async update(auth: AuthContext, chatbotId: string, id: string, patch: { role?: InvitedRole; name?: string | null }): Promise<MemberView> {
+  async update(
+    auth: AuthContext,
+    chatbotId: string,
+    id: string,
+    patch: { role?: InvitedRole; name?: string | null },
+  ): Promise<MemberView> {
     const { member, user } = await this.reachOne(auth, chatbotId, id);
     if (patch.role !== undefined && user.role === 'owner') {
-      throw validationFailed([{ path: ['role'], message: 'the account owner keeps the owner role' }], 'The account owner cannot be demoted');
+      throw validationFailed(
+        [{ path: ['role'], message: 'the account owner keeps the owner role' }],
+        'The account owner cannot be demoted',
+      );
     }
     const name = patch.name === undefined ? user.name : cleanName(patch.name);
     const role = patch.role ?? user.role;
@@ -120,7 +144,10 @@ export class MembersService {
     const { member, user } = await this.reachOne(auth, chatbotId, id);
     if (!confirm) throw confirmationRequired('Add ?confirm=true to remove this member from the chatbot');
     if (user.role === 'owner') {
-      throw validationFailed([{ path: ['memberId'], message: 'is the account owner, who cannot be removed' }], 'The account owner cannot be removed from a chatbot');
+      throw validationFailed(
+        [{ path: ['memberId'], message: 'is the account owner, who cannot be removed' }],
+        'The account owner cannot be removed from a chatbot',
+      );
     }
     await this.repo.delete(member.id);
     return memberView(member, user);

@@ -26,4 +26,5 @@ export const personaView = (d: DirectiveRecord, active: boolean): PersonaView =>
   updatedAt: d.updatedAt,
 });
 
-export const personasService = (deps: ResourceDeps) => new DirectivesService(deps, 'personas', 'personaId', 'Persona', personaView);
+export const personasService = (deps: ResourceDeps) =>
+  new DirectivesService(deps, 'personas', 'personaId', 'Persona', personaView);

@@ -24,7 +24,9 @@ export interface PromptRecord {
   updatedAt: string;
 }
 
-export type PromptPatch = Partial<Pick<PromptRecord, 'title' | 'description' | 'link' | 'isEscalationPrompt' | 'position'>>;
+export type PromptPatch = Partial<
+  Pick<PromptRecord, 'title' | 'description' | 'link' | 'isEscalationPrompt' | 'position'>
+>;
 
 export interface PromptStore {
   /** Every one of the chatbot's, by position, then oldest first. */

@@ -72,7 +72,8 @@ export class PromptsService<V> {
       ...(patch.description !== undefined && { description: clean(patch.description) }),
       ...(patch.link !== undefined && { link: patch.link }),
       ...(patch.position !== undefined && { position: patch.position }),
-      ...(this.kind === 'followups' && patch.isEscalationPrompt !== undefined && { isEscalationPrompt: patch.isEscalationPrompt }),
+      ...(this.kind === 'followups' &&
+        patch.isEscalationPrompt !== undefined && { isEscalationPrompt: patch.isEscalationPrompt }),
     };
     await this.deps.store.transaction(async (s) => {
       await this.repo(s).update(prompt.id, changes, at);

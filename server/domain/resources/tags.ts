@@ -31,7 +31,10 @@ const tagView = (t: TagRecord, conversationCount: number): TagView => ({
 });
 
 const nameTaken = (name: string) =>
-  validationFailed([{ path: ['name'], message: `is already the name of a tag of this chatbot ("${name}")` }], `A tag named "${name}" already exists in this chatbot`);
+  validationFailed(
+    [{ path: ['name'], message: `is already the name of a tag of this chatbot ("${name}")` }],
+    `A tag named "${name}" already exists in this chatbot`,
+  );
 
 export class TagsService {
   constructor(private readonly deps: ResourceDeps) {}
@@ -54,7 +57,14 @@ export class TagsService {
   async create(auth: AuthContext, chatbotId: string, input: { name: string; color?: string | null }): Promise<TagView> {
     const chatbot = await this.deps.chatbots.reach(auth, chatbotId);
     const at = nowIso();
-    const tag: TagRecord = { id: newId(), chatbotId: chatbot.id, name: clean(input.name), color: input.color ?? null, createdAt: at, updatedAt: at };
+    const tag: TagRecord = {
+      id: newId(),
+      chatbotId: chatbot.id,
+      name: clean(input.name),
+      color: input.color ?? null,
+      createdAt: at,
+      updatedAt: at,
+    };
     assertBelowCap('tags', await this.repo.count(chatbot.id));
     const existing = await this.repo.byName(chatbot.id, tag.name);
     if (existing) throw nameTaken(existing.name);
@@ -63,7 +73,12 @@ export class TagsService {
     return tagView(tag, 0);
   }
 
-  async update(auth: AuthContext, chatbotId: string, id: string, patch: { name?: string; color?: string | null }): Promise<TagView> {
+  async update(
+    auth: AuthContext,
+    chatbotId: string,
+    id: string,
+    patch: { name?: string; color?: string | null },
+  ): Promise<TagView> {
     const tag = await this.reachOne(auth, chatbotId, id);
     const changes = {
       ...(patch.name !== undefined && { name: clean(patch.name) }),
@@ -80,7 +95,8 @@ export class TagsService {
 
   async delete(auth: AuthContext, chatbotId: string, id: string, confirm: boolean): Promise<TagView> {
     const tag = await this.reachOne(auth, chatbotId, id);
-    if (!confirm) throw confirmationRequired('Add ?confirm=true to delete this tag; it is taken off every conversation');
+    if (!confirm)
+      throw confirmationRequired('Add ?confirm=true to delete this tag; it is taken off every conversation');
     const view = await this.withCount(tag);
     await this.repo.delete(tag.id);
     return view;

@@ -43,10 +43,18 @@ export const DEFAULT_CODE_LIMITS: CodeLimits = {
   windowMs: 60 * 60_000,
 };
 
-export const visitorInfo = (u: ChatUserRecord): VisitorInfo => ({ id: u.id, email: u.email, name: u.name, phone: u.phone, verified: u.verified });
+export const visitorInfo = (u: ChatUserRecord): VisitorInfo => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  phone: u.phone,
+  verified: u.verified,
+});
 
 const invalidCode = () =>
-  new AppError('CODE_NOT_VALID', 'The code is not valid', { hint: 'Codes expire after 10 minutes, work once and only the newest works; request a new one' });
+  new AppError('CODE_NOT_VALID', 'The code is not valid', {
+    hint: 'Codes expire after 10 minutes, work once and only the newest works; request a new one',
+  });
 
 const rateLimited = (retryAfterMs: number) => {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
@@ -78,7 +86,13 @@ export class VisitorAccounts {
    * every address; RATE_LIMITED when a throttle is reached; UPSTREAM_UNAVAILABLE when the mail
    * could not be handed to the mail server.
    */
-  async requestCode(input: { chatbotId: string; email: string; name?: string | null; phone?: string | null; ip: string }): Promise<{ email: string; resendAfter: number }> {
+  async requestCode(input: {
+    chatbotId: string;
+    email: string;
+    name?: string | null;
+    phone?: string | null;
+    ip: string;
+  }): Promise<{ email: string; resendAfter: number }> {
     const chatbot = await this.chatbot(input.chatbotId);
     const { email, name, phone } = this.contact(input);
     const now = Date.now();
@@ -97,7 +111,8 @@ export class VisitorAccounts {
       this.store.visitors.throttle.hit(`code:ip:${this.digest(input.ip)}:${window}`, until),
       this.store.visitors.throttle.hit(`code:chatbot:${chatbot.id}:${window}`, until),
     ]);
-    if (counts[0] > this.limits.perAddress || counts[1] > this.limits.perIp || counts[2] > this.limits.perChatbot) throw rateLimited(windowEnd - now);
+    if (counts[0] > this.limits.perAddress || counts[1] > this.limits.perIp || counts[2] > this.limits.perChatbot)
+      throw rateLimited(windowEnd - now);
 
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const at = new Date(now);
@@ -128,7 +143,9 @@ export class VisitorAccounts {
     } catch {
       // A code never sent is voided: its resend wait would refuse the visitor's retry as RATE_LIMITED.
       await this.store.visitors.codes.consume(id, codeHash, at.toISOString()).catch(() => undefined);
-      throw new AppError('UPSTREAM_UNAVAILABLE', 'The code could not be sent', { hint: 'The mail server did not take the message; try again shortly' });
+      throw new AppError('UPSTREAM_UNAVAILABLE', 'The code could not be sent', {
+        hint: 'The mail server did not take the message; try again shortly',
+      });
     }
     return { email, resendAfter: Math.ceil(this.limits.resendAfterMs / 1000) };
   }
@@ -139,7 +156,12 @@ export class VisitorAccounts {
    * (the session's visitor, when not verified as someone else) join that history. Every failure
    * is the same CODE_NOT_VALID.
    */
-  async verifyCode(input: { chatbotId: string; email: string; code: string; currentChatUserId?: string | null }): Promise<{ visitor: VisitorInfo; chatUser: ChatUserRecord }> {
+  async verifyCode(input: {
+    chatbotId: string;
+    email: string;
+    code: string;
+    currentChatUserId?: string | null;
+  }): Promise<{ visitor: VisitorInfo; chatUser: ChatUserRecord }> {
     const chatbot = await this.chatbot(input.chatbotId);
     const { email } = this.contact({ email: input.email });
     const code = String(input.code ?? '').trim();
@@ -147,11 +169,17 @@ export class VisitorAccounts {
     const record = await this.store.visitors.codes.get(chatbot.id, email);
     const now = nowIso();
     // A try is taken before the comparison, so concurrent guesses cannot outrun the limit.
-    if (!record || !(await this.store.visitors.codes.attempt(record.id, now, this.limits.maxAttempts))) throw invalidCode();
+    if (!record || !(await this.store.visitors.codes.attempt(record.id, now, this.limits.maxAttempts)))
+      throw invalidCode();
     const hash = this.hash(chatbot.id, email, code);
     if (!timingSafeEqual(Buffer.from(hash, 'hex'), Buffer.from(record.codeHash, 'hex'))) throw invalidCode();
     if (!(await this.store.visitors.codes.consume(record.id, hash, now))) throw invalidCode();
-    const chatUser = await this.bindVerified(chatbot.id, email, { name: record.name, phone: record.phone }, input.currentChatUserId ?? null);
+    const chatUser = await this.bindVerified(
+      chatbot.id,
+      email,
+      { name: record.name, phone: record.phone },
+      input.currentChatUserId ?? null,
+    );
     return { visitor: visitorInfo(chatUser), chatUser };
   }
 
@@ -160,17 +188,27 @@ export class VisitorAccounts {
    * e-mail codes and signed host-page identities both end here). Only the caller's own
    * unverified visitor is merged into it; other visitors who merely typed the address are not.
    */
-  async bindVerified(chatbotId: string, email: string, details: { name?: string | null; phone?: string | null }, currentChatUserId: string | null): Promise<ChatUserRecord> {
+  async bindVerified(
+    chatbotId: string,
+    email: string,
+    details: { name?: string | null; phone?: string | null },
+    currentChatUserId: string | null,
+  ): Promise<ChatUserRecord> {
     const attempt = () =>
       this.store.transaction(async (s) => {
         const at = nowIso();
         const current = currentChatUserId ? await s.conversations.chatUsers.get(currentChatUserId) : null;
         const own = current && current.chatbotId === chatbotId ? current : null;
-        const patch = { ...(details.name ? { name: details.name } : {}), ...(details.phone ? { phone: details.phone } : {}) };
+        const patch = {
+          ...(details.name ? { name: details.name } : {}),
+          ...(details.phone ? { phone: details.phone } : {}),
+        };
         const existing = await s.visitors.chatUsers.verified(chatbotId, email);
         if (existing) {
-          if (own && own.id !== existing.id && !own.verified) await s.visitors.chatUsers.merge(chatbotId, own.id, existing.id);
-          if (Object.keys(patch).length) await s.conversations.chatUsers.update(existing.id, { ...patch, updatedAt: at });
+          if (own && own.id !== existing.id && !own.verified)
+            await s.visitors.chatUsers.merge(chatbotId, own.id, existing.id);
+          if (Object.keys(patch).length)
+            await s.conversations.chatUsers.update(existing.id, { ...patch, updatedAt: at });
           return { ...existing, ...patch };
         }
         if (own && !own.verified) {
@@ -201,14 +239,24 @@ export class VisitorAccounts {
   }
 
   /** The visitor's conversations (newest activity first, at most `limit`), as the widget lists them. */
-  async conversations(chatbot: Pick<ChatbotRecord, 'id' | 'settings'>, chatUserId: string, limit = 50): Promise<ConversationsFrame['items']> {
+  async conversations(
+    chatbot: Pick<ChatbotRecord, 'id' | 'settings'>,
+    chatUserId: string,
+    limit = 50,
+  ): Promise<ConversationsFrame['items']> {
     const list = await this.store.visitors.chatUsers.conversations(chatbot.id, chatUserId, limit);
     const agents = new Map<string, TeamMember>();
     const items: ConversationsFrame['items'] = [];
     for (const c of list) {
-      if (c.agentId && !agents.has(c.agentId)) agents.set(c.agentId, teamMember(chatbot, c.agentId, await this.store.users.get(c.agentId)));
+      if (c.agentId && !agents.has(c.agentId))
+        agents.set(c.agentId, teamMember(chatbot, c.agentId, await this.store.users.get(c.agentId)));
       const last = (await this.store.conversations.messages.last(c.id, 1))[0];
-      const state: ConditionState = { mode: c.mode, status: c.status, escalated: c.escalated, agent: c.agentId ? (agents.get(c.agentId) ?? null) : null };
+      const state: ConditionState = {
+        mode: c.mode,
+        status: c.status,
+        escalated: c.escalated,
+        agent: c.agentId ? (agents.get(c.agentId) ?? null) : null,
+      };
       items.push({ id: c.id, lastMessage: last?.text ?? null, lastMessageAt: c.lastMessageAt, seq: c.seq, state });
     }
     return items;

@@ -30,19 +30,28 @@ export class GapAnswers {
     private readonly queue: JobQueue,
     private readonly mailer: Mailer,
   ) {
-    queue.handle(GAP_MAIL_JOB, (payload) => this.sendMail(String(payload.gapId), String(payload.chatbotId), String(payload.answer)));
+    queue.handle(GAP_MAIL_JOB, (payload) =>
+      this.sendMail(String(payload.gapId), String(payload.chatbotId), String(payload.answer)),
+    );
   }
 
   /**
    * Called after the team answered `gap` (KnowledgeGapsService.answer). Answering the same gap
    * again posts nothing more. Returns the posted message's id, or null when nothing was posted.
    */
-  async answered(gap: AnsweredGap, answer: string, by: { id: string; name: string | null; email: string }): Promise<string | null> {
+  async answered(
+    gap: AnsweredGap,
+    answer: string,
+    by: { id: string; name: string | null; email: string },
+  ): Promise<string | null> {
     if (!gap.conversationId) return null;
     const conversation = await this.store.conversations.get(gap.conversationId);
     if (!conversation || conversation.chatbotId !== gap.chatbotId) return null;
     const user = conversation.chatUserId ? await this.store.conversations.chatUsers.get(conversation.chatUserId) : null;
-    const mail = !!user?.verified && !!user.email && !(await this.presence({ chatbotId: gap.chatbotId, chatUserId: user.id, conversationId: conversation.id }));
+    const mail =
+      !!user?.verified &&
+      !!user.email &&
+      !(await this.presence({ chatbotId: gap.chatbotId, chatUserId: user.id, conversationId: conversation.id }));
     const message = await this.conversations.postTeamAnswer(
       gap.chatbotId,
       conversation.id,
@@ -50,7 +59,12 @@ export class GapAnswers {
       async (s, messageId) => {
         if (!(await s.visitors.gapDeliveries.claim(gap.id, conversation.id, messageId, nowIso()))) return false;
         // Queued with the post it tells of: a later answer finds the gap delivered and queues nothing.
-        if (mail) await this.queue.enqueue(GAP_MAIL_JOB, { gapId: gap.id, chatbotId: gap.chatbotId, answer: answer.trim() }, { within: s });
+        if (mail)
+          await this.queue.enqueue(
+            GAP_MAIL_JOB,
+            { gapId: gap.id, chatbotId: gap.chatbotId, answer: answer.trim() },
+            { within: s },
+          );
         return true;
       },
     );
@@ -62,7 +76,9 @@ export class GapAnswers {
     const gap = chatbot ? await this.store.resources.knowledgeGaps.get(chatbot.id, gapId) : null;
     if (!chatbot || !gap?.conversationId) return;
     const conversation = await this.store.conversations.get(gap.conversationId);
-    const user = conversation?.chatUserId ? await this.store.conversations.chatUsers.get(conversation.chatUserId) : null;
+    const user = conversation?.chatUserId
+      ? await this.store.conversations.chatUsers.get(conversation.chatUserId)
+      : null;
     if (!user?.verified || !user.email || (await this.store.visitors.gapDeliveries.emailed(gap.id))) return;
     const locale = localeOf(chatbot.settings);
     const t = mailStrings(locale);

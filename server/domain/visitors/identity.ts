@@ -35,12 +35,13 @@ const PREFIX = 'pis_';
 const context = (chatbotId: string) => `identity-secret:${chatbotId}`;
 
 export const identityNotValid = () =>
-  new AppError('IDENTITY_NOT_VALID', 'The identity claim is not signed with this chatbot\'s identity secret', {
+  new AppError('IDENTITY_NOT_VALID', "The identity claim is not signed with this chatbot's identity secret", {
     hint: 'Sign the exact e-mail string with HMAC-SHA256 and the current identity secret, as lowercase hex; without a claim the visitor is anonymous',
   });
 
 /** hex HMAC-SHA256(secret, email): what a host page computes on its server. */
-export const signIdentity = (secret: string, email: string) => createHmac('sha256', secret).update(email, 'utf8').digest('hex');
+export const signIdentity = (secret: string, email: string) =>
+  createHmac('sha256', secret).update(email, 'utf8').digest('hex');
 
 export class IdentityService {
   constructor(
@@ -71,7 +72,10 @@ export class IdentityService {
   async remove(auth: AuthContext, chatbotId: string, confirm: boolean): Promise<IdentitySecretStatus> {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     if (!(await this.store.visitors.identitySecrets.get(chatbot.id))) throw notFound('Identity secret');
-    if (!confirm) throw confirmationRequired('Add ?confirm=true to delete the identity secret; host pages that sign identities stop working');
+    if (!confirm)
+      throw confirmationRequired(
+        'Add ?confirm=true to delete the identity secret; host pages that sign identities stop working',
+      );
     await this.store.visitors.identitySecrets.delete(chatbot.id);
     await this.chatbots.changed(chatbot.id);
     return { configured: false, createdAt: null, algorithm: 'HMAC-SHA256' };
@@ -83,7 +87,10 @@ export class IdentityService {
   }
 
   /** As `verify`, with the id of the secret that signed the claim (a session it opens carries it). */
-  async check(chatbotId: string, claim: { email?: unknown; signature?: unknown }): Promise<{ email: string; secretId: string } | null> {
+  async check(
+    chatbotId: string,
+    claim: { email?: unknown; signature?: unknown },
+  ): Promise<{ email: string; secretId: string } | null> {
     if (typeof claim.email !== 'string' || typeof claim.signature !== 'string') return null;
     if (!/^[0-9a-fA-F]{64}$/.test(claim.signature)) return null;
     const row = await this.store.visitors.identitySecrets.get(chatbotId);
@@ -106,7 +113,11 @@ export class IdentityService {
    * own anonymous conversations joined to it. Throws IDENTITY_NOT_VALID, changing nothing,
    * for any other claim.
    */
-  async identify(chatbotId: string, claim: IdentityClaim, currentChatUserId: string | null = null): Promise<{ visitor: VisitorInfo; chatUser: ChatUserRecord }> {
+  async identify(
+    chatbotId: string,
+    claim: IdentityClaim,
+    currentChatUserId: string | null = null,
+  ): Promise<{ visitor: VisitorInfo; chatUser: ChatUserRecord }> {
     const email = await this.verify(chatbotId, claim);
     if (!email) throw identityNotValid();
     const chatUser = await this.bind(chatbotId, email, claim.name, currentChatUserId);
@@ -114,7 +125,12 @@ export class IdentityService {
   }
 
   /** The verified visitor of an e-mail `verify` returned (created on first use), as `identify`. */
-  async bind(chatbotId: string, email: string, name: IdentityClaim['name'], currentChatUserId: string | null): Promise<ChatUserRecord> {
+  async bind(
+    chatbotId: string,
+    email: string,
+    name: IdentityClaim['name'],
+    currentChatUserId: string | null,
+  ): Promise<ChatUserRecord> {
     const errors: { path: string[]; message: string }[] = [];
     const clean = normalizeContact(name, 'name', 'text', errors);
     return this.accounts.bindVerified(chatbotId, email, { name: errors.length ? null : clean }, currentChatUserId);

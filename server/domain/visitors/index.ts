@@ -29,7 +29,14 @@ export interface VisitorDeps {
 export function createVisitorServices(deps: VisitorDeps) {
   const accounts = new VisitorAccounts(deps.store, deps.mailer, deps.secretKey, deps.codeLimits);
   const identity = new IdentityService(deps.store, deps.chatbots, deps.secrets, accounts);
-  const leads = new VisitorLeads(deps.store, deps.conversations.visitors, deps.queue, deps.mailer, deps.siteUrl, deps.onLead);
+  const leads = new VisitorLeads(
+    deps.store,
+    deps.conversations.visitors,
+    deps.queue,
+    deps.mailer,
+    deps.siteUrl,
+    deps.onLead,
+  );
   const gaps = new GapAnswers(deps.store, deps.conversations.team, deps.queue, deps.mailer);
   return {
     accounts,

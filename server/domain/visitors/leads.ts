@@ -62,14 +62,20 @@ export class VisitorLeads {
     if (!chatbot) throw chatbotNotFound();
     const user = await this.store.conversations.chatUsers.get(input.chatUserId);
     if (!user || user.chatbotId !== chatbot.id) throw notFound('Visitor');
-    const details = { email: input.email ?? null, name: input.name ?? null, phone: input.phone ?? null, customFields: input.customFields ?? {} };
+    const details = {
+      email: input.email ?? null,
+      name: input.name ?? null,
+      phone: input.phone ?? null,
+      customFields: input.customFields ?? {},
+    };
     // The rules of a lead whichever path stores it: in a conversation the details would otherwise
     // be taken as an identification, where an empty form or a missing required field passes.
     checkLead(chatbot.settings, details);
     let leadId: string | null;
     if (input.conversationId) {
       const conversation = await this.store.conversations.get(input.conversationId);
-      if (!conversation || conversation.chatbotId !== chatbot.id || conversation.chatUserId !== user.id) throw notFound('Conversation');
+      if (!conversation || conversation.chatbotId !== chatbot.id || conversation.chatUserId !== user.id)
+        throw notFound('Conversation');
       // The conversations service's leadCaptured hook queues the owner's notice.
       ({ leadId } = await this.conversations.identifyVisitor(chatbot.id, conversation.id, details, 'widget'));
     } else {
@@ -120,6 +126,11 @@ export class VisitorLeads {
       '',
       `${this.siteUrl}/api/v2/chatbots/${chatbot.id}/leads/${lead.id}`,
     ];
-    await this.mailer.send({ to: owner.email, subject: t.leadSubject(bot), text: lines.join('\n') + '\n', language: locale });
+    await this.mailer.send({
+      to: owner.email,
+      subject: t.leadSubject(bot),
+      text: lines.join('\n') + '\n',
+      language: locale,
+    });
   }
 }

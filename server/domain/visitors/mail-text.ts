@@ -72,7 +72,8 @@ const STRINGS: Record<string, MailStrings> = {
     leadSubject: (b) => `Neuer Lead von ${b}`,
     leadIntro: (b) => `Ein Besucher hat bei ${b} seine Kontaktdaten hinterlassen:`,
     gapSubject: (b) => `${b} hat eine Antwort auf Ihre Frage`,
-    gapIntro: (b) => `Sie haben ${b} eine Frage gestellt, die wir nicht sofort beantworten konnten. Das Team hat geantwortet:`,
+    gapIntro: (b) =>
+      `Sie haben ${b} eine Frage gestellt, die wir nicht sofort beantworten konnten. Das Team hat geantwortet:`,
     yourQuestion: 'Ihre Frage',
     answer: 'Antwort',
     ignore: 'Wenn Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.',
@@ -96,7 +97,8 @@ const STRINGS: Record<string, MailStrings> = {
     leadSubject: (b) => `Nouveau contact via ${b}`,
     leadIntro: (b) => `Un visiteur a laissé ses coordonnées sur ${b} :`,
     gapSubject: (b) => `${b} a une réponse à votre question`,
-    gapIntro: (b) => `Vous avez posé à ${b} une question à laquelle nous n'avons pas pu répondre tout de suite. L'équipe y a répondu :`,
+    gapIntro: (b) =>
+      `Vous avez posé à ${b} une question à laquelle nous n'avons pas pu répondre tout de suite. L'équipe y a répondu :`,
     yourQuestion: 'Votre question',
     answer: 'Réponse',
     ignore: "Si vous n'avez rien demandé, ignorez cet e-mail.",
@@ -190,6 +192,7 @@ export function mailStrings(locale: string): MailStrings {
 
 /** The name visitors know the chatbot by: the localised bot name, else its title. */
 export function botName(chatbot: { title: string; settings: Record<string, unknown> }): string {
-  const localized = (chatbot.settings.localization as { chatMessage?: { botName?: string | null } } | null | undefined)?.chatMessage?.botName;
+  const localized = (chatbot.settings.localization as { chatMessage?: { botName?: string | null } } | null | undefined)
+    ?.chatMessage?.botName;
   return localized || chatbot.title;
 }

@@ -86,4 +86,8 @@ export interface Mailer {
 }
 
 /** Whether a visitor currently has a connected widget for this conversation (the gateway knows). */
-export type PresenceCheck = (visitor: { chatbotId: string; chatUserId: string; conversationId: string }) => boolean | Promise<boolean>;
+export type PresenceCheck = (visitor: {
+  chatbotId: string;
+  chatUserId: string;
+  conversationId: string;
+}) => boolean | Promise<boolean>;

@@ -177,8 +177,12 @@ export class WebhookDispatcher {
     if (row.targetSource === 'test') return null;
     const chatbot = await this.store.chatbots.get(row.chatbotId);
     if (!chatbot) return 'The chatbot no longer exists';
-    if ((await this.store.accounts.get(chatbot.accountId))?.plan.webhooks !== true) return "The account's plan no longer includes webhooks";
-    const thread = row.targetSource === 'thread' && row.conversationId ? await this.store.conversations.get(row.conversationId) : null;
+    if ((await this.store.accounts.get(chatbot.accountId))?.plan.webhooks !== true)
+      return "The account's plan no longer includes webhooks";
+    const thread =
+      row.targetSource === 'thread' && row.conversationId
+        ? await this.store.conversations.get(row.conversationId)
+        : null;
     const urls = row.targetSource === 'thread' ? [thread?.webhookUrl] : configuredUrls(chatbot.settings);
     if (!urls.includes(row.targetUrl)) return 'The webhook URL is no longer configured: nothing more is sent to it';
     return null;
@@ -187,21 +191,46 @@ export class WebhookDispatcher {
   private async attempt(row: ClaimedDelivery): Promise<void> {
     const deliveries = this.store.webhooks.deliveries;
     const startedAt = iso(this.clock.now());
-    const base = { attempts: row.attempts, lastStatus: row.lastStatus, deliveredAt: null, lastAttemptAt: row.lastAttemptAt };
+    const base = {
+      attempts: row.attempts,
+      lastStatus: row.lastStatus,
+      deliveredAt: null,
+      lastAttemptAt: row.lastAttemptAt,
+    };
     if (row.targetDisabled) {
-      await deliveries.finish(row.id, { ...base, status: 'skipped', nextAttemptAt: null, lastError: 'The target is disabled after repeated failures; re-enable it, then redeliver' }, startedAt, false);
+      await deliveries.finish(
+        row.id,
+        {
+          ...base,
+          status: 'skipped',
+          nextAttemptAt: null,
+          lastError: 'The target is disabled after repeated failures; re-enable it, then redeliver',
+        },
+        startedAt,
+        false,
+      );
       return;
     }
     const gone = await this.noLongerWanted(row);
     if (gone) {
-      await deliveries.finish(row.id, { ...base, status: 'skipped', nextAttemptAt: null, lastError: gone }, startedAt, false);
+      await deliveries.finish(
+        row.id,
+        { ...base, status: 'skipped', nextAttemptAt: null, lastError: gone },
+        startedAt,
+        false,
+      );
       return;
     }
     let token: string | null;
     try {
       token = this.outbox.openToken(row);
     } catch (err) {
-      await deliveries.finish(row.id, { ...base, status: 'failed', nextAttemptAt: null, lastError: (err as Error).message }, startedAt, false);
+      await deliveries.finish(
+        row.id,
+        { ...base, status: 'failed', nextAttemptAt: null, lastError: (err as Error).message },
+        startedAt,
+        false,
+      );
       return;
     }
     const secrets = await this.secrets.signing(row.chatbotId, startedAt);
@@ -223,7 +252,9 @@ export class WebhookDispatcher {
       attempts,
       nextAttemptAt: null,
       lastStatus: result.status,
-      lastError: result.error ?? (result.status !== null && !isSuccess(result.status) ? `The receiver answered HTTP ${result.status}` : null),
+      lastError:
+        result.error ??
+        (result.status !== null && !isSuccess(result.status) ? `The receiver answered HTTP ${result.status}` : null),
       lastAttemptAt: iso(at),
       deliveredAt: null,
     };
@@ -234,7 +265,12 @@ export class WebhookDispatcher {
       return;
     }
     if (result.status === GONE_STATUS) {
-      await deliveries.finish(row.id, { ...outcome, status: 'failed', lastError: 'The receiver answered 410 Gone: the target is disabled' }, iso(at), true);
+      await deliveries.finish(
+        row.id,
+        { ...outcome, status: 'failed', lastError: 'The receiver answered 410 Gone: the target is disabled' },
+        iso(at),
+        true,
+      );
       await targets.disable(row.chatbotId, row.targetUrl, 'The receiver answered 410 Gone', iso(at));
       return;
     }
@@ -245,7 +281,12 @@ export class WebhookDispatcher {
     }
     await deliveries.finish(row.id, { ...outcome, status: 'failed' }, iso(at), true);
     if ((await targets.failed(row.chatbotId, row.targetUrl, iso(at))) >= DISABLE_AFTER_FAILED_DELIVERIES) {
-      await targets.disable(row.chatbotId, row.targetUrl, `${DISABLE_AFTER_FAILED_DELIVERIES} deliveries in a row failed every retry`, iso(at));
+      await targets.disable(
+        row.chatbotId,
+        row.targetUrl,
+        `${DISABLE_AFTER_FAILED_DELIVERIES} deliveries in a row failed every retry`,
+        iso(at),
+      );
     }
   }
 }

@@ -32,7 +32,11 @@ export class WebhookOutbox {
   ) {}
 
   /** Deliveries for a conversation change's events, written with `s` (the change's transaction). */
-  async fromConversationEvents(s: Store, conversation: ConversationRecord, events: ConversationEventRecord[]): Promise<number> {
+  async fromConversationEvents(
+    s: Store,
+    conversation: ConversationRecord,
+    events: ConversationEventRecord[],
+  ): Promise<number> {
     const relevant = events.filter((e) => EVENT_OF[e.type]);
     if (!relevant.length) return 0;
     const chatbot = await s.chatbots.get(conversation.chatbotId);
@@ -52,8 +56,11 @@ export class WebhookOutbox {
       if (event === 'message') {
         const message = await s.conversations.messages.get(conversation.id, String(e.payload.messageId));
         if (!message) continue;
-        const questionId = message.author === 'ai' && typeof message.meta.questionId === 'string' ? message.meta.questionId : null;
-        const question = questionId ? ((await s.conversations.messages.get(conversation.id, questionId))?.text ?? null) : null;
+        const questionId =
+          message.author === 'ai' && typeof message.meta.questionId === 'string' ? message.meta.questionId : null;
+        const question = questionId
+          ? ((await s.conversations.messages.get(conversation.id, questionId))?.text ?? null)
+          : null;
         body = messageBody(variant, { chatbot, conversation, message, question, user });
       } else if (event === 'escalation') {
         body = escalationBody(variant, { chatbot, conversation, user, at: e.createdAt, siteUrl: this.siteUrl });
@@ -76,13 +83,31 @@ export class WebhookOutbox {
     const target = resolveTarget('lead', chatbot.settings, null);
     if (!target || !(await this.planAllows(s, chatbot))) return 0;
     const variant = payloadVariant(chatbot.settings);
-    await this.write(s, chatbot.id, null, 'lead', variant, target, leadBody(variant, { chatbot, lead, siteUrl: this.siteUrl }), lead.createdAt);
+    await this.write(
+      s,
+      chatbot.id,
+      null,
+      'lead',
+      variant,
+      target,
+      leadBody(variant, { chatbot, lead, siteUrl: this.siteUrl }),
+      lead.createdAt,
+    );
     this.onEnqueued();
     return 1;
   }
 
   /** One delivery row; the token is sealed to this row so a copied value does not open elsewhere. */
-  async write(s: Store, chatbotId: string, conversationId: string | null, event: WebhookEvent, variant: PayloadVariant, target: Target | { url: string; token: string | null; source: 'test' }, body: unknown, at: string): Promise<DeliveryRecord> {
+  async write(
+    s: Store,
+    chatbotId: string,
+    conversationId: string | null,
+    event: WebhookEvent,
+    variant: PayloadVariant,
+    target: Target | { url: string; token: string | null; source: 'test' },
+    body: unknown,
+    at: string,
+  ): Promise<DeliveryRecord> {
     const id = deliveryId();
     const record: DeliveryRecord = {
       id,

@@ -12,7 +12,8 @@ import type { PayloadVariant, WebhookEvent } from './ports.js';
 /** Where the team reads a conversation or the leads; Parley's own console paths under {site_url}. */
 export const conversationUrl = (siteUrl: string, chatbotId: string, threadId: string) =>
   `${siteUrl}/dashboard/chatbots/${encodeURIComponent(chatbotId)}/conversations/${encodeURIComponent(threadId)}`;
-export const leadsUrl = (siteUrl: string, chatbotId: string) => `${siteUrl}/dashboard/chatbots/${encodeURIComponent(chatbotId)}/leads`;
+export const leadsUrl = (siteUrl: string, chatbotId: string) =>
+  `${siteUrl}/dashboard/chatbots/${encodeURIComponent(chatbotId)}/leads`;
 
 /** The reason variant B's escalation carries: escalation is always the visitor's (or the team's on their behalf) request for a person. */
 export const ESCALATION_REASON = 'human_support_requested';
@@ -52,7 +53,14 @@ export function messageBody(variant: PayloadVariant, c: MessageContext): unknown
     };
   }
   const settings = c.chatbot.settings;
-  const icon = m.author === 'agent' ? settings.agentIconSrcId : m.author === 'ai' ? settings.iconSrcId : m.author === 'visitor' ? settings.personIconSrcId : null;
+  const icon =
+    m.author === 'agent'
+      ? settings.agentIconSrcId
+      : m.author === 'ai'
+        ? settings.iconSrcId
+        : m.author === 'visitor'
+          ? settings.personIconSrcId
+          : null;
   return {
     event: 'ADD_MESSAGE',
     data: {
@@ -100,7 +108,10 @@ export function escalationBody(variant: PayloadVariant, c: EscalationContext): u
       threadId: c.conversation.id,
       dashboardUrl: url,
       // null when the visitor escalated before giving any contact details
-      user: u && (u.email || u.name || u.phone) ? { id: u.id, email: u.email, name: u.name, phone: u.phone, verified: u.verified, createdAt: u.createdAt } : null,
+      user:
+        u && (u.email || u.name || u.phone)
+          ? { id: u.id, email: u.email, name: u.name, phone: u.phone, verified: u.verified, createdAt: u.createdAt }
+          : null,
     },
   };
 }
@@ -130,23 +141,72 @@ export function leadBody(variant: PayloadVariant, c: LeadContext): unknown {
       chatbotName: c.chatbot.title,
       dashboardUrl: leadsUrl(c.siteUrl, c.chatbot.id),
       // Custom fields first: a custom key can never replace one of the fixed fields.
-      leadDetails: { ...l.customFields, id: l.id, name: l.name, email: l.email, phone: l.phone, capturedAt: l.createdAt },
+      leadDetails: {
+        ...l.customFields,
+        id: l.id,
+        name: l.name,
+        email: l.email,
+        phone: l.phone,
+        capturedAt: l.createdAt,
+      },
     },
   };
 }
 
 /** A sample body of each event for `POST .../webhooks/test`, marked as a test in its ids. */
-export function sampleBody(variant: PayloadVariant, event: WebhookEvent, chatbot: ChatbotRecord, siteUrl: string, at: string): unknown {
+export function sampleBody(
+  variant: PayloadVariant,
+  event: WebhookEvent,
+  chatbot: ChatbotRecord,
+  siteUrl: string,
+  at: string,
+): unknown {
   const threadId = 'test_thread';
-  const user: ChatUserRecord = { id: 'test_user', chatbotId: chatbot.id, email: 'visitor@example.com', name: 'Test Visitor', phone: null, verified: false, metadata: {}, createdAt: at, updatedAt: at };
+  const user: ChatUserRecord = {
+    id: 'test_user',
+    chatbotId: chatbot.id,
+    email: 'visitor@example.com',
+    name: 'Test Visitor',
+    phone: null,
+    verified: false,
+    metadata: {},
+    createdAt: at,
+    updatedAt: at,
+  };
   if (event === 'message') {
     const message: MessageRecord = {
-      id: 'test_message', conversationId: threadId, chatbotId: chatbot.id, seq: 1, author: 'visitor', text: 'This is a test message from Parley.',
-      sources: [], agentId: null, agentName: null, feedback: null, feedbackComment: null, originalText: null, meta: {}, clientMessageId: null, createdAt: at, updatedAt: at,
+      id: 'test_message',
+      conversationId: threadId,
+      chatbotId: chatbot.id,
+      seq: 1,
+      author: 'visitor',
+      text: 'This is a test message from Parley.',
+      sources: [],
+      agentId: null,
+      agentName: null,
+      feedback: null,
+      feedbackComment: null,
+      originalText: null,
+      meta: {},
+      clientMessageId: null,
+      createdAt: at,
+      updatedAt: at,
     };
     return messageBody(variant, { chatbot, conversation: { id: threadId }, message, question: null, user });
   }
-  if (event === 'escalation') return escalationBody(variant, { chatbot, conversation: { id: threadId }, user, at, siteUrl });
-  const lead: LeadRecord = { id: 'test_lead', chatbotId: chatbot.id, conversationId: null, chatUserId: null, name: 'Test Visitor', email: 'visitor@example.com', phone: null, customFields: {}, source: 'test', createdAt: at };
+  if (event === 'escalation')
+    return escalationBody(variant, { chatbot, conversation: { id: threadId }, user, at, siteUrl });
+  const lead: LeadRecord = {
+    id: 'test_lead',
+    chatbotId: chatbot.id,
+    conversationId: null,
+    chatUserId: null,
+    name: 'Test Visitor',
+    email: 'visitor@example.com',
+    phone: null,
+    customFields: {},
+    source: 'test',
+    createdAt: at,
+  };
   return leadBody(variant, { chatbot, lead, siteUrl });
 }

@@ -56,7 +56,10 @@ export interface SecretRecord {
   previousUntil: string | null;
 }
 
-export type DeliveryOutcome = Pick<DeliveryRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastStatus' | 'lastError' | 'lastAttemptAt' | 'deliveredAt'>;
+export type DeliveryOutcome = Pick<
+  DeliveryRecord,
+  'status' | 'attempts' | 'nextAttemptAt' | 'lastStatus' | 'lastError' | 'lastAttemptAt' | 'deliveredAt'
+>;
 
 /** `store.webhooks`. */
 export interface WebhookStore {
@@ -64,7 +67,11 @@ export interface WebhookStore {
     insert(d: DeliveryRecord): Promise<void>;
     get(chatbotId: string, id: string): Promise<DeliveryRecord | null>;
     /** Newest first; `status` filters. */
-    page(chatbotId: string, page: PageRequest, filter: { status?: DeliveryStatus; event?: WebhookEvent }): Promise<Page<DeliveryRecord>>;
+    page(
+      chatbotId: string,
+      page: PageRequest,
+      filter: { status?: DeliveryStatus; event?: WebhookEvent },
+    ): Promise<Page<DeliveryRecord>>;
     /** Pending deliveries due at `now` whose lease (if any) has run out, oldest due first, leaving out targets in `skipUrls` (at their limit). */
     due(now: string, limit: number, skipUrls?: string[]): Promise<ClaimedDelivery[]>;
     /** Takes the lease when nobody holds it (compare-and-set); false when another worker came first. */

@@ -28,11 +28,16 @@ export interface SignatureHeaders {
 
 /** Signature headers of one attempt; `secrets` newest first. */
 export function signDelivery(id: string, timestampSeconds: number, body: string, secrets: string[]): SignatureHeaders {
-  const standard = secrets.map((secret) => 'v1,' + createHmac('sha256', secretKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64'));
+  const standard = secrets.map(
+    (secret) =>
+      'v1,' + createHmac('sha256', secretKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64'),
+  );
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
     'webhook-signature': standard.join(' '),
-    'x-service-signature': secrets.length ? 'sha256=' + createHmac('sha256', secretKey(secrets[0])).update(body).digest('hex') : '',
+    'x-service-signature': secrets.length
+      ? 'sha256=' + createHmac('sha256', secretKey(secrets[0])).update(body).digest('hex')
+      : '',
   };
 }

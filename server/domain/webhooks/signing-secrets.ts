@@ -27,7 +27,8 @@ export class SigningSecrets {
   async signing(chatbotId: string, now: string): Promise<string[]> {
     const hit = this.cache.get(chatbotId);
     const at = Date.now();
-    if (hit && hit.until > at) return hit.previousUntil && hit.previousUntil <= now ? hit.secrets.slice(0, 1) : hit.secrets;
+    if (hit && hit.until > at)
+      return hit.previousUntil && hit.previousUntil <= now ? hit.secrets.slice(0, 1) : hit.secrets;
     const secrets = await this.read(chatbotId, now);
     this.cache.set(chatbotId, { until: at + CACHE_MS, ...secrets });
     if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
@@ -42,7 +43,8 @@ export class SigningSecrets {
     }
     if (!record) return { previousUntil: null, secrets: [] };
     const out = [this.box.decrypt(record.sealedSecret, context(chatbotId))];
-    if (record.sealedPrevious && record.previousUntil && record.previousUntil > now) out.push(this.box.decrypt(record.sealedPrevious, context(chatbotId)));
+    if (record.sealedPrevious && record.previousUntil && record.previousUntil > now)
+      out.push(this.box.decrypt(record.sealedPrevious, context(chatbotId)));
     return { previousUntil: out.length > 1 ? record.previousUntil : null, secrets: out };
   }
 
@@ -61,7 +63,11 @@ export class SigningSecrets {
   }
 
   /** A new secret; the current one keeps signing until `previousUntil` (none when overlapMs is 0). */
-  async rotate(chatbotId: string, now: string, overlapMs: number): Promise<{ secret: string; createdAt: string; previousUntil: string | null }> {
+  async rotate(
+    chatbotId: string,
+    now: string,
+    overlapMs: number,
+  ): Promise<{ secret: string; createdAt: string; previousUntil: string | null }> {
     this.cache.delete(chatbotId);
     const current = await this.store.webhooks.secrets.get(chatbotId);
     if (!current) {

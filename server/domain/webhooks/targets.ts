@@ -32,14 +32,18 @@ export function resolveTarget(
   thread: { webhookUrl: string | null; webhookToken: string | null } | null,
   readToken: (stored: unknown) => string | null = storedToken,
 ): Target | null {
-  if (thread && url(thread.webhookUrl)) return { url: thread.webhookUrl!, token: readToken(thread.webhookToken), source: 'thread' };
+  if (thread && url(thread.webhookUrl))
+    return { url: thread.webhookUrl!, token: readToken(thread.webhookToken), source: 'thread' };
   const own = EVENT_SETTINGS[event];
-  if (url(settings[own.url])) return { url: settings[own.url] as string, token: readToken(settings[own.token]), source: 'event' };
-  if (url(settings.webhookUrl)) return { url: settings.webhookUrl as string, token: readToken(settings.webhookToken), source: 'global' };
+  if (url(settings[own.url]))
+    return { url: settings[own.url] as string, token: readToken(settings[own.token]), source: 'event' };
+  if (url(settings.webhookUrl))
+    return { url: settings.webhookUrl as string, token: readToken(settings.webhookToken), source: 'global' };
   return null;
 }
 
-export const payloadVariant = (settings: Record<string, unknown>): PayloadVariant => (settings.webhookPayloadVariant === 'B' ? 'B' : 'A');
+export const payloadVariant = (settings: Record<string, unknown>): PayloadVariant =>
+  settings.webhookPayloadVariant === 'B' ? 'B' : 'A';
 
 /** Every URL the chatbot's settings name, with the fields that name it (for the overview). */
 export function configuredUrls(settings: Record<string, unknown>): string[] {

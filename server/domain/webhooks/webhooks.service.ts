@@ -35,7 +35,11 @@ export interface DeliveryView {
 }
 
 /** The scope that reads what an event's body carries. */
-const PAYLOAD_SCOPE: Record<WebhookEvent, Scope> = { message: 'conversations:read', escalation: 'conversations:read', lead: 'leads:read' };
+const PAYLOAD_SCOPE: Record<WebhookEvent, Scope> = {
+  message: 'conversations:read',
+  escalation: 'conversations:read',
+  lead: 'leads:read',
+};
 
 const view = (d: DeliveryRecord): DeliveryView => ({
   id: d.id,
@@ -77,19 +81,38 @@ export class WebhooksService {
     return {
       payloadVariant: variant,
       retryDelaysSeconds: RETRY_DELAYS_MS[variant].map((ms) => ms / 1000),
-      signingSecret: secret ? { createdAt: secret.createdAt, previousValidUntil: secret.previousUntil && secret.previousUntil > now ? secret.previousUntil : null } : null,
+      signingSecret: secret
+        ? {
+            createdAt: secret.createdAt,
+            previousValidUntil: secret.previousUntil && secret.previousUntil > now ? secret.previousUntil : null,
+          }
+        : null,
       targets: urls.map((url) => {
         const t = known.get(url);
-        return { url, disabled: !!t?.disabledAt, disabledAt: t?.disabledAt ?? null, disabledReason: t?.disabledReason ?? null, consecutiveFailedDeliveries: t?.consecutiveFailures ?? 0 };
+        return {
+          url,
+          disabled: !!t?.disabledAt,
+          disabledAt: t?.disabledAt ?? null,
+          disabledReason: t?.disabledReason ?? null,
+          consecutiveFailedDeliveries: t?.consecutiveFailures ?? 0,
+        };
       }),
       deliveries: await this.store.webhooks.deliveries.countByStatus(chatbot.id),
     };
   }
 
-  async deliveries(auth: AuthContext, chatbotId: string, q: { limit: number; cursor?: string; status?: DeliveryStatus; event?: WebhookEvent }) {
+  async deliveries(
+    auth: AuthContext,
+    chatbotId: string,
+    q: { limit: number; cursor?: string; status?: DeliveryStatus; event?: WebhookEvent },
+  ) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     const list = `webhook-deliveries:${q.status ?? ''}:${q.event ?? ''}`;
-    const page = await this.store.webhooks.deliveries.page(chatbot.id, { limit: q.limit, after: this.cursors.decode(list, q.cursor) }, { status: q.status, event: q.event });
+    const page = await this.store.webhooks.deliveries.page(
+      chatbot.id,
+      { limit: q.limit, after: this.cursors.decode(list, q.cursor) },
+      { status: q.status, event: q.event },
+    );
     return { deliveries: page.items.map(view), nextCursor: this.cursors.encode(list, page.next) };
   }
 
@@ -114,20 +137,36 @@ export class WebhooksService {
   }
 
   /** A sample event of `event` to where that event would go outside any thread (or to `url`). */
-  async test(auth: AuthContext, chatbotId: string, input: { event: WebhookEvent; url?: string; token?: string | null }) {
+  async test(
+    auth: AuthContext,
+    chatbotId: string,
+    input: { event: WebhookEvent; url?: string; token?: string | null },
+  ) {
     requireFeature(auth.account, 'webhooks');
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     const target = input.url
       ? { url: input.url, token: input.token ?? null, source: 'test' as const }
       : resolveTarget(input.event, chatbot.settings, null);
     if (!target) {
-      throw validationFailed([{ path: ['event'], message: `no ${input.event} webhook URL and no global webhookUrl is set` }], 'There is no target to send to', );
+      throw validationFailed(
+        [{ path: ['event'], message: `no ${input.event} webhook URL and no global webhookUrl is set` }],
+        'There is no target to send to',
+      );
     }
     if (input.url) await this.checkUrls({ url: input.url });
     await this.assertEnabled(chatbot.id, target.url);
     const at = nowIso();
     const variant = payloadVariant(chatbot.settings);
-    const record = await this.outbox.write(this.store, chatbot.id, null, input.event, variant, { ...target, source: 'test' }, sampleBody(variant, input.event, chatbot, this.outbox.siteUrl, at), at);
+    const record = await this.outbox.write(
+      this.store,
+      chatbot.id,
+      null,
+      input.event,
+      variant,
+      { ...target, source: 'test' },
+      sampleBody(variant, input.event, chatbot, this.outbox.siteUrl, at),
+      at,
+    );
     this.outbox.onEnqueued();
     return view(record);
   }
@@ -171,9 +210,13 @@ export class WebhooksService {
   private async assertEnabled(chatbotId: string, url: string) {
     const t = await this.store.webhooks.targets.get(chatbotId, url);
     if (t?.disabledAt) {
-      throw new AppError('WEBHOOK_TARGET_DISABLED', `Deliveries to ${url} are disabled: ${t.disabledReason ?? 'repeated failures'}`, {
-        hint: 'Fix the receiver, then POST /chatbots/{chatbotId}/webhooks/targets/enable with {"url": …} and send again',
-      });
+      throw new AppError(
+        'WEBHOOK_TARGET_DISABLED',
+        `Deliveries to ${url} are disabled: ${t.disabledReason ?? 'repeated failures'}`,
+        {
+          hint: 'Fix the receiver, then POST /chatbots/{chatbotId}/webhooks/targets/enable with {"url": …} and send again',
+        },
+      );
     }
   }
 }
@@ -183,7 +226,11 @@ export class WebhooksService {
  * ALLOW_PRIVATE_FETCH opens them): VALIDATION_FAILED naming each field. Only fields whose name
  * ends in `Url` are checked.
  */
-export async function checkWebhookUrls(sender: Pick<WebhookSender, 'refuse'>, fields: Record<string, unknown>, path: (string | number)[] = []): Promise<void> {
+export async function checkWebhookUrls(
+  sender: Pick<WebhookSender, 'refuse'>,
+  fields: Record<string, unknown>,
+  path: (string | number)[] = [],
+): Promise<void> {
   const errors: FieldError[] = [];
   for (const [key, value] of Object.entries(fields)) {
     if (!/url$/i.test(key) || typeof value !== 'string' || !value) continue;

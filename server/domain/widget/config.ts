@@ -15,14 +15,18 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
  * A text a new chatbot starts with (English, stored so the v2 API shows it): null while untouched,
  * so the widget writes its own text in the visitor's language; '' when the owner cleared it.
  */
-const ownText = (s: Record<string, unknown>, key: 'welcomeMessage' | 'placeholderText' | 'watermarkText'): string | null => {
+const ownText = (
+  s: Record<string, unknown>,
+  key: 'welcomeMessage' | 'placeholderText' | 'watermarkText',
+): string | null => {
   const v = s[key];
   if (v === undefined || v === DEFAULT_SETTINGS[key]) return null;
   return typeof v === 'string' ? v : '';
 };
 const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 const bool = (v: unknown): boolean => v === true;
-const oneOf = <T extends string>(v: unknown, members: readonly T[], fallback: T): T => (members.includes(v as T) ? (v as T) : fallback);
+const oneOf = <T extends string>(v: unknown, members: readonly T[], fallback: T): T =>
+  members.includes(v as T) ? (v as T) : fallback;
 
 type Prompt = Pick<PromptRecord, 'id' | 'title' | 'description' | 'link'> & { isEscalationPrompt?: boolean };
 
@@ -34,9 +38,16 @@ const prompt = (p: Prompt, followUp: boolean): WidgetPrompt => ({
   ...(followUp && { isEscalationPrompt: p.isEscalationPrompt === true }),
 });
 
-export function widgetConfig(chatbot: Pick<ChatbotRecord, 'id' | 'title' | 'settings'>, starters: Prompt[], followUps: Prompt[]): WidgetConfig {
+export function widgetConfig(
+  chatbot: Pick<ChatbotRecord, 'id' | 'title' | 'settings'>,
+  starters: Prompt[],
+  followUps: Prompt[],
+): WidgetConfig {
   const s = chatbot.settings;
-  const localization = (s.localization && typeof s.localization === 'object' ? s.localization : null) as Record<string, unknown> | null;
+  const localization = (s.localization && typeof s.localization === 'object' ? s.localization : null) as Record<
+    string,
+    unknown
+  > | null;
   const botName = str((localization?.chatMessage as Record<string, unknown> | undefined)?.botName);
   const autoOpen = ['ALWAYS_OPEN_WITH_DELAY', 'DONT_OPEN'] as const;
   const collectData = (s.collectUserData ?? { name: true, phone: false }) as { name?: unknown; phone?: unknown };
@@ -66,8 +77,18 @@ export function widgetConfig(chatbot: Pick<ChatbotRecord, 'id' | 'title' | 'sett
       ctaText: str(s.ctaText),
       ctaLink: str(s.ctaLink),
     },
-    icons: { icon: str(s.iconSrcId), person: str(s.personIconSrcId), agent: str(s.agentIconSrcId), bubble: str(s.bubbleIconSrcId) },
-    watermark: { hide: bool(s.hideWatermark), text: ownText(s, 'watermarkText'), link: str(s.watermarkLink), iconUrl: str(s.watermarkIconSrcId) },
+    icons: {
+      icon: str(s.iconSrcId),
+      person: str(s.personIconSrcId),
+      agent: str(s.agentIconSrcId),
+      bubble: str(s.bubbleIconSrcId),
+    },
+    watermark: {
+      hide: bool(s.hideWatermark),
+      text: ownText(s, 'watermarkText'),
+      link: str(s.watermarkLink),
+      iconUrl: str(s.watermarkIconSrcId),
+    },
     localization,
     chat: {
       mode: oneOf(s.mode, ['AI_WITH_HUMAN_ESCALATION', 'AI_ONLY', 'HUMAN_ONLY'] as const, 'AI_WITH_HUMAN_ESCALATION'),
@@ -77,7 +98,11 @@ export function widgetConfig(chatbot: Pick<ChatbotRecord, 'id' | 'title' | 'sett
       smartFollowUpPromptsCount: num(s.smartFollowUpPromptsCount, 3),
     },
     userData: {
-      collectUserDetails: oneOf(s.collectUserDetails, ['DONT_COLLECT', 'BEFORE_CONVERSATION', 'DURING_CONVERSATION', 'ON_ESCALATION'] as const, 'DONT_COLLECT'),
+      collectUserDetails: oneOf(
+        s.collectUserDetails,
+        ['DONT_COLLECT', 'BEFORE_CONVERSATION', 'DURING_CONVERSATION', 'ON_ESCALATION'] as const,
+        'DONT_COLLECT',
+      ),
       collectUserData: { name: collectData.name !== false, phone: collectData.phone === true },
       leadFields: (Array.isArray(s.leadFields) ? s.leadFields : []) as WidgetConfig['userData']['leadFields'],
     },

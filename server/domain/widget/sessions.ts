@@ -26,7 +26,8 @@ export interface SessionClaims {
  * (a new secret, a new random nonce). A signed identity's session carries it and is valid only
  * while the chatbot's secret has the same id, however close to a rotation it was made.
  */
-export const identitySecretId = (sealed: string) => createHash('sha256').update(sealed).digest('base64url').slice(0, 22);
+export const identitySecretId = (sealed: string) =>
+  createHash('sha256').update(sealed).digest('base64url').slice(0, 22);
 
 export const SESSION_TTL_SECONDS = 24 * 3600;
 /** How long after issue an expired token may still be renewed into a new one. */
@@ -34,16 +35,38 @@ export const RENEW_WINDOW_SECONDS = 30 * 24 * 3600;
 
 export class SessionTokens {
   private readonly key: Buffer;
-  constructor(secretKey: Buffer, private readonly now: () => number = () => Math.floor(Date.now() / 1000)) {
+  constructor(
+    secretKey: Buffer,
+    private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+  ) {
     this.key = createHmac('sha256', secretKey).update('parley widget session v1').digest();
   }
 
   /** `identitySecret`: the id of the identity secret whose signed claim identified the visitor. */
-  issue(chatbotId: string, chatUserId: string, ttlSeconds = SESSION_TTL_SECONDS, identitySecret?: string): { token: string; claims: SessionClaims; expiresAt: string } {
+  issue(
+    chatbotId: string,
+    chatUserId: string,
+    ttlSeconds = SESSION_TTL_SECONDS,
+    identitySecret?: string,
+  ): { token: string; claims: SessionClaims; expiresAt: string } {
     const iat = this.now();
     const identity = identitySecret !== undefined ? { via: 'identity' as const, secretId: identitySecret } : {};
-    const claims: SessionClaims = { sid: randomBytes(12).toString('base64url'), chatbotId, chatUserId, iat, exp: iat + ttlSeconds, ...identity };
-    const parts = [claims.sid, claims.chatbotId, claims.chatUserId, claims.iat, claims.exp, ...(identity.via ? [identity.via, identity.secretId] : [])];
+    const claims: SessionClaims = {
+      sid: randomBytes(12).toString('base64url'),
+      chatbotId,
+      chatUserId,
+      iat,
+      exp: iat + ttlSeconds,
+      ...identity,
+    };
+    const parts = [
+      claims.sid,
+      claims.chatbotId,
+      claims.chatUserId,
+      claims.iat,
+      claims.exp,
+      ...(identity.via ? [identity.via, identity.secretId] : []),
+    ];
     const body = Buffer.from(JSON.stringify(parts)).toString('base64url');
     return { token: `${body}.${this.sign(body)}`, claims, expiresAt: new Date(claims.exp * 1000).toISOString() };
   }
@@ -66,11 +89,27 @@ export class SessionTokens {
     // Six parts: a signed identity's token from before secret ids; it names no secret, so no secret accepts it.
     if (!Array.isArray(parts) || parts.length < 5 || parts.length > 7) return null;
     const [sid, chatbotId, chatUserId, iat, exp, via, secretId = ''] = parts;
-    if (typeof sid !== 'string' || typeof chatbotId !== 'string' || typeof chatUserId !== 'string' || typeof iat !== 'number' || typeof exp !== 'number') return null;
+    if (
+      typeof sid !== 'string' ||
+      typeof chatbotId !== 'string' ||
+      typeof chatUserId !== 'string' ||
+      typeof iat !== 'number' ||
+      typeof exp !== 'number'
+    )
+      return null;
     if (via !== undefined && via !== 'identity') return null;
     if (typeof secretId !== 'string') return null;
     const now = this.now();
-    return { sid, chatbotId, chatUserId, iat, exp, ...(via && { via, secretId }), expired: now >= exp, renewable: now < iat + RENEW_WINDOW_SECONDS };
+    return {
+      sid,
+      chatbotId,
+      chatUserId,
+      iat,
+      exp,
+      ...(via && { via, secretId }),
+      expired: now >= exp,
+      renewable: now < iat + RENEW_WINDOW_SECONDS,
+    };
   }
 
   private sign(body: string): string {

@@ -28,7 +28,13 @@ export const originNotAllowed = () =>
     hint: "Add the site's domain to the chatbot's allowedDomains setting (PATCH /api/v2/chatbots/{id}/settings/general)",
   });
 
-export const visitorInfo = (u: ChatUserRecord): VisitorInfo => ({ id: u.id, email: u.email, name: u.name, phone: u.phone, verified: u.verified });
+export const visitorInfo = (u: ChatUserRecord): VisitorInfo => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  phone: u.phone,
+  verified: u.verified,
+});
 
 /** Page context is kept short: it is shown to the team and may be given to the answer. */
 const MAX_CONTEXT_KEYS = 20;
@@ -57,7 +63,10 @@ export class WidgetService {
 
   /** The public config of a chatbot the caller has read (and checked its origin). */
   async config(chatbot: ChatbotRecord): Promise<WidgetConfig> {
-    const [starters, followUps] = await Promise.all([this.store.resources.starters.list(chatbot.id), this.store.resources.followups.list(chatbot.id)]);
+    const [starters, followUps] = await Promise.all([
+      this.store.resources.starters.list(chatbot.id),
+      this.store.resources.followups.list(chatbot.id),
+    ]);
     return widgetConfig(chatbot, starters, followUps);
   }
 
@@ -71,7 +80,8 @@ export class WidgetService {
     let identitySecret: string | undefined;
     if (input.renew !== undefined) {
       const claims = this.tokens.read(input.renew);
-      if (!claims || claims.chatbotId !== chatbot.id) throw sessionNotValid('the token to renew is not one of this chatbot');
+      if (!claims || claims.chatbotId !== chatbot.id)
+        throw sessionNotValid('the token to renew is not one of this chatbot');
       if (!claims.renewable) throw sessionNotValid('the token to renew is too old');
       if (await this.isRevoked(claims.sid)) throw sessionNotValid('the session was logged out');
       await this.checkIdentity(claims);
@@ -79,10 +89,23 @@ export class WidgetService {
       visitor = await this.store.conversations.chatUsers.get(claims.chatUserId);
       if (!visitor || visitor.chatbotId !== chatbot.id) throw sessionNotValid('its visitor no longer exists');
       if (Object.keys(metadata).length) {
-        await this.store.conversations.chatUsers.update(visitor.id, { metadata: { ...visitor.metadata, ...metadata }, updatedAt: at });
+        await this.store.conversations.chatUsers.update(visitor.id, {
+          metadata: { ...visitor.metadata, ...metadata },
+          updatedAt: at,
+        });
       }
     } else {
-      visitor = { id: newId(), chatbotId: chatbot.id, email: null, name: null, phone: null, verified: false, metadata, createdAt: at, updatedAt: at };
+      visitor = {
+        id: newId(),
+        chatbotId: chatbot.id,
+        email: null,
+        name: null,
+        phone: null,
+        verified: false,
+        metadata,
+        createdAt: at,
+        updatedAt: at,
+      };
       await this.store.conversations.chatUsers.insert(visitor);
     }
     return this.sessionFor(chatbot, visitor, identitySecret);
@@ -128,7 +151,8 @@ export class WidgetService {
 /** SESSION_NOT_VALID for a signed identity's session made with another identity secret than the chatbot's current one (`currentId`), or with none left. */
 export function checkIdentitySecret(claims: SessionClaims, currentId: string | null) {
   if (claims.via !== 'identity') return;
-  if (!currentId || claims.secretId !== currentId) throw sessionNotValid("the chatbot's identity secret was rotated: identify the visitor again");
+  if (!currentId || claims.secretId !== currentId)
+    throw sessionNotValid("the chatbot's identity secret was rotated: identify the visitor again");
 }
 
 function cleanContext(context: Record<string, string>): Record<string, string> {

@@ -33,17 +33,32 @@ export async function devicePage(app: FastifyInstance) {
   const flow = app.services.deviceFlow;
   const httpsSite = app.config.siteUrl.startsWith('https:');
   const secure = (request: FastifyRequest) => httpsSite || request.protocol === 'https';
-  const cookieOptions = (request: FastifyRequest) => ({ path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' as const, secure: secure(request) });
+  const cookieOptions = (request: FastifyRequest) => ({
+    path: COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: secure(request),
+  });
 
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
-  await app.register(csrf, { sessionPlugin: '@fastify/cookie', cookieKey: 'parley_csrf', cookieOpts: { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' }, getToken: (request) => field(request, '_csrf') });
+  await app.register(csrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: 'parley_csrf',
+    cookieOpts: { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' },
+    getToken: (request) => field(request, '_csrf'),
+  });
   await app.register(rateLimit, { global: false });
 
   /** The page's context: locale, strings and a CSRF token (its secret cookie set when new). */
   const context = (request: FastifyRequest, reply: FastifyReply, user?: UserRecord | null): PageContext => {
     const locale = pickLocale(request.headers['accept-language']);
-    return { locale, t: stringsFor(locale), csrf: reply.generateCsrf(cookieOptions(request)), ...(user ? { email: user.email } : {}) };
+    return {
+      locale,
+      t: stringsFor(locale),
+      csrf: reply.generateCsrf(cookieOptions(request)),
+      ...(user ? { email: user.email } : {}),
+    };
   };
   const html = (reply: FastifyReply, status: number, body: string) =>
     reply
@@ -61,7 +76,13 @@ export async function devicePage(app: FastifyInstance) {
     const t = stringsFor(pickLocale(request.headers['accept-language']));
     const status = err instanceof AppError ? err.status : (err.statusCode ?? 500);
     if (status >= 500) request.log.error({ err, requestId: request.id }, 'unexpected failure');
-    const text = err.code?.startsWith('FST_CSRF') ? t.formExpired : status === 429 ? t.tooMany : status >= 500 ? t.failed : t.formExpired;
+    const text = err.code?.startsWith('FST_CSRF')
+      ? t.formExpired
+      : status === 429
+        ? t.tooMany
+        : status >= 500
+          ? t.failed
+          : t.formExpired;
     const c: PageContext = { locale: pickLocale(request.headers['accept-language']), t, csrf: '' };
     return html(reply, status >= 500 ? 500 : status, messagePage(c, { heading: t.title, text, link: true }));
   });
@@ -84,7 +105,15 @@ export async function devicePage(app: FastifyInstance) {
 
   app.post(
     '/device/sign-in',
-    { ...endpoint({ access: PUBLIC, raw: true, hide: true, config: { rateLimit: { max: 10, timeWindow: '1 minute' } } }), preHandler: app.csrfProtection },
+    {
+      ...endpoint({
+        access: PUBLIC,
+        raw: true,
+        hide: true,
+        config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      }),
+      preHandler: app.csrfProtection,
+    },
     async (request, reply) => {
       const email = field(request, 'email').slice(0, 320);
       const userCode = field(request, 'user_code').slice(0, 32);
@@ -93,7 +122,15 @@ export async function devicePage(app: FastifyInstance) {
         const c = context(request, reply);
         if (result.problem === 'throttled') {
           reply.header('retry-after', String(result.retryAfterSeconds));
-          return html(reply, 429, signInPage(c, { userCode, email, error: fill(c.t.throttled, { minutes: Math.ceil(result.retryAfterSeconds / 60) }) }));
+          return html(
+            reply,
+            429,
+            signInPage(c, {
+              userCode,
+              email,
+              error: fill(c.t.throttled, { minutes: Math.ceil(result.retryAfterSeconds / 60) }),
+            }),
+          );
         }
         return html(reply, 401, signInPage(c, { userCode, email, error: c.t.wrongPassword }));
       }
@@ -102,11 +139,15 @@ export async function devicePage(app: FastifyInstance) {
     },
   );
 
-  app.post('/device/sign-out', { ...endpoint({ access: PUBLIC, raw: true, hide: true }), preHandler: app.csrfProtection }, async (request, reply) => {
-    await signIn.signOut(request.cookies[SESSION_COOKIE]);
-    reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
-    return reply.redirect('/device', 303);
-  });
+  app.post(
+    '/device/sign-out',
+    { ...endpoint({ access: PUBLIC, raw: true, hide: true }), preHandler: app.csrfProtection },
+    async (request, reply) => {
+      await signIn.signOut(request.cookies[SESSION_COOKIE]);
+      reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
+      return reply.redirect('/device', 303);
+    },
+  );
 
   /** The user code's request, or the code form again with why not. */
   const withSession = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -121,7 +162,15 @@ export async function devicePage(app: FastifyInstance) {
 
   app.post(
     '/device',
-    { ...endpoint({ access: PUBLIC, raw: true, hide: true, config: { rateLimit: { max: 20, timeWindow: '1 minute' } } }), preHandler: app.csrfProtection },
+    {
+      ...endpoint({
+        access: PUBLIC,
+        raw: true,
+        hide: true,
+        config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      }),
+      preHandler: app.csrfProtection,
+    },
     async (request, reply) => {
       const user = await withSession(request, reply);
       if (!user) return reply;
@@ -131,31 +180,58 @@ export async function devicePage(app: FastifyInstance) {
       if (!found.ok) {
         const throttled = found.problem === 'throttled';
         if (throttled) reply.header('retry-after', String(found.retryAfterSeconds));
-        const error = throttled ? fill(c.t.throttled, { minutes: Math.ceil((found.retryAfterSeconds ?? 60) / 60) }) : c.t.unknownCode;
+        const error = throttled
+          ? fill(c.t.throttled, { minutes: Math.ceil((found.retryAfterSeconds ?? 60) / 60) })
+          : c.t.unknownCode;
         return html(reply, throttled ? 429 : 400, codePage(c, { userCode: input.slice(0, 32), error }));
       }
-      return html(reply, 200, approvePage(c, { request: found.request, withheld: withheld(user, found.request.scopes) }));
+      return html(
+        reply,
+        200,
+        approvePage(c, { request: found.request, withheld: withheld(user, found.request.scopes) }),
+      );
     },
   );
 
   app.post(
     '/device/decision',
-    { ...endpoint({ access: PUBLIC, raw: true, hide: true, config: { rateLimit: { max: 20, timeWindow: '1 minute' } } }), preHandler: app.csrfProtection },
+    {
+      ...endpoint({
+        access: PUBLIC,
+        raw: true,
+        hide: true,
+        config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      }),
+      preHandler: app.csrfProtection,
+    },
     async (request, reply) => {
       const user = await withSession(request, reply);
       if (!user) return reply;
       const decision = field(request, 'decision');
       const c = context(request, reply, user);
-      if (decision !== 'approve' && decision !== 'deny') return html(reply, 400, codePage(c, { userCode: field(request, 'user_code').slice(0, 32) }));
+      if (decision !== 'approve' && decision !== 'deny')
+        return html(reply, 400, codePage(c, { userCode: field(request, 'user_code').slice(0, 32) }));
       const result = await flow.decide(user, field(request, 'user_code'), decision === 'approve');
       if (!result.ok) {
         const throttled = result.problem === 'throttled';
-        return html(reply, throttled ? 429 : 400, codePage(c, { error: throttled ? fill(c.t.throttled, { minutes: Math.ceil((result.retryAfterSeconds ?? 60) / 60) }) : c.t.unknownCode }));
+        return html(
+          reply,
+          throttled ? 429 : 400,
+          codePage(c, {
+            error: throttled
+              ? fill(c.t.throttled, { minutes: Math.ceil((result.retryAfterSeconds ?? 60) / 60) })
+              : c.t.unknownCode,
+          }),
+        );
       }
       if (!result.decided) {
         // Chatbots outside the account (approval refused) or answered meanwhile in another tab.
         const error = result.request.chatbots?.some((b) => b.title === null) ? c.t.cannotApprove : c.t.alreadyAnswered;
-        return html(reply, 409, approvePage(c, { request: result.request, withheld: withheld(user, result.request.scopes), error }));
+        return html(
+          reply,
+          409,
+          approvePage(c, { request: result.request, withheld: withheld(user, result.request.scopes), error }),
+        );
       }
       return decision === 'approve'
         ? html(reply, 200, messagePage(c, { heading: c.t.approvedHeading, text: c.t.approved }))

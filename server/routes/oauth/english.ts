@@ -18,7 +18,8 @@ export const en = {
   approveHeading: '{client} asks for access',
   compareCode: 'Check that this code matches the one on your device:',
   scopesHeading: 'It will be able to',
-  standardAccess: 'Standard access: read and write everything except billing, tokens, the account and members; delete nothing.',
+  standardAccess:
+    'Standard access: read and write everything except billing, tokens, the account and members; delete nothing.',
   withheld: 'Your role does not allow these, so the token will not get them:',
   chatbotsHeading: 'Chatbots',
   allChatbots: 'Every chatbot of your account.',

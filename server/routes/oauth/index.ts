@@ -66,41 +66,84 @@ export async function oauthRoutes(app: FastifyInstance) {
   // Discovery: public, cacheable, readable from any origin (browser-based clients discover too).
   const wellKnown = (url: string, doc: object, summary: string) =>
     app.get(url, endpoint({ access: PUBLIC, raw: true, hide: true, summary }), async (_request, reply) =>
-      reply.header('cache-control', 'public, max-age=3600').header('access-control-allow-origin', '*').type('application/json').send(JSON.stringify(doc)),
+      reply
+        .header('cache-control', 'public, max-age=3600')
+        .header('access-control-allow-origin', '*')
+        .type('application/json')
+        .send(JSON.stringify(doc)),
     );
-  wellKnown('/.well-known/oauth-authorization-server', docs.authorizationServer, 'OAuth authorization server metadata (RFC 8414)');
+  wellKnown(
+    '/.well-known/oauth-authorization-server',
+    docs.authorizationServer,
+    'OAuth authorization server metadata (RFC 8414)',
+  );
   wellKnown('/.well-known/oauth-protected-resource', docs.protectedResource, 'Protected resource metadata (RFC 9728)');
-  wellKnown('/.well-known/oauth-protected-resource/api/v2', docs.protectedResourceV2, 'Protected resource metadata of /api/v2 (RFC 9728)');
+  wellKnown(
+    '/.well-known/oauth-protected-resource/api/v2',
+    docs.protectedResourceV2,
+    'Protected resource metadata of /api/v2 (RFC 9728)',
+  );
 
   await app.register(async (oauth) => {
     await oauth.register(formbody, { bodyLimit: FORM_LIMIT });
     await oauth.register(rateLimit, {
       global: false,
-      errorResponseBuilder: (_request, context) => Object.assign(new OAuthError('slow_down', `Too many requests: at most ${context.max} per ${context.after}`), { statusCode: 429, retryAfter: Math.ceil(context.ttl / 1000) }),
+      errorResponseBuilder: (_request, context) =>
+        Object.assign(new OAuthError('slow_down', `Too many requests: at most ${context.max} per ${context.after}`), {
+          statusCode: 429,
+          retryAfter: Math.ceil(context.ttl / 1000),
+        }),
     });
-    oauth.setErrorHandler((err: FastifyError & { retryAfter?: number }, request: FastifyRequest, reply: FastifyReply) => {
-      const noStore = () => reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-      if (err instanceof OAuthError) {
-        // On slow_down too: clients such as openid-client wait for it instead of guessing.
-        if (err.statusCode === 429 || err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter ?? 60));
-        return noStore().code(err.statusCode === 429 ? 429 : err.status).send({ error: err.error, error_description: err.description });
-      }
-      const status = err instanceof AppError ? err.status : (err.statusCode ?? 500);
-      if (status < 500) return noStore().code(status === 413 || status === 415 ? status : 400).send({ error: 'invalid_request', error_description: err.message });
-      request.log.error({ err, requestId: request.id }, 'unexpected failure');
-      return noStore().code(500).send({ error: 'server_error', error_description: `Something went wrong on our side (request ${request.id})` });
-    });
+    oauth.setErrorHandler(
+      (err: FastifyError & { retryAfter?: number }, request: FastifyRequest, reply: FastifyReply) => {
+        const noStore = () => reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        if (err instanceof OAuthError) {
+          // On slow_down too: clients such as openid-client wait for it instead of guessing.
+          if (err.statusCode === 429 || err.retryAfter !== undefined)
+            reply.header('retry-after', String(err.retryAfter ?? 60));
+          return noStore()
+            .code(err.statusCode === 429 ? 429 : err.status)
+            .send({ error: err.error, error_description: err.description });
+        }
+        const status = err instanceof AppError ? err.status : (err.statusCode ?? 500);
+        if (status < 500)
+          return noStore()
+            .code(status === 413 || status === 415 ? status : 400)
+            .send({ error: 'invalid_request', error_description: err.message });
+        request.log.error({ err, requestId: request.id }, 'unexpected failure');
+        return noStore()
+          .code(500)
+          .send({
+            error: 'server_error',
+            error_description: `Something went wrong on our side (request ${request.id})`,
+          });
+      },
+    );
 
-    const ok = (reply: FastifyReply, body: object) => reply.header('cache-control', 'no-store').header('pragma', 'no-cache').type('application/json').send(JSON.stringify(body));
+    const ok = (reply: FastifyReply, body: object) =>
+      reply
+        .header('cache-control', 'no-store')
+        .header('pragma', 'no-cache')
+        .type('application/json')
+        .send(JSON.stringify(body));
 
     oauth.post(
       '/oauth/device_authorization',
       endpoint({
-        access: PUBLIC, raw: true, tags, operationId: 'startDeviceAuthorization', summary: 'Start the device authorization grant: a device code and a user code (RFC 8628)',
-        documented: DEVICE_AUTHORIZATION, config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+        access: PUBLIC,
+        raw: true,
+        tags,
+        operationId: 'startDeviceAuthorization',
+        summary: 'Start the device authorization grant: a device code and a user code (RFC 8628)',
+        documented: DEVICE_AUTHORIZATION,
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       }),
       async (request, reply) => {
-        const started = await flow.authorize({ clientId: param(request, 'client_id'), scope: param(request, 'scope'), chatbots: param(request, 'chatbots') });
+        const started = await flow.authorize({
+          clientId: param(request, 'client_id'),
+          scope: param(request, 'scope'),
+          chatbots: param(request, 'chatbots'),
+        });
         const compact = started.userCode.replace('-', '');
         return ok(reply, {
           device_code: started.deviceCode,
@@ -116,14 +159,23 @@ export async function oauthRoutes(app: FastifyInstance) {
     oauth.post(
       '/oauth/token',
       endpoint({
-        access: PUBLIC, raw: true, tags, operationId: 'requestToken', summary: 'Poll for the access token of a device code (RFC 8628 3.4)',
-        documented: TOKEN, config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+        access: PUBLIC,
+        raw: true,
+        tags,
+        operationId: 'requestToken',
+        summary: 'Poll for the access token of a device code (RFC 8628 3.4)',
+        documented: TOKEN,
+        config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
       }),
       async (request, reply) => {
         const grant = param(request, 'grant_type');
         if (!grant) throw new OAuthError('invalid_request', 'grant_type is required');
-        if (grant !== DEVICE_CODE_GRANT) throw new OAuthError('unsupported_grant_type', `Only ${DEVICE_CODE_GRANT} is supported`);
-        const issued = await flow.poll({ clientId: param(request, 'client_id'), deviceCode: param(request, 'device_code') });
+        if (grant !== DEVICE_CODE_GRANT)
+          throw new OAuthError('unsupported_grant_type', `Only ${DEVICE_CODE_GRANT} is supported`);
+        const issued = await flow.poll({
+          clientId: param(request, 'client_id'),
+          deviceCode: param(request, 'device_code'),
+        });
         return ok(reply, { access_token: issued.accessToken, token_type: 'Bearer', scope: issued.scopes.join(' ') });
       },
     );
@@ -131,8 +183,13 @@ export async function oauthRoutes(app: FastifyInstance) {
     oauth.post(
       '/oauth/revoke',
       endpoint({
-        access: PUBLIC, raw: true, tags, operationId: 'revokeOAuthToken', summary: 'Revoke a token the device grant issued (RFC 7009)',
-        documented: REVOKE, config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+        access: PUBLIC,
+        raw: true,
+        tags,
+        operationId: 'revokeOAuthToken',
+        summary: 'Revoke a token the device grant issued (RFC 7009)',
+        documented: REVOKE,
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       }),
       async (request, reply) => {
         await flow.revoke({ clientId: param(request, 'client_id'), token: param(request, 'token') });

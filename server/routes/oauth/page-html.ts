@@ -8,7 +8,8 @@ import type { DeviceRequestView } from '../../domain/oauth/device-flow.service.j
 import { fill, type Locale, type Strings } from './strings.js';
 import { escapeHtml } from '../../http/html.js';
 
-export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export const STYLESHEET = `:root{color-scheme:light dark;font-family:system-ui,sans-serif;line-height:1.5}
 body{margin:0;padding:2rem 1rem;background:Canvas;color:CanvasText}
@@ -66,7 +67,9 @@ const csrfField = (c: PageContext) => `<input type="hidden" name="_csrf" value="
 const alert = (text: string | undefined) => (text ? `<p class="error" role="alert">${escapeHtml(text)}</p>\n` : '');
 
 export function signInPage(c: PageContext, p: { userCode?: string; email?: string; error?: string }): string {
-  return layout(c, `<h1>${escapeHtml(c.t.signInHeading)}</h1>
+  return layout(
+    c,
+    `<h1>${escapeHtml(c.t.signInHeading)}</h1>
 <p>${escapeHtml(c.t.signInIntro)}</p>
 ${alert(p.error)}<form method="post" action="/device/sign-in">
 ${csrfField(c)}
@@ -76,21 +79,28 @@ ${p.userCode ? `<input type="hidden" name="user_code" value="${escapeHtml(p.user
 <label for="password">${escapeHtml(c.t.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${p.email ? ' autofocus' : ''}>
 <button class="primary" type="submit">${escapeHtml(c.t.signIn)}</button>
-</form>`);
+</form>`,
+  );
 }
 
 export function codePage(c: PageContext, p: { userCode?: string; error?: string }): string {
-  return layout(c, `<h1>${escapeHtml(c.t.codeHeading)}</h1>
+  return layout(
+    c,
+    `<h1>${escapeHtml(c.t.codeHeading)}</h1>
 ${alert(p.error)}<form method="post" action="/device">
 ${csrfField(c)}
 <label for="user_code">${escapeHtml(c.t.codeLabel)}</label>
 <input id="user_code" name="user_code" type="text" inputmode="text" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" required maxlength="32" aria-describedby="code-hint" value="${escapeHtml(p.userCode ?? '')}" autofocus>
 <p class="hint" id="code-hint">${escapeHtml(c.t.codeHint)}</p>
 <button class="primary" type="submit">${escapeHtml(c.t.continue)}</button>
-</form>`);
+</form>`,
+  );
 }
 
-export function approvePage(c: PageContext, p: { request: DeviceRequestView; withheld: Scope[]; error?: string }): string {
+export function approvePage(
+  c: PageContext,
+  p: { request: DeviceRequestView; withheld: Scope[]; error?: string },
+): string {
   const r = p.request;
   const scopes = r.scopes
     ? `<ul>${r.scopes.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join('')}</ul>`
@@ -102,7 +112,9 @@ export function approvePage(c: PageContext, p: { request: DeviceRequestView; wit
   const chatbots = r.chatbots
     ? `<ul>${r.chatbots.map((b) => `<li>${b.title === null ? escapeHtml(fill(c.t.unknownChatbot, { id: b.id })) : `${escapeHtml(b.title)} (<code>${escapeHtml(b.id)}</code>)`}</li>`).join('')}</ul>`
     : `<p>${escapeHtml(c.t.allChatbots)}</p>`;
-  return layout(c, `<h1>${escapeHtml(fill(c.t.approveHeading, { client: r.clientName }))}</h1>
+  return layout(
+    c,
+    `<h1>${escapeHtml(fill(c.t.approveHeading, { client: r.clientName }))}</h1>
 ${alert(p.error ?? (unknown ? c.t.cannotApprove : undefined))}<p>${escapeHtml(c.t.compareCode)}</p>
 <p class="code">${escapeHtml(r.userCode)}</p>
 <h2>${escapeHtml(c.t.scopesHeading)}</h2>
@@ -114,11 +126,15 @@ ${chatbots}
 ${csrfField(c)}
 <input type="hidden" name="user_code" value="${escapeHtml(r.userCode)}">
 ${unknown ? '' : `<button class="primary" type="submit" name="decision" value="approve">${escapeHtml(c.t.approve)}</button>\n`}<button type="submit" name="decision" value="deny">${escapeHtml(c.t.deny)}</button>
-</form>`);
+</form>`,
+  );
 }
 
 export function messagePage(c: PageContext, p: { heading: string; text: string; link?: boolean }): string {
-  return layout(c, `<h1>${escapeHtml(p.heading)}</h1>
+  return layout(
+    c,
+    `<h1>${escapeHtml(p.heading)}</h1>
 <p>${escapeHtml(p.text)}</p>
-${p.link ? `<p><a href="/device">${escapeHtml(c.t.startOver)}</a></p>` : ''}`);
+${p.link ? `<p><a href="/device">${escapeHtml(c.t.startOver)}</a></p>` : ''}`,
+  );
 }

@@ -30,7 +30,8 @@ const de: Strings = {
   approveHeading: '{client} bittet um Zugriff',
   compareCode: 'Prüfen Sie, ob dieser Code mit dem auf Ihrem Gerät übereinstimmt:',
   scopesHeading: 'Es darf',
-  standardAccess: 'Standardzugriff: alles lesen und schreiben außer Abrechnung, Tokens, Konto und Mitglieder; nichts löschen.',
+  standardAccess:
+    'Standardzugriff: alles lesen und schreiben außer Abrechnung, Tokens, Konto und Mitglieder; nichts löschen.',
   withheld: 'Ihre Rolle erlaubt diese nicht, der Token erhält sie daher nicht:',
   chatbotsHeading: 'Chatbots',
   allChatbots: 'Alle Chatbots Ihres Kontos.',
@@ -58,4 +59,5 @@ export const pickLocale = (header: string | undefined): Locale => pickLanguage(h
 export const stringsFor = (locale: Locale): Strings => STRINGS[locale];
 
 /** `{name}` placeholders filled in (values are escaped by the page, not here). */
-export const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+export const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));

@@ -20,7 +20,8 @@ export const da: Strings = {
   approveHeading: '{client} beder om adgang',
   compareCode: 'Kontrollér, at denne kode er den samme som på din enhed:',
   scopesHeading: 'Den vil kunne',
-  standardAccess: 'Standardadgang: læse og skrive alt undtagen fakturering, tokens, kontoen og medlemmer; intet slettes.',
+  standardAccess:
+    'Standardadgang: læse og skrive alt undtagen fakturering, tokens, kontoen og medlemmer; intet slettes.',
   withheld: 'Din rolle tillader ikke disse, så tokenet får dem ikke:',
   chatbotsHeading: 'Chatbots',
   allChatbots: 'Alle chatbots på din konto.',
@@ -43,7 +44,8 @@ export const da: Strings = {
 export const es: Strings = {
   title: 'Iniciar sesión en un dispositivo',
   signInHeading: 'Inicie sesión para aprobar un dispositivo',
-  signInIntro: 'Una herramienta de línea de comandos o un agente ha pedido actuar en su cuenta de Parley. Inicie sesión primero.',
+  signInIntro:
+    'Una herramienta de línea de comandos o un agente ha pedido actuar en su cuenta de Parley. Inicie sesión primero.',
   email: 'Correo electrónico',
   password: 'Contraseña',
   signIn: 'Iniciar sesión',
@@ -59,7 +61,8 @@ export const es: Strings = {
   approveHeading: '{client} solicita acceso',
   compareCode: 'Compruebe que este código coincide con el de su dispositivo:',
   scopesHeading: 'Podrá',
-  standardAccess: 'Acceso estándar: leer y escribir todo excepto facturación, tokens, la cuenta y los miembros; no borrar nada.',
+  standardAccess:
+    'Acceso estándar: leer y escribir todo excepto facturación, tokens, la cuenta y los miembros; no borrar nada.',
   withheld: 'Su rol no permite estos permisos, así que el token no los recibirá:',
   chatbotsHeading: 'Chatbots',
   allChatbots: 'Todos los chatbots de su cuenta.',
@@ -82,7 +85,8 @@ export const es: Strings = {
 export const fr: Strings = {
   title: 'Connecter un appareil',
   signInHeading: 'Connectez-vous pour approuver un appareil',
-  signInIntro: 'Un outil en ligne de commande ou un agent demande à agir sur votre compte Parley. Connectez-vous d’abord.',
+  signInIntro:
+    'Un outil en ligne de commande ou un agent demande à agir sur votre compte Parley. Connectez-vous d’abord.',
   email: 'E-mail',
   password: 'Mot de passe',
   signIn: 'Se connecter',
@@ -98,7 +102,8 @@ export const fr: Strings = {
   approveHeading: '{client} demande l’accès',
   compareCode: 'Vérifiez que ce code correspond à celui de votre appareil :',
   scopesHeading: 'Il pourra',
-  standardAccess: 'Accès standard : tout lire et écrire sauf la facturation, les jetons, le compte et les membres ; ne rien supprimer.',
+  standardAccess:
+    'Accès standard : tout lire et écrire sauf la facturation, les jetons, le compte et les membres ; ne rien supprimer.',
   withheld: 'Votre rôle ne permet pas ceux-ci, le jeton ne les recevra donc pas :',
   chatbotsHeading: 'Chatbots',
   allChatbots: 'Tous les chatbots de votre compte.',
@@ -137,7 +142,8 @@ export const it: Strings = {
   approveHeading: '{client} chiede l’accesso',
   compareCode: 'Verifica che questo codice corrisponda a quello sul dispositivo:',
   scopesHeading: 'Potrà',
-  standardAccess: 'Accesso standard: leggere e scrivere tutto tranne fatturazione, token, account e membri; non eliminare nulla.',
+  standardAccess:
+    'Accesso standard: leggere e scrivere tutto tranne fatturazione, token, account e membri; non eliminare nulla.',
   withheld: 'Il tuo ruolo non consente questi permessi, quindi il token non li riceverà:',
   chatbotsHeading: 'Chatbot',
   allChatbots: 'Tutti i chatbot del tuo account.',
@@ -160,7 +166,8 @@ export const it: Strings = {
 export const ja: Strings = {
   title: 'デバイスのサインイン',
   signInHeading: 'デバイスを承認するにはサインインしてください',
-  signInIntro: 'コマンドラインツールまたはエージェントが、あなたの Parley アカウントでの操作を求めています。まずサインインしてください。',
+  signInIntro:
+    'コマンドラインツールまたはエージェントが、あなたの Parley アカウントでの操作を求めています。まずサインインしてください。',
   email: 'メールアドレス',
   password: 'パスワード',
   signIn: 'サインイン',
@@ -176,7 +183,8 @@ export const ja: Strings = {
   approveHeading: '{client} がアクセスを求めています',
   compareCode: 'このコードがデバイスに表示されたものと一致することを確認してください:',
   scopesHeading: '許可される操作',
-  standardAccess: '標準アクセス: 請求、トークン、アカウント、メンバー以外のすべての読み取りと書き込み。削除はできません。',
+  standardAccess:
+    '標準アクセス: 請求、トークン、アカウント、メンバー以外のすべての読み取りと書き込み。削除はできません。',
   withheld: 'あなたのロールではこれらが許可されていないため、トークンには付与されません:',
   chatbotsHeading: 'チャットボット',
   allChatbots: 'アカウントのすべてのチャットボット。',
@@ -215,7 +223,8 @@ export const nl: Strings = {
   approveHeading: '{client} vraagt om toegang',
   compareCode: 'Controleer of deze code overeenkomt met die op uw apparaat:',
   scopesHeading: 'Het mag',
-  standardAccess: 'Standaardtoegang: alles lezen en schrijven behalve facturering, tokens, het account en leden; niets verwijderen.',
+  standardAccess:
+    'Standaardtoegang: alles lezen en schrijven behalve facturering, tokens, het account en leden; niets verwijderen.',
   withheld: 'Uw rol staat deze niet toe, dus het token krijgt ze niet:',
   chatbotsHeading: 'Chatbots',
   allChatbots: 'Alle chatbots van uw account.',
@@ -238,7 +247,8 @@ export const nl: Strings = {
 export const pl: Strings = {
   title: 'Logowanie urządzenia',
   signInHeading: 'Zaloguj się, aby zatwierdzić urządzenie',
-  signInIntro: 'Narzędzie wiersza poleceń lub agent prosi o możliwość działania na Twoim koncie Parley. Najpierw się zaloguj.',
+  signInIntro:
+    'Narzędzie wiersza poleceń lub agent prosi o możliwość działania na Twoim koncie Parley. Najpierw się zaloguj.',
   email: 'E-mail',
   password: 'Hasło',
   signIn: 'Zaloguj się',
@@ -254,7 +264,8 @@ export const pl: Strings = {
   approveHeading: '{client} prosi o dostęp',
   compareCode: 'Sprawdź, czy ten kod zgadza się z kodem na urządzeniu:',
   scopesHeading: 'Będzie mógł',
-  standardAccess: 'Dostęp standardowy: odczyt i zapis wszystkiego z wyjątkiem rozliczeń, tokenów, konta i członków; bez usuwania.',
+  standardAccess:
+    'Dostęp standardowy: odczyt i zapis wszystkiego z wyjątkiem rozliczeń, tokenów, konta i członków; bez usuwania.',
   withheld: 'Twoja rola na to nie pozwala, więc token tych uprawnień nie otrzyma:',
   chatbotsHeading: 'Chatboty',
   allChatbots: 'Wszystkie chatboty Twojego konta.',
@@ -277,7 +288,8 @@ export const pl: Strings = {
 export const pt: Strings = {
   title: 'Iniciar sessão num dispositivo',
   signInHeading: 'Inicie sessão para aprovar um dispositivo',
-  signInIntro: 'Uma ferramenta de linha de comandos ou um agente pediu para agir na sua conta Parley. Inicie sessão primeiro.',
+  signInIntro:
+    'Uma ferramenta de linha de comandos ou um agente pediu para agir na sua conta Parley. Inicie sessão primeiro.',
   email: 'E-mail',
   password: 'Palavra-passe',
   signIn: 'Iniciar sessão',
@@ -293,7 +305,8 @@ export const pt: Strings = {
   approveHeading: '{client} pede acesso',
   compareCode: 'Confirme que este código corresponde ao do seu dispositivo:',
   scopesHeading: 'Poderá',
-  standardAccess: 'Acesso padrão: ler e escrever tudo exceto faturação, tokens, a conta e os membros; não eliminar nada.',
+  standardAccess:
+    'Acesso padrão: ler e escrever tudo exceto faturação, tokens, a conta e os membros; não eliminar nada.',
   withheld: 'A sua função não permite estas permissões, por isso o token não as recebe:',
   chatbotsHeading: 'Chatbots',
   allChatbots: 'Todos os chatbots da sua conta.',
@@ -332,7 +345,8 @@ export const sv: Strings = {
   approveHeading: '{client} begär åtkomst',
   compareCode: 'Kontrollera att koden stämmer med den på din enhet:',
   scopesHeading: 'Den kommer att kunna',
-  standardAccess: 'Standardåtkomst: läsa och skriva allt utom fakturering, tokens, kontot och medlemmar; inte radera något.',
+  standardAccess:
+    'Standardåtkomst: läsa och skriva allt utom fakturering, tokens, kontot och medlemmar; inte radera något.',
   withheld: 'Din roll tillåter inte dessa, så tokenen får dem inte:',
   chatbotsHeading: 'Chattbottar',
   allChatbots: 'Alla chattbottar på ditt konto.',

@@ -15,7 +15,10 @@ const open = { schema: { hide: true }, config: { access: { public: true as const
 
 export const VERSION: string = (() => {
   try {
-    return (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+    return (
+      (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version?: string }).version ??
+      'unknown'
+    );
   } catch {
     return 'unknown';
   }
@@ -27,7 +30,9 @@ export function publicSummary(config: Config) {
   return {
     version: VERSION,
     database: config.databaseUrl ? 'PostgreSQL' : 'SQLite (embedded)',
-    answerer: config.openai ? `a language model (${m['gpt-4.1-mini']} for gpt-4.1-mini, ${m['gpt-4.1']} for gpt-4.1)` : 'the built-in offline answerer (no language model configured)',
+    answerer: config.openai
+      ? `a language model (${m['gpt-4.1-mini']} for gpt-4.1-mini, ${m['gpt-4.1']} for gpt-4.1)`
+      : 'the built-in offline answerer (no language model configured)',
   };
 }
 
@@ -42,7 +47,9 @@ const LINKS: [string, string, string][] = [
 
 function page(config: Config, nonce: string): string {
   const s = publicSummary(config);
-  const items = LINKS.map(([href, title, what]) => `<li><a href="${href}">${escapeHtml(title)}</a> <span>${escapeHtml(what)}</span></li>`).join('\n');
+  const items = LINKS.map(
+    ([href, title, what]) => `<li><a href="${href}">${escapeHtml(title)}</a> <span>${escapeHtml(what)}</span></li>`,
+  ).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -67,11 +74,16 @@ export async function landingRoutes(app: FastifyInstance) {
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`)
+      .header(
+        'content-security-policy',
+        `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      )
       .send(page(app.config, nonce));
   });
 
-  app.get('/healthz', open, async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+  app.get('/healthz', open, async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+  );
 
   // Once every migration is applied it stays so for this process; the database is asked each time.
   let migrated = false;
@@ -89,6 +101,8 @@ export async function landingRoutes(app: FastifyInstance) {
       database = 'unreachable';
     }
     const ready = database === 'ok' && pending.length === 0;
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', database, pendingMigrations: pending });
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'not ready', database, pendingMigrations: pending });
   });
 }

@@ -16,21 +16,39 @@ export default async function icons(fastify: FastifyInstance) {
   });
   const tags = ['icons'];
 
-  app.post('/chatbots/:chatbotId/icons', endpoint({
-    ...v0('Icon uploaded', ['settings:write']), status: 201, data: Icon, tags,
-    summary: 'Upload an icon (multipart/form-data; v2 POST .../icons)',
-    description: `${ICON_FORM} The icon replaces the previous one of that type and its URL goes into the matching *IconSrcId setting.`,
-    params: ChatbotParams, querystring: IconTypeQuery,
-  }), async (request) => {
-    const { type, bytes } = await readIconUpload(request, request.query.type);
-    return (await app.services.icons.upload(request.auth, request.params.chatbotId, type, bytes)).icon;
-  });
+  app.post(
+    '/chatbots/:chatbotId/icons',
+    endpoint({
+      ...v0('Icon uploaded', ['settings:write']),
+      status: 201,
+      data: Icon,
+      tags,
+      summary: 'Upload an icon (multipart/form-data; v2 POST .../icons)',
+      description: `${ICON_FORM} The icon replaces the previous one of that type and its URL goes into the matching *IconSrcId setting.`,
+      params: ChatbotParams,
+      querystring: IconTypeQuery,
+    }),
+    async (request) => {
+      const { type, bytes } = await readIconUpload(request, request.query.type);
+      return (await app.services.icons.upload(request.auth, request.params.chatbotId, type, bytes)).icon;
+    },
+  );
 
-  app.delete('/chatbots/:chatbotId/icons', endpoint({
-    ...v0('Icon deleted', ['settings:write']), data: DeletedIcon, tags,
-    summary: 'Delete the icon of a type (v2 DELETE .../icons/{iconType})',
-    description: 'v0 names the type in the query (`?type=`); no confirmation. The *IconSrcId setting is cleared.',
-    params: ChatbotParams,
-    querystring: Type.Object({ type: Type.Enum(Object.keys(ICON_TYPES), { description: 'The icon to delete' }) }, { additionalProperties: false }),
-  }), async (request) => (await app.services.icons.remove(request.auth, request.params.chatbotId, request.query.type, true)).deletedIcon);
+  app.delete(
+    '/chatbots/:chatbotId/icons',
+    endpoint({
+      ...v0('Icon deleted', ['settings:write']),
+      data: DeletedIcon,
+      tags,
+      summary: 'Delete the icon of a type (v2 DELETE .../icons/{iconType})',
+      description: 'v0 names the type in the query (`?type=`); no confirmation. The *IconSrcId setting is cleared.',
+      params: ChatbotParams,
+      querystring: Type.Object(
+        { type: Type.Enum(Object.keys(ICON_TYPES), { description: 'The icon to delete' }) },
+        { additionalProperties: false },
+      ),
+    }),
+    async (request) =>
+      (await app.services.icons.remove(request.auth, request.params.chatbotId, request.query.type, true)).deletedIcon,
+  );
 }

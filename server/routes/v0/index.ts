@@ -26,6 +26,9 @@ export async function legacyRoutes(app: FastifyInstance) {
   await app.register(v0Routes, { prefix: '/api/v0' });
   await app.register(v1Links, { prefix: '/api/v1' });
   app.get('/openapi.yaml', endpoint({ access: { public: true }, raw: true, hide: true }), async (_request, reply) =>
-    reply.type('application/yaml; charset=utf-8').send(app.legacySwagger({ yaml: true })));
-  app.get('/openapi.json', endpoint({ access: { public: true }, raw: true, hide: true }), async () => app.legacySwagger());
+    reply.type('application/yaml; charset=utf-8').send(app.legacySwagger({ yaml: true })),
+  );
+  app.get('/openapi.json', endpoint({ access: { public: true }, raw: true, hide: true }), async () =>
+    app.legacySwagger(),
+  );
 }

@@ -8,28 +8,55 @@ import { ChatbotParams } from '../v2/schemas.js';
 import { v0 } from './legacy.js';
 
 export const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An absolute http(s) URL' });
-export const ADDED = 'Starts one ingest job (202), the same as v2; follow it in v2 (GET /api/v2/chatbots/{chatbotId}/ingest-jobs/{jobId}). 429 CHATBOT_PAGES_LIMIT_REACHED when the page quota is used up.';
+export const ADDED =
+  'Starts one ingest job (202), the same as v2; follow it in v2 (GET /api/v2/chatbots/{chatbotId}/ingest-jobs/{jobId}). 429 CHATBOT_PAGES_LIMIT_REACHED when the page quota is used up.';
 
 export default async function knowledge(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const service = app.services.knowledge;
   const tags = ['knowledge'];
 
-  app.post('/chatbots/:chatbotId/links', endpoint({
-    ...v0('Links added', ['knowledge:write']), status: 202, data: StartedJob, tags,
-    operationId: 'addLinks', summary: 'Add pages by URL (v2 POST .../knowledge/links)', description: `A URL already known updates its document. ${ADDED}`,
-    params: ChatbotParams,
-    body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
-  }), async (request) => service.addLinks(request.auth, request.params.chatbotId, request.body.urls));
+  app.post(
+    '/chatbots/:chatbotId/links',
+    endpoint({
+      ...v0('Links added', ['knowledge:write']),
+      status: 202,
+      data: StartedJob,
+      tags,
+      operationId: 'addLinks',
+      summary: 'Add pages by URL (v2 POST .../knowledge/links)',
+      description: `A URL already known updates its document. ${ADDED}`,
+      params: ChatbotParams,
+      body: Type.Object({ urls: Type.Array(Url, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
+    }),
+    async (request) => service.addLinks(request.auth, request.params.chatbotId, request.body.urls),
+  );
 
-  app.post('/chatbots/:chatbotId/custom-content', endpoint({
-    ...v0('Custom content added', ['knowledge:write']), status: 202, data: StartedJob, tags,
-    operationId: 'addCustomContent', summary: 'Add free text (v2 POST .../knowledge/text)',
-    description: `Each call adds one text document (Markdown headings structure it); \`title\` defaults to "Custom content". The Chatbot's \`customContent\` shows the text while its document exists. ${ADDED}`,
-    params: ChatbotParams,
-    body: Type.Object({
-      content: Type.String({ minLength: 1, maxLength: 500_000, description: 'The text' }),
-      title: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
-    }, { additionalProperties: false }),
-  }), async (request) => service.addText(request.auth, request.params.chatbotId, { title: request.body.title ?? 'Custom content', text: request.body.content }, true));
+  app.post(
+    '/chatbots/:chatbotId/custom-content',
+    endpoint({
+      ...v0('Custom content added', ['knowledge:write']),
+      status: 202,
+      data: StartedJob,
+      tags,
+      operationId: 'addCustomContent',
+      summary: 'Add free text (v2 POST .../knowledge/text)',
+      description: `Each call adds one text document (Markdown headings structure it); \`title\` defaults to "Custom content". The Chatbot's \`customContent\` shows the text while its document exists. ${ADDED}`,
+      params: ChatbotParams,
+      body: Type.Object(
+        {
+          content: Type.String({ minLength: 1, maxLength: 500_000, description: 'The text' }),
+          title: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+        },
+        { additionalProperties: false },
+      ),
+    }),
+    async (request) =>
+      service.addText(
+        request.auth,
+        request.params.chatbotId,
+        { title: request.body.title ?? 'Custom content', text: request.body.content },
+        true,
+      ),
+  );
 }

@@ -20,7 +20,16 @@ import { v0 } from './legacy.js';
 
 const scopesOf = (resource: 'starters' | 'followups' | 'instructions' | 'personas') =>
   ({ read: `${resource}:read`, write: `${resource}:write`, delete: `${resource}:delete` }) as const;
-import { ChatbotPersona, ChatbotPrompt, chatbotPersona, chatbotPrompt, FollowUpPrompt, followUpPrompt, QuickPrompt, quickPrompt } from './shapes.js';
+import {
+  ChatbotPersona,
+  ChatbotPrompt,
+  chatbotPersona,
+  chatbotPrompt,
+  FollowUpPrompt,
+  followUpPrompt,
+  QuickPrompt,
+  quickPrompt,
+} from './shapes.js';
 
 interface LegacyResource {
   /** Path under /chatbots/{chatbotId}/ and the OpenAPI tag. */
@@ -52,36 +61,87 @@ function legacyResource(spec: LegacyResource) {
     const Params = itemParams(spec.idParam);
     const idOf = (params: Record<string, string>) => params[spec.idParam];
 
-    app.get(collection, endpoint({
-      ...v0(`${name}s fetched`, [spec.scopes.read]), data: Type.Array(spec.schema), tags,
-      summary: `Every ${name.toLowerCase()} of the chatbot (v2 GET /chatbots/{chatbotId}/${twin}; not paginated)`, params: ChatbotParams,
-    }), async (request) => ((await service.list(request.auth, request.params.chatbotId)) as unknown[]).map(present));
+    app.get(
+      collection,
+      endpoint({
+        ...v0(`${name}s fetched`, [spec.scopes.read]),
+        data: Type.Array(spec.schema),
+        tags,
+        summary: `Every ${name.toLowerCase()} of the chatbot (v2 GET /chatbots/{chatbotId}/${twin}; not paginated)`,
+        params: ChatbotParams,
+      }),
+      async (request) => ((await service.list(request.auth, request.params.chatbotId)) as unknown[]).map(present),
+    );
 
-    app.post(collection, endpoint({
-      ...v0(`${name} created`, [spec.scopes.write]), status: 201, data: spec.schema, tags,
-      summary: `Add a ${name.toLowerCase()} (v2 POST /chatbots/{chatbotId}/${twin}, same body and limits)`, params: ChatbotParams, body: spec.create,
-    }), async (request) => present(await service.create(request.auth, request.params.chatbotId, request.body as never)));
+    app.post(
+      collection,
+      endpoint({
+        ...v0(`${name} created`, [spec.scopes.write]),
+        status: 201,
+        data: spec.schema,
+        tags,
+        summary: `Add a ${name.toLowerCase()} (v2 POST /chatbots/{chatbotId}/${twin}, same body and limits)`,
+        params: ChatbotParams,
+        body: spec.create,
+      }),
+      async (request) => present(await service.create(request.auth, request.params.chatbotId, request.body as never)),
+    );
 
-    app.get(member, endpoint({
-      ...v0(`${name} fetched`, [spec.scopes.read]), data: spec.schema, tags, summary: `One ${name.toLowerCase()}`, params: Params,
-    }), async (request) => present(await service.get(request.auth, request.params.chatbotId, idOf(request.params))));
+    app.get(
+      member,
+      endpoint({
+        ...v0(`${name} fetched`, [spec.scopes.read]),
+        data: spec.schema,
+        tags,
+        summary: `One ${name.toLowerCase()}`,
+        params: Params,
+      }),
+      async (request) => present(await service.get(request.auth, request.params.chatbotId, idOf(request.params))),
+    );
 
-    app.patch(member, endpoint({
-      ...v0(`${name} updated`, [spec.scopes.write]), data: spec.schema, tags,
-      summary: `Change a ${name.toLowerCase()} (v2 PATCH; send only the fields to change)`, params: Params, body: spec.patch,
-    }), async (request) => present(await service.update(request.auth, request.params.chatbotId, idOf(request.params), request.body as never)));
+    app.patch(
+      member,
+      endpoint({
+        ...v0(`${name} updated`, [spec.scopes.write]),
+        data: spec.schema,
+        tags,
+        summary: `Change a ${name.toLowerCase()} (v2 PATCH; send only the fields to change)`,
+        params: Params,
+        body: spec.patch,
+      }),
+      async (request) =>
+        present(
+          await service.update(request.auth, request.params.chatbotId, idOf(request.params), request.body as never),
+        ),
+    );
 
-    app.delete(member, endpoint({
-      ...v0(`${name} deleted`, [spec.scopes.delete]), data: spec.schema, tags,
-      summary: `Delete a ${name.toLowerCase()}`, description: 'No confirmation in v0 (v2 needs ?confirm=true): the call deletes. Answers the item as it was.', params: Params,
-    }), async (request) => present(await service.delete(request.auth, request.params.chatbotId, idOf(request.params), true)));
+    app.delete(
+      member,
+      endpoint({
+        ...v0(`${name} deleted`, [spec.scopes.delete]),
+        data: spec.schema,
+        tags,
+        summary: `Delete a ${name.toLowerCase()}`,
+        description: 'No confirmation in v0 (v2 needs ?confirm=true): the call deletes. Answers the item as it was.',
+        params: Params,
+      }),
+      async (request) =>
+        present(await service.delete(request.auth, request.params.chatbotId, idOf(request.params), true)),
+    );
 
     if (spec.assign && service.use) {
       const use = service.use.bind(service);
-      app.post(`${member}/assign`, endpoint({
-        ...v0(`${name} assigned`, [spec.scopes.write]), data: spec.schema, tags,
-        summary: `Make it the chatbot's active ${name.toLowerCase()} (v2 POST .../${twin}/{id}/use)`, params: Params,
-      }), async (request) => present(await use(request.auth, request.params.chatbotId, idOf(request.params))));
+      app.post(
+        `${member}/assign`,
+        endpoint({
+          ...v0(`${name} assigned`, [spec.scopes.write]),
+          data: spec.schema,
+          tags,
+          summary: `Make it the chatbot's active ${name.toLowerCase()} (v2 POST .../${twin}/{id}/use)`,
+          params: Params,
+        }),
+        async (request) => present(await use(request.auth, request.params.chatbotId, idOf(request.params))),
+      );
     }
   };
 }
@@ -89,20 +149,62 @@ function legacyResource(spec: LegacyResource) {
 export default async function prompts(app: FastifyInstance) {
   const { starters, followups, instructions, personas } = app.services.resources;
   const as = <T>(s: T) => s as unknown as ResourceService<unknown, never, never>;
-  await app.register(legacyResource({
-    path: 'quick-prompts', idParam: 'promptId', name: 'Quick prompt', twin: 'starters', scopes: scopesOf('starters'),
-    schema: QuickPrompt, present: quickPrompt, create: StarterCreate, patch: StarterPatch, service: as(starters),
-  }));
-  await app.register(legacyResource({
-    path: 'follow-up-prompts', idParam: 'followUpPromptId', name: 'Follow-up prompt', twin: 'followups', scopes: scopesOf('followups'),
-    schema: FollowUpPrompt, present: followUpPrompt, create: FollowupCreate, patch: FollowupPatch, service: as(followups),
-  }));
-  await app.register(legacyResource({
-    path: 'settings/prompts', idParam: 'promptId', name: 'Prompt', twin: 'instructions', scopes: scopesOf('instructions'), assign: true,
-    schema: ChatbotPrompt, present: chatbotPrompt, create: InstructionCreate, patch: InstructionPatch, service: as(instructions),
-  }));
-  await app.register(legacyResource({
-    path: 'settings/personas', idParam: 'personaId', name: 'Persona', twin: 'personas', scopes: scopesOf('personas'), assign: true,
-    schema: ChatbotPersona, present: chatbotPersona, create: PersonaCreate, patch: PersonaPatch, service: as(personas),
-  }));
+  await app.register(
+    legacyResource({
+      path: 'quick-prompts',
+      idParam: 'promptId',
+      name: 'Quick prompt',
+      twin: 'starters',
+      scopes: scopesOf('starters'),
+      schema: QuickPrompt,
+      present: quickPrompt,
+      create: StarterCreate,
+      patch: StarterPatch,
+      service: as(starters),
+    }),
+  );
+  await app.register(
+    legacyResource({
+      path: 'follow-up-prompts',
+      idParam: 'followUpPromptId',
+      name: 'Follow-up prompt',
+      twin: 'followups',
+      scopes: scopesOf('followups'),
+      schema: FollowUpPrompt,
+      present: followUpPrompt,
+      create: FollowupCreate,
+      patch: FollowupPatch,
+      service: as(followups),
+    }),
+  );
+  await app.register(
+    legacyResource({
+      path: 'settings/prompts',
+      idParam: 'promptId',
+      name: 'Prompt',
+      twin: 'instructions',
+      scopes: scopesOf('instructions'),
+      assign: true,
+      schema: ChatbotPrompt,
+      present: chatbotPrompt,
+      create: InstructionCreate,
+      patch: InstructionPatch,
+      service: as(instructions),
+    }),
+  );
+  await app.register(
+    legacyResource({
+      path: 'settings/personas',
+      idParam: 'personaId',
+      name: 'Persona',
+      twin: 'personas',
+      scopes: scopesOf('personas'),
+      assign: true,
+      schema: ChatbotPersona,
+      present: chatbotPersona,
+      create: PersonaCreate,
+      patch: PersonaPatch,
+      service: as(personas),
+    }),
+  );
 }

@@ -12,19 +12,61 @@ import { nullable } from '../v2/resource-schemas.js';
 
 /** The ChatbotSettings fields of spec 2.4, in its order; v2-only settings are not part of v0. */
 export const LEGACY_SETTINGS = [
-  'tooltip', 'welcomeMessage', 'placeholderText', 'brandColor', 'brandTextColor',
-  'hideSources', 'hideTooltip', 'hideFeedbackButtons', 'rtl', 'hideWatermark', 'watermarkText', 'watermarkLink',
-  'autoOpenChatWindowInDesktop', 'autoOpenChatWindowInMobile', 'autoOpenChatWindowDelayInDesktop', 'autoOpenChatWindowDelayInMobile',
-  'distanceFromBottom', 'horizontalDistance', 'fontSize', 'iconSize', 'iconPosition', 'height', 'maxWidth', 'ctaText', 'ctaLink',
-  'localization', 'iconSrcId', 'personIconSrcId', 'agentIconSrcId', 'watermarkIconSrcId', 'bubbleIconSrcId',
-  'systemPrompt', 'userPrompt', 'promptId', 'disableSmartFollowUpPrompts', 'smartFollowUpPromptsCount', 'disableLeadNotifications',
-  'historyCount', 'temperature', 'topK', 'gptModel', 'creativity', 'mode', 'collectUserDetails', 'collectUserData',
-  'webhookUrl', 'webhookToken', 'extraData', 'metadata',
+  'tooltip',
+  'welcomeMessage',
+  'placeholderText',
+  'brandColor',
+  'brandTextColor',
+  'hideSources',
+  'hideTooltip',
+  'hideFeedbackButtons',
+  'rtl',
+  'hideWatermark',
+  'watermarkText',
+  'watermarkLink',
+  'autoOpenChatWindowInDesktop',
+  'autoOpenChatWindowInMobile',
+  'autoOpenChatWindowDelayInDesktop',
+  'autoOpenChatWindowDelayInMobile',
+  'distanceFromBottom',
+  'horizontalDistance',
+  'fontSize',
+  'iconSize',
+  'iconPosition',
+  'height',
+  'maxWidth',
+  'ctaText',
+  'ctaLink',
+  'localization',
+  'iconSrcId',
+  'personIconSrcId',
+  'agentIconSrcId',
+  'watermarkIconSrcId',
+  'bubbleIconSrcId',
+  'systemPrompt',
+  'userPrompt',
+  'promptId',
+  'disableSmartFollowUpPrompts',
+  'smartFollowUpPromptsCount',
+  'disableLeadNotifications',
+  'historyCount',
+  'temperature',
+  'topK',
+  'gptModel',
+  'creativity',
+  'mode',
+  'collectUserDetails',
+  'collectUserData',
+  'webhookUrl',
+  'webhookToken',
+  'extraData',
+  'metadata',
 ] as const;
 
 const settingsProperties = chatbotSettingsSchema.properties as Record<string, TSchema>;
 export const LegacySettings = Type.Object(Object.fromEntries(LEGACY_SETTINGS.map((k) => [k, settingsProperties[k]])), {
-  description: 'ChatbotSettings (spec 2.4): the same values as the v2 settings, v0 fields only. webhookToken is masked (**** and its last 4).',
+  description:
+    'ChatbotSettings (spec 2.4): the same values as the v2 settings, v0 fields only. webhookToken is masked (**** and its last 4).',
 });
 
 export const QuickPrompt = Type.Object({
@@ -44,7 +86,9 @@ export const ChatbotPrompt = Type.Object({
   title: Type.String(),
   description: Type.String(),
   instructions: Type.String({ description: 'Given to the language model' }),
-  temperature: nullable(Type.Number({ description: '0 focused to 1 creative, step 0.01; null: the chatbot creativity setting decides' })),
+  temperature: nullable(
+    Type.Number({ description: '0 focused to 1 creative, step 0.01; null: the chatbot creativity setting decides' }),
+  ),
 });
 
 export const ChatbotPersona = Type.Object({
@@ -60,9 +104,12 @@ export const LegacyChatbot = Type.Object({
   description: Type.String(),
   createdById: Type.String({ description: 'The creating user' }),
   createdByEmail: nullable(Type.String({ description: "The creating user's e-mail" })),
-  customContent: nullable(Type.String({
-    description: 'The texts added through POST .../custom-content whose knowledge documents (v2 documents, kind text) still exist, oldest first, separated by a blank line; null when there are none. Deleting the document in v2 removes its text here.',
-  })),
+  customContent: nullable(
+    Type.String({
+      description:
+        'The texts added through POST .../custom-content whose knowledge documents (v2 documents, kind text) still exist, oldest first, separated by a blank line; null when there are none. Deleting the document in v2 removes its text here.',
+    }),
+  ),
   suggestions: Type.Array(QuickPrompt, { description: 'Conversation starters (v2 starters), by position' }),
   prompts: Type.Array(ChatbotPrompt, { description: 'Prompts (v2 instructions); settings.promptId is the active one' }),
   nextSuggestions: Type.Array(FollowUpPrompt, { description: 'Follow-up prompts (v2 followups), by position' }),
@@ -73,27 +120,63 @@ const pick = (schema: typeof ThreadSchema, keys: (keyof typeof ThreadSchema.prop
   Object.fromEntries(keys.map((k) => [k, schema.properties[k]]));
 
 const THIN_THREAD_KEYS = [
-  'threadId', 'chatbotId', 'chatUserId', 'mode', 'startedAt', 'updatedAt', 'endedAt', 'escalated', 'webhookUrl', 'webhookToken', 'totalMessagesRead',
+  'threadId',
+  'chatbotId',
+  'chatUserId',
+  'mode',
+  'startedAt',
+  'updatedAt',
+  'endedAt',
+  'escalated',
+  'webhookUrl',
+  'webhookToken',
+  'totalMessagesRead',
 ] as const;
 
 /** A thread in a list: the Thread fields without its messages (spec 2.4 shows only ThinThread's threadId). */
-export const ThinThread = Type.Object({ ...pick(ThreadSchema, [...THIN_THREAD_KEYS]), chatUser: nullable(ChatUserSchema) });
+export const ThinThread = Type.Object({
+  ...pick(ThreadSchema, [...THIN_THREAD_KEYS]),
+  chatUser: nullable(ChatUserSchema),
+});
 
 export const LegacyThread = Type.Object({
   ...ThinThread.properties,
-  messages: Type.Array(MessageSchema, { description: 'Every message, oldest first (ThreadMessage: the v2 message shape)' }),
+  messages: Type.Array(MessageSchema, {
+    description: 'Every message, oldest first (ThreadMessage: the v2 message shape)',
+  }),
 });
 
 // ---- mappings from the v2 views ----------------------------------------------------------------
 
 type Item = { id: string; title: string; description: string; link?: string | null };
-export const quickPrompt = (s: Item): Static<typeof QuickPrompt> => ({ id: s.id, title: s.title, link: s.link ?? null, description: s.description });
-export const followUpPrompt = (f: Item & { isEscalationPrompt: boolean }): Static<typeof FollowUpPrompt> => ({ ...quickPrompt(f), isEscalationPrompt: f.isEscalationPrompt });
-export const chatbotPrompt = (i: { id: string; title: string; description: string; instructions: string; temperature: number | null }) => ({
-  id: i.id, title: i.title, description: i.description, instructions: i.instructions, temperature: i.temperature,
+export const quickPrompt = (s: Item): Static<typeof QuickPrompt> => ({
+  id: s.id,
+  title: s.title,
+  link: s.link ?? null,
+  description: s.description,
+});
+export const followUpPrompt = (f: Item & { isEscalationPrompt: boolean }): Static<typeof FollowUpPrompt> => ({
+  ...quickPrompt(f),
+  isEscalationPrompt: f.isEscalationPrompt,
+});
+export const chatbotPrompt = (i: {
+  id: string;
+  title: string;
+  description: string;
+  instructions: string;
+  temperature: number | null;
+}) => ({
+  id: i.id,
+  title: i.title,
+  description: i.description,
+  instructions: i.instructions,
+  temperature: i.temperature,
 });
 export const chatbotPersona = (p: { id: string; title: string; description: string; instructions: string }) => ({
-  id: p.id, title: p.title, description: p.description, instructions: p.instructions,
+  id: p.id,
+  title: p.title,
+  description: p.description,
+  instructions: p.instructions,
 });
 
 export function legacySettings(settings: Record<string, unknown>): Record<string, unknown> {
@@ -102,7 +185,12 @@ export function legacySettings(settings: Record<string, unknown>): Record<string
 
 export function legacyChatbot(
   view: ChatbotView,
-  lists: { starters: Item[]; instructions: Parameters<typeof chatbotPrompt>[0][]; followups: (Item & { isEscalationPrompt: boolean })[]; customContent: string | null },
+  lists: {
+    starters: Item[];
+    instructions: Parameters<typeof chatbotPrompt>[0][];
+    followups: (Item & { isEscalationPrompt: boolean })[];
+    customContent: string | null;
+  },
 ) {
   return {
     id: view.id,

@@ -48,29 +48,54 @@ export default async function account(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { accounts, billing } = app.services;
 
-  app.get('/account', endpoint({
-    access: { scopes: ['account:read'], whileInactive: true }, data: one('account', Account),
-    tags: ['account'], summary: 'The account, its plan and your role',
-  }), async (request) => ({ account: accounts.view(request.auth) }));
+  app.get(
+    '/account',
+    endpoint({
+      access: { scopes: ['account:read'], whileInactive: true },
+      data: one('account', Account),
+      tags: ['account'],
+      summary: 'The account, its plan and your role',
+    }),
+    async (request) => ({ account: accounts.view(request.auth) }),
+  );
 
-  app.patch('/account', endpoint({
-    access: { scopes: ['account:write'], whileInactive: true }, data: one('account', Account),
-    tags: ['account'], summary: 'Rename the account',
-    description: 'Only `name` can change here; plans are changed by an operator (CLI `plan set`).',
-    body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
-  }), async (request) => ({ account: await accounts.update(request.auth, request.body) }));
+  app.patch(
+    '/account',
+    endpoint({
+      access: { scopes: ['account:write'], whileInactive: true },
+      data: one('account', Account),
+      tags: ['account'],
+      summary: 'Rename the account',
+      description: 'Only `name` can change here; plans are changed by an operator (CLI `plan set`).',
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+    }),
+    async (request) => ({ account: await accounts.update(request.auth, request.body) }),
+  );
 
-  app.get('/usage', endpoint({
-    access: { scopes: ['account:read'], whileInactive: true }, data: one('usage', Usage),
-    tags: ['account'], summary: 'Chatbots, content pages and messages this period, against the plan',
-  }), async (request) => ({ usage: await billing.usage(request.auth) }));
+  app.get(
+    '/usage',
+    endpoint({
+      access: { scopes: ['account:read'], whileInactive: true },
+      data: one('usage', Usage),
+      tags: ['account'],
+      summary: 'Chatbots, content pages and messages this period, against the plan',
+    }),
+    async (request) => ({ usage: await billing.usage(request.auth) }),
+  );
 
-  app.get('/billing/invoices', endpoint({
-    access: { scopes: ['billing:read'], whileInactive: true }, data: page('billings', Invoice),
-    tags: ['billing'], summary: 'Invoices recorded for the account', querystring: pageQuery(50, 100),
-  }), async (request) => {
-    const { limit, cursor } = request.query;
-    const result = await billing.invoices(request.auth, limit, cursor);
-    return paged('billings', result.billings, limit, result.nextCursor);
-  });
+  app.get(
+    '/billing/invoices',
+    endpoint({
+      access: { scopes: ['billing:read'], whileInactive: true },
+      data: page('billings', Invoice),
+      tags: ['billing'],
+      summary: 'Invoices recorded for the account',
+      querystring: pageQuery(50, 100),
+    }),
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const result = await billing.invoices(request.auth, limit, cursor);
+      return paged('billings', result.billings, limit, result.nextCursor);
+    },
+  );
 }

@@ -21,12 +21,21 @@ export const Icon = Type.Object({
 export const DeletedIcon = Type.Object({ type: Type.String(), setting: Type.String(), ids: Type.Array(Type.String()) });
 
 export const ICON_FORM = `Form fields: \`type\` (${iconTypes.join(', ')}; or ?type=) then \`file\`: PNG, JPEG, GIF, WebP or ICO, checked by content.`;
-export const IconTypeQuery = Type.Object({ type: Type.Optional(Type.Enum(iconTypes)) }, { additionalProperties: false });
+export const IconTypeQuery = Type.Object(
+  { type: Type.Optional(Type.Enum(iconTypes)) },
+  { additionalProperties: false },
+);
 
 /** The icon type and image of a multipart upload (also read by the legacy v0 route). */
-export async function readIconUpload(request: FastifyRequest, queryType: string | undefined): Promise<{ type: string; bytes: Buffer }> {
+export async function readIconUpload(
+  request: FastifyRequest,
+  queryType: string | undefined,
+): Promise<{ type: string; bytes: Buffer }> {
   if (!request.isMultipart()) {
-    throw validationFailed([{ path: ['file'], message: 'send the image as multipart/form-data' }], 'The upload must be multipart/form-data');
+    throw validationFailed(
+      [{ path: ['file'], message: 'send the image as multipart/form-data' }],
+      'The upload must be multipart/form-data',
+    );
   }
   let type = queryType;
   let bytes: Buffer | null = null;
@@ -34,8 +43,10 @@ export async function readIconUpload(request: FastifyRequest, queryType: string 
     if (part.type === 'file') bytes = await part.toBuffer();
     else if (part.fieldname === 'type') type = String(part.value);
   }
-  const missing = [...(!type ? [{ path: ['type'], message: `is required: one of ${iconTypes.join(', ')}` }] : []),
-    ...(!bytes?.length ? [{ path: ['file'], message: 'is required: the image file' }] : [])];
+  const missing = [
+    ...(!type ? [{ path: ['type'], message: `is required: one of ${iconTypes.join(', ')}` }] : []),
+    ...(!bytes?.length ? [{ path: ['file'], message: 'is required: the image file' }] : []),
+  ];
   if (missing.length) throw validationFailed(missing);
   return { type: type!, bytes: bytes! };
 }
@@ -49,11 +60,17 @@ export default async function icons(fastify: FastifyInstance) {
 
   app.post(
     '/chatbots/:chatbotId/icons',
-    endpoint({ access: { scopes: ['settings:write'] }, status: 201, data: one('icon', Icon), tags: ['icons'],
-        operationId: 'uploadIcon', summary: 'Upload an icon (multipart/form-data)',
-        description: `${ICON_FORM} The icon replaces the previous one of that type and its public URL goes into the matching *IconSrcId setting.`,
-        params: ChatbotParams,
-        querystring: IconTypeQuery }),
+    endpoint({
+      access: { scopes: ['settings:write'] },
+      status: 201,
+      data: one('icon', Icon),
+      tags: ['icons'],
+      operationId: 'uploadIcon',
+      summary: 'Upload an icon (multipart/form-data)',
+      description: `${ICON_FORM} The icon replaces the previous one of that type and its public URL goes into the matching *IconSrcId setting.`,
+      params: ChatbotParams,
+      querystring: IconTypeQuery,
+    }),
     async (request) => {
       const { type, bytes } = await readIconUpload(request, request.query.type);
       return app.services.icons.upload(request.auth, request.params.chatbotId, type, bytes);
@@ -62,11 +79,20 @@ export default async function icons(fastify: FastifyInstance) {
 
   app.delete(
     '/chatbots/:chatbotId/icons/:iconType',
-    endpoint({ access: { scopes: ['settings:write'] }, data: one('deletedIcon', DeletedIcon), tags: ['icons'],
-        summary: 'Delete the icon of a type (needs ?confirm=true)',
-        params: Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, iconType: Type.String({ maxLength: 32 }) }),
-        querystring: ConfirmQuery }),
+    endpoint({
+      access: { scopes: ['settings:write'] },
+      data: one('deletedIcon', DeletedIcon),
+      tags: ['icons'],
+      summary: 'Delete the icon of a type (needs ?confirm=true)',
+      params: Type.Object({ chatbotId: ChatbotParams.properties.chatbotId, iconType: Type.String({ maxLength: 32 }) }),
+      querystring: ConfirmQuery,
+    }),
     async (request) =>
-      app.services.icons.remove(request.auth, request.params.chatbotId, request.params.iconType, request.query.confirm === true),
+      app.services.icons.remove(
+        request.auth,
+        request.params.chatbotId,
+        request.params.iconType,
+        request.query.confirm === true,
+      ),
   );
 }

@@ -25,14 +25,37 @@ import { endpoint } from '../../http/route.js';
 import webhooks from './webhooks.js';
 
 export async function v2Routes(app: FastifyInstance) {
-  app.get(
-    '/openapi.json',
-    endpoint({ access: { public: true }, raw: true, hide: true }),
-    async () => app.swagger(),
-  );
+  app.get('/openapi.json', endpoint({ access: { public: true }, raw: true, hide: true }), async () => app.swagger());
   app.get('/openapi.yaml', endpoint({ access: { public: true }, raw: true, hide: true }), async (_request, reply) =>
-    reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })));
-  for (const routes of [health, me, chatbots, settings, webhooks, identity, icons, tokens, account, analytics, knowledge, confluence, conversations]) await app.register(routes);
+    reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
+  );
+  for (const routes of [
+    health,
+    me,
+    chatbots,
+    settings,
+    webhooks,
+    identity,
+    icons,
+    tokens,
+    account,
+    analytics,
+    knowledge,
+    confluence,
+    conversations,
+  ])
+    await app.register(routes);
   // The owner's resources: starters, follow-ups, instructions, personas, custom responses, tags, members, leads, gaps.
-  for (const routes of [starters, followups, instructions, personas, customResponses, tagRoutes, members, leads, knowledgeGaps]) await app.register(routes);
+  for (const routes of [
+    starters,
+    followups,
+    instructions,
+    personas,
+    customResponses,
+    tagRoutes,
+    members,
+    leads,
+    knowledgeGaps,
+  ])
+    await app.register(routes);
 }

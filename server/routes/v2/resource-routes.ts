@@ -16,7 +16,12 @@ import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
 
 /** What the factory calls; every resource service has these (`use` for the ones with an active item). */
 export interface ResourceService<Item, Create, Patch> {
-  list(auth: AuthContext, chatbotId: string, limit?: number, cursor?: string): Promise<Item[] | { nextCursor: string | null } & Record<string, unknown>>;
+  list(
+    auth: AuthContext,
+    chatbotId: string,
+    limit?: number,
+    cursor?: string,
+  ): Promise<Item[] | ({ nextCursor: string | null } & Record<string, unknown>)>;
   create(auth: AuthContext, chatbotId: string, input: Create): Promise<Item>;
   get(auth: AuthContext, chatbotId: string, id: string): Promise<Item>;
   update(auth: AuthContext, chatbotId: string, id: string, patch: Patch): Promise<Item>;
@@ -60,48 +65,122 @@ export function resourceRoutes<C extends TObject, P extends TObject>(spec: Resou
     const idOf = (params: Record<string, string>) => params[spec.idParam];
 
     if (spec.list === 'all') {
-      app.get(collection, endpoint({
-        access: { scopes: [scopes.read] }, data: all(plural, spec.schema),
-        tags, ...texts.list, params: ChatbotParams,
-      }), async (request) => ({ [plural]: await service.list(request.auth, request.params.chatbotId) }));
+      app.get(
+        collection,
+        endpoint({
+          access: { scopes: [scopes.read] },
+          data: all(plural, spec.schema),
+          tags,
+          ...texts.list,
+          params: ChatbotParams,
+        }),
+        async (request) => ({ [plural]: await service.list(request.auth, request.params.chatbotId) }),
+      );
     } else {
-      app.get(collection, endpoint({
-        access: { scopes: [scopes.read] }, data: page(plural, spec.schema),
-        tags, ...texts.list, params: ChatbotParams, querystring: pageQuery(50, 100),
-      }), async (request) => {
-        const { limit, cursor } = request.query;
-        const result = (await service.list(request.auth, request.params.chatbotId, limit, cursor)) as { nextCursor: string | null } & Record<string, unknown[]>;
-        return paged(plural, result[plural], limit, result.nextCursor);
-      });
+      app.get(
+        collection,
+        endpoint({
+          access: { scopes: [scopes.read] },
+          data: page(plural, spec.schema),
+          tags,
+          ...texts.list,
+          params: ChatbotParams,
+          querystring: pageQuery(50, 100),
+        }),
+        async (request) => {
+          const { limit, cursor } = request.query;
+          const result = (await service.list(request.auth, request.params.chatbotId, limit, cursor)) as {
+            nextCursor: string | null;
+          } & Record<string, unknown[]>;
+          return paged(plural, result[plural], limit, result.nextCursor);
+        },
+      );
     }
 
-    app.post(collection, endpoint({
-      access: { scopes: [scopes.write] }, status: 201, data: one(item, spec.schema),
-      tags, ...texts.create, params: ChatbotParams, body: spec.create,
-    }), async (request) => ({ [item]: await service.create(request.auth, request.params.chatbotId, request.body as Static<C>) }));
+    app.post(
+      collection,
+      endpoint({
+        access: { scopes: [scopes.write] },
+        status: 201,
+        data: one(item, spec.schema),
+        tags,
+        ...texts.create,
+        params: ChatbotParams,
+        body: spec.create,
+      }),
+      async (request) => ({
+        [item]: await service.create(request.auth, request.params.chatbotId, request.body as Static<C>),
+      }),
+    );
 
-    app.get(member, endpoint({
-      access: { scopes: [scopes.read] }, data: one(item, spec.schema),
-      tags, ...(texts.get ?? { summary: `One ${item}` }), description: [NOT_FOUND_NOTE, texts.get?.description].filter(Boolean).join(' '), params: Params,
-    }), async (request) => ({ [item]: await service.get(request.auth, request.params.chatbotId, idOf(request.params)) }));
+    app.get(
+      member,
+      endpoint({
+        access: { scopes: [scopes.read] },
+        data: one(item, spec.schema),
+        tags,
+        ...(texts.get ?? { summary: `One ${item}` }),
+        description: [NOT_FOUND_NOTE, texts.get?.description].filter(Boolean).join(' '),
+        params: Params,
+      }),
+      async (request) => ({ [item]: await service.get(request.auth, request.params.chatbotId, idOf(request.params)) }),
+    );
 
-    app.patch(member, endpoint({
-      access: { scopes: [scopes.write] }, data: one(item, spec.schema),
-      tags, ...texts.update, params: Params, body: spec.patch,
-    }), async (request) => ({ [item]: await service.update(request.auth, request.params.chatbotId, idOf(request.params), request.body as Static<P>) }));
+    app.patch(
+      member,
+      endpoint({
+        access: { scopes: [scopes.write] },
+        data: one(item, spec.schema),
+        tags,
+        ...texts.update,
+        params: Params,
+        body: spec.patch,
+      }),
+      async (request) => ({
+        [item]: await service.update(
+          request.auth,
+          request.params.chatbotId,
+          idOf(request.params),
+          request.body as Static<P>,
+        ),
+      }),
+    );
 
     if (texts.use && service.use) {
       const use = service.use.bind(service);
-      app.post(`${member}/use`, endpoint({
-        access: { scopes: [scopes.write] }, data: one(item, spec.schema),
-        tags, ...texts.use, params: Params,
-      }), async (request) => ({ [item]: await use(request.auth, request.params.chatbotId, idOf(request.params)) }));
+      app.post(
+        `${member}/use`,
+        endpoint({
+          access: { scopes: [scopes.write] },
+          data: one(item, spec.schema),
+          tags,
+          ...texts.use,
+          params: Params,
+        }),
+        async (request) => ({ [item]: await use(request.auth, request.params.chatbotId, idOf(request.params)) }),
+      );
     }
 
     const deleted = `deleted${capital(item)}`;
-    app.delete(member, endpoint({
-      access: { scopes: [scopes.delete] }, data: one(deleted, spec.schema),
-      tags, ...texts.delete, description: [CONFIRM_NOTE, texts.delete.description].filter(Boolean).join(' '), params: Params, querystring: ConfirmQuery,
-    }), async (request) => ({ [deleted]: await service.delete(request.auth, request.params.chatbotId, idOf(request.params), request.query.confirm === true) }));
+    app.delete(
+      member,
+      endpoint({
+        access: { scopes: [scopes.delete] },
+        data: one(deleted, spec.schema),
+        tags,
+        ...texts.delete,
+        description: [CONFIRM_NOTE, texts.delete.description].filter(Boolean).join(' '),
+        params: Params,
+        querystring: ConfirmQuery,
+      }),
+      async (request) => ({
+        [deleted]: await service.delete(
+          request.auth,
+          request.params.chatbotId,
+          idOf(request.params),
+          request.query.confirm === true,
+        ),
+      }),
+    );
   };
 }

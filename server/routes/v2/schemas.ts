@@ -10,19 +10,31 @@ export const ChatbotParams = Type.Object({ chatbotId: Type.String({ minLength: 1
 export const pageQuery = (def: number, max: number) =>
   Type.Object(
     {
-      limit: Type.Integer({ minimum: 1, maximum: max, default: def, description: `Page size, 1 to ${max} (default ${def})` }),
+      limit: Type.Integer({
+        minimum: 1,
+        maximum: max,
+        default: def,
+        description: `Page size, 1 to ${max} (default ${def})`,
+      }),
       cursor: Type.Optional(Type.String({ maxLength: 512, description: 'meta.nextCursor of the previous page' })),
     },
     { additionalProperties: false },
   );
 
 export const ConfirmQuery = Type.Object(
-  { confirm: Type.Optional(Type.Boolean({ description: 'Must be true; without it nothing is deleted (400 CONFIRMATION_REQUIRED)' })) },
+  {
+    confirm: Type.Optional(
+      Type.Boolean({ description: 'Must be true; without it nothing is deleted (400 CONFIRMATION_REQUIRED)' }),
+    ),
+  },
   { additionalProperties: false },
 );
 
-export const Pagination = Type.Object({
-  limit: Type.Integer(),
-  hasNextPage: Type.Boolean(),
-  nextCursor: Type.Union([Type.String(), Type.Null()]),
-}, { title: 'Pagination' });
+export const Pagination = Type.Object(
+  {
+    limit: Type.Integer(),
+    hasNextPage: Type.Boolean(),
+    nextCursor: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'Pagination' },
+);

@@ -59,7 +59,10 @@ function script(path: string): Script | null {
 
 function sendScript(request: FastifyRequest, reply: FastifyReply, path: string, cache: string) {
   const file = script(path);
-  if (!file) throw new AppError('NOT_FOUND', 'Widget file not found', { hint: 'Build the widget with `npm run build:widget` (npm start does it)' });
+  if (!file)
+    throw new AppError('NOT_FOUND', 'Widget file not found', {
+      hint: 'Build the widget with `npm run build:widget` (npm start does it)',
+    });
   reply
     .type('text/javascript; charset=utf-8')
     .header('vary', 'accept-encoding')
@@ -73,26 +76,38 @@ function sendScript(request: FastifyRequest, reply: FastifyReply, path: string, 
     .header('x-content-type-options', 'nosniff');
   if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
   const accepts = String(request.headers['accept-encoding'] ?? '');
-  const encoding = file.bodies.br && /\bbr\b/.test(accepts) ? 'br' : file.bodies.gzip && /\bgzip\b/.test(accepts) ? 'gzip' : '';
+  const encoding =
+    file.bodies.br && /\bbr\b/.test(accepts) ? 'br' : file.bodies.gzip && /\bgzip\b/.test(accepts) ? 'gzip' : '';
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(file.bodies[encoding]);
 }
 
 async function widgetFiles(app: FastifyInstance) {
-  app.get('/widget.js', open, (request, reply) => sendScript(request, reply, join(WIDGET_DIST, 'widget.js'), 'public, max-age=300'));
+  app.get('/widget.js', open, (request, reply) =>
+    sendScript(request, reply, join(WIDGET_DIST, 'widget.js'), 'public, max-age=300'),
+  );
   app.get<{ Params: { file: string } }>('/widget/:file', open, (request, reply) => {
     if (!CHUNK.test(request.params.file)) throw notFound('Widget file');
-    return sendScript(request, reply, join(WIDGET_DIST, 'chunks', request.params.file), 'public, max-age=31536000, immutable');
+    return sendScript(
+      request,
+      reply,
+      join(WIDGET_DIST, 'chunks', request.params.file),
+      'public, max-age=31536000, immutable',
+    );
   });
   // The playground: the page calls the v2 API with a token the operator pastes.
   app.get('/demo', open, async (_request, reply) => {
     const html = await readFile(join(DEMO_DIST, 'index.html')).catch(() => null);
-    if (!html) throw new AppError('NOT_FOUND', 'Demo not built', { hint: 'Run `npm run build:widget` (npm start does it)' });
+    if (!html)
+      throw new AppError('NOT_FOUND', 'Demo not built', { hint: 'Run `npm run build:widget` (npm start does it)' });
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+      .header(
+        'content-security-policy',
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      )
       .send(html);
   });
   app.get<{ Params: { file: string } }>('/demo/assets/:file', open, async (request, reply) => {
@@ -105,28 +120,46 @@ async function widgetFiles(app: FastifyInstance) {
       .header('x-content-type-options', 'nosniff')
       .send(bytes);
   });
-  app.get<{ Params: { chatbotId: string }; Querystring: Record<string, string | undefined> }>('/chat/:chatbotId', open, async (request, reply) => {
-    const nonce = randomBytes(16).toString('base64');
-    const q = request.query;
-    const locale = q.locale && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(q.locale) ? q.locale : null;
-    reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'no-referrer')
-      .header(
-        'content-security-policy',
-        `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; connect-src 'self'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'`,
+  app.get<{ Params: { chatbotId: string }; Querystring: Record<string, string | undefined> }>(
+    '/chat/:chatbotId',
+    open,
+    async (request, reply) => {
+      const nonce = randomBytes(16).toString('base64');
+      const q = request.query;
+      const locale = q.locale && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(q.locale) ? q.locale : null;
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'no-referrer')
+        .header(
+          'content-security-policy',
+          `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; connect-src 'self'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'`,
+        );
+      const id = request.params.chatbotId;
+      const exists =
+        CHATBOT_ID.test(id) &&
+        (await app.services.widget.chatbot(id).then(
+          () => true,
+          () => false,
+        ));
+      if (!exists) {
+        // A page, not the API's JSON: a visitor (or an app's webview) reads it. ?locale= first, then the browser's languages.
+        const language = pickLanguage(locale ?? request.headers['accept-language'], NOT_FOUND_LANGUAGES);
+        return reply
+          .code(404)
+          .send(chatNotFoundPage({ language, nonce, dir: RTL_LANGUAGES.includes(language) ? 'rtl' : 'ltr' }));
+      }
+      return reply.send(
+        hostedChatPage({
+          chatbotId: id,
+          nonce,
+          theme: q.theme === 'dark' || q.theme === 'light' ? q.theme : 'auto',
+          locale,
+        }),
       );
-    const id = request.params.chatbotId;
-    const exists = CHATBOT_ID.test(id) && (await app.services.widget.chatbot(id).then(() => true, () => false));
-    if (!exists) {
-      // A page, not the API's JSON: a visitor (or an app's webview) reads it. ?locale= first, then the browser's languages.
-      const language = pickLanguage(locale ?? request.headers['accept-language'], NOT_FOUND_LANGUAGES);
-      return reply.code(404).send(chatNotFoundPage({ language, nonce, dir: RTL_LANGUAGES.includes(language) ? 'rtl' : 'ltr' }));
-    }
-    return reply.send(hostedChatPage({ chatbotId: id, nonce, theme: q.theme === 'dark' || q.theme === 'light' ? q.theme : 'auto', locale }));
-  });
+    },
+  );
 }
 
 export default fp(widgetFiles, { name: 'widget-files' });

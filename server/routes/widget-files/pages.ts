@@ -22,17 +22,50 @@ export function hostedChatPage(p: { chatbotId: string; nonce: string; theme: str
 
 /** `/chat/{id}` for a chatbot visitors cannot reach: what a visitor (or an app's developer) reads, per language. */
 const NOT_FOUND: Record<string, { title: string; text: string }> = {
-  en: { title: 'Chat not found', text: 'There is no chat at this address. Check the link, or ask whoever gave it to you.' },
-  da: { title: 'Chatten findes ikke', text: 'Der er ingen chat på denne adresse. Tjek linket, eller spørg den, der gav dig det.' },
-  de: { title: 'Chat nicht gefunden', text: 'Unter dieser Adresse gibt es keinen Chat. Prüfen Sie den Link oder fragen Sie, wer ihn Ihnen gegeben hat.' },
-  es: { title: 'Chat no encontrado', text: 'No hay ningún chat en esta dirección. Revisa el enlace o pregunta a quien te lo dio.' },
-  fr: { title: 'Chat introuvable', text: 'Il n’y a pas de chat à cette adresse. Vérifiez le lien ou demandez à qui vous l’a donné.' },
-  it: { title: 'Chat non trovata', text: 'Non c’è nessuna chat a questo indirizzo. Controlli il link o chieda a chi glielo ha dato.' },
-  ja: { title: 'チャットが見つかりません', text: 'このアドレスにチャットはありません。リンクを確認するか、リンクをくれた相手に問い合わせてください。' },
-  nl: { title: 'Chat niet gevonden', text: 'Op dit adres is geen chat. Controleer de link of vraag het aan wie hem u gaf.' },
-  pl: { title: 'Nie znaleziono czatu', text: 'Pod tym adresem nie ma czatu. Sprawdź link lub zapytaj osobę, która go podała.' },
-  pt: { title: 'Chat não encontrado', text: 'Não há nenhum chat neste endereço. Verifique o link ou pergunte a quem o enviou.' },
-  sv: { title: 'Chatten finns inte', text: 'Det finns ingen chatt på den här adressen. Kontrollera länken eller fråga den som gav dig den.' },
+  en: {
+    title: 'Chat not found',
+    text: 'There is no chat at this address. Check the link, or ask whoever gave it to you.',
+  },
+  da: {
+    title: 'Chatten findes ikke',
+    text: 'Der er ingen chat på denne adresse. Tjek linket, eller spørg den, der gav dig det.',
+  },
+  de: {
+    title: 'Chat nicht gefunden',
+    text: 'Unter dieser Adresse gibt es keinen Chat. Prüfen Sie den Link oder fragen Sie, wer ihn Ihnen gegeben hat.',
+  },
+  es: {
+    title: 'Chat no encontrado',
+    text: 'No hay ningún chat en esta dirección. Revisa el enlace o pregunta a quien te lo dio.',
+  },
+  fr: {
+    title: 'Chat introuvable',
+    text: 'Il n’y a pas de chat à cette adresse. Vérifiez le lien ou demandez à qui vous l’a donné.',
+  },
+  it: {
+    title: 'Chat non trovata',
+    text: 'Non c’è nessuna chat a questo indirizzo. Controlli il link o chieda a chi glielo ha dato.',
+  },
+  ja: {
+    title: 'チャットが見つかりません',
+    text: 'このアドレスにチャットはありません。リンクを確認するか、リンクをくれた相手に問い合わせてください。',
+  },
+  nl: {
+    title: 'Chat niet gevonden',
+    text: 'Op dit adres is geen chat. Controleer de link of vraag het aan wie hem u gaf.',
+  },
+  pl: {
+    title: 'Nie znaleziono czatu',
+    text: 'Pod tym adresem nie ma czatu. Sprawdź link lub zapytaj osobę, która go podała.',
+  },
+  pt: {
+    title: 'Chat não encontrado',
+    text: 'Não há nenhum chat neste endereço. Verifique o link ou pergunte a quem o enviou.',
+  },
+  sv: {
+    title: 'Chatten finns inte',
+    text: 'Det finns ingen chatt på den här adressen. Kontrollera länken eller fråga den som gav dig den.',
+  },
   ar: { title: 'المحادثة غير موجودة', text: 'لا توجد محادثة على هذا العنوان. تحقق من الرابط أو اسأل من أعطاك إياه.' },
   he: { title: 'הצ׳אט לא נמצא', text: 'אין צ׳אט בכתובת הזו. בדקו את הקישור או שאלו את מי שנתן לכם אותו.' },
 };

@@ -19,7 +19,13 @@ function offeredToken(request: FastifyRequest): string | null {
   const m = /^Bearer (\S{1,512})$/i.exec(request.headers.authorization ?? '');
   if (m) return m[1];
   const header = request.headers['sec-websocket-protocol'];
-  const offered = typeof header === 'string' ? header.split(',').map((p) => p.trim()).find((p) => p.startsWith(TEAM_TOKEN_PROTOCOL_PREFIX)) : undefined;
+  const offered =
+    typeof header === 'string'
+      ? header
+          .split(',')
+          .map((p) => p.trim())
+          .find((p) => p.startsWith(TEAM_TOKEN_PROTOCOL_PREFIX))
+      : undefined;
   return offered ? offered.slice(TEAM_TOKEN_PROTOCOL_PREFIX.length) : null;
 }
 
@@ -46,29 +52,46 @@ export async function teamStream(app: FastifyInstance) {
     return auth;
   };
 
-  app.get('/api/v2/stream', {
-    websocket: true,
-    config: { access: { public: true }, raw: true, rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' } },
-    preValidation: async (request) => {
-      const token = offeredToken(request);
-      if (!token) return;
-      request.teamAuth = await authenticate(token).catch((err) => new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'token not valid'));
+  app.get(
+    '/api/v2/stream',
+    {
+      websocket: true,
+      config: {
+        access: { public: true },
+        raw: true,
+        rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' },
+      },
+      preValidation: async (request) => {
+        const token = offeredToken(request);
+        if (!token) return;
+        request.teamAuth = await authenticate(token).catch(
+          (err) => new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'token not valid'),
+        );
+      },
     },
-  }, (socket, request) => {
-    const pre = request.teamAuth;
-    if (pre instanceof CloseError) return socket.close(pre.code, pre.message.slice(0, 120));
-    const holdings = new Holdings();
-    const admission = gateway.admit('ip', request.ip).then((release) => {
-      if (release) return holdings.keep('ip', release), true;
-      if (socket.readyState === socket.OPEN) socket.close(CLOSE.tooManySockets, 'too many sockets from this address');
-      return false;
-    });
-    const admitToken = async (tokenId: string) => {
-      const release = await gateway.admit('token', tokenId);
-      if (release) holdings.keep('token', release);
-      return release !== null;
-    };
-    const connection = new TeamConnection(app.connections.team, pre ?? null, socketTransport(socket, gateway), authenticate, reauthorize, admitToken);
-    runSocket(socket, gateway, afterAdmission(connection, admission), () => holdings.releaseAll());
-  });
+    (socket, request) => {
+      const pre = request.teamAuth;
+      if (pre instanceof CloseError) return socket.close(pre.code, pre.message.slice(0, 120));
+      const holdings = new Holdings();
+      const admission = gateway.admit('ip', request.ip).then((release) => {
+        if (release) return (holdings.keep('ip', release), true);
+        if (socket.readyState === socket.OPEN) socket.close(CLOSE.tooManySockets, 'too many sockets from this address');
+        return false;
+      });
+      const admitToken = async (tokenId: string) => {
+        const release = await gateway.admit('token', tokenId);
+        if (release) holdings.keep('token', release);
+        return release !== null;
+      };
+      const connection = new TeamConnection(
+        app.connections.team,
+        pre ?? null,
+        socketTransport(socket, gateway),
+        authenticate,
+        reauthorize,
+        admitToken,
+      );
+      runSocket(socket, gateway, afterAdmission(connection, admission), () => holdings.releaseAll());
+    },
+  );
 }

@@ -55,17 +55,28 @@ export async function migrateToLatest(
 }
 
 /** The migrations this build has that the database has not applied yet (in order). */
-export async function pendingMigrations(db: Kysely<Database>, dialect: DialectName, schema?: string): Promise<string[]> {
+export async function pendingMigrations(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  schema?: string,
+): Promise<string[]> {
   const known = await (await migrator(db, dialect, schema)).getMigrations();
   return known.filter((m) => !m.executedAt).map((m) => m.name);
 }
 
-async function migrator(db: Kysely<Database>, dialect: DialectName, schema?: string, onStart?: (name: string) => void): Promise<Migrator> {
+async function migrator(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  schema?: string,
+  onStart?: (name: string) => void,
+): Promise<Migrator> {
   // Without it kysely looks for its bookkeeping tables in every schema and may find another's
   // (another app's, a parallel test run's), then fails to find them in ours. On PostgreSQL the
   // default is the schema we work in: the first of search_path (`public` for most installs).
   if (!schema && dialect === 'postgres') {
-    schema = (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? undefined;
+    schema =
+      (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ??
+      undefined;
   }
   return new Migrator({
     db,

@@ -19,5 +19,11 @@ export interface VisitorsDatabase {
   visitor_throttle: { key: string; count: number; expires_at: string };
   identity_secrets: { chatbot_id: string; sealed: string; created_at: string };
   visitor_session_revocations: { session_id: string; chat_user_id: string; expires_at: string };
-  knowledge_gap_deliveries: { gap_id: string; conversation_id: string; message_id: string | null; emailed_at: string | null; created_at: string };
+  knowledge_gap_deliveries: {
+    gap_id: string;
+    conversation_id: string;
+    message_id: string | null;
+    emailed_at: string | null;
+    created_at: string;
+  };
 }

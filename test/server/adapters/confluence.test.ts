@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { authorizationHeader } from '../../../server/adapters/confluence/client.js';
-import { defaultDeployment, normalizeBaseUrl, pageUrl, spaceUrl } from '../../../server/domain/knowledge/confluence/site.js';
+import {
+  defaultDeployment,
+  normalizeBaseUrl,
+  pageUrl,
+  spaceUrl,
+} from '../../../server/domain/knowledge/confluence/site.js';
 import { storageToHtml } from '../../../server/adapters/confluence/storage-format.js';
 import { extract } from '../../../server/adapters/extraction/index.js';
 
@@ -12,7 +17,8 @@ describe('Confluence site addresses', () => {
     expect(normalizeBaseUrl('https://ACME.atlassian.net/wiki/')).toBe('https://acme.atlassian.net');
     expect(normalizeBaseUrl('https://wiki.acme.com/confluence/?x=1#y')).toBe('https://wiki.acme.com/confluence');
     expect(normalizeBaseUrl('http://10.0.0.5:8090/wiki', 'datacenter')).toBe('http://10.0.0.5:8090/wiki');
-    for (const bad of ['wiki.acme.com', 'ftp://acme.com', 'https://user:pw@acme.atlassian.net', '']) expect(normalizeBaseUrl(bad), bad).toBeNull();
+    for (const bad of ['wiki.acme.com', 'ftp://acme.com', 'https://user:pw@acme.atlassian.net', ''])
+      expect(normalizeBaseUrl(bad), bad).toBeNull();
   });
 
   test('API roots, browser addresses and Authorization per deployment', () => {
@@ -22,7 +28,9 @@ describe('Confluence site addresses', () => {
     expect(pageUrl(dc, '42')).toBe('https://wiki.acme.com/confluence/pages/viewpage.action?pageId=42');
     expect(spaceUrl(cloud, '~jane')).toBe('https://acme.atlassian.net/wiki/spaces/~jane');
     expect(spaceUrl(dc, 'DOCS')).toBe('https://wiki.acme.com/confluence/display/DOCS');
-    expect(authorizationHeader(cloud, { email: 'jane@acme.com', apiToken: 't0k' })).toBe(`Basic ${Buffer.from('jane@acme.com:t0k').toString('base64')}`);
+    expect(authorizationHeader(cloud, { email: 'jane@acme.com', apiToken: 't0k' })).toBe(
+      `Basic ${Buffer.from('jane@acme.com:t0k').toString('base64')}`,
+    );
     expect(authorizationHeader(dc, { apiToken: 'pat' })).toBe('Bearer pat');
   });
 });
@@ -48,7 +56,11 @@ describe('storage format -> HTML', () => {
   });
 
   test('the extractor reads it with its heading structure and the code verbatim', async () => {
-    const doc = await extract({ bytes: Buffer.from(storageToHtml(storage, 'Guide')), kind: 'html', url: 'https://wiki.acme.com/display/DOCS/Guide' });
+    const doc = await extract({
+      bytes: Buffer.from(storageToHtml(storage, 'Guide')),
+      kind: 'html',
+      url: 'https://wiki.acme.com/display/DOCS/Guide',
+    });
     expect(doc.title).toBe('Guide');
     const byPath = Object.fromEntries(doc.sections.map((s) => [s.headingPath.join(' > '), s.text]));
     expect(byPath['Overview']).toContain('const a = b < c && d > e;\n  return "<b>";');

@@ -16,9 +16,18 @@ describe('detectKind', () => {
 
   it('refuses binary and other formats', async () => {
     expect(await detectKind(Buffer.alloc(0))).toBeNull();
-    expect(await detectKind(Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00', 'latin1'), { filename: 'a.txt' })).toBeNull();
+    expect(
+      await detectKind(Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00', 'latin1'), {
+        filename: 'a.txt',
+      }),
+    ).toBeNull();
     expect(await detectKind(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]))).toBeNull();
-    expect(await detectKind(Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><text>hi</text></svg>'), { filename: 'a.html' })).toBeNull();
+    expect(
+      await detectKind(
+        Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><text>hi</text></svg>'),
+        { filename: 'a.html' },
+      ),
+    ).toBeNull();
     expect(await detectKind(Buffer.from('<?xml version="1.0"?><rss version="2.0"><channel/></rss>'))).toBeNull();
   });
 
@@ -29,7 +38,13 @@ describe('detectKind', () => {
 
   it('recognises HTML by its leading markup, XHTML included', async () => {
     expect(await detectKind(Buffer.from('\n\n<html lang="en"><body>x</body></html>'))).toBe('html');
-    expect(await detectKind(Buffer.from('<?xml version="1.0"?>\n<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>'))).toBe('html');
+    expect(
+      await detectKind(
+        Buffer.from(
+          '<?xml version="1.0"?>\n<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>',
+        ),
+      ),
+    ).toBe('html');
     expect(await detectKind(Buffer.from('<!-- saved page --><div class="x"><p>Hi</p></div>'))).toBe('html');
   });
 
@@ -38,12 +53,18 @@ describe('detectKind', () => {
     expect(await detectKind(md)).toBe('markdown');
     expect(await detectKind(md, { filename: 'README.md' })).toBe('markdown');
     expect(await detectKind(md, { filename: 'notes.txt' })).toBe('text');
-    expect(await detectKind(Buffer.from('<div align="center"><img src="logo.png"></div>\n\n# Project\n\nText.'), { filename: 'README.md' })).toBe('markdown');
+    expect(
+      await detectKind(Buffer.from('<div align="center"><img src="logo.png"></div>\n\n# Project\n\nText.'), {
+        filename: 'README.md',
+      }),
+    ).toBe('markdown');
     const csv = Buffer.from('name,city,age\nAda,London,36\nLinus,Helsinki,28\n"Smith, J","New\nYork",50\n');
     expect(await detectKind(csv)).toBe('csv');
     expect(await detectKind(csv, { filename: 'people.txt' })).toBe('text');
     expect(await detectKind(Buffer.from('a;b\n1;2\n'), { contentType: 'text/csv; charset=utf-8' })).toBe('csv');
-    expect(await detectKind(Buffer.from('Just a plain note.\nNothing tabular here at all.'), { filename: 'data.csv' })).toBe('text');
+    expect(
+      await detectKind(Buffer.from('Just a plain note.\nNothing tabular here at all.'), { filename: 'data.csv' }),
+    ).toBe('text');
     expect(await detectKind(Buffer.from('Dear team,\n\nthe meeting moved to Friday.\n\nThanks'))).toBe('text');
   });
 

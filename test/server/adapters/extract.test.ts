@@ -1,6 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkDocument } from '../../../server/domain/knowledge/chunk.js';
-import { closeExtractionWorkers, extract, ExtractionError, parseCsv } from '../../../server/adapters/extraction/index.js';
+import {
+  closeExtractionWorkers,
+  extract,
+  ExtractionError,
+  parseCsv,
+} from '../../../server/adapters/extraction/index.js';
 import { buildDocx, buildPdf, prose } from '../domain/knowledge/fixtures.js';
 
 afterAll(closeExtractionWorkers);
@@ -45,7 +50,11 @@ acme check</code></pre>
 
 describe('HTML', () => {
   it('keeps the main content with its heading structure and drops scripts, styles and navigation', async () => {
-    const doc = await extract({ bytes: Buffer.from(page), kind: 'html', url: 'https://acme.test/docs/start?ref=x#intro' });
+    const doc = await extract({
+      bytes: Buffer.from(page),
+      kind: 'html',
+      url: 'https://acme.test/docs/start?ref=x#intro',
+    });
     expect(doc.kind).toBe('html');
     expect(doc.title).toMatch(/Getting started/);
     expect(doc.language).toBe('en-GB');
@@ -58,7 +67,15 @@ describe('HTML', () => {
       ['Getting started', 'Configure'],
     ]);
     const all = doc.sections.map((s) => s.text).join('\n');
-    for (const noise of ['SECRET_SCRIPT_TEXT', 'STYLE_TEXT', 'NAV_TEXT', 'ROLE_NAV_TEXT', 'INLINE_SCRIPT', 'HIDDEN_TEXT', 'FOOTER_TEXT']) {
+    for (const noise of [
+      'SECRET_SCRIPT_TEXT',
+      'STYLE_TEXT',
+      'NAV_TEXT',
+      'ROLE_NAV_TEXT',
+      'INLINE_SCRIPT',
+      'HIDDEN_TEXT',
+      'FOOTER_TEXT',
+    ]) {
       expect(all).not.toContain(noise);
     }
     expect(doc.sections[2].text).toBe(
@@ -86,14 +103,18 @@ describe('HTML', () => {
   });
 
   it('falls back to the body text when Readability finds no article', async () => {
-    const short = '<html><head><title>Opening hours</title></head><body><nav>Menu</nav><div>Mon-Fri 9-17</div><div>Closed on Sundays</div></body></html>';
+    const short =
+      '<html><head><title>Opening hours</title></head><body><nav>Menu</nav><div>Mon-Fri 9-17</div><div>Closed on Sundays</div></body></html>';
     const doc = await extract({ bytes: Buffer.from(short), kind: 'html' });
     expect(doc.title).toBe('Opening hours');
     expect(doc.sections).toEqual([{ headingPath: [], text: 'Mon-Fri 9-17\n\nClosed on Sundays' }]);
   });
 
   it('decodes legacy charsets declared in the page', async () => {
-    const latin1 = Buffer.from('<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><p>Cr\xe8me br\xfbl\xe9e</p></body></html>', 'latin1');
+    const latin1 = Buffer.from(
+      '<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><p>Cr\xe8me br\xfbl\xe9e</p></body></html>',
+      'latin1',
+    );
     const doc = await extract({ bytes: latin1, kind: 'html' });
     expect(doc.title).toBe('Café');
     expect(doc.sections[0].text).toBe('Crème brûlée');
@@ -130,8 +151,14 @@ describe('PDF', () => {
   });
 
   it('titles an untitled PDF by its first heading, else its file name', async () => {
-    expect((await extract({ bytes: await buildPdf([{ heading: 'Price list', paragraphs: [prose(30)] }]), kind: 'pdf' })).title).toBe('Price list');
-    expect((await extract({ bytes: await buildPdf([{ paragraphs: [prose(30)] }]), kind: 'pdf', filename: 'q3_report.pdf' })).title).toBe('q3 report');
+    expect(
+      (await extract({ bytes: await buildPdf([{ heading: 'Price list', paragraphs: [prose(30)] }]), kind: 'pdf' }))
+        .title,
+    ).toBe('Price list');
+    expect(
+      (await extract({ bytes: await buildPdf([{ paragraphs: [prose(30)] }]), kind: 'pdf', filename: 'q3_report.pdf' }))
+        .title,
+    ).toBe('q3 report');
   });
 });
 
@@ -154,7 +181,10 @@ describe('DOCX', () => {
     expect(doc.links).toBeUndefined();
     expect(doc.sections).toEqual([
       { headingPath: ['Employee handbook'], text: 'Welcome aboard. This handbook explains how we work.' },
-      { headingPath: ['Employee handbook', 'Holidays'], text: 'Everyone gets 28 days of paid holiday & public holidays.\n\nAsk your manager two weeks ahead.' },
+      {
+        headingPath: ['Employee handbook', 'Holidays'],
+        text: 'Everyone gets 28 days of paid holiday & public holidays.\n\nAsk your manager two weeks ahead.',
+      },
       { headingPath: ['Employee handbook', 'Expenses'], text: 'Keep receipts <all of them>.' },
       { headingPath: ['Appendix'], text: 'Forms live on the intranet.' },
     ]);
@@ -222,14 +252,20 @@ describe('CSV', () => {
       ['Linus', '', 'kernel, git'],
     ]);
     expect(parseCsv('a,"unterminated\nb,c')).toEqual([['a', 'unterminated\nb,c']]);
-    expect(parseCsv('x;y\n1;2', ';')).toEqual([['x', 'y'], ['1', '2']]);
+    expect(parseCsv('x;y\n1;2', ';')).toEqual([
+      ['x', 'y'],
+      ['1', '2'],
+    ]);
   });
 
   it('writes each row as "header: value" pairs, in sections of rows', async () => {
     const doc = await extract({ bytes: Buffer.from(csv), kind: 'csv', filename: 'people.csv' });
     expect(doc.title).toBe('people');
     expect(doc.sections).toEqual([
-      { headingPath: [], text: 'name: Smith, J; city: New York; notes: said "hi"\n\nname: Ada; city: London\n\nname: Linus; notes: kernel, git' },
+      {
+        headingPath: [],
+        text: 'name: Smith, J; city: New York; notes: said "hi"\n\nname: Ada; city: London\n\nname: Linus; notes: kernel, git',
+      },
     ]);
     const many = ['id,value', ...Array.from({ length: 60 }, (_, i) => `${i},v${i}`)].join('\n');
     const big = await extract({ bytes: Buffer.from(many), kind: 'csv' });
@@ -244,8 +280,16 @@ describe('CSV', () => {
 
 describe('plain text and errors', () => {
   it('keeps paragraphs and titles by file name', async () => {
-    const doc = await extract({ bytes: Buffer.from('\uFEFFFirst paragraph\nstill first.\r\n\r\n\r\nSecond one.  \n'), kind: 'text', filename: 'notes/meeting_notes.txt' });
-    expect(doc).toEqual({ kind: 'text', title: 'meeting notes', sections: [{ headingPath: [], text: 'First paragraph\nstill first.\n\nSecond one.' }] });
+    const doc = await extract({
+      bytes: Buffer.from('\uFEFFFirst paragraph\nstill first.\r\n\r\n\r\nSecond one.  \n'),
+      kind: 'text',
+      filename: 'notes/meeting_notes.txt',
+    });
+    expect(doc).toEqual({
+      kind: 'text',
+      title: 'meeting notes',
+      sections: [{ headingPath: [], text: 'First paragraph\nstill first.\n\nSecond one.' }],
+    });
   });
 
   it('refuses an unknown kind as UNSUPPORTED', async () => {

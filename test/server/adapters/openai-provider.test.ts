@@ -5,7 +5,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAnswerEngine } from '../../../server/domain/answers/engine.js';
 import { ANSWER_MESSAGES } from '../../../server/domain/answers/messages.js';
-import { createOpenAIProvider, MetaSplitter, OutputReader, parseMeta, retryAfterMs, type OpenAIProviderOptions } from '../../../server/adapters/openai-provider.js';
+import {
+  createOpenAIProvider,
+  MetaSplitter,
+  OutputReader,
+  parseMeta,
+  retryAfterMs,
+  type OpenAIProviderOptions,
+} from '../../../server/adapters/openai-provider.js';
 import type { AnswerContextStore } from '../../../server/domain/answers/ports.js';
 import type { AnswerRequest } from '../../../server/domain/conversations/ports.js';
 import { DEFAULT_USER_AGENT, GuardedHttpClient } from '../../../server/outbound/guarded-client.js';
@@ -28,8 +35,18 @@ beforeEach(() => {
 });
 
 const HOOKS = [
-  hit({ title: 'Hooks', headingPath: ['Hooks', 'onRequest'], text: 'Hooks are registered with the addHook method and run at points of the request lifecycle. The onRequest hook runs first.' }),
-  hit({ title: 'Lifecycle', headingPath: ['Lifecycle'], text: 'Incoming requests go through routing, then the hooks, validation and the handler.', url: 'https://docs.example.com/lifecycle.pdf', location: { url: 'https://docs.example.com/lifecycle.pdf', headingPath: [], page: 3, textFragment: 'Incoming' } }),
+  hit({
+    title: 'Hooks',
+    headingPath: ['Hooks', 'onRequest'],
+    text: 'Hooks are registered with the addHook method and run at points of the request lifecycle. The onRequest hook runs first.',
+  }),
+  hit({
+    title: 'Lifecycle',
+    headingPath: ['Lifecycle'],
+    text: 'Incoming requests go through routing, then the hooks, validation and the handler.',
+    url: 'https://docs.example.com/lifecycle.pdf',
+    location: { url: 'https://docs.example.com/lifecycle.pdf', headingPath: [], page: 3, textFragment: 'Incoming' },
+  }),
 ];
 
 function engineWith(options: Partial<OpenAIProviderOptions> = {}, context: AnswerContextStore = memoryContext()) {
@@ -63,7 +80,10 @@ function request(over: Partial<AnswerRequest> = {}): AnswerRequest & { streamed:
 describe('provider A (OpenAI-compatible) through the engine', () => {
   it('streams tokens in order; the final text is what was streamed, without the metadata block', async () => {
     const text = 'Use the onRequest hook: it runs before every handler. Register it with addHook.';
-    standin.next({ kind: 'reply', text: `${text}\n<<<PARLEY_META>>>\n{"answered": true, "sources": [2, 1], "followUps": ["What does preHandler do?", "Can a hook stop a request?", "How do I add a hook to one route?", "A fourth?"]}` });
+    standin.next({
+      kind: 'reply',
+      text: `${text}\n<<<PARLEY_META>>>\n{"answered": true, "sources": [2, 1], "followUps": ["What does preHandler do?", "Can a hook stop a request?", "How do I add a hook to one route?", "A fourth?"]}`,
+    });
     const req = request({ settings: { smartFollowUpPromptsCount: 3 } });
     const answer = await engineWith().answer(req);
     expect(answer.text).toBe(text);
@@ -77,7 +97,11 @@ describe('provider A (OpenAI-compatible) through the engine', () => {
     expect(answer.sources.map((s) => s.title)).toEqual(['Hooks', 'Lifecycle']);
     expect(answer.sources[1].link).toBe('https://docs.example.com/lifecycle.pdf#page=3');
     expect(answer.sources[0].link).toMatch(/^https:\/\/docs\.example\.com\/hooks#:~:text=/);
-    expect(answer.followUps.map((f) => f.title)).toEqual(['What does preHandler do?', 'Can a hook stop a request?', 'How do I add a hook to one route?']);
+    expect(answer.followUps.map((f) => f.title)).toEqual([
+      'What does preHandler do?',
+      'Can a hook stop a request?',
+      'How do I add a hook to one route?',
+    ]);
     expect(answer.followUps.every((f) => f.description === f.title && !f.isEscalationPrompt)).toBe(true);
   });
 
@@ -97,8 +121,10 @@ describe('provider A (OpenAI-compatible) through the engine', () => {
     expect(standin.requests.map((r) => r.body.model)).toEqual(['standin-mini', 'standin-large', 'standin-mini']);
   });
 
-  it("takes the temperature from the active instruction, else from creativity", async () => {
-    const context = memoryContext({ instructions: [{ id: 'i1', title: 'Precise', instructions: 'Answer precisely.', temperature: 0.2 }] });
+  it('takes the temperature from the active instruction, else from creativity', async () => {
+    const context = memoryContext({
+      instructions: [{ id: 'i1', title: 'Precise', instructions: 'Answer precisely.', temperature: 0.2 }],
+    });
     const engine = engineWith({}, context);
     await engine.answer(request({ settings: { promptId: 'i1', creativity: 'CREATIVE' } }));
     await engine.answer(request({ settings: { creativity: 'STRICT' } }));
@@ -117,7 +143,14 @@ describe('provider A (OpenAI-compatible) through the engine', () => {
     });
     await engineWith({}, context).answer(
       request({
-        settings: { promptId: 'i1', personaId: 'p1', systemPrompt: 'Be brief.', userPrompt: 'Visitor asks: {{question}}', historyCount: 2, localization: { locale: 'de' } },
+        settings: {
+          promptId: 'i1',
+          personaId: 'p1',
+          systemPrompt: 'Be brief.',
+          userPrompt: 'Visitor asks: {{question}}',
+          historyCount: 2,
+          localization: { locale: 'de' },
+        },
         history: [
           { author: 'visitor', text: 'first question' },
           { author: 'ai', text: 'first answer' },
@@ -143,14 +176,24 @@ describe('provider A (OpenAI-compatible) through the engine', () => {
   });
 
   it('asks for no follow-ups when they are disabled, and keeps the owner-defined ones', async () => {
-    const context = memoryContext({ followUps: [{ title: 'Talk to a person', description: 'I want a person', link: null, isEscalationPrompt: true }] });
+    const context = memoryContext({
+      followUps: [{ title: 'Talk to a person', description: 'I want a person', link: null, isEscalationPrompt: true }],
+    });
     const answer = await engineWith({}, context).answer(request({ settings: { disableSmartFollowUpPrompts: true } }));
     expect(standin.requests[0].body.messages[0].content).toContain('"followUps": []');
-    expect(answer.followUps).toEqual([{ title: 'Talk to a person', description: 'I want a person', link: null, isEscalationPrompt: true }]);
+    expect(answer.followUps).toEqual([
+      { title: 'Talk to a person', description: 'I want a person', link: null, isEscalationPrompt: true },
+    ]);
   });
 
   it('retries a 429 (Retry-After: 0) and then answers', async () => {
-    standin.next({ kind: 'status', status: 429, headers: { 'retry-after': '0' } }, { kind: 'reply', text: 'Second time lucky.\n<<<PARLEY_META>>>{"answered": true, "sources": [1], "followUps": []}' });
+    standin.next(
+      { kind: 'status', status: 429, headers: { 'retry-after': '0' } },
+      {
+        kind: 'reply',
+        text: 'Second time lucky.\n<<<PARLEY_META>>>{"answered": true, "sources": [1], "followUps": []}',
+      },
+    );
     const req = request();
     const answer = await engineWith().answer(req);
     expect(standin.requests).toHaveLength(2);
@@ -164,7 +207,13 @@ describe('provider A (OpenAI-compatible) through the engine', () => {
     const req = request();
     const answer = await engineWith().answer(req);
     expect(standin.requests).toHaveLength(3);
-    expect(answer).toMatchObject({ text: ANSWER_MESSAGES.en.unavailable, provider: 'unavailable', unanswered: false, sources: [], customResponseId: null });
+    expect(answer).toMatchObject({
+      text: ANSWER_MESSAGES.en.unavailable,
+      provider: 'unavailable',
+      unanswered: false,
+      sources: [],
+      customResponseId: null,
+    });
     expect(req.streamed.join('')).toBe(ANSWER_MESSAGES.en.unavailable);
   });
 
@@ -203,8 +252,11 @@ describe('provider A (OpenAI-compatible) through the engine', () => {
     expect(standin.requests).toHaveLength(1);
   });
 
-  it("records a knowledge gap when the model says the passages did not answer", async () => {
-    standin.next({ kind: 'reply', text: "I don't have that information.\n<<<PARLEY_META>>>\n{\"answered\": false, \"sources\": [], \"followUps\": [\"x\"]}" });
+  it('records a knowledge gap when the model says the passages did not answer', async () => {
+    standin.next({
+      kind: 'reply',
+      text: 'I don\'t have that information.\n<<<PARLEY_META>>>\n{"answered": false, "sources": [], "followUps": ["x"]}',
+    });
     const answer = await engineWith().answer(request({ question: 'What is the airspeed of a swallow?' }));
     expect(answer).toMatchObject({ unanswered: true, sources: [], followUps: [], provider: 'openai' });
   });
@@ -233,7 +285,10 @@ describe('provider A (OpenAI-compatible) through the engine', () => {
   it("the caller's abort in the middle of a stream rejects too, and nothing is retried", async () => {
     standin.next({ kind: 'reply', text: 'one two three four five six seven eight nine ten', pieceDelayMs: 40 });
     const controller = new AbortController();
-    const req = request({ signal: controller.signal, onToken: () => controller.abort(new Error('visitor left mid-answer')) });
+    const req = request({
+      signal: controller.signal,
+      onToken: () => controller.abort(new Error('visitor left mid-answer')),
+    });
     await expect(engineWith().answer(req)).rejects.toThrow('visitor left mid-answer');
     expect(standin.requests).toHaveLength(1);
   });
@@ -243,7 +298,8 @@ describe('provider A parts', () => {
   it('MetaSplitter holds back the marker across chunk boundaries and the whitespace or fence before it', () => {
     const out: string[] = [];
     const s = new MetaSplitter((t) => out.push(t));
-    for (const piece of ['  Hello', ' world.', '\n\n```json\n<<<PARL', 'EY_META', '>>>{"answered":', 'true}\n```']) s.push(piece);
+    for (const piece of ['  Hello', ' world.', '\n\n```json\n<<<PARL', 'EY_META', '>>>{"answered":', 'true}\n```'])
+      s.push(piece);
     const { text, meta } = s.finish();
     expect(text).toBe('Hello world.');
     expect(out.join('')).toBe('Hello world.');
@@ -253,7 +309,12 @@ describe('provider A parts', () => {
   it('OutputReader streams the answer string of structured output decoded, escapes split across chunks, and reads the rest at the end', () => {
     const emitted: string[] = [];
     const reader = new OutputReader((t) => emitted.push(t));
-    const raw = JSON.stringify({ answered: true, sources: [2], answer: 'Say "hi"\nthen go — café \\ done', followUps: ['Next?'] });
+    const raw = JSON.stringify({
+      answered: true,
+      sources: [2],
+      answer: 'Say "hi"\nthen go — café \\ done',
+      followUps: ['Next?'],
+    });
     for (let i = 0; i < raw.length; i += 3) reader.push(raw.slice(i, i + 3));
     const { text, meta } = reader.finish();
     expect(text).toBe('Say "hi"\nthen go — café \\ done');
@@ -262,7 +323,11 @@ describe('provider A parts', () => {
     expect(meta).toEqual({ answered: true, sources: [2], followUps: ['Next?'] });
     // \u escapes cut in the middle, a fence around the object.
     const fenced = new OutputReader(() => {});
-    for (const piece of ['```json\n{"answered": false, "sources": [], "answer": "caf\\u00', 'e9", "followUps": []}\n```']) fenced.push(piece);
+    for (const piece of [
+      '```json\n{"answered": false, "sources": [], "answer": "caf\\u00',
+      'e9", "followUps": []}\n```',
+    ])
+      fenced.push(piece);
     expect(fenced.finish()).toEqual({ text: 'café', meta: { answered: false, sources: [], followUps: [] } });
     // Not JSON at all: the marker form.
     const plain = new OutputReader(() => {});
@@ -291,7 +356,9 @@ describe('provider A parts', () => {
   it('retryAfterMs reads retry-after-ms, seconds and HTTP dates', () => {
     expect(retryAfterMs(new Headers({ 'retry-after-ms': '250' }))).toBe(250);
     expect(retryAfterMs(new Headers({ 'retry-after': '2' }))).toBe(2000);
-    expect(retryAfterMs(new Headers({ 'retry-after': new Date(Date.now() + 5000).toUTCString() }))).toBeGreaterThan(3000);
+    expect(retryAfterMs(new Headers({ 'retry-after': new Date(Date.now() + 5000).toUTCString() }))).toBeGreaterThan(
+      3000,
+    );
     expect(retryAfterMs(new Headers({}))).toBeNull();
   });
 });

@@ -1,5 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeExtractionWorkers, extract, ExtractionError, runInWorker } from '../../../server/adapters/extraction/index.js';
+import {
+  closeExtractionWorkers,
+  extract,
+  ExtractionError,
+  runInWorker,
+} from '../../../server/adapters/extraction/index.js';
 import { extractionWorkerCount } from '../../../server/adapters/extraction/worker-pool.js';
 import { buildPdf, heavyPdf, prose } from '../domain/knowledge/fixtures.js';
 
@@ -8,7 +13,9 @@ const TASKS = new URL('./worker-tasks.fixture.ts', import.meta.url).href;
 afterAll(closeExtractionWorkers);
 
 /** Runs `work` while a 10 ms interval counts its ticks: the main thread's responsiveness. */
-async function ticking<T>(work: () => Promise<T>): Promise<{ result: PromiseSettledResult<T>; ticks: number; ms: number }> {
+async function ticking<T>(
+  work: () => Promise<T>,
+): Promise<{ result: PromiseSettledResult<T>; ticks: number; ms: number }> {
   let ticks = 0;
   const timer = setInterval(() => ticks++, 10);
   const started = Date.now();
@@ -26,13 +33,19 @@ function rejection(r: PromiseSettledResult<unknown>): ExtractionError {
 
 describe('runInWorker', () => {
   it('runs a TypeScript task module in a worker and returns its value', async () => {
-    const value = await runInWorker<{ echoed: unknown; typed: string }>({ module: TASKS, fn: 'echo', args: [{ a: [1, 2] }] });
+    const value = await runInWorker<{ echoed: unknown; typed: string }>({
+      module: TASKS,
+      fn: 'echo',
+      args: [{ a: [1, 2] }],
+    });
     expect(value).toEqual({ echoed: { a: [1, 2] }, typed: 'object' });
   });
 
   it('terminates a task that loops forever at the timeout, and the main thread keeps ticking', async () => {
     await runInWorker({ module: TASKS, fn: 'echo', args: [1] }); // a warm worker: the budget is the task's alone
-    const { result, ticks, ms } = await ticking(() => runInWorker({ module: TASKS, fn: 'spinForever' }, { timeoutMs: 300 }));
+    const { result, ticks, ms } = await ticking(() =>
+      runInWorker({ module: TASKS, fn: 'spinForever' }, { timeoutMs: 300 }),
+    );
     const error = rejection(result);
     expect(error.code).toBe('TIMEOUT');
     expect(ms).toBeGreaterThanOrEqual(290);
@@ -42,25 +55,41 @@ describe('runInWorker', () => {
   });
 
   it('still answers after a worker was terminated', async () => {
-    await expect(runInWorker({ module: TASKS, fn: 'spinForever' }, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'TIMEOUT' });
-    await expect(runInWorker({ module: TASKS, fn: 'echo', args: ['again'] })).resolves.toMatchObject({ echoed: 'again' });
+    await expect(runInWorker({ module: TASKS, fn: 'spinForever' }, { timeoutMs: 100 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
+    await expect(runInWorker({ module: TASKS, fn: 'echo', args: ['again'] })).resolves.toMatchObject({
+      echoed: 'again',
+    });
   });
 
   it('reports a task that exhausts its heap as TOO_LARGE', async () => {
-    const error = await runInWorker<never>({ module: TASKS, fn: 'allocateForever' }, { maxMemoryMb: 32, timeoutMs: 20_000 }).catch((e: unknown) => e as ExtractionError);
+    const error = await runInWorker<never>(
+      { module: TASKS, fn: 'allocateForever' },
+      { maxMemoryMb: 32, timeoutMs: 20_000 },
+    ).catch((e: unknown) => e as ExtractionError);
     expect(error).toBeInstanceOf(ExtractionError);
     expect(error.code).toBe('TOO_LARGE');
   });
 
   it('passes a task error code through, and maps other failures to MALFORMED', async () => {
-    await expect(runInWorker({ module: TASKS, fn: 'failWith', args: ['UNSUPPORTED', 'nope'] })).rejects.toMatchObject({ code: 'UNSUPPORTED', message: 'nope' });
-    await expect(runInWorker({ module: TASKS, fn: 'failWith', args: ['EWHATEVER', 'odd'] })).rejects.toMatchObject({ code: 'MALFORMED' });
-    await expect(runInWorker({ module: TASKS, fn: 'crash' }, { timeoutMs: 5_000 })).rejects.toMatchObject({ code: 'MALFORMED' });
+    await expect(runInWorker({ module: TASKS, fn: 'failWith', args: ['UNSUPPORTED', 'nope'] })).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+      message: 'nope',
+    });
+    await expect(runInWorker({ module: TASKS, fn: 'failWith', args: ['EWHATEVER', 'odd'] })).rejects.toMatchObject({
+      code: 'MALFORMED',
+    });
+    await expect(runInWorker({ module: TASKS, fn: 'crash' }, { timeoutMs: 5_000 })).rejects.toMatchObject({
+      code: 'MALFORMED',
+    });
     await expect(runInWorker({ module: TASKS, fn: 'missing' })).rejects.toMatchObject({ code: 'MALFORMED' });
   });
 
   it('runs tasks side by side and never grows past the pool size', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => runInWorker({ module: TASKS, fn: 'echo', args: [i] })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => runInWorker({ module: TASKS, fn: 'echo', args: [i] })),
+    );
     expect(results.map((r) => (r as { echoed: number }).echoed)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(extractionWorkerCount()).toBeLessThanOrEqual(4 + 1); // the 32 MB pool may still hold its replacement
   });
@@ -80,7 +109,10 @@ describe('hostile files', () => {
   });
 
   it('rejects garbage after %PDF- as MALFORMED', async () => {
-    const bytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 256))]);
+    const bytes = Buffer.concat([
+      Buffer.from('%PDF-1.7\n'),
+      Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 256)),
+    ]);
     await expect(extract({ bytes, kind: 'pdf' }, { timeoutMs: 10_000 })).rejects.toMatchObject({ code: 'MALFORMED' });
   });
 
@@ -102,7 +134,10 @@ describe('hostile files', () => {
   });
 
   it('settles on a truncated PDF: what is left is read, or it is MALFORMED', async () => {
-    const whole = await buildPdf([{ heading: 'One', paragraphs: [prose(60)] }, { heading: 'Two', paragraphs: [prose(60, 3)] }]);
+    const whole = await buildPdf([
+      { heading: 'One', paragraphs: [prose(60)] },
+      { heading: 'Two', paragraphs: [prose(60, 3)] },
+    ]);
     for (const cut of [0.3, 0.6, 0.9]) {
       const bytes = whole.subarray(0, Math.floor(whole.length * cut));
       const outcome = await extract({ bytes, kind: 'pdf' }, { timeoutMs: 10_000 }).then(
@@ -118,7 +153,9 @@ describe('hostile files', () => {
   it('stops a deeply nested HTML page at the timeout or reads it, never blocking the main thread', async () => {
     const depth = 200_000;
     const html = `<!doctype html><html><body>${'<div><span>'.repeat(depth)}deep text${'</span></div>'.repeat(depth)}</body></html>`;
-    const { result, ticks } = await ticking(() => extract({ bytes: Buffer.from(html), kind: 'html' }, { timeoutMs: 500 }));
+    const { result, ticks } = await ticking(() =>
+      extract({ bytes: Buffer.from(html), kind: 'html' }, { timeoutMs: 500 }),
+    );
     expect(ticks).toBeGreaterThan(0);
     if (result.status === 'rejected') expect(['TIMEOUT', 'MALFORMED', 'TOO_LARGE']).toContain(rejection(result).code);
     else expect(result.value.sections.map((s) => s.text).join(' ')).toContain('deep text');
@@ -127,7 +164,9 @@ describe('hostile files', () => {
   it('refuses a document with more text than maxChars as TOO_LARGE', async () => {
     const pdf = await buildPdf([{ paragraphs: [prose(200)] }, { paragraphs: [prose(200)] }]);
     await expect(extract({ bytes: pdf, kind: 'pdf' }, { maxChars: 500 })).rejects.toMatchObject({ code: 'TOO_LARGE' });
-    await expect(extract({ bytes: Buffer.from(prose(500)), kind: 'text' }, { maxChars: 500 })).rejects.toMatchObject({ code: 'TOO_LARGE' });
+    await expect(extract({ bytes: Buffer.from(prose(500)), kind: 'text' }, { maxChars: 500 })).rejects.toMatchObject({
+      code: 'TOO_LARGE',
+    });
   });
 
   it('refuses a PDF without a text layer (scanned pages) as UNSUPPORTED, with a hint', async () => {

@@ -19,10 +19,14 @@ describe('parseVideoId', () => {
     ['dQw4w9WgXcQ', 'dQw4w9WgXcQ'],
   ])('%s', (url, id) => expect(parseVideoId(url)).toBe(id));
 
-  it.each(['https://example.com/watch?v=dQw4w9WgXcQ', 'https://www.youtube.com/watch?v=short', 'https://www.youtube.com/channel/UC123', 'javascript:alert(1)', 'not a url', 'https://youtu.be/'])(
-    'refuses %s',
-    (url) => expect(parseVideoId(url)).toBeNull(),
-  );
+  it.each([
+    'https://example.com/watch?v=dQw4w9WgXcQ',
+    'https://www.youtube.com/watch?v=short',
+    'https://www.youtube.com/channel/UC123',
+    'javascript:alert(1)',
+    'not a url',
+    'https://youtu.be/',
+  ])('refuses %s', (url) => expect(parseVideoId(url)).toBeNull());
 });
 
 const playerResponse = {
@@ -30,9 +34,22 @@ const playerResponse = {
   captions: {
     playerCaptionsTracklistRenderer: {
       captionTracks: [
-        { baseUrl: 'https://www.youtube.com/api/timedtext?v=dQw4w9WgXcQ&lang=en&kind=asr', name: { simpleText: 'English (auto-generated)' }, languageCode: 'en', kind: 'asr' },
-        { baseUrl: 'https://www.youtube.com/api/timedtext?v=dQw4w9WgXcQ&lang=de', name: { simpleText: 'German' }, languageCode: 'de' },
-        { baseUrl: 'https://www.youtube.com/api/timedtext?v=dQw4w9WgXcQ&lang=en-GB', name: { simpleText: 'English (UK)' }, languageCode: 'en-GB' },
+        {
+          baseUrl: 'https://www.youtube.com/api/timedtext?v=dQw4w9WgXcQ&lang=en&kind=asr',
+          name: { simpleText: 'English (auto-generated)' },
+          languageCode: 'en',
+          kind: 'asr',
+        },
+        {
+          baseUrl: 'https://www.youtube.com/api/timedtext?v=dQw4w9WgXcQ&lang=de',
+          name: { simpleText: 'German' },
+          languageCode: 'de',
+        },
+        {
+          baseUrl: 'https://www.youtube.com/api/timedtext?v=dQw4w9WgXcQ&lang=en-GB',
+          name: { simpleText: 'English (UK)' },
+          languageCode: 'en-GB',
+        },
       ],
     },
   },
@@ -99,7 +116,8 @@ describe('parseTimedText', () => {
   });
 
   it('reads the srv3 format (milliseconds) and survives junk', () => {
-    const srv3 = '<timedtext format="3"><body><p t="1500" d="2000">first <s>line</s></p><p t="4000" d="1000">second</p></body></timedtext>';
+    const srv3 =
+      '<timedtext format="3"><body><p t="1500" d="2000">first <s>line</s></p><p t="4000" d="1000">second</p></body></timedtext>';
     expect(parseTimedText(srv3)).toEqual([
       { startSeconds: 1.5, durationSeconds: 2, text: 'first line' },
       { startSeconds: 4, durationSeconds: 1, text: 'second' },

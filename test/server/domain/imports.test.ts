@@ -16,12 +16,17 @@ function files(dir: string): string[] {
 
 /** Every module a file names: static imports and re-exports (type-only too), dynamic imports. */
 function specifiers(source: string): string[] {
-  const found = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/g), ...source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g), ...source.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)];
+  const found = [
+    ...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/g),
+    ...source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ...source.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g),
+  ];
   return found.map((m) => m[1]);
 }
 
 test('the graph sees every kind of import', () => {
-  const source = "import type { FastifyInstance } from 'fastify';\nexport { x } from '../../outbound/guarded-client.js';\nconst k = await import('kysely');";
+  const source =
+    "import type { FastifyInstance } from 'fastify';\nexport { x } from '../../outbound/guarded-client.js';\nconst k = await import('kysely');";
   expect(specifiers(source)).toEqual(['fastify', '../../outbound/guarded-client.js', 'kysely']);
 });
 
@@ -64,6 +69,9 @@ test('no import cycle under server/, type-only imports included (a leaf module b
 });
 
 test('the cycle check sees a cycle', () => {
-  const graph = new Map([[join(ROOT, 'a.ts'), [join(ROOT, 'b.ts')]], [join(ROOT, 'b.ts'), [join(ROOT, 'a.ts')]]]);
+  const graph = new Map([
+    [join(ROOT, 'a.ts'), [join(ROOT, 'b.ts')]],
+    [join(ROOT, 'b.ts'), [join(ROOT, 'a.ts')]],
+  ]);
   expect(cycles(graph)).toEqual([['a.ts', 'b.ts']]);
 });

@@ -66,7 +66,13 @@ describe('SecretBox (AES-256-GCM, HKDF-SHA256 key)', () => {
     expect(() => box.decrypt(sealed, 'source:b')).toThrow(SecretError);
     expect(() => box.decrypt(sealed)).toThrow(SecretError);
     expect(box.decrypt(sealed, 'source:a')).toBe('token');
-    for (const bad of ['', 'plaintext', 'v2.a.b.c', sealed.replace(/^v1/, 'v0'), sealed.split('.').slice(0, 3).join('.')]) {
+    for (const bad of [
+      '',
+      'plaintext',
+      'v2.a.b.c',
+      sealed.replace(/^v1/, 'v0'),
+      sealed.split('.').slice(0, 3).join('.'),
+    ]) {
       expect(() => box.decrypt(bad), bad).toThrow(SecretError);
     }
   });

@@ -32,7 +32,14 @@ const tokenRows = () => t.database.db.selectFrom('tokens').selectAll().execute()
 
 async function userWithRole(role: 'owner' | 'admin' | 'member'): Promise<UserRecord> {
   const account = await t.app.services.accounts.resolve();
-  const user: UserRecord = { id: newId(), accountId: account.id, email: `${role}-${newId()}@x.test`, name: null, role, createdAt: new Date().toISOString() };
+  const user: UserRecord = {
+    id: newId(),
+    accountId: account.id,
+    email: `${role}-${newId()}@x.test`,
+    name: null,
+    role,
+    createdAt: new Date().toISOString(),
+  };
   await t.app.services.store.users.insert(user);
   return user;
 }
@@ -47,7 +54,10 @@ describe('401', () => {
   });
 
   test('an empty Authorization header: AUTHORIZATION_HEADER_REQUIRED', async () => {
-    expect401(await t.call('GET', '/api/v2/me', null, undefined, { authorization: '' }), 'AUTHORIZATION_HEADER_REQUIRED');
+    expect401(
+      await t.call('GET', '/api/v2/me', null, undefined, { authorization: '' }),
+      'AUTHORIZATION_HEADER_REQUIRED',
+    );
   });
 
   test.each([
@@ -62,7 +72,10 @@ describe('401', () => {
     ['a token with a quote', () => 'Bearer "abc"'],
     ['another scheme', () => `Token ${token}`],
   ])('%s: AUTHORIZATION_HEADER_NOT_VALID with the challenge', async (_label, header) => {
-    expect401(await t.call('GET', '/api/v2/me', null, undefined, { authorization: header() }), 'AUTHORIZATION_HEADER_NOT_VALID');
+    expect401(
+      await t.call('GET', '/api/v2/me', null, undefined, { authorization: header() }),
+      'AUTHORIZATION_HEADER_NOT_VALID',
+    );
   });
 
   test('the scheme name is case-insensitive (RFC 7235): "bearer <token>" works', async () => {
@@ -144,7 +157,11 @@ describe('storage of secrets', () => {
   });
 
   test('only a SHA-256 hash is stored; the plaintext is nowhere in the table nor in any listing', async () => {
-    const created = await t.call('POST', '/api/v2/tokens', token, { access: 'custom', scopes: ['chatbots:read'], name: 'hash check' });
+    const created = await t.call('POST', '/api/v2/tokens', token, {
+      access: 'custom',
+      scopes: ['chatbots:read'],
+      name: 'hash check',
+    });
     expect(created.status).toBe(201);
     const plaintext: string = created.body.data.token;
     expect(plaintext).toEqual(expect.any(String));
@@ -173,7 +190,7 @@ describe('storage of secrets', () => {
 });
 
 describe("the creator's current role", () => {
-  test('a member\'s full token cannot do what a member cannot; promotion and demotion apply on the next request', async () => {
+  test("a member's full token cannot do what a member cannot; promotion and demotion apply on the next request", async () => {
     const user = await userWithRole('member');
     const { token: memberToken } = await t.app.services.tokens.create(user, { access: 'full' });
 
@@ -185,7 +202,10 @@ describe("the creator's current role", () => {
 
     const refused = await t.call('POST', '/api/v2/chatbots', memberToken, { title: 'by member' });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'TOKEN_SCOPE_NOT_ALLOWED', details: { requiredScopes: ['chatbots:write'] } });
+    expect(refused.body.error).toMatchObject({
+      code: 'TOKEN_SCOPE_NOT_ALLOWED',
+      details: { requiredScopes: ['chatbots:write'] },
+    });
     expect((await t.call('GET', '/api/v2/chatbots', memberToken)).status).toBe(200);
 
     await setRole(user.id, 'owner');
@@ -213,7 +233,10 @@ describe('scopes', () => {
     const { token: readOnly } = await t.token({ access: 'custom', scopes: ['chatbots:read'] });
     const res = await t.call('POST', '/api/v2/chatbots', readOnly, { title: 'nope' });
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ ok: false, error: { code: 'TOKEN_SCOPE_NOT_ALLOWED', details: { requiredScopes: ['chatbots:write'] } } });
+    expect(res.body).toMatchObject({
+      ok: false,
+      error: { code: 'TOKEN_SCOPE_NOT_ALLOWED', details: { requiredScopes: ['chatbots:write'] } },
+    });
     expect(res.body.error.hint).toContain('chatbots:write');
     expect(res.headers['www-authenticate']).toBeUndefined();
   });
@@ -257,7 +280,11 @@ describe('scopes', () => {
     const res = await t.call('POST', '/api/v2/tokens', restricted, { access: 'custom', scopes: ['chatbots:read'] });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
-    const ok = await t.call('POST', '/api/v2/tokens', restricted, { access: 'custom', scopes: ['chatbots:read'], chatbotIds: [chatbot.id] });
+    const ok = await t.call('POST', '/api/v2/tokens', restricted, {
+      access: 'custom',
+      scopes: ['chatbots:read'],
+      chatbotIds: [chatbot.id],
+    });
     expect(ok.status).toBe(201);
   });
 
@@ -266,7 +293,8 @@ describe('scopes', () => {
     const me = await t.call('GET', '/api/v2/me', standard);
     const scopes: string[] = me.body.data.scopes;
     expect(scopes.filter((s) => s.endsWith(':delete'))).toEqual([]);
-    for (const s of ['billing:write', 'tokens:write', 'account:write', 'members:write']) expect(scopes).not.toContain(s);
+    for (const s of ['billing:write', 'tokens:write', 'account:write', 'members:write'])
+      expect(scopes).not.toContain(s);
     expect(scopes.sort()).toEqual([...STANDARD_SCOPES].sort());
 
     const chatbot = (await t.call('POST', '/api/v2/chatbots', standard, { title: 'standard made' })).body.data.chatbot;
@@ -348,11 +376,14 @@ describe('path variants never bypass auth', () => {
     },
   );
 
-  test.each(['/API/V2/chatbots', '/api/v2/Chatbots', '/api/V2/me'])('%s is not a route (paths are case-sensitive)', async (url) => {
-    const res = await t.call('GET', url, token);
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('NOT_FOUND');
-  });
+  test.each(['/API/V2/chatbots', '/api/v2/Chatbots', '/api/V2/me'])(
+    '%s is not a route (paths are case-sensitive)',
+    async (url) => {
+      const res = await t.call('GET', url, token);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    },
+  );
 
   test('over a real socket, raw paths (not normalised by a client) are never 200 either', async () => {
     const raw = await buildTestApp();
@@ -370,7 +401,11 @@ describe('path variants never bypass auth', () => {
           req.on('error', reject);
           req.end();
         });
-      for (const path of [...variants.filter((v) => !v.includes('#')), '/api/v2/chatbots;/../health', '/api/v2/me/..;/']) {
+      for (const path of [
+        ...variants.filter((v) => !v.includes('#')),
+        '/api/v2/chatbots;/../health',
+        '/api/v2/me/..;/',
+      ]) {
         const res = await get(path);
         expect(res.status, path).not.toBe(200);
         expect(res.status, path).toBeGreaterThanOrEqual(400);

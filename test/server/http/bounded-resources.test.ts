@@ -19,7 +19,12 @@ let port: number;
 
 beforeAll(async () => {
   t = await buildTestApp({
-    env: { FILE_MAX_BYTES: String(48 * 1024), UPLOAD_MAX_TOTAL_BYTES: String(64 * 1024), UPLOADS_PER_ACCOUNT: '1', REQUEST_TIMEOUT_MS: '400' },
+    env: {
+      FILE_MAX_BYTES: String(48 * 1024),
+      UPLOAD_MAX_TOTAL_BYTES: String(64 * 1024),
+      UPLOADS_PER_ACCOUNT: '1',
+      REQUEST_TIMEOUT_MS: '400',
+    },
   });
   token = (await t.token()).token;
   chatbotId = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Files' })).body.data.chatbot.id;
@@ -69,14 +74,22 @@ describe('uploads', () => {
       { name: 'a.txt', bytes: Buffer.alloc(40 * 1024, 'a') },
       { name: 'b.txt', bytes: Buffer.alloc(40 * 1024, 'b') },
     ]);
-    const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge/files`, token, body.payload, body.headers);
+    const res = await t.call(
+      'POST',
+      `/api/v2/chatbots/${chatbotId}/knowledge/files`,
+      token,
+      body.payload,
+      body.headers,
+    );
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(await blobs()).toBe(before);
     expect(uploadsLeft()).toEqual([]);
     // One file within both limits is taken.
     const one = multipart([{ name: 'a.txt', bytes: Buffer.from('Opening hours are nine to five on weekdays.') }]);
-    expect((await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge/files`, token, one.payload, one.headers)).status).toBe(202);
+    expect(
+      (await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge/files`, token, one.payload, one.headers)).status,
+    ).toBe(202);
     expect(uploadsLeft()).toEqual([]);
   });
 
@@ -86,20 +99,37 @@ describe('uploads', () => {
     // The first upload sends half its body, then waits.
     let finish!: () => void;
     const first = new Promise<number>((resolve) => {
-      const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: `/api/v2/chatbots/${chatbotId}/knowledge/files`, headers: { ...body.headers, authorization: `Bearer ${token}`, 'content-length': body.payload.length } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        {
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: `/api/v2/chatbots/${chatbotId}/knowledge/files`,
+          headers: { ...body.headers, authorization: `Bearer ${token}`, 'content-length': body.payload.length },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.write(body.payload.subarray(0, half));
       finish = () => req.end(body.payload.subarray(half));
     });
     await waitFor(() => uploadsLeft().length === 1, 5_000, 'the first upload in progress');
-    const second = await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge/files`, token, body.payload, body.headers);
+    const second = await t.call(
+      'POST',
+      `/api/v2/chatbots/${chatbotId}/knowledge/files`,
+      token,
+      body.payload,
+      body.headers,
+    );
     expect(second.status).toBe(429);
     expect(second.body.error.code).toBe('RATE_LIMITED');
     finish();
     expect(await first).toBe(202);
-    expect((await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge/files`, token, body.payload, body.headers)).status).toBe(202);
+    expect(
+      (await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge/files`, token, body.payload, body.headers)).status,
+    ).toBe(202);
   });
 });
 
@@ -117,7 +147,11 @@ describe('slow and malformed requests', () => {
     const res = await raw([`GET /api/v2/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]);
     expect(res.text).toMatch(/^HTTP\/1\.1 431/);
     expect(res.text.toLowerCase()).toContain('x-content-type-options: nosniff');
-    expect(envelopeOf(res.text)).toMatchObject({ ok: false, error: { code: 'HEADERS_TOO_LARGE' }, meta: { requestId: expect.any(String) } });
+    expect(envelopeOf(res.text)).toMatchObject({
+      ok: false,
+      error: { code: 'HEADERS_TOO_LARGE' },
+      meta: { requestId: expect.any(String) },
+    });
   });
 
   test('malformed HTTP: 400 MALFORMED_REQUEST in the envelope', async () => {

@@ -15,9 +15,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Every error: `ok:false`, a code, a message, meta.requestId, and the same id in the header. */
-function expectError(res: { status: number; body: any; headers: Record<string, unknown> }, status: number, code: string) {
+function expectError(
+  res: { status: number; body: any; headers: Record<string, unknown> },
+  status: number,
+  code: string,
+) {
   expect(res.status).toBe(status);
-  expect(res.body).toMatchObject({ ok: false, error: { code, message: expect.any(String) }, meta: { requestId: expect.any(String) } });
+  expect(res.body).toMatchObject({
+    ok: false,
+    error: { code, message: expect.any(String) },
+    meta: { requestId: expect.any(String) },
+  });
   expect(res.body).not.toHaveProperty('data');
   expect(res.headers['x-request-id']).toBe(res.body.meta.requestId);
   expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
@@ -29,7 +37,11 @@ describe('success envelope', () => {
   test('wraps data with ok:true and meta.requestId, and sends the id as a header', async () => {
     const res = await t.call('GET', '/api/v2/me', token);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ok: true, data: { user: { role: 'owner' } }, meta: { requestId: expect.any(String) } });
+    expect(res.body).toMatchObject({
+      ok: true,
+      data: { user: { role: 'owner' } },
+      meta: { requestId: expect.any(String) },
+    });
     expect(res.body).not.toHaveProperty('error');
     expect(res.headers['x-request-id']).toBe(res.body.meta.requestId);
   });
@@ -49,16 +61,14 @@ describe('success envelope', () => {
 });
 
 describe('request id', () => {
-  test.each([
-    ['a'],
-    ['abc-DEF_123'],
-    ['x'.repeat(64)],
-    ['0123456789'],
-  ])('echoes the valid x-request-id %j', async (id) => {
-    const res = await t.call('GET', '/api/v2/me', token, undefined, { 'x-request-id': id });
-    expect(res.body.meta.requestId).toBe(id);
-    expect(res.headers['x-request-id']).toBe(id);
-  });
+  test.each([['a'], ['abc-DEF_123'], ['x'.repeat(64)], ['0123456789']])(
+    'echoes the valid x-request-id %j',
+    async (id) => {
+      const res = await t.call('GET', '/api/v2/me', token, undefined, { 'x-request-id': id });
+      expect(res.body.meta.requestId).toBe(id);
+      expect(res.headers['x-request-id']).toBe(id);
+    },
+  );
 
   test.each([
     ['65 characters', 'x'.repeat(65)],
@@ -105,9 +115,12 @@ describe('request id', () => {
 });
 
 describe('404 and 405', () => {
-  test.each(['/api/v2/nope', '/api/v2/chatbots/x/nope', '/nope', '/api/v3/chatbots'])('unknown path %s is 404 NOT_FOUND', async (url) => {
-    expectError(await t.call('GET', url, token), 404, 'NOT_FOUND');
-  });
+  test.each(['/api/v2/nope', '/api/v2/chatbots/x/nope', '/nope', '/api/v3/chatbots'])(
+    'unknown path %s is 404 NOT_FOUND',
+    async (url) => {
+      expectError(await t.call('GET', url, token), 404, 'NOT_FOUND');
+    },
+  );
 
   test('unknown path is 404 even without a token', async () => {
     expectError(await t.call('POST', '/api/v2/nope'), 404, 'NOT_FOUND');
@@ -173,7 +186,13 @@ describe('bodies', () => {
     const created = await t.call('POST', `/api/v2/chatbots/${bot.id}/conversations`, token, '', json);
     expect(created.status).toBe(201);
     const thread = created.body.data.conversation;
-    const res = await t.call('POST', `/api/v2/chatbots/${bot.id}/conversations/${thread.threadId}/take-over`, token, '', json);
+    const res = await t.call(
+      'POST',
+      `/api/v2/chatbots/${bot.id}/conversations/${thread.threadId}/take-over`,
+      token,
+      '',
+      json,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.conversation).toMatchObject({ mode: 'AGENT' });
   });

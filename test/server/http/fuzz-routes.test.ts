@@ -17,7 +17,9 @@ beforeAll(async () => {
   t = await buildTestApp();
   token = (await t.token()).token;
   ids.chatbotId = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Fuzz' })).body.data.chatbot.id;
-  ids.threadId = (await t.call('POST', `/api/v2/chatbots/${ids.chatbotId}/conversations`, token, {})).body.data.conversation.threadId;
+  ids.threadId = (
+    await t.call('POST', `/api/v2/chatbots/${ids.chatbotId}/conversations`, token, {})
+  ).body.data.conversation.threadId;
 });
 afterAll(() => t.close());
 
@@ -35,22 +37,45 @@ const BODIES: { what: string; payload: string; type?: string }[] = [
   { what: 'deep nesting', payload: JSON.stringify({ zzUnknownField: deep(200) }) },
   { what: 'text/plain', payload: 'hello', type: 'text/plain' },
   { what: 'form', payload: 'a=1', type: 'application/x-www-form-urlencoded' },
-  { what: 'bad multipart', payload: '--x\r\nContent-Disposition: form-data; name="type"\r\n\r\nconstructor\r\n--x--\r\n', type: 'multipart/form-data; boundary=x' },
+  {
+    what: 'bad multipart',
+    payload: '--x\r\nContent-Disposition: form-data; name="type"\r\n\r\nconstructor\r\n--x--\r\n',
+    type: 'multipart/form-data; boundary=x',
+  },
 ];
-const QUERIES = ['limit=-1', 'limit=abc&cursor=%FF%FE', 'cursor=' + 'A'.repeat(600), 'confirm=maybe', 'status=__proto__', 'from=not-a-date&to=1', 'type=constructor'];
+const QUERIES = [
+  'limit=-1',
+  'limit=abc&cursor=%FF%FE',
+  'cursor=' + 'A'.repeat(600),
+  'confirm=maybe',
+  'status=__proto__',
+  'from=not-a-date&to=1',
+  'type=constructor',
+];
 const SEGMENTS = ['%00', '..%2F..%2Fetc', 'x'.repeat(300), '__proto__', '%E0%A4%A'];
 
 async function counts(): Promise<Record<string, number>> {
   const db = t.database.db;
-  const tables = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '%fts%' and name not like 'kysely_%'`.execute(db)).rows.map((r) => r.name);
+  const tables = (
+    await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '%fts%' and name not like 'kysely_%'`.execute(
+      db,
+    )
+  ).rows.map((r) => r.name);
   const out: Record<string, number> = {};
-  for (const name of tables) out[name] = Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(name)}`.execute(db)).rows[0].n);
+  for (const name of tables)
+    out[name] = Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(name)}`.execute(db)).rows[0].n);
   return out;
 }
 
 /** A 4xx body of the API's version: the v2 envelope, or the legacy body of v0/v1. */
 const inEnvelope = (body: any) => body?.ok === false && typeof body?.error?.code === 'string';
-const inLegacyBody = (body: any) => body?.success === false && body?.data === null && typeof body?.error?.code === 'string' && typeof body?.message === 'string';
+const inLegacyBody = (body: any) =>
+  body?.success === false &&
+  body?.data === null &&
+  typeof body?.error?.code === 'string' &&
+  typeof body?.message === 'string';
 
 /**
  * Sends the corpus to every operation of `doc` (paths relative to `prefix`) and returns the
@@ -61,7 +86,12 @@ async function fuzz(doc: any, prefix: string, credential: string, isErrorBody: (
   let sent = 0;
   const send = async (method: string, url: string, payload?: string, type = 'application/json') => {
     sent++;
-    const res = await t.app.inject({ method: method as never, url, headers: { authorization: `Bearer ${credential}`, ...(payload !== undefined && { 'content-type': type }) }, ...(payload !== undefined && { payload }) });
+    const res = await t.app.inject({
+      method: method as never,
+      url,
+      headers: { authorization: `Bearer ${credential}`, ...(payload !== undefined && { 'content-type': type }) },
+      ...(payload !== undefined && { payload }),
+    });
     let body: any = null;
     try {
       body = res.json();
@@ -69,7 +99,10 @@ async function fuzz(doc: any, prefix: string, credential: string, isErrorBody: (
       /* reported below */
     }
     const ok = res.statusCode >= 400 && res.statusCode < 500 && isErrorBody(body);
-    if (!ok) failures.push(`${method} ${url.slice(0, 120)} ${payload?.slice(0, 40) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+    if (!ok)
+      failures.push(
+        `${method} ${url.slice(0, 120)} ${payload?.slice(0, 40) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`,
+      );
   };
   for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
     // Operations with a server of their own (the OAuth endpoints at the site root) speak OAuth errors: their tests cover them.
@@ -79,12 +112,18 @@ async function fuzz(doc: any, prefix: string, credential: string, isErrorBody: (
       // Bad bodies go to operations that read one (actions without a body ignore it).
       const takesBody = !!(ops[method.toLowerCase()] as { requestBody?: unknown }).requestBody;
       if (takesBody) for (const b of BODIES) await send(method, real, b.payload, b.type);
-      const takesQuery = ((ops[method.toLowerCase()] as { parameters?: { in: string }[] }).parameters ?? []).some((p) => p.in === 'query');
+      const takesQuery = ((ops[method.toLowerCase()] as { parameters?: { in: string }[] }).parameters ?? []).some(
+        (p) => p.in === 'query',
+      );
       // Operations that take a query refuse one they do not know, and bad values of their own.
       if (takesQuery) for (const q of QUERIES.slice(0, 4)) await send(method, `${real}?${q}&zzUnknown=1`);
       if (path.includes('{')) {
         for (const seg of SEGMENTS) {
-          const url = prefix + path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'chatbotId' && path.split('{').length > 2 ? ids.chatbotId : seg));
+          const url =
+            prefix +
+            path.replace(/\{(\w+)\}/g, (_, name: string) =>
+              name === 'chatbotId' && path.split('{').length > 2 ? ids.chatbotId : seg,
+            );
           if (url !== real) await send(method, url, takesBody ? '{"zzUnknownField":1}' : undefined);
         }
       }
@@ -125,13 +164,18 @@ test('free-form objects past their depth or size, prototype names as icon types 
   const bigMeta = await t.call('PATCH', `${base}/settings/general`, token, { metadata: { a: 'x'.repeat(20_000) } });
   expect(bigMeta.status).toBe(400);
   const before = (await t.call('GET', `${base}/conversations?limit=100`, token)).body.data.conversations.length;
-  const deepVisitor = await t.call('POST', `${base}/messages`, token, { message: 'Hi', visitor: { email: 'v@example.com', customFields: { a: deep(10) } } });
+  const deepVisitor = await t.call('POST', `${base}/messages`, token, {
+    message: 'Hi',
+    visitor: { email: 'v@example.com', customFields: { a: deep(10) } },
+  });
   expect(deepVisitor.status).toBe(400);
   expect(deepVisitor.body.error.details[0].path).toEqual(['visitor', 'customFields']);
   expect((await t.call('GET', `${base}/conversations?limit=100`, token)).body.data.conversations.length).toBe(before);
   for (const type of ['constructor', '__proto__', 'toString']) {
     const body = `--b\r\nContent-Disposition: form-data; name="type"\r\n\r\n${type}\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nxx\r\n--b--\r\n`;
-    const res = await t.call('POST', `${base}/icons`, token, body, { 'content-type': 'multipart/form-data; boundary=b' });
+    const res = await t.call('POST', `${base}/icons`, token, body, {
+      'content-type': 'multipart/form-data; boundary=b',
+    });
     expect(res.status, type).toBe(400);
     expect(res.body.error.details[0].path).toEqual(['type']);
   }

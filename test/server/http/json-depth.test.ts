@@ -34,12 +34,26 @@ test('the depth is counted on brackets outside strings', () => {
 test('widget, v2, v0 and OAuth routes answer a body nested 5,000 deep with 400 in their envelope', async () => {
   const session = await newSession(t, chatbotId);
   const routes: { url: string; auth?: string; body: (deep: string) => string; kind: 'v2' | 'legacy' | 'oauth' }[] = [
-    { url: '/api/widget/frames', auth: session.token, body: (d) => `{"type":"message.send","clientId":"c1","text":"hi","x":${d}}`, kind: 'v2' },
+    {
+      url: '/api/widget/frames',
+      auth: session.token,
+      body: (d) => `{"type":"message.send","clientId":"c1","text":"hi","x":${d}}`,
+      kind: 'v2',
+    },
     { url: '/api/widget/sse', auth: session.token, body: (d) => `{"type":"hello","v":1,"x":${d}}`, kind: 'v2' },
     { url: `/api/widget/${chatbotId}/session`, body: (d) => `{"context":${d}}`, kind: 'v2' },
-    { url: '/api/v2/chatbots', auth: t.ownerToken, body: (d) => `{"title":"deep","settings":{"general":{"metadata":${d}}}}`, kind: 'v2' },
+    {
+      url: '/api/v2/chatbots',
+      auth: t.ownerToken,
+      body: (d) => `{"title":"deep","settings":{"general":{"metadata":${d}}}}`,
+      kind: 'v2',
+    },
     { url: '/api/v0/chatbots', auth: legacyKey, body: (d) => `{"title":"deep","x":${d}}`, kind: 'legacy' },
-    { url: '/oauth/token', body: (d) => `{"grant_type":"urn:ietf:params:oauth:grant-type:device_code","x":${d}}`, kind: 'oauth' },
+    {
+      url: '/oauth/token',
+      body: (d) => `{"grant_type":"urn:ietf:params:oauth:grant-type:device_code","x":${d}}`,
+      kind: 'oauth',
+    },
     { url: '/oauth/device_authorization', body: (d) => `{"client_id":"parley-cli","x":${d}}`, kind: 'oauth' },
   ];
   for (const route of routes) {
@@ -53,9 +67,18 @@ test('widget, v2, v0 and OAuth routes answer a body nested 5,000 deep with 400 i
       const what = `${route.url} ${deep.slice(0, 8)}x${deep.length}`;
       expect(res.statusCode, what).toBe(400);
       const body = res.json();
-      if (route.kind === 'v2') expect(body, what).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', message: expect.stringMatching(/more than 32 levels/) } });
-      if (route.kind === 'legacy') expect(body, what).toMatchObject({ success: false, data: null, error: { code: 'VALIDATION_FAILED' } });
-      if (route.kind === 'oauth') expect(body, what).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/more than 32 levels/) });
+      if (route.kind === 'v2')
+        expect(body, what).toMatchObject({
+          ok: false,
+          error: { code: 'VALIDATION_FAILED', message: expect.stringMatching(/more than 32 levels/) },
+        });
+      if (route.kind === 'legacy')
+        expect(body, what).toMatchObject({ success: false, data: null, error: { code: 'VALIDATION_FAILED' } });
+      if (route.kind === 'oauth')
+        expect(body, what).toMatchObject({
+          error: 'invalid_request',
+          error_description: expect.stringMatching(/more than 32 levels/),
+        });
     }
   }
   expect(errorLines()).toEqual([]);

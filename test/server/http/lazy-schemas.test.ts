@@ -16,7 +16,11 @@ describe('lazySchemas', () => {
       compiled++;
       return ajv.compile(schema);
     });
-    const validate = compiler({ type: 'object', required: ['title'], properties: { title: { type: 'string', minLength: 1 } } });
+    const validate = compiler({
+      type: 'object',
+      required: ['title'],
+      properties: { title: { type: 'string', minLength: 1 } },
+    });
     expect(compiled).toBe(0);
     expect(validate({ title: '' })).toBe(false);
     expect(validate.errors?.[0]).toMatchObject({ instancePath: '/title', keyword: 'minLength' });
@@ -28,7 +32,12 @@ describe('lazySchemas', () => {
 
   test('a serializer compiles on its first call and writes what its schema declares', () => {
     const lazy = lazySchemas();
-    const serialize = lazy.buildSerializer()({ method: 'GET', url: '/x', httpStatus: '200', schema: { type: 'object', properties: { id: { type: 'string' } } } });
+    const serialize = lazy.buildSerializer()({
+      method: 'GET',
+      url: '/x',
+      httpStatus: '200',
+      schema: { type: 'object', properties: { id: { type: 'string' } } },
+    });
     expect(serialize({ id: 'a', secret: 'never written' })).toBe('{"id":"a"}');
   });
 

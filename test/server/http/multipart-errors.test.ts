@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CUT_SHORT = '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG';
+const CUT_SHORT =
+  '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG';
 const bodies: [string, string, string][] = [
   ['cut short', 'multipart/form-data; boundary=zz', CUT_SHORT],
   ['not multipart at all', 'multipart/form-data; boundary=zz', 'hello'],
@@ -27,7 +28,10 @@ const bodies: [string, string, string][] = [
 ];
 
 test.each(bodies)('v2 uploads: a body %s is 400 VALIDATION_FAILED', async (_name, type, body) => {
-  for (const url of [`/api/v2/chatbots/${chatbotId}/icons?type=icon`, `/api/v2/chatbots/${chatbotId}/knowledge/files`]) {
+  for (const url of [
+    `/api/v2/chatbots/${chatbotId}/icons?type=icon`,
+    `/api/v2/chatbots/${chatbotId}/knowledge/files`,
+  ]) {
     const res = await t.call('POST', url, token, body, { 'content-type': type });
     expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(400);
     expect(res.body).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
@@ -39,7 +43,9 @@ test.each(bodies)('v2 uploads: a body %s is 400 VALIDATION_FAILED', async (_name
 });
 
 test.each(bodies)('v0 icon upload: a body %s is 400 in the legacy error body', async (_name, type, body) => {
-  const res = await t.call('POST', `/api/v0/chatbots/${chatbotId}/icons?type=icon`, key, body, { 'content-type': type });
+  const res = await t.call('POST', `/api/v0/chatbots/${chatbotId}/icons?type=icon`, key, body, {
+    'content-type': type,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(res.body).toMatchObject({ success: false, data: null, error: { code: 'VALIDATION_FAILED' } });
 });

@@ -114,28 +114,43 @@ test('openapi-typescript types from the live document type-check a five-call ope
 
 test('the generated types make required response fields non-optional and name the shared shapes', async () => {
   const types = await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'api.d.ts'), 'utf8'));
-  for (const name of ['Chatbot', 'Settings', 'Conversation', 'Message', 'Job', 'ErrorEnvelope']) expect(types).toMatch(new RegExp(`\\b${name}: \\{`));
+  for (const name of ['Chatbot', 'Settings', 'Conversation', 'Message', 'Job', 'ErrorEnvelope'])
+    expect(types).toMatch(new RegExp(`\\b${name}: \\{`));
   // One operation per name in `operations`, e.g. listChatbots.
-  for (const id of ['listChatbots', 'getChatbot', 'createChatbot', 'startConversation', 'requestToken']) expect(types).toContain(`${id}: {`);
+  for (const id of ['listChatbots', 'getChatbot', 'createChatbot', 'startConversation', 'requestToken'])
+    expect(types).toContain(`${id}: {`);
   expect(types).toMatch(/\n {8}Chatbot: \{\n(?: {12}.*\n)*? {12}id: string;/);
 });
 
 const redocly = async (file: string) => {
   const cli = resolve('node_modules/@redocly/cli/bin/cli.js');
   // The CLI exits non-zero on errors only; the JSON report counts warnings too.
-  const out = await promisify(execFile)(process.execPath, [cli, 'lint', file, '--format=json', '--extends=recommended'], {
-    cwd: dir,
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((err: { stdout: string }) => err);
-  const report = JSON.parse(out.stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
+  const out = await promisify(execFile)(
+    process.execPath,
+    [cli, 'lint', file, '--format=json', '--extends=recommended'],
+    {
+      cwd: dir,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((err: { stdout: string }) => err);
+  const report = JSON.parse(out.stdout) as {
+    totals: { errors: number; warnings: number };
+    problems: Array<{ ruleId: string; message: string }>;
+  };
   return { totals: report.totals, problems: report.problems.slice(0, 5).map((p) => `${p.ruleId}: ${p.message}`) };
 };
 
 test('@redocly/cli lint (recommended): the v2 document has 0 errors and 0 warnings', async () => {
-  expect(await redocly('v2.json')).toEqual({ totals: expect.objectContaining({ errors: 0, warnings: 0 }), problems: [] });
+  expect(await redocly('v2.json')).toEqual({
+    totals: expect.objectContaining({ errors: 0, warnings: 0 }),
+    problems: [],
+  });
 });
 
 test('@redocly/cli lint (recommended): the legacy document has 0 errors and 0 warnings', async () => {
-  expect(await redocly('v0.yaml')).toEqual({ totals: expect.objectContaining({ errors: 0, warnings: 0 }), problems: [] });
+  expect(await redocly('v0.yaml')).toEqual({
+    totals: expect.objectContaining({ errors: 0, warnings: 0 }),
+    problems: [],
+  });
 });

@@ -38,7 +38,9 @@ test('is served without a token, raw (not in the envelope)', async () => {
   expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
   expect(res.body.ok).toBeUndefined();
   expect(res.body.openapi).toMatch(/^3\./);
-  expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/health', '/chatbots', '/chatbots/{chatbotId}/conversations']));
+  expect(Object.keys(res.body.paths)).toEqual(
+    expect.arrayContaining(['/health', '/chatbots', '/chatbots/{chatbotId}/conversations']),
+  );
 });
 
 test('validates as an OpenAPI document', async () => {
@@ -85,7 +87,7 @@ test('paths are relative to the server url, which ends in /api/v2', () => {
 /** Operations anyone may call: reachability and the OAuth endpoints (served at the site root). */
 const PUBLIC = new Set(['/health', '/oauth/device_authorization', '/oauth/token', '/oauth/revoke']);
 
-test('every operation but /health and OAuth needs a bearer token (or the device grant\'s) and names its scopes', () => {
+test("every operation but /health and OAuth needs a bearer token (or the device grant's) and names its scopes", () => {
   expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   const ops = operations();
   expect(ops.length).toBeGreaterThan(10);
@@ -109,7 +111,9 @@ test('errors use the error envelope, which lists every error code', () => {
   for (const [path, method, op] of operations()) {
     if (PUBLIC.has(path)) continue;
     const where = `${method.toUpperCase()} ${path}`;
-    expect(op.responses['4XX']?.content['application/json'].schema.$ref, where).toBe('#/components/schemas/ErrorEnvelope');
+    expect(op.responses['4XX']?.content['application/json'].schema.$ref, where).toBe(
+      '#/components/schemas/ErrorEnvelope',
+    );
   }
 });
 
@@ -124,7 +128,9 @@ test('successes are the envelope around data', () => {
 test('enumeration members appear in the document', () => {
   const text = JSON.stringify(doc);
   for (const member of [...GPT_MODELS, ...CHAT_MODES]) expect(text, member).toContain(JSON.stringify(member));
-  expect(doc.paths['/chatbots/{chatbotId}/settings/general'].patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/GeneralSettingsPatch' });
+  expect(
+    doc.paths['/chatbots/{chatbotId}/settings/general'].patch.requestBody.content['application/json'].schema,
+  ).toEqual({ $ref: '#/components/schemas/GeneralSettingsPatch' });
   const general = doc.components.schemas.GeneralSettingsPatch;
   expect(JSON.stringify(general.properties.gptModel)).toContain('"gpt-4.1-mini"');
 });
@@ -146,23 +152,64 @@ test('every operation has a unique camelCase operationId, derived from method an
 
 test('response schemas keep required, format and additionalProperties; shared shapes are named components', () => {
   const { schemas } = doc.components;
-  for (const name of ['Chatbot', 'Settings', 'Conversation', 'Message', 'ChatUser', 'Job', 'Source', 'Document', 'Tag', 'Lead', 'Pagination', 'Meta', 'ErrorEnvelope']) {
+  for (const name of [
+    'Chatbot',
+    'Settings',
+    'Conversation',
+    'Message',
+    'ChatUser',
+    'Job',
+    'Source',
+    'Document',
+    'Tag',
+    'Lead',
+    'Pagination',
+    'Meta',
+    'ErrorEnvelope',
+  ]) {
     expect(schemas[name], name).toBeTypeOf('object');
   }
-  expect(schemas.Chatbot.required).toEqual(['id', 'title', 'description', 'createdById', 'createdByEmail', 'createdAt', 'updatedAt', 'settings']);
+  expect(schemas.Chatbot.required).toEqual([
+    'id',
+    'title',
+    'description',
+    'createdById',
+    'createdByEmail',
+    'createdAt',
+    'updatedAt',
+    'settings',
+  ]);
   expect(schemas.Chatbot.properties.createdAt).toMatchObject({ type: 'string', format: 'date-time' });
   expect(schemas.Chatbot.properties.settings).toEqual({ $ref: '#/components/schemas/Settings' });
   expect(schemas.Settings.additionalProperties).toBe(false);
   // Settings a token without settings:read does not get are the only optional ones.
   const optional = Object.keys(schemas.Settings.properties).filter((k) => !schemas.Settings.required.includes(k));
-  expect(optional.sort()).toEqual(['escalationWebhookToken', 'leadsWebhookToken', 'messagesWebhookToken', 'systemPrompt', 'userPrompt', 'webhookToken']);
-  expect(schemas.Conversation.properties.chatUser).toEqual({ anyOf: [{ $ref: '#/components/schemas/ChatUser' }, { type: 'null' }] });
+  expect(optional.sort()).toEqual([
+    'escalationWebhookToken',
+    'leadsWebhookToken',
+    'messagesWebhookToken',
+    'systemPrompt',
+    'userPrompt',
+    'webhookToken',
+  ]);
+  expect(schemas.Conversation.properties.chatUser).toEqual({
+    anyOf: [{ $ref: '#/components/schemas/ChatUser' }, { type: 'null' }],
+  });
 
-  const data = (method: string, path: string, status = '200') => doc.paths[path][method].responses[status].content['application/json'].schema.properties.data;
-  expect(data('get', '/chatbots/{chatbotId}')).toEqual({ type: 'object', required: ['chatbot'], properties: { chatbot: { $ref: '#/components/schemas/Chatbot' } } });
+  const data = (method: string, path: string, status = '200') =>
+    doc.paths[path][method].responses[status].content['application/json'].schema.properties.data;
+  expect(data('get', '/chatbots/{chatbotId}')).toEqual({
+    type: 'object',
+    required: ['chatbot'],
+    properties: { chatbot: { $ref: '#/components/schemas/Chatbot' } },
+  });
   expect(data('get', '/chatbots').properties.chatbots.items).toEqual({ $ref: '#/components/schemas/Chatbot' });
-  expect(data('get', '/chatbots/{chatbotId}/conversations/{threadId}/messages').properties.messages.items).toEqual({ $ref: '#/components/schemas/Message' });
-  expect(data('get', '/chatbots/{chatbotId}/ingest-jobs/{jobId}').properties.job).toEqual({ $ref: '#/components/schemas/Job' });
+  expect(data('get', '/chatbots/{chatbotId}/conversations/{threadId}/messages').properties.messages.items).toEqual({
+    $ref: '#/components/schemas/Message',
+  });
+  expect(data('get', '/chatbots/{chatbotId}/ingest-jobs/{jobId}').properties.job).toEqual({
+    $ref: '#/components/schemas/Job',
+  });
 });
 
 test('no titled shape is left inline: each title names one component and every copy of it is a $ref', () => {
@@ -172,10 +219,12 @@ test('no titled shape is left inline: each title names one component and every c
     if (!node || typeof node !== 'object') return;
     const n = node as Record<string, unknown>;
     if (typeof n.title === 'string' && (n.type || n.anyOf)) inline.push(`${at}: ${n.title}`);
-    for (const [k, v] of Object.entries(n)) if (!['default', 'example', 'examples', 'const', 'enum'].includes(k)) walk(v, `${at}/${k}`);
+    for (const [k, v] of Object.entries(n))
+      if (!['default', 'example', 'examples', 'const', 'enum'].includes(k)) walk(v, `${at}/${k}`);
   };
   walk(doc.paths, '#/paths');
-  for (const [name, schema] of Object.entries<any>(doc.components.schemas)) for (const [k, v] of Object.entries(schema)) walk(v, `#/components/schemas/${name}/${k}`);
+  for (const [name, schema] of Object.entries<any>(doc.components.schemas))
+    for (const [k, v] of Object.entries(schema)) walk(v, `#/components/schemas/${name}/${k}`);
   expect(inline).toEqual([]);
 });
 
@@ -184,13 +233,17 @@ test('every time of day in a response is a date-time', () => {
   const walk = (node: any, at: string) => {
     if (!node || typeof node !== 'object') return;
     for (const [name, prop] of Object.entries<any>(node.properties ?? {})) {
-      const types = [prop, ...(prop.anyOf ?? [])].filter((p) => p.type === 'string' || (Array.isArray(p.type) && p.type.includes('string')));
-      if (/At$/.test(name) && types.length && !types.every((p) => p.format === 'date-time')) loose.push(`${at}.${name}`);
+      const types = [prop, ...(prop.anyOf ?? [])].filter(
+        (p) => p.type === 'string' || (Array.isArray(p.type) && p.type.includes('string')),
+      );
+      if (/At$/.test(name) && types.length && !types.every((p) => p.format === 'date-time'))
+        loose.push(`${at}.${name}`);
     }
     for (const v of Object.values(node)) if (v && typeof v === 'object') walk(v, at);
   };
   for (const [name, schema] of Object.entries<any>(doc.components.schemas)) walk(schema, name);
-  for (const [path, method, op] of operations()) for (const [status, r] of Object.entries<any>(op.responses)) walk(r, `${method} ${path} ${status}`);
+  for (const [path, method, op] of operations())
+    for (const [status, r] of Object.entries<any>(op.responses)) walk(r, `${method} ${path} ${status}`);
   // Confluence's own page times are passed on as Confluence writes them.
   expect(loose).toEqual(['ConfluencePage.updatedAt']);
 });
@@ -200,7 +253,9 @@ test('responses of the live app validate against the published schemas, required
   addFormats.default(ajv);
   ajv.addSchema({ ...doc, $id: 'doc' }, 'doc');
   const check = (method: string, path: string, res: { status: number; body: unknown }) => {
-    const pointer = ['paths', path, method, 'responses', String(res.status), 'content', 'application/json', 'schema'].map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    const pointer = ['paths', path, method, 'responses', String(res.status), 'content', 'application/json', 'schema']
+      .map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'))
+      .join('/');
     const validate = ajv.getSchema(`doc#/${pointer}`)!;
     expect(validate(res.body), `${method} ${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
   };
@@ -214,8 +269,16 @@ test('responses of the live app validate against the published schemas, required
   const started = await t.call('POST', `/api/v2/chatbots/${id}/messages`, token, { message: 'Hello' });
   check('post', '/chatbots/{chatbotId}/messages', started);
   const threadId = started.body.data.conversation.threadId;
-  check('get', '/chatbots/{chatbotId}/conversations/{threadId}/messages', await t.call('GET', `/api/v2/chatbots/${id}/conversations/${threadId}/messages`, token));
-  check('get', '/chatbots/{chatbotId}/conversations', await t.call('GET', `/api/v2/chatbots/${id}/conversations`, token));
+  check(
+    'get',
+    '/chatbots/{chatbotId}/conversations/{threadId}/messages',
+    await t.call('GET', `/api/v2/chatbots/${id}/conversations/${threadId}/messages`, token),
+  );
+  check(
+    'get',
+    '/chatbots/{chatbotId}/conversations',
+    await t.call('GET', `/api/v2/chatbots/${id}/conversations`, token),
+  );
   check('get', '/me', await t.call('GET', '/api/v2/me', token));
   // A token without settings:read gets the chatbot without the private settings: still valid.
   const { token: reader } = await t.token({ access: 'custom', scopes: ['chatbots:read'] });
@@ -233,13 +296,19 @@ test('tags are listed with descriptions; the license is named', () => {
 test('response headers are documented: X-Request-Id everywhere, Idempotent-Replayed, Retry-After, Allow and WWW-Authenticate', () => {
   const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
   for (const [path, method, op] of operations()) {
-    for (const [status, response] of Object.entries<any>(op.responses)) expect(response.headers?.['X-Request-Id'], `${method} ${path} ${status}`).toEqual(ref('X-Request-Id'));
+    for (const [status, response] of Object.entries<any>(op.responses))
+      expect(response.headers?.['X-Request-Id'], `${method} ${path} ${status}`).toEqual(ref('X-Request-Id'));
   }
   const start = doc.paths['/chatbots/{chatbotId}/messages'].post.responses;
   expect(start['201'].headers['Idempotent-Replayed']).toEqual(ref('Idempotent-Replayed'));
   expect(doc.paths['/chatbots'].get.responses['200'].headers['Idempotent-Replayed']).toBeUndefined();
   const errors = doc.paths['/chatbots'].get.responses;
-  expect(Object.keys(errors['4XX'].headers).sort()).toEqual(['Allow', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id']);
+  expect(Object.keys(errors['4XX'].headers).sort()).toEqual([
+    'Allow',
+    'Retry-After',
+    'WWW-Authenticate',
+    'X-Request-Id',
+  ]);
   expect(Object.keys(errors['5XX'].headers).sort()).toEqual(['Retry-After', 'X-Request-Id']);
   expect(doc.paths['/health'].get.responses['4XX'].headers['WWW-Authenticate']).toBeUndefined();
   for (const name of ['X-Request-Id', 'Idempotent-Replayed', 'Retry-After', 'WWW-Authenticate', 'Allow']) {
@@ -261,10 +330,17 @@ test('the OAuth device grant: an oauth2 scheme naming the grant and its endpoint
   const token = doc.paths['/oauth/token'].post;
   expect(token.servers).toEqual([{ url: 'http://parley.test' }]);
   expect(Object.keys(token.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
-  expect(token.requestBody.content['application/x-www-form-urlencoded'].schema.properties.grant_type).toEqual({ type: 'string', enum: ['urn:ietf:params:oauth:grant-type:device_code'] });
+  expect(token.requestBody.content['application/x-www-form-urlencoded'].schema.properties.grant_type).toEqual({
+    type: 'string',
+    enum: ['urn:ietf:params:oauth:grant-type:device_code'],
+  });
   expect(doc.components.schemas.OAuthToken.required).toEqual(['access_token', 'token_type', 'scope']);
-  expect(token.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OAuthError' });
-  expect(doc.paths['/oauth/device_authorization'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/DeviceAuthorization' });
+  expect(token.responses['400'].content['application/json'].schema).toEqual({
+    $ref: '#/components/schemas/OAuthError',
+  });
+  expect(doc.paths['/oauth/device_authorization'].post.responses['200'].content['application/json'].schema).toEqual({
+    $ref: '#/components/schemas/DeviceAuthorization',
+  });
 });
 
 test('a parameter with a default is optional for the client', () => {

@@ -69,7 +69,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The route's URL with real ids (or a placeholder) in its parameters. */
-const fill = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(ids[name] ?? 'x'));
+const fill = (url: string) =>
+  url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(ids[name] ?? 'x'));
 const key = (r: RouteAccess) => `${r.method} ${r.url}`;
 const legacy = (r: RouteAccess) => !r.access.public && r.access.legacyKey === true;
 /** The scopes a v2 token needs (legacy routes take no v2 token; their scopes are a role check, tested in legacy.test.ts). */
@@ -115,11 +116,18 @@ test('every route declares its access: public, a legacy key (exactly the /api/v0
 });
 
 test('only the known public routes are public', () => {
-  expect(routes.filter((r) => r.access.public).map(key).sort()).toEqual([...PUBLIC_ROUTES].sort());
+  expect(
+    routes
+      .filter((r) => r.access.public)
+      .map(key)
+      .sort(),
+  ).toEqual([...PUBLIC_ROUTES].sort());
 });
 
 test('only /me (who am I) takes any valid token without a scope', () => {
-  expect(routes.filter((r) => !r.access.public && !legacy(r) && scopesOf(r).length === 0).map(key)).toEqual(['GET /api/v2/me']);
+  expect(routes.filter((r) => !r.access.public && !legacy(r) && scopesOf(r).length === 0).map(key)).toEqual([
+    'GET /api/v2/me',
+  ]);
 });
 
 test('registering a route without an access or response declaration fails at start', async () => {
@@ -127,7 +135,9 @@ test('registering a route without an access or response declaration fails at sta
   installAccess(bare, t.app.services.tokens, 'http://parley.test');
   expect(() => bare.get('/open', async () => 'open')).toThrow(/declares no access/);
   // A declared route also declares how its reply is written: a response schema, or raw.
-  expect(() => bare.get('/unwritten', { config: { access: { public: true } } }, async () => 'unwritten')).toThrow(/declares no response schema/);
+  expect(() => bare.get('/unwritten', { config: { access: { public: true } } }, async () => 'unwritten')).toThrow(
+    /declares no response schema/,
+  );
   bare.get('/declared', { config: { access: { public: true }, raw: true } }, async () => 'declared');
   await bare.ready();
   expect(bare.routeTable.map(key)).toEqual(expect.arrayContaining(['GET /declared']));
@@ -145,7 +155,11 @@ describe('every legacy route', () => {
     for (const r of legacyRoutes) {
       const refused = await t.call(r.method as 'GET', fill(r.url), token);
       expect(refused.status, `${r.method} ${r.url}`).toBe(401);
-      expect(refused.body, `${r.method} ${r.url}`).toMatchObject({ success: false, data: null, error: { code: 'TOKEN_NOT_VALID' } });
+      expect(refused.body, `${r.method} ${r.url}`).toMatchObject({
+        success: false,
+        data: null,
+        error: { code: 'TOKEN_NOT_VALID' },
+      });
       // No body and made-up ids (a v0 delete needs no confirmation): the key passes the access check.
       const passed = await t.call(r.method as 'GET', r.url.replace(/:([A-Za-z0-9_]+)/g, 'x'), key);
       expect([401, 403], `${r.method} ${r.url} -> ${passed.status}`).not.toContain(passed.status);
@@ -168,7 +182,7 @@ describe('every protected route without a token', () => {
 });
 
 describe('every scoped route with a token holding every scope but its own', () => {
-  test('is 403 TOKEN_SCOPE_NOT_ALLOWED with details.requiredScopes equal to the route\'s scopes', async () => {
+  test("is 403 TOKEN_SCOPE_NOT_ALLOWED with details.requiredScopes equal to the route's scopes", async () => {
     const scoped = routes.filter((r) => scopesOf(r).length > 0);
     expect(scoped.length).toBeGreaterThan(10);
     const tokens = new Map<string, string>();
@@ -198,7 +212,7 @@ describe('every scoped route with a token holding every scope but its own', () =
     }
   });
 
-  test('with exactly the route\'s scopes the scope check passes (no 401 or 403)', async () => {
+  test("with exactly the route's scopes the scope check passes (no 401 or 403)", async () => {
     for (const r of routes.filter((x) => scopesOf(x).length > 0)) {
       const { token } = await t.token({ access: 'custom', scopes: scopesOf(r) });
       // No confirm and no body: deletes answer 400 and nothing changes.
@@ -230,8 +244,14 @@ describe('every route of an inactive account', () => {
     const chatbot = await t.call('POST', '/api/v2/chatbots', token, { title: 'dormant' });
     const owner = await t.app.services.store.users.owner(account.id);
     const legacyKey = (await t.app.services.tokens.createLegacyKey(owner!)).token;
-    const own = { chatbotId: chatbot.body.data.chatbot.id as string, tokenId: (await t.token({ access: 'standard' }, account.id)).id };
-    const fillOwn = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(own[name as keyof typeof own] ?? ids[name] ?? 'x'));
+    const own = {
+      chatbotId: chatbot.body.data.chatbot.id as string,
+      tokenId: (await t.token({ access: 'standard' }, account.id)).id,
+    };
+    const fillOwn = (url: string) =>
+      url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) =>
+        encodeURIComponent(own[name as keyof typeof own] ?? ids[name] ?? 'x'),
+      );
     await t.app.services.accounts.setPlan(account.id, { active: false });
 
     const guarded = routes.filter((r) => !r.access.public && !WHILE_INACTIVE.includes(key(r)));
@@ -241,11 +261,22 @@ describe('every route of an inactive account', () => {
       expect([res.status, res.body?.error?.code], key(r)).toEqual([403, 'ACCOUNT_INACTIVE']);
     }
     // Nothing was changed on the way.
-    expect((await t.database.db.selectFrom('chatbots').select('id').where('account_id', '=', account.id).execute()).length).toBe(1);
+    expect(
+      (await t.database.db.selectFrom('chatbots').select('id').where('account_id', '=', account.id).execute()).length,
+    ).toBe(1);
     for (const k of WHILE_INACTIVE) {
       const r = routes.find((x) => key(x) === k)!;
       expect(r, k).toBeDefined();
-      const res = await t.call(r.method as 'GET', fillOwn(r.url), token, r.method === 'PATCH' ? { name: 'Dormant' } : r.method === 'POST' ? { access: 'custom', scopes: ['chatbots:read'] } : undefined);
+      const res = await t.call(
+        r.method as 'GET',
+        fillOwn(r.url),
+        token,
+        r.method === 'PATCH'
+          ? { name: 'Dormant' }
+          : r.method === 'POST'
+            ? { access: 'custom', scopes: ['chatbots:read'] }
+            : undefined,
+      );
       expect(res.status, `${k}: ${JSON.stringify(res.body?.error)}`).toBeLessThan(300);
     }
   });

@@ -22,12 +22,22 @@ beforeAll(async () => {
     item: { id: 'a', note: null, secretHash: 'never sent' },
     internal: true,
   }));
-  app.get('/partial', endpoint({ access: { public: true }, data: Type.Object({ item: Item }) }), async () => ({ item: { id: 'c' } }));
-  app.post('/item', endpoint({ access: { public: true }, status: 201, data: Type.Object({ item: Item }) }), async () => ({ item: { id: 'b', note: 'x' } }));
-  app.post('/either', endpoint({ access: { public: true }, status: 201, alsoStatus: [200], data: Type.Object({}) }), async (_request, reply) => {
-    reply.code(200);
-    return {};
-  });
+  app.get('/partial', endpoint({ access: { public: true }, data: Type.Object({ item: Item }) }), async () => ({
+    item: { id: 'c' },
+  }));
+  app.post(
+    '/item',
+    endpoint({ access: { public: true }, status: 201, data: Type.Object({ item: Item }) }),
+    async () => ({ item: { id: 'b', note: 'x' } }),
+  );
+  app.post(
+    '/either',
+    endpoint({ access: { public: true }, status: 201, alsoStatus: [200], data: Type.Object({}) }),
+    async (_request, reply) => {
+      reply.code(200);
+      return {};
+    },
+  );
   app.get('/fails', endpoint({ access: { public: true }, data: Type.Object({}) }), async () => {
     throw new AppError('NOT_FOUND', 'Nothing here', { hint: 'Look elsewhere' });
   });
@@ -38,7 +48,11 @@ afterAll(() => app.close());
 test('a success carries only what its data schema declares, in the envelope', async () => {
   const res = await app.inject({ method: 'GET', url: '/item' });
   expect(res.statusCode).toBe(200);
-  expect(res.json()).toEqual({ ok: true, data: { item: { id: 'a', note: null } }, meta: { requestId: expect.any(String) } });
+  expect(res.json()).toEqual({
+    ok: true,
+    data: { item: { id: 'a', note: null } },
+    meta: { requestId: expect.any(String) },
+  });
 });
 
 test('a declared field the reply leaves out is omitted, not a failure', async () => {

@@ -38,18 +38,42 @@ beforeAll(async () => {
     writes.push({ what, body: JSON.stringify(res.body) });
     return res.body as any;
   };
-  const created = record('create chatbot', await t.call('POST', '/api/v2/chatbots', full, {
-    title: 'Vault',
-    settings: { general: { systemPrompt: SYSTEM_PROMPT, userPrompt: USER_PROMPT }, webhooks: { webhookUrl: 'https://hooks.example.com/a', ...TOKENS } },
-  }));
+  const created = record(
+    'create chatbot',
+    await t.call('POST', '/api/v2/chatbots', full, {
+      title: 'Vault',
+      settings: {
+        general: { systemPrompt: SYSTEM_PROMPT, userPrompt: USER_PROMPT },
+        webhooks: { webhookUrl: 'https://hooks.example.com/a', ...TOKENS },
+      },
+    }),
+  );
   ids.chatbotId = created.data.chatbot.id;
   const base = `/api/v2/chatbots/${ids.chatbotId}`;
-  record('patch webhooks', await t.call('PATCH', `${base}/settings/webhooks`, full, { leadsWebhookUrl: 'https://hooks.example.com/leads' }));
-  const conversation = record('create conversation', await t.call('POST', `${base}/conversations`, full, { webhookUrl: 'https://hooks.example.com/t', webhookToken: THREAD_TOKEN }));
+  record(
+    'patch webhooks',
+    await t.call('PATCH', `${base}/settings/webhooks`, full, { leadsWebhookUrl: 'https://hooks.example.com/leads' }),
+  );
+  const conversation = record(
+    'create conversation',
+    await t.call('POST', `${base}/conversations`, full, {
+      webhookUrl: 'https://hooks.example.com/t',
+      webhookToken: THREAD_TOKEN,
+    }),
+  );
   ids.threadId = conversation.data.conversation.threadId;
-  const sent = record('send message', await t.call('POST', `${base}/conversations/${ids.threadId}/messages`, full, { message: 'Is there a discount?', visitor: { email: 'v@example.com' } }));
+  const sent = record(
+    'send message',
+    await t.call('POST', `${base}/conversations/${ids.threadId}/messages`, full, {
+      message: 'Is there a discount?',
+      visitor: { email: 'v@example.com' },
+    }),
+  );
   ids.messageId = sent.data.message.id;
-  record('patch conversation', await t.call('PATCH', `${base}/conversations/${ids.threadId}`, full, { totalMessagesRead: 1 }));
+  record(
+    'patch conversation',
+    await t.call('PATCH', `${base}/conversations/${ids.threadId}`, full, { totalMessagesRead: 1 }),
+  );
   ids.leadId = (await t.call('GET', `${base}/leads`, full)).body.data.leads[0]?.id ?? 'none';
 });
 afterAll(() => t.close());
@@ -70,11 +94,13 @@ describe('secrets in responses', () => {
   test('no response holds a whole webhook token; settings:read sees them masked to the last 4 characters', async () => {
     const reads = await everyGet(full);
     expect(reads.filter((r) => r.status === 200).length).toBeGreaterThan(15);
-    for (const r of [...reads, ...writes]) for (const secret of ALL_TOKENS) expect(r.body.includes(secret), `${r.what} holds ${secret}`).toBe(false);
+    for (const r of [...reads, ...writes])
+      for (const secret of ALL_TOKENS) expect(r.body.includes(secret), `${r.what} holds ${secret}`).toBe(false);
     const settings = (await t.call('GET', `/api/v2/chatbots/${ids.chatbotId}/settings`, full)).body.data.settings;
     for (const [key, value] of Object.entries(TOKENS)) expect(settings[key], key).toBe(`****${value.slice(-4)}`);
     expect(settings.systemPrompt).toBe(SYSTEM_PROMPT);
-    const thread = (await t.call('GET', `/api/v2/chatbots/${ids.chatbotId}/conversations/${ids.threadId}`, full)).body.data.conversation;
+    const thread = (await t.call('GET', `/api/v2/chatbots/${ids.chatbotId}/conversations/${ids.threadId}`, full)).body
+      .data.conversation;
     expect(thread.webhookToken).toBe('****5555');
   });
 
@@ -84,29 +110,46 @@ describe('secrets in responses', () => {
     expect(chatbot.status).toBe(200);
     for (const r of reads) {
       expect(r.body.includes('zebra-7731'), `${r.what} holds the instructions`).toBe(false);
-      for (const value of Object.values(TOKENS)) expect(r.body.includes(`****${value.slice(-4)}`), `${r.what} holds a mask`).toBe(false);
+      for (const value of Object.values(TOKENS))
+        expect(r.body.includes(`****${value.slice(-4)}`), `${r.what} holds a mask`).toBe(false);
       for (const secret of ALL_TOKENS) expect(r.body.includes(secret), `${r.what} holds ${secret}`).toBe(false);
     }
     const settings = JSON.parse(chatbot.body).data.chatbot.settings;
-    for (const key of [...Object.keys(TOKENS), 'systemPrompt', 'userPrompt']) expect(settings, key).not.toHaveProperty(key);
+    for (const key of [...Object.keys(TOKENS), 'systemPrompt', 'userPrompt'])
+      expect(settings, key).not.toHaveProperty(key);
     expect(settings.webhookUrl).toBe('https://hooks.example.com/a');
   });
 
   test('a settings PATCH that sends a mask back keeps the token; a new value replaces it', async () => {
     const base = `/api/v2/chatbots/${ids.chatbotId}`;
     const shown = (await t.call('GET', `${base}/settings`, full)).body.data.settings;
-    expect((await t.call('PATCH', `${base}/settings/webhooks`, full, { webhookToken: shown.webhookToken })).status).toBe(200);
+    expect(
+      (await t.call('PATCH', `${base}/settings/webhooks`, full, { webhookToken: shown.webhookToken })).status,
+    ).toBe(200);
     expect((await t.app.services.store.chatbots.get(ids.chatbotId))!.settings.webhookToken).toBe(TOKENS.webhookToken);
-    expect((await t.call('PATCH', `${base}/settings/webhooks`, full, { webhookToken: 'brand-new-token-6666' })).body.data.chatbot.settings.webhookToken).toBe('****6666');
-    expect((await t.app.services.store.chatbots.get(ids.chatbotId))!.settings.webhookToken).toBe('brand-new-token-6666');
+    expect(
+      (await t.call('PATCH', `${base}/settings/webhooks`, full, { webhookToken: 'brand-new-token-6666' })).body.data
+        .chatbot.settings.webhookToken,
+    ).toBe('****6666');
+    expect((await t.app.services.store.chatbots.get(ids.chatbotId))!.settings.webhookToken).toBe(
+      'brand-new-token-6666',
+    );
     await t.call('PATCH', `${base}/settings/webhooks`, full, { webhookToken: TOKENS.webhookToken });
   });
 });
 
 describe('webhook tokens at rest', () => {
   test('the stored rows hold them encrypted; the domain reads them back whole', async () => {
-    const row = await t.database.db.selectFrom('chatbots').select('settings').where('id', '=', ids.chatbotId).executeTakeFirstOrThrow();
-    const thread = await t.database.db.selectFrom('conversations').select('webhook_token').where('id', '=', ids.threadId).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('chatbots')
+      .select('settings')
+      .where('id', '=', ids.chatbotId)
+      .executeTakeFirstOrThrow();
+    const thread = await t.database.db
+      .selectFrom('conversations')
+      .select('webhook_token')
+      .where('id', '=', ids.threadId)
+      .executeTakeFirstOrThrow();
     for (const secret of ALL_TOKENS) expect(row.settings + thread.webhook_token, secret).not.toContain(secret);
     expect(thread.webhook_token).toMatch(/^enc:v1\./);
     expect(JSON.parse(row.settings).webhookToken).toMatch(/^enc:v1\./);

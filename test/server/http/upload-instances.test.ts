@@ -14,7 +14,6 @@ import { multipart, waitFor } from '../../helpers/knowledge-http.js';
 import { createPostgresSchema } from '../../helpers/postgres.js';
 import { describeOnDialects } from '../../helpers/dialects.js';
 
-
 describeOnDialects('two instances on %s', (dialect) => {
   let dataDir: string;
   let drop = async () => {};
@@ -54,7 +53,13 @@ describeOnDialects('two instances on %s', (dialect) => {
     let finish!: () => void;
     const status = new Promise<number>((resolve, reject) => {
       const req = httpRequest(
-        { port, host: '127.0.0.1', method: 'POST', path: path(), headers: { ...body.headers, authorization: `Bearer ${token}`, 'content-length': body.payload.length } },
+        {
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: path(),
+          headers: { ...body.headers, authorization: `Bearer ${token}`, 'content-length': body.payload.length },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -69,7 +74,11 @@ describeOnDialects('two instances on %s', (dialect) => {
   }
 
   async function upload(port: number) {
-    const res = await fetch(`http://127.0.0.1:${port}${path()}`, { method: 'POST', headers: { ...body.headers, authorization: `Bearer ${token}` }, body: body.payload });
+    const res = await fetch(`http://127.0.0.1:${port}${path()}`, {
+      method: 'POST',
+      headers: { ...body.headers, authorization: `Bearer ${token}` },
+      body: body.payload,
+    });
     return { status: res.status, body: (await res.json()) as { error?: { code: string } } };
   }
 

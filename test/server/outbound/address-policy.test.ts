@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addressRangeMatcher, checkAddress, isPublicAddress, parseAddressRanges, parseIPv6 } from '../../../server/outbound/address-policy.js';
+import {
+  addressRangeMatcher,
+  checkAddress,
+  isPublicAddress,
+  parseAddressRanges,
+  parseIPv6,
+} from '../../../server/outbound/address-policy.js';
 
 describe('address policy', () => {
   it.each([
@@ -77,12 +83,21 @@ describe('address policy', () => {
 
 describe('ALLOW_PRIVATE_FETCH address ranges', () => {
   it('parses addresses and address/prefix entries, separated by commas or spaces', () => {
-    expect(parseAddressRanges('10.20.0.0/16, 192.168.5.10  fd00:1::/32')).toEqual(['10.20.0.0/16', '192.168.5.10/32', 'fd00:1::/32']);
+    expect(parseAddressRanges('10.20.0.0/16, 192.168.5.10  fd00:1::/32')).toEqual([
+      '10.20.0.0/16',
+      '192.168.5.10/32',
+      'fd00:1::/32',
+    ]);
   });
 
-  it.each(['10.0.0.0/33', 'fd00::/129', '10.0.0/8', 'intranet.local', '10.0.0.0/8/1', '10.0.0.0/x'])('refuses %j, naming it', (text) => {
-    expect(() => parseAddressRanges(`10.1.0.0/16, ${text}`)).toThrow(`"${text}" is not an address or an address/prefix`);
-  });
+  it.each(['10.0.0.0/33', 'fd00::/129', '10.0.0/8', 'intranet.local', '10.0.0.0/8/1', '10.0.0.0/x'])(
+    'refuses %j, naming it',
+    (text) => {
+      expect(() => parseAddressRanges(`10.1.0.0/16, ${text}`)).toThrow(
+        `"${text}" is not an address or an address/prefix`,
+      );
+    },
+  );
 
   it('refuses an empty list', () => {
     expect(() => parseAddressRanges(' , ')).toThrow(/no address range/);

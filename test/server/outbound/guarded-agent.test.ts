@@ -27,8 +27,14 @@ describe('guardedLookup (the socket-level check)', () => {
   });
 
   it('answers a single-address lookup, honouring the family', async () => {
-    expect(await run(guardedLookup(dual, { allowPrivate: false }), { family: 4 })).toEqual({ address: '1.1.1.1', family: 4 });
-    expect(await run(guardedLookup(dual, { allowPrivate: false }), {})).toEqual({ address: '2606:4700:4700::1111', family: 6 });
+    expect(await run(guardedLookup(dual, { allowPrivate: false }), { family: 4 })).toEqual({
+      address: '1.1.1.1',
+      family: 4,
+    });
+    expect(await run(guardedLookup(dual, { allowPrivate: false }), {})).toEqual({
+      address: '2606:4700:4700::1111',
+      family: 6,
+    });
   });
 
   it('refuses the name when any answer is internal', async () => {

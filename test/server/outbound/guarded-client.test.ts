@@ -123,16 +123,22 @@ function defineRoutes(): void {
   routes.set('/loop', (_req, res) => res.writeHead(302, { location: '/loop' }).end());
   routes.set('/rel', (_req, res) => res.writeHead(301, { location: 'hello' }).end());
   routes.set('/to-private', (_req, res) => res.writeHead(302, { location: 'http://10.0.0.1/' }).end());
-  routes.set('/to-metadata', (_req, res) => res.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data/' }).end());
+  routes.set('/to-metadata', (_req, res) =>
+    res.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+  );
   routes.set('/to-127-2', (_req, res) => res.writeHead(302, { location: `http://127.0.0.2:${port}/hello` }).end());
-  routes.set('/to-internal-name', (_req, res) => res.writeHead(302, { location: `http://internal.test:${port}/hello` }).end());
+  routes.set('/to-internal-name', (_req, res) =>
+    res.writeHead(302, { location: `http://internal.test:${port}/hello` }).end(),
+  );
   routes.set('/to-file', (_req, res) => res.writeHead(302, { location: 'file:///etc/passwd' }).end());
   routes.set('/form', (_req, res) => res.writeHead(303, { location: '/echo' }).end());
   routes.set('/temp', (_req, res) => res.writeHead(307, { location: '/echo' }).end());
   routes.set('/cross', (_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${otherPort}/echo` }).end());
   routes.set('/same', (_req, res) => res.writeHead(302, { location: '/echo' }).end());
   for (let n = 1; n <= 6; n++) {
-    routes.set(`/chain/${n}`, (_req, res) => res.writeHead(302, { location: n === 1 ? '/hello' : `/chain/${n - 1}` }).end());
+    routes.set(`/chain/${n}`, (_req, res) =>
+      res.writeHead(302, { location: n === 1 ? '/hello' : `/chain/${n - 1}` }).end(),
+    );
   }
   routes.set('/big', (_req, res) => {
     let settle!: (v: { written: number; finished: boolean }) => void;
@@ -179,12 +185,16 @@ function defineRoutes(): void {
   routes.set('/stall', () => {
     /* never answers */
   });
-  routes.set('/bomb', (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'text/html' }).end(BOMB));
+  routes.set('/bomb', (_req, res) =>
+    res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'text/html' }).end(BOMB),
+  );
   const text = Buffer.from('compressed hello '.repeat(100));
   routes.set('/gzip', (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(text)));
   routes.set('/br', (_req, res) => res.writeHead(200, { 'content-encoding': 'br' }).end(brotliCompressSync(text)));
   routes.set('/deflate', (_req, res) => res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync(text)));
-  routes.set('/deflate-raw', (_req, res) => res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateRawSync(text)));
+  routes.set('/deflate-raw', (_req, res) =>
+    res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateRawSync(text)),
+  );
   routes.set('/stream', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('first;');
@@ -387,7 +397,9 @@ describe('SSRF guard (ALLOW_PRIVATE_FETCH off)', () => {
 
   describe('redirects out of an allowed host', () => {
     // public.test "is public": it resolves to 127.0.0.1, which the test hook allows; nothing else is.
-    const resolver: Resolver = async (name) => [{ address: name === 'internal.test' ? '10.0.0.1' : '127.0.0.1', family: 4 }];
+    const resolver: Resolver = async (name) => [
+      { address: name === 'internal.test' ? '10.0.0.1' : '127.0.0.1', family: 4 },
+    ];
     let hop: GuardedHttpClient;
     beforeAll(() => {
       hop = client({ allowPrivate: false, lookup: resolver, isAllowedAddress: (ip) => ip === '127.0.0.1' });
@@ -445,7 +457,9 @@ describe('redirects', () => {
     expect(res.url).toBe(`${base}/hello`);
     expect(res.redirects).toEqual([5, 4, 3, 2, 1].map((n) => `${base}/chain/${n}`));
     expect((await failure(open.request(`${base}/chain/6`))).code).toBe('TOO_MANY_REDIRECTS');
-    expect((await failure(open.request(`${base}/chain/1`, { limits: { maxRedirects: 0 } }))).code).toBe('TOO_MANY_REDIRECTS');
+    expect((await failure(open.request(`${base}/chain/1`, { limits: { maxRedirects: 0 } }))).code).toBe(
+      'TOO_MANY_REDIRECTS',
+    );
   });
 
   it('resolves a relative Location against the current URL', async () => {

@@ -103,7 +103,12 @@ describeOnDialects('embedded queue on %s', (dialect) => {
     // What a process that died mid-job leaves behind: a running row, an expired lease, a gone owner.
     await database.db
       .updateTable('jobs')
-      .set({ status: 'running', attempts: 1, locked_by: 'dead-worker', lease_until: new Date(Date.now() - 1000).toISOString() })
+      .set({
+        status: 'running',
+        attempts: 1,
+        locked_by: 'dead-worker',
+        lease_until: new Date(Date.now() - 1000).toISOString(),
+      })
       .where('id', '=', id)
       .execute();
     const rescuer = make();
@@ -136,7 +141,11 @@ describeOnDialects('embedded queue on %s', (dialect) => {
 
   test('stopping interrupts a running job: it goes back to the queue without spending an attempt', async () => {
     const first = make();
-    first.handle('long', (_p, job) => new Promise<void>((_r, reject) => job.signal.addEventListener('abort', () => reject(new Error('aborted')))));
+    first.handle(
+      'long',
+      (_p, job) =>
+        new Promise<void>((_r, reject) => job.signal.addEventListener('abort', () => reject(new Error('aborted')))),
+    );
     first.start();
     const id = await first.enqueue('long', {}, { maxAttempts: 1 });
     await expect.poll(async () => (await row(id)).status, { timeout: 3000 }).toBe('running');

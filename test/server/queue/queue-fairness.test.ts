@@ -31,7 +31,8 @@ describeOnDialects('fair queue on %s', (dialect) => {
     await db.close();
   });
 
-  const count = (key: 'account' | 'chatbot', value: string) => [...running.values()].filter((r) => r[key] === value).length;
+  const count = (key: 'account' | 'chatbot', value: string) =>
+    [...running.values()].filter((r) => r[key] === value).length;
 
   function makeQueue(options: ConstructorParameters<typeof EmbeddedQueue>[1] = {}) {
     const q = new EmbeddedQueue(db.store.jobs, { pollMs: 20, concurrency: 2, ...options });
@@ -39,7 +40,8 @@ describeOnDialects('fair queue on %s', (dialect) => {
       const entry = { id: String(payload.n), account: String(payload.account), chatbot: String(payload.chatbot) };
       started.push(entry);
       running.set(job.id, entry);
-      for (const key of ['account', 'chatbot'] as const) peak[key].set(entry[key], Math.max(peak[key].get(entry[key]) ?? 0, count(key, entry[key])));
+      for (const key of ['account', 'chatbot'] as const)
+        peak[key].set(entry[key], Math.max(peak[key].get(entry[key]) ?? 0, count(key, entry[key])));
       await new Promise<void>((resolve) => releases.set(entry.id, resolve));
       running.delete(job.id);
       releases.delete(entry.id);
@@ -47,10 +49,11 @@ describeOnDialects('fair queue on %s', (dialect) => {
     queues.push(q);
     return q;
   }
-  const enqueue = (q: EmbeddedQueue, n: string, account: string, chatbot = `${account}-bot`) => q.enqueue('import', { n, account, chatbot }, { accountId: account, chatbotId: chatbot });
+  const enqueue = (q: EmbeddedQueue, n: string, account: string, chatbot = `${account}-bot`) =>
+    q.enqueue('import', { n, account, chatbot }, { accountId: account, chatbotId: chatbot });
   const release = (n: string) => releases.get(n)!();
 
-  test("60 queued imports of account A, then one of account B: B starts within one slot", async () => {
+  test('60 queued imports of account A, then one of account B: B starts within one slot', async () => {
     const q = makeQueue();
     for (let i = 0; i < 60; i++) await enqueue(q, `a${i}`, 'A');
     q.start();

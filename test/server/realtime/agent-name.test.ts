@@ -5,7 +5,13 @@
  * reaches the visitor, not even its local part, unless it is the name they were given.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { AckFrame, ConditionFrame, ConversationsFrame, MessageCreatedFrame, ServerFrame } from '../../../shared/protocol.js';
+import type {
+  AckFrame,
+  ConditionFrame,
+  ConversationsFrame,
+  MessageCreatedFrame,
+  ServerFrame,
+} from '../../../shared/protocol.js';
 import { newId } from '../../../server/domain/ids.js';
 import { userWithToken } from '../../helpers/resources.js';
 import { chatbotWithKnowledge, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
@@ -26,8 +32,12 @@ afterAll(async () => {
 /** A team member of the chatbot with a token; `name` set through PATCH members when given. */
 async function teamMember(email: string, name?: string) {
   const { user, token } = await userWithToken(t, accountId, 'admin', email);
-  const member = (await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, t.ownerToken, { email, role: 'admin' })).body.data.member;
-  if (name !== undefined) expect((await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/members/${member.id}`, t.ownerToken, { name })).status).toBe(200);
+  const member = (await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, t.ownerToken, { email, role: 'admin' }))
+    .body.data.member;
+  if (name !== undefined)
+    expect(
+      (await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/members/${member.id}`, t.ownerToken, { name })).status,
+    ).toBe(200);
   return { user, token };
 }
 
@@ -42,11 +52,15 @@ async function takenOverAndAnswered(token: string) {
   expect((await t.call('POST', `${base}/take-over`, token)).status).toBe(200);
   const taken = await c.waitFor<ConditionFrame>((f) => f.type === 'condition' && f.change === 'taken_over');
   expect((await t.call('POST', `${base}/replies`, token, { message: 'A person here.' })).status).toBeLessThan(300);
-  const reply = await c.waitFor<MessageCreatedFrame>((f) => f.type === 'message.created' && f.message.author === 'agent');
+  const reply = await c.waitFor<MessageCreatedFrame>(
+    (f) => f.type === 'message.created' && f.message.author === 'agent',
+  );
   // Another tab of the visitor: the history replayed, and the conversation list.
   const other = await visitor(t.url, session.token);
   other.send({ type: 'conversation.open', conversationId: ack.conversationId, after: 0 });
-  const replayed = await other.waitFor<MessageCreatedFrame>((f) => f.type === 'message.created' && f.message.author === 'agent');
+  const replayed = await other.waitFor<MessageCreatedFrame>(
+    (f) => f.type === 'message.created' && f.message.author === 'agent',
+  );
   other.send({ type: 'conversations.list' });
   const list = await other.waitFor<ConversationsFrame>((f) => f.type === 'conversations');
   const frames: ServerFrame[] = [...c.frames, ...other.frames];
@@ -72,7 +86,13 @@ test('a member without a name: null everywhere, and neither their address nor it
 test('a named member: the same name on the condition, the live and replayed reply and the list', async () => {
   const { token } = await teamMember(`dana.${newId().slice(0, 8)}@team.test`, 'Dana from Support');
   const seen = await takenOverAndAnswered(token);
-  const names = [seen.taken.state.agent?.name, seen.reply.message.agent?.name, seen.reply.message.name, seen.replayed.message.agent?.name, seen.listed.state.agent?.name];
+  const names = [
+    seen.taken.state.agent?.name,
+    seen.reply.message.agent?.name,
+    seen.reply.message.name,
+    seen.replayed.message.agent?.name,
+    seen.listed.state.agent?.name,
+  ];
   expect(names).toEqual(Array(5).fill('Dana from Support'));
   expect(JSON.stringify(seen.frames)).not.toContain('@team.test');
 });
@@ -85,5 +105,8 @@ test('the owner without a name is not "owner" nor their address; an address chos
 
   const { token } = await teamMember(`desk.${newId().slice(0, 8)}@team.test`, 'help@shop.example');
   const named = await takenOverAndAnswered(token);
-  expect([named.taken.state.agent?.name, named.reply.message.agent?.name]).toEqual(['help@shop.example', 'help@shop.example']);
+  expect([named.taken.state.agent?.name, named.reply.message.agent?.name]).toEqual([
+    'help@shop.example',
+    'help@shop.example',
+  ]);
 });

@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type AckFrame, CLOSE, type ConditionFrame, type ErrorFrame } from '../../../shared/protocol.js';
-import { chatbotWithKnowledge, type LiveApp, newSession, readEvents, startLiveApp, visitor } from '../../helpers/widget.js';
+import {
+  chatbotWithKnowledge,
+  type LiveApp,
+  newSession,
+  readEvents,
+  startLiveApp,
+  visitor,
+} from '../../helpers/widget.js';
 
 let t: LiveApp;
 beforeAll(async () => {
@@ -16,7 +23,15 @@ afterAll(async () => {
   await t.close();
 });
 
-const eventCount = async () => Number((await t.database.db.selectFrom('conversation_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const eventCount = async () =>
+  Number(
+    (
+      await t.database.db
+        .selectFrom('conversation_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 test('settings the owner changes while a socket is open apply to its next frame', async () => {
   const chatbotId = await chatbotWithKnowledge(t);
@@ -26,22 +41,38 @@ test('settings the owner changes while a socket is open apply to its next frame'
   await c.waitFor((f) => f.type === 'answer.done');
 
   // Only the team answers from now: a new conversation opens with a person, not the AI.
-  expect((await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/chat-mode`, t.ownerToken, { mode: 'HUMAN_ONLY' })).status).toBe(200);
+  expect(
+    (await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/chat-mode`, t.ownerToken, { mode: 'HUMAN_ONLY' }))
+      .status,
+  ).toBe(200);
   c.send({ type: 'message.send', clientId: 'second', text: 'Anyone there?' });
   const second = await c.waitFor<AckFrame>((f) => f.type === 'ack' && f.clientId === 'second');
-  const started = await c.waitFor<ConditionFrame>((f) => f.type === 'condition' && f.conversationId === second.conversationId && f.change === 'started');
+  const started = await c.waitFor<ConditionFrame>(
+    (f) => f.type === 'condition' && f.conversationId === second.conversationId && f.change === 'started',
+  );
   expect(started.state.mode).toBe('AGENT');
 
   // AI only: the visitor cannot ask for a person any more.
-  expect((await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/chat-mode`, t.ownerToken, { mode: 'AI_ONLY' })).status).toBe(200);
+  expect(
+    (await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/chat-mode`, t.ownerToken, { mode: 'AI_ONLY' }))
+      .status,
+  ).toBe(200);
   const before = await eventCount();
   c.send({ type: 'escalate', conversationId });
-  const refused = await c.waitFor<ErrorFrame>((f) => (f.type === 'error' && f.ref?.type === 'escalate') || (f.type === 'condition' && f.change === 'escalated'));
+  const refused = await c.waitFor<ErrorFrame>(
+    (f) => (f.type === 'error' && f.ref?.type === 'escalate') || (f.type === 'condition' && f.change === 'escalated'),
+  );
   expect(refused).toMatchObject({ type: 'error', code: 'VALIDATION_FAILED' });
   expect(await eventCount()).toBe(before);
 
   // The page is no longer among the allowed domains: the socket ends with 4003.
-  expect((await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/general`, t.ownerToken, { allowedDomains: ['shop.test'] })).status).toBe(200);
+  expect(
+    (
+      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/general`, t.ownerToken, {
+        allowedDomains: ['shop.test'],
+      })
+    ).status,
+  ).toBe(200);
   c.send({ type: 'message.send', conversationId, clientId: 'third', text: 'Hello?' });
   expect((await c.waitClosed()).code).toBe(CLOSE.originRefused);
   expect(await eventCount()).toBe(before);
@@ -57,10 +88,15 @@ test('a deleted chatbot ends its open sockets with 4001 at their next frame, and
   const before = await eventCount();
   c.send({ type: 'message.send', clientId: 'after', text: 'Still there?' });
   const closed = await c.waitClosed();
-  expect(closed).toMatchObject({ code: CLOSE.sessionInvalid, reason: expect.stringMatching(/chatbot no longer exists/) });
+  expect(closed).toMatchObject({
+    code: CLOSE.sessionInvalid,
+    reason: expect.stringMatching(/chatbot no longer exists/),
+  });
   expect(c.frames.filter((f) => f.type === 'error')).toEqual([]);
   expect(await eventCount()).toBe(before);
-  expect(await t.database.db.selectFrom('conversations').select('id').where('id', '=', conversationId).executeTakeFirst()).toBeUndefined();
+  expect(
+    await t.database.db.selectFrom('conversations').select('id').where('id', '=', conversationId).executeTakeFirst(),
+  ).toBeUndefined();
 });
 
 test('an idle socket and an idle SSE stream of a deleted chatbot end at the next heartbeat, giving back their places', async () => {
@@ -68,12 +104,19 @@ test('an idle socket and an idle SSE stream of a deleted chatbot end at the next
   const session = await newSession(t, chatbotId);
   const c = await visitor(t.url, session.token);
   const controller = new AbortController();
-  const res = await fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'hello', v: 1 }), signal: controller.signal });
+  const res = await fetch(`${t.url}/api/widget/sse`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'hello', v: 1 }),
+    signal: controller.signal,
+  });
   const stream = readEvents(res.body!);
   await expect.poll(() => stream.frames.some((f) => f.type === 'ready')).toBe(true);
   expect((await t.call('DELETE', `/api/v2/chatbots/${chatbotId}?confirm=true`, t.ownerToken)).status).toBe(200);
   expect((await c.waitClosed()).code).toBe(CLOSE.sessionInvalid);
-  await expect.poll(() => stream.closes).toEqual([{ code: CLOSE.sessionInvalid, reason: expect.stringMatching(/chatbot no longer exists/) }]);
+  await expect
+    .poll(() => stream.closes)
+    .toEqual([{ code: CLOSE.sessionInvalid, reason: expect.stringMatching(/chatbot no longer exists/) }]);
   await expect.poll(() => t.app.realtime.slots.held(`visitor:${session.visitor.id}`)).toBe(0);
   controller.abort();
 });

@@ -19,19 +19,34 @@ interface Pair {
 }
 
 const implementations: Array<[string, () => Promise<Pair>, boolean]> = [
-  ['in-process', async () => {
-    const hub = new InProcessHub();
-    return { a: hub, b: hub, close: () => hub.close() };
-  }, true],
-  ['Redis', async () => {
-    const a = new RedisHub(REDIS_URL);
-    const b = new RedisHub(REDIS_URL);
-    await Promise.all([a.ready(), b.ready()]);
-    return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
-  }, hasRedis],
+  [
+    'in-process',
+    async () => {
+      const hub = new InProcessHub();
+      return { a: hub, b: hub, close: () => hub.close() };
+    },
+    true,
+  ],
+  [
+    'Redis',
+    async () => {
+      const a = new RedisHub(REDIS_URL);
+      const b = new RedisHub(REDIS_URL);
+      await Promise.all([a.ready(), b.ready()]);
+      return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
+    },
+    hasRedis,
+  ],
 ];
 
-const msg = (n: number): HubMessage => ({ kind: 'committed', conversationId: 'c', chatbotId: 'b', chatUserId: 'u', seq: n, types: ['message.added'] });
+const msg = (n: number): HubMessage => ({
+  kind: 'committed',
+  conversationId: 'c',
+  chatbotId: 'b',
+  chatUserId: 'u',
+  seq: n,
+  types: ['message.added'],
+});
 
 /** Waits until `list` has `n` items (messages travel through Redis asynchronously). */
 async function until(list: unknown[], n: number) {
@@ -47,35 +62,41 @@ describe.each(implementations)('%s hub', (_name, make, available) => {
     if (available) await pair.close();
   });
 
-  test.runIf(available)('a subscriber of the topic receives what is published after it subscribed, in order', async () => {
-    const topic = `t-${randomUUID()}`;
-    const got: HubMessage[] = [];
-    const off = await pair.b.subscribe(topic, (m) => got.push(m));
-    for (let i = 1; i <= 20; i++) await pair.a.publish(topic, msg(i));
-    await until(got, 20);
-    expect(got.map((m) => (m as { seq: number }).seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    off();
-  });
+  test.runIf(available)(
+    'a subscriber of the topic receives what is published after it subscribed, in order',
+    async () => {
+      const topic = `t-${randomUUID()}`;
+      const got: HubMessage[] = [];
+      const off = await pair.b.subscribe(topic, (m) => got.push(m));
+      for (let i = 1; i <= 20; i++) await pair.a.publish(topic, msg(i));
+      await until(got, 20);
+      expect(got.map((m) => (m as { seq: number }).seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      off();
+    },
+  );
 
-  test.runIf(available)('other topics are not delivered; every subscriber of a topic gets each message once', async () => {
-    const topic = `t-${randomUUID()}`;
-    const first: HubMessage[] = [];
-    const second: HubMessage[] = [];
-    const other: HubMessage[] = [];
-    const off1 = await pair.b.subscribe(topic, (m) => first.push(m));
-    const off2 = await pair.b.subscribe(topic, (m) => second.push(m));
-    const off3 = await pair.b.subscribe(`${topic}-other`, (m) => other.push(m));
-    await pair.a.publish(topic, msg(1));
-    await until(first, 1);
-    await until(second, 1);
-    await pair.a.publish(`${topic}-other`, msg(2));
-    await until(other, 1);
-    expect(first).toHaveLength(1);
-    expect(other.map((m) => (m as { seq: number }).seq)).toEqual([2]);
-    off1();
-    off2();
-    off3();
-  });
+  test.runIf(available)(
+    'other topics are not delivered; every subscriber of a topic gets each message once',
+    async () => {
+      const topic = `t-${randomUUID()}`;
+      const first: HubMessage[] = [];
+      const second: HubMessage[] = [];
+      const other: HubMessage[] = [];
+      const off1 = await pair.b.subscribe(topic, (m) => first.push(m));
+      const off2 = await pair.b.subscribe(topic, (m) => second.push(m));
+      const off3 = await pair.b.subscribe(`${topic}-other`, (m) => other.push(m));
+      await pair.a.publish(topic, msg(1));
+      await until(first, 1);
+      await until(second, 1);
+      await pair.a.publish(`${topic}-other`, msg(2));
+      await until(other, 1);
+      expect(first).toHaveLength(1);
+      expect(other.map((m) => (m as { seq: number }).seq)).toEqual([2]);
+      off1();
+      off2();
+      off3();
+    },
+  );
 
   test.runIf(available)('after unsubscribing nothing more arrives; the other subscriber still gets it', async () => {
     const topic = `t-${randomUUID()}`;
@@ -111,35 +132,41 @@ describe.each(implementations)('%s hub', (_name, make, available) => {
     off2();
   });
 
-  test.runIf(available)('presence: a visitor held by one instance is present for every instance until that instance lets go', async () => {
-    const visitor = randomUUID();
-    expect(await pair.b.presence.present(visitor)).toBe(false);
-    pair.a.presence.set(visitor, true);
-    await expect.poll(() => pair.b.presence.present(visitor)).toBe(true);
-    expect(await pair.a.presence.present(visitor)).toBe(true);
-    pair.a.presence.set(visitor, false);
-    await expect.poll(() => pair.b.presence.present(visitor)).toBe(false);
-  });
+  test.runIf(available)(
+    'presence: a visitor held by one instance is present for every instance until that instance lets go',
+    async () => {
+      const visitor = randomUUID();
+      expect(await pair.b.presence.present(visitor)).toBe(false);
+      pair.a.presence.set(visitor, true);
+      await expect.poll(() => pair.b.presence.present(visitor)).toBe(true);
+      expect(await pair.a.presence.present(visitor)).toBe(true);
+      pair.a.presence.set(visitor, false);
+      await expect.poll(() => pair.b.presence.present(visitor)).toBe(false);
+    },
+  );
 });
 
-test.runIf(hasRedis)("presence: the claims of an instance that died lapse by themselves; a live instance's are renewed", async () => {
-  const dead = new RedisHub(REDIS_URL, () => {}, 300);
-  const live = new RedisHub(REDIS_URL, () => {}, 300);
-  const other = new RedisHub(REDIS_URL);
-  await Promise.all([dead.ready(), live.ready(), other.ready()]);
-  try {
-    const [gone, staying] = [randomUUID(), randomUUID()];
-    dead.presence.set(gone, true);
-    live.presence.set(staying, true);
-    await expect.poll(() => other.presence.present(gone)).toBe(true);
-    // A process killed mid-flight renews nothing and withdraws nothing: its connections just stop.
-    await (dead as unknown as { pub: { disconnect(): void } }).pub.disconnect();
-    await (dead as unknown as { sub: { disconnect(): void } }).sub.disconnect();
-    await expect.poll(() => other.presence.present(gone), { timeout: 5000 }).toBe(false);
-    // Several lapse periods later the live instance's visitor is still present.
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(await other.presence.present(staying)).toBe(true);
-  } finally {
-    await Promise.allSettled([dead.close(), live.close(), other.close()]);
-  }
-});
+test.runIf(hasRedis)(
+  "presence: the claims of an instance that died lapse by themselves; a live instance's are renewed",
+  async () => {
+    const dead = new RedisHub(REDIS_URL, () => {}, 300);
+    const live = new RedisHub(REDIS_URL, () => {}, 300);
+    const other = new RedisHub(REDIS_URL);
+    await Promise.all([dead.ready(), live.ready(), other.ready()]);
+    try {
+      const [gone, staying] = [randomUUID(), randomUUID()];
+      dead.presence.set(gone, true);
+      live.presence.set(staying, true);
+      await expect.poll(() => other.presence.present(gone)).toBe(true);
+      // A process killed mid-flight renews nothing and withdraws nothing: its connections just stop.
+      await (dead as unknown as { pub: { disconnect(): void } }).pub.disconnect();
+      await (dead as unknown as { sub: { disconnect(): void } }).sub.disconnect();
+      await expect.poll(() => other.presence.present(gone), { timeout: 5000 }).toBe(false);
+      // Several lapse periods later the live instance's visitor is still present.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await other.presence.present(staying)).toBe(true);
+    } finally {
+      await Promise.allSettled([dead.close(), live.close(), other.close()]);
+    }
+  },
+);

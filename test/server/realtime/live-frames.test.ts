@@ -24,11 +24,21 @@ afterAll(async () => {
 
 /** Frames of stored events (the condition sent after a replay is the state, not an event). */
 const storedOf = (frames: ServerFrame[], conversationId: string) =>
-  frames.filter((f) => 'seq' in f && f.type !== 'ack' && f.type !== 'synced' && !(f.type === 'condition' && !f.change) && (f as { conversationId?: string }).conversationId === conversationId);
+  frames.filter(
+    (f) =>
+      'seq' in f &&
+      f.type !== 'ack' &&
+      f.type !== 'synced' &&
+      !(f.type === 'condition' && !f.change) &&
+      (f as { conversationId?: string }).conversationId === conversationId,
+  );
 
 test('a burst seen live by another tab and the team equals, frame for frame, a replay from the database', async () => {
   const { token } = await t.token({ access: 'custom', scopes: ['conversations:read'] });
-  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', [WS_SUBPROTOCOL, TEAM_TOKEN_PROTOCOL_PREFIX + token]);
+  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', [
+    WS_SUBPROTOCOL,
+    TEAM_TOKEN_PROTOCOL_PREFIX + token,
+  ]);
   const team = new Client(ws);
   await new Promise((resolve) => ws.once('open', resolve));
   team.send({ type: 'hello', v: 1 });
@@ -40,14 +50,26 @@ test('a burst seen live by another tab and the team equals, frame for frame, a r
   writer.send({ type: 'message.send', clientId: 'q0', text: 'When are refunds paid?' });
   const conversationId = (await writer.waitFor<AckFrame>((f) => f.type === 'ack')).conversationId;
   // Twelve more at once: their commits, answers and doorbells interleave.
-  const questions = Array.from({ length: 12 }, (_, i) => (i % 2 ? `How long can items be returned? (${i})` : `Is shipping back free? (${i})`));
+  const questions = Array.from({ length: 12 }, (_, i) =>
+    i % 2 ? `How long can items be returned? (${i})` : `Is shipping back free? (${i})`,
+  );
   questions.forEach((text, i) => writer.send({ type: 'message.send', conversationId, clientId: `q${i + 1}`, text }));
-  const answered = (c: Client) => expect.poll(() => c.frames.filter((f) => f.type === 'answer.done' && f.conversationId === conversationId).length, { timeout: 20_000 }).toBe(13);
+  const answered = (c: Client) =>
+    expect
+      .poll(() => c.frames.filter((f) => f.type === 'answer.done' && f.conversationId === conversationId).length, {
+        timeout: 20_000,
+      })
+      .toBe(13);
   await answered(reader);
   await answered(team);
   // Every message of the burst was taken (a dozen changes of one conversation at once).
   expect(writer.of('error')).toEqual([]);
-  expect(writer.of('ack').map((f) => f.clientId).sort()).toEqual(['q0', ...questions.map((_, i) => `q${i + 1}`)].sort());
+  expect(
+    writer
+      .of('ack')
+      .map((f) => f.clientId)
+      .sort(),
+  ).toEqual(['q0', ...questions.map((_, i) => `q${i + 1}`)].sort());
 
   const replay = await visitor(t.url, session.token, { [conversationId]: 0 });
   await replay.waitFor((f) => f.type === 'synced' && f.conversationId === conversationId);

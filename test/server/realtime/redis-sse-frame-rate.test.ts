@@ -50,7 +50,7 @@ const sessions = async (n: number) => {
   return tokens;
 };
 
-test.skipIf(!hasRedis)('one session\'s frames count once across two instances', async () => {
+test.skipIf(!hasRedis)("one session's frames count once across two instances", async () => {
   const [token] = await sessions(1);
   const ip = newIp();
   const statuses = [];
@@ -61,19 +61,22 @@ test.skipIf(!hasRedis)('one session\'s frames count once across two instances', 
   expect(refused.body.error.code).toBe('RATE_LIMITED');
 });
 
-test.skipIf(!hasRedis)('an address\'s share counts once across two instances; another address is not held back', async () => {
-  const tokens = await sessions(4);
-  const ip = newIp();
-  // Six frames of three visitors (two each, under a session's three), alternating instances: all taken.
-  let n = 0;
-  for (const token of tokens.slice(0, 3)) {
-    for (let i = 0; i < 2; i++) expect((await ping(n++ % 2 ? b : a, token, ip)).status, `frame ${n}`).toBe(200);
-  }
-  // The address's six are used up on both instances together: a fourth visitor's first frame waits, on either.
-  for (const app of [a, b]) {
-    const refused = await ping(app, tokens[3], ip);
-    expect(refused.status).toBe(429);
-    expect(refused.body.error.code).toBe('RATE_LIMITED');
-  }
-  expect((await ping(b, tokens[3], newIp())).status).toBe(200);
-});
+test.skipIf(!hasRedis)(
+  "an address's share counts once across two instances; another address is not held back",
+  async () => {
+    const tokens = await sessions(4);
+    const ip = newIp();
+    // Six frames of three visitors (two each, under a session's three), alternating instances: all taken.
+    let n = 0;
+    for (const token of tokens.slice(0, 3)) {
+      for (let i = 0; i < 2; i++) expect((await ping(n++ % 2 ? b : a, token, ip)).status, `frame ${n}`).toBe(200);
+    }
+    // The address's six are used up on both instances together: a fourth visitor's first frame waits, on either.
+    for (const app of [a, b]) {
+      const refused = await ping(app, tokens[3], ip);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+    }
+    expect((await ping(b, tokens[3], newIp())).status).toBe(200);
+  },
+);

@@ -7,7 +7,12 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { type AckFrame, type ServerFrame, WS_SESSION_PROTOCOL_PREFIX, WS_SUBPROTOCOL } from '../../../shared/protocol.js';
+import {
+  type AckFrame,
+  type ServerFrame,
+  WS_SESSION_PROTOCOL_PREFIX,
+  WS_SUBPROTOCOL,
+} from '../../../shared/protocol.js';
 import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../../server/routes/widget/team-stream.js';
 import { Client, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
 
@@ -16,7 +21,10 @@ let chatbotId: string;
 
 beforeAll(async () => {
   t = await startLiveApp({ dialect: 'postgres' });
-  const created = await t.call('POST', '/api/v2/chatbots', t.ownerToken, { title: 'Desk', settings: { 'chat-mode': { mode: 'HUMAN_ONLY' } } });
+  const created = await t.call('POST', '/api/v2/chatbots', t.ownerToken, {
+    title: 'Desk',
+    settings: { 'chat-mode': { mode: 'HUMAN_ONLY' } },
+  });
   chatbotId = created.body.data.chatbot.id;
 });
 afterAll(async () => {
@@ -24,7 +32,10 @@ afterAll(async () => {
 });
 
 async function team(token: string): Promise<Client> {
-  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', [WS_SUBPROTOCOL, TEAM_TOKEN_PROTOCOL_PREFIX + token]);
+  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', [
+    WS_SUBPROTOCOL,
+    TEAM_TOKEN_PROTOCOL_PREFIX + token,
+  ]);
   const c = new Client(ws);
   await new Promise((resolve) => ws.once('open', resolve));
   return c;
@@ -52,7 +63,10 @@ test('a resumed conversation whose new message rings as the stream gets ready is
   const mine = (f: ServerFrame) => 'conversationId' in f && f.conversationId === conversationId;
   await agent.waitFor((f) => mine(f) && f.type === 'message.created' && f.seq === 4);
   await agent.waitFor((f) => mine(f) && f.type === 'synced');
-  const created = agent.frames.filter((f) => mine(f) && f.type === 'message.created') as Extract<ServerFrame, { type: 'message.created' }>[];
+  const created = agent.frames.filter((f) => mine(f) && f.type === 'message.created') as Extract<
+    ServerFrame,
+    { type: 'message.created' }
+  >[];
   expect(created.map((f) => [f.seq, f.message.text])).toEqual([
     [2, 'First question'],
     [3, 'Second question'],
@@ -81,7 +95,10 @@ test("a visitor's resumed conversation that another tab writes in during hello i
     others[ack.conversationId] = ack.seq;
   }
 
-  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/widget/ws', [WS_SUBPROTOCOL, WS_SESSION_PROTOCOL_PREFIX + session.token]);
+  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/widget/ws', [
+    WS_SUBPROTOCOL,
+    WS_SESSION_PROTOCOL_PREFIX + session.token,
+  ]);
   const again = new Client(ws);
   await new Promise((resolve) => ws.once('open', resolve));
   // This device saw the conversation up to the second question (seq 3); the other tab writes at once.
@@ -91,7 +108,9 @@ test("a visitor's resumed conversation that another tab writes in during hello i
   await again.waitFor((f) => mine(f) && f.type === 'message.created' && f.seq === 4);
   await again.waitFor((f) => mine(f) && f.type === 'synced');
   await new Promise((r) => setTimeout(r, 200));
-  const stored = again.frames.filter((f) => mine(f) && 'seq' in f && f.type !== 'synced' && !(f.type === 'condition' && !f.change));
+  const stored = again.frames.filter(
+    (f) => mine(f) && 'seq' in f && f.type !== 'synced' && !(f.type === 'condition' && !f.change),
+  );
   expect(stored.map((f) => [f.type, (f as { seq: number }).seq])).toEqual([['message.created', 4]]);
   for (const c of [tab, again, ...openers]) c.close();
 });

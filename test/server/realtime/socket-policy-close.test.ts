@@ -13,12 +13,16 @@ let chatbotId: string;
 const lines: { level: number; msg?: string; err?: { message?: string } }[] = [];
 
 beforeAll(async () => {
-  t = await startLiveApp({ env: { WS_MAX_FRAMES_PER_10S: '4', LOG_LEVEL: 'warn' }, logStream: { write: (line) => void lines.push(JSON.parse(line)) } });
+  t = await startLiveApp({
+    env: { WS_MAX_FRAMES_PER_10S: '4', LOG_LEVEL: 'warn' },
+    logStream: { write: (line) => void lines.push(JSON.parse(line)) },
+  });
   chatbotId = await chatbotWithKnowledge(t);
 });
 afterAll(() => t?.close());
 
-const storedTexts = async () => (await t.database.db.selectFrom('messages').select('text').execute()).map((r) => r.text);
+const storedTexts = async () =>
+  (await t.database.db.selectFrom('messages').select('text').execute()).map((r) => r.text);
 
 test('frames written after the one that broke the frame limit are neither stored nor answered', async () => {
   const session = await newSession(t, chatbotId);
@@ -32,7 +36,9 @@ test('frames written after the one that broke the frame limit are neither stored
   // The three within the limit may have been acted on before the decision (an unacknowledged one the widget sends again); none after it.
   const stored = (await storedTexts()).filter((text) => text.startsWith('burst message'));
   expect(stored.filter((text) => !texts.slice(0, 3).includes(text))).toEqual([]);
-  const answeredIds = c.frames.filter((f) => f.type === 'ack' || f.type === 'error').map((f) => ('clientId' in f ? f.clientId : JSON.stringify(f)));
+  const answeredIds = c.frames
+    .filter((f) => f.type === 'ack' || f.type === 'error')
+    .map((f) => ('clientId' in f ? f.clientId : JSON.stringify(f)));
   expect(answeredIds.filter((id) => !['burst-0', 'burst-1', 'burst-2'].includes(String(id)))).toEqual([]);
 });
 
@@ -55,7 +61,9 @@ test('a frame over 64 KiB closes the socket with 1009 and is logged at warn, not
   const before = lines.length;
   c.send(JSON.stringify({ type: 'message.send', clientId: 'big', text: 'x'.repeat(70 * 1024) }));
   expect((await c.waitClosed()).code).toBe(CLOSE.tooBig);
-  await expect.poll(() => lines.slice(before).some((l) => /payload|too big|max/i.test(`${l.msg} ${l.err?.message}`))).toBe(true);
+  await expect
+    .poll(() => lines.slice(before).some((l) => /payload|too big|max/i.test(`${l.msg} ${l.err?.message}`)))
+    .toBe(true);
   const logged = lines.slice(before);
   expect(logged.filter((l) => l.level >= 50)).toEqual([]);
   expect(logged.some((l) => l.level === 40)).toBe(true);

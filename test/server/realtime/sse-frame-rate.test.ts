@@ -18,9 +18,13 @@ afterAll(async () => {
 });
 
 const ping = (token: string) =>
-  fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"type":"ping"}' }).then(async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() }));
+  fetch(`${t.url}/api/widget/frames`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{"type":"ping"}',
+  }).then(async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() }));
 
-test('one chatty visitor is refused 429; the others behind the same address are not, up to what the address\'s sockets may send', async () => {
+test("one chatty visitor is refused 429; the others behind the same address are not, up to what the address's sockets may send", async () => {
   const tokens = [];
   for (let i = 0; i < 7; i++) tokens.push((await newSession(t, chatbotId)).token);
   for (let i = 0; i < 25; i++) expect((await ping(tokens[0])).status, `frame ${i + 1}`).toBe(200);

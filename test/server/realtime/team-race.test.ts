@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 async function team(token: string, resume?: Record<string, number>): Promise<Client> {
-  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', [WS_SUBPROTOCOL, TEAM_TOKEN_PROTOCOL_PREFIX + token]);
+  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', [
+    WS_SUBPROTOCOL,
+    TEAM_TOKEN_PROTOCOL_PREFIX + token,
+  ]);
   const c = new Client(ws);
   await new Promise((resolve) => ws.once('open', resolve));
   c.send({ type: 'hello', v: 1, ...(resume && { resume }) });
@@ -33,7 +36,9 @@ async function team(token: string, resume?: Record<string, number>): Promise<Cli
 
 test('two agents taking over, replying and handing back at once: no 500, every change once and in order on every stream', async () => {
   const email = `${newId()}@team.test`;
-  expect((await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, t.ownerToken, { email, role: 'member' })).status).toBe(201);
+  expect(
+    (await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, t.ownerToken, { email, role: 'member' })).status,
+  ).toBe(201);
   const memberToken = await tokenOf(t, (await t.app.services.accounts.resolve()).id, email);
   const [a, b] = [await team(t.ownerToken), await team(memberToken)];
   const v = await visitor(t.url, (await newSession(t, chatbotId)).token);
@@ -56,11 +61,23 @@ test('two agents taking over, replying and handing back at once: no 500, every c
   const last = (await t.call('GET', path, t.ownerToken)).body.data;
   const seq = (await t.app.services.conversations.reads.events(conversationId, 0, 1000)).at(-1)!.seq;
 
-  const numbered = (c: Client) => c.frames.filter((f) => 'conversationId' in f && f.conversationId === conversationId && 'seq' in f && f.type !== 'ack' && f.type !== 'synced').map((f) => (f as ServerFrame & { seq: number }).seq);
+  const numbered = (c: Client) =>
+    c.frames
+      .filter(
+        (f) =>
+          'conversationId' in f &&
+          f.conversationId === conversationId &&
+          'seq' in f &&
+          f.type !== 'ack' &&
+          f.type !== 'synced',
+      )
+      .map((f) => (f as ServerFrame & { seq: number }).seq);
   for (const c of [a, b, v]) {
     await expect.poll(() => numbered(c).at(-1), { timeout: 15_000 }).toBe(seq);
     const seen = numbered(c);
-    expect(seen, 'each change once, in order, no gap').toEqual(Array.from({ length: seen.length }, (_, i) => seen[0] + i));
+    expect(seen, 'each change once, in order, no gap').toEqual(
+      Array.from({ length: seen.length }, (_, i) => seen[0] + i),
+    );
   }
   expect(numbered(a)).toEqual(numbered(b));
   expect(last).toBeTruthy();
@@ -72,7 +89,10 @@ test('a team stream dropped in the middle of a burst resumes from its last numbe
   const v = await visitor(t.url, (await newSession(t, chatbotId)).token);
   v.send({ type: 'message.send', clientId: 'burst-0', text: 'When are refunds paid?' });
   const { conversationId } = await v.waitFor<AckFrame>((f) => f.type === 'ack');
-  const mine = (c: Client) => c.frames.filter((f) => 'conversationId' in f && f.conversationId === conversationId && 'seq' in f && f.type !== 'synced') as Array<ServerFrame & { seq: number }>;
+  const mine = (c: Client) =>
+    c.frames.filter(
+      (f) => 'conversationId' in f && f.conversationId === conversationId && 'seq' in f && f.type !== 'synced',
+    ) as Array<ServerFrame & { seq: number }>;
   await expect.poll(() => mine(first).length).toBeGreaterThan(0);
   // The network drops the stream while the visitor keeps writing and the team keeps replying.
   first.ws.terminate();
@@ -88,7 +108,9 @@ test('a team stream dropped in the middle of a burst resumes from its last numbe
   // Every number after the one given, in order; only the current condition that ends the replay repeats one.
   const seqs = mine(again).map((f) => f.seq);
   expect([...new Set(seqs)]).toEqual(Array.from({ length: seq - had }, (_, i) => had + 1 + i));
-  const others = mine(again).filter((f) => f.type !== 'condition').map((f) => f.seq);
+  const others = mine(again)
+    .filter((f) => f.type !== 'condition')
+    .map((f) => f.seq);
   expect(new Set(others).size).toBe(others.length);
   for (const c of [again, v]) c.close();
 });
@@ -97,14 +119,24 @@ test('a knowledge gap answered three times at once: one custom response, the gap
   const v = await visitor(t.url, (await newSession(t, chatbotId)).token);
   v.send({ type: 'message.send', clientId: 'gap', text: 'Do you ship to Mars?' });
   await v.waitFor((f) => f.type === 'answer.done');
-  const gaps = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/knowledge-gaps`, t.ownerToken)).body.data.knowledgeGaps as Array<{ id: string; question: string }>;
+  const gaps = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/knowledge-gaps`, t.ownerToken)).body.data
+    .knowledgeGaps as Array<{ id: string; question: string }>;
   const gap = gaps.find((g) => g.question === 'Do you ship to Mars?')!;
-  const answers = await Promise.all([1, 2, 3].map((i) => t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge-gaps/${gap.id}/answer`, t.ownerToken, { answer: `Yes, on rocket ${i}.` })));
+  const answers = await Promise.all(
+    [1, 2, 3].map((i) =>
+      t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge-gaps/${gap.id}/answer`, t.ownerToken, {
+        answer: `Yes, on rocket ${i}.`,
+      }),
+    ),
+  );
   expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
-  const responses = ((await t.call('GET', `/api/v2/chatbots/${chatbotId}/custom-responses?limit=100`, t.ownerToken)).body.data.customResponses as Array<{ id: string; question: string; answer: string }>)
-    .filter((r) => r.question === 'Do you ship to Mars?');
+  const responses = (
+    (await t.call('GET', `/api/v2/chatbots/${chatbotId}/custom-responses?limit=100`, t.ownerToken)).body.data
+      .customResponses as Array<{ id: string; question: string; answer: string }>
+  ).filter((r) => r.question === 'Do you ship to Mars?');
   expect(responses).toHaveLength(1);
-  const answered = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/knowledge-gaps/${gap.id}`, t.ownerToken)).body.data.knowledgeGap;
+  const answered = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/knowledge-gaps/${gap.id}`, t.ownerToken)).body
+    .data.knowledgeGap;
   expect(answered.customResponseId).toBe(responses[0].id);
   await v.waitFor((f) => f.type === 'message.created' && f.message.author === 'agent');
   expect(v.of('message.created').filter((f) => f.message.author === 'agent')).toHaveLength(1);

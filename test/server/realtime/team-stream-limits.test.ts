@@ -27,7 +27,9 @@ afterAll(async () => {
 let ip = 0;
 async function stream(token: string, via: 'protocol' | 'hello'): Promise<Client> {
   const protocols = via === 'protocol' ? [WS_SUBPROTOCOL, TEAM_TOKEN_PROTOCOL_PREFIX + token] : [WS_SUBPROTOCOL];
-  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', protocols, { headers: { 'x-forwarded-for': `10.0.0.${++ip}` } });
+  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', protocols, {
+    headers: { 'x-forwarded-for': `10.0.0.${++ip}` },
+  });
   const c = new Client(ws);
   await new Promise((resolve) => ws.once('open', resolve));
   c.send({ type: 'hello', v: 1, ...(via === 'hello' && { token }) });
@@ -70,7 +72,17 @@ test('a reader follows at most its bound of conversations, letting go of the lea
   const chatbotId = await chatbotWithKnowledge(t);
   const chatbot = await t.app.realtime.chatbot(chatbotId);
   const sent: ServerFrame[] = [];
-  const tracker = new Tracker(t.app.realtime, t.app.services.conversations.reads, (f) => sent.push(f), () => true, (err) => { throw err; }, () => {}, 2);
+  const tracker = new Tracker(
+    t.app.realtime,
+    t.app.services.conversations.reads,
+    (f) => sent.push(f),
+    () => true,
+    (err) => {
+      throw err;
+    },
+    () => {},
+    2,
+  );
   const ids: string[] = [];
   for (let i = 0; i < 4; i++) {
     const { v, conversationId } = await conversationOf(chatbotId);
@@ -82,7 +94,12 @@ test('a reader follows at most its bound of conversations, letting go of the lea
   expect(tracker.size).toBe(2);
   expect(ids.map((id) => tracker.has(id))).toEqual([false, false, true, true]);
   // Each was sent whole, once.
-  for (const id of ids) expect(sent.filter((f) => 'conversationId' in f && f.conversationId === id && 'seq' in f).map((f) => (f as { seq: number }).seq)).toEqual([1, 2, 3]);
+  for (const id of ids)
+    expect(
+      sent
+        .filter((f) => 'conversationId' in f && f.conversationId === id && 'seq' in f)
+        .map((f) => (f as { seq: number }).seq),
+    ).toEqual([1, 2, 3]);
 });
 
 test('a conversation the stream let go is delivered again from its next change, nothing skipped or repeated', async () => {
@@ -91,9 +108,16 @@ test('a conversation the stream let go is delivered again from its next change, 
   const first = await conversationOf(chatbotId);
   for (let i = 0; i < 2; i++) (await conversationOf(chatbotId)).v.close();
   await s.waitFor((f) => f.type === 'answer.done' && s.of('answer.done').length === 3);
-  first.v.send({ type: 'message.send', conversationId: first.conversationId, clientId: 'again', text: 'And exchanges?' });
+  first.v.send({
+    type: 'message.send',
+    conversationId: first.conversationId,
+    clientId: 'again',
+    text: 'And exchanges?',
+  });
   await s.waitFor((f) => f.type === 'answer.done' && f.conversationId === first.conversationId && f.seq > 3);
-  const seqs = s.frames.filter((f) => 'conversationId' in f && f.conversationId === first.conversationId && 'seq' in f && f.type !== 'ack').map((f) => (f as { seq: number }).seq);
+  const seqs = s.frames
+    .filter((f) => 'conversationId' in f && f.conversationId === first.conversationId && 'seq' in f && f.type !== 'ack')
+    .map((f) => (f as { seq: number }).seq);
   expect(seqs).toEqual([1, 2, 3, 4, 5]);
   first.v.close();
   s.close();

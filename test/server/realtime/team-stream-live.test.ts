@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 async function team(token: string): Promise<Client> {
-  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', [WS_SUBPROTOCOL, TEAM_TOKEN_PROTOCOL_PREFIX + token]);
+  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', [
+    WS_SUBPROTOCOL,
+    TEAM_TOKEN_PROTOCOL_PREFIX + token,
+  ]);
   const c = new Client(ws);
   await new Promise((resolve) => ws.once('open', resolve));
   c.send({ type: 'hello', v: 1 });
@@ -30,7 +33,8 @@ async function team(token: string): Promise<Client> {
   return c;
 }
 
-const answerOf = (conversationId: string, seqAbove: number) => (f: ServerFrame) => f.type === 'answer.done' && f.conversationId === conversationId && f.seq > seqAbove;
+const answerOf = (conversationId: string, seqAbove: number) => (f: ServerFrame) =>
+  f.type === 'answer.done' && f.conversationId === conversationId && f.seq > seqAbove;
 
 test('a followed conversation is rendered with the chatbot settings as they are now (sources shown again)', async () => {
   const chatbotId = await chatbotWithKnowledge(t, { 'chat-mode': { hideSources: true } });
@@ -42,9 +46,14 @@ test('a followed conversation is rendered with the chatbot settings as they are 
   const first = await stream.waitFor<Extract<ServerFrame, { type: 'answer.done' }>>(answerOf(conversationId, 0));
   expect(first.message.sources).toEqual([]);
 
-  expect((await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/chat-mode`, t.ownerToken, { hideSources: false })).status).toBe(200);
+  expect(
+    (await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/chat-mode`, t.ownerToken, { hideSources: false }))
+      .status,
+  ).toBe(200);
   v.send({ type: 'message.send', conversationId, clientId: 'second', text: 'When are refunds paid?' });
-  const second = await stream.waitFor<Extract<ServerFrame, { type: 'answer.done' }>>(answerOf(conversationId, first.seq));
+  const second = await stream.waitFor<Extract<ServerFrame, { type: 'answer.done' }>>(
+    answerOf(conversationId, first.seq),
+  );
   expect(second.message.sources.length).toBeGreaterThan(0);
   // The visitor's socket follows the same conversation and shows them too.
   const seen = await v.waitFor<Extract<ServerFrame, { type: 'answer.done' }>>(answerOf(conversationId, first.seq));
@@ -58,7 +67,10 @@ test("an owner's change reaches an open stream at once, not at its next re-read 
   const slow = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '60000', WS_HEARTBEAT_MS: '60000' } });
   try {
     const chatbotId = await chatbotWithKnowledge(slow, { 'chat-mode': { hideSources: true } });
-    const ws = new WebSocket(slow.url.replace(/^http/, 'ws') + '/api/v2/stream', [WS_SUBPROTOCOL, TEAM_TOKEN_PROTOCOL_PREFIX + (await slow.token({ access: 'custom', scopes: ['conversations:read'] })).token]);
+    const ws = new WebSocket(slow.url.replace(/^http/, 'ws') + '/api/v2/stream', [
+      WS_SUBPROTOCOL,
+      TEAM_TOKEN_PROTOCOL_PREFIX + (await slow.token({ access: 'custom', scopes: ['conversations:read'] })).token,
+    ]);
     const stream = new Client(ws);
     await new Promise((resolve) => ws.once('open', resolve));
     stream.send({ type: 'hello', v: 1 });
@@ -68,9 +80,17 @@ test("an owner's change reaches an open stream at once, not at its next re-read 
     const { conversationId } = await v.waitFor<AckFrame>((f) => f.type === 'ack');
     const first = await stream.waitFor<Extract<ServerFrame, { type: 'answer.done' }>>(answerOf(conversationId, 0));
     expect(first.message.sources).toEqual([]);
-    expect((await slow.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/chat-mode`, slow.ownerToken, { hideSources: false })).status).toBe(200);
+    expect(
+      (
+        await slow.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/chat-mode`, slow.ownerToken, {
+          hideSources: false,
+        })
+      ).status,
+    ).toBe(200);
     v.send({ type: 'message.send', conversationId, clientId: 'second', text: 'When are refunds paid?' });
-    const second = await stream.waitFor<Extract<ServerFrame, { type: 'answer.done' }>>(answerOf(conversationId, first.seq));
+    const second = await stream.waitFor<Extract<ServerFrame, { type: 'answer.done' }>>(
+      answerOf(conversationId, first.seq),
+    );
     expect(second.message.sources.length).toBeGreaterThan(0);
     stream.close();
     v.close();
@@ -95,7 +115,11 @@ test("the team's typing reaches the visitor only while a person is on the conver
   const types = async (typing: boolean) => {
     const from = stream.frames.length;
     stream.send({ type: 'typing', conversationId, typing });
-    await stream.waitFor((f) => f.type === 'typing' && f.conversationId === conversationId && f.typing === typing, 10_000, from);
+    await stream.waitFor(
+      (f) => f.type === 'typing' && f.conversationId === conversationId && f.typing === typing,
+      10_000,
+      from,
+    );
     const pongs = v.of('pong').length;
     v.send({ type: 'ping' });
     await v.waitFor(() => v.of('pong').length > pongs);
@@ -139,11 +163,17 @@ test('typing from a token without conversations:write is refused and reaches no 
   v.send({ type: 'message.send', clientId: 'ask', text: 'When are refunds paid?' });
   const { conversationId } = await v.waitFor<AckFrame>((f) => f.type === 'ack');
   await v.waitFor(answerOf(conversationId, 0));
-  expect((await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${conversationId}/take-over`, t.ownerToken)).status).toBe(200);
+  expect(
+    (await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${conversationId}/take-over`, t.ownerToken))
+      .status,
+  ).toBe(200);
   await v.waitFor((f) => f.type === 'condition' && f.change === 'taken_over');
 
   readOnly.send({ type: 'typing', conversationId, typing: true });
-  expect(await readOnly.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'TOKEN_SCOPE_NOT_ALLOWED', ref: { type: 'typing' } });
+  expect(await readOnly.waitFor((f) => f.type === 'error')).toMatchObject({
+    code: 'TOKEN_SCOPE_NOT_ALLOWED',
+    ref: { type: 'typing' },
+  });
   const pongs = v.of('pong').length;
   v.send({ type: 'ping' });
   await v.waitFor(() => v.of('pong').length > pongs);

@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 async function team(token: string): Promise<Client> {
-  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', [WS_SUBPROTOCOL, TEAM_TOKEN_PROTOCOL_PREFIX + token]);
+  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + '/api/v2/stream', [
+    WS_SUBPROTOCOL,
+    TEAM_TOKEN_PROTOCOL_PREFIX + token,
+  ]);
   const c = new Client(ws);
   await new Promise((resolve) => {
     ws.once('open', resolve);
@@ -58,12 +61,19 @@ test('a token revoked while its stream is open: the stream is closed with 4001 a
 
 test('a member removed from the chatbot stops seeing its conversations on the open stream', async () => {
   const email = `${newId()}@team.test`;
-  const invited = await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, t.ownerToken, { email, role: 'member' });
+  const invited = await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, t.ownerToken, {
+    email,
+    role: 'member',
+  });
   expect(invited.status, JSON.stringify(invited.body)).toBe(201);
   const accountId = (await t.app.services.accounts.resolve()).id;
   const stream = await team(await tokenOf(t, accountId, email));
   const memberId = (invited.body as { data: { member: { id: string } } }).data.member.id;
-  const removed = await t.call('DELETE', `/api/v2/chatbots/${chatbotId}/members/${memberId}?confirm=true`, t.ownerToken);
+  const removed = await t.call(
+    'DELETE',
+    `/api/v2/chatbots/${chatbotId}/members/${memberId}?confirm=true`,
+    t.ownerToken,
+  );
   expect(removed.status, JSON.stringify(removed.body)).toBe(200);
   const { v, conversationId } = await visitorAsks(chatbotId);
   // Either closed or silent about the chatbot: never its visitor's words.
@@ -84,7 +94,10 @@ test('a deleted chatbot: the open stream carries nothing more of it and refuses 
   await stream.waitFor((f) => f.type === 'answer.done' && f.conversationId === conversationId);
   expect((await t.call('DELETE', `/api/v2/chatbots/${doomed}?confirm=true`, t.ownerToken)).status).toBe(200);
   stream.send({ type: 'conversation.open', conversationId, after: 0 });
-  expect(await stream.waitFor((f) => f.type === 'error')).toMatchObject({ code: 'NOT_FOUND', ref: { type: 'conversation.open' } });
+  expect(await stream.waitFor((f) => f.type === 'error')).toMatchObject({
+    code: 'NOT_FOUND',
+    ref: { type: 'conversation.open' },
+  });
   v.close();
   stream.close();
 });

@@ -44,7 +44,9 @@ test('the stream carries a visitor conversation live: start, message, deltas, an
   const agent = await team(token);
   agent.send({ type: 'hello', v: 1 });
   const ready = await agent.waitFor((f) => (f as { type: string }).type === 'team.ready');
-  expect((ready as unknown as { chatbotIds: string[] }).chatbotIds).toEqual(expect.arrayContaining([chatbotId, otherId]));
+  expect((ready as unknown as { chatbotIds: string[] }).chatbotIds).toEqual(
+    expect.arrayContaining([chatbotId, otherId]),
+  );
   const outsider = await team(restricted, true);
   outsider.send({ type: 'hello', v: 1 });
   await outsider.waitFor((f) => (f as { type: string }).type === 'team.ready');
@@ -55,12 +57,19 @@ test('the stream carries a visitor conversation live: start, message, deltas, an
   const ack = await v.waitFor<AckFrame>((f) => f.type === 'ack');
   const done = await agent.waitFor((f) => f.type === 'answer.done' && f.conversationId === ack.conversationId);
   const mine = (f: ServerFrame) => 'conversationId' in f && f.conversationId === ack.conversationId;
-  expect(agent.frames.filter(mine).map((f) => f.type)).toEqual(expect.arrayContaining(['condition', 'message.created', 'answer.delta', 'answer.done']));
+  expect(agent.frames.filter(mine).map((f) => f.type)).toEqual(
+    expect.arrayContaining(['condition', 'message.created', 'answer.delta', 'answer.done']),
+  );
   expect(agent.frames.filter((f) => mine(f) && 'seq' in f).map((f) => (f as { seq: number }).seq)).toEqual([1, 2, 3]);
   expect((done as { message: { text: string } }).message.text).toContain('5 business days');
 
-  expect((await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${ack.conversationId}/take-over`, t.ownerToken)).status).toBe(200);
-  await agent.waitFor((f) => f.type === 'condition' && f.change === 'taken_over' && f.conversationId === ack.conversationId);
+  expect(
+    (await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${ack.conversationId}/take-over`, t.ownerToken))
+      .status,
+  ).toBe(200);
+  await agent.waitFor(
+    (f) => f.type === 'condition' && f.change === 'taken_over' && f.conversationId === ack.conversationId,
+  );
   // The visitor's typing reaches the team; the restricted token saw nothing of this chatbot.
   v.send({ type: 'typing', conversationId: ack.conversationId, typing: true });
   await agent.waitFor((f) => (f as { type: string }).type === 'visitor.typing');
@@ -90,7 +99,10 @@ test('a token without conversations:read, or no token, is closed with 4001', asy
 
 test("a member's token sees the conversations of the chatbots the member was added to, and nothing of the others", async () => {
   const email = `${newId()}@team.test`;
-  const invited = await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, t.ownerToken, { email, role: 'member' });
+  const invited = await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, t.ownerToken, {
+    email,
+    role: 'member',
+  });
   expect(invited.status, JSON.stringify(invited.body)).toBe(201);
   const accountId = (await t.app.services.accounts.resolve()).id;
   const member = await team(await tokenOf(t, accountId, email));
@@ -121,7 +133,12 @@ test("a member's token sees the conversations of the chatbots the member was add
   resumed.send({ type: 'hello', v: 1, resume: { [hidden.conversationId]: 0, [shown.conversationId]: 0 } });
   await resumed.waitFor((f) => f.type === 'synced' && f.conversationId === shown.conversationId);
   expect(resumed.frames.filter(about(hidden.conversationId))).toEqual([
-    { type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: hidden.conversationId } },
+    {
+      type: 'error',
+      code: 'NOT_FOUND',
+      message: 'Conversation not found',
+      ref: { type: 'hello', conversationId: hidden.conversationId },
+    },
   ]);
   for (const c of [member, resumed, theirs, elsewhere]) c.close();
 });

@@ -5,13 +5,28 @@
  * live, and logout.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ConversationsFrame, ErrorFrame, MessageCreatedFrame, AckFrame, VerifiedFrame, LeadSavedFrame, OtpSentFrame } from '../../../shared/protocol.js';
+import type {
+  ConversationsFrame,
+  ErrorFrame,
+  MessageCreatedFrame,
+  AckFrame,
+  VerifiedFrame,
+  LeadSavedFrame,
+  OtpSentFrame,
+} from '../../../shared/protocol.js';
 import { CLOSE } from '../../../shared/protocol.js';
 import { recordGap } from '../../../server/domain/resources/knowledge-gaps.js';
 import { signIdentity } from '../../../server/domain/visitors/identity.js';
 import { SessionTokens } from '../../../server/domain/widget/sessions.js';
 import { codeOf, startSmtpInbox, type SmtpInbox } from '../../helpers/smtp.js';
-import { chatbotWithKnowledge, connect, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
+import {
+  chatbotWithKnowledge,
+  connect,
+  type LiveApp,
+  newSession,
+  startLiveApp,
+  visitor,
+} from '../../helpers/widget.js';
 
 let t: LiveApp;
 let inbox: SmtpInbox;
@@ -54,7 +69,11 @@ describe('e-mail codes over the socket', () => {
 
     // Another device: its own question, then the same address verified there.
     const laptop = await visitorWithConversation('Is shipping back free?');
-    await t.database.db.updateTable('visitor_codes').set({ created_at: new Date(Date.now() - 120_000).toISOString() }).where('email', '=', email).execute();
+    await t.database.db
+      .updateTable('visitor_codes')
+      .set({ created_at: new Date(Date.now() - 120_000).toISOString() })
+      .where('email', '=', email)
+      .execute();
     laptop.c.send({ type: 'otp.request', email });
     await laptop.c.waitFor((f) => f.type === 'otp.sent');
     laptop.c.send({ type: 'otp.verify', email, code: codeOf(await inbox.next(email, 1)) });
@@ -76,7 +95,8 @@ describe('e-mail codes over the socket', () => {
     const code = codeOf(await inbox.next(email));
     a.send({ type: 'otp.verify', email, code });
     b.send({ type: 'otp.verify', email, code });
-    const outcome = async (c: typeof a) => (await c.waitFor((f) => f.type === 'verified' || (f.type === 'error' && f.ref?.type === 'otp.verify'))).type;
+    const outcome = async (c: typeof a) =>
+      (await c.waitFor((f) => f.type === 'verified' || (f.type === 'error' && f.ref?.type === 'otp.verify'))).type;
     const results = await Promise.all([outcome(a), outcome(b)]);
     expect(results.sort()).toEqual(['error', 'verified']);
     const error = [...a.frames, ...b.frames].find((f) => f.type === 'error') as ErrorFrame;
@@ -93,7 +113,10 @@ describe('leads, identity, gap answers and logout over the socket', () => {
     const saved = await c.waitFor<LeadSavedFrame>((f) => f.type === 'lead.saved');
     expect(saved.visitor).toMatchObject({ email: 'lead@example.com', name: 'Lee', verified: false });
     const leads = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, t.ownerToken)).body.data.leads;
-    expect(leads.find((l: { email: string }) => l.email === 'lead@example.com')).toMatchObject({ threadId: conversationId, source: 'widget' });
+    expect(leads.find((l: { email: string }) => l.email === 'lead@example.com')).toMatchObject({
+      threadId: conversationId,
+      source: 'widget',
+    });
     c.send({ type: 'lead.submit', email: 'nope' });
     const bad = await c.waitFor<ErrorFrame>((f) => f.type === 'error' && f.ref?.type === 'lead.submit');
     expect(bad.code).toBe('VALIDATION_FAILED');
@@ -101,23 +124,43 @@ describe('leads, identity, gap answers and logout over the socket', () => {
   });
 
   test('lead.submit in a conversation has the rules of a lead: an empty form or a missing required field is refused and changes nothing', async () => {
-    const id = await chatbotWithKnowledge(t, { 'user-data': { leadFields: [{ key: 'company', label: 'Company', type: 'text', required: true }] } });
+    const id = await chatbotWithKnowledge(t, {
+      'user-data': { leadFields: [{ key: 'company', label: 'Company', type: 'text', required: true }] },
+    });
     const session = await newSession(t, id);
     const c = await visitor(t.url, session.token);
     c.send({ type: 'message.send', clientId: 'q', text: 'When are refunds paid?' });
     const { conversationId } = await c.waitFor<AckFrame>((f) => f.type === 'ack');
     await c.waitFor((f) => f.type === 'answer.done');
     const state = async () => [
-      (await t.database.db.selectFrom('conversations').select('seq').where('id', '=', conversationId).executeTakeFirstOrThrow()).seq,
+      (
+        await t.database.db
+          .selectFrom('conversations')
+          .select('seq')
+          .where('id', '=', conversationId)
+          .executeTakeFirstOrThrow()
+      ).seq,
       (await t.database.db.selectFrom('leads').select('id').where('chatbot_id', '=', id).execute()).length,
-      await t.database.db.selectFrom('chat_users').selectAll().where('id', '=', session.visitor.id).executeTakeFirstOrThrow(),
+      await t.database.db
+        .selectFrom('chat_users')
+        .selectAll()
+        .where('id', '=', session.visitor.id)
+        .executeTakeFirstOrThrow(),
     ];
     const before = await state();
     for (const bad of [{}, { email: 'lee@example.com' }, { name: 'Lee', customFields: { company: ' ' } }]) {
       const from = c.frames.length;
       c.send({ type: 'lead.submit', conversationId, ...bad });
-      const answer = await c.waitFor((f) => f.type === 'lead.saved' || (f.type === 'error' && f.ref?.type === 'lead.submit'), 10_000, from);
-      expect(answer, JSON.stringify(bad)).toMatchObject({ type: 'error', code: 'VALIDATION_FAILED', details: [{ path: ['customFields', 'company'] }] });
+      const answer = await c.waitFor(
+        (f) => f.type === 'lead.saved' || (f.type === 'error' && f.ref?.type === 'lead.submit'),
+        10_000,
+        from,
+      );
+      expect(answer, JSON.stringify(bad)).toMatchObject({
+        type: 'error',
+        code: 'VALIDATION_FAILED',
+        details: [{ path: ['customFields', 'company'] }],
+      });
     }
     expect(await state()).toEqual(before);
     c.send({ type: 'lead.submit', conversationId, email: 'lee@example.com', customFields: { company: 'Acme' } });
@@ -126,36 +169,66 @@ describe('leads, identity, gap answers and logout over the socket', () => {
   });
 
   test('a signed identity opens a verified session; a wrong signature is refused', async () => {
-    const secret = (await t.call('POST', `/api/v2/chatbots/${chatbotId}/identity-secret`, t.ownerToken)).body.data.identitySecret.secret as string;
+    const secret = (await t.call('POST', `/api/v2/chatbots/${chatbotId}/identity-secret`, t.ownerToken)).body.data
+      .identitySecret.secret as string;
     const email = 'signed@example.com';
     const ok = await newSession(t, chatbotId, { identity: { email, signature: signIdentity(secret, email) } });
     expect(ok.visitor).toMatchObject({ email, verified: true });
-    const visitors = async () => Number((await t.database.db.selectFrom('chat_users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const visitors = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('chat_users')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await visitors();
-    const refused = await t.call('POST', `/api/widget/${chatbotId}/session`, null, { identity: { email, signature: signIdentity('guess', email) } });
+    const refused = await t.call('POST', `/api/widget/${chatbotId}/session`, null, {
+      identity: { email, signature: signIdentity('guess', email) },
+    });
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('IDENTITY_NOT_VALID');
     expect(JSON.stringify(refused.body)).not.toContain(ok.visitor.id);
     // A refused claim makes no visitor, and one renewing a session leaves that visitor as it was.
-    const renewed = await t.call('POST', `/api/widget/${chatbotId}/session`, null, { renew: ok.token, locale: 'de', identity: { email, signature: signIdentity('guess', email) } });
+    const renewed = await t.call('POST', `/api/widget/${chatbotId}/session`, null, {
+      renew: ok.token,
+      locale: 'de',
+      identity: { email, signature: signIdentity('guess', email) },
+    });
     expect(renewed.status).toBe(401);
     expect(await visitors()).toBe(before);
-    const visitor = await t.database.db.selectFrom('chat_users').select('metadata').where('id', '=', ok.visitor.id).executeTakeFirstOrThrow();
+    const visitor = await t.database.db
+      .selectFrom('chat_users')
+      .select('metadata')
+      .where('id', '=', ok.visitor.id)
+      .executeTakeFirstOrThrow();
     expect(String(visitor.metadata)).not.toContain('"de"');
   });
 
   test('rotating the identity secret ends the sessions its claims opened: no renewal, no socket, open ones closed; other sessions go on', async () => {
     const id = await chatbotWithKnowledge(t);
-    const rotate = async () => (await t.call('POST', `/api/v2/chatbots/${id}/identity-secret`, t.ownerToken)).body.data.identitySecret.secret as string;
+    const rotate = async () =>
+      (await t.call('POST', `/api/v2/chatbots/${id}/identity-secret`, t.ownerToken)).body.data.identitySecret
+        .secret as string;
     const email = 'leaked@example.com';
     const old = await rotate();
     // Made two minutes ago.
-    await t.database.db.updateTable('identity_secrets').set({ created_at: new Date(Date.now() - 120_000).toISOString() }).where('chatbot_id', '=', id).execute();
+    await t.database.db
+      .updateTable('identity_secrets')
+      .set({ created_at: new Date(Date.now() - 120_000).toISOString() })
+      .where('chatbot_id', '=', id)
+      .execute();
     const identified = await newSession(t, id, { identity: { email, signature: signIdentity(old, email) } });
     expect(identified.visitor).toMatchObject({ email, verified: true });
     // The same kind of session, opened by a claim a minute before the rotation.
     const aMinuteAgo = new SessionTokens(t.config.secretKey, () => Math.floor(Date.now() / 1000) - 60);
-    const earlier = aMinuteAgo.issue(id, identified.visitor.id, undefined, t.app.services.widget.tokens.read(identified.token)!.secretId).token;
+    const earlier = aMinuteAgo.issue(
+      id,
+      identified.visitor.id,
+      undefined,
+      t.app.services.widget.tokens.read(identified.token)!.secretId,
+    ).token;
     const renewed = await newSession(t, id, { renew: earlier });
     expect(t.app.services.widget.tokens.read(renewed.token)?.via).toBe('identity');
     const anonymous = await newSession(t, id);
@@ -184,10 +257,19 @@ describe('leads, identity, gap answers and logout over the socket', () => {
     await c.waitFor((f) => f.type === 'otp.sent');
     c.send({ type: 'otp.verify', email, code: codeOf(await inbox.next(email)) });
     await c.waitFor((f) => f.type === 'verified');
-    const gap = await recordGap(t.app.services.store, { chatbotId, conversationId, messageId: null, question: 'Do you ship to the moon?' });
-    const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge-gaps/${gap.id}/answer`, t.ownerToken, { answer: 'Not yet, sorry.' });
+    const gap = await recordGap(t.app.services.store, {
+      chatbotId,
+      conversationId,
+      messageId: null,
+      question: 'Do you ship to the moon?',
+    });
+    const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge-gaps/${gap.id}/answer`, t.ownerToken, {
+      answer: 'Not yet, sorry.',
+    });
     expect(res.status).toBe(200);
-    const live = await c.waitFor<MessageCreatedFrame>((f) => f.type === 'message.created' && f.message.text === 'Not yet, sorry.');
+    const live = await c.waitFor<MessageCreatedFrame>(
+      (f) => f.type === 'message.created' && f.message.text === 'Not yet, sorry.',
+    );
     expect(live.message.author).toBe('agent');
     await t.app.services.queue.drain();
     expect(inbox.to(email)).toHaveLength(1); // the code mail only

@@ -42,11 +42,15 @@ test('requesting and verifying a code over the socket logs requests but never th
   expect(mentions(lines.join(''), code)).toBe(false);
 });
 
-test('through the SSE fallback\'s door: two verifications of one code at once, one verified; the code in no response and no log line', async () => {
+test("through the SSE fallback's door: two verifications of one code at once, one verified; the code in no response and no log line", async () => {
   const chatbotId = await chatbotWithKnowledge(t);
   const email = 'door@example.com';
   const post = async (token: string, frame: unknown) => {
-    const res = await fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(frame) });
+    const res = await fetch(`${t.url}/api/widget/frames`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(frame),
+    });
     return { status: res.status, text: await res.text() };
   };
   const [a, b] = [await newSession(t, chatbotId), await newSession(t, chatbotId)];
@@ -54,9 +58,14 @@ test('through the SSE fallback\'s door: two verifications of one code at once, o
   expect(JSON.parse(sent.text).data.frames).toEqual([{ type: 'otp.sent', email, resendAfter: 60 }]);
   // An unknown address and this one (now known to the chatbot) get the same answer.
   const other = await post(b.token, { type: 'otp.request', email: 'nobody@example.com' });
-  expect(JSON.parse(other.text).data.frames).toEqual([{ type: 'otp.sent', email: 'nobody@example.com', resendAfter: 60 }]);
+  expect(JSON.parse(other.text).data.frames).toEqual([
+    { type: 'otp.sent', email: 'nobody@example.com', resendAfter: 60 },
+  ]);
   const code = codeOf(await inbox.next(email));
-  const results = await Promise.all([post(a.token, { type: 'otp.verify', email, code }), post(b.token, { type: 'otp.verify', email, code })]);
+  const results = await Promise.all([
+    post(a.token, { type: 'otp.verify', email, code }),
+    post(b.token, { type: 'otp.verify', email, code }),
+  ]);
   const types = results.map((r) => JSON.parse(r.text).data.frames[0]);
   expect(types.map((f: { type: string }) => f.type).sort()).toEqual(['error', 'verified']);
   expect(types.find((f: { type: string }) => f.type === 'error')).toMatchObject({ code: 'CODE_NOT_VALID' });
@@ -78,7 +87,12 @@ test('without SMTP_URL the log names the mail folder, and the .eml holds the cod
     const files = readdirSync(folder).filter((f) => f.endsWith('.eml'));
     expect(files).toHaveLength(1);
     const raw = readFileSync(join(folder, files[0]), 'utf8');
-    const code = /\b(\d{6})\b/.exec(raw.split(/\r?\n\r?\n/).slice(1).join('\n'))![1];
+    const code = /\b(\d{6})\b/.exec(
+      raw
+        .split(/\r?\n\r?\n/)
+        .slice(1)
+        .join('\n'),
+    )![1];
     expect(own.join('')).toContain(files[0]);
     expect(mentions(own.join(''), code)).toBe(false);
     c.close();

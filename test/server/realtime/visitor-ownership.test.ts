@@ -6,7 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AckFrame, AnswerDoneFrame, ClientFrame, ServerFrame } from '../../../shared/protocol.js';
-import { chatbotWithKnowledge, type LiveApp, newSession, readEvents, startLiveApp, visitor } from '../../helpers/widget.js';
+import {
+  chatbotWithKnowledge,
+  type LiveApp,
+  newSession,
+  readEvents,
+  startLiveApp,
+  visitor,
+} from '../../helpers/widget.js';
 
 let t: LiveApp;
 let chatbotId: string;
@@ -35,25 +42,52 @@ async function snapshot() {
   return {
     conversation: await t.app.services.store.conversations.get(conversationId),
     events: await t.app.services.conversations.reads.events(conversationId, 0),
-    messages: await db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).orderBy('id').execute(),
+    messages: await db
+      .selectFrom('messages')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .orderBy('id')
+      .execute(),
     leads: await db.selectFrom('leads').selectAll().where('conversation_id', '=', conversationId).execute(),
   };
 }
 
 /** Every frame that names a conversation, naming the owner's. */
 const frames = (): [string, ClientFrame][] => [
-  ['message.send', { type: 'message.send', clientId: 'theirs', conversationId: owned.conversationId, text: 'When are refunds paid?' }],
+  [
+    'message.send',
+    { type: 'message.send', clientId: 'theirs', conversationId: owned.conversationId, text: 'When are refunds paid?' },
+  ],
   ['conversation.open', { type: 'conversation.open', conversationId: owned.conversationId, after: 0 }],
   ['typing', { type: 'typing', conversationId: owned.conversationId, typing: true }],
-  ['feedback', { type: 'feedback', conversationId: owned.conversationId, messageId: owned.answerId, feedback: 'down', comment: 'not mine' }],
+  [
+    'feedback',
+    {
+      type: 'feedback',
+      conversationId: owned.conversationId,
+      messageId: owned.answerId,
+      feedback: 'down',
+      comment: 'not mine',
+    },
+  ],
   ['escalate', { type: 'escalate', conversationId: owned.conversationId, reason: 'let me in' }],
-  ['lead.submit', { type: 'lead.submit', conversationId: owned.conversationId, email: 'intruder@example.com', name: 'Intruder' }],
+  [
+    'lead.submit',
+    { type: 'lead.submit', conversationId: owned.conversationId, email: 'intruder@example.com', name: 'Intruder' },
+  ],
 ];
 const names = ['message.send', 'conversation.open', 'typing', 'feedback', 'escalate', 'lead.submit'];
 
 /** Nothing of the owner's conversation but the refusal. */
 function expectRefused(received: ServerFrame[], type: string) {
-  expect(received).toEqual([{ type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: expect.objectContaining({ type, conversationId: owned.conversationId }) }]);
+  expect(received).toEqual([
+    {
+      type: 'error',
+      code: 'NOT_FOUND',
+      message: 'Conversation not found',
+      ref: expect.objectContaining({ type, conversationId: owned.conversationId }),
+    },
+  ]);
 }
 
 describe('another visitor of the same chatbot', () => {
@@ -67,29 +101,44 @@ describe('another visitor of the same chatbot', () => {
     // A ping after it: whatever the frame set off has been sent by the time the pong arrives.
     other.send({ type: 'ping' });
     await other.waitFor((f) => f.type === 'pong', 10_000, from);
-    expectRefused(other.frames.slice(from).filter((f) => f.type !== 'pong'), frame.type);
+    expectRefused(
+      other.frames.slice(from).filter((f) => f.type !== 'pong'),
+      frame.type,
+    );
     // The answer a message.send would have set off is not written either.
     await t.app.services.queue.drain(10_000);
     expect(await snapshot()).toEqual(before);
     other.close();
   });
 
-  test.each(names)('is refused %s through the SSE fallback’s POSTed frames, and the owner’s conversation is unchanged', async (name) => {
-    const frame = frames().find(([n]) => n === name)![1];
-    const before = await snapshot();
-    const other = await newSession(t, chatbotId);
-    const res = await fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' }, body: JSON.stringify(frame) });
-    expect(res.status).toBe(200);
-    expectRefused((await res.json()).data.frames, frame.type);
-    await t.app.services.queue.drain(10_000);
-    expect(await snapshot()).toEqual(before);
-  });
+  test.each(names)(
+    'is refused %s through the SSE fallback’s POSTed frames, and the owner’s conversation is unchanged',
+    async (name) => {
+      const frame = frames().find(([n]) => n === name)![1];
+      const before = await snapshot();
+      const other = await newSession(t, chatbotId);
+      const res = await fetch(`${t.url}/api/widget/frames`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(frame),
+      });
+      expect(res.status).toBe(200);
+      expectRefused((await res.json()).data.frames, frame.type);
+      await t.app.services.queue.drain(10_000);
+      expect(await snapshot()).toEqual(before);
+    },
+  );
 
   test('is refused a resume of it, on the socket and on the SSE stream: NOT_FOUND and none of its events', async () => {
     const before = await snapshot();
     const other = await newSession(t, chatbotId);
     const auth = { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' };
-    const refusal = { type: 'error', code: 'NOT_FOUND', message: 'Conversation not found', ref: { type: 'hello', conversationId: owned.conversationId } };
+    const refusal = {
+      type: 'error',
+      code: 'NOT_FOUND',
+      message: 'Conversation not found',
+      ref: { type: 'hello', conversationId: owned.conversationId },
+    };
     // Then a conversation of the visitor's own: one delivery chain carries all of a reader's
     // conversations, so its events come after anything a resume would have replayed.
     const c = await visitor(t.url, other.token, { [owned.conversationId]: 0 });
@@ -100,12 +149,22 @@ describe('another visitor of the same chatbot', () => {
     expect(c.of('error')).toEqual([refusal]);
     c.close();
 
-    const res = await fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 'hello', v: 1, resume: { [owned.conversationId]: 0 } }) });
+    const res = await fetch(`${t.url}/api/widget/sse`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ type: 'hello', v: 1, resume: { [owned.conversationId]: 0 } }),
+    });
     const stream = readEvents(res.body!);
     await expect.poll(() => stream.frames.some((f) => f.type === 'error')).toBe(true);
-    const posted = await fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 'message.send', clientId: 'own-2', text: 'Hello again' }) });
+    const posted = await fetch(`${t.url}/api/widget/frames`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ type: 'message.send', clientId: 'own-2', text: 'Hello again' }),
+    });
     const { conversationId } = (await posted.json()).data.frames[0] as AckFrame;
-    await expect.poll(() => stream.frames.some((f) => f.type === 'message.created' && f.conversationId === conversationId)).toBe(true);
+    await expect
+      .poll(() => stream.frames.some((f) => f.type === 'message.created' && f.conversationId === conversationId))
+      .toBe(true);
     expect(stream.frames.filter((f) => 'conversationId' in f && f.conversationId === owned.conversationId)).toEqual([]);
     expect(stream.frames.filter((f) => f.type === 'error')).toEqual([refusal]);
     await stream.cancel();

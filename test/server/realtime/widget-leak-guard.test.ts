@@ -36,14 +36,21 @@ test('a model that prints a short confidential setting whole: the visitor sees t
   // The model was asked with the secret in its system message, and answered with it.
   expect(model.requests.at(-1)!.body.messages[0].content).toContain(SECRET);
   expect(done.message.text).toBe(ANSWER_MESSAGES.en.cannotShareInstructions);
-  const streamed = c.of('answer.delta').map((d) => d.delta).join('');
+  const streamed = c
+    .of('answer.delta')
+    .map((d) => d.delta)
+    .join('');
   expect(streamed.toLowerCase()).not.toContain('4471-kappa');
   c.close();
 });
 
 test('the same model printing only a part of it is answered as written', async () => {
   const c = await visitor(t.url, (await newSession(t, chatbotId)).token);
-  model.next({ kind: 'reply', text: 'The staff door is at the back. Refunds are paid within 5 business days.', pieceDelayMs: 5 });
+  model.next({
+    kind: 'reply',
+    text: 'The staff door is at the back. Refunds are paid within 5 business days.',
+    pieceDelayMs: 5,
+  });
   c.send({ type: 'message.send', clientId: 'ask', text: 'When are refunds paid?' });
   const done = await c.waitFor<AnswerDoneFrame>((f) => f.type === 'answer.done');
   expect(done.message.text).toContain('5 business days');

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE, WS_SESSION_PROTOCOL_PREFIX, WS_SUBPROTOCOL, type ErrorFrame } from '../../../shared/protocol.js';
 import { SessionTokens } from '../../../server/domain/widget/sessions.js';
-import { Client, chatbotWithKnowledge, connect, type LiveApp, newSession, readEvents, startLiveApp, visitor } from '../../helpers/widget.js';
+import {
+  Client,
+  chatbotWithKnowledge,
+  connect,
+  type LiveApp,
+  newSession,
+  readEvents,
+  startLiveApp,
+  visitor,
+} from '../../helpers/widget.js';
 
 let t: LiveApp;
 let chatbotId: string;
@@ -16,13 +25,23 @@ let guarded: string;
 beforeAll(async () => {
   t = await startLiveApp({ env: { WS_MAX_FRAMES_PER_10S: '20', WS_HEARTBEAT_MS: '150' } });
   chatbotId = await chatbotWithKnowledge(t);
-  guarded = await chatbotWithKnowledge(t, { general: { allowedDomains: ['example.com', '*.shop.test', 'localhost:5173'] } });
+  guarded = await chatbotWithKnowledge(t, {
+    general: { allowedDomains: ['example.com', '*.shop.test', 'localhost:5173'] },
+  });
 });
 afterAll(async () => {
   await t.close();
 });
 
-const eventCount = async () => Number((await t.database.db.selectFrom('conversation_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const eventCount = async () =>
+  Number(
+    (
+      await t.database.db
+        .selectFrom('conversation_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 test('pages outside the allowed domains are refused: session 403, socket closed 4003; listed ones get CORS', async () => {
   const refused = await t.call('POST', `/api/widget/${guarded}/session`, null, {}, { origin: 'https://evil.test' });
@@ -37,9 +56,14 @@ test('pages outside the allowed domains are refused: session 403, socket closed 
     expect(ok.headers['access-control-allow-origin']).toBe(origin);
   }
   for (const origin of ['https://www.example.com', 'https://shop.test', 'http://localhost:3000', 'null']) {
-    expect((await t.call('GET', `/api/widget/${guarded}/config`, null, undefined, { origin })).status, origin).toBe(403);
+    expect((await t.call('GET', `/api/widget/${guarded}/config`, null, undefined, { origin })).status, origin).toBe(
+      403,
+    );
   }
-  const preflight = await t.call('OPTIONS', `/api/widget/${guarded}/session`, null, undefined, { origin: 'https://example.com', 'access-control-request-method': 'POST' });
+  const preflight = await t.call('OPTIONS', `/api/widget/${guarded}/session`, null, undefined, {
+    origin: 'https://example.com',
+    'access-control-request-method': 'POST',
+  });
   expect(preflight.status).toBe(204);
   expect(preflight.headers['access-control-allow-origin']).toBe('https://example.com');
 
@@ -49,13 +73,26 @@ test('pages outside the allowed domains are refused: session 403, socket closed 
   const good = await visitor(t.url, session.token, undefined, 'https://example.com');
   good.close();
   // Any page may use a chatbot without allowed domains.
-  expect((await t.call('GET', `/api/widget/${chatbotId}/config`, null, undefined, { origin: 'https://anywhere.test' })).status).toBe(200);
+  expect(
+    (await t.call('GET', `/api/widget/${chatbotId}/config`, null, undefined, { origin: 'https://anywhere.test' }))
+      .status,
+  ).toBe(200);
 });
 
-test("a page outside the allowed domains can read the refusal: the 403s and their preflights carry CORS for that page", async () => {
+test('a page outside the allowed domains can read the refusal: the 403s and their preflights carry CORS for that page', async () => {
   const evil = { origin: 'https://evil.test' };
-  const preflight = (url: string, method: string) => t.call('OPTIONS', url, null, undefined, { ...evil, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' });
-  for (const [method, url] of [['GET', `/api/widget/${guarded}/config`], ['POST', `/api/widget/${guarded}/session`], ['POST', '/api/widget/sse'], ['POST', '/api/widget/frames']]) {
+  const preflight = (url: string, method: string) =>
+    t.call('OPTIONS', url, null, undefined, {
+      ...evil,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'authorization, content-type',
+    });
+  for (const [method, url] of [
+    ['GET', `/api/widget/${guarded}/config`],
+    ['POST', `/api/widget/${guarded}/session`],
+    ['POST', '/api/widget/sse'],
+    ['POST', '/api/widget/frames'],
+  ]) {
     const pre = await preflight(url, method);
     expect(pre.status, url).toBe(204);
     expect(pre.headers['access-control-allow-origin'], url).toBe('https://evil.test');
@@ -195,7 +232,12 @@ test('a Server-Sent Events stream the visitor closed gives its place back: eleve
   // WS_MAX_SOCKETS_PER_VISITOR defaults to 10.
   for (let i = 0; i < 11; i++) {
     const controller = new AbortController();
-    const res = await fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'hello', v: 1 }), signal: controller.signal });
+    const res = await fetch(`${t.url}/api/widget/sse`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'hello', v: 1 }),
+      signal: controller.signal,
+    });
     expect(res.status, `stream ${i + 1}`).toBe(200);
     const stream = readEvents(res.body!);
     await expect.poll(() => stream.frames.some((f) => f.type === 'ready')).toBe(true);
@@ -210,7 +252,12 @@ test('bad frames POSTed for the SSE fallback get the error envelope and change n
   const session = await newSession(t, chatbotId);
   const auth = { authorization: `Bearer ${session.token}` };
   const controller = new AbortController();
-  const stream = await fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'hello', v: 1 }), signal: controller.signal });
+  const stream = await fetch(`${t.url}/api/widget/sse`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'hello', v: 1 }),
+    signal: controller.signal,
+  });
   expect(stream.status).toBe(200);
   try {
     await checkBadFrames(auth);
@@ -219,15 +266,20 @@ test('bad frames POSTed for the SSE fallback get the error envelope and change n
   }
 });
 
-test('the SSE fallback\'s hello has the socket\'s limits: at most 100 conversations resumed, ids of 64 characters, 64 KiB; a refused one opens nothing', async () => {
+test("the SSE fallback's hello has the socket's limits: at most 100 conversations resumed, ids of 64 characters, 64 KiB; a refused one opens nothing", async () => {
   const session = await newSession(t, chatbotId);
   const open = (hello: unknown) =>
-    fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' }, body: JSON.stringify(hello) }).then(async (res) => ({ status: res.status, body: await res.json() }));
-  const resume = (n: number, length = 10) => Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i).padStart(length, 'c'), 1]));
+    fetch(`${t.url}/api/widget/sse`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(hello),
+    }).then(async (res) => ({ status: res.status, body: await res.json() }));
+  const resume = (n: number, length = 10) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i).padStart(length, 'c'), 1]));
   const bad: Array<[string, unknown, number, string]> = [
     ['101 conversations', { type: 'hello', v: 1, resume: resume(101) }, 400, 'VALIDATION_FAILED'],
     ['an id of 65 characters', { type: 'hello', v: 1, resume: resume(1, 65) }, 400, 'VALIDATION_FAILED'],
-    ['over 64 KiB', { type: 'hello', v: 1, resume: resume(100, 64 * 1024 / 100) }, 413, 'PAYLOAD_TOO_LARGE'],
+    ['over 64 KiB', { type: 'hello', v: 1, resume: resume(100, (64 * 1024) / 100) }, 413, 'PAYLOAD_TOO_LARGE'],
   ];
   for (const [what, hello, status, code] of bad) {
     const res = await open(hello);
@@ -248,16 +300,35 @@ test('the SSE fallback\'s hello has the socket\'s limits: at most 100 conversati
 async function checkBadFrames(auth: Record<string, string>) {
   const before = await eventCount();
   const post = (body: string, contentType = 'application/json') =>
-    fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: { ...auth, 'content-type': contentType }, body }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    fetch(`${t.url}/api/widget/frames`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': contentType },
+      body,
+    }).then(async (res) => ({ status: res.status, body: await res.json() }));
   const bad: Array<[string, string, number, string]> = [
     ['not json', 'not json', 400, 'INVALID_JSON'],
     ['not an object', '[1,2]', 400, 'VALIDATION_FAILED'],
     ['unknown type', JSON.stringify({ type: 'unknown.kind' }), 400, 'VALIDATION_FAILED'],
     ['missing field', JSON.stringify({ type: 'message.send', text: 'no client id' }), 400, 'VALIDATION_FAILED'],
-    ['extra field', JSON.stringify({ type: 'message.send', clientId: 'x', text: 'hi', extra: true }), 400, 'VALIDATION_FAILED'],
-    ['text too long', JSON.stringify({ type: 'message.send', clientId: 'x', text: 'a'.repeat(4001) }), 400, 'VALIDATION_FAILED'],
+    [
+      'extra field',
+      JSON.stringify({ type: 'message.send', clientId: 'x', text: 'hi', extra: true }),
+      400,
+      'VALIDATION_FAILED',
+    ],
+    [
+      'text too long',
+      JSON.stringify({ type: 'message.send', clientId: 'x', text: 'a'.repeat(4001) }),
+      400,
+      'VALIDATION_FAILED',
+    ],
     ['hello', JSON.stringify({ type: 'hello', v: 1 }), 400, 'VALIDATION_FAILED'],
-    ['1 MB', JSON.stringify({ type: 'message.send', clientId: 'big', text: 'x'.repeat(1024 * 1024) }), 413, 'PAYLOAD_TOO_LARGE'],
+    [
+      '1 MB',
+      JSON.stringify({ type: 'message.send', clientId: 'big', text: 'x'.repeat(1024 * 1024) }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
   ];
   for (const [what, body, status, code] of bad) {
     const res = await post(body);
@@ -272,6 +343,8 @@ async function checkBadFrames(auth: Record<string, string>) {
   const ok = await post(JSON.stringify({ type: 'message.send', clientId: 'fine', text: 'When are refunds paid?' }));
   expect(ok.status).toBe(200);
   expect(ok.body.data.frames).toMatchObject([{ type: 'ack', clientId: 'fine' }]);
-  const other = await post(JSON.stringify({ type: 'feedback', conversationId: 'someone-elses', messageId: 'm', feedback: 'up' }));
+  const other = await post(
+    JSON.stringify({ type: 'feedback', conversationId: 'someone-elses', messageId: 'm', feedback: 'up' }),
+  );
   expect(other.body.data.frames).toMatchObject([{ type: 'error', code: 'NOT_FOUND' }]);
 }

@@ -16,7 +16,13 @@ let t: LiveApp;
 beforeAll(async () => {
   model = await startChatStandin();
   t = await startLiveApp({
-    env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key', MAX_ANSWERS_PER_CHATBOT: '1', WS_BUFFER_LIMIT_BYTES: String(64 * 1024), WS_HEARTBEAT_MS: '2000' },
+    env: {
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: 'test-key',
+      MAX_ANSWERS_PER_CHATBOT: '1',
+      WS_BUFFER_LIMIT_BYTES: String(64 * 1024),
+      WS_HEARTBEAT_MS: '2000',
+    },
   });
 });
 afterAll(async () => {
@@ -26,7 +32,16 @@ afterAll(async () => {
 
 /** The seqs of stored events a client received for a conversation, in the order received. */
 const seqsOf = (frames: ServerFrame[], conversationId: string) =>
-  frames.filter((f) => 'seq' in f && f.type !== 'synced' && 'conversationId' in f && f.conversationId === conversationId && !(f.type === 'condition' && !f.change)).map((f) => (f as { seq: number }).seq);
+  frames
+    .filter(
+      (f) =>
+        'seq' in f &&
+        f.type !== 'synced' &&
+        'conversationId' in f &&
+        f.conversationId === conversationId &&
+        !(f.type === 'condition' && !f.change),
+    )
+    .map((f) => (f as { seq: number }).seq);
 
 test('a reader that stops reading is closed with 4008 and, reconnecting, resumes with exactly the events it had not received', async () => {
   const chatbotId = await chatbotWithKnowledge(t, { 'chat-mode': { mode: 'HUMAN_ONLY' } });
@@ -39,7 +54,13 @@ test('a reader that stops reading is closed with 4008 and, reconnecting, resumes
     Array.from({ length: 12 }, async (_, c) => {
       let conversation = null;
       for (let i = 0; i < 80; i++) {
-        const sent = await t.app.services.conversations.visitors.sendAsVisitor(chatbot, session.visitor.id, conversation, text, { clientId: `bulk-${c}-${i}` });
+        const sent = await t.app.services.conversations.visitors.sendAsVisitor(
+          chatbot,
+          session.visitor.id,
+          conversation,
+          text,
+          { clientId: `bulk-${c}-${i}` },
+        );
         conversation = (await t.app.services.store.conversations.get(sent.message.threadId))!;
       }
       return conversation!;
@@ -50,14 +71,20 @@ test('a reader that stops reading is closed with 4008 and, reconnecting, resumes
   reader.ws.pause();
   for (const c of conversations) reader.send({ type: 'conversation.open', conversationId: c.id, after: 0 });
   // The server gives up on it (its socket is no longer open) while the client still reads nothing.
-  await expect.poll(() => [...t.app.websocketServer.clients].some((ws) => ws.readyState !== ws.OPEN), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(() => [...t.app.websocketServer.clients].some((ws) => ws.readyState !== ws.OPEN), { timeout: 30_000 })
+    .toBe(true);
   reader.ws.resume();
   expect((await reader.waitClosed(30_000)).code).toBe(CLOSE.slowConsumer);
 
   const seen = Object.fromEntries(conversations.map((c) => [c.id, seqsOf(reader.frames, c.id)]));
   const missed = conversations.filter((c) => (seen[c.id].at(-1) ?? 0) < c.seq);
   expect(missed.length).toBeGreaterThan(0);
-  const back = await visitor(t.url, session.token, Object.fromEntries(conversations.map((c) => [c.id, seen[c.id].at(-1) ?? 0])));
+  const back = await visitor(
+    t.url,
+    session.token,
+    Object.fromEntries(conversations.map((c) => [c.id, seen[c.id].at(-1) ?? 0])),
+  );
   for (const c of conversations) {
     await back.waitFor((f) => f.type === 'synced' && f.conversationId === c.id, 30_000);
     // In order, nothing twice, nothing missing: what came before the close and what came after.
@@ -71,7 +98,11 @@ test("at the chatbot's cap of concurrent answers the next visitor gets the busy 
   const first = await visitor(t.url, (await newSession(t, chatbotId)).token);
   const second = await visitor(t.url, (await newSession(t, chatbotId)).token);
   // The first answer streams slowly and holds the one slot (MAX_ANSWERS_PER_CHATBOT=1).
-  model.next({ kind: 'reply', text: 'Refunds are paid within five business days of the return arriving at our warehouse.', pieceDelayMs: 60 });
+  model.next({
+    kind: 'reply',
+    text: 'Refunds are paid within five business days of the return arriving at our warehouse.',
+    pieceDelayMs: 60,
+  });
   first.send({ type: 'message.send', clientId: 'slow', text: 'When are refunds paid?' });
   await first.waitFor((f) => f.type === 'answer.delta');
 
@@ -94,8 +125,16 @@ test("at the chatbot's cap of concurrent answers the next visitor gets the busy 
   expect(model.requests.length).toBe(requests);
 
   // With the slot free again, the same visitor is answered by the model.
-  second.send({ type: 'message.send', clientId: 'again', conversationId: busy.conversationId, text: 'When are refunds paid?' });
-  const answered = await second.waitFor<AnswerDoneFrame>((f) => f.type === 'answer.done' && f.message.id !== busy.message.id, 20_000);
+  second.send({
+    type: 'message.send',
+    clientId: 'again',
+    conversationId: busy.conversationId,
+    text: 'When are refunds paid?',
+  });
+  const answered = await second.waitFor<AnswerDoneFrame>(
+    (f) => f.type === 'answer.done' && f.message.id !== busy.message.id,
+    20_000,
+  );
   expect(answered.message.text).not.toBe(german);
   for (const c of [first, second]) c.close();
 });

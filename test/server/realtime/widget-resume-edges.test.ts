@@ -6,7 +6,14 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { AckFrame, ServerFrame } from '../../../shared/protocol.js';
-import { chatbotWithKnowledge, type LiveApp, newSession, readEvents, startLiveApp, visitor } from '../../helpers/widget.js';
+import {
+  chatbotWithKnowledge,
+  type LiveApp,
+  newSession,
+  readEvents,
+  startLiveApp,
+  visitor,
+} from '../../helpers/widget.js';
 
 let t: LiveApp;
 let chatbotId: string;
@@ -20,9 +27,12 @@ afterAll(async () => {
 });
 
 /** Frames of stored events (the condition sent after a replay is the state, not an event). */
-const stored = (f: ServerFrame) => 'seq' in f && f.type !== 'ack' && f.type !== 'synced' && !(f.type === 'condition' && !f.change);
+const stored = (f: ServerFrame) =>
+  'seq' in f && f.type !== 'ack' && f.type !== 'synced' && !(f.type === 'condition' && !f.change);
 const seqsOf = (frames: ServerFrame[], conversationId: string) =>
-  frames.filter((f) => stored(f) && (f as { conversationId: string }).conversationId === conversationId).map((f) => (f as { seq: number }).seq);
+  frames
+    .filter((f) => stored(f) && (f as { conversationId: string }).conversationId === conversationId)
+    .map((f) => (f as { seq: number }).seq);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /** A visitor's conversation (question and answer, 3 events), then `replies` team replies (one event each). */
@@ -39,7 +49,12 @@ async function conversation(replies: number) {
 }
 
 async function reply(conversationId: string, text: string) {
-  const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${conversationId}/replies`, t.ownerToken, { message: text });
+  const res = await t.call(
+    'POST',
+    `/api/v2/chatbots/${chatbotId}/conversations/${conversationId}/replies`,
+    t.ownerToken,
+    { message: text },
+  );
   if (res.status !== 201) throw new Error(`reply refused: ${JSON.stringify(res.body)}`);
 }
 
@@ -93,7 +108,10 @@ test('a history longer than a page (250+ events) arrives whole and in order: res
   const synced = await resumed.waitFor((f) => f.type === 'synced');
   expect(seqsOf(resumed.frames, conversationId)).toEqual(range(1, seq));
   expect(synced).toEqual({ type: 'synced', conversationId, seq });
-  const texts = resumed.of('message.created').filter((f) => f.message.author === 'agent').map((f) => f.message.text);
+  const texts = resumed
+    .of('message.created')
+    .filter((f) => f.message.author === 'agent')
+    .map((f) => f.message.text);
   expect(texts).toEqual(range(1, 250).map((i) => `Reply ${i}`));
 
   resumed.close();

@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type AckFrame, type AnswerDoneFrame, CLOSE, type ServerFrame } from '../../../shared/protocol.js';
 import { startChatStandin, type ChatStandin } from '../../helpers/chat-standin.js';
-import { chatbotWithKnowledge, type LiveApp, newSession, readEvents, startLiveApp, visitor } from '../../helpers/widget.js';
+import {
+  chatbotWithKnowledge,
+  type LiveApp,
+  newSession,
+  readEvents,
+  startLiveApp,
+  visitor,
+} from '../../helpers/widget.js';
 
 let model: ChatStandin;
 let t: LiveApp;
@@ -29,9 +36,12 @@ afterAll(async () => {
 });
 
 /** Frames of stored events (the condition sent after a resume is the state, not an event). */
-const stored = (f: ServerFrame) => 'seq' in f && f.type !== 'ack' && f.type !== 'synced' && !(f.type === 'condition' && !f.change);
+const stored = (f: ServerFrame) =>
+  'seq' in f && f.type !== 'ack' && f.type !== 'synced' && !(f.type === 'condition' && !f.change);
 const seqsOf = (frames: ServerFrame[], conversationId: string) =>
-  frames.filter((f) => stored(f) && (f as { conversationId: string }).conversationId === conversationId).map((f) => (f as { seq: number }).seq);
+  frames
+    .filter((f) => stored(f) && (f as { conversationId: string }).conversationId === conversationId)
+    .map((f) => (f as { seq: number }).seq);
 
 async function events(conversationId: string) {
   return t.app.services.conversations.reads.events(conversationId, 0);
@@ -40,7 +50,11 @@ async function events(conversationId: string) {
 test('a socket dropped in the middle of a streamed answer resumes with exactly the events it missed, then the condition', async () => {
   const session = await newSession(t, chatbotId);
   const c = await visitor(t.url, session.token);
-  model.next({ kind: 'reply', text: 'Refunds are paid within five business days of the return arriving.', pieceDelayMs: 40 });
+  model.next({
+    kind: 'reply',
+    text: 'Refunds are paid within five business days of the return arriving.',
+    pieceDelayMs: 40,
+  });
   c.send({ type: 'message.send', clientId: 'drop-1', text: 'When are refunds paid?' });
   const ack = await c.waitFor<AckFrame>((f) => f.type === 'ack');
   await c.waitFor((f) => f.type === 'answer.delta');
@@ -57,7 +71,11 @@ test('a socket dropped in the middle of a streamed answer resumes with exactly t
   const done = after[0] as AnswerDoneFrame;
   expect(done.seq).toBe(seen + 1);
   expect(done.message.text).toContain('five business days');
-  expect(after[1]).toMatchObject({ type: 'condition', seq: seen + 1, state: { mode: 'AI', status: 'OPEN', escalated: false } });
+  expect(after[1]).toMatchObject({
+    type: 'condition',
+    seq: seen + 1,
+    state: { mode: 'AI', status: 'OPEN', escalated: false },
+  });
   expect(after[1]).not.toHaveProperty('change');
   expect(synced).toMatchObject({ seq: seen + 1 });
   back.close();
@@ -70,7 +88,12 @@ test('a storm of reconnects resending one message stores it once and answers it 
   for (let i = 0; i < 8; i++) {
     const resume = conversationId ? { [conversationId]: seen.length ? Math.max(...seen) : 0 } : undefined;
     const c = await visitor(t.url, session.token, resume);
-    c.send({ type: 'message.send', clientId: 'storm-1', text: 'When are refunds paid?', ...(conversationId && { conversationId }) });
+    c.send({
+      type: 'message.send',
+      clientId: 'storm-1',
+      text: 'When are refunds paid?',
+      ...(conversationId && { conversationId }),
+    });
     const ack = await c.waitFor<AckFrame>((f) => f.type === 'ack');
     conversationId = ack.conversationId;
     // Drop at a different moment each time.
@@ -86,7 +109,11 @@ test('a storm of reconnects resending one message stores it once and answers it 
   expect([...seen].sort((a, b) => a - b)).toEqual([1, 2, 3]);
   const messages = (await t.app.services.store.conversations.messages.page(conversationId!, 50, null)).items;
   expect(messages.map((m) => m.author)).toEqual(['visitor', 'ai']);
-  const convs = await t.database.db.selectFrom('conversations').select('id').where('chat_user_id', '=', session.visitor.id).execute();
+  const convs = await t.database.db
+    .selectFrom('conversations')
+    .select('id')
+    .where('chat_user_id', '=', session.visitor.id)
+    .execute();
   expect(convs).toHaveLength(1);
   last.close();
 });
@@ -97,10 +124,19 @@ test('a resent message on one socket is acknowledged with the stored message, no
   c.send({ type: 'message.send', clientId: 'twice', text: 'When are refunds paid?' });
   const first = await c.waitFor<AckFrame>((f) => f.type === 'ack');
   await c.waitFor((f) => f.type === 'answer.done');
-  c.send({ type: 'message.send', clientId: 'twice', conversationId: first.conversationId, text: 'When are refunds paid?' });
+  c.send({
+    type: 'message.send',
+    clientId: 'twice',
+    conversationId: first.conversationId,
+    text: 'When are refunds paid?',
+  });
   await expect.poll(() => c.of('ack').length).toBe(2);
   expect(c.of('ack')[1]).toEqual(first);
-  expect((await events(first.conversationId)).map((e) => e.type)).toEqual(['conversation.started', 'message.added', 'message.added']);
+  expect((await events(first.conversationId)).map((e) => e.type)).toEqual([
+    'conversation.started',
+    'message.added',
+    'message.added',
+  ]);
   c.close();
 });
 
@@ -110,14 +146,29 @@ test('a message resent after its conversation was resolved is acknowledged as st
   c.send({ type: 'message.send', clientId: 'before-resolve', text: 'When are refunds paid?' });
   const first = await c.waitFor<AckFrame>((f) => f.type === 'ack');
   await c.waitFor((f) => f.type === 'answer.done');
-  const resolved = await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/conversations/${first.conversationId}`, t.ownerToken, { status: 'RESOLVED' });
+  const resolved = await t.call(
+    'PATCH',
+    `/api/v2/chatbots/${chatbotId}/conversations/${first.conversationId}`,
+    t.ownerToken,
+    { status: 'RESOLVED' },
+  );
   expect(resolved.status).toBe(200);
   // The ack was lost on the way (say): the client sends the same message again.
-  c.send({ type: 'message.send', clientId: 'before-resolve', conversationId: first.conversationId, text: 'When are refunds paid?' });
+  c.send({
+    type: 'message.send',
+    clientId: 'before-resolve',
+    conversationId: first.conversationId,
+    text: 'When are refunds paid?',
+  });
   await expect.poll(() => c.of('ack').length).toBe(2);
   expect(c.of('ack')[1]).toEqual(first);
   expect(c.of('error')).toEqual([]);
-  expect((await events(first.conversationId)).map((e) => e.type)).toEqual(['conversation.started', 'message.added', 'message.added', 'conversation.resolved']);
+  expect((await events(first.conversationId)).map((e) => e.type)).toEqual([
+    'conversation.started',
+    'message.added',
+    'message.added',
+    'conversation.resolved',
+  ]);
   c.close();
 });
 
@@ -132,14 +183,22 @@ test('resume works across a server restart: the same token, the events missed wh
   await t.close();
   // A second process on the same data directory (database and secret key).
   t = await startLiveApp({ dataDir, env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key' } });
-  const reply = await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${ack.conversationId}/replies`, t.ownerToken, { message: 'Back after the restart.' });
+  const reply = await t.call(
+    'POST',
+    `/api/v2/chatbots/${chatbotId}/conversations/${ack.conversationId}/replies`,
+    t.ownerToken,
+    { message: 'Back after the restart.' },
+  );
   expect(reply.status).toBeLessThan(300);
   const back = await visitor(t.url, session.token, { [ack.conversationId]: seen });
   await back.waitFor((f) => f.type === 'synced');
   const replayed = back.frames.filter(stored);
   expect(replayed.map((f) => f.type)).toEqual(['condition', 'message.created']);
   expect(replayed.map((f) => (f as { seq: number }).seq)).toEqual([seen + 1, seen + 2]);
-  expect(back.frames.find((f) => f.type === 'condition' && !f.change)).toMatchObject({ seq: seen + 2, state: { mode: 'AGENT' } });
+  expect(back.frames.find((f) => f.type === 'condition' && !f.change)).toMatchObject({
+    seq: seen + 2,
+    state: { mode: 'AGENT' },
+  });
   back.close();
 });
 
@@ -148,13 +207,22 @@ test('the Server-Sent Events fallback carries the same frames and numbers, and r
   const auth = { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
   const open = (resume?: Record<string, number>) => {
     const controller = new AbortController();
-    return fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 'hello', v: 1, ...(resume && { resume }) }), signal: controller.signal }).then((res) => ({ res, controller }));
+    return fetch(`${t.url}/api/widget/sse`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ type: 'hello', v: 1, ...(resume && { resume }) }),
+      signal: controller.signal,
+    }).then((res) => ({ res, controller }));
   };
   const { res, controller } = await open();
   expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
   const stream = readEvents(res.body!);
   await expect.poll(() => stream.frames.some((f) => f.type === 'ready')).toBe(true);
-  const posted = await fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 'message.send', clientId: 'sse-1', text: 'When are refunds paid?' }) });
+  const posted = await fetch(`${t.url}/api/widget/frames`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ type: 'message.send', clientId: 'sse-1', text: 'When are refunds paid?' }),
+  });
   const body = await posted.json();
   expect(body.data.frames).toMatchObject([{ type: 'ack', clientId: 'sse-1' }]);
   const conversationId = body.data.frames[0].conversationId;
@@ -165,7 +233,9 @@ test('the Server-Sent Events fallback carries the same frames and numbers, and r
   await stream.cancel();
 
   // Away: the team replies. Back on a new stream with the last seq seen.
-  await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${conversationId}/replies`, t.ownerToken, { message: 'Hello from the team.' });
+  await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${conversationId}/replies`, t.ownerToken, {
+    message: 'Hello from the team.',
+  });
   const again = await open({ [conversationId]: 3 });
   const resumed = readEvents(again.res.body!);
   await expect.poll(() => resumed.frames.some((f) => f.type === 'synced')).toBe(true);
@@ -176,7 +246,11 @@ test('the Server-Sent Events fallback carries the same frames and numbers, and r
   again.controller.abort();
   await resumed.cancel();
   // Frames without a session are refused.
-  const anonymous = await fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"ping"}' });
+  const anonymous = await fetch(`${t.url}/api/widget/frames`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"type":"ping"}',
+  });
   expect(anonymous.status).toBe(401);
 });
 
@@ -184,10 +258,18 @@ test('a server that closes ends its Server-Sent Events streams with 1001, and th
   const session = await newSession(t, chatbotId);
   const auth = { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
   const open = (resume?: Record<string, number>) =>
-    fetch(`${t.url}/api/widget/sse`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 'hello', v: 1, ...(resume && { resume }) }) }).then((res) => readEvents(res.body!));
+    fetch(`${t.url}/api/widget/sse`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ type: 'hello', v: 1, ...(resume && { resume }) }),
+    }).then((res) => readEvents(res.body!));
   const stream = await open();
   await expect.poll(() => stream.frames.some((f) => f.type === 'ready')).toBe(true);
-  const posted = await fetch(`${t.url}/api/widget/frames`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 'message.send', clientId: 'sse-restart', text: 'When are refunds paid?' }) });
+  const posted = await fetch(`${t.url}/api/widget/frames`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ type: 'message.send', clientId: 'sse-restart', text: 'When are refunds paid?' }),
+  });
   const { conversationId } = (await posted.json()).data.frames[0];
   await expect.poll(() => stream.frames.some((f) => f.type === 'answer.done'), { timeout: 10_000 }).toBe(true);
 
@@ -196,7 +278,9 @@ test('a server that closes ends its Server-Sent Events streams with 1001, and th
   await stream.done;
   expect(stream.closes).toEqual([{ code: CLOSE.goingAway, reason: 'server restarting: reconnect and resume' }]);
   t = await startLiveApp({ dataDir, env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key' } });
-  await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${conversationId}/replies`, t.ownerToken, { message: 'Back after the restart.' });
+  await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${conversationId}/replies`, t.ownerToken, {
+    message: 'Back after the restart.',
+  });
   const resumed = await open({ [conversationId]: Math.max(...seqsOf(stream.frames, conversationId)) });
   await expect.poll(() => resumed.frames.some((f) => f.type === 'synced')).toBe(true);
   expect(resumed.frames.filter(stored).map((f) => [f.type, (f as { seq: number }).seq])).toEqual([

@@ -4,7 +4,12 @@
  * resolve through the v2 API arriving live.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type AnswerDoneFrame, type ConditionFrame, type MessageCreatedFrame, type AckFrame } from '../../../shared/protocol.js';
+import {
+  type AnswerDoneFrame,
+  type ConditionFrame,
+  type MessageCreatedFrame,
+  type AckFrame,
+} from '../../../shared/protocol.js';
 import { chatbotWithKnowledge, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
 
 let t: LiveApp;
@@ -25,7 +30,12 @@ test('a message is stored once, acknowledged, and answered as streamed deltas th
   const ack = await c.waitFor<AckFrame>((f) => f.type === 'ack');
   expect(ack.clientId).toBe('c-1');
   const created = await c.waitFor<MessageCreatedFrame>((f) => f.type === 'message.created');
-  expect(created.message).toMatchObject({ author: 'visitor', text: 'When are refunds paid?', clientId: 'c-1', id: ack.messageId });
+  expect(created.message).toMatchObject({
+    author: 'visitor',
+    text: 'When are refunds paid?',
+    clientId: 'c-1',
+    id: ack.messageId,
+  });
   const done = await c.waitFor<AnswerDoneFrame>((f) => f.type === 'answer.done');
   expect(done.message.text).toContain('5 business days');
   const deltas = c.of('answer.delta').filter((d) => d.messageId === done.message.id);
@@ -49,8 +59,12 @@ test('take-over, a team reply, hand-back and resolve through the v2 API reach th
   const taken = await c.waitFor<ConditionFrame>((f) => f.type === 'condition' && f.change === 'taken_over');
   expect(taken.state).toMatchObject({ mode: 'AGENT', status: 'OPEN' });
   expect(taken.state.agent?.id).toBeTruthy();
-  expect((await t.call('POST', `${base}/replies`, t.ownerToken, { message: 'A person here.' })).status).toBeLessThan(300);
-  const reply = await c.waitFor<MessageCreatedFrame>((f) => f.type === 'message.created' && f.message.author === 'agent');
+  expect((await t.call('POST', `${base}/replies`, t.ownerToken, { message: 'A person here.' })).status).toBeLessThan(
+    300,
+  );
+  const reply = await c.waitFor<MessageCreatedFrame>(
+    (f) => f.type === 'message.created' && f.message.author === 'agent',
+  );
   expect(reply.message.text).toBe('A person here.');
   expect((await t.call('POST', `${base}/switch-to-ai`, t.ownerToken)).status).toBe(200);
   await c.waitFor<ConditionFrame>((f) => f.type === 'condition' && f.change === 'released');

@@ -33,7 +33,8 @@ describe('GET /', () => {
     expect(html).toContain(`<dd>${version}</dd>`);
     expect(html).toContain('SQLite (embedded)');
     expect(html).toContain('the built-in offline answerer');
-    for (const href of ['/demo', '/api/v2/openapi.json', '/api/v2/health', '/healthz', '/readyz']) expect(html).toContain(`<a href="${href}">`);
+    for (const href of ['/demo', '/api/v2/openapi.json', '/api/v2/health', '/healthz', '/readyz'])
+      expect(html).toContain(`<a href="${href}">`);
     // Public: no folder of this machine, no key.
     expect(html).not.toContain(t.dataDir);
     expect(html).not.toContain(t.config.secretKey);
@@ -43,7 +44,13 @@ describe('GET /', () => {
   });
 
   test('with a language model: its models, never the endpoint or the key', async () => {
-    const t = await buildTestApp({ env: { OPENAI_API_KEY: 'sk-landing-secret-123', OPENAI_BASE_URL: 'http://10.20.30.40:8000/v1', OPENAI_MODEL_GPT_4_1_MINI: 'local-small' } });
+    const t = await buildTestApp({
+      env: {
+        OPENAI_API_KEY: 'sk-landing-secret-123',
+        OPENAI_BASE_URL: 'http://10.20.30.40:8000/v1',
+        OPENAI_MODEL_GPT_4_1_MINI: 'local-small',
+      },
+    });
     apps.push(t);
     const html = (await t.app.inject({ method: 'GET', url: '/' })).body;
     expect(html).toContain('a language model (local-small for gpt-4.1-mini');
@@ -71,12 +78,19 @@ describe('/healthz and /readyz', () => {
     try {
       const before = await app.inject({ method: 'GET', url: '/readyz' });
       expect(before.statusCode).toBe(503);
-      expect(before.json()).toMatchObject({ status: 'not ready', database: 'ok', pendingMigrations: expect.arrayContaining(['0001-foundation']) });
+      expect(before.json()).toMatchObject({
+        status: 'not ready',
+        database: 'ok',
+        pendingMigrations: expect.arrayContaining(['0001-foundation']),
+      });
       await prepareDatabase(database, config.ownerEmail);
       expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
       await database.close();
       const down = await app.inject({ method: 'GET', url: '/readyz' });
-      expect([down.statusCode, down.json()]).toEqual([503, { status: 'not ready', database: 'unreachable', pendingMigrations: [] }]);
+      expect([down.statusCode, down.json()]).toEqual([
+        503,
+        { status: 'not ready', database: 'unreachable', pendingMigrations: [] },
+      ]);
       expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     } finally {
       await app.close();

@@ -12,7 +12,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const chunks = () => readdirSync(join(WIDGET_DIST, 'chunks')).filter((f) => f.endsWith('.js'));
-const brotli = (path: string) => brotliCompressSync(readFileSync(path), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const brotli = (path: string) =>
+  brotliCompressSync(readFileSync(path), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 
 describe('widget files', () => {
   it('serves widget.js as a short-cached script, brotli when accepted, loadable from any origin', async () => {
@@ -32,7 +33,11 @@ describe('widget files', () => {
     expect(res.headers['timing-allow-origin']).toBe('*');
     const etag = String(res.headers.etag);
     expect(etag).toMatch(/^".+"$/);
-    const again = await t.app.inject({ method: 'GET', url: '/widget.js', headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/widget.js',
+      headers: { 'accept-encoding': 'br', 'if-none-match': etag },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.rawPayload.length).toBe(0);
     const other = await t.app.inject({ method: 'GET', url: '/widget.js', headers: { 'if-none-match': '"stale"' } });
@@ -71,7 +76,7 @@ describe('widget files', () => {
     expect(badLocale.body).not.toContain('data-locale');
   });
 
-  it('answers /chat/{an id no chatbot has} with a 404 page in the visitor\'s language, not a blank chat', async () => {
+  it("answers /chat/{an id no chatbot has} with a 404 page in the visitor's language, not a blank chat", async () => {
     const res = await t.app.inject({ method: 'GET', url: '/chat/no_such_bot' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -81,11 +86,19 @@ describe('widget files', () => {
     // The CSP's nonce covers the page's only style.
     const nonce = /'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))![1];
     expect(res.body).toContain(`<style nonce="${nonce}">`);
-    const german = await t.app.inject({ method: 'GET', url: '/chat/no_such_bot', headers: { 'accept-language': 'fr;q=0.5, de-CH' } });
+    const german = await t.app.inject({
+      method: 'GET',
+      url: '/chat/no_such_bot',
+      headers: { 'accept-language': 'fr;q=0.5, de-CH' },
+    });
     expect(german.statusCode).toBe(404);
     expect(german.body).toContain('<h1>Chat nicht gefunden</h1>');
     expect(german.body).toContain('lang="de" dir="ltr"');
-    const arabic = await t.app.inject({ method: 'GET', url: '/chat/no_such_bot?locale=ar', headers: { 'accept-language': 'de' } });
+    const arabic = await t.app.inject({
+      method: 'GET',
+      url: '/chat/no_such_bot?locale=ar',
+      headers: { 'accept-language': 'de' },
+    });
     expect(arabic.body).toContain('lang="ar" dir="rtl"');
     expect(arabic.body).toContain('المحادثة غير موجودة');
   });

@@ -20,7 +20,6 @@ import { at, newChatbot, sourceRecord } from '../../helpers/knowledge.js';
 import { openPostgresSchema } from '../../helpers/postgres.js';
 import { describeOnDialects } from '../../helpers/dialects.js';
 
-
 /** Deterministic bytes that differ at every offset of a piece (a shifted or repeated piece shows). */
 function content(size: number): Buffer {
   const b = Buffer.alloc(size + 4);
@@ -56,13 +55,23 @@ describeOnDialects('blobs in pieces on %s', (dialect) => {
   afterAll(() => kdb?.close());
 
   const parts = async (blobId: string) =>
-    (await kdb.database.db.selectFrom('blob_parts').select(['seq', (eb) => eb.fn<number>('length', ['bytes']).as('n')]).where('blob_id', '=', blobId).orderBy('seq').execute()).map((r) => Number(r.n));
+    (
+      await kdb.database.db
+        .selectFrom('blob_parts')
+        .select(['seq', (eb) => eb.fn<number>('length', ['bytes']).as('n')])
+        .where('blob_id', '=', blobId)
+        .orderBy('seq')
+        .execute()
+    ).map((r) => Number(r.n));
 
   test('a file streamed in odd chunks is stored in whole pieces and read back piece by piece, byte for byte', async () => {
     const bot = await newChatbot(store);
     const id = newId();
     const bytes = content(2 * BLOB_PIECE_BYTES + 12_345);
-    const { size } = await store.knowledge.blobs.insert({ id, chatbotId: bot.chatbotId, name: 'manual.pdf' }, chunked(bytes, [65_536, 1, 3 * BLOB_PIECE_BYTES, 70_001]));
+    const { size } = await store.knowledge.blobs.insert(
+      { id, chatbotId: bot.chatbotId, name: 'manual.pdf' },
+      chunked(bytes, [65_536, 1, 3 * BLOB_PIECE_BYTES, 70_001]),
+    );
     expect(size).toBe(bytes.length);
     // No row holds more than a piece: storing and reading hold one piece at a time.
     expect(await parts(id)).toEqual([BLOB_PIECE_BYTES, BLOB_PIECE_BYTES, 12_345]);
@@ -76,10 +85,18 @@ describeOnDialects('blobs in pieces on %s', (dialect) => {
   test('small and empty files round-trip', async () => {
     const bot = await newChatbot(store);
     const small = newId();
-    await store.knowledge.blobs.insert({ id: small, chatbotId: bot.chatbotId, name: 'a.txt' }, chunked(Buffer.from([0, 1, 2, 255, 254]), [2]));
+    await store.knowledge.blobs.insert(
+      { id: small, chatbotId: bot.chatbotId, name: 'a.txt' },
+      chunked(Buffer.from([0, 1, 2, 255, 254]), [2]),
+    );
     expect(Buffer.concat((await readAll(store, small))!.pieces)).toEqual(Buffer.from([0, 1, 2, 255, 254]));
     const empty = newId();
-    expect(await store.knowledge.blobs.insert({ id: empty, chatbotId: bot.chatbotId, name: 'e.txt' }, chunked(Buffer.alloc(0), [1]))).toEqual({ size: 0 });
+    expect(
+      await store.knowledge.blobs.insert(
+        { id: empty, chatbotId: bot.chatbotId, name: 'e.txt' },
+        chunked(Buffer.alloc(0), [1]),
+      ),
+    ).toEqual({ size: 0 });
     expect(await readAll(store, empty)).toEqual({ name: 'e.txt', size: 0, pieces: [] });
   });
 
@@ -90,7 +107,9 @@ describeOnDialects('blobs in pieces on %s', (dialect) => {
       yield content(BLOB_PIECE_BYTES + 10);
       throw new Error('disk read failed');
     }
-    await expect(store.knowledge.blobs.insert({ id, chatbotId: bot.chatbotId, name: 'x.pdf' }, broken())).rejects.toThrow('disk read failed');
+    await expect(
+      store.knowledge.blobs.insert({ id, chatbotId: bot.chatbotId, name: 'x.pdf' }, broken()),
+    ).rejects.toThrow('disk read failed');
     expect(await store.knowledge.blobs.get(id)).toBeNull();
     expect(await parts(id)).toEqual([]);
   });
@@ -98,7 +117,10 @@ describeOnDialects('blobs in pieces on %s', (dialect) => {
   test('a missing piece is an error, never a shorter file', async () => {
     const bot = await newChatbot(store);
     const id = newId();
-    await store.knowledge.blobs.insert({ id, chatbotId: bot.chatbotId, name: 'x.pdf' }, chunked(content(2 * BLOB_PIECE_BYTES), [BLOB_PIECE_BYTES]));
+    await store.knowledge.blobs.insert(
+      { id, chatbotId: bot.chatbotId, name: 'x.pdf' },
+      chunked(content(2 * BLOB_PIECE_BYTES), [BLOB_PIECE_BYTES]),
+    );
     await kdb.database.db.deleteFrom('blob_parts').where('blob_id', '=', id).where('seq', '=', 1).execute();
     await expect(readAll(store, id)).rejects.toThrow(/holds 1048576 of its 2097152 bytes/);
   });
@@ -123,13 +145,31 @@ describeOnDialects('blobs in pieces on %s', (dialect) => {
     const source = sourceRecord(bot.chatbotId, bot.accountId, { type: 'files' });
     await store.knowledge.sources.insert(source);
     const ids = { claimed: newId(), orphan: newId(), fresh: newId() };
-    for (const id of Object.values(ids)) await store.knowledge.blobs.insert({ id, chatbotId: bot.chatbotId, name: id }, chunked(content(64), [64]));
+    for (const id of Object.values(ids))
+      await store.knowledge.blobs.insert({ id, chatbotId: bot.chatbotId, name: id }, chunked(content(64), [64]));
     // The claimed and orphan blobs were stored long ago; the fresh one belongs to a request still running.
-    await kdb.database.db.updateTable('blobs').set({ created_at: at(0) }).where('id', 'in', [ids.claimed, ids.orphan]).execute();
+    await kdb.database.db
+      .updateTable('blobs')
+      .set({ created_at: at(0) })
+      .where('id', 'in', [ids.claimed, ids.orphan])
+      .execute();
     const jobId = newId();
     await store.knowledge.ingest.insertJob({
-      id: jobId, chatbotId: bot.chatbotId, sourceId: source.id, trigger: 'add', status: 'queued', found: 0, done: 0, failed: 0, skipped: 0,
-      options: {}, error: null, cancelRequested: false, createdAt: at(0), startedAt: null, finishedAt: null,
+      id: jobId,
+      chatbotId: bot.chatbotId,
+      sourceId: source.id,
+      trigger: 'add',
+      status: 'queued',
+      found: 0,
+      done: 0,
+      failed: 0,
+      skipped: 0,
+      options: {},
+      error: null,
+      cancelRequested: false,
+      createdAt: at(0),
+      startedAt: null,
+      finishedAt: null,
     });
     await store.knowledge.ingest.addItems(jobId, [{ key: `file:${ids.claimed}`, depth: 0, blobId: ids.claimed }]);
     expect(await store.knowledge.blobs.deleteUnclaimed(at(10))).toBe(1);
@@ -161,14 +201,20 @@ describeOnDialects('upgrading to 0017 on %s', (dialect) => {
     }
     try {
       const db = database.db;
-      const migrator = new Migrator({ db, ...(database.schema ? { migrationTableSchema: database.schema } : {}), provider: { getMigrations: async () => migrations(dialect) } });
+      const migrator = new Migrator({
+        db,
+        ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+        provider: { getMigrations: async () => migrations(dialect) },
+      });
       expect((await migrator.migrateTo('0016-fair-queue')).error).toBeUndefined();
       const store = createStore(db);
       const bot = await newChatbot(store);
       const bytes = content(3000);
       const id = newId();
       // A row as the 0002 schema stores it: the whole file in `bytes`.
-      await sql`insert into blobs (id, chatbot_id, name, bytes, size, created_at) values (${id}, ${bot.chatbotId}, 'old.pdf', ${bytes}, ${bytes.length}, ${at(0)})`.execute(db);
+      await sql`insert into blobs (id, chatbot_id, name, bytes, size, created_at) values (${id}, ${bot.chatbotId}, 'old.pdf', ${bytes}, ${bytes.length}, ${at(0)})`.execute(
+        db,
+      );
       expect(await migrateToLatest(db, dialect, database.schema)).toContain('0017-upload-storage');
       const back = await readAll(store, id);
       expect(back?.size).toBe(3000);

@@ -6,7 +6,12 @@
  * filter), the message client-id guard, and the owed-answer lease that lets one caller answer.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ChatUserRecord, ConversationEventRecord, ConversationRecord, MessageRecord } from '../../../server/domain/conversations/ports.js';
+import type {
+  ChatUserRecord,
+  ConversationEventRecord,
+  ConversationRecord,
+  MessageRecord,
+} from '../../../server/domain/conversations/ports.js';
 import { newId } from '../../../server/domain/ids.js';
 import type { ChatbotRecord, Store } from '../../../server/domain/ports.js';
 import { describeOnDialects } from '../../helpers/dialects.js';
@@ -28,51 +33,133 @@ describeOnDialects('conversation store on %s', (dialect) => {
   async function chatbot(): Promise<ChatbotRecord> {
     const accountId = newId();
     await store.accounts.insert({
-      id: accountId, name: 'a', plan: { name: 't', maxChatbots: 9, maxPages: 9, webhooks: true, analytics: true, brandingRemoval: true, active: true }, createdAt: at(0), updatedAt: at(0),
+      id: accountId,
+      name: 'a',
+      plan: {
+        name: 't',
+        maxChatbots: 9,
+        maxPages: 9,
+        webhooks: true,
+        analytics: true,
+        brandingRemoval: true,
+        active: true,
+      },
+      createdAt: at(0),
+      updatedAt: at(0),
     });
     const ownerId = newId();
-    await store.users.insert({ id: ownerId, accountId, email: `${ownerId.toLowerCase()}@x.test`, name: null, role: 'owner', createdAt: at(0) });
-    const bot: ChatbotRecord = { id: newId(), accountId, createdById: ownerId, title: 'b', description: '', settings: {}, createdAt: at(0), updatedAt: at(0) };
+    await store.users.insert({
+      id: ownerId,
+      accountId,
+      email: `${ownerId.toLowerCase()}@x.test`,
+      name: null,
+      role: 'owner',
+      createdAt: at(0),
+    });
+    const bot: ChatbotRecord = {
+      id: newId(),
+      accountId,
+      createdById: ownerId,
+      title: 'b',
+      description: '',
+      settings: {},
+      createdAt: at(0),
+      updatedAt: at(0),
+    };
     await store.chatbots.insert(bot);
     return bot;
   }
 
   function conversation(bot: ChatbotRecord, over: Partial<ConversationRecord> = {}): ConversationRecord {
     return {
-      id: newId(), chatbotId: bot.id, chatUserId: null, status: 'OPEN', mode: 'AI', escalated: false, agentId: null, seq: 1,
-      webhookUrl: null, webhookToken: null, totalMessagesRead: 0, messageCount: 0, lastMessageAt: null,
-      createdAt: at(1), updatedAt: at(1), endedAt: null, ...over,
+      id: newId(),
+      chatbotId: bot.id,
+      chatUserId: null,
+      status: 'OPEN',
+      mode: 'AI',
+      escalated: false,
+      agentId: null,
+      seq: 1,
+      webhookUrl: null,
+      webhookToken: null,
+      totalMessagesRead: 0,
+      messageCount: 0,
+      lastMessageAt: null,
+      createdAt: at(1),
+      updatedAt: at(1),
+      endedAt: null,
+      ...over,
     };
   }
 
   function message(c: ConversationRecord, seq: number, over: Partial<MessageRecord> = {}): MessageRecord {
     return {
-      id: newId(), conversationId: c.id, chatbotId: c.chatbotId, seq, author: 'visitor', text: `m${seq}`, sources: [], agentId: null, agentName: null,
-      feedback: null, feedbackComment: null, originalText: null, meta: {}, clientMessageId: null, createdAt: at(seq), updatedAt: at(seq), ...over,
+      id: newId(),
+      conversationId: c.id,
+      chatbotId: c.chatbotId,
+      seq,
+      author: 'visitor',
+      text: `m${seq}`,
+      sources: [],
+      agentId: null,
+      agentName: null,
+      feedback: null,
+      feedbackComment: null,
+      originalText: null,
+      meta: {},
+      clientMessageId: null,
+      createdAt: at(seq),
+      updatedAt: at(seq),
+      ...over,
     };
   }
 
-  const event = (c: ConversationRecord, seq: number, type: ConversationEventRecord['type'] = 'message.added'): ConversationEventRecord => ({
-    id: newId(), conversationId: c.id, chatbotId: c.chatbotId, seq, type, payload: { n: seq }, createdAt: at(seq),
+  const event = (
+    c: ConversationRecord,
+    seq: number,
+    type: ConversationEventRecord['type'] = 'message.added',
+  ): ConversationEventRecord => ({
+    id: newId(),
+    conversationId: c.id,
+    chatbotId: c.chatbotId,
+    seq,
+    type,
+    payload: { n: seq },
+    createdAt: at(seq),
   });
 
   describe('compare-and-set', () => {
     test('applies the patch and moves the sequence only from the expected one', async () => {
       const c = conversation(await chatbot());
       await store.conversations.insert(c);
-      expect(await store.conversations.cas(c.id, 1, 2, { mode: 'AGENT', agentId: 'agent-1', updatedAt: at(5) })).toBe(true);
-      expect(await store.conversations.get(c.id)).toEqual({ ...c, seq: 2, mode: 'AGENT', agentId: 'agent-1', updatedAt: at(5) });
+      expect(await store.conversations.cas(c.id, 1, 2, { mode: 'AGENT', agentId: 'agent-1', updatedAt: at(5) })).toBe(
+        true,
+      );
+      expect(await store.conversations.get(c.id)).toEqual({
+        ...c,
+        seq: 2,
+        mode: 'AGENT',
+        agentId: 'agent-1',
+        updatedAt: at(5),
+      });
 
       // A writer that read seq 1 is too late: nothing of its patch is written.
       expect(await store.conversations.cas(c.id, 1, 2, { status: 'RESOLVED', endedAt: at(6) })).toBe(false);
-      expect(await store.conversations.get(c.id)).toMatchObject({ seq: 2, status: 'OPEN', endedAt: null, mode: 'AGENT' });
+      expect(await store.conversations.get(c.id)).toMatchObject({
+        seq: 2,
+        status: 'OPEN',
+        endedAt: null,
+        mode: 'AGENT',
+      });
     });
 
     test('of writers racing from the same sequence exactly one wins, and its patch is the one stored', async () => {
       const c = conversation(await chatbot());
       await store.conversations.insert(c);
       const agents = ['a', 'b', 'c', 'd', 'e', 'f'];
-      const results = await Promise.all(agents.map((agentId) => store.conversations.cas(c.id, 1, 2, { mode: 'AGENT', agentId })));
+      const results = await Promise.all(
+        agents.map((agentId) => store.conversations.cas(c.id, 1, 2, { mode: 'AGENT', agentId })),
+      );
       expect(results.filter(Boolean)).toHaveLength(1);
       const stored = await store.conversations.get(c.id);
       expect(stored?.seq).toBe(2);
@@ -126,7 +213,16 @@ describeOnDialects('conversation store on %s', (dialect) => {
 
   describe('chat users', () => {
     const user = (bot: ChatbotRecord, over: Partial<ChatUserRecord> = {}): ChatUserRecord => ({
-      id: newId(), chatbotId: bot.id, email: null, name: null, phone: null, verified: false, metadata: {}, createdAt: at(1), updatedAt: at(1), ...over,
+      id: newId(),
+      chatbotId: bot.id,
+      email: null,
+      name: null,
+      phone: null,
+      verified: false,
+      metadata: {},
+      createdAt: at(1),
+      updatedAt: at(1),
+      ...over,
     });
 
     test('stored and read back whole, updated field by field', async () => {
@@ -136,7 +232,12 @@ describeOnDialects('conversation store on %s', (dialect) => {
       expect(await store.conversations.chatUsers.get(u.id)).toEqual(u);
 
       await store.conversations.chatUsers.update(u.id, { verified: true, phone: '+1 555', updatedAt: at(9) });
-      expect(await store.conversations.chatUsers.get(u.id)).toEqual({ ...u, verified: true, phone: '+1 555', updatedAt: at(9) });
+      expect(await store.conversations.chatUsers.get(u.id)).toEqual({
+        ...u,
+        verified: true,
+        phone: '+1 555',
+        updatedAt: at(9),
+      });
       await store.conversations.chatUsers.update(u.id, { metadata: {} });
       expect((await store.conversations.chatUsers.get(u.id))?.metadata).toEqual({});
       expect(await store.conversations.chatUsers.get(newId())).toBeNull();
@@ -194,7 +295,10 @@ describeOnDialects('conversation store on %s', (dialect) => {
       await store.conversations.setTags(tagged.id, [mine.id]);
       const page = await store.conversations.page(bot.id, { limit: 10, after: null }, { tagId: mine.id });
       expect(page.items.map((c) => c.id)).toEqual([tagged.id]);
-      expect((await store.conversations.page(bot.id, { limit: 10, after: null }, {})).items.map((c) => c.id)).toEqual([untagged.id, tagged.id]);
+      expect((await store.conversations.page(bot.id, { limit: 10, after: null }, {})).items.map((c) => c.id)).toEqual([
+        untagged.id,
+        tagged.id,
+      ]);
     });
   });
 
@@ -205,7 +309,9 @@ describeOnDialects('conversation store on %s', (dialect) => {
       await store.conversations.insert(c);
       const first = message(c, 2, { clientMessageId: 'client-1' });
       await store.conversations.messages.insert(first);
-      await expect(store.conversations.messages.insert(message(c, 3, { clientMessageId: 'client-1' }))).rejects.toThrow();
+      await expect(
+        store.conversations.messages.insert(message(c, 3, { clientMessageId: 'client-1' })),
+      ).rejects.toThrow();
       expect(await store.conversations.messages.byClientId(bot.id, 'client-1')).toEqual(first);
 
       const other = conversation(await chatbot());
@@ -222,7 +328,14 @@ describeOnDialects('conversation store on %s', (dialect) => {
       await store.conversations.insert(c);
       const m = message(c, 2);
       await store.conversations.messages.insert(m);
-      await store.conversations.owed.insert({ messageId: m.id, conversationId: c.id, chatbotId: c.chatbotId, leaseUntil: at(10), attempts: 0, createdAt: at(2) });
+      await store.conversations.owed.insert({
+        messageId: m.id,
+        conversationId: c.id,
+        chatbotId: c.chatbotId,
+        leaseUntil: at(10),
+        attempts: 0,
+        createdAt: at(2),
+      });
 
       expect((await store.conversations.owed.expired(at(9), 10)).map((o) => o.messageId)).not.toContain(m.id);
       expect((await store.conversations.owed.expired(at(11), 10)).map((o) => o.messageId)).toContain(m.id);

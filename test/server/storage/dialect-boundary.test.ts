@@ -9,17 +9,21 @@ import { expect, test } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ALLOWED = ['server/storage/dialects/', 'server/storage/migrations/'];
-const BRANCH = /\bdialect\s*[!=]==|\w\.dialect\b|===?\s*'(postgres|sqlite)'|'(postgres|sqlite)'\s*===?|PostgresAdapter|SqliteAdapter/;
+const BRANCH =
+  /\bdialect\s*[!=]==|\w\.dialect\b|===?\s*'(postgres|sqlite)'|'(postgres|sqlite)'\s*===?|PostgresAdapter|SqliteAdapter/;
 /**
  * A driver's own words: a PostgreSQL SQLSTATE ('23505', '28P01': five characters, digits first),
  * a better-sqlite3 code (SQLITE_…) or message (`UNIQUE constraint failed`, `unable to open
  * database`), or the drivers' error classes. Reading them is the dialect's job (`isUniqueViolation`,
  * `openFailureOf`).
  */
-const DRIVER = /['"`]\d[\dA-Z]\d[\dA-Z]{2}['"`]|\bSQLITE_[A-Z_]+|constraint failed|unable to open database|\bSqliteError\b|\bDatabaseError\b/;
+const DRIVER =
+  /['"`]\d[\dA-Z]\d[\dA-Z]{2}['"`]|\bSQLITE_[A-Z_]+|constraint failed|unable to open database|\bSqliteError\b|\bDatabaseError\b/;
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Code lines (not comments) outside dialects/ and migrations/ that match `pattern`. */
@@ -30,9 +34,12 @@ function outsideDialects(pattern: RegExp): string[] {
   for (const file of all) {
     const path = relative(ROOT, file);
     if (ALLOWED.some((a) => path.startsWith(a))) continue;
-    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-      if (pattern.test(line) && !line.trim().startsWith('*') && !line.trim().startsWith('//')) offending.push(`${path}:${i + 1}: ${line.trim()}`);
-    });
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (pattern.test(line) && !line.trim().startsWith('*') && !line.trim().startsWith('//'))
+          offending.push(`${path}:${i + 1}: ${line.trim()}`);
+      });
   }
   return offending;
 }

@@ -20,7 +20,6 @@ import {
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { describeOnDialects } from '../../helpers/dialects.js';
 
-
 async function allPages<T>(fetch: (after: Page<T>['next']) => Promise<Page<T>>): Promise<T[]> {
   const items: T[] = [];
   let after: Page<T>['next'] = null;
@@ -74,7 +73,13 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     await expect(s.insert({ ...website, id: newId() })).rejects.toThrow();
 
     await s.update(website.id, { status: 'error', lastError: 'boom', config: { maxPages: 5 }, updatedAt: at(3) });
-    expect(await s.get(website.id)).toMatchObject({ status: 'error', lastError: 'boom', config: { maxPages: 5 }, name: 'Example', updatedAt: at(3) });
+    expect(await s.get(website.id)).toMatchObject({
+      status: 'error',
+      lastError: 'boom',
+      config: { maxPages: 5 },
+      name: 'Example',
+      updatedAt: at(3),
+    });
     expect((await s.due(at(99))).filter((x) => x.chatbotId === bot.chatbotId)).toEqual([]);
     expect((await s.due(at(100))).filter((x) => x.chatbotId === bot.chatbotId).map((x) => x.id)).toEqual([website.id]);
     await s.delete(text.id);
@@ -102,7 +107,9 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     await store.knowledge.documents.insert(documentRecord(other.chatbotId, otherSrc.id));
 
     const d = store.knowledge.documents;
-    const newest = [...docs].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+    const newest = [...docs].sort((a, b) =>
+      a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
+    );
     const all = await allPages((after) => d.page(bot.chatbotId, { limit: 3, after }, {}));
     expect(all.map((x) => x.id)).toEqual(newest.map((x) => x.id));
     const ofSrc2 = await allPages((after) => d.page(bot.chatbotId, { limit: 2, after }, { sourceId: src2.id }));
@@ -110,16 +117,35 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     const failed = await d.page(bot.chatbotId, { limit: 50, after: null }, { status: 'failed' });
     expect(failed.items.map((x) => x.id)).toEqual([docs[3].id]);
 
-    expect(await d.countBySource(bot.chatbotId)).toEqual(new Map([[src1.id, 4], [src2.id, 3]]));
+    expect(await d.countBySource(bot.chatbotId)).toEqual(
+      new Map([
+        [src1.id, 4],
+        [src2.id, 3],
+      ]),
+    );
     expect(await d.countIndexed(bot.accountId)).toBe(6);
-    expect((await d.many(bot.chatbotId, [docs[0].id, docs[1].id, 'nope'])).map((x) => x.id).sort()).toEqual([docs[0].id, docs[1].id].sort());
+    expect((await d.many(bot.chatbotId, [docs[0].id, docs[1].id, 'nope'])).map((x) => x.id).sort()).toEqual(
+      [docs[0].id, docs[1].id].sort(),
+    );
     // Another chatbot's document is not reachable through this chatbot.
     expect(await d.many(other.chatbotId, [docs[0].id])).toEqual([]);
     expect(await d.many(bot.chatbotId, [])).toEqual([]);
 
     expect(await d.byKey(bot.chatbotId, docs[2].key)).toEqual(docs[2]);
-    await d.update(docs[2].id, { title: 'Renamed', contentHash: 'abc', chars: 42, status: 'pending', updatedAt: at(9) });
-    expect(await d.byKey(bot.chatbotId, docs[2].key)).toMatchObject({ title: 'Renamed', contentHash: 'abc', chars: 42, status: 'pending', updatedAt: at(9) });
+    await d.update(docs[2].id, {
+      title: 'Renamed',
+      contentHash: 'abc',
+      chars: 42,
+      status: 'pending',
+      updatedAt: at(9),
+    });
+    expect(await d.byKey(bot.chatbotId, docs[2].key)).toMatchObject({
+      title: 'Renamed',
+      contentHash: 'abc',
+      chars: 42,
+      status: 'pending',
+      updatedAt: at(9),
+    });
     await expect(d.insert({ ...docs[0], id: newId() })).rejects.toThrow(); // (chatbot, key) is unique
   });
 
@@ -133,20 +159,33 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     expect(chunkIds[0]).toBeLessThan(chunkIds[1]);
     expect(await store.knowledge.chunks.count(bot.chatbotId)).toBe(2);
     expect((await store.knowledge.documents.byKey(bot.chatbotId, doc.key))?.chunkCount).toBe(2);
-    expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, 'hay', 5)).map((h) => h.chunkId)).toEqual([chunkIds[1]]);
+    expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, 'hay', 5)).map((h) => h.chunkId)).toEqual([
+      chunkIds[1],
+    ]);
 
-    const again = await store.knowledge.chunks.replace(doc.id, bot.chatbotId, chunkInputs('Zebra handbook', doc.url, [{ text: 'Zebras sleep standing up.' }]));
+    const again = await store.knowledge.chunks.replace(
+      doc.id,
+      bot.chatbotId,
+      chunkInputs('Zebra handbook', doc.url, [{ text: 'Zebras sleep standing up.' }]),
+    );
     expect(again).toHaveLength(1);
     expect(chunkIds).not.toContain(again[0]);
     expect(await store.knowledge.chunks.count(bot.chatbotId)).toBe(1);
     expect((await store.knowledge.documents.byKey(bot.chatbotId, doc.key))?.chunkCount).toBe(1);
     // The old words left the index with the old rows.
     expect(await store.knowledge.chunks.searchLexical(bot.chatbotId, 'hay grass water', 5)).toEqual([]);
-    expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, 'sleeping zebra', 5)).map((h) => h.chunkId)).toEqual(again);
+    expect(
+      (await store.knowledge.chunks.searchLexical(bot.chatbotId, 'sleeping zebra', 5)).map((h) => h.chunkId),
+    ).toEqual(again);
 
     const byIds = await store.knowledge.chunks.byIds([again[0], 999_999_999, again[0]]);
     expect(byIds.map((h) => h.chunkId)).toEqual(again);
-    expect(byIds[0]).toMatchObject({ documentId: doc.id, title: 'Zebra handbook', text: 'Zebras sleep standing up.', url: doc.url });
+    expect(byIds[0]).toMatchObject({
+      documentId: doc.id,
+      title: 'Zebra handbook',
+      text: 'Zebras sleep standing up.',
+      url: doc.url,
+    });
     expect(await store.knowledge.chunks.byIds([])).toEqual([]);
     expect(await store.knowledge.chunks.replace(doc.id, bot.chatbotId, [])).toEqual([]);
     expect(await store.knowledge.chunks.count(bot.chatbotId)).toBe(0);
@@ -154,12 +193,20 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
 
   test('lexical search: ranked, scores descending, title and heading weigh more, locations round-trip', async () => {
     const bot = await newChatbot(store);
-    await addDocument(store, bot, 'Gardening', [{ text: 'Tomatoes like sun. Water them at the root, not the leaves.' }]);
+    await addDocument(store, bot, 'Gardening', [
+      { text: 'Tomatoes like sun. Water them at the root, not the leaves.' },
+    ]);
     const hooks = await addDocument(store, bot, 'Hooks', [
-      { heading: ['Hooks', 'onRequest'], text: 'The onRequest hook runs first for every request, before parsing.', page: 3 },
+      {
+        heading: ['Hooks', 'onRequest'],
+        text: 'The onRequest hook runs first for every request, before parsing.',
+        page: 3,
+      },
       { heading: ['Hooks', 'preHandler'], text: 'preHandler runs right before the route handler.' },
     ]);
-    const routes = await addDocument(store, bot, 'Routes', [{ text: 'Declare a route with a method and a URL. A hook can be set per route too.' }]);
+    const routes = await addDocument(store, bot, 'Routes', [
+      { text: 'Declare a route with a method and a URL. A hook can be set per route too.' },
+    ]);
 
     const hits = await store.knowledge.chunks.searchLexical(bot.chatbotId, 'Which hook runs before every request?', 10);
     expect(hits.length).toBeGreaterThanOrEqual(3);
@@ -169,7 +216,9 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).toBeGreaterThanOrEqual(hits[i].score);
     expect(hits.every((h) => h.score > 0)).toBe(true);
     // The title/heading match (Hooks) ranks above a body-only mention (Routes).
-    expect(hits.findIndex((h) => h.documentId === hooks.doc.id)).toBeLessThan(hits.findIndex((h) => h.documentId === routes.doc.id));
+    expect(hits.findIndex((h) => h.documentId === hooks.doc.id)).toBeLessThan(
+      hits.findIndex((h) => h.documentId === routes.doc.id),
+    );
 
     expect(hits[0]).toEqual({
       chunkId: hooks.chunkIds[0],
@@ -183,7 +232,9 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     });
     expect(hits[0].location.page).toBe(3);
     // Stemming: "gardens"/"watering" find "Gardening"/"Water".
-    expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, 'watering gardens', 3))[0].title).toBe('Gardening');
+    expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, 'watering gardens', 3))[0].title).toBe(
+      'Gardening',
+    );
     expect(await store.knowledge.chunks.searchLexical(bot.chatbotId, 'hook', 1)).toHaveLength(1);
     expect(await store.knowledge.chunks.searchLexical(bot.chatbotId, 'hook', 0)).toEqual([]);
   });
@@ -196,13 +247,17 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     const hits = await store.knowledge.chunks.searchLexical(mine.chatbotId, 'shared secret phrase alpha beta', 50);
     expect(hits).toHaveLength(1);
     expect(hits[0].title).toBe('Mine');
-    expect((await store.knowledge.chunks.searchLexical(theirs.chatbotId, 'alpha', 50)).map((h) => h.chunkId)).toEqual(t.chunkIds);
+    expect((await store.knowledge.chunks.searchLexical(theirs.chatbotId, 'alpha', 50)).map((h) => h.chunkId)).toEqual(
+      t.chunkIds,
+    );
     expect(await store.knowledge.chunks.count(mine.chatbotId)).toBe(1);
   });
 
   test('hostile query strings never break the query; stopwords alone find nothing', async () => {
     const bot = await newChatbot(store);
-    await addDocument(store, bot, 'Plugins', [{ text: 'A plugin can add a hook and a route. NEAR the title we say plugin often.' }]);
+    await addDocument(store, bot, 'Plugins', [
+      { text: 'A plugin can add a hook and a route. NEAR the title we say plugin often.' },
+    ]);
     await addDocument(store, bot, 'Unicode', [{ text: 'Café naïve Ünïcödé 日本語のプラグイン 🙂 text.' }]);
     for (const q of HOSTILE_QUERIES) {
       const hits = await store.knowledge.chunks.searchLexical(bot.chatbotId, q, 5);
@@ -214,7 +269,9 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, '(plugin OR', 5)).length).toBe(1);
     expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, '-plugin', 5)).length).toBe(1);
     expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, 'title:plugin', 5)).length).toBe(1);
-    expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, 'cafe', 5)).length).toBe(dialect === 'sqlite' ? 1 : 0);
+    expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, 'cafe', 5)).length).toBe(
+      dialect === 'sqlite' ? 1 : 0,
+    );
     expect((await store.knowledge.chunks.searchLexical(bot.chatbotId, 'café', 5)).length).toBe(1);
   });
 
@@ -239,7 +296,11 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     const { doc } = await addDocument(store, bot, 'Original', [{ text: 'lions roar loudly' }]);
     await expect(
       store.transaction(async (trx) => {
-        await trx.knowledge.chunks.replace(doc.id, bot.chatbotId, chunkInputs('New', doc.url, [{ text: 'tigers purr quietly' }]));
+        await trx.knowledge.chunks.replace(
+          doc.id,
+          bot.chatbotId,
+          chunkInputs('New', doc.url, [{ text: 'tigers purr quietly' }]),
+        );
         await trx.knowledge.documents.update(doc.id, { title: 'New' });
         expect(await trx.knowledge.chunks.searchLexical(bot.chatbotId, 'tigers', 5)).toHaveLength(1);
         throw new Error('abort');
@@ -283,11 +344,20 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     expect((await i.activeForSource(src.id))?.id).toBe(jobs[2].id);
 
     await i.updateJob(jobs[2].id, { status: 'cancelled', cancelRequested: true, finishedAt: at(10), error: 'stopped' });
-    expect(await i.getJob(jobs[2].id)).toMatchObject({ status: 'cancelled', cancelRequested: true, finishedAt: at(10), error: 'stopped' });
+    expect(await i.getJob(jobs[2].id)).toMatchObject({
+      status: 'cancelled',
+      cancelRequested: true,
+      finishedAt: at(10),
+      error: 'stopped',
+    });
     expect(await i.activeForSource(src.id)).toBeNull();
 
     // Many concurrent increments: none is lost.
-    await Promise.all(Array.from({ length: 40 }, (_, n) => i.addCounts(jobs[0].id, { found: 2, done: 1, ...(n % 4 === 0 ? { failed: 1 } : {}) })));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, n) =>
+        i.addCounts(jobs[0].id, { found: 2, done: 1, ...(n % 4 === 0 ? { failed: 1 } : {}) }),
+      ),
+    );
     await i.addCounts(jobs[0].id, { skipped: 3, done: 0 });
     await i.addCounts(jobs[0].id, {});
     expect(await i.getJob(jobs[0].id)).toMatchObject({ found: 80, done: 40, failed: 10, skipped: 3 });
@@ -300,14 +370,45 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     const jobId = newId();
     const i = store.knowledge.ingest;
     await i.insertJob({
-      id: jobId, chatbotId: bot.chatbotId, sourceId: src.id, trigger: 'add', status: 'running', found: 0, done: 0, failed: 0, skipped: 0,
-      options: {}, error: null, cancelRequested: false, createdAt: at(0), startedAt: at(0), finishedAt: null,
+      id: jobId,
+      chatbotId: bot.chatbotId,
+      sourceId: src.id,
+      trigger: 'add',
+      status: 'running',
+      found: 0,
+      done: 0,
+      failed: 0,
+      skipped: 0,
+      options: {},
+      error: null,
+      cancelRequested: false,
+      createdAt: at(0),
+      startedAt: at(0),
+      finishedAt: null,
     });
-    expect(await i.addItems(jobId, [{ key: 'https://x.test/a', depth: 0 }, { key: 'https://x.test/b', depth: 1, payload: { url: 'https://x.test/b?utm=1' } }, { key: 'https://x.test/a', depth: 0 }])).toBe(2);
-    expect(await i.addItems(jobId, [{ key: 'https://x.test/b', depth: 0 }, { key: 'https://x.test/c', depth: 2, blobId: 'blob1' }])).toBe(1);
+    expect(
+      await i.addItems(jobId, [
+        { key: 'https://x.test/a', depth: 0 },
+        { key: 'https://x.test/b', depth: 1, payload: { url: 'https://x.test/b?utm=1' } },
+        { key: 'https://x.test/a', depth: 0 },
+      ]),
+    ).toBe(2);
+    expect(
+      await i.addItems(jobId, [
+        { key: 'https://x.test/b', depth: 0 },
+        { key: 'https://x.test/c', depth: 2, blobId: 'blob1' },
+      ]),
+    ).toBe(1);
     expect(await i.addItems(jobId, [])).toBe(0);
     // Concurrent adders: every key once, seq strictly increasing.
-    const counts = await Promise.all(Array.from({ length: 5 }, (_, n) => i.addItems(jobId, [{ key: `k${n}`, depth: 0 }, { key: 'k0', depth: 0 }])));
+    const counts = await Promise.all(
+      Array.from({ length: 5 }, (_, n) =>
+        i.addItems(jobId, [
+          { key: `k${n}`, depth: 0 },
+          { key: 'k0', depth: 0 },
+        ]),
+      ),
+    );
     expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
     const many = Array.from({ length: 1200 }, (_, n) => ({ key: `bulk/${n}`, depth: 3 }));
     expect(await i.addItems(jobId, many)).toBe(1200);
@@ -316,8 +417,26 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     expect(pending).toHaveLength(1208);
     expect(pending.slice(0, 3)).toEqual([
       { jobId, key: 'https://x.test/a', seq: 1, depth: 0, status: 'pending', payload: null, blobId: null, error: null },
-      { jobId, key: 'https://x.test/b', seq: 2, depth: 1, status: 'pending', payload: { url: 'https://x.test/b?utm=1' }, blobId: null, error: null },
-      { jobId, key: 'https://x.test/c', seq: 3, depth: 2, status: 'pending', payload: null, blobId: 'blob1', error: null },
+      {
+        jobId,
+        key: 'https://x.test/b',
+        seq: 2,
+        depth: 1,
+        status: 'pending',
+        payload: { url: 'https://x.test/b?utm=1' },
+        blobId: null,
+        error: null,
+      },
+      {
+        jobId,
+        key: 'https://x.test/c',
+        seq: 3,
+        depth: 2,
+        status: 'pending',
+        payload: null,
+        blobId: 'blob1',
+        error: null,
+      },
     ]);
     const seqs = pending.map((p) => p.seq);
     expect(new Set(seqs).size).toBe(seqs.length);
@@ -348,7 +467,11 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
       const other = await newChatbot(store);
       const a = await addDocument(store, bot, 'A', [{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
       const o = await addDocument(store, other, 'O', [{ text: 'same' }]);
-      await vectors.upsert(a.chunkIds, [[1, 0, 0, 0], [0.9, 0.1, 0, 0], [0, 0, 1, 0]]);
+      await vectors.upsert(a.chunkIds, [
+        [1, 0, 0, 0],
+        [0.9, 0.1, 0, 0],
+        [0, 0, 1, 0],
+      ]);
       await vectors.upsert(o.chunkIds, [[1, 0, 0, 0]]);
       expect(await vectors.count(bot.chatbotId)).toBe(3);
 

@@ -13,7 +13,9 @@ vi.mock('../../../server/storage/dialects/sqlite/search.js', async (importOrigin
     ...real,
     createFts5Planner: (...args: Parameters<typeof real.createFts5Planner>) => {
       const planner = real.createFts5Planner(...args);
-      return { plan: async (...a: Parameters<typeof planner.plan>) => ({ ...(await planner.plan(...a)), frequencies: [1] }) };
+      return {
+        plan: async (...a: Parameters<typeof planner.plan>) => ({ ...(await planner.plan(...a)), frequencies: [1] }),
+      };
     },
   };
 });
@@ -26,7 +28,10 @@ afterAll(() => kdb?.close());
 
 test('a failing parley_bm25 falls back to bm25(): the search still answers, and keeps answering', async () => {
   const bot = await newChatbot(kdb.store);
-  const target = await addDocument(kdb.store, bot, 'Routes', [{ text: 'declare a route handler' }, { text: 'unrelated words' }]);
+  const target = await addDocument(kdb.store, bot, 'Routes', [
+    { text: 'declare a route handler' },
+    { text: 'unrelated words' },
+  ]);
   const first = await kdb.store.knowledge.chunks.searchLexical(bot.chatbotId, 'route handler', 3);
   // Both chunks carry the title "Routes"; the one saying "route handler" comes first.
   expect(first.map((h) => h.chunkId)).toEqual(target.chunkIds);

@@ -11,7 +11,15 @@ import { PostgresAdapter } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../../server/domain/ids.js';
-import type { AccountRecord, ChatbotRecord, InvoiceRecord, Page, Store, TokenRecord, UserRecord } from '../../../server/domain/ports.js';
+import type {
+  AccountRecord,
+  ChatbotRecord,
+  InvoiceRecord,
+  Page,
+  Store,
+  TokenRecord,
+  UserRecord,
+} from '../../../server/domain/ports.js';
 import { openDatabase, type DatabaseHandle } from '../../../server/storage/dialects/index.js';
 import { migrateToLatest, migrations } from '../../../server/storage/migrations/index.js';
 import { createStore } from '../../../server/storage/store.js';
@@ -56,7 +64,15 @@ describeOnDialects('Store on %s', (dialect) => {
   const account = (over: Partial<AccountRecord> = {}): AccountRecord => ({
     id: newId(),
     name: 'Acme',
-    plan: { name: 'test', maxChatbots: 5, maxPages: 100, webhooks: true, analytics: false, brandingRemoval: true, active: false },
+    plan: {
+      name: 'test',
+      maxChatbots: 5,
+      maxPages: 100,
+      webhooks: true,
+      analytics: false,
+      brandingRemoval: true,
+      active: false,
+    },
     createdAt: at(0),
     updatedAt: at(0),
     ...over,
@@ -149,13 +165,21 @@ describeOnDialects('Store on %s', (dialect) => {
     test('update changes only the given plan fields and the update time', async () => {
       const a = account();
       await store.accounts.insert(a);
-      await store.accounts.update(a.id, { plan: { maxChatbots: 0, webhooks: false, analytics: true, active: true } }, at(10));
+      await store.accounts.update(
+        a.id,
+        { plan: { maxChatbots: 0, webhooks: false, analytics: true, active: true } },
+        at(10),
+      );
       expect(await store.accounts.get(a.id)).toEqual({
         ...a,
         plan: { ...a.plan, maxChatbots: 0, webhooks: false, analytics: true, active: true },
         updatedAt: at(10),
       });
-      await store.accounts.update(a.id, { name: 'Renamed', plan: { name: 'pro', maxPages: 7, brandingRemoval: false } }, at(20));
+      await store.accounts.update(
+        a.id,
+        { name: 'Renamed', plan: { name: 'pro', maxPages: 7, brandingRemoval: false } },
+        at(20),
+      );
       const got = await store.accounts.get(a.id);
       expect(got).toMatchObject({ name: 'Renamed', updatedAt: at(20) });
       expect(got!.plan).toEqual({
@@ -255,7 +279,9 @@ describeOnDialects('Store on %s', (dialect) => {
       const { account: a, owner } = await tenant();
       const other = await tenant();
       // Four share one created_at, so the id alone orders them.
-      const rows = [0, 1, 2, 2, 2, 2, 3, 4, 5].map((s) => chatbot(a.id, owner.id, { createdAt: at(s), updatedAt: at(s) }));
+      const rows = [0, 1, 2, 2, 2, 2, 3, 4, 5].map((s) =>
+        chatbot(a.id, owner.id, { createdAt: at(s), updatedAt: at(s) }),
+      );
       for (const c of rows) await store.chatbots.insert(c);
       await store.chatbots.insert(chatbot(other.account.id, other.owner.id, { createdAt: at(3) }));
 
@@ -314,15 +340,31 @@ describeOnDialects('Store on %s', (dialect) => {
       await store.chatbots.update(c.id, { title: 'New' }, at(9));
       expect(await store.chatbots.get(c.id)).toEqual({ ...c, title: 'New', updatedAt: at(9) });
       await store.chatbots.update(c.id, { settings: { topK: 4, nested: { ok: true } } }, at(10));
-      expect(await store.chatbots.get(c.id)).toEqual({ ...c, title: 'New', settings: { topK: 4, nested: { ok: true } }, updatedAt: at(10) });
+      expect(await store.chatbots.get(c.id)).toEqual({
+        ...c,
+        title: 'New',
+        settings: { topK: 4, nested: { ok: true } },
+        updatedAt: at(10),
+      });
     });
 
     test('icon bytes round-trip exactly, NUL bytes and every byte value included', async () => {
       const { account: a, owner } = await tenant();
       const c = chatbot(a.id, owner.id);
       await store.chatbots.insert(c);
-      const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x0d, 0x0a]), Buffer.from(Array.from({ length: 256 }, (_, i) => i)), Buffer.alloc(64)]);
-      const icon = { id: newId(), chatbotId: c.id, type: 'bubble', mime: 'image/png', size: bytes.length, createdAt: at(1) };
+      const bytes = Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x0d, 0x0a]),
+        Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+        Buffer.alloc(64),
+      ]);
+      const icon = {
+        id: newId(),
+        chatbotId: c.id,
+        type: 'bubble',
+        mime: 'image/png',
+        size: bytes.length,
+        createdAt: at(1),
+      };
       await store.icons.insert(icon, bytes);
       const got = await store.icons.get(icon.id);
       expect(Buffer.isBuffer(got!.bytes)).toBe(true);
@@ -354,32 +396,37 @@ describeOnDialects('Store on %s', (dialect) => {
     });
   });
 
-  if (dialect === 'postgres') test('ids sort bytewise, as on SQLite, whatever the database collation', async () => {
-    // A database whose default collation is ICU English sorts 'a' before 'B'; keys must not.
-    const name = `parley_coll_${newId().toLowerCase().replace(/[^a-z0-9]/g, '')}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`create database ${name} template template0 locale_provider icu icu_locale 'en' locale 'C.UTF-8'`);
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${name}`;
-    const other = openDatabase({ url: url.toString(), poolSize: 1 });
-    try {
-      await other.migrate();
-      const s = createStore(other.db);
-      const a = account();
-      const owner = user(a.id);
-      await s.accounts.insert(a);
-      await s.users.insert(owner);
-      const ids = ['B-1', 'a_1', 'a-2', 'Z9', '_x'];
-      for (const id of ids) await s.chatbots.insert(chatbot(a.id, owner.id, { id }));
-      const pages = await allPages((after) => s.chatbots.page(a.id, { limit: 2, after }, null));
-      expect(pages.flat().map((c) => c.id)).toEqual([...ids].sort().reverse());
-    } finally {
-      await other.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
-  });
+  if (dialect === 'postgres')
+    test('ids sort bytewise, as on SQLite, whatever the database collation', async () => {
+      // A database whose default collation is ICU English sorts 'a' before 'B'; keys must not.
+      const name = `parley_coll_${newId()
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, '')}`;
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      await admin.query(
+        `create database ${name} template template0 locale_provider icu icu_locale 'en' locale 'C.UTF-8'`,
+      );
+      const url = new URL(POSTGRES_URL);
+      url.pathname = `/${name}`;
+      const other = openDatabase({ url: url.toString(), poolSize: 1 });
+      try {
+        await other.migrate();
+        const s = createStore(other.db);
+        const a = account();
+        const owner = user(a.id);
+        await s.accounts.insert(a);
+        await s.users.insert(owner);
+        const ids = ['B-1', 'a_1', 'a-2', 'Z9', '_x'];
+        for (const id of ids) await s.chatbots.insert(chatbot(a.id, owner.id, { id }));
+        const pages = await allPages((after) => s.chatbots.page(a.id, { limit: 2, after }, null));
+        expect(pages.flat().map((c) => c.id)).toEqual([...ids].sort().reverse());
+      } finally {
+        await other.close();
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    });
 
   describe('billing', () => {
     test('invoices page: the account only, newest first, fields intact', async () => {
@@ -471,31 +518,39 @@ describeOnDialects('Store on %s', (dialect) => {
   });
 });
 
-describeOnDialects('the app on PostgreSQL', () => {
-  test('creates and lists chatbots over HTTP', async () => {
-    const t = await buildTestApp({ dialect: 'postgres' });
-    try {
-      expect(t.database.db.getExecutor().adapter).toBeInstanceOf(PostgresAdapter);
-      const { token } = await t.token();
-      const titles = ['First', 'Second', 'Third'];
-      for (const title of titles) {
-        const res = await t.call('POST', '/api/v2/chatbots', token, { title });
-        expect(res.status, JSON.stringify(res.body)).toBe(201);
+describeOnDialects(
+  'the app on PostgreSQL',
+  () => {
+    test('creates and lists chatbots over HTTP', async () => {
+      const t = await buildTestApp({ dialect: 'postgres' });
+      try {
+        expect(t.database.db.getExecutor().adapter).toBeInstanceOf(PostgresAdapter);
+        const { token } = await t.token();
+        const titles = ['First', 'Second', 'Third'];
+        for (const title of titles) {
+          const res = await t.call('POST', '/api/v2/chatbots', token, { title });
+          expect(res.status, JSON.stringify(res.body)).toBe(201);
+        }
+        const page1 = await t.call('GET', '/api/v2/chatbots?limit=2', token);
+        expect(page1.status).toBe(200);
+        expect(page1.body.data.chatbots.map((c: { title: string }) => c.title)).toEqual(['Third', 'Second']);
+        expect(page1.body.data.pagination).toMatchObject({ limit: 2, hasNextPage: true });
+        const page2 = await t.call(
+          'GET',
+          `/api/v2/chatbots?limit=2&cursor=${encodeURIComponent(page1.body.data.pagination.nextCursor)}`,
+          token,
+        );
+        expect(page2.body.data.chatbots.map((c: { title: string }) => c.title)).toEqual(['First']);
+        expect(page2.body.data.pagination).toMatchObject({ hasNextPage: false, nextCursor: null });
+        const usage = await t.call('GET', '/api/v2/usage', token);
+        expect(usage.body.data.usage).toMatchObject({ chatbots: { used: 3 } });
+      } finally {
+        await t.close();
       }
-      const page1 = await t.call('GET', '/api/v2/chatbots?limit=2', token);
-      expect(page1.status).toBe(200);
-      expect(page1.body.data.chatbots.map((c: { title: string }) => c.title)).toEqual(['Third', 'Second']);
-      expect(page1.body.data.pagination).toMatchObject({ limit: 2, hasNextPage: true });
-      const page2 = await t.call('GET', `/api/v2/chatbots?limit=2&cursor=${encodeURIComponent(page1.body.data.pagination.nextCursor)}`, token);
-      expect(page2.body.data.chatbots.map((c: { title: string }) => c.title)).toEqual(['First']);
-      expect(page2.body.data.pagination).toMatchObject({ hasNextPage: false, nextCursor: null });
-      const usage = await t.call('GET', '/api/v2/usage', token);
-      expect(usage.body.data.usage).toMatchObject({ chatbots: { used: 3 } });
-    } finally {
-      await t.close();
-    }
-  });
-}, { dialects: ['postgres'] });
+    });
+  },
+  { dialects: ['postgres'] },
+);
 
 test('each pending migration is announced as it starts, in order (a long one must not look hung)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-migrate-'));

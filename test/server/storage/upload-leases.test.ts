@@ -11,7 +11,6 @@ import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { at, newChatbot } from '../../helpers/knowledge.js';
 import { describeOnDialects } from '../../helpers/dialects.js';
 
-
 describeOnDialects('upload leases on %s', (dialect) => {
   let kdb: TestDatabase;
   let store: Store;
@@ -53,7 +52,9 @@ describeOnDialects('upload leases on %s', (dialect) => {
 
   test('twenty callers racing for three slots: exactly three are taken', async () => {
     const a = (await newChatbot(store)).accountId;
-    const results = await Promise.all(Array.from({ length: 20 }, () => store.uploadLeases.acquire(lease(a, at(100)), 3, at(0))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => store.uploadLeases.acquire(lease(a, at(100)), 3, at(0))),
+    );
     expect(results.filter((r) => r.taken)).toHaveLength(3);
     const rows = await kdb.database.db.selectFrom('upload_leases').select('id').where('account_id', '=', a).execute();
     expect(rows).toHaveLength(3);
@@ -65,6 +66,8 @@ describeOnDialects('upload leases on %s', (dialect) => {
     await kdb.database.db.deleteFrom('chatbots').where('account_id', '=', a).execute();
     await kdb.database.db.deleteFrom('users').where('account_id', '=', a).execute();
     await kdb.database.db.deleteFrom('accounts').where('id', '=', a).execute();
-    expect(await kdb.database.db.selectFrom('upload_leases').select('id').where('account_id', '=', a).execute()).toEqual([]);
+    expect(
+      await kdb.database.db.selectFrom('upload_leases').select('id').where('account_id', '=', a).execute(),
+    ).toEqual([]);
   });
 });

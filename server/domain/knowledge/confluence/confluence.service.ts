@@ -36,8 +36,10 @@ export interface ConnectInput {
 }
 
 const TOKEN_HINT: Record<Deployment, string> = {
-  cloud: 'Send the Atlassian account email with an API token created at https://id.atlassian.com/manage-profile/security/api-tokens',
-  datacenter: 'Send a personal access token created in Confluence under Profile > Personal Access Tokens (for Cloud sites, set deployment to "cloud")',
+  cloud:
+    'Send the Atlassian account email with an API token created at https://id.atlassian.com/manage-profile/security/api-tokens',
+  datacenter:
+    'Send a personal access token created in Confluence under Profile > Personal Access Tokens (for Cloud sites, set deployment to "cloud")',
 };
 
 export class ConfluenceService {
@@ -56,13 +58,18 @@ export class ConfluenceService {
   async connect(auth: AuthContext, chatbotId: string, input: ConnectInput) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     const rough = normalizeBaseUrl(input.baseUrl, input.deployment);
-    if (!rough) throw validationFailed([{ path: ['baseUrl'], message: 'must be an absolute http(s) URL such as https://example.atlassian.net' }]);
+    if (!rough)
+      throw validationFailed([
+        { path: ['baseUrl'], message: 'must be an absolute http(s) URL such as https://example.atlassian.net' },
+      ]);
     const deployment = input.deployment ?? defaultDeployment(rough);
     const baseUrl = normalizeBaseUrl(input.baseUrl, deployment)!;
     const email = input.email?.trim() || null;
     const apiToken = input.apiToken.trim();
     if (deployment === 'cloud' && !email) {
-      throw validationFailed([{ path: ['email'], message: 'Confluence Cloud signs in with the Atlassian account email and an API token' }]);
+      throw validationFailed([
+        { path: ['email'], message: 'Confluence Cloud signs in with the Atlassian account email and an API token' },
+      ]);
     }
     if (!apiToken) throw validationFailed([{ path: ['apiToken'], message: 'must not be blank' }]);
 
@@ -70,7 +77,12 @@ export class ConfluenceService {
     let identity: string;
     try {
       const user = await this.adapter.client(this.fetcher, site, { email, apiToken }).currentUser();
-      if (user.anonymous) throw new ConfluenceError('unauthorized', 'Confluence treated the request as anonymous: the credentials were not accepted', 401);
+      if (user.anonymous)
+        throw new ConfluenceError(
+          'unauthorized',
+          'Confluence treated the request as anonymous: the credentials were not accepted',
+          401,
+        );
       identity = (deployment === 'cloud' ? email! : user.identity || email || '').toLowerCase();
     } catch (err) {
       throw this.connectError(err, deployment);
@@ -82,7 +94,12 @@ export class ConfluenceService {
     const id = existing?.id ?? newId();
     const credentials = this.secrets.seal({ email, apiToken }, credentialsContext(id));
     if (existing) {
-      const patch: Partial<SourceRecord> = { credentials, config: { ...existing.config, baseUrl, deployment, email }, lastError: null, updatedAt: at };
+      const patch: Partial<SourceRecord> = {
+        credentials,
+        config: { ...existing.config, baseUrl, deployment, email },
+        lastError: null,
+        updatedAt: at,
+      };
       if (input.name) patch.name = input.name.slice(0, 300);
       if (input.syncIntervalMinutes !== undefined) patch.syncIntervalMinutes = input.syncIntervalMinutes;
       await this.store.knowledge.sources.update(existing.id, patch);
@@ -115,7 +132,10 @@ export class ConfluenceService {
     const list = `confluence-spaces:${source.id}`;
     const start = this.decodeStart(list, cursor);
     const config = configOf(source);
-    const page = await this.call(() => clientFor(this.adapter, this.fetcher, this.secrets, source).listSpaces(start, limit), 'space list');
+    const page = await this.call(
+      () => clientFor(this.adapter, this.fetcher, this.secrets, source).listSpaces(start, limit),
+      'space list',
+    );
     return {
       spaces: page.items.map((s) => ({ ...s, imported: config.spaces.includes(s.key) })),
       nextCursor: this.encodeStart(list, page.nextStart),
@@ -123,14 +143,27 @@ export class ConfluenceService {
   }
 
   /** Pages to choose from: of one space, or of every space the account can read. */
-  async pages(auth: AuthContext, chatbotId: string, connectionId: string, spaceKey: string | undefined, limit: number, cursor?: string) {
+  async pages(
+    auth: AuthContext,
+    chatbotId: string,
+    connectionId: string,
+    spaceKey: string | undefined,
+    limit: number,
+    cursor?: string,
+  ) {
     const source = await this.connection(auth, chatbotId, connectionId);
     const list = `confluence-pages:${source.id}:${spaceKey ?? ''}`;
     const start = this.decodeStart(list, cursor);
     const config = configOf(source);
-    const page = await this.call(() => clientFor(this.adapter, this.fetcher, this.secrets, source).listPages(spaceKey ?? null, start, limit), spaceKey ? `space ${spaceKey}` : 'page list');
+    const page = await this.call(
+      () => clientFor(this.adapter, this.fetcher, this.secrets, source).listPages(spaceKey ?? null, start, limit),
+      spaceKey ? `space ${spaceKey}` : 'page list',
+    );
     return {
-      pages: page.items.map((p) => ({ ...p, imported: config.pageIds.includes(p.id) || (p.spaceKey !== null && config.spaces.includes(p.spaceKey)) })),
+      pages: page.items.map((p) => ({
+        ...p,
+        imported: config.pageIds.includes(p.id) || (p.spaceKey !== null && config.spaces.includes(p.spaceKey)),
+      })),
       nextCursor: this.encodeStart(list, page.nextStart),
     };
   }
@@ -139,13 +172,20 @@ export class ConfluenceService {
    * Adds spaces and pages to the connection's selection and imports them now, as one ingest job.
    * The selection is what later syncs (scheduled or on demand) fetch again.
    */
-  async importSelection(auth: AuthContext, chatbotId: string, connectionId: string, input: { spaceKeys?: string[]; pageIds?: string[] }) {
+  async importSelection(
+    auth: AuthContext,
+    chatbotId: string,
+    connectionId: string,
+    input: { spaceKeys?: string[]; pageIds?: string[] },
+  ) {
     const source = await this.connection(auth, chatbotId, connectionId);
     await this.knowledge.writable(auth, source.chatbotId);
     const spaces = [...new Set(input.spaceKeys ?? [])];
     const pageIds = [...new Set(input.pageIds ?? [])];
     if (!spaces.length && !pageIds.length) {
-      throw validationFailed([{ path: ['spaceKeys'], message: 'choose at least one space (spaceKeys) or page (pageIds)' }]);
+      throw validationFailed([
+        { path: ['spaceKeys'], message: 'choose at least one space (spaceKeys) or page (pageIds)' },
+      ]);
     }
     const config = configOf(source);
     const next: ConfluenceConfig = {
@@ -173,7 +213,8 @@ export class ConfluenceService {
     const key = this.cursors.decode(list, cursor);
     if (!key) return 0;
     const start = Number(key.id);
-    if (!Number.isSafeInteger(start) || start < 0) throw new AppError('INVALID_CURSOR', 'The cursor was not issued by this API for this list');
+    if (!Number.isSafeInteger(start) || start < 0)
+      throw new AppError('INVALID_CURSOR', 'The cursor was not issued by this API for this list');
     return start;
   }
 
@@ -187,7 +228,10 @@ export class ConfluenceService {
       return await fn();
     } catch (err) {
       if (err instanceof SecretError) {
-        throw validationFailed([{ path: ['connectionId'], message: err.message }], 'The stored Confluence credentials cannot be used');
+        throw validationFailed(
+          [{ path: ['connectionId'], message: err.message }],
+          'The stored Confluence credentials cannot be used',
+        );
       }
       if (!isConfluenceError(err)) throw err;
       switch (err.kind) {
@@ -198,7 +242,9 @@ export class ConfluenceService {
             hint: 'The stored token was revoked, expired or lacks access: connect again with POST /chatbots/{chatbotId}/knowledge/sources/confluence',
           });
         case 'not-found':
-          throw new AppError('NOT_FOUND', err.message, { hint: `Check the ${what} key; list spaces with GET .../knowledge/sources/confluence/spaces` });
+          throw new AppError('NOT_FOUND', err.message, {
+            hint: `Check the ${what} key; list spaces with GET .../knowledge/sources/confluence/spaces`,
+          });
         default:
           throw upstreamError(err);
       }
@@ -231,7 +277,10 @@ export class ConfluenceService {
 function upstreamError(err: ConfluenceError): AppError {
   const retry = err.retryAfterSeconds;
   return new AppError('UPSTREAM_UNAVAILABLE', `Confluence: ${err.message}`, {
-    hint: retry !== null ? `Confluence asks to wait ${retry} s; try again after that` : 'Confluence did not answer properly; try again later',
+    hint:
+      retry !== null
+        ? `Confluence asks to wait ${retry} s; try again after that`
+        : 'Confluence did not answer properly; try again later',
     ...(retry !== null ? { headers: { 'retry-after': String(retry) } } : {}),
   });
 }

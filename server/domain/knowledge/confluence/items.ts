@@ -8,7 +8,16 @@ import type { ItemContext, ItemHandler } from '../ingest-runner.js';
 import { failure, indexOutcome } from '../items/web.js';
 import type { SourceRecord } from '../ports.js';
 import type { SecretBox } from '../../secrets.js';
-import { isConfluenceError, pageUrl, spaceUrl, type ConfluenceAdapter, type ConfluenceApi, type ConfluenceCredentials, type ConfluenceSite, type Deployment } from './site.js';
+import {
+  isConfluenceError,
+  pageUrl,
+  spaceUrl,
+  type ConfluenceAdapter,
+  type ConfluenceApi,
+  type ConfluenceCredentials,
+  type ConfluenceSite,
+  type Deployment,
+} from './site.js';
 
 export const SPACE_ITEM = 'confluence-space';
 export const PAGE_ITEM = 'confluence-page';
@@ -37,12 +46,21 @@ export function configOf(source: Pick<SourceRecord, 'config'>): ConfluenceConfig
 /** The credentials are sealed with the source id as context, so they open only on their own row. */
 export const credentialsContext = (sourceId: string) => `source:${sourceId}`;
 
-export function openCredentials(secrets: SecretBox, source: Pick<SourceRecord, 'id' | 'credentials'>): ConfluenceCredentials {
+export function openCredentials(
+  secrets: SecretBox,
+  source: Pick<SourceRecord, 'id' | 'credentials'>,
+): ConfluenceCredentials {
   if (!source.credentials) throw new Error('The connection has no stored credentials; connect it again');
   return secrets.open<ConfluenceCredentials>(source.credentials, credentialsContext(source.id));
 }
 
-export function clientFor(adapter: ConfluenceAdapter, fetcher: ItemContext['fetcher'], secrets: SecretBox, source: SourceRecord, signal?: AbortSignal): ConfluenceApi {
+export function clientFor(
+  adapter: ConfluenceAdapter,
+  fetcher: ItemContext['fetcher'],
+  secrets: SecretBox,
+  source: SourceRecord,
+  signal?: AbortSignal,
+): ConfluenceApi {
   const config = configOf(source);
   const site: ConfluenceSite = { baseUrl: config.baseUrl, deployment: config.deployment };
   return adapter.client(fetcher, site, openCredentials(secrets, source), signal);
@@ -74,14 +92,21 @@ async function knownPageIds(ctx: ItemContext): Promise<string[]> {
   const ids: string[] = [];
   let after = null;
   do {
-    const page = await ctx.store.knowledge.documents.page(ctx.chatbot.id, { limit: 100, after }, { sourceId: ctx.source.id });
+    const page = await ctx.store.knowledge.documents.page(
+      ctx.chatbot.id,
+      { limit: 100, after },
+      { sourceId: ctx.source.id },
+    );
     for (const d of page.items) if (d.key.startsWith(prefix)) ids.push(d.key.slice(prefix.length));
     after = page.next;
   } while (after);
   return ids;
 }
 
-export function confluenceItems(secrets: SecretBox, adapter: ConfluenceAdapter): Record<typeof SPACE_ITEM | typeof PAGE_ITEM, ItemHandler> {
+export function confluenceItems(
+  secrets: SecretBox,
+  adapter: ConfluenceAdapter,
+): Record<typeof SPACE_ITEM | typeof PAGE_ITEM, ItemHandler> {
   const space: ItemHandler = async (ctx, item) => {
     const spaceKey = String(item.payload?.spaceKey ?? '');
     const config = configOf(ctx.source);
@@ -96,14 +121,26 @@ export function confluenceItems(secrets: SecretBox, adapter: ConfluenceAdapter):
         const list = await client.listPages(spaceKey, start, SPACE_BATCH);
         const pages = list.items.filter((p) => !listed.has(p.id)).slice(0, cap - listed.size);
         for (const p of pages) listed.add(p.id);
-        await ctx.discover(pages.map((p) => ({ key: pageUrl(site, p.id), depth: item.depth + 1, payload: { type: PAGE_ITEM, pageId: p.id } })));
+        await ctx.discover(
+          pages.map((p) => ({
+            key: pageUrl(site, p.id),
+            depth: item.depth + 1,
+            payload: { type: PAGE_ITEM, pageId: p.id },
+          })),
+        );
         start = list.nextStart;
       }
       if (start === null) {
         // Documents of this connection the space no longer lists are looked up once more: a page
         // deleted in Confluence (404) or moved out of the selection leaves the index.
         const gone = (await knownPageIds(ctx)).filter((id) => !listed.has(id));
-        await ctx.discover(gone.map((id) => ({ key: pageUrl(site, id), depth: item.depth + 1, payload: { type: PAGE_ITEM, pageId: id } })));
+        await ctx.discover(
+          gone.map((id) => ({
+            key: pageUrl(site, id),
+            depth: item.depth + 1,
+            payload: { type: PAGE_ITEM, pageId: id },
+          })),
+        );
       }
       return { status: 'done' };
     } catch (err) {
@@ -123,7 +160,15 @@ export function confluenceItems(secrets: SecretBox, adapter: ConfluenceAdapter):
         return { status: 'skipped', error: `Page ${pageId} is now in space ${p.spaceKey}, which is not imported` };
       }
       const url = p.url ?? item.key;
-      const doc = await ctx.extractor.extract({ bytes: Buffer.from(adapter.storageToHtml(p.storage, p.title), 'utf8'), kind: 'html', url, contentType: 'text/html; charset=utf-8' }, ctx.extractLimits);
+      const doc = await ctx.extractor.extract(
+        {
+          bytes: Buffer.from(adapter.storageToHtml(p.storage, p.title), 'utf8'),
+          kind: 'html',
+          url,
+          contentType: 'text/html; charset=utf-8',
+        },
+        ctx.extractLimits,
+      );
       doc.title = p.title;
       return await indexOutcome(ctx, key, url, doc);
     } catch (err) {

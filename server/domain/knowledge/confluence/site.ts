@@ -56,7 +56,8 @@ export interface ConfluenceUser {
   displayName: string;
 }
 
-export type ConfluenceErrorKind = 'unauthorized' | 'forbidden' | 'not-found' | 'rate-limited' | 'unavailable' | 'bad-response' | 'network';
+export type ConfluenceErrorKind =
+  'unauthorized' | 'forbidden' | 'not-found' | 'rate-limited' | 'unavailable' | 'bad-response' | 'network';
 
 /** A failed Confluence call, classified so callers can say what to do about it. */
 export class ConfluenceError extends Error {
@@ -101,10 +102,13 @@ export function normalizeBaseUrl(raw: string, deployment?: Deployment): string |
 export const siteRoot = (site: ConfluenceSite) => (site.deployment === 'cloud' ? `${site.baseUrl}/wiki` : site.baseUrl);
 
 /** The browser address of a page, whatever `_links.webui` Confluence sent. */
-export const pageUrl = (site: ConfluenceSite, id: string) => `${siteRoot(site)}/pages/viewpage.action?pageId=${encodeURIComponent(id)}`;
+export const pageUrl = (site: ConfluenceSite, id: string) =>
+  `${siteRoot(site)}/pages/viewpage.action?pageId=${encodeURIComponent(id)}`;
 
 export const spaceUrl = (site: ConfluenceSite, key: string) =>
-  site.deployment === 'cloud' ? `${siteRoot(site)}/spaces/${encodeURIComponent(key)}` : `${siteRoot(site)}/display/${encodeURIComponent(key)}`;
+  site.deployment === 'cloud'
+    ? `${siteRoot(site)}/spaces/${encodeURIComponent(key)}`
+    : `${siteRoot(site)}/display/${encodeURIComponent(key)}`;
 
 /** The part of Confluence's REST API (v1) ingestion uses. Failures are ConfluenceError. */
 export interface ConfluenceApi {
@@ -118,7 +122,12 @@ export interface ConfluenceApi {
 
 /** What the domain asks of the Confluence adapter: a client per site, and a page as HTML. */
 export interface ConfluenceAdapter {
-  client(fetcher: Fetcher, site: ConfluenceSite, credentials: ConfluenceCredentials, signal?: AbortSignal): ConfluenceApi;
+  client(
+    fetcher: Fetcher,
+    site: ConfluenceSite,
+    credentials: ConfluenceCredentials,
+    signal?: AbortSignal,
+  ): ConfluenceApi;
   /** Storage-format XHTML -> HTML the extractor reads. */
   storageToHtml(storage: string, title: string): string;
 }

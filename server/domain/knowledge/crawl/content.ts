@@ -32,11 +32,15 @@ function hasBinaryBytes(b: Buffer): boolean {
   return b.subarray(0, 1024).includes(0);
 }
 
-const HTML_START = /^<(?:!doctype\s+html|html|head|body|script|iframe|h1|div|font|table|a|style|title|b|br|p)[\s>/]|^<!--/i;
+const HTML_START =
+  /^<(?:!doctype\s+html|html|head|body|script|iframe|h1|div|font|table|a|style|title|b|br|p)[\s>/]|^<!--/i;
 
 function looksLikeHtml(b: Buffer): boolean {
   const start = startsWith(b, [0xef, 0xbb, 0xbf]) ? 3 : 0;
-  const head = b.subarray(start, start + 1024).toString('latin1').trimStart();
+  const head = b
+    .subarray(start, start + 1024)
+    .toString('latin1')
+    .trimStart();
   return HTML_START.test(head);
 }
 

@@ -2,7 +2,13 @@
 export { describeFetchError, type Fetcher, type FetchOptions, type FetchResult } from './fetcher.js';
 export { inScope, normalizeUrl, originOf, sameSite, MAX_URL_LENGTH, type CrawlScope } from './url.js';
 export { RobotsCache, robotsToken, type RobotsOptions, type RobotsReason, type RobotsVerdict } from './robots.js';
-export { collectSitemapUrls, parseSitemap, type ParsedSitemap, type SitemapOptions, type SitemapResult } from './sitemap.js';
+export {
+  collectSitemapUrls,
+  parseSitemap,
+  type ParsedSitemap,
+  type SitemapOptions,
+  type SitemapResult,
+} from './sitemap.js';
 export { HostPacer, type HostPacerOptions } from './pacing.js';
 export { canonicalKey, isNonHtmlUrl, nextLinks, type CrawledPage, type FrontierLink } from './frontier.js';
 export { isHtmlResponse, mimeOf } from './content.js';

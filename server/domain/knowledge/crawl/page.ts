@@ -58,14 +58,20 @@ export async function fetchPage(url: string, deps: PageFetchDeps): Promise<PageF
   });
   const normal = normalizeUrl(url);
   if (!normal) return skip(url, 'invalid-url', 'not an absolute http(s) URL');
-  if (!inScope(normal, deps.scope)) return skip(normal, 'out-of-scope', `outside the crawl scope ${deps.scope.origin}${deps.scope.pathPrefix ?? ''}`);
+  if (!inScope(normal, deps.scope))
+    return skip(normal, 'out-of-scope', `outside the crawl scope ${deps.scope.origin}${deps.scope.pathPrefix ?? ''}`);
 
   const verdict = await deps.robots.check(normal);
   if (verdict.reason === 'unreachable') {
     const { code, message } = verdict.error ?? { code: 'NETWORK', message: 'unknown error' };
     // The page itself would be refused the same way: report the real cause, not robots.txt.
     if (FINAL_CODES.has(code)) return skip(normal, 'fetch-failed', fetchFailure(normal, code, message));
-    return skip(normal, 'robots-unreachable', `robots.txt could not be read (${message}); the site is not crawled until it can be`, true);
+    return skip(
+      normal,
+      'robots-unreachable',
+      `robots.txt could not be read (${message}); the site is not crawled until it can be`,
+      true,
+    );
   }
   if (!verdict.allowed) return skip(normal, 'robots', 'disallowed by robots.txt');
 
@@ -74,7 +80,11 @@ export async function fetchPage(url: string, deps: PageFetchDeps): Promise<PageF
 
   let res;
   try {
-    res = await deps.fetcher.get(normal, { accept: ACCEPT_HTML, maxBytes: deps.maxBytes ?? 10 * 1024 * 1024, signal: deps.signal });
+    res = await deps.fetcher.get(normal, {
+      accept: ACCEPT_HTML,
+      maxBytes: deps.maxBytes ?? 10 * 1024 * 1024,
+      signal: deps.signal,
+    });
   } catch (err) {
     const { code, message } = describeFetchError(err);
     return skip(normal, 'fetch-failed', fetchFailure(normal, code, message), RETRYABLE_CODES.has(code));
@@ -82,13 +92,23 @@ export async function fetchPage(url: string, deps: PageFetchDeps): Promise<PageF
 
   const final = normalizeUrl(res.url) ?? normal;
   if (final !== normal) {
-    if (!inScope(final, deps.scope)) return skip(normal, 'redirected-out-of-scope', `redirected outside the crawl scope, to ${final}`);
+    if (!inScope(final, deps.scope))
+      return skip(normal, 'redirected-out-of-scope', `redirected outside the crawl scope, to ${final}`);
     // The fetcher followed the redirect on its own; the target's rules still apply to keeping it.
-    if (!(await deps.robots.allowed(final))) return skip(normal, 'robots', `redirected to ${final}, which robots.txt disallows`);
+    if (!(await deps.robots.allowed(final)))
+      return skip(normal, 'robots', `redirected to ${final}, which robots.txt disallows`);
   }
-  if (res.status < 200 || res.status >= 300) return skip(final, 'http-status', `HTTP ${res.status}`, retryableStatus(res.status));
+  if (res.status < 200 || res.status >= 300)
+    return skip(final, 'http-status', `HTTP ${res.status}`, retryableStatus(res.status));
   if (!isHtmlResponse(res.contentType, res.body)) {
     return skip(final, 'not-html', `not an HTML page (${mimeOf(res.contentType) || 'no content type'})`);
   }
-  return { ok: true, url: final, status: res.status, contentType: res.contentType, body: res.body, headers: res.headers };
+  return {
+    ok: true,
+    url: final,
+    status: res.status,
+    contentType: res.contentType,
+    body: res.body,
+    headers: res.headers,
+  };
 }

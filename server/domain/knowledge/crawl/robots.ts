@@ -144,7 +144,10 @@ export class RobotsCache {
       }
       // 429 is the server asking us to back off: treated like a server error, as Google does.
       if (res.status === 429 || res.status >= 500) {
-        return { kind: 'disallow-all', error: { code: 'HTTP_STATUS', message: `${robotsUrl} answered HTTP ${res.status}` } };
+        return {
+          kind: 'disallow-all',
+          error: { code: 'HTTP_STATUS', message: `${robotsUrl} answered HTTP ${res.status}` },
+        };
       }
       // 4xx: "unavailable", crawl freely. 1xx/3xx left over: likewise (RFC 9309 2.3.1.2, 2.3.1.3).
       return { kind: 'allow-all' };

@@ -77,7 +77,10 @@ function locsOf(entries: unknown): string[] {
 export function parseSitemap(text: string): ParsedSitemap {
   const body = text.replace(/^\uFEFF/, '');
   if (!body.trimStart().startsWith('<')) {
-    const locs = body.split(/\r?\n/).map((l) => l.trim()).filter((l) => /^https?:\/\//i.test(l));
+    const locs = body
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => /^https?:\/\//i.test(l));
     if (locs.length === 0) throw new Error('not a sitemap: neither XML nor a list of URLs');
     return { type: 'urlset', locs };
   }
@@ -169,7 +172,8 @@ export async function collectSitemapUrls(
         if (!child || visited.has(child)) continue;
         visited.add(child);
         if (!onSite(child)) errors.push({ url: child, error: 'sitemap on another site; not read' });
-        else if (level + 1 > maxDepth) errors.push({ url: child, error: `nested more than ${maxDepth} levels deep; not read` });
+        else if (level + 1 > maxDepth)
+          errors.push({ url: child, error: `nested more than ${maxDepth} levels deep; not read` });
         else queue.push({ url: child, level: level + 1 });
       }
       continue;

@@ -9,7 +9,10 @@ export const textItem: ItemHandler = async (ctx, item) => {
   const title = String(item.payload?.title ?? 'Text');
   const text = String(item.payload?.text ?? '');
   try {
-    const doc = await ctx.extractor.extract({ bytes: Buffer.from(text, 'utf8'), kind: 'markdown', filename: title }, ctx.extractLimits);
+    const doc = await ctx.extractor.extract(
+      { bytes: Buffer.from(text, 'utf8'), kind: 'markdown', filename: title },
+      ctx.extractLimits,
+    );
     doc.title = title;
     return await indexOutcome(ctx, `text:${item.payload?.documentKey ?? item.key}`, null as unknown as string, doc);
   } catch (err) {
@@ -40,7 +43,8 @@ async function gather(blob: StoredBlob): Promise<{ bytes: Buffer; hash: string }
   const hash = createHash('sha256');
   let at = 0;
   for await (const piece of blob.pieces()) {
-    if (at + piece.length > bytes.length) throw new Error(`The stored file ${blob.id} is longer than its ${blob.size} bytes`);
+    if (at + piece.length > bytes.length)
+      throw new Error(`The stored file ${blob.id} is longer than its ${blob.size} bytes`);
     piece.copy(bytes, at);
     hash.update(piece);
     at += piece.length;

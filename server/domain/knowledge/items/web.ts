@@ -31,10 +31,19 @@ async function indexOutcome(ctx: ItemContext, key: string, url: string, doc: Ext
     doc,
   });
   if (outcome === 'quota') {
-    const error = 'CHATBOT_PAGES_LIMIT_REACHED: the plan\'s content page quota is used up';
+    const error = "CHATBOT_PAGES_LIMIT_REACHED: the plan's content page quota is used up";
     // Listed as a skipped document with the reason: the job's error list holds failures only, and
     // a re-sync after the quota grows indexes it under the same key.
-    await ctx.indexer.recordFailure({ chatbotId: ctx.chatbot.id, sourceId: ctx.source.id, key, url, title: doc.title || url || 'Untitled', kind: doc.kind, error, status: 'skipped' });
+    await ctx.indexer.recordFailure({
+      chatbotId: ctx.chatbot.id,
+      sourceId: ctx.source.id,
+      key,
+      url,
+      title: doc.title || url || 'Untitled',
+      kind: doc.kind,
+      error,
+      status: 'skipped',
+    });
     return { status: 'skipped', error };
   }
   return { status: 'done' };
@@ -49,18 +58,40 @@ const failure = (err: unknown): ItemResult => ({
 export const pageItem: ItemHandler = async (ctx, item) => {
   const scope = scopeOf(ctx);
   const crawl = item.payload?.crawl === true;
-  const res = await fetchPage(String(item.payload?.url ?? item.key), { fetcher: ctx.fetcher, robots: ctx.robots, pacer: ctx.pacer, scope, signal: ctx.signal, maxBytes: PAGE_MAX_BYTES });
+  const res = await fetchPage(String(item.payload?.url ?? item.key), {
+    fetcher: ctx.fetcher,
+    robots: ctx.robots,
+    pacer: ctx.pacer,
+    scope,
+    signal: ctx.signal,
+    maxBytes: PAGE_MAX_BYTES,
+  });
   if (!res.ok) {
-    const quiet = res.reason === 'robots' || res.reason === 'out-of-scope' || res.reason === 'redirected-out-of-scope' || res.reason === 'not-html';
+    const quiet =
+      res.reason === 'robots' ||
+      res.reason === 'out-of-scope' ||
+      res.reason === 'redirected-out-of-scope' ||
+      res.reason === 'not-html';
     return { status: quiet ? 'skipped' : 'failed', error: res.error };
   }
   try {
-    const doc = await ctx.extractor.extract({ bytes: res.body, kind: 'html', url: res.url, contentType: res.contentType ?? undefined }, ctx.extractLimits);
+    const doc = await ctx.extractor.extract(
+      { bytes: res.body, kind: 'html', url: res.url, contentType: res.contentType ?? undefined },
+      ctx.extractLimits,
+    );
     if (crawl) {
       // The page budget is applied by discover() on the job's current count: pages of one batch
       // run concurrently, so a count read before fetching would let each of them fill it.
-      const links = nextLinks({ url: res.url, links: doc.links ?? [], canonicalUrl: doc.canonicalUrl, depth: item.depth }, scope, () => false, 0);
-      await ctx.discover(links.map((l) => ({ key: pageKey(l.url), depth: l.depth, payload: { type: 'page', url: l.url, crawl: true } })), { maxFound: scope.maxPages });
+      const links = nextLinks(
+        { url: res.url, links: doc.links ?? [], canonicalUrl: doc.canonicalUrl, depth: item.depth },
+        scope,
+        () => false,
+        0,
+      );
+      await ctx.discover(
+        links.map((l) => ({ key: pageKey(l.url), depth: l.depth, payload: { type: 'page', url: l.url, crawl: true } })),
+        { maxFound: scope.maxPages },
+      );
       if (item.depth === 0) await discoverRobotsSitemaps(ctx, scope);
     }
     // Every URL of one page (canonical link, query variants) is one document, under its canonical
@@ -76,18 +107,29 @@ export const pageItem: ItemHandler = async (ctx, item) => {
 async function discoverRobotsSitemaps(ctx: ItemContext, scope: CrawlScope) {
   const sitemaps = await ctx.robots.sitemaps(scope.origin);
   for (const sitemap of sitemaps.slice(0, 5)) {
-    const { urls } = await collectSitemapUrls(ctx.fetcher, sitemap, { maxUrls: scope.maxPages, sameSiteAs: scope.origin });
+    const { urls } = await collectSitemapUrls(ctx.fetcher, sitemap, {
+      maxUrls: scope.maxPages,
+      sameSiteAs: scope.origin,
+    });
     const inside = urls.filter((u) => inScope(u, scope));
-    await ctx.discover(inside.map((url) => ({ key: pageKey(url), depth: 1, payload: { type: 'page', url, crawl: true } })), { maxFound: scope.maxPages });
+    await ctx.discover(
+      inside.map((url) => ({ key: pageKey(url), depth: 1, payload: { type: 'page', url, crawl: true } })),
+      { maxFound: scope.maxPages },
+    );
   }
 }
 
 /** A sitemap (or index): its page URLs become page items of the same job. */
 export const sitemapItem: ItemHandler = async (ctx, item) => {
   const scope = scopeOf(ctx);
-  const { urls, errors } = await collectSitemapUrls(ctx.fetcher, String(item.payload?.url), { maxUrls: scope.maxPages, sameSiteAs: scope.origin });
+  const { urls, errors } = await collectSitemapUrls(ctx.fetcher, String(item.payload?.url), {
+    maxUrls: scope.maxPages,
+    sameSiteAs: scope.origin,
+  });
   await ctx.recordErrors(errors);
-  await ctx.discover(urls.map((url) => ({ key: pageKey(url), depth: 0, payload: { type: 'page', url, crawl: false } })));
+  await ctx.discover(
+    urls.map((url) => ({ key: pageKey(url), depth: 0, payload: { type: 'page', url, crawl: false } })),
+  );
   if (!urls.length) return { status: 'failed', error: errors[0]?.error ?? 'The sitemap lists no page of this site' };
   return { status: 'done' };
 };
@@ -101,7 +143,13 @@ export const linkItem: ItemHandler = async (ctx, item: IngestItem) => {
     // robots.txt could not be read: a refused address (or a timeout, a 5xx) is the real cause,
     // and the page itself would fail the same way; not "disallowed by robots.txt".
     const { code, message } = robots.error ?? { code: 'NETWORK', message: 'robots.txt could not be read' };
-    return { status: 'failed', error: code === 'HTTP_STATUS' ? `robots.txt could not be read (${message}); not fetched` : fetchFailure(url, code, message) };
+    return {
+      status: 'failed',
+      error:
+        code === 'HTTP_STATUS'
+          ? `robots.txt could not be read (${message}); not fetched`
+          : fetchFailure(url, code, message),
+    };
   }
   if (!robots.allowed) return { status: 'skipped', error: 'disallowed by robots.txt' };
   await ctx.pacer.wait(originOf(url)!, await ctx.robots.crawlDelayMs(originOf(url)!), ctx.signal);
@@ -115,9 +163,22 @@ export const linkItem: ItemHandler = async (ctx, item: IngestItem) => {
   if (res.status < 200 || res.status >= 300) return { status: 'failed', error: `HTTP ${res.status}` };
   const final = normalizeUrl(res.url) ?? url;
   try {
-    const kind = await ctx.extractor.detectKind(res.body, { contentType: res.contentType ?? undefined, filename: new URL(final).pathname });
-    if (!kind || kind === 'youtube') return { status: 'skipped', error: `not a readable document (${res.contentType ?? 'unknown type'})` };
-    const doc = await ctx.extractor.extract({ bytes: res.body, kind, url: final, contentType: res.contentType ?? undefined, filename: decodeURIComponent(new URL(final).pathname.split('/').pop() || '') }, ctx.extractLimits);
+    const kind = await ctx.extractor.detectKind(res.body, {
+      contentType: res.contentType ?? undefined,
+      filename: new URL(final).pathname,
+    });
+    if (!kind || kind === 'youtube')
+      return { status: 'skipped', error: `not a readable document (${res.contentType ?? 'unknown type'})` };
+    const doc = await ctx.extractor.extract(
+      {
+        bytes: res.body,
+        kind,
+        url: final,
+        contentType: res.contentType ?? undefined,
+        filename: decodeURIComponent(new URL(final).pathname.split('/').pop() || ''),
+      },
+      ctx.extractLimits,
+    );
     // An HTML page is stored (and cited) under its canonical URL, like a crawled one.
     const url = kind === 'html' ? canonicalKey({ url: final, canonicalUrl: doc.canonicalUrl }) : final;
     return await indexOutcome(ctx, kind === 'html' ? pageKey(url) : url, url, doc);

@@ -21,7 +21,9 @@ export const postgresDialect: Dialect = {
       const plan = await planner.plan(chatbotId, terms);
       const bring = [
         ...(plan.candidates.length ? [sql`c.tsv @@ to_tsquery('english', ${plan.candidates.join(' | ')})`] : []),
-        ...(plan.headCandidates.length ? [sql`c.head_tsv @@ to_tsquery('english', ${plan.headCandidates.join(' | ')})`] : []),
+        ...(plan.headCandidates.length
+          ? [sql`c.head_tsv @@ to_tsquery('english', ${plan.headCandidates.join(' | ')})`]
+          : []),
       ];
       if (!bring.length) return [];
       const { rows } = await sql<ChunkRow>`

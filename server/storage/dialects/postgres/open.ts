@@ -12,7 +12,11 @@ export function openPostgres(options: DatabaseOptions & { url: string }): Databa
     ...(options.schema ? { options: `-c search_path=${quoteIdent(options.schema)}` } : {}),
   });
   // A dropped idle connection must not crash the process (the pool replaces it), but it is said.
-  pool.on('error', options.onPoolError ?? ((err) => console.error(`PostgreSQL: an idle connection failed and is replaced: ${err.message}`)));
+  pool.on(
+    'error',
+    options.onPoolError ??
+      ((err) => console.error(`PostgreSQL: an idle connection failed and is replaced: ${err.message}`)),
+  );
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

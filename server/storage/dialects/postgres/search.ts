@@ -45,8 +45,10 @@ export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET)
 
   /** df per word; null for a word PostgreSQL's parser turns into no lexeme (it cannot match). */
   function frequencies(chatbotId: string, terms: string[], n: number): Promise<Map<string, number | null>> {
-    return counts.many(terms, async (missing) => {
-      const { rows } = await sql<{ w: string; df: number | string; freq: number | string }>`
+    return counts.many(
+      terms,
+      async (missing) => {
+        const { rows } = await sql<{ w: string; df: number | string; freq: number | string }>`
         select x.w,
                (select count(*) from (select 1 from chunks c where c.chatbot_id = ${chatbotId} and c.tsv @@ x.q
                                       limit ${budget + 1}) s) as df,
@@ -57,19 +59,29 @@ export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET)
                            and e.lexeme = (tsvector_to_array(to_tsvector('english', x.w)))[1]), 0) as freq
         from (select w, to_tsquery('english', w) as q from unnest(${missing}::text[]) as u(w)) x
         where numnode(x.q) > 0`.execute(db);
-      return new Map(rows.map((r) => [r.w, Number(r.df) > budget ? Math.max(Number(r.df), Number(r.freq) * n) : Number(r.df)]));
-    }, null, chatbotId);
+        return new Map(
+          rows.map((r) => [r.w, Number(r.df) > budget ? Math.max(Number(r.df), Number(r.freq) * n) : Number(r.df)]),
+        );
+      },
+      null,
+      chatbotId,
+    );
   }
 
   /** Rows of the chatbot with the word in their title or heading path, counted up to the budget + 1. */
   function headFrequencies(chatbotId: string, terms: string[]): Promise<Map<string, number>> {
-    return headCounts.many(terms, async (missing) => {
-      const { rows } = await sql<{ w: string; df: number | string }>`
+    return headCounts.many(
+      terms,
+      async (missing) => {
+        const { rows } = await sql<{ w: string; df: number | string }>`
         select u.w, (select count(*) from (select 1 from chunks c where c.chatbot_id = ${chatbotId} and c.head_tsv @@ to_tsquery('english', u.w)
                                            limit ${budget + 1}) s) as df
         from unnest(${missing}::text[]) as u(w)`.execute(db);
-      return new Map(rows.map((r) => [r.w, Number(r.df)]));
-    }, 0, chatbotId);
+        return new Map(rows.map((r) => [r.w, Number(r.df)]));
+      },
+      0,
+      chatbotId,
+    );
   }
 
   return {
@@ -92,7 +104,10 @@ export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET)
       }
       const rest = order.slice(i);
       if (rest.length) {
-        const heads = await headFrequencies(chatbotId, rest.map((x) => x.w));
+        const heads = await headFrequencies(
+          chatbotId,
+          rest.map((x) => x.w),
+        );
         for (const { w } of rest) {
           const df = heads.get(w) ?? 0;
           if (df > 0 && rows + df <= budget) {
@@ -103,7 +118,10 @@ export function createPgPlanner(db: Kysely<Database>, budget = CANDIDATE_BUDGET)
         // Nothing fits: the cheapest of the words' rows or their head rows, anyway.
         if (!candidates.length && !headCandidates.length) {
           const cheapest = rest
-            .flatMap(({ w, df }) => [{ w, df, head: false }, { w, df: heads.get(w) ?? 0, head: true }])
+            .flatMap(({ w, df }) => [
+              { w, df, head: false },
+              { w, df: heads.get(w) ?? 0, head: true },
+            ])
             .filter((x) => x.df > 0)
             .sort((a, b) => a.df - b.df)[0];
           if (cheapest?.head) headCandidates.push(cheapest.w);

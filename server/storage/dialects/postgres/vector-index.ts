@@ -20,12 +20,16 @@ export function postgresIndex(db: Kysely<Database>, model: string, dimensions: n
           .slice(i, i + BATCH)
           .map((id, j) => sql`(${id}, ${owners.get(id)!}, ${model}, ${units[i + j]}::real[])`);
         await sql`insert into chunk_vectors (chunk_id, chatbot_id, model, embedding) values ${sql.join(rows)}
-          on conflict (chunk_id) do update set chatbot_id = excluded.chatbot_id, model = excluded.model, embedding = excluded.embedding`.execute(db);
+          on conflict (chunk_id) do update set chatbot_id = excluded.chatbot_id, model = excluded.model, embedding = excluded.embedding`.execute(
+          db,
+        );
       }
     },
     async delete(chunkIds) {
       for (let i = 0; i < chunkIds.length; i += BATCH) {
-        await sql`delete from chunk_vectors where chunk_id = any(${chunkIds.slice(i, i + BATCH)}::integer[])`.execute(db);
+        await sql`delete from chunk_vectors where chunk_id = any(${chunkIds.slice(i, i + BATCH)}::integer[])`.execute(
+          db,
+        );
       }
     },
     async nearest(chatbotId, vector, n) {
@@ -41,7 +45,9 @@ export function postgresIndex(db: Kysely<Database>, model: string, dimensions: n
       return rows.map((r) => ({ chunkId: Number(r.chunk_id), distance: Number(r.distance) }));
     },
     async count(chatbotId) {
-      const { rows } = await sql<{ n: string }>`select count(*) as n from chunk_vectors where chatbot_id = ${chatbotId} and model = ${model}`.execute(db);
+      const { rows } = await sql<{
+        n: string;
+      }>`select count(*) as n from chunk_vectors where chatbot_id = ${chatbotId} and model = ${model}`.execute(db);
       return Number(rows[0]?.n ?? 0);
     },
   };

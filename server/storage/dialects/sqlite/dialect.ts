@@ -25,7 +25,10 @@ export const sqliteDialect: Dialect = {
     const hasParleyRank = () =>
       (parleyRank ??= sql`select parley_bm25(chunks_fts, 1) from chunks_fts where chunks_fts match 'x' limit 0`
         .execute(db)
-        .then(() => true, () => false));
+        .then(
+          () => true,
+          () => false,
+        ));
     return async (chatbotId, query, terms, limit) => {
       // FTS5 filters by the chatbot's token, ranks, sorts and limits by itself; only the k
       // winners are joined (migration 0004). The words and adjacent word pairs (tokens of the
@@ -39,7 +42,8 @@ export const sqliteDialect: Dialect = {
       const plan = await planner.plan(chatbotId, terms, searchPairs(query));
       if (!plan.match) return [];
       const weights = sql.join(FTS_WEIGHTS.map((w) => sql.lit(w)));
-      const search = (rank: ReturnType<typeof sql>) => sql<ChunkRow>`
+      const search = (rank: ReturnType<typeof sql>) =>
+        sql<ChunkRow>`
         select c.id, c.document_id, c.title, c.heading, c.text, c.location, -m.rank as score
         from (select rowid, ${rank} as rank
               from chunks_fts where chunks_fts match ${plan.match}
@@ -52,7 +56,9 @@ export const sqliteDialect: Dialect = {
       if (!(await hasParleyRank())) return (await fallback()).rows;
       let rows: ChunkRow[];
       try {
-        ({ rows } = await search(sql`parley_bm25(chunks_fts, ${LENGTH_COLUMNS}, ${limit}, ${weights}, ${sql.join(plan.frequencies)})`));
+        ({ rows } = await search(
+          sql`parley_bm25(chunks_fts, ${LENGTH_COLUMNS}, ${limit}, ${weights}, ${sql.join(plan.frequencies)})`,
+        ));
       } catch (err) {
         // A library built from another parley_rank.c (a stale build) must not fail searches:
         // this connection ranks with bm25() from now on.

@@ -5,4 +5,7 @@ export const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed/i.t
 
 /** A file SQLite cannot open, write or read as a database. */
 export const cannotOpen = (code: string | undefined, message: string) =>
-  code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_NOTADB' || /unable to open database/.test(message);
+  code === 'SQLITE_CANTOPEN' ||
+  code === 'SQLITE_READONLY' ||
+  code === 'SQLITE_NOTADB' ||
+  /unable to open database/.test(message);

@@ -59,7 +59,9 @@ export class GroupCommit {
       await sql`pragma synchronous = FULL`.execute(this.db);
       await this.db.transaction().execute(async (trx) => {
         const writer = writerOf(this.db);
-        const run = writer ? (text: string) => void writer.prepare(text).run() : (text: string) => sql.raw(text).execute(trx);
+        const run = writer
+          ? (text: string) => void writer.prepare(text).run()
+          : (text: string) => sql.raw(text).execute(trx);
         const all = async () => {
           if (batch.length === 1) {
             // Alone: the transaction itself is its all-or-nothing (a throw rolls it back).

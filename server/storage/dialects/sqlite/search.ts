@@ -64,9 +64,15 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
   /** FTS5's tokens of each string (porter unicode61 remove_diacritics 2, as chunks_fts). */
   async function tokens(words: string[]): Promise<string[][]> {
     if (!probeReady) {
-      await sql`create virtual table if not exists temp.parley_stem using fts5(w, tokenize = 'porter unicode61 remove_diacritics 2')`.execute(db);
-      await sql`create virtual table if not exists temp.parley_stem_v using fts5vocab(temp, parley_stem, 'instance')`.execute(db);
-      await sql`create virtual table if not exists temp.chunks_fts_vocab using fts5vocab(main, chunks_fts, 'row')`.execute(db);
+      await sql`create virtual table if not exists temp.parley_stem using fts5(w, tokenize = 'porter unicode61 remove_diacritics 2')`.execute(
+        db,
+      );
+      await sql`create virtual table if not exists temp.parley_stem_v using fts5vocab(temp, parley_stem, 'instance')`.execute(
+        db,
+      );
+      await sql`create virtual table if not exists temp.chunks_fts_vocab using fts5vocab(main, chunks_fts, 'row')`.execute(
+        db,
+      );
       probeReady = true;
     }
     // Each call writes its own rowid range, so concurrent searches on the one connection never
@@ -75,7 +81,9 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
     const rows = words.slice(0, 127).map((w, i) => sql`(${base + i + 1}, ${w})`);
     await sql`insert into temp.parley_stem (rowid, w) values ${sql.join(rows)}`.execute(db);
     const { rows: found } = await sql<{ doc: number; term: string }>`
-      select doc, term from temp.parley_stem_v where doc > ${base} and doc <= ${base + 127} order by doc, offset`.execute(db);
+      select doc, term from temp.parley_stem_v where doc > ${base} and doc <= ${base + 127} order by doc, offset`.execute(
+      db,
+    );
     await sql`delete from temp.parley_stem where rowid > ${base} and rowid <= ${base + 127}`.execute(db);
     const out: string[][] = words.map(() => []);
     for (const r of found) out[Number(r.doc) - base - 1]?.push(r.term);
@@ -84,11 +92,15 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
 
   /** Rows of chunks_fts holding the token (every chatbot's: FTS5 keeps one set of statistics). */
   function frequencies(terms: string[]): Promise<Map<string, number>> {
-    return dfCache.many(terms, async (missing) => {
-      const { rows } = await sql<{ term: string; doc: number }>`
+    return dfCache.many(
+      terms,
+      async (missing) => {
+        const { rows } = await sql<{ term: string; doc: number }>`
         select term, doc from temp.chunks_fts_vocab where term in (${sql.join(missing)})`.execute(db);
-      return new Map(rows.map((r) => [r.term, Number(r.doc)]));
-    }, 0);
+        return new Map(rows.map((r) => [r.term, Number(r.doc)]));
+      },
+      0,
+    );
   }
 
   /** Whether any other chatbot has a chunk (two seeks on the chatbot_id index). */
@@ -131,23 +143,30 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
       // A chatbot holding the whole index (one big chatbot) is not filtered: the filter would
       // drop nothing, and matching its token costs a walk over every row. The cached figures
       // only suggest it; an index lookup confirms that no other chatbot has a row right now.
-      const filter = chatbotTokens.length === 1 && chatbot.df >= total && !(await othersHaveRows(chatbotId)) ? null : chatbot;
+      const filter =
+        chatbotTokens.length === 1 && chatbot.df >= total && !(await othersHaveRows(chatbotId)) ? null : chatbot;
 
-      const build = (candidates: Phrase[], scoring: Phrase[], extra: Omit<MatchPlan, 'match' | 'frequencies'>): MatchPlan => {
+      const build = (
+        candidates: Phrase[],
+        scoring: Phrase[],
+        extra: Omit<MatchPlan, 'match' | 'frequencies'>,
+      ): MatchPlan => {
         const groups: Phrase[][] = [];
         if (filter) groups.push([filter]);
         groups.push(candidates);
         // The scoring-only group must hold for every candidate: ORed with the chatbot token,
         // which every candidate has and which weighs 0 (so the order is unchanged).
         if (scoring.length) groups.push([...scoring, chatbot]);
-        const group = (g: Phrase[]) => (g.length === 1 && g === groups[0] && filter ? g[0].text : `(${g.map((p) => p.text).join(' OR ')})`);
+        const group = (g: Phrase[]) =>
+          g.length === 1 && g === groups[0] && filter ? g[0].text : `(${g.map((p) => p.text).join(' OR ')})`;
         return { match: groups.map(group).join(' AND '), frequencies: groups.flat().map((p) => p.df), ...extra };
       };
       const phrase = (w: { t: string; df: number }): Phrase => ({ text: quote(w.t), df: w.df });
 
       // Nothing the index could hold: no search at all.
       if (!words.length && !pairPhrases.length) return { match: '', frequencies: [], scoringOnly: [] };
-      if (words.reduce((n, w) => n + w.cost, 0) <= budget) return build([...words.map(phrase), ...pairPhrases], [], { scoringOnly: [] });
+      if (words.reduce((n, w) => n + w.cost, 0) <= budget)
+        return build([...words.map(phrase), ...pairPhrases], [], { scoringOnly: [] });
 
       // A word in more than half the rows has an IDF of ~0 (bm25 clamps log((N-n+.5)/(n+.5)) to
       // 1e-6): it cannot change the order, yet finding and scoring its rows costs the most.
@@ -196,10 +215,14 @@ export function createFts5Planner(db: Kysely<Database>, budget = CANDIDATE_BUDGE
         candidates.push(cheapest.phrase);
         if (scoring.includes(cheapest as Source)) scoring.splice(scoring.indexOf(cheapest as Source), 1);
       }
-      return build(candidates, scoring.map((s) => s.phrase), {
-        scoringOnly: scoring.flatMap((s) => (s.word ? [s.word.t] : [])),
-        ...(informative.length ? { ignored } : {}),
-      });
+      return build(
+        candidates,
+        scoring.map((s) => s.phrase),
+        {
+          scoringOnly: scoring.flatMap((s) => (s.word ? [s.word.t] : [])),
+          ...(informative.length ? { ignored } : {}),
+        },
+      );
     },
   };
 }

@@ -20,7 +20,9 @@ export function sqliteIndex(db: Kysely<Database>, model: string, dimensions: num
       try {
         await sql`select vec_version()`.execute(db);
       } catch {
-        throw new Error('sqlite-vec is not loaded: hybrid retrieval on SQLite needs the sqlite-vec package for this platform (unset EMBEDDING_MODEL to search lexically only)');
+        throw new Error(
+          'sqlite-vec is not loaded: hybrid retrieval on SQLite needs the sqlite-vec package for this platform (unset EMBEDDING_MODEL to search lexically only)',
+        );
       }
       await sql`create virtual table if not exists ${table} using vec0(
           chunk_id integer primary key,
@@ -48,9 +50,13 @@ export function sqliteIndex(db: Kysely<Database>, model: string, dimensions: num
           const ids = chunkIds.slice(i, i + BATCH);
           // vec0 has no upsert: replace = delete + insert. Its primary key must be bound as an
           // integer, hence the casts (a JS number may reach SQLite as a REAL).
-          await sql`delete from ${table} where chunk_id in (${sql.join(ids.map((id) => sql`cast(${id} as integer)`))})`.execute(trx);
+          await sql`delete from ${table} where chunk_id in (${sql.join(ids.map((id) => sql`cast(${id} as integer)`))})`.execute(
+            trx,
+          );
           const rows = ids.map((id, j) => sql`(cast(${id} as integer), ${owners.get(id)!}, ${model}, ${blobs[i + j]})`);
-          await sql`insert into ${table} (chunk_id, chatbot_id, model, embedding) values ${sql.join(rows)}`.execute(trx);
+          await sql`insert into ${table} (chunk_id, chatbot_id, model, embedding) values ${sql.join(rows)}`.execute(
+            trx,
+          );
         }
       };
       await (db.isTransaction ? write(db) : db.transaction().execute(write));
@@ -60,7 +66,9 @@ export function sqliteIndex(db: Kysely<Database>, model: string, dimensions: num
       await ensure();
       for (let i = 0; i < chunkIds.length; i += BATCH) {
         const ids = chunkIds.slice(i, i + BATCH);
-        await sql`delete from ${table} where chunk_id in (${sql.join(ids.map((id) => sql`cast(${id} as integer)`))})`.execute(db);
+        await sql`delete from ${table} where chunk_id in (${sql.join(ids.map((id) => sql`cast(${id} as integer)`))})`.execute(
+          db,
+        );
       }
     },
     async nearest(chatbotId, vector, n) {
@@ -75,7 +83,9 @@ export function sqliteIndex(db: Kysely<Database>, model: string, dimensions: num
     },
     async count(chatbotId) {
       await ensure();
-      const { rows } = await sql<{ n: number }>`select count(*) as n from ${table} where chatbot_id = ${chatbotId} and model = ${model}`.execute(db);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*) as n from ${table} where chatbot_id = ${chatbotId} and model = ${model}`.execute(db);
       return Number(rows[0]?.n ?? 0);
     },
   };

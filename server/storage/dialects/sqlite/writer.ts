@@ -26,7 +26,11 @@ export function attachWriter(db: Kysely<Database>, writer: SqliteWriter) {
 export const writerOf = (db: Kysely<Database>) => writers.get(db);
 
 /** Runs `fn` with `trx` (a group commit's transaction, holding the connection) bound to the writer. */
-export async function withGroupWriter<T>(trx: Kysely<Database>, writer: SqliteWriter, fn: () => Promise<T>): Promise<T> {
+export async function withGroupWriter<T>(
+  trx: Kysely<Database>,
+  writer: SqliteWriter,
+  fn: () => Promise<T>,
+): Promise<T> {
   openGroups.set(trx, writer);
   try {
     return await fn();

@@ -23,7 +23,12 @@ let engine: AnswerEngine;
 beforeAll(async () => {
   t = await openAnswersDb();
   byDocument = await ingestFastifyDocs(t);
-  engine = createAnswerEngine({ retriever: createRetriever({ store: t.store.knowledge }), store: answerContextRepository(t.db), provider: createExtractiveProvider(), lexicon: createWordNet() });
+  engine = createAnswerEngine({
+    retriever: createRetriever({ store: t.store.knowledge }),
+    store: answerContextRepository(t.db),
+    provider: createExtractiveProvider(),
+    lexicon: createWordNet(),
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -31,7 +36,15 @@ afterAll(async () => {
 
 function ask(question: string, settings: Record<string, unknown> = {}) {
   const streamed: string[] = [];
-  const request: AnswerRequest = { chatbotId: t.chatbotId, accountId: t.accountId, conversationId: 'c1', settings, question, history: [], onToken: (x) => streamed.push(x) };
+  const request: AnswerRequest = {
+    chatbotId: t.chatbotId,
+    accountId: t.accountId,
+    conversationId: 'c1',
+    settings,
+    question,
+    history: [],
+    onToken: (x) => streamed.push(x),
+  };
   return engine.answer(request).then((answer) => ({ answer, streamed }));
 }
 
@@ -69,13 +82,19 @@ describe('built-in answerer over an ingested corpus', () => {
     // Promise (e.g., using `async` functions) or by calling the `done` function" answers the first
     // as well as the plugins guide does.
     const cases: [string, string[]][] = [
-      ['Can my plugin be an async function instead of calling done?', ['Guides/Plugins-Guide.md', 'Reference/Encapsulation.md']],
+      [
+        'Can my plugin be an async function instead of calling done?',
+        ['Guides/Plugins-Guide.md', 'Reference/Encapsulation.md'],
+      ],
       ['How do I deploy my app to AWS Lambda?', ['Guides/Serverless.md']],
     ];
     for (const [question, files] of cases) {
       const { answer } = await ask(question);
       expect(answer.unanswered, question).toBe(false);
-      expect(answer.sources.map((s) => byDocument.get(s.documentId)).some((f) => files.includes(f!)), question).toBe(true);
+      expect(
+        answer.sources.map((s) => byDocument.get(s.documentId)).some((f) => files.includes(f!)),
+        question,
+      ).toBe(true);
     }
   });
 
@@ -87,7 +106,9 @@ describe('built-in answerer over an ingested corpus', () => {
       expect(streamed.join('')).toBe(ANSWER_MESSAGES.en.noInformation);
       expect(answer.unanswered).toBe(true);
       expect(answer.sources).toEqual([]);
-      expect(answer.followUps).toEqual([{ title: 'Talk to a person', description: 'I want to talk to a person', link: null, isEscalationPrompt: true }]);
+      expect(answer.followUps).toEqual([
+        { title: 'Talk to a person', description: 'I want to talk to a person', link: null, isEscalationPrompt: true },
+      ]);
     } finally {
       await t.db.deleteFrom('followups').where('id', '=', escalation).execute();
     }
@@ -113,7 +134,9 @@ describe('built-in answerer over an ingested corpus', () => {
   it('suggests at most smartFollowUpPromptsCount follow-up questions, distinct, then the owner-defined ones', async () => {
     const owner = await resources(t).followUp('Pricing', 'How much does it cost?', false, 1);
     try {
-      const { answer } = await ask('How do I pass options to a plugin when I register it?', { smartFollowUpPromptsCount: 2 });
+      const { answer } = await ask('How do I pass options to a plugin when I register it?', {
+        smartFollowUpPromptsCount: 2,
+      });
       const smart = answer.followUps.slice(0, -1);
       expect(smart.length).toBeLessThanOrEqual(2);
       expect(new Set(smart.map((f) => f.title.toLowerCase())).size).toBe(smart.length);
@@ -122,8 +145,15 @@ describe('built-in answerer over an ingested corpus', () => {
         expect(f.description).toBe(f.title);
         expect(f.isEscalationPrompt).toBe(false);
       }
-      expect(answer.followUps.at(-1)).toEqual({ title: 'Pricing', description: 'How much does it cost?', link: null, isEscalationPrompt: false });
-      const off = (await ask('How do I pass options to a plugin when I register it?', { disableSmartFollowUpPrompts: true })).answer;
+      expect(answer.followUps.at(-1)).toEqual({
+        title: 'Pricing',
+        description: 'How much does it cost?',
+        link: null,
+        isEscalationPrompt: false,
+      });
+      const off = (
+        await ask('How do I pass options to a plugin when I register it?', { disableSmartFollowUpPrompts: true })
+      ).answer;
       expect(off.followUps.map((f) => f.title)).toEqual(['Pricing']);
     } finally {
       await t.db.deleteFrom('followups').where('id', '=', owner).execute();
@@ -131,12 +161,22 @@ describe('built-in answerer over an ingested corpus', () => {
   });
 
   it('answers greetings and thanks without a knowledge gap', async () => {
-    expect((await ask('Hello!')).answer).toMatchObject({ text: ANSWER_MESSAGES.en.greeting, unanswered: false, sources: [] });
-    expect((await ask('Danke schön', { localization: { locale: 'de' } })).answer).toMatchObject({ text: ANSWER_MESSAGES.de.thanks, unanswered: false });
+    expect((await ask('Hello!')).answer).toMatchObject({
+      text: ANSWER_MESSAGES.en.greeting,
+      unanswered: false,
+      sources: [],
+    });
+    expect((await ask('Danke schön', { localization: { locale: 'de' } })).answer).toMatchObject({
+      text: ANSWER_MESSAGES.de.thanks,
+      unanswered: false,
+    });
   });
 
   it('returns a matching custom response verbatim instead of an extract', async () => {
-    const id = await resources(t).customResponse('How do I deploy to AWS Lambda?', 'Use our *managed* hosting instead — ask sales@acme.test.');
+    const id = await resources(t).customResponse(
+      'How do I deploy to AWS Lambda?',
+      'Use our *managed* hosting instead — ask sales@acme.test.',
+    );
     try {
       for (const question of ['how do I deploy to aws lambda', 'How can I deploy to AWS Lambda quickly?']) {
         const { answer, streamed } = await ask(question);
@@ -162,8 +202,17 @@ describe('built-in answerer over an ingested corpus', () => {
     const instructionId = await resources(t).instruction('Be brief.', 0.25);
     const personaId = await resources(t).persona('A pirate.');
     try {
-      expect(await repo.instruction(t.chatbotId, instructionId)).toEqual({ id: instructionId, title: 'Instruction', instructions: 'Be brief.', temperature: 0.25 });
-      expect(await repo.persona(t.chatbotId, personaId)).toEqual({ id: personaId, title: 'Persona', instructions: 'A pirate.' });
+      expect(await repo.instruction(t.chatbotId, instructionId)).toEqual({
+        id: instructionId,
+        title: 'Instruction',
+        instructions: 'Be brief.',
+        temperature: 0.25,
+      });
+      expect(await repo.persona(t.chatbotId, personaId)).toEqual({
+        id: personaId,
+        title: 'Persona',
+        instructions: 'A pirate.',
+      });
       expect(await repo.instruction('another-chatbot', instructionId)).toBeNull();
       expect(await repo.persona('another-chatbot', personaId)).toBeNull();
       expect(await repo.customResponses('another-chatbot')).toEqual([]);
@@ -209,17 +258,37 @@ describe('built-in answerer parts', () => {
         'Standalone Heading Line',
       ].join('\n'),
     );
-    expect(blocks).toEqual(['Intro paragraph that spans two lines with a link in it.', 'first item continues here.', 'second item.']);
+    expect(blocks).toEqual([
+      'Intro paragraph that spans two lines with a link in it.',
+      'first item continues here.',
+      'second item.',
+    ]);
   });
 
   it('a chunk that starts inside a code block skips the code up to its closing fence', () => {
-    expect(proseBlocks('  reply.send(x)\n})\n```\n\nAfter the code comes prose.')).toEqual(['After the code comes prose.']);
+    expect(proseBlocks('  reply.send(x)\n})\n```\n\nAfter the code comes prose.')).toEqual([
+      'After the code comes prose.',
+    ]);
   });
 
   it('quotes the sentence that answers, not its neighbour, and cites only the passages it quoted', () => {
     const passages = [
-      { ...hit({ title: 'Billing', headingPath: ['Invoices'], text: 'Invoices are sent on the first day of each month. They are paid by card. Our office has plants.' }), n: 1 },
-      { ...hit({ title: 'Security', headingPath: ['Passwords'], text: 'Passwords are hashed with scrypt before storage.' }), n: 2 },
+      {
+        ...hit({
+          title: 'Billing',
+          headingPath: ['Invoices'],
+          text: 'Invoices are sent on the first day of each month. They are paid by card. Our office has plants.',
+        }),
+        n: 1,
+      },
+      {
+        ...hit({
+          title: 'Security',
+          headingPath: ['Passwords'],
+          text: 'Passwords are hashed with scrypt before storage.',
+        }),
+        n: 2,
+      },
     ];
     const answer = extractAnswer('When are invoices sent?', passages)!;
     expect(answer.text).toBe('Invoices are sent on the first day of each month.');
@@ -229,8 +298,18 @@ describe('built-in answerer parts', () => {
 
   it("quotes the opening of an article whose title names the question's topic when no sentence repeats its words, rather than refusing", () => {
     const passages = [
-      { ...hit({ title: 'Opening hours', text: 'The shop is open daily from 9 am. Deliveries arrive in the morning.' }), n: 1 },
-      { ...hit({ title: 'Refunds', headingPath: ['Refund policy'], text: 'Your money is returned to the card you paid with. It takes up to five working days. Gift cards are excluded.' }), n: 2 },
+      {
+        ...hit({ title: 'Opening hours', text: 'The shop is open daily from 9 am. Deliveries arrive in the morning.' }),
+        n: 1,
+      },
+      {
+        ...hit({
+          title: 'Refunds',
+          headingPath: ['Refund policy'],
+          text: 'Your money is returned to the card you paid with. It takes up to five working days. Gift cards are excluded.',
+        }),
+        n: 2,
+      },
     ];
     const answer = extractAnswer('refund?', passages)!;
     expect(answer.text).toBe('Your money is returned to the card you paid with. It takes up to five working days.');
@@ -243,7 +322,14 @@ describe('built-in answerer parts', () => {
     const text = 'Standard delivery takes three to five working days. Orders above 50 EUR ship free of charge.';
     const passages = [
       { ...hit({ title: 'Shipping', url: 'https://shop.example/shipping/', text }), n: 1 },
-      { ...hit({ title: 'Shipping', url: 'https://shop.example/shipping/index.html', text: `${text} Express delivery costs 12 EUR.` }), n: 2 },
+      {
+        ...hit({
+          title: 'Shipping',
+          url: 'https://shop.example/shipping/index.html',
+          text: `${text} Express delivery costs 12 EUR.`,
+        }),
+        n: 2,
+      },
     ];
     const answer = extractAnswer('How long does standard delivery take and when is it free?', passages)!;
     const said = answer.text.split(/(?<=\.)\s+/);
@@ -265,8 +351,16 @@ describe('built-in answerer parts', () => {
 
   it('links a PDF passage to its page and a video passage to its second', async () => {
     const { sourceLink } = await import('../../../../server/domain/answers/engine.js');
-    const pdf = hit({ text: 'x', url: 'https://a.example/manual.pdf', location: { url: 'https://a.example/manual.pdf', headingPath: [], page: 7, textFragment: 'x' } });
-    const video = hit({ text: 'x', url: 'https://www.youtube.com/watch?v=abc', location: { url: 'https://www.youtube.com/watch?v=abc', headingPath: [], startSeconds: 93.4, textFragment: 'x' } });
+    const pdf = hit({
+      text: 'x',
+      url: 'https://a.example/manual.pdf',
+      location: { url: 'https://a.example/manual.pdf', headingPath: [], page: 7, textFragment: 'x' },
+    });
+    const video = hit({
+      text: 'x',
+      url: 'https://www.youtube.com/watch?v=abc',
+      location: { url: 'https://www.youtube.com/watch?v=abc', headingPath: [], startSeconds: 93.4, textFragment: 'x' },
+    });
     expect(sourceLink(pdf)).toBe('https://a.example/manual.pdf#page=7');
     expect(sourceLink(video)).toBe('https://www.youtube.com/watch?v=abc&t=93s');
     expect(sourceLink(hit({ text: 'x', url: null }))).toBeNull();
@@ -274,7 +368,9 @@ describe('built-in answerer parts', () => {
 
   it('recognises small talk in several languages, and nothing else', () => {
     expect(['Hi', 'hello!', 'Bonjour', 'Hallo', 'こんにちは'].map(smallTalk)).toEqual(Array(5).fill('greeting'));
-    expect(['Thanks!', 'thank you so much', 'merci beaucoup', 'obrigado'].map(smallTalk)).toEqual(Array(4).fill('thanks'));
+    expect(['Thanks!', 'thank you so much', 'merci beaucoup', 'obrigado'].map(smallTalk)).toEqual(
+      Array(4).fill('thanks'),
+    );
     expect(smallTalk('hello, how do hooks work?')).toBeNull();
   });
 });

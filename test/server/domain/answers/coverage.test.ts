@@ -11,15 +11,28 @@ import { startChatStandin, type ChatStandin } from '../../../helpers/chat-standi
 import { textBot, type TextBot } from './text-bot.js';
 
 const KNOWLEDGE: [string, string][] = [
-  ['Pause your subscription', 'You can pause your bread subscription for up to 8 weeks, for example while you are on holiday. Go to My subscription, choose Pause, and pick the date deliveries should resume.'],
-  ['Cancel your subscription', 'You can cancel your bread subscription at any time under My subscription. There is no minimum term and no cancellation fee.'],
-  ['Delivery days', 'Bread is delivered on Tuesdays, Thursdays and Saturdays between 5 am and 8 am. The driver leaves the bag at your door.'],
-  ['Opening hours', 'Our bakery shop on Mill Street is open Monday to Friday from 7 am to 6 pm. On Good Friday the shop opens from 8 am to 12 noon.'],
+  [
+    'Pause your subscription',
+    'You can pause your bread subscription for up to 8 weeks, for example while you are on holiday. Go to My subscription, choose Pause, and pick the date deliveries should resume.',
+  ],
+  [
+    'Cancel your subscription',
+    'You can cancel your bread subscription at any time under My subscription. There is no minimum term and no cancellation fee.',
+  ],
+  [
+    'Delivery days',
+    'Bread is delivered on Tuesdays, Thursdays and Saturdays between 5 am and 8 am. The driver leaves the bag at your door.',
+  ],
+  [
+    'Opening hours',
+    'Our bakery shop on Mill Street is open Monday to Friday from 7 am to 6 pm. On Good Friday the shop opens from 8 am to 12 noon.',
+  ],
 ];
 const UNCOVERED = 'Do you sell coffee subscriptions?';
 const COVERED = 'How do I pause my bread subscription?';
 
-const bakery = (env: Record<string, string> = {}) => textBot(KNOWLEDGE, { title: 'Bakery', settings: { localization: { localization: { locale: 'de' } } }, env });
+const bakery = (env: Record<string, string> = {}) =>
+  textBot(KNOWLEDGE, { title: 'Bakery', settings: { localization: { localization: { locale: 'de' } } }, env });
 const ask = (bot: TextBot, message: string, idempotencyKey?: string) => bot.ask(message, idempotencyKey);
 
 async function gaps(bot: TextBot): Promise<string[]> {

@@ -10,11 +10,23 @@ import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
 import { textBot, type TextBot } from './text-bot.js';
 
 const KNOWLEDGE: [string, string][] = [
-  ['Delete your account', 'To delete your account, open Settings and choose Delete account. Your data is removed after 14 days, and until then you can still restore it.'],
-  ['Reset your password', 'Use the Forgot password link on the sign-in page. We email you a link that is valid for one hour.'],
-  ['Delivery days', 'Bread is delivered on Tuesdays, Thursdays and Saturdays between 5 am and 8 am. The driver leaves the bag at your door.'],
+  [
+    'Delete your account',
+    'To delete your account, open Settings and choose Delete account. Your data is removed after 14 days, and until then you can still restore it.',
+  ],
+  [
+    'Reset your password',
+    'Use the Forgot password link on the sign-in page. We email you a link that is valid for one hour.',
+  ],
+  [
+    'Delivery days',
+    'Bread is delivered on Tuesdays, Thursdays and Saturdays between 5 am and 8 am. The driver leaves the bag at your door.',
+  ],
   ['Payment methods', 'We accept Visa, Mastercard and PayPal. Invoices are sent by email at the start of each month.'],
-  ['Abo kündigen', 'Sie können Ihr Brot-Abo jederzeit unter Mein Abo kündigen. Es gibt keine Mindestlaufzeit und keine Kündigungsgebühr.'],
+  [
+    'Abo kündigen',
+    'Sie können Ihr Brot-Abo jederzeit unter Mein Abo kündigen. Es gibt keine Mindestlaufzeit und keine Kündigungsgebühr.',
+  ],
 ];
 
 // Both stores: SQLite's FTS5 and PostgreSQL's full-text search tokenise the other languages' words differently.

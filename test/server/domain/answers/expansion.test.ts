@@ -4,7 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createWordNet } from '../../../../server/adapters/wordnet.js';
-import { correction, editDistance, expandedQuery, questionConcepts } from '../../../../server/domain/answers/expansion.js';
+import {
+  correction,
+  editDistance,
+  expandedQuery,
+  questionConcepts,
+} from '../../../../server/domain/answers/expansion.js';
 import { buildProfile, idf, profileCache } from '../../../../server/domain/answers/knowledge-profile.js';
 import { CALIBRATED_THRESHOLD, conceptRelevance } from '../../../../server/domain/answers/relevance.js';
 import { calibratedThreshold, CALIBRATION_FLOOR } from '../../../../server/domain/answers/calibration.js';
@@ -15,12 +20,22 @@ import { stem } from '../../../../server/domain/answers/text.js';
 const wordnet = createWordNet();
 const PAGES = [
   { title: 'Refunds', heading: '', text: 'A refund returns money to the buyer within 5 to 10 business days.' },
-  { title: 'Rate limits', heading: '', text: 'The API allows 100 requests per second. Above the limit you receive status 429.' },
+  {
+    title: 'Rate limits',
+    heading: '',
+    text: 'The API allows 100 requests per second. Above the limit you receive status 429.',
+  },
   { title: 'Subscriptions', heading: '', text: 'You can pause or cancel your bread subscription at any time.' },
   { title: 'Allergens', heading: '', text: 'Every loaf lists its ingredients and allergens.' },
 ];
 const profile = buildProfile(PAGES);
-const hit = (p: (typeof PAGES)[number], i: number) => ({ chunkId: i, documentId: `d${i}`, title: p.title, headingPath: [], text: p.text });
+const hit = (p: (typeof PAGES)[number], i: number) => ({
+  chunkId: i,
+  documentId: `d${i}`,
+  title: p.title,
+  headingPath: [],
+  text: p.text,
+});
 const hits = PAGES.map(hit);
 
 describe('WordNet', () => {
@@ -58,19 +73,35 @@ describe('question concepts', () => {
 
   it('reads multiword expressions WordNet lists: "for good" is permanently, "give back" is refund, "laid off" is not "got laid"', () => {
     const base = buildProfile([
-      { title: 'Deleting your account', heading: '', text: 'A deleted account is removed permanently after 30 days; until then it can be reopened.' },
+      {
+        title: 'Deleting your account',
+        heading: '',
+        text: 'A deleted account is removed permanently after 30 days; until then it can be reopened.',
+      },
       { title: 'Refunds', heading: '', text: 'We refund the price of a returned item within 14 days.' },
-      { title: 'When paying is hard', heading: '', text: 'If your employer had to discontinue your job, talk to us about a payment plan.' },
+      {
+        title: 'When paying is hard',
+        heading: '',
+        text: 'If your employer had to discontinue your job, talk to us about a payment plan.',
+      },
     ]);
-    const good = questionConcepts('If I close my login for good, is there a way back?', base, wordnet).find((c) => c.word === 'good')!;
+    const good = questionConcepts('If I close my login for good, is there a way back?', base, wordnet).find(
+      (c) => c.word === 'good',
+    )!;
     expect(good.searchWords).toContain('permanently');
     const back = questionConcepts('Will you give my money back?', base, wordnet);
     expect(back.flatMap((c) => c.searchWords)).toContain('refund');
-    expect(questionConcepts('I got laid off last month', base, wordnet).flatMap((c) => c.searchWords)).toContain('discontinue');
+    expect(questionConcepts('I got laid off last month', base, wordnet).flatMap((c) => c.searchWords)).toContain(
+      'discontinue',
+    );
   });
 
   it('without statistics, every concept is just its word', () => {
-    expect(questionConcepts('purchaser refnd', null, wordnet).every((c) => c.alternatives.size === 1 && !c.searchWords.length)).toBe(true);
+    expect(
+      questionConcepts('purchaser refnd', null, wordnet).every(
+        (c) => c.alternatives.size === 1 && !c.searchWords.length,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -82,7 +113,9 @@ describe('question words', () => {
     expect(asks('Was kostet ein Helm?')).toEqual(['price']);
     expect(asks('Wann öffnet der Laden?')).toEqual(['time']);
     expect(asks('Can I pause my subscription?')).toEqual([]);
-    const duration = questionConcepts('How long until the buyer sees the money?', profile, wordnet).find((c) => c.word === 'duration')!;
+    const duration = questionConcepts('How long until the buyer sees the money?', profile, wordnet).find(
+      (c) => c.word === 'duration',
+    )!;
     // Only what this base says: "days" and "business" are on the refunds page, "hours" nowhere.
     expect(duration.searchWords).toEqual(['days', 'within', 'business']);
     expect(expandedQuery('How long until the buyer sees the money?', [duration])).toContain('days');
@@ -120,7 +153,7 @@ describe('words of another language', () => {
 });
 
 describe('the calibrated gate', () => {
-  it("asks more of a base where unrelated questions find words to cover than of one where they find none", () => {
+  it('asks more of a base where unrelated questions find words to cover than of one where they find none', () => {
     expect(calibratedThreshold([0, 0, 0])).toBe(CALIBRATION_FLOOR);
     expect(calibratedThreshold([0.3, 0.3, 0.3])).toBeGreaterThan(calibratedThreshold([0.1, 0.1, 0.1]));
   });
@@ -160,7 +193,10 @@ describe('the profile cache', () => {
     version = 'v2';
     texts.push({ id: 2, title: 'B', heading: '', text: 'bravo words' });
     // The version is checked again once the last check is older than the cache's interval.
-    const fresh = profileCache({ knowledgeVersion: async () => version, knowledgeTexts: async (_c, after) => texts.filter((t) => t.id > after) });
+    const fresh = profileCache({
+      knowledgeVersion: async () => version,
+      knowledgeTexts: async (_c, after) => texts.filter((t) => t.id > after),
+    });
     expect((await fresh.get('bot'))!.df.has('bravo')).toBe(true);
     expect(await profileCache({ customResponses: async () => [] } as never).get('bot')).toBeNull();
   });

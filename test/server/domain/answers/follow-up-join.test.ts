@@ -11,8 +11,14 @@ let bot: TextBot;
 beforeAll(async () => {
   bot = await textBot(
     [
-      ['Shipping', '# Shipping\n\nWe offer shipping to every country in the EU. Shipping costs 5 euros per order and takes 2 to 4 days.'],
-      ['Gift wrapping', '# Gift wrapping\n\nWe offer gift wrapping for every item. Gift wrapping costs 3 euros and uses recycled paper.'],
+      [
+        'Shipping',
+        '# Shipping\n\nWe offer shipping to every country in the EU. Shipping costs 5 euros per order and takes 2 to 4 days.',
+      ],
+      [
+        'Gift wrapping',
+        '# Gift wrapping\n\nWe offer gift wrapping for every item. Gift wrapping costs 3 euros and uses recycled paper.',
+      ],
     ],
     { title: 'Shop' },
   );
@@ -36,7 +42,11 @@ async function conversation(...messages: string[]): Promise<Answer[]> {
 
 describe('a follow-up is joined with the latest question', () => {
   it('after shipping then gift wrapping, "What about that?" is answered from the gift-wrapping page', async () => {
-    const [shipping, wrapping, followUp] = await conversation('Do you offer shipping?', 'Do you offer gift wrapping?', 'What about that?');
+    const [shipping, wrapping, followUp] = await conversation(
+      'Do you offer shipping?',
+      'Do you offer gift wrapping?',
+      'What about that?',
+    );
     expect(shipping.sources.map((s) => s.title)).toEqual(['Shipping']);
     expect(wrapping.sources.map((s) => s.title)).toEqual(['Gift wrapping']);
     expect(followUp.unanswered).toBe(false);
@@ -45,7 +55,11 @@ describe('a follow-up is joined with the latest question', () => {
   });
 
   it('in the other order, the same follow-up is answered from the shipping page', async () => {
-    const [, , followUp] = await conversation('Do you offer gift wrapping?', 'Do you offer shipping?', 'What about that?');
+    const [, , followUp] = await conversation(
+      'Do you offer gift wrapping?',
+      'Do you offer shipping?',
+      'What about that?',
+    );
     expect(followUp.sources.map((s) => s.title)).toEqual(['Shipping']);
   });
 });

@@ -9,7 +9,10 @@ import { textBot, type TextBot } from './text-bot.js';
 
 const QUICK_START: [string, string][] = [
   ['Acme help centre', 'Answers about orders, delivery and returns.'],
-  ['Delivery', 'Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR are delivered free of charge.'],
+  [
+    'Delivery',
+    'Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR are delivered free of charge.',
+  ],
   ['Returns', 'You can return any item within 30 days of delivery for a full refund.'],
 ];
 const TITLES = QUICK_START.map(([title]) => title.toLowerCase());
@@ -27,7 +30,8 @@ describe('follow-ups that are questions', () => {
     const asked = ['How long does delivery take?', 'Can I return an item?', 'How much is shipping?'];
     const offered = new Set<string>();
     for (const question of asked) {
-      const answer = (await site.t.call('POST', `${site.base}/messages`, site.token, { message: question })).body.data.answer;
+      const answer = (await site.t.call('POST', `${site.base}/messages`, site.token, { message: question })).body.data
+        .answer;
       expect(answer.unanswered, question).toBe(false);
       for (const f of answer.followUps as { title: string; description: string }[]) {
         expect(f.title, question).toMatch(/\?$/);
@@ -48,10 +52,30 @@ describe('follow-ups that are questions', () => {
   });
 
   it("are written in the page's language", () => {
-    expect(chunkQuestions({ title: 'Versand', headingPath: [], text: 'Der Versand dauert zwei Werktage und kostet 4,90 Euro.' })).toEqual(['Wie lange dauert Versand?', 'Was kostet Versand?']);
-    expect(chunkQuestions({ title: 'Envíos', headingPath: [], text: 'El envío tarda dos días y cuesta 5 euros.' })).toEqual(['¿Cuánto tarda envíos?', '¿Cuánto cuesta envíos?']);
-    expect(chunkQuestions({ title: 'FAQ', headingPath: [], text: '## Kann ich das Brot einfrieren?\nJa, in Scheiben geschnitten.' })).toEqual(['Kann ich das Brot einfrieren?']);
+    expect(
+      chunkQuestions({
+        title: 'Versand',
+        headingPath: [],
+        text: 'Der Versand dauert zwei Werktage und kostet 4,90 Euro.',
+      }),
+    ).toEqual(['Wie lange dauert Versand?', 'Was kostet Versand?']);
+    expect(
+      chunkQuestions({ title: 'Envíos', headingPath: [], text: 'El envío tarda dos días y cuesta 5 euros.' }),
+    ).toEqual(['¿Cuánto tarda envíos?', '¿Cuánto cuesta envíos?']);
+    expect(
+      chunkQuestions({
+        title: 'FAQ',
+        headingPath: [],
+        text: '## Kann ich das Brot einfrieren?\nJa, in Scheiben geschnitten.',
+      }),
+    ).toEqual(['Kann ich das Brot einfrieren?']);
     // A page title alone makes no question.
-    expect(chunkQuestions({ title: 'Acme help centre', headingPath: [], text: 'Answers about orders, delivery and returns.' })).toEqual([]);
+    expect(
+      chunkQuestions({
+        title: 'Acme help centre',
+        headingPath: [],
+        text: 'Answers about orders, delivery and returns.',
+      }),
+    ).toEqual([]);
   });
 });

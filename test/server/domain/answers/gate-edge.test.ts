@@ -35,14 +35,35 @@ beforeAll(async () => {
   t = await openAnswersDb();
   const sourceId = newId();
   await t.store.knowledge.sources.insert({
-    id: sourceId, chatbotId: t.chatbotId, accountId: t.accountId, type: 'text', key: '', name: 'pages', config: {}, credentials: null,
-    status: 'ready', lastError: null, lastSyncAt: null, syncIntervalMinutes: null, nextSyncAt: null, createdAt: AT, updatedAt: AT,
+    id: sourceId,
+    chatbotId: t.chatbotId,
+    accountId: t.accountId,
+    type: 'text',
+    key: '',
+    name: 'pages',
+    config: {},
+    credentials: null,
+    status: 'ready',
+    lastError: null,
+    lastSyncAt: null,
+    syncIntervalMinutes: null,
+    nextSyncAt: null,
+    createdAt: AT,
+    updatedAt: AT,
   });
   const indexer = new DocumentIndexer(t.store);
   for (const [title, text] of PAGES) {
     const url = `https://shop.example/${title.toLowerCase().replace(/ /g, '-')}`;
     const doc = await extract({ bytes: Buffer.from(text), kind: 'markdown', filename: `${title}.md`, url });
-    await indexer.index({ accountId: t.accountId, maxPages: 100, chatbotId: t.chatbotId, sourceId, key: url, url, doc });
+    await indexer.index({
+      accountId: t.accountId,
+      maxPages: 100,
+      chatbotId: t.chatbotId,
+      sourceId,
+      key: url,
+      url,
+      doc,
+    });
   }
 });
 afterAll(async () => {
@@ -58,13 +79,25 @@ const engineAt = (threshold: number, hedgeRatio?: number) =>
     tuning: { calibration: { floor: threshold, slope: 0, hedgeRatio } },
   });
 const ask = (threshold: number, hedgeRatio?: number, onToken?: (t: string) => void) =>
-  engineAt(threshold, hedgeRatio).answer({ chatbotId: t.chatbotId, accountId: t.accountId, conversationId: 'c', settings: {}, question: QUESTION, history: [], onToken });
+  engineAt(threshold, hedgeRatio).answer({
+    chatbotId: t.chatbotId,
+    accountId: t.accountId,
+    conversationId: 'c',
+    settings: {},
+    question: QUESTION,
+    history: [],
+    onToken,
+  });
 
 /** The question's score as the engine's gate computes it: its concepts, its expanded search, the concept gate. */
 async function score(): Promise<number> {
   const profile = await profileCache(answerContextRepository(t.db)).get(t.chatbotId);
   const concepts = questionConcepts(QUESTION, profile, wordnet);
-  const hits = await createRetriever({ store: t.store.knowledge }).search(t.chatbotId, expandedQuery(QUESTION, concepts), 20);
+  const hits = await createRetriever({ store: t.store.knowledge }).search(
+    t.chatbotId,
+    expandedQuery(QUESTION, concepts),
+    20,
+  );
   return conceptRelevance(concepts, hits, profile, 1).score;
 }
 

@@ -10,7 +10,10 @@ import { startChatStandin, type ChatStandin } from '../../../helpers/chat-standi
 import { textBot, type TextBot } from './text-bot.js';
 
 const KNOWLEDGE: [string, string][] = [
-  ['Delivery', 'Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR are delivered free of charge.'],
+  [
+    'Delivery',
+    'Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR are delivered free of charge.',
+  ],
   ['Returns', 'You can return any item within 30 days of delivery for a full refund.'],
 ];
 
@@ -30,10 +33,16 @@ describe('the language-model path', () => {
   });
 
   it('asks for structured output and reads the answer, the passages used and the follow-ups from it', async () => {
-    const answer = (await bot.t.call('POST', `${bot.base}/messages`, bot.token, { message: 'Can I return an item?' })).body.data.answer;
+    const answer = (await bot.t.call('POST', `${bot.base}/messages`, bot.token, { message: 'Can I return an item?' }))
+      .body.data.answer;
     const request = standin.requests.at(-1)!.body;
-    expect(request.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'parley_answer', strict: true } });
-    expect((request.response_format as { json_schema: { schema: { required: string[] } } }).json_schema.schema.required).toEqual(['answered', 'sources', 'answer', 'followUps']);
+    expect(request.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'parley_answer', strict: true },
+    });
+    expect(
+      (request.response_format as { json_schema: { schema: { required: string[] } } }).json_schema.schema.required,
+    ).toEqual(['answered', 'sources', 'answer', 'followUps']);
     expect(request.messages[0].content).toContain('reply with exactly one JSON object');
     expect(request.messages[0].content).not.toContain(META_MARKER);
     // The stand-in answers from passage [1] as {"answered": true, "sources": [1], "answer": "From the documentation: …", "followUps": [...]}.
@@ -45,9 +54,13 @@ describe('the language-model path', () => {
   });
 
   it("sends the conversation's history as turns: the visitor's as user, the answers as assistant", async () => {
-    const first = (await bot.t.call('POST', `${bot.base}/messages`, bot.token, { message: 'How long does delivery take?' })).body.data;
+    const first = (
+      await bot.t.call('POST', `${bot.base}/messages`, bot.token, { message: 'How long does delivery take?' })
+    ).body.data;
     const conversationId = first.conversation.threadId as string;
-    const second = await bot.t.call('POST', `${bot.base}/conversations/${conversationId}/messages`, bot.token, { message: 'And can I return an item?' });
+    const second = await bot.t.call('POST', `${bot.base}/conversations/${conversationId}/messages`, bot.token, {
+      message: 'And can I return an item?',
+    });
     expect(second.status).toBe(201);
     const { messages } = standin.requests.at(-1)!.body;
     expect(messages.slice(2).map((m) => [m.role, m.content])).toEqual([
@@ -62,7 +75,16 @@ describe('the language-model path', () => {
   it('a server refusing structured output is asked again in the marker form, now and for later questions', async () => {
     const refusing = await textBot(KNOWLEDGE, { title: 'Acme 2', env: { OPENAI_BASE_URL: standin.baseUrl } });
     try {
-      standin.next({ kind: 'status', status: 400, body: { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error' } } });
+      standin.next({
+        kind: 'status',
+        status: 400,
+        body: {
+          error: {
+            message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+            type: 'invalid_request_error',
+          },
+        },
+      });
       const answer = await refusing.ask('Can I return an item?');
       expect(answer.text).toMatch(/^From the documentation: You can return any item/);
       expect(answer.sources.map((s) => s.title)).toEqual(['Returns']);

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { CUSTOM_RESPONSE_MIN_JACCARD, jaccard, matchCustomResponse } from '../../../../server/domain/answers/custom-responses.js';
+import {
+  CUSTOM_RESPONSE_MIN_JACCARD,
+  jaccard,
+  matchCustomResponse,
+} from '../../../../server/domain/answers/custom-responses.js';
 import { ANSWER_MESSAGES, messagesFor } from '../../../../server/domain/answers/messages.js';
-import { applyUserPrompt, buildPrompt, readSettings, temperatureFor } from '../../../../server/domain/answers/prompt.js';
+import {
+  applyUserPrompt,
+  buildPrompt,
+  readSettings,
+  temperatureFor,
+} from '../../../../server/domain/answers/prompt.js';
 import { relevance, RELEVANCE_THRESHOLD } from '../../../../server/domain/answers/relevance.js';
 import { stem, termSet } from '../../../../server/domain/answers/text.js';
 import { LOCALES } from '../../../../shared/settings.js';
@@ -10,11 +19,38 @@ import { hit } from './fixtures.js';
 describe('settings the engine reads', () => {
   it('defaults like shared/settings.ts and clamps out-of-range values', () => {
     expect(readSettings({})).toEqual({
-      gptModel: 'gpt-4.1-mini', creativity: 'BALANCED', temperature: null, topK: 4, historyCount: 10, hideSources: false,
-      disableSmartFollowUpPrompts: false, smartFollowUpPromptsCount: 3, systemPrompt: null, userPrompt: null, locale: 'en', promptId: null, personaId: null,
+      gptModel: 'gpt-4.1-mini',
+      creativity: 'BALANCED',
+      temperature: null,
+      topK: 4,
+      historyCount: 10,
+      hideSources: false,
+      disableSmartFollowUpPrompts: false,
+      smartFollowUpPromptsCount: 3,
+      systemPrompt: null,
+      userPrompt: null,
+      locale: 'en',
+      promptId: null,
+      personaId: null,
     });
-    const s = readSettings({ gptModel: 'gpt-9', topK: 99, historyCount: -1, smartFollowUpPromptsCount: 0, temperature: 7, localization: { locale: 'ja' }, systemPrompt: '  ' });
-    expect(s).toMatchObject({ gptModel: 'gpt-4.1-mini', topK: 5, historyCount: 0, smartFollowUpPromptsCount: 1, temperature: 2, locale: 'ja', systemPrompt: null });
+    const s = readSettings({
+      gptModel: 'gpt-9',
+      topK: 99,
+      historyCount: -1,
+      smartFollowUpPromptsCount: 0,
+      temperature: 7,
+      localization: { locale: 'ja' },
+      systemPrompt: '  ',
+    });
+    expect(s).toMatchObject({
+      gptModel: 'gpt-4.1-mini',
+      topK: 5,
+      historyCount: 0,
+      smartFollowUpPromptsCount: 1,
+      temperature: 2,
+      locale: 'ja',
+      systemPrompt: null,
+    });
     expect(readSettings({ localization: { locale: 'xx' } }).locale).toBe('en');
   });
 
@@ -38,11 +74,20 @@ describe('the prompt', () => {
   });
 
   it('lists the confidential texts for the output filter, and states the language and follow-up count', () => {
-    const settings = readSettings({ systemPrompt: 'Tone: warm.', userPrompt: 'Visitor: {question}', localization: { locale: 'pt' } });
+    const settings = readSettings({
+      systemPrompt: 'Tone: warm.',
+      userPrompt: 'Visitor: {question}',
+      localization: { locale: 'pt' },
+    });
     const { messages, secrets } = buildPrompt({
-      question: 'q?', history: [], passages: [{ ...hit({ text: 'Body text.', title: 'Doc', headingPath: ['A', 'B'] }), n: 1 }],
-      instruction: { id: 'i', title: 't', instructions: 'Owner instruction.', temperature: null }, persona: { id: 'p', title: 'p', instructions: 'Persona text.' },
-      settings, followUpCount: 4, strings: messagesFor('pt'),
+      question: 'q?',
+      history: [],
+      passages: [{ ...hit({ text: 'Body text.', title: 'Doc', headingPath: ['A', 'B'] }), n: 1 }],
+      instruction: { id: 'i', title: 't', instructions: 'Owner instruction.', temperature: null },
+      persona: { id: 'p', title: 'p', instructions: 'Persona text.' },
+      settings,
+      followUpCount: 4,
+      strings: messagesFor('pt'),
     });
     expect(messages.map((m) => m.role)).toEqual(['system', 'system', 'user']);
     expect(messages[0].content).toContain('reply in Portuguese');
@@ -74,7 +119,10 @@ describe('custom responses', () => {
   ];
 
   it('matches the same question once normalised (case, punctuation, spacing)', () => {
-    expect(matchCustomResponse('  what are your OPENING hours ', responses)).toEqual({ response: responses[0], similarity: 1 });
+    expect(matchCustomResponse('  what are your OPENING hours ', responses)).toEqual({
+      response: responses[0],
+      similarity: 1,
+    });
     expect(matchCustomResponse('pricing!', responses)?.response.id).toBe('short');
   });
 
@@ -97,9 +145,17 @@ describe('custom responses', () => {
 });
 
 describe('the relevance gate', () => {
-  const hooks = hit({ title: 'Hooks', headingPath: ['Hooks', 'onRequest'], text: 'The onRequest hook runs before the handler of every request.' });
+  const hooks = hit({
+    title: 'Hooks',
+    headingPath: ['Hooks', 'onRequest'],
+    text: 'The onRequest hook runs before the handler of every request.',
+  });
   it(`passes a question the passages talk about and stops one they do not (threshold ${RELEVANCE_THRESHOLD})`, () => {
-    expect(relevance('When does the onRequest hook run?', [hooks])).toMatchObject({ relevant: true, union: 1, best: 1 });
+    expect(relevance('When does the onRequest hook run?', [hooks])).toMatchObject({
+      relevant: true,
+      union: 1,
+      best: 1,
+    });
     const off = relevance('How long should I boil an egg?', [hooks]);
     expect(off.relevant).toBe(false);
     expect(off.score).toBe(0);

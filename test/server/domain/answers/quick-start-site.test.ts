@@ -11,7 +11,10 @@ import { textBot, type Answer, type TextBot } from './text-bot.js';
 
 const KNOWLEDGE: [string, string][] = [
   ['Acme help centre', 'Answers about orders, delivery and returns.'],
-  ['Delivery', 'Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR are delivered free of charge.'],
+  [
+    'Delivery',
+    'Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR are delivered free of charge.',
+  ],
   ['Returns', 'You can return any item within 30 days of delivery for a full refund.'],
 ];
 
@@ -71,7 +74,9 @@ describe('the quick-start site in a conversation (crawled as the README does)', 
     const { token } = await t.token();
     const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Acme help' });
     const base = `/api/v2/chatbots/${created.body.data.chatbot.id}`;
-    const job = await t.call('POST', `${base}/knowledge/website`, token, { url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/` });
+    const job = await t.call('POST', `${base}/knowledge/website`, token, {
+      url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/`,
+    });
     expect(job.status).toBe(202);
     await t.app.services.queue.drain(30_000);
     bot = { t, token, base };
@@ -87,7 +92,12 @@ describe('the quick-start site in a conversation (crawled as the README does)', 
     const answers: (Answer & { followUps: unknown[] })[] = [];
     let id: string | null = null;
     for (const message of messages) {
-      const res = await bot.t.call('POST', id ? `${bot.base}/conversations/${id}/messages` : `${bot.base}/messages`, bot.token, { message });
+      const res = await bot.t.call(
+        'POST',
+        id ? `${bot.base}/conversations/${id}/messages` : `${bot.base}/messages`,
+        bot.token,
+        { message },
+      );
       expect(res.status).toBe(201);
       id ??= res.body.data.conversation.threadId as string;
       expect(id).toBeTruthy();

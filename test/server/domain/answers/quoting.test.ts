@@ -9,7 +9,10 @@ import { textBot, type TextBot } from './text-bot.js';
 
 const QUICK_START: [string, string][] = [
   ['Acme help centre', 'Answers about orders, delivery and returns.'],
-  ['Delivery', 'Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR are delivered free of charge.'],
+  [
+    'Delivery',
+    'Standard delivery takes three to five working days and costs 4.90 EUR. Orders above 50 EUR are delivered free of charge.',
+  ],
   ['Returns', 'You can return any item within 30 days of delivery for a full refund.'],
 ];
 
@@ -43,7 +46,7 @@ describe('answers quote only what answers', () => {
     expect(shipping.text).not.toContain('Answers about');
   });
 
-  it("the demo's starter \"How do returns work?\" gets the 30-day rule, and no delivery or damaged-plants sentence", async () => {
+  it('the demo\'s starter "How do returns work?" gets the 30-day rule, and no delivery or damaged-plants sentence', async () => {
     const answer = await demo.ask('How do returns work?');
     expect(answer.unanswered).toBe(false);
     expect(answer.text).toContain('Items can be returned within 30 days.');

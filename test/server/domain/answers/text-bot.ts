@@ -25,15 +25,28 @@ export async function textBot(
   knowledge: readonly (readonly [string, string])[],
   options: { title: string; settings?: Record<string, unknown>; env?: Record<string, string>; dialect?: DialectName },
 ): Promise<TextBot> {
-  const t = await buildTestApp({ env: { QUEUE_POLL_MS: '20', ...options.env }, ...(options.dialect && { dialect: options.dialect }) });
+  const t = await buildTestApp({
+    env: { QUEUE_POLL_MS: '20', ...options.env },
+    ...(options.dialect && { dialect: options.dialect }),
+  });
   const { token } = await t.token();
-  const created = await t.call('POST', '/api/v2/chatbots', token, { title: options.title, ...(options.settings && { settings: options.settings }) });
+  const created = await t.call('POST', '/api/v2/chatbots', token, {
+    title: options.title,
+    ...(options.settings && { settings: options.settings }),
+  });
   expect(created.status).toBe(201);
   const base = `/api/v2/chatbots/${created.body.data.chatbot.id}`;
-  for (const [title, text] of knowledge) expect((await t.call('POST', `${base}/knowledge/text`, token, { title, text })).status).toBe(202);
+  for (const [title, text] of knowledge)
+    expect((await t.call('POST', `${base}/knowledge/text`, token, { title, text })).status).toBe(202);
   await t.app.services.queue.drain(30_000);
   const ask = async (message: string, idempotencyKey?: string) => {
-    const res = await t.call('POST', `${base}/messages`, token, { message }, idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
+    const res = await t.call(
+      'POST',
+      `${base}/messages`,
+      token,
+      { message },
+      idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+    );
     expect(res.status).toBe(201);
     return res.body.data.answer as Answer;
   };

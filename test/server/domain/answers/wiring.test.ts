@@ -22,11 +22,23 @@ describe('answer engine wiring', () => {
 
   it('reads the model map and the timeout from the environment', () => {
     const env = { DATA_DIR: app?.dataDir ?? '/tmp/parley-config-test', SECRET_KEY: 'x'.repeat(32) };
-    expect(loadConfig(env).answers).toEqual({ models: { 'gpt-4.1': 'gpt-4.1', 'gpt-4.1-mini': 'gpt-4.1-mini' }, timeoutMs: 30_000 });
-    expect(loadConfig({ ...env, OPENAI_MODEL_GPT_4_1: 'llama3.1:70b', OPENAI_MODEL_GPT_4_1_MINI: 'llama3.1:8b', ANSWER_TIMEOUT_MS: '5000' }).answers).toEqual({
+    expect(loadConfig(env).answers).toEqual({
+      models: { 'gpt-4.1': 'gpt-4.1', 'gpt-4.1-mini': 'gpt-4.1-mini' },
+      timeoutMs: 30_000,
+    });
+    expect(
+      loadConfig({
+        ...env,
+        OPENAI_MODEL_GPT_4_1: 'llama3.1:70b',
+        OPENAI_MODEL_GPT_4_1_MINI: 'llama3.1:8b',
+        ANSWER_TIMEOUT_MS: '5000',
+      }).answers,
+    ).toEqual({
       models: { 'gpt-4.1': 'llama3.1:70b', 'gpt-4.1-mini': 'llama3.1:8b' },
       timeoutMs: 5000,
     });
-    expect(() => loadConfig({ ...env, ANSWER_TIMEOUT_MS: '5' })).toThrow(/ANSWER_TIMEOUT_MS must be a whole number from 100/);
+    expect(() => loadConfig({ ...env, ANSWER_TIMEOUT_MS: '5' })).toThrow(
+      /ANSWER_TIMEOUT_MS must be a whole number from 100/,
+    );
   });
 });

@@ -13,7 +13,6 @@ import type { ChatbotRecord, Store } from '../../../../server/domain/ports.js';
 import { openTestDatabase } from '../../../helpers/database.js';
 import { describeOnDialects } from '../../../helpers/dialects.js';
 
-
 describeOnDialects('the change engine on %s', (dialect) => {
   let store: Store;
   let close: () => Promise<void>;
@@ -31,10 +30,40 @@ describeOnDialects('the change engine on %s', (dialect) => {
   async function chatbot(): Promise<ChatbotRecord> {
     const at = nowIso();
     const accountId = newId();
-    await store.accounts.insert({ id: accountId, name: 'a', plan: { name: 't', maxChatbots: 9, maxPages: 9, webhooks: true, analytics: true, brandingRemoval: true, active: true }, createdAt: at, updatedAt: at });
+    await store.accounts.insert({
+      id: accountId,
+      name: 'a',
+      plan: {
+        name: 't',
+        maxChatbots: 9,
+        maxPages: 9,
+        webhooks: true,
+        analytics: true,
+        brandingRemoval: true,
+        active: true,
+      },
+      createdAt: at,
+      updatedAt: at,
+    });
     const ownerId = newId();
-    await store.users.insert({ id: ownerId, accountId, email: `${ownerId.toLowerCase()}@x.test`, name: null, role: 'owner', createdAt: at });
-    const bot: ChatbotRecord = { id: newId(), accountId, createdById: ownerId, title: 'Shop', description: '', settings: {}, createdAt: at, updatedAt: at };
+    await store.users.insert({
+      id: ownerId,
+      accountId,
+      email: `${ownerId.toLowerCase()}@x.test`,
+      name: null,
+      role: 'owner',
+      createdAt: at,
+    });
+    const bot: ChatbotRecord = {
+      id: newId(),
+      accountId,
+      createdById: ownerId,
+      title: 'Shop',
+      description: '',
+      settings: {},
+      createdAt: at,
+      updatedAt: at,
+    };
     await store.chatbots.insert(bot);
     return bot;
   }
@@ -57,17 +86,22 @@ describeOnDialects('the change engine on %s', (dialect) => {
     const stale = await engine.start(bot, {});
     await engine.change(stale, { type: 'resolve' }, async () => undefined);
     await expect(visitorMessage(bot, stale, 'too late')).rejects.toMatchObject({ code: 'CONVERSATION_CLOSED' });
-    expect((await store.conversations.events.after(stale.id, 0, 100)).map((e) => e.type)).toEqual(['conversation.started', 'conversation.resolved']);
+    expect((await store.conversations.events.after(stale.id, 0, 100)).map((e) => e.type)).toEqual([
+      'conversation.started',
+      'conversation.resolved',
+    ]);
     expect((await store.conversations.messages.page(stale.id, 10, null)).items).toEqual([]);
   });
 
   test('a write that gives up (Discard) commits nothing', async () => {
     const bot = await chatbot();
     const c = await engine.start(bot, {});
-    await expect(engine.change(c, { type: 'take_over', agentId: 'u1' }, async (ctx) => {
-      await engine.addMessage(ctx, bot, { author: 'agent', text: 'hello', agentId: 'u1', agentName: 'Ana' });
-      throw new Discard();
-    })).rejects.toBeInstanceOf(Discard);
+    await expect(
+      engine.change(c, { type: 'take_over', agentId: 'u1' }, async (ctx) => {
+        await engine.addMessage(ctx, bot, { author: 'agent', text: 'hello', agentId: 'u1', agentName: 'Ana' });
+        throw new Discard();
+      }),
+    ).rejects.toBeInstanceOf(Discard);
     expect(await store.conversations.get(c.id)).toMatchObject({ seq: 1, mode: 'AI', messageCount: 0 });
   });
 
@@ -77,7 +111,9 @@ describeOnDialects('the change engine on %s', (dialect) => {
     const offBroken = engine.onCommit(() => {
       throw new Error('listener broke');
     });
-    const off = engine.onCommit((conversation, events, added) => heard.push(`${conversation.seq}:${events.map((e) => e.type).join(',')}:${added.map((m) => m.text).join(',')}`));
+    const off = engine.onCommit((conversation, events, added) =>
+      heard.push(`${conversation.seq}:${events.map((e) => e.type).join(',')}:${added.map((m) => m.text).join(',')}`),
+    );
     try {
       const c = await engine.start(bot, {});
       await visitorMessage(bot, c, 'hi');
@@ -95,11 +131,22 @@ describeOnDialects('the change engine on %s', (dialect) => {
     const c = await engine.start(bot, {});
     const { result: m } = await engine.change(c, { type: 'visitor_message' }, async (ctx) => {
       const message = await engine.addMessage(ctx, bot, { author: 'visitor', text: 'refunds?' });
-      await ctx.s.conversations.owed.insert({ messageId: message.id, conversationId: c.id, chatbotId: bot.id, leaseUntil: new Date(Date.now() - 1000).toISOString(), attempts: 0, createdAt: ctx.at });
+      await ctx.s.conversations.owed.insert({
+        messageId: message.id,
+        conversationId: c.id,
+        chatbotId: bot.id,
+        leaseUntil: new Date(Date.now() - 1000).toISOString(),
+        attempts: 0,
+        createdAt: ctx.at,
+      });
       return message;
     });
     expect((await store.conversations.owed.expired(nowIso(), 100)).map((o) => o.messageId)).toContain(m.id);
-    await engine.change((await store.conversations.get(c.id))!, { type: 'take_over', agentId: 'u1' }, async () => undefined);
+    await engine.change(
+      (await store.conversations.get(c.id))!,
+      { type: 'take_over', agentId: 'u1' },
+      async () => undefined,
+    );
     expect((await store.conversations.owed.expired(nowIso(), 100)).map((o) => o.messageId)).not.toContain(m.id);
   });
 });

@@ -25,23 +25,65 @@ beforeAll(async () => {
   engine = new ChangeEngine(store);
   const at = nowIso();
   accountId = newId();
-  await store.accounts.insert({ id: accountId, name: 'a', plan: { name: 't', maxChatbots: 9, maxPages: 9, webhooks: true, analytics: true, brandingRemoval: true, active: true }, createdAt: at, updatedAt: at });
+  await store.accounts.insert({
+    id: accountId,
+    name: 'a',
+    plan: {
+      name: 't',
+      maxChatbots: 9,
+      maxPages: 9,
+      webhooks: true,
+      analytics: true,
+      brandingRemoval: true,
+      active: true,
+    },
+    createdAt: at,
+    updatedAt: at,
+  });
 });
 afterAll(() => close?.());
 
 async function chatbot(settings: Record<string, unknown> = {}): Promise<ChatbotRecord> {
   const at = nowIso();
   const ownerId = newId();
-  await store.users.insert({ id: ownerId, accountId, email: `${ownerId.toLowerCase()}@x.test`, name: null, role: 'owner', createdAt: at });
-  const bot: ChatbotRecord = { id: newId(), accountId, createdById: ownerId, title: 'Shop', description: '', settings, createdAt: at, updatedAt: at };
+  await store.users.insert({
+    id: ownerId,
+    accountId,
+    email: `${ownerId.toLowerCase()}@x.test`,
+    name: null,
+    role: 'owner',
+    createdAt: at,
+  });
+  const bot: ChatbotRecord = {
+    id: newId(),
+    accountId,
+    createdById: ownerId,
+    title: 'Shop',
+    description: '',
+    settings,
+    createdAt: at,
+    updatedAt: at,
+  };
   await store.chatbots.insert(bot);
   return bot;
 }
 
-async function visitorConversation(bot: ChatbotRecord): Promise<{ chatUserId: string; conversation: ConversationRecord }> {
+async function visitorConversation(
+  bot: ChatbotRecord,
+): Promise<{ chatUserId: string; conversation: ConversationRecord }> {
   const at = nowIso();
   const chatUserId = newId();
-  await store.conversations.chatUsers.insert({ id: chatUserId, chatbotId: bot.id, email: null, name: null, phone: null, verified: false, metadata: {}, createdAt: at, updatedAt: at });
+  await store.conversations.chatUsers.insert({
+    id: chatUserId,
+    chatbotId: bot.id,
+    email: null,
+    name: null,
+    phone: null,
+    verified: false,
+    metadata: {},
+    createdAt: at,
+    updatedAt: at,
+  });
   return { chatUserId, conversation: await engine.start(bot, { chatUserId }) };
 }
 
@@ -61,7 +103,7 @@ test("a visitor reaches their own conversation; another visitor's, another chatb
   expect(await reads.ofVisitor({ chatbotId: other.id, chatUserId: mine.chatUserId }, mine.conversation.id)).toBeNull();
 });
 
-test('a team member is named by their display name, never their address, with the chatbot\'s agent icon', async () => {
+test("a team member is named by their display name, never their address, with the chatbot's agent icon", async () => {
   const bot = await chatbot({ agentIconSrcId: 'icon-1' });
   const at = nowIso();
   const named = newId();

@@ -1,8 +1,17 @@
 /** The state table of spec section 3, and our documented result for every other combination. */
 import { describe, expect, test } from 'vitest';
-import { type ConversationEvent, type ConversationState, transition } from '../../../../server/domain/conversations/state.js';
+import {
+  type ConversationEvent,
+  type ConversationState,
+  transition,
+} from '../../../../server/domain/conversations/state.js';
 
-const S = (status: 'OPEN' | 'RESOLVED', mode: 'AI' | 'AGENT', escalated: boolean, agentId: string | null = mode === 'AGENT' ? 'a1' : null): ConversationState => ({ status, mode, escalated, agentId });
+const S = (
+  status: 'OPEN' | 'RESOLVED',
+  mode: 'AI' | 'AGENT',
+  escalated: boolean,
+  agentId: string | null = mode === 'AGENT' ? 'a1' : null,
+): ConversationState => ({ status, mode, escalated, agentId });
 const E: Record<string, ConversationEvent> = {
   message: { type: 'visitor_message' },
   reply: { type: 'agent_reply', agentId: 'a2' },
@@ -15,12 +24,11 @@ const E: Record<string, ConversationEvent> = {
 
 describe('spec section 3 rows', () => {
   const resolvedStates = [S('RESOLVED', 'AI', false), S('RESOLVED', 'AGENT', true), S('RESOLVED', 'AGENT', false)];
-  test.each(resolvedStates.flatMap((s) => ['message', 'escalate', 'release', 'takeOver', 'reply'].map((e) => [s, e] as const)))(
-    'resolved (%o) + %s → 409 CONVERSATION_CLOSED, unchanged',
-    (state, e) => {
-      expect(transition(state, E[e])).toEqual({ ok: false, code: 'CONVERSATION_CLOSED' });
-    },
-  );
+  test.each(
+    resolvedStates.flatMap((s) => ['message', 'escalate', 'release', 'takeOver', 'reply'].map((e) => [s, e] as const)),
+  )('resolved (%o) + %s → 409 CONVERSATION_CLOSED, unchanged', (state, e) => {
+    expect(transition(state, E[e])).toEqual({ ok: false, code: 'CONVERSATION_CLOSED' });
+  });
 
   test('taken over + visitor message → success, the AI does not answer', () => {
     const state = S('OPEN', 'AGENT', false);
@@ -45,37 +53,119 @@ describe('spec section 3 rows', () => {
 
 describe('combinations the spec leaves out (our documented choices)', () => {
   const cases: [string, ConversationState, keyof typeof E, ReturnType<typeof transition>][] = [
-    ['AI, open: visitor message is answered', S('OPEN', 'AI', false), 'message', { ok: true, next: S('OPEN', 'AI', false), effects: [], aiAnswers: true }],
-    ['AI, escalated: the AI stays silent', S('OPEN', 'AI', true), 'message', { ok: true, next: S('OPEN', 'AI', true), effects: [], aiAnswers: false }],
-    ['AI: escalate sets escalated, mode unchanged', S('OPEN', 'AI', false), 'escalate', { ok: true, next: S('OPEN', 'AI', true), effects: ['escalated'], aiAnswers: false }],
-    ['AI, escalated: escalating again changes nothing', S('OPEN', 'AI', true), 'escalate', { ok: true, next: S('OPEN', 'AI', true), effects: [], aiAnswers: false }],
-    ['AI: take over → AGENT by the caller', S('OPEN', 'AI', false), 'takeOver', { ok: true, next: S('OPEN', 'AGENT', false, 'a2'), effects: ['taken_over'], aiAnswers: false }],
-    ['escalated: take over keeps it escalated', S('OPEN', 'AI', true), 'takeOver', { ok: true, next: S('OPEN', 'AGENT', true, 'a2'), effects: ['taken_over'], aiAnswers: false }],
-    ['AGENT: take over again changes the agent', S('OPEN', 'AGENT', false, 'a1'), 'takeOver', { ok: true, next: S('OPEN', 'AGENT', false, 'a2'), effects: ['taken_over'], aiAnswers: false }],
-    ['AI: release changes nothing', S('OPEN', 'AI', false), 'release', { ok: true, next: S('OPEN', 'AI', false), effects: [], aiAnswers: false }],
-    ['AI, escalated: release clears the escalation', S('OPEN', 'AI', true), 'release', { ok: true, next: S('OPEN', 'AI', false), effects: ['released'], aiAnswers: false }],
-    ['AI: an agent reply takes over first', S('OPEN', 'AI', false), 'reply', { ok: true, next: S('OPEN', 'AGENT', false, 'a2'), effects: ['taken_over'], aiAnswers: false }],
-    ['AGENT by someone else: a reply moves it to the replier', S('OPEN', 'AGENT', false, 'a1'), 'reply', { ok: true, next: S('OPEN', 'AGENT', false, 'a2'), effects: [], aiAnswers: false }],
-    ['open: resolve', S('OPEN', 'AGENT', true), 'resolve', { ok: true, next: S('RESOLVED', 'AGENT', true), effects: ['resolved'], aiAnswers: false }],
-    ['resolved: resolve again changes nothing', S('RESOLVED', 'AI', false), 'resolve', { ok: true, next: S('RESOLVED', 'AI', false), effects: [], aiAnswers: false }],
-    ['resolved: reopen → open, AI, not escalated', S('RESOLVED', 'AGENT', true), 'reopen', { ok: true, next: S('OPEN', 'AI', false), effects: ['reopened'], aiAnswers: false }],
-    ['open: reopen changes nothing', S('OPEN', 'AGENT', false), 'reopen', { ok: true, next: S('OPEN', 'AGENT', false), effects: [], aiAnswers: false }],
+    [
+      'AI, open: visitor message is answered',
+      S('OPEN', 'AI', false),
+      'message',
+      { ok: true, next: S('OPEN', 'AI', false), effects: [], aiAnswers: true },
+    ],
+    [
+      'AI, escalated: the AI stays silent',
+      S('OPEN', 'AI', true),
+      'message',
+      { ok: true, next: S('OPEN', 'AI', true), effects: [], aiAnswers: false },
+    ],
+    [
+      'AI: escalate sets escalated, mode unchanged',
+      S('OPEN', 'AI', false),
+      'escalate',
+      { ok: true, next: S('OPEN', 'AI', true), effects: ['escalated'], aiAnswers: false },
+    ],
+    [
+      'AI, escalated: escalating again changes nothing',
+      S('OPEN', 'AI', true),
+      'escalate',
+      { ok: true, next: S('OPEN', 'AI', true), effects: [], aiAnswers: false },
+    ],
+    [
+      'AI: take over → AGENT by the caller',
+      S('OPEN', 'AI', false),
+      'takeOver',
+      { ok: true, next: S('OPEN', 'AGENT', false, 'a2'), effects: ['taken_over'], aiAnswers: false },
+    ],
+    [
+      'escalated: take over keeps it escalated',
+      S('OPEN', 'AI', true),
+      'takeOver',
+      { ok: true, next: S('OPEN', 'AGENT', true, 'a2'), effects: ['taken_over'], aiAnswers: false },
+    ],
+    [
+      'AGENT: take over again changes the agent',
+      S('OPEN', 'AGENT', false, 'a1'),
+      'takeOver',
+      { ok: true, next: S('OPEN', 'AGENT', false, 'a2'), effects: ['taken_over'], aiAnswers: false },
+    ],
+    [
+      'AI: release changes nothing',
+      S('OPEN', 'AI', false),
+      'release',
+      { ok: true, next: S('OPEN', 'AI', false), effects: [], aiAnswers: false },
+    ],
+    [
+      'AI, escalated: release clears the escalation',
+      S('OPEN', 'AI', true),
+      'release',
+      { ok: true, next: S('OPEN', 'AI', false), effects: ['released'], aiAnswers: false },
+    ],
+    [
+      'AI: an agent reply takes over first',
+      S('OPEN', 'AI', false),
+      'reply',
+      { ok: true, next: S('OPEN', 'AGENT', false, 'a2'), effects: ['taken_over'], aiAnswers: false },
+    ],
+    [
+      'AGENT by someone else: a reply moves it to the replier',
+      S('OPEN', 'AGENT', false, 'a1'),
+      'reply',
+      { ok: true, next: S('OPEN', 'AGENT', false, 'a2'), effects: [], aiAnswers: false },
+    ],
+    [
+      'open: resolve',
+      S('OPEN', 'AGENT', true),
+      'resolve',
+      { ok: true, next: S('RESOLVED', 'AGENT', true), effects: ['resolved'], aiAnswers: false },
+    ],
+    [
+      'resolved: resolve again changes nothing',
+      S('RESOLVED', 'AI', false),
+      'resolve',
+      { ok: true, next: S('RESOLVED', 'AI', false), effects: [], aiAnswers: false },
+    ],
+    [
+      'resolved: reopen → open, AI, not escalated',
+      S('RESOLVED', 'AGENT', true),
+      'reopen',
+      { ok: true, next: S('OPEN', 'AI', false), effects: ['reopened'], aiAnswers: false },
+    ],
+    [
+      'open: reopen changes nothing',
+      S('OPEN', 'AGENT', false),
+      'reopen',
+      { ok: true, next: S('OPEN', 'AGENT', false), effects: [], aiAnswers: false },
+    ],
   ];
   test.each(cases)('%s', (_name, state, e, expected) => {
     expect(transition(state, E[e])).toEqual(expected);
   });
-
 });
 
 describe('rules that hold for every (condition, operation) pair', () => {
-  const states = (['OPEN', 'RESOLVED'] as const).flatMap((st) => (['AI', 'AGENT'] as const).flatMap((m) => [true, false].map((esc) => S(st, m, esc))));
+  const states = (['OPEN', 'RESOLVED'] as const).flatMap((st) =>
+    (['AI', 'AGENT'] as const).flatMap((m) => [true, false].map((esc) => S(st, m, esc))),
+  );
   const pairs = states.flatMap((s) => Object.entries(E).map(([name, e]) => [s, name, e] as const));
 
   test('a resolved conversation refuses everything but resolve and reopen, and only with CONVERSATION_CLOSED', () => {
     for (const [s, name, e] of pairs) {
       const r = transition(s, e);
-      if (s.status === 'RESOLVED' && name !== 'resolve' && name !== 'reopen') expect(r, `${name} on ${JSON.stringify(s)}`).toEqual({ ok: false, code: 'CONVERSATION_CLOSED' });
-      else if (!r.ok) expect({ name, s, code: r.code }).toEqual({ name: 'escalate', s: S('OPEN', 'AGENT', false), code: 'HUMAN_TAKEOVER' });
+      if (s.status === 'RESOLVED' && name !== 'resolve' && name !== 'reopen')
+        expect(r, `${name} on ${JSON.stringify(s)}`).toEqual({ ok: false, code: 'CONVERSATION_CLOSED' });
+      else if (!r.ok)
+        expect({ name, s, code: r.code }).toEqual({
+          name: 'escalate',
+          s: S('OPEN', 'AGENT', false),
+          code: 'HUMAN_TAKEOVER',
+        });
     }
   });
 
@@ -104,7 +194,14 @@ describe('rules that hold for every (condition, operation) pair', () => {
   });
 
   test('only an escalation, take-over, release, resolve or reopen announces an effect, and each announces its own', () => {
-    const own: Record<string, string> = { escalate: 'escalated', takeOver: 'taken_over', reply: 'taken_over', release: 'released', resolve: 'resolved', reopen: 'reopened' };
+    const own: Record<string, string> = {
+      escalate: 'escalated',
+      takeOver: 'taken_over',
+      reply: 'taken_over',
+      release: 'released',
+      resolve: 'resolved',
+      reopen: 'reopened',
+    };
     for (const [s, name, e] of pairs) {
       const r = transition(s, e);
       if (!r.ok) continue;

@@ -6,7 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ChangeEngine } from '../../../../server/domain/conversations/changes.js';
-import { checkVisitor, hasDetails, VisitorDetailsWriter } from '../../../../server/domain/conversations/visitor-details.js';
+import {
+  checkVisitor,
+  hasDetails,
+  VisitorDetailsWriter,
+} from '../../../../server/domain/conversations/visitor-details.js';
 import { newId, nowIso } from '../../../../server/domain/ids.js';
 import type { ChatbotRecord, Store } from '../../../../server/domain/ports.js';
 import { openTestDatabase } from '../../../helpers/database.js';
@@ -24,10 +28,40 @@ describe('visitor details on sqlite', () => {
     details = new VisitorDetailsWriter(store, new ChangeEngine(store));
     const at = nowIso();
     const accountId = newId();
-    await store.accounts.insert({ id: accountId, name: 'a', plan: { name: 't', maxChatbots: 9, maxPages: 9, webhooks: true, analytics: true, brandingRemoval: true, active: true }, createdAt: at, updatedAt: at });
+    await store.accounts.insert({
+      id: accountId,
+      name: 'a',
+      plan: {
+        name: 't',
+        maxChatbots: 9,
+        maxPages: 9,
+        webhooks: true,
+        analytics: true,
+        brandingRemoval: true,
+        active: true,
+      },
+      createdAt: at,
+      updatedAt: at,
+    });
     const ownerId = newId();
-    await store.users.insert({ id: ownerId, accountId, email: `${ownerId.toLowerCase()}@x.test`, name: null, role: 'owner', createdAt: at });
-    chatbot = { id: newId(), accountId, createdById: ownerId, title: 'Shop', description: '', settings: {}, createdAt: at, updatedAt: at };
+    await store.users.insert({
+      id: ownerId,
+      accountId,
+      email: `${ownerId.toLowerCase()}@x.test`,
+      name: null,
+      role: 'owner',
+      createdAt: at,
+    });
+    chatbot = {
+      id: newId(),
+      accountId,
+      createdById: ownerId,
+      title: 'Shop',
+      description: '',
+      settings: {},
+      createdAt: at,
+      updatedAt: at,
+    };
     await store.chatbots.insert(chatbot);
   });
   afterAll(() => close?.());
@@ -35,21 +69,34 @@ describe('visitor details on sqlite', () => {
   test('a conversation opened with details has its chat user, cleaned, announced as an update', async () => {
     const c = await details.open(chatbot, { email: '  Vi@X.test ', name: ' Vi ' }, {});
     expect(c.chatUserId).not.toBeNull();
-    expect(await store.conversations.chatUsers.get(c.chatUserId!)).toMatchObject({ email: 'vi@x.test', name: 'Vi', phone: null, verified: false });
-    expect((await store.conversations.events.after(c.id, 0, 10)).map((e) => e.type)).toEqual(['conversation.started', 'conversation.updated']);
+    expect(await store.conversations.chatUsers.get(c.chatUserId!)).toMatchObject({
+      email: 'vi@x.test',
+      name: 'Vi',
+      phone: null,
+      verified: false,
+    });
+    expect((await store.conversations.events.after(c.id, 0, 10)).map((e) => e.type)).toEqual([
+      'conversation.started',
+      'conversation.updated',
+    ]);
   });
 
   test("details given later fill in the chat user, but a verified visitor's address stays", async () => {
     const c = await details.open(chatbot, { email: 'proved@x.test' }, {});
     await store.conversations.chatUsers.update(c.chatUserId!, { verified: true });
     await details.identify(chatbot, (await store.conversations.get(c.id))!, { email: 'other@x.test', phone: '+1 555' });
-    expect(await store.conversations.chatUsers.get(c.chatUserId!)).toMatchObject({ email: 'proved@x.test', phone: '+1 555' });
+    expect(await store.conversations.chatUsers.get(c.chatUserId!)).toMatchObject({
+      email: 'proved@x.test',
+      phone: '+1 555',
+    });
   });
 
   test('a conversation opened without details has no chat user; free-form fields out of bounds are refused', async () => {
     expect((await details.open(chatbot, {}, {})).chatUserId).toBeNull();
     expect(hasDetails({ customFields: {} })).toBe(false);
     expect(hasDetails({ customFields: { plan: 'pro' } })).toBe(true);
-    expect(() => checkVisitor({ customFields: { big: 'x'.repeat(100_000) } })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+    expect(() => checkVisitor({ customFields: { big: 'x'.repeat(100_000) } })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED' }),
+    );
   });
 });

@@ -11,10 +11,15 @@ import {
 import type { ExtractedDocument, Section } from '../../../../server/adapters/extraction/index.js';
 import { prose } from './fixtures.js';
 
-const doc = (sections: Section[], kind: ExtractedDocument['kind'] = 'html'): ExtractedDocument => ({ kind, title: 'T', sections });
+const doc = (sections: Section[], kind: ExtractedDocument['kind'] = 'html'): ExtractedDocument => ({
+  kind,
+  title: 'T',
+  sections,
+});
 
 /** Paragraphs of ~`words` words each. */
-const paragraphs = (n: number, words: number, seed = 0) => Array.from({ length: n }, (_, i) => prose(words, seed + i * 5)).join('\n\n');
+const paragraphs = (n: number, words: number, seed = 0) =>
+  Array.from({ length: n }, (_, i) => prose(words, seed + i * 5)).join('\n\n');
 
 function expectQuoteAtStart(c: Chunk) {
   const quote = decodeURIComponent(c.location.textFragment);
@@ -34,7 +39,10 @@ describe('estimateTokens', () => {
 describe('chunkDocument', () => {
   it('splits a long section into ~target chunks with overlap, never past 1.5x target', () => {
     const text = paragraphs(12, 90);
-    const chunks = chunkDocument(doc([{ headingPath: ['Guide', 'Install'], text }]), { targetTokens: 200, overlapTokens: 40 });
+    const chunks = chunkDocument(doc([{ headingPath: ['Guide', 'Install'], text }]), {
+      targetTokens: 200,
+      overlapTokens: 40,
+    });
     expect(chunks.length).toBeGreaterThan(4);
     for (const [i, c] of chunks.entries()) {
       expect(c.index).toBe(i);
@@ -142,7 +150,9 @@ describe('text fragments', () => {
     expect(quoteAtStart('port | 8080\nhost | x')).toBe('port');
     const q = quoteAtStart('The installer asks for a folder and an administrator password, then copies files.');
     expect(q).toBe('The installer asks for a folder and an administrator');
-    expect(quoteAtStart('東京都の天気は晴れです。明日は雨が降るでしょう。それから風が強くなります。')).toMatch(/^東京都/);
+    expect(quoteAtStart('東京都の天気は晴れです。明日は雨が降るでしょう。それから風が強くなります。')).toMatch(
+      /^東京都/,
+    );
   });
 
   it('percent-encodes per the Text Fragments spec: "-", "&" and "," included', () => {
@@ -154,8 +164,12 @@ describe('text fragments', () => {
       'https://acme.test/docs#:~:text=Self%2Dhosting%2C%20step%20by%20step%20%26%20more.',
     );
     // An existing fragment is kept, an existing directive replaced.
-    expect(textFragmentUrl('https://acme.test/docs#intro', chunk)).toMatch(/^https:\/\/acme\.test\/docs#intro:~:text=Self%2D/);
-    expect(textFragmentUrl('https://acme.test/docs#:~:text=old', chunk)).toMatch(/^https:\/\/acme\.test\/docs#:~:text=Self%2D/);
+    expect(textFragmentUrl('https://acme.test/docs#intro', chunk)).toMatch(
+      /^https:\/\/acme\.test\/docs#intro:~:text=Self%2D/,
+    );
+    expect(textFragmentUrl('https://acme.test/docs#:~:text=old', chunk)).toMatch(
+      /^https:\/\/acme\.test\/docs#:~:text=Self%2D/,
+    );
   });
 
   it('cites PDFs by page and videos by second', () => {

@@ -3,7 +3,9 @@ import JSZip from 'jszip';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 
 const WORDS =
-  'the service keeps every answer grounded in the owner content and cites the page it came from so visitors can check it themselves while the team watches conversations live'.split(' ');
+  'the service keeps every answer grounded in the owner content and cites the page it came from so visitors can check it themselves while the team watches conversations live'.split(
+    ' ',
+  );
 
 /** `n` words of plain prose with a sentence end every 12 words. */
 export function prose(n: number, seed = 0): string {
@@ -108,7 +110,10 @@ export async function buildDocx(paragraphs: DocxParagraph[]): Promise<Buffer> {
         `<w:p>${p.style ? `<w:pPr><w:pStyle w:val="${p.style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${esc(p.text)}</w:t></w:r></w:p>`,
     )
     .join('');
-  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`);
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`,
+  );
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 

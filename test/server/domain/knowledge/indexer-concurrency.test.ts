@@ -24,11 +24,33 @@ describeOnDialects('DocumentIndexer on %s', (dialect) => {
     await app.services.accounts.setPlan(account.id, { maxPages });
     const at = nowIso();
     const chatbotId = newId();
-    await store.chatbots.insert({ id: chatbotId, accountId: account.id, createdById: owner.id, title: 'Bot', description: '', settings: {}, createdAt: at, updatedAt: at });
+    await store.chatbots.insert({
+      id: chatbotId,
+      accountId: account.id,
+      createdById: owner.id,
+      title: 'Bot',
+      description: '',
+      settings: {},
+      createdAt: at,
+      updatedAt: at,
+    });
     const sourceId = newId();
     await store.knowledge.sources.insert({
-      id: sourceId, chatbotId, accountId: account.id, type: 'links', key: '', name: 'Links', config: {}, credentials: null,
-      status: 'ready', lastError: null, lastSyncAt: null, syncIntervalMinutes: null, nextSyncAt: null, createdAt: at, updatedAt: at,
+      id: sourceId,
+      chatbotId,
+      accountId: account.id,
+      type: 'links',
+      key: '',
+      name: 'Links',
+      config: {},
+      credentials: null,
+      status: 'ready',
+      lastError: null,
+      lastSyncAt: null,
+      syncIntervalMinutes: null,
+      nextSyncAt: null,
+      createdAt: at,
+      updatedAt: at,
     });
     const input = (key: string): IndexInput => ({
       accountId: account.id,
@@ -37,9 +59,14 @@ describeOnDialects('DocumentIndexer on %s', (dialect) => {
       sourceId,
       key: `https://docs.example.com/${key}`,
       url: `https://docs.example.com/${key}`,
-      doc: { title: key, kind: 'html', sections: [{ headingPath: [], text: `The page called ${key}, with a sentence of its own.` }] },
+      doc: {
+        title: key,
+        kind: 'html',
+        sections: [{ headingPath: [], text: `The page called ${key}, with a sentence of its own.` }],
+      },
     });
-    const documents = async () => (await store.knowledge.documents.page(chatbotId, { limit: 100, after: null }, {})).items;
+    const documents = async () =>
+      (await store.knowledge.documents.page(chatbotId, { limit: 100, after: null }, {})).items;
     return { accountId: account.id, input, documents, indexer: new DocumentIndexer(store) };
   }
 

@@ -6,16 +6,23 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EmbeddingsError, openAIEmbeddings } from '../../../../server/adapters/openai-embeddings.js';
 import type { EmbeddingsPort, SearchHit } from '../../../../server/domain/knowledge/ports.js';
-import { createRetriever, reciprocalRankFusion, type Retriever } from '../../../../server/domain/knowledge/retrieval.js';
+import {
+  createRetriever,
+  reciprocalRankFusion,
+  type Retriever,
+} from '../../../../server/domain/knowledge/retrieval.js';
 import type { Store } from '../../../../server/domain/ports.js';
 import { loadConfig } from '../../../../server/config.js';
 import { GuardedHttpClient } from '../../../../server/outbound/guarded-client.js';
 import { createRetrieval } from '../../../../server/plugins/retrieval.js';
-import { startEmbeddingsStandin, STANDIN_DIMENSIONS, type EmbeddingsStandin } from '../../../helpers/embeddings-standin.js';
+import {
+  startEmbeddingsStandin,
+  STANDIN_DIMENSIONS,
+  type EmbeddingsStandin,
+} from '../../../helpers/embeddings-standin.js';
 import { openTestDatabase, type TestDatabase } from '../../../helpers/database.js';
 import { addDocument, chunkInputs, HOSTILE_QUERIES, newChatbot } from '../../../helpers/knowledge.js';
 import { describeOnDialects } from '../../../helpers/dialects.js';
-
 
 let standin: EmbeddingsStandin;
 beforeAll(async () => {
@@ -24,7 +31,13 @@ beforeAll(async () => {
 afterAll(() => standin?.close());
 
 const connect = (over: Partial<Parameters<typeof openAIEmbeddings>[0]> = {}) =>
-  openAIEmbeddings({ baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-64', fetch: globalThis.fetch, ...over });
+  openAIEmbeddings({
+    baseUrl: standin.baseUrl,
+    apiKey: 'sk-standin',
+    model: 'standin-64',
+    fetch: globalThis.fetch,
+    ...over,
+  });
 
 function expectRanked(hits: SearchHit[]) {
   expect(new Set(hits.map((h) => h.chunkId)).size).toBe(hits.length);
@@ -81,16 +94,28 @@ describeOnDialects('retrieval on %s', (dialect) => {
     embeddings = await connect();
     const vectors = store.vectors({ model: embeddings.model, dimensions: embeddings.dimensions });
     lexical = createRetriever({ store: store.knowledge });
-    hybrid = createRetriever({ store: store.knowledge, embeddings, vectors, onVectorError: (e) => vectorErrors.push(e) });
+    hybrid = createRetriever({
+      store: store.knowledge,
+      embeddings,
+      vectors,
+      onVectorError: (e) => vectorErrors.push(e),
+    });
   });
   afterAll(() => kdb?.close());
 
   /** Stores a document and, as the indexer does, its chunks' vectors. */
-  async function add(bot: { chatbotId: string; accountId: string }, title: string, parts: { heading?: string[]; text: string }[]) {
+  async function add(
+    bot: { chatbotId: string; accountId: string },
+    title: string,
+    parts: { heading?: string[]; text: string }[],
+  ) {
     const stored = await addDocument(store, bot, title, parts);
     await hybrid.index(
       bot.chatbotId,
-      stored.chunkIds.map((id, i) => ({ id, text: `${title}\n${stored.chunks[i].headingPath.join(' > ')}\n${stored.chunks[i].text}` })),
+      stored.chunkIds.map((id, i) => ({
+        id,
+        text: `${title}\n${stored.chunks[i].headingPath.join(' > ')}\n${stored.chunks[i].text}`,
+      })),
     );
     return stored;
   }
@@ -101,7 +126,9 @@ describeOnDialects('retrieval on %s', (dialect) => {
       { heading: ['Car care', 'Intervals'], text: 'Bring your car to the garage every 15,000 km for oil and filters.' },
       { heading: ['Car care', 'Tyres'], text: 'Check tyre pressure monthly; rotate tyres at each oil change.' },
     ]);
-    const health = await add(bot, 'Health', [{ heading: ['Health'], text: 'See a doctor when a fever lasts more than three days.' }]);
+    const health = await add(bot, 'Health', [
+      { heading: ['Health'], text: 'See a doctor when a fever lasts more than three days.' },
+    ]);
     const billing = await add(bot, 'Billing', [
       { heading: ['Billing', 'Invoices'], text: 'Invoices are emailed on the first day of the month.' },
       { heading: ['Billing', 'Refunds'], text: 'Refunds reach your card within ten days of the request.' },
@@ -114,7 +141,12 @@ describeOnDialects('retrieval on %s', (dialect) => {
     expect(lexical.hybrid).toBe(false);
     const hits = await lexical.search(bot.chatbotId, 'When will I get my refund?', 5);
     expect(hits[0].chunkId).toBe(billing.chunkIds[1]);
-    expect(hits[0]).toMatchObject({ title: 'Billing', headingPath: ['Billing', 'Refunds'], url: billing.doc.url, location: billing.chunks[1].location });
+    expect(hits[0]).toMatchObject({
+      title: 'Billing',
+      headingPath: ['Billing', 'Refunds'],
+      url: billing.doc.url,
+      location: billing.chunks[1].location,
+    });
     expectRanked(hits);
     expect(await lexical.search(bot.chatbotId, 'refund', 0)).toEqual([]);
   });
@@ -132,7 +164,11 @@ describeOnDialects('retrieval on %s', (dialect) => {
     const hits = await hybrid.search(bot.chatbotId, 'refunds to my card', 5);
     expect(hits[0].chunkId).toBe(billing.chunkIds[1]);
     expect(hits[0].score).toBeCloseTo(2 / 61, 10);
-    expect(hits[0]).toMatchObject({ documentId: billing.doc.id, headingPath: ['Billing', 'Refunds'], location: billing.chunks[1].location });
+    expect(hits[0]).toMatchObject({
+      documentId: billing.doc.id,
+      headingPath: ['Billing', 'Refunds'],
+      location: billing.chunks[1].location,
+    });
     expectRanked(hits);
     expect(hits.length).toBeLessThanOrEqual(5);
     expect(vectorErrors).toEqual([]);
@@ -141,7 +177,9 @@ describeOnDialects('retrieval on %s', (dialect) => {
   test("chatbot isolation: another chatbot's chunks never appear, by words or by vectors", async () => {
     const mine = await corpus();
     const theirs = await newChatbot(store);
-    const leak = await add(theirs, 'Car care', [{ heading: ['Car care'], text: 'automobile upkeep refunds invoices doctor fever tyres garage' }]);
+    const leak = await add(theirs, 'Car care', [
+      { heading: ['Car care'], text: 'automobile upkeep refunds invoices doctor fever tyres garage' },
+    ]);
     for (const q of ['automobile upkeep', 'refunds invoices doctor fever tyres garage', 'car']) {
       for (const r of [lexical, hybrid]) {
         const hits = await r.search(mine.bot.chatbotId, q, 50);
@@ -154,7 +192,11 @@ describeOnDialects('retrieval on %s', (dialect) => {
 
   test('replaced chunks and deleted documents leave both indexes', async () => {
     const { bot, car, health } = await corpus();
-    await store.knowledge.chunks.replace(car.doc.id, bot.chatbotId, chunkInputs('Car care', car.doc.url, [{ text: 'Bicycles need chain oil.' }]));
+    await store.knowledge.chunks.replace(
+      car.doc.id,
+      bot.chatbotId,
+      chunkInputs('Car care', car.doc.url, [{ text: 'Bicycles need chain oil.' }]),
+    );
     for (const r of [lexical, hybrid]) {
       const hits = await r.search(bot.chatbotId, 'automobile upkeep garage tyres', 10);
       expect(hits.filter((h) => car.chunkIds.includes(h.chunkId))).toEqual([]);
@@ -183,7 +225,12 @@ describeOnDialects('retrieval on %s', (dialect) => {
   test('connects on first use through the guarded client, as the app wires it; an unreachable endpoint means words only', async () => {
     const { bot, car } = await corpus();
     const dataDir = kdb.dataDir;
-    const env = { DATA_DIR: dataDir, OPENAI_BASE_URL: standin.baseUrl, OPENAI_API_KEY: 'sk-standin', EMBEDDING_MODEL: 'standin-64' };
+    const env = {
+      DATA_DIR: dataDir,
+      OPENAI_BASE_URL: standin.baseUrl,
+      OPENAI_API_KEY: 'sk-standin',
+      EMBEDDING_MODEL: 'standin-64',
+    };
     // The stand-in listens on 127.0.0.1; the app's client for the operator's model endpoint allows private addresses.
     const outbound = new GuardedHttpClient({ allowPrivate: true });
     const errors: unknown[] = [];
@@ -192,7 +239,9 @@ describeOnDialects('retrieval on %s', (dialect) => {
     expect(car.chunkIds).toContain((await wired.search(bot.chatbotId, 'automobile upkeep', 1))[0]?.chunkId);
     expect(errors).toEqual([]);
 
-    const refused = createRetrieval(store, loadConfig(env), new GuardedHttpClient({ allowPrivate: false }).fetch, { error: (e) => errors.push(e) });
+    const refused = createRetrieval(store, loadConfig(env), new GuardedHttpClient({ allowPrivate: false }).fetch, {
+      error: (e) => errors.push(e),
+    });
     expect(await refused.search(bot.chatbotId, 'automobile upkeep', 3)).toEqual([]);
     expect((await refused.search(bot.chatbotId, 'garage', 3))[0]?.documentId).toBe(car.doc.id);
     await refused.index(bot.chatbotId, [{ id: car.chunkIds[0], text: 'x' }]); // never throws for the endpoint
@@ -213,7 +262,10 @@ describeOnDialects('retrieval on %s', (dialect) => {
     // Indexing during an outage keeps the chunks (searchable by words) and reports.
     const more = await addDocument(store, bot, 'Shipping', [{ text: 'Parcels ship within two days.' }]);
     standin.failNext(1);
-    await hybrid.index(bot.chatbotId, more.chunkIds.map((id) => ({ id, text: 'Parcels ship within two days.' })));
+    await hybrid.index(
+      bot.chatbotId,
+      more.chunkIds.map((id) => ({ id, text: 'Parcels ship within two days.' })),
+    );
     expect(vectorErrors.length).toBe(errors + 2);
     expect((await hybrid.search(bot.chatbotId, 'parcels', 1))[0].documentId).toBe(more.doc.id);
   });

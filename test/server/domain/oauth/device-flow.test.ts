@@ -7,7 +7,11 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { AccountsService } from '../../../../server/domain/accounts.service.js';
 import { hashSecret } from '../../../../server/domain/auth.js';
 import { CursorCodec } from '../../../../server/domain/cursor.js';
-import { DeviceFlowService, OAuthError, type DeviceAuthorization } from '../../../../server/domain/oauth/device-flow.service.js';
+import {
+  DeviceFlowService,
+  OAuthError,
+  type DeviceAuthorization,
+} from '../../../../server/domain/oauth/device-flow.service.js';
 import type { Store, UserRecord } from '../../../../server/domain/ports.js';
 import { TokensService } from '../../../../server/domain/tokens.service.js';
 import { STANDARD_SCOPES } from '../../../../shared/scopes.js';
@@ -33,7 +37,11 @@ async function slowDown(p: Promise<unknown>): Promise<{ interval: number; retryA
   try {
     await p;
   } catch (err) {
-    if (err instanceof OAuthError && err.error === 'slow_down') return { interval: Number(/interval is now (\d+) seconds/.exec(err.description)?.[1]), retryAfter: err.retryAfter };
+    if (err instanceof OAuthError && err.error === 'slow_down')
+      return {
+        interval: Number(/interval is now (\d+) seconds/.exec(err.description)?.[1]),
+        retryAfter: err.retryAfter,
+      };
     throw err;
   }
   throw new Error('expected slow_down, got success');
@@ -61,8 +69,26 @@ describeOnDialects('device flow on %s', (dialect) => {
     chatbotId = 'bot-of-owner';
     foreignChatbotId = 'bot-of-stranger';
     const at = new Date(START).toISOString();
-    await store.chatbots.insert({ id: chatbotId, accountId: owner.accountId, createdById: owner.id, title: 'Support', description: '', settings: {}, createdAt: at, updatedAt: at });
-    await store.chatbots.insert({ id: foreignChatbotId, accountId: stranger.accountId, createdById: stranger.id, title: 'Theirs', description: '', settings: {}, createdAt: at, updatedAt: at });
+    await store.chatbots.insert({
+      id: chatbotId,
+      accountId: owner.accountId,
+      createdById: owner.id,
+      title: 'Support',
+      description: '',
+      settings: {},
+      createdAt: at,
+      updatedAt: at,
+    });
+    await store.chatbots.insert({
+      id: foreignChatbotId,
+      accountId: stranger.accountId,
+      createdById: stranger.id,
+      title: 'Theirs',
+      description: '',
+      settings: {},
+      createdAt: at,
+      updatedAt: at,
+    });
   });
   afterAll(async () => {
     await db?.close();
@@ -71,7 +97,8 @@ describeOnDialects('device flow on %s', (dialect) => {
     clock.t += 3600_000;
   });
 
-  const start = (input: { scope?: string; chatbots?: string } = {}) => flow.authorize({ clientId: 'parley-cli', ...input });
+  const start = (input: { scope?: string; chatbots?: string } = {}) =>
+    flow.authorize({ clientId: 'parley-cli', ...input });
   const poll = (a: DeviceAuthorization) => flow.poll({ clientId: 'parley-cli', deviceCode: a.deviceCode });
   const wait = (seconds: number) => (clock.t += seconds * 1000);
 
@@ -149,14 +176,23 @@ describeOnDialects('device flow on %s', (dialect) => {
   test('approved: one scoped API token of the approving user, listed and revocable, and the code is spent', async () => {
     const a = await start({ scope: 'chatbots:read conversations:read', chatbots: chatbotId });
     const lookup = await flow.lookup(owner, a.userCode.toLowerCase().replace('-', ' '));
-    expect(lookup.ok && lookup.request).toMatchObject({ clientName: 'Parley CLI', scopes: ['chatbots:read', 'conversations:read'], chatbots: [{ id: chatbotId, title: 'Support' }] });
+    expect(lookup.ok && lookup.request).toMatchObject({
+      clientName: 'Parley CLI',
+      scopes: ['chatbots:read', 'conversations:read'],
+      chatbots: [{ id: chatbotId, title: 'Support' }],
+    });
     expect(await flow.decide(owner, a.userCode, true)).toMatchObject({ decided: true });
     wait(5);
     const issued = await poll(a);
     expect(issued.scopes).toEqual(['chatbots:read', 'conversations:read']);
     const auth = await tokens.authenticate(issued.accessToken);
     expect(auth?.user.id).toBe(owner.id);
-    expect(auth?.token).toMatchObject({ kind: 'api', access: 'custom', chatbotIds: [chatbotId], name: 'Parley CLI (device sign-in)' });
+    expect(auth?.token).toMatchObject({
+      kind: 'api',
+      access: 'custom',
+      chatbotIds: [chatbotId],
+      name: 'Parley CLI (device sign-in)',
+    });
     expect((await tokens.listAll(owner.accountId)).map((t) => t.id)).toContain(issued.tokenId);
 
     wait(5);
@@ -176,22 +212,39 @@ describeOnDialects('device flow on %s', (dialect) => {
   test("a chatbot outside the approver's account cannot be approved", async () => {
     const a = await start({ chatbots: `${chatbotId},${foreignChatbotId}` });
     const lookup = await flow.lookup(owner, a.userCode);
-    expect(lookup.ok && lookup.request.chatbots).toEqual([{ id: chatbotId, title: 'Support' }, { id: foreignChatbotId, title: null }]);
+    expect(lookup.ok && lookup.request.chatbots).toEqual([
+      { id: chatbotId, title: 'Support' },
+      { id: foreignChatbotId, title: null },
+    ]);
     expect(await flow.decide(owner, a.userCode, true)).toMatchObject({ decided: false });
     wait(5);
     expect(await oauthError(poll(a))).toBe('authorization_pending');
   });
 
-  test("a member cannot see or approve a chatbot of the account they are not a member of", async () => {
+  test('a member cannot see or approve a chatbot of the account they are not a member of', async () => {
     const at = new Date(clock.t).toISOString();
-    const member: UserRecord = { id: `member-${clock.t}`, accountId: owner.accountId, email: `member-${clock.t}@example.com`, name: null, role: 'member', createdAt: at };
+    const member: UserRecord = {
+      id: `member-${clock.t}`,
+      accountId: owner.accountId,
+      email: `member-${clock.t}@example.com`,
+      name: null,
+      role: 'member',
+      createdAt: at,
+    };
     await store.users.insert(member);
     const a = await start({ chatbots: chatbotId });
     const lookup = await flow.lookup(member, a.userCode);
     expect(lookup.ok && lookup.request.chatbots).toEqual([{ id: chatbotId, title: null }]);
     expect(await flow.decide(member, a.userCode, true)).toMatchObject({ decided: false });
     // Once a member of it, they can.
-    await store.resources.members.insert({ id: `m-${member.id}`, chatbotId, userId: member.id, role: 'member', invitedById: null, createdAt: at });
+    await store.resources.members.insert({
+      id: `m-${member.id}`,
+      chatbotId,
+      userId: member.id,
+      role: 'member',
+      invitedById: null,
+      createdAt: at,
+    });
     const b = await start({ chatbots: chatbotId });
     const seen = await flow.lookup(member, b.userCode);
     expect(seen.ok && seen.request.chatbots).toEqual([{ id: chatbotId, title: 'Support' }]);
@@ -200,7 +253,8 @@ describeOnDialects('device flow on %s', (dialect) => {
 
   test('wrong user codes are limited per user: 10 in 15 minutes, then even a right one waits', async () => {
     const a = await start();
-    for (let i = 0; i < 10; i++) expect(await flow.lookup(stranger, 'BBBB-BBBB')).toEqual({ ok: false, problem: 'unknown' });
+    for (let i = 0; i < 10; i++)
+      expect(await flow.lookup(stranger, 'BBBB-BBBB')).toEqual({ ok: false, problem: 'unknown' });
     const blocked = await flow.lookup(stranger, a.userCode);
     expect(blocked).toMatchObject({ ok: false, problem: 'throttled' });
     expect((blocked as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
@@ -220,7 +274,8 @@ describeOnDialects('device flow on %s', (dialect) => {
       const results = await Promise.allSettled(Array.from({ length: 8 }, () => poll(a)));
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won).toHaveLength(1);
-      for (const r of results) if (r.status === 'rejected') expect(['slow_down', 'invalid_grant']).toContain((r.reason as OAuthError).error);
+      for (const r of results)
+        if (r.status === 'rejected') expect(['slow_down', 'invalid_grant']).toContain((r.reason as OAuthError).error);
       expect((await tokens.listAll(owner.accountId)).length).toBe(before + 1);
     }
   });

@@ -36,7 +36,9 @@ test('the e-mail is matched without regard to case; the session is stored hashed
   const result = await service.signIn('owner@EXAMPLE.com ', 'the right password');
   expect(result.ok).toBe(true);
   const session = (result as { session: string }).session;
-  expect(JSON.stringify(await db.database.db.selectFrom('owner_sessions').selectAll().execute())).not.toContain(session);
+  expect(JSON.stringify(await db.database.db.selectFrom('owner_sessions').selectAll().execute())).not.toContain(
+    session,
+  );
   expect((await service.user(session))?.id).toBe(owner.id);
   clock.t += 12 * 3600_000 - 1000;
   expect((await service.user(session))?.id).toBe(owner.id);
@@ -56,7 +58,8 @@ test('signing out and a new password both end a session', async () => {
 });
 
 test('five wrong passwords lock the e-mail for the rest of the 15-minute window', async () => {
-  for (let i = 0; i < 5; i++) expect(await service.signIn('owner@example.com', `wrong ${i}`)).toEqual({ ok: false, problem: 'invalid' });
+  for (let i = 0; i < 5; i++)
+    expect(await service.signIn('owner@example.com', `wrong ${i}`)).toEqual({ ok: false, problem: 'invalid' });
   const locked = await service.signIn('owner@example.com', 'the right password');
   expect(locked).toMatchObject({ ok: false, problem: 'throttled' });
   clock.t += 15 * 60_000;
@@ -88,10 +91,16 @@ describe.each(['sqlite', 'postgres'] as const)('concurrent wrong passwords for o
       const signIn = new SignInService(store.store, { now: () => now.t });
       const { owner: user } = await new AccountsService(store.store).create('burst@example.com');
       await signIn.setPassword(user, 'the right password');
-      const results = await Promise.all(Array.from({ length: 24 }, (_, i) => signIn.signIn('burst@example.com', `wrong guess ${i}`)));
+      const results = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => signIn.signIn('burst@example.com', `wrong guess ${i}`)),
+      );
       expect(results.filter((r) => !r.ok && r.problem === 'invalid')).toHaveLength(5);
       expect(results.filter((r) => !r.ok && r.problem === 'throttled')).toHaveLength(19);
-      expect(await signIn.signIn('BURST@example.com', 'the right password')).toMatchObject({ ok: false, problem: 'throttled', retryAfterSeconds: 15 * 60 });
+      expect(await signIn.signIn('BURST@example.com', 'the right password')).toMatchObject({
+        ok: false,
+        problem: 'throttled',
+        retryAfterSeconds: 15 * 60,
+      });
       now.t += 15 * 60_000;
       expect((await signIn.signIn('burst@example.com', 'the right password')).ok).toBe(true);
     } finally {

@@ -1,6 +1,11 @@
 /** User codes (RFC 8628 6.1): the format people see and the forms they may type it in. */
 import { expect, test } from 'vitest';
-import { formatUserCode, generateUserCode, normaliseUserCode, USER_CODE_ALPHABET } from '../../../../server/domain/oauth/user-codes.js';
+import {
+  formatUserCode,
+  generateUserCode,
+  normaliseUserCode,
+  USER_CODE_ALPHABET,
+} from '../../../../server/domain/oauth/user-codes.js';
 
 test('the alphabet: 20 distinct consonants, no vowel, no letter easily read as a digit', () => {
   expect(new Set(USER_CODE_ALPHABET).size).toBe(20);
@@ -26,7 +31,16 @@ test('typed in any case, with or without the dash or spaces, a code reads the sa
 });
 
 test('anything else is not a code', () => {
-  for (const typed of ['', 'BCDF-GHJ', 'BCDF-GHJKL', 'ABCD-EFGH', 'BCDF-GHJ0', 'BCDF_GHJK', 'ＢCDFGHJK', 'x'.repeat(1000)]) {
+  for (const typed of [
+    '',
+    'BCDF-GHJ',
+    'BCDF-GHJKL',
+    'ABCD-EFGH',
+    'BCDF-GHJ0',
+    'BCDF_GHJK',
+    'ＢCDFGHJK',
+    'x'.repeat(1000),
+  ]) {
     expect(normaliseUserCode(typed), typed).toBeNull();
   }
 });

@@ -32,7 +32,10 @@ describeOnDialects('on %s', (dialect) => {
   async function conversation(chatbotId: string, token: string, visitor: Record<string, unknown> = { name: 'Anon' }) {
     const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations`, token, { visitor });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return { chatUserId: res.body.data.conversation.chatUserId as string, conversationId: res.body.data.conversation.threadId as string };
+    return {
+      chatUserId: res.body.data.conversation.chatUserId as string,
+      conversationId: res.body.data.conversation.threadId as string,
+    };
   }
 
   describe('widget leads', () => {
@@ -45,16 +48,35 @@ describeOnDialects('on %s', (dialect) => {
       expect(settings.status, JSON.stringify(settings.body)).toBe(200);
       const { chatUserId } = await conversation(chatbotId, token);
 
-      const bad = await visitors().leads.submit({ chatbotId, chatUserId, email: 'not-an-address' }).catch((e) => e);
+      const bad = await visitors()
+        .leads.submit({ chatbotId, chatUserId, email: 'not-an-address' })
+        .catch((e) => e);
       expect(bad.code).toBe('VALIDATION_FAILED');
-      expect(bad.extra.details.map((d: { path: string[] }) => d.path.join('.')).sort()).toEqual(['customFields.company', 'email']);
+      expect(bad.extra.details.map((d: { path: string[] }) => d.path.join('.')).sort()).toEqual([
+        'customFields.company',
+        'email',
+      ]);
       expect((await t.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, token)).body.data.leads).toEqual([]);
 
-      const saved = await visitors().leads.submit({ chatbotId, chatUserId, email: 'Lin@Example.com', name: 'Lin', customFields: { company: 'Acme' } });
+      const saved = await visitors().leads.submit({
+        chatbotId,
+        chatUserId,
+        email: 'Lin@Example.com',
+        name: 'Lin',
+        customFields: { company: 'Acme' },
+      });
       expect(saved.visitor).toMatchObject({ id: chatUserId, email: 'lin@example.com', name: 'Lin', verified: false });
       const leads = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, token)).body.data.leads;
       expect(leads).toHaveLength(1);
-      expect(leads[0]).toMatchObject({ id: saved.leadId, chatUserId, threadId: null, email: 'lin@example.com', name: 'Lin', customFields: { company: 'Acme' }, source: 'widget' });
+      expect(leads[0]).toMatchObject({
+        id: saved.leadId,
+        chatUserId,
+        threadId: null,
+        email: 'lin@example.com',
+        name: 'Lin',
+        customFields: { company: 'Acme' },
+        source: 'widget',
+      });
 
       const mail = await inbox.next(await ownerEmail(accountId));
       expect(mail.subject).toBe('New lead from Shop');
@@ -62,15 +84,29 @@ describeOnDialects('on %s', (dialect) => {
       expect(mail.text).toContain('company: Acme');
     });
 
-    test('in a conversation: a lead.captured event with its seq, one notice; another visitor\'s conversation is not found', async () => {
+    test("in a conversation: a lead.captured event with its seq, one notice; another visitor's conversation is not found", async () => {
       const { accountId, token, chatbotId } = await freshAccount(t, 'Shop 2');
       const mine = await conversation(chatbotId, token);
       const theirs = await conversation(chatbotId, token);
       const before = (await t.app.services.store.conversations.get(mine.conversationId))!.seq;
-      const saved = await visitors().leads.submit({ chatbotId, chatUserId: mine.chatUserId, conversationId: mine.conversationId, phone: '+1 555 0100' });
+      const saved = await visitors().leads.submit({
+        chatbotId,
+        chatUserId: mine.chatUserId,
+        conversationId: mine.conversationId,
+        phone: '+1 555 0100',
+      });
       const events = await t.app.services.conversations.reads.events(mine.conversationId, before);
-      expect(events.map((e) => [e.type, e.seq, e.payload.leadId])).toEqual([['lead.captured', before + 1, saved.leadId]]);
-      await expect(visitors().leads.submit({ chatbotId, chatUserId: mine.chatUserId, conversationId: theirs.conversationId, phone: '+1 555 0100' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(events.map((e) => [e.type, e.seq, e.payload.leadId])).toEqual([
+        ['lead.captured', before + 1, saved.leadId],
+      ]);
+      await expect(
+        visitors().leads.submit({
+          chatbotId,
+          chatUserId: mine.chatUserId,
+          conversationId: theirs.conversationId,
+          phone: '+1 555 0100',
+        }),
+      ).rejects.toMatchObject({ code: 'NOT_FOUND' });
       await settle();
       const notices = inbox.to(await ownerEmail(accountId));
       expect(notices).toHaveLength(1);
@@ -79,22 +115,45 @@ describeOnDialects('on %s', (dialect) => {
 
     test('a name alone, left in a conversation, is a lead: stored, announced, and not announced with disableLeadNotifications', async () => {
       const { accountId, token, chatbotId } = await freshAccount(t, 'Names');
-      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/user-data`, token, { collectUserData: { name: true, phone: false } });
+      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/user-data`, token, {
+        collectUserData: { name: true, phone: false },
+      });
       const first = await conversation(chatbotId, token);
       const before = (await t.app.services.store.conversations.get(first.conversationId))!.seq;
-      const saved = await visitors().leads.submit({ chatbotId, chatUserId: first.chatUserId, conversationId: first.conversationId, name: 'Nora' });
+      const saved = await visitors().leads.submit({
+        chatbotId,
+        chatUserId: first.chatUserId,
+        conversationId: first.conversationId,
+        name: 'Nora',
+      });
       expect(saved.leadId).toBeTruthy();
       expect(saved.visitor.name).toBe('Nora');
       const events = await t.app.services.conversations.reads.events(first.conversationId, before);
       expect(events.map((e) => [e.type, e.payload.leadId])).toEqual([['lead.captured', saved.leadId]]);
       const leads = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, token)).body.data.leads;
-      expect(leads).toEqual([expect.objectContaining({ id: saved.leadId, name: 'Nora', email: null, phone: null, threadId: first.conversationId, source: 'widget' })]);
+      expect(leads).toEqual([
+        expect.objectContaining({
+          id: saved.leadId,
+          name: 'Nora',
+          email: null,
+          phone: null,
+          threadId: first.conversationId,
+          source: 'widget',
+        }),
+      ]);
       const mail = await inbox.next(await ownerEmail(accountId));
       expect(mail.text).toContain('Nora');
 
-      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/user-data`, token, { disableLeadNotifications: true });
+      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/user-data`, token, {
+        disableLeadNotifications: true,
+      });
       const second = await conversation(chatbotId, token);
-      const quiet = await visitors().leads.submit({ chatbotId, chatUserId: second.chatUserId, conversationId: second.conversationId, name: 'Olaf' });
+      const quiet = await visitors().leads.submit({
+        chatbotId,
+        chatUserId: second.chatUserId,
+        conversationId: second.conversationId,
+        name: 'Olaf',
+      });
       expect(quiet.leadId).toBeTruthy();
       await settle();
       expect(inbox.to(await ownerEmail(accountId))).toHaveLength(1);
@@ -112,7 +171,12 @@ describeOnDialects('on %s', (dialect) => {
       const { token, chatbotId } = await freshAccount(t, 'Shop 3');
       const c = await conversation(chatbotId, token);
       await visitors().accounts.bindVerified(chatbotId, 'proved@example.com', {}, c.chatUserId);
-      const saved = await visitors().leads.submit({ chatbotId, chatUserId: c.chatUserId, conversationId: c.conversationId, email: 'typed@example.com' });
+      const saved = await visitors().leads.submit({
+        chatbotId,
+        chatUserId: c.chatUserId,
+        conversationId: c.conversationId,
+        email: 'typed@example.com',
+      });
       expect(saved.visitor.email).toBe('proved@example.com');
       const lead = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/leads/${saved.leadId}`, token)).body.data.lead;
       expect(lead.email).toBe('typed@example.com');
@@ -120,7 +184,9 @@ describeOnDialects('on %s', (dialect) => {
 
     test('disableLeadNotifications: the lead is stored and no mail goes out', async () => {
       const { accountId, token, chatbotId } = await freshAccount(t, 'Quiet');
-      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/user-data`, token, { disableLeadNotifications: true });
+      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/user-data`, token, {
+        disableLeadNotifications: true,
+      });
       const { chatUserId } = await conversation(chatbotId, token);
       const saved = await visitors().leads.submit({ chatbotId, chatUserId, email: 'q@example.com' });
       expect(saved.leadId).toBeTruthy();
@@ -136,18 +202,28 @@ describeOnDialects('on %s', (dialect) => {
     const answer = (chatbotId: string, gapId: string, token: string, text: string) =>
       t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge-gaps/${gapId}/answer`, token, { answer: text });
 
-    test('posted once into the conversation, mailed once in the chatbot\'s locale to a verified visitor who is away', async () => {
+    test("posted once into the conversation, mailed once in the chatbot's locale to a verified visitor who is away", async () => {
       const { token, chatbotId } = await freshAccount(t, 'Laden');
-      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/localization`, token, { localization: { locale: 'de' } });
+      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/localization`, token, {
+        localization: { locale: 'de' },
+      });
       const c = await conversation(chatbotId, token);
       await visitors().accounts.bindVerified(chatbotId, 'kunde@example.com', {}, c.chatUserId);
       // The conversation was resolved meanwhile: the answer still arrives, and the condition stays.
-      expect((await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/conversations/${c.conversationId}`, token, { status: 'RESOLVED' })).status).toBe(200);
+      expect(
+        (
+          await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/conversations/${c.conversationId}`, token, {
+            status: 'RESOLVED',
+          })
+        ).status,
+      ).toBe(200);
       const gap = await gapIn(chatbotId, c.conversationId);
       const seqBefore = (await t.app.services.store.conversations.get(c.conversationId))!.seq;
 
       expect((await answer(chatbotId, gap.id, token, 'Ja, in 3 Tagen.')).status).toBe(200);
-      const messages = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${c.conversationId}/messages`, token)).body.data.messages;
+      const messages = (
+        await t.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${c.conversationId}/messages`, token)
+      ).body.data.messages;
       const posted = messages.filter((m: { text: string }) => m.text === 'Ja, in 3 Tagen.');
       expect(posted).toHaveLength(1);
       expect(posted[0]).toMatchObject({ author: 'agent', seq: seqBefore + 1 });
@@ -163,7 +239,9 @@ describeOnDialects('on %s', (dialect) => {
       // Answering again updates the custom response only.
       expect((await answer(chatbotId, gap.id, token, 'Ja, in 2 Tagen.')).status).toBe(200);
       await settle();
-      const again = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${c.conversationId}/messages`, token)).body.data.messages;
+      const again = (
+        await t.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${c.conversationId}/messages`, token)
+      ).body.data.messages;
       expect(again.filter((m: { author: string }) => m.author === 'agent')).toHaveLength(1);
       expect(inbox.to('kunde@example.com')).toHaveLength(1);
     });
@@ -174,7 +252,9 @@ describeOnDialects('on %s', (dialect) => {
       const gap = await gapIn(chatbotId, c.conversationId);
       const results = await Promise.all([answer(chatbotId, gap.id, token, 'A'), answer(chatbotId, gap.id, token, 'B')]);
       expect(results.map((r) => r.status)).toEqual([200, 200]);
-      const messages = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${c.conversationId}/messages`, token)).body.data.messages;
+      const messages = (
+        await t.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${c.conversationId}/messages`, token)
+      ).body.data.messages;
       expect(messages.filter((m: { author: string }) => m.author === 'agent')).toHaveLength(1);
     });
 
@@ -195,7 +275,9 @@ describeOnDialects('on %s', (dialect) => {
         expect(seen).toEqual([here.conversationId]);
         expect(inbox.to('here@example.com')).toEqual([]);
         expect(inbox.to('typed@example.com')).toEqual([]);
-        const anonMessages = (await t.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${anon.conversationId}/messages`, token)).body.data.messages;
+        const anonMessages = (
+          await t.call('GET', `/api/v2/chatbots/${chatbotId}/conversations/${anon.conversationId}/messages`, token)
+        ).body.data.messages;
         expect(anonMessages.map((m: { text: string }) => m.text)).toContain('For the anonymous');
       } finally {
         visitors().setPresence(() => false);

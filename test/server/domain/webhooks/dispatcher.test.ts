@@ -33,7 +33,12 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
   const cert = makeCertificate();
   const box = new SecretBox(randomBytes(32));
   const outbox = new WebhookOutbox(box, 'https://parley.test');
-  const clock = { t: START, now() { return this.t; } };
+  const clock = {
+    t: START,
+    now() {
+      return this.t;
+    },
+  };
   let dispatchers: WebhookDispatcher[] = [];
 
   beforeAll(async () => {
@@ -41,7 +46,11 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
     store = db.store;
     receiver = await startReceiver(() => 200, cert);
     other = await startReceiver(() => 200, cert);
-    client = new GuardedHttpClient({ allowPrivate: false, isAllowedAddress: addressRangeMatcher(['127.0.0.0/8']), extraCaCertificates: [receiver.ca] });
+    client = new GuardedHttpClient({
+      allowPrivate: false,
+      isAllowedAddress: addressRangeMatcher(['127.0.0.0/8']),
+      extraCaCertificates: [receiver.ca],
+    });
   });
   afterAll(async () => {
     await client.close();
@@ -62,7 +71,10 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
   });
 
   function dispatcher(options: { timeoutMs?: number; perTarget?: number; concurrency?: number } = {}) {
-    const sender = webhookSender(client, { timeoutMs: options.timeoutMs ?? 10_000, guard: { allowPrivate: false, isAllowedAddress: addressRangeMatcher(['127.0.0.0/8']) } });
+    const sender = webhookSender(client, {
+      timeoutMs: options.timeoutMs ?? 10_000,
+      guard: { allowPrivate: false, isAllowedAddress: addressRangeMatcher(['127.0.0.0/8']) },
+    });
     const d = new WebhookDispatcher(store, sender, outbox, new SigningSecrets(store, box), {
       concurrency: options.concurrency ?? 8,
       perTarget: options.perTarget ?? 4,
@@ -77,10 +89,40 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
   async function chatbot(): Promise<ChatbotRecord> {
     const accountId = newId();
     const at = new Date(START).toISOString();
-    await store.accounts.insert({ id: accountId, name: 'a', plan: { name: 't', maxChatbots: 9, maxPages: 9, webhooks: true, analytics: true, brandingRemoval: true, active: true }, createdAt: at, updatedAt: at });
+    await store.accounts.insert({
+      id: accountId,
+      name: 'a',
+      plan: {
+        name: 't',
+        maxChatbots: 9,
+        maxPages: 9,
+        webhooks: true,
+        analytics: true,
+        brandingRemoval: true,
+        active: true,
+      },
+      createdAt: at,
+      updatedAt: at,
+    });
     const userId = newId();
-    await store.users.insert({ id: userId, accountId, email: `${userId.toLowerCase()}@x.test`, name: null, role: 'owner', createdAt: at });
-    const bot: ChatbotRecord = { id: newId(), accountId, createdById: userId, title: 'Bot', description: '', settings: {}, createdAt: at, updatedAt: at };
+    await store.users.insert({
+      id: userId,
+      accountId,
+      email: `${userId.toLowerCase()}@x.test`,
+      name: null,
+      role: 'owner',
+      createdAt: at,
+    });
+    const bot: ChatbotRecord = {
+      id: newId(),
+      accountId,
+      createdById: userId,
+      title: 'Bot',
+      description: '',
+      settings: {},
+      createdAt: at,
+      updatedAt: at,
+    };
     await store.chatbots.insert(bot);
     return bot;
   }
@@ -89,12 +131,23 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
   async function enqueue(bot: ChatbotRecord, url: string, variant: PayloadVariant = 'A', n = 1) {
     const settings = (await store.chatbots.get(bot.id))!.settings;
     if (!configuredUrls(settings).includes(url)) {
-      const free = ['webhookUrl', 'messagesWebhookUrl', 'escalationWebhookUrl', 'leadsWebhookUrl'].find((k) => !settings[k])!;
+      const free = ['webhookUrl', 'messagesWebhookUrl', 'escalationWebhookUrl', 'leadsWebhookUrl'].find(
+        (k) => !settings[k],
+      )!;
       await store.chatbots.update(bot.id, { settings: { ...settings, [free]: url } }, new Date(clock.t).toISOString());
     }
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const d = await outbox.write(store, bot.id, null, 'message', variant, { url, token: 'tok-1', source: 'event' }, { event: 'ADD_MESSAGE', data: { i } }, new Date(clock.t).toISOString());
+      const d = await outbox.write(
+        store,
+        bot.id,
+        null,
+        'message',
+        variant,
+        { url, token: 'tok-1', source: 'event' },
+        { event: 'ADD_MESSAGE', data: { i } },
+        new Date(clock.t).toISOString(),
+      );
       ids.push(d.id);
     }
     return ids;
@@ -107,13 +160,36 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
     const url = `${receiver.url}/thread`;
     const at = new Date(clock.t).toISOString();
     const conversation = {
-      id: newId(), chatbotId: bot.id, chatUserId: null, status: 'OPEN', mode: 'AI', escalated: false, agentId: null, seq: 1,
-      webhookUrl: url, webhookToken: null, totalMessagesRead: 0, messageCount: 0, lastMessageAt: null, createdAt: at, updatedAt: at, endedAt: null,
+      id: newId(),
+      chatbotId: bot.id,
+      chatUserId: null,
+      status: 'OPEN',
+      mode: 'AI',
+      escalated: false,
+      agentId: null,
+      seq: 1,
+      webhookUrl: url,
+      webhookToken: null,
+      totalMessagesRead: 0,
+      messageCount: 0,
+      lastMessageAt: null,
+      createdAt: at,
+      updatedAt: at,
+      endedAt: null,
     } as const;
     await store.conversations.insert({ ...conversation });
     receiver.respond = () => 500;
     const d = dispatcher();
-    const { id } = await outbox.write(store, bot.id, conversation.id, 'message', 'A', { url, token: null, source: 'thread' }, { event: 'ADD_MESSAGE', data: {} }, at);
+    const { id } = await outbox.write(
+      store,
+      bot.id,
+      conversation.id,
+      'message',
+      'A',
+      { url, token: null, source: 'thread' },
+      { event: 'ADD_MESSAGE', data: {} },
+      at,
+    );
     await d.runDue();
     expect(receiver.received).toHaveLength(1);
     expect(await store.conversations.cas(conversation.id, 1, 2, { webhookUrl: null })).toBe(true);
@@ -167,7 +243,12 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
       expect(await d.runDue()).toBe(1);
     }
     const done = await row(bot, id);
-    expect(done).toMatchObject({ status: 'failed', nextAttemptAt: null, lastStatus: 500, totalAttempts: RETRY_DELAYS_MS[variant].length + 1 });
+    expect(done).toMatchObject({
+      status: 'failed',
+      nextAttemptAt: null,
+      lastStatus: 500,
+      totalAttempts: RETRY_DELAYS_MS[variant].length + 1,
+    });
     expect(done!.lastError).toContain('500');
     clock.t += 3_600_000;
     expect(await d.runDue()).toBe(0);
@@ -177,7 +258,9 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
     expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
     // The webhook-timestamp is the time of each attempt.
     expect(receiver.received.map((r) => Number(r.headers['webhook-timestamp']))).toEqual(
-      receiver.received.map((_, i) => Math.floor((START + RETRY_DELAYS_MS[variant].slice(0, i).reduce((a, b) => a + b, 0)) / 1000)),
+      receiver.received.map((_, i) =>
+        Math.floor((START + RETRY_DELAYS_MS[variant].slice(0, i).reduce((a, b) => a + b, 0)) / 1000),
+      ),
     );
   });
 
@@ -200,7 +283,8 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
 
   test('a 302 is a failure and is not followed', async () => {
     const bot = await chatbot();
-    receiver.respond = (r) => (r.path === '/moved' ? { status: 302, headers: { location: `${receiver.url}/elsewhere` } } : 200);
+    receiver.respond = (r) =>
+      r.path === '/moved' ? { status: 302, headers: { location: `${receiver.url}/elsewhere` } } : 200;
     const d = dispatcher();
     const [id] = await enqueue(bot, `${receiver.url}/moved`);
     await d.runDue();
@@ -235,7 +319,9 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
     expect(receiver.received).toHaveLength(1);
     expect(await row(bot, second)).toMatchObject({ status: 'skipped', totalAttempts: 0 });
     // Re-enabled, a redelivery goes out again.
-    expect(await store.webhooks.targets.enable(bot.id, `${receiver.url}/gone`, new Date(clock.t).toISOString())).toBe(true);
+    expect(await store.webhooks.targets.enable(bot.id, `${receiver.url}/gone`, new Date(clock.t).toISOString())).toBe(
+      true,
+    );
     receiver.respond = () => 200;
     await store.webhooks.deliveries.requeue(second, new Date(clock.t).toISOString());
     await d.runDue();
@@ -260,7 +346,7 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
     receiver.respond = () => 204;
     await enqueue(bot, url);
     await d.runDue();
-    expect((await store.webhooks.targets.get(bot.id, url))).toMatchObject({ consecutiveFailures: 0, disabledAt: null });
+    expect(await store.webhooks.targets.get(bot.id, url)).toMatchObject({ consecutiveFailures: 0, disabledAt: null });
     receiver.respond = () => 503;
     for (let i = 0; i < 4; i++) await exhaust();
     expect((await store.webhooks.targets.get(bot.id, url))!.disabledAt).toBeNull();
@@ -285,7 +371,8 @@ describeOnDialects('webhook dispatcher on %s', (dialect) => {
     await new Promise((r) => setTimeout(r, 200));
     expect(receiver.received).toHaveLength(2);
     await d.stop();
-    for (const id of slow) expect(await row(bot, id)).toMatchObject({ status: 'pending', attempts: 0, totalAttempts: 0, leaseUntil: null });
+    for (const id of slow)
+      expect(await row(bot, id)).toMatchObject({ status: 'pending', attempts: 0, totalAttempts: 0, leaseUntil: null });
   });
 
   test('a lease held by another worker is respected until it runs out', async () => {

@@ -12,7 +12,10 @@ describe('webhook signatures', () => {
     const headers = { ...signDelivery('msg_abc', 1_900_000_000, body, [secret]) };
     expect(verifyWithOpenssl(secret, headers, body)).toEqual({ standard: true, service: true });
     // One byte changed, another id or another time: nothing verifies.
-    expect(verifyWithOpenssl(secret, headers, body.replace('Grüße', 'Grusse'))).toEqual({ standard: false, service: false });
+    expect(verifyWithOpenssl(secret, headers, body.replace('Grüße', 'Grusse'))).toEqual({
+      standard: false,
+      service: false,
+    });
     expect(verifyWithOpenssl(secret, { ...headers, 'webhook-timestamp': '1900000001' }, body).standard).toBe(false);
     expect(verifyWithOpenssl(secret, { ...headers, 'webhook-id': 'msg_abd' }, body).standard).toBe(false);
     expect(verifyWithOpenssl(generateSecret(), headers, body)).toEqual({ standard: false, service: false });

@@ -30,19 +30,43 @@ describe('widget config texts', () => {
     // Settings stored before a default existed count as untouched too.
     const { welcomeMessage: _w, placeholderText: _p, watermarkText: _t, ...older } = DEFAULT_SETTINGS;
     const old = widgetConfig({ ...chatbot({}), settings: older }, [], []);
-    expect([old.appearance.welcomeMessage, old.appearance.placeholderText, old.watermark.text]).toEqual([null, null, null]);
+    expect([old.appearance.welcomeMessage, old.appearance.placeholderText, old.watermark.text]).toEqual([
+      null,
+      null,
+      null,
+    ]);
   });
 
   it("the owner's own texts go out as they are, whatever the locale", () => {
-    const config = widgetConfig(chatbot({ welcomeMessage: 'Willkommen!', placeholderText: 'Ihre Frage', watermarkText: 'Von uns', tooltip: 'Fragen?' }), [], []);
-    expect(config.appearance).toMatchObject({ welcomeMessage: 'Willkommen!', placeholderText: 'Ihre Frage', tooltip: 'Fragen?' });
+    const config = widgetConfig(
+      chatbot({
+        welcomeMessage: 'Willkommen!',
+        placeholderText: 'Ihre Frage',
+        watermarkText: 'Von uns',
+        tooltip: 'Fragen?',
+      }),
+      [],
+      [],
+    );
+    expect(config.appearance).toMatchObject({
+      welcomeMessage: 'Willkommen!',
+      placeholderText: 'Ihre Frage',
+      tooltip: 'Fragen?',
+    });
     expect(config.watermark.text).toBe('Von uns');
   });
 
   it("a text the owner emptied (null or '') goes out as '': the widget shows none", () => {
     for (const cleared of [null, '']) {
-      const config = widgetConfig(chatbot({ welcomeMessage: cleared, placeholderText: cleared, watermarkText: cleared }), [], []);
-      expect([config.appearance.welcomeMessage, config.appearance.placeholderText, config.watermark.text], String(cleared)).toEqual(['', '', '']);
+      const config = widgetConfig(
+        chatbot({ welcomeMessage: cleared, placeholderText: cleared, watermarkText: cleared }),
+        [],
+        [],
+      );
+      expect(
+        [config.appearance.welcomeMessage, config.appearance.placeholderText, config.watermark.text],
+        String(cleared),
+      ).toEqual(['', '', '']);
     }
   });
 });

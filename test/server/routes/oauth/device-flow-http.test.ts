@@ -28,11 +28,18 @@ afterAll(() => t?.close());
 
 /** A form-encoded POST, as RFC 8628 clients send. */
 async function form(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: new URLSearchParams(fields).toString() });
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams(fields).toString(),
+  });
   return { status: res.statusCode, headers: res.headers, body: res.body ? JSON.parse(res.body) : null };
 }
-const authorize = (fields: Record<string, string> = {}) => form('/oauth/device_authorization', { client_id: 'parley-cli', ...fields });
-const poll = (deviceCode: string, clientId = 'parley-cli') => form('/oauth/token', { grant_type: GRANT, client_id: clientId, device_code: deviceCode });
+const authorize = (fields: Record<string, string> = {}) =>
+  form('/oauth/device_authorization', { client_id: 'parley-cli', ...fields });
+const poll = (deviceCode: string, clientId = 'parley-cli') =>
+  form('/oauth/token', { grant_type: GRANT, client_id: clientId, device_code: deviceCode });
 const browser = (headers: Record<string, string> = {}) => new FormBrowser(injectSend(t.app), headers);
 
 describe('discovery', () => {
@@ -96,13 +103,23 @@ describe('device authorization and token endpoints', () => {
     expect(unknown.body).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
     expect((await form('/oauth/device_authorization', {})).body.error).toBe('invalid_client');
     expect((await authorize({ scope: 'everything' })).body.error).toBe('invalid_scope');
-    const twice = await t.app.inject({ method: 'POST', url: '/oauth/device_authorization', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'client_id=parley-cli&client_id=parley-cli' });
+    const twice = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/device_authorization',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'client_id=parley-cli&client_id=parley-cli',
+    });
     expect([twice.statusCode, twice.json().error]).toEqual([400, 'invalid_request']);
     const grant = await form('/oauth/token', { grant_type: 'password', client_id: 'parley-cli' });
     expect([grant.status, grant.body.error]).toEqual([400, 'unsupported_grant_type']);
     expect((await form('/oauth/token', { client_id: 'parley-cli' })).body.error).toBe('invalid_request');
     expect((await poll('no-such-code')).body.error).toBe('invalid_grant');
-    const garbage = await t.app.inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/json' }, payload: '{not json' });
+    const garbage = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/json' },
+      payload: '{not json',
+    });
     expect([garbage.statusCode, garbage.json().error]).toEqual([400, 'invalid_request']);
   });
 
@@ -158,7 +175,11 @@ describe('the verification page', () => {
     const granted = await poll(started.device_code);
     expect(granted.status).toBe(200);
     expect(granted.headers['cache-control']).toBe('no-store');
-    expect(granted.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', scope: 'tokens:read chatbots:read' });
+    expect(granted.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      scope: 'tokens:read chatbots:read',
+    });
     const me = await t.call('GET', '/api/v2/tokens', granted.body.access_token);
     expect(me.status).toBe(200);
     const listed = me.body.data.tokens.find((x: { name: string }) => x.name === 'Parley CLI (device sign-in)');
@@ -173,21 +194,36 @@ describe('the verification page', () => {
 
   test('deny: the client hears access_denied', async () => {
     const { body: started } = await authorize();
-    const done = await answerDeviceCode(browser(), { email: ownerEmail, password: PASSWORD, userCode: started.user_code, approve: false });
+    const done = await answerDeviceCode(browser(), {
+      email: ownerEmail,
+      password: PASSWORD,
+      userCode: started.user_code,
+      approve: false,
+    });
     expect(done.body).toContain('Request denied');
     expect((await poll(started.device_code)).body.error).toBe('access_denied');
   });
 
   test('a code past its expiry: approved in time but polled after, expired_token and no token; pending, the page no longer takes it', async () => {
-    const rows = async () => (await t.database.db.selectFrom('oauth_device_codes').select('id').execute()).map((r) => r.id);
+    const rows = async () =>
+      (await t.database.db.selectFrom('oauth_device_codes').select('id').execute()).map((r) => r.id);
     const tokens = async () => (await t.database.db.selectFrom('tokens').select('id').execute()).length;
     // The app's clock is real: the row's expiry is moved into the past instead of sleeping ten minutes.
-    const expire = (id: string) => t.database.db.updateTable('oauth_device_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString(), last_polled_at: null }).where('id', '=', id).execute();
+    const expire = (id: string) =>
+      t.database.db
+        .updateTable('oauth_device_codes')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString(), last_polled_at: null })
+        .where('id', '=', id)
+        .execute();
 
     const before = await rows();
     const { body: approvedLate } = await authorize({ scope: 'chatbots:read' });
     const [approvedId] = (await rows()).filter((id) => !before.includes(id));
-    const done = await answerDeviceCode(browser(), { email: ownerEmail, password: PASSWORD, userCode: approvedLate.user_code });
+    const done = await answerDeviceCode(browser(), {
+      email: ownerEmail,
+      password: PASSWORD,
+      userCode: approvedLate.user_code,
+    });
     expect(done.body).toContain('Device approved');
     await expire(approvedId);
     const tokensBefore = await tokens();
@@ -199,7 +235,9 @@ describe('the verification page', () => {
     const { body: unanswered } = await authorize();
     const [pendingId] = (await rows()).filter((id) => !seen.includes(id));
     await expire(pendingId);
-    await expect(answerDeviceCode(browser(), { email: ownerEmail, password: PASSWORD, userCode: unanswered.user_code })).rejects.toThrow(/not accepted/);
+    await expect(
+      answerDeviceCode(browser(), { email: ownerEmail, password: PASSWORD, userCode: unanswered.user_code }),
+    ).rejects.toThrow(/not accepted/);
     expect((await poll(unanswered.device_code)).body.error).toBe('expired_token');
   });
 
@@ -221,7 +259,11 @@ describe('the verification page', () => {
 
     const other = browser();
     const theirPage = await other.get('/device');
-    const forged = await b.post('/device/sign-in', { _csrf: csrfToken(theirPage.body), email: ownerEmail, password: PASSWORD });
+    const forged = await b.post('/device/sign-in', {
+      _csrf: csrfToken(theirPage.body),
+      email: ownerEmail,
+      password: PASSWORD,
+    });
     expect(forged.status).toBe(403);
     expect(b.cookies.has('parley_session')).toBe(false);
 
@@ -265,7 +307,10 @@ describe('the verification page', () => {
       let page = await b.get('/device');
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) {
-        const res = await b.submit(page, '/device/sign-in', { email: `someone${i}@example.com`, password: 'whatever it is' });
+        const res = await b.submit(page, '/device/sign-in', {
+          email: `someone${i}@example.com`,
+          password: 'whatever it is',
+        });
         statuses.push(res.status);
         if (res.status !== 429) page = res;
       }
@@ -316,7 +361,9 @@ describe('the verification page', () => {
 
 describe('the verification page in every language of the widget', () => {
   test("the page's languages are the widget's; each has every string, non-empty, with English's placeholders", () => {
-    const widget = readdirSync(new URL('../../../../widget/i18n/', import.meta.url)).filter((f) => /^[a-z]{2}\.ts$/.test(f)).map((f) => f.slice(0, 2));
+    const widget = readdirSync(new URL('../../../../widget/i18n/', import.meta.url))
+      .filter((f) => /^[a-z]{2}\.ts$/.test(f))
+      .map((f) => f.slice(0, 2));
     expect([...LOCALES].sort()).toEqual(widget.sort());
     const en = stringsFor('en');
     const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
@@ -327,7 +374,8 @@ describe('the verification page in every language of the widget', () => {
         expect(text.trim(), `${locale}.${k}`).not.toBe('');
         expect(placeholders(text), `${locale}.${k}`).toEqual(placeholders(en[k as keyof typeof en]));
         // Translated, not English left in place (words that are the same in both are allowed).
-        if (locale !== 'en' && text === en[k as keyof typeof en]) expect(['codeLabel', 'chatbotsHeading', 'email', 'password'], `${locale}.${k}`).toContain(k);
+        if (locale !== 'en' && text === en[k as keyof typeof en])
+          expect(['codeLabel', 'chatbotsHeading', 'email', 'password'], `${locale}.${k}`).toContain(k);
       }
     }
   });
@@ -359,7 +407,14 @@ async function buildIsolated(env: Record<string, string> = {}) {
 describe('roles and databases', () => {
   test("a member's approval page shows the scopes their role withholds, and the token acts without them", async () => {
     const account = await t.app.services.accounts.resolve();
-    const member = { id: 'member-of-test', accountId: account.id, email: 'member@example.com', name: null, role: 'member' as const, createdAt: new Date().toISOString() };
+    const member = {
+      id: 'member-of-test',
+      accountId: account.id,
+      email: 'member@example.com',
+      name: null,
+      role: 'member' as const,
+      createdAt: new Date().toISOString(),
+    };
     await t.app.services.store.users.insert(member);
     await t.app.services.signIn.setPassword(member, PASSWORD);
     const { body: started } = await authorize({ scope: 'chatbots:read chatbots:delete' });
@@ -374,31 +429,55 @@ describe('roles and databases', () => {
     // The token response reports what the token can do, as /me does.
     expect(granted.body.scope).toBe('chatbots:read');
     const me = await t.call('GET', '/api/v2/me', granted.body.access_token);
-    expect(me.body.data).toMatchObject({ user: { email: 'member@example.com' }, scopes: ['chatbots:read'], withheldByRole: ['chatbots:delete'] });
+    expect(me.body.data).toMatchObject({
+      user: { email: 'member@example.com' },
+      scopes: ['chatbots:read'],
+      withheldByRole: ['chatbots:delete'],
+    });
   });
 
-  test.skipIf(!postgresReady)('on PostgreSQL too: concurrent polls of an approved code give exactly one token', async () => {
-    const pg = await buildTestApp({ dialect: 'postgres', env: { OWNER_EMAIL: 'boss@example.com' } });
-    try {
-      const account = await pg.app.services.accounts.resolve();
-      await pg.app.services.signIn.setPassword((await pg.app.services.store.users.owner(account.id))!, PASSWORD);
-      const post = async (url: string, fields: Record<string, string>) =>
-        pg.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
-      const started = (await post('/oauth/device_authorization', { client_id: 'parley-cli', scope: 'chatbots:read' })).json();
-      await answerDeviceCode(new FormBrowser(injectSend(pg.app)), { email: 'boss@example.com', password: PASSWORD, userCode: started.user_code });
-      const polls = await Promise.all(Array.from({ length: 6 }, () => post('/oauth/token', { grant_type: GRANT, client_id: 'parley-cli', device_code: started.device_code })));
-      expect(polls.filter((r) => r.statusCode === 200)).toHaveLength(1);
-      const tokens = await pg.app.services.tokens.listAll(account.id);
-      expect(tokens.filter((x) => x.name === 'Parley CLI (device sign-in)')).toHaveLength(1);
-    } finally {
-      await pg.close();
-    }
-  });
+  test.skipIf(!postgresReady)(
+    'on PostgreSQL too: concurrent polls of an approved code give exactly one token',
+    async () => {
+      const pg = await buildTestApp({ dialect: 'postgres', env: { OWNER_EMAIL: 'boss@example.com' } });
+      try {
+        const account = await pg.app.services.accounts.resolve();
+        await pg.app.services.signIn.setPassword((await pg.app.services.store.users.owner(account.id))!, PASSWORD);
+        const post = async (url: string, fields: Record<string, string>) =>
+          pg.app.inject({
+            method: 'POST',
+            url,
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            payload: new URLSearchParams(fields).toString(),
+          });
+        const started = (
+          await post('/oauth/device_authorization', { client_id: 'parley-cli', scope: 'chatbots:read' })
+        ).json();
+        await answerDeviceCode(new FormBrowser(injectSend(pg.app)), {
+          email: 'boss@example.com',
+          password: PASSWORD,
+          userCode: started.user_code,
+        });
+        const polls = await Promise.all(
+          Array.from({ length: 6 }, () =>
+            post('/oauth/token', { grant_type: GRANT, client_id: 'parley-cli', device_code: started.device_code }),
+          ),
+        );
+        expect(polls.filter((r) => r.statusCode === 200)).toHaveLength(1);
+        const tokens = await pg.app.services.tokens.listAll(account.id);
+        expect(tokens.filter((x) => x.name === 'Parley CLI (device sign-in)')).toHaveLength(1);
+      } finally {
+        await pg.close();
+      }
+    },
+  );
 });
 
-test("the approval page names the chatbots asked for, their titles escaped", async () => {
+test('the approval page names the chatbots asked for, their titles escaped', async () => {
   const { token } = await t.token();
-  const created = await t.call('POST', '/api/v2/chatbots', token, { title: '<img src=x onerror=alert(1)> & "Support"' });
+  const created = await t.call('POST', '/api/v2/chatbots', token, {
+    title: '<img src=x onerror=alert(1)> & "Support"',
+  });
   const id = created.body.data.chatbot.id as string;
   const { body: started } = await authorize({ chatbots: `${id} unknownBot` });
   const b = browser();

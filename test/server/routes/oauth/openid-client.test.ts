@@ -21,7 +21,9 @@ beforeAll(async () => {
   const port = await freePort();
   site = `http://127.0.0.1:${port}`;
   // The shortest interval the server allows, so the slow_downs below cost seconds, not minutes.
-  t = await buildTestApp({ env: { SITE_URL: site, OWNER_EMAIL: OWNER, DEVICE_FLOW_INTERVAL_SECONDS: '1', DEVICE_FLOW_CODE_TTL_SECONDS: '60' } });
+  t = await buildTestApp({
+    env: { SITE_URL: site, OWNER_EMAIL: OWNER, DEVICE_FLOW_INTERVAL_SECONDS: '1', DEVICE_FLOW_CODE_TTL_SECONDS: '60' },
+  });
   const account = await t.app.services.accounts.resolve();
   await t.app.services.signIn.setPassword((await t.app.services.store.users.owner(account.id))!, PASSWORD);
   await t.app.listen({ port, host: '127.0.0.1' });
@@ -51,7 +53,11 @@ test('openid-client discovers the server, starts the device flow and, after two 
   const second = await early();
   expect(second.error).toBe('slow_down');
 
-  const approved = await answerDeviceCode(new FormBrowser(fetchSend(site)), { email: OWNER, password: PASSWORD, userCode: started.user_code });
+  const approved = await answerDeviceCode(new FormBrowser(fetchSend(site)), {
+    email: OWNER,
+    password: PASSWORD,
+    userCode: started.user_code,
+  });
   expect(approved.body).toContain('Device approved');
 
   // openid-client polls on its own, adding 5 s per slow_down and honouring Retry-After.
@@ -62,7 +68,10 @@ test('openid-client discovers the server, starts the device flow and, after two 
   expect(tokens.expires_in).toBeUndefined();
   const me = await fetch(`${site}/api/v2/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
   expect(me.status).toBe(200);
-  expect(((await me.json()) as { data: { scopes: string[] } }).data.scopes.sort()).toEqual(['chatbots:read', 'tokens:read']);
+  expect(((await me.json()) as { data: { scopes: string[] } }).data.scopes.sort()).toEqual([
+    'chatbots:read',
+    'tokens:read',
+  ]);
   // The slow_down said when to come back: the raised interval counted from the accepted poll.
   expect(Number(second.retryAfter)).toBeGreaterThanOrEqual(5);
 }, 45_000);

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { describeOnDialects } from '../../../helpers/dialects.js';
 
-
 describeOnDialects('legacy v0 on %s', (dialect) => {
   let t: TestApp;
   let key: string;

@@ -19,7 +19,11 @@ afterAll(() => t.close());
 
 const METHODS = ['get', 'post', 'patch', 'delete', 'put'];
 const operations = () =>
-  Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.entries<any>(item).filter(([m]) => METHODS.includes(m)).map(([m, op]) => [path, m, op] as [string, string, any]));
+  Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<any>(item)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([m, op]) => [path, m, op] as [string, string, any]),
+  );
 
 test('is served as YAML without a key and validates as an OpenAPI 3.1 document', async () => {
   expect(raw.statusCode).toBe(200);
@@ -36,8 +40,19 @@ test('holds exactly the legacy routes of the app, and v2 holds none of them', as
     .filter((r) => r.method !== 'HEAD' && !r.access.public && r.access.legacyKey)
     .map((r) => `${r.method.toLowerCase()} ${r.url.replace(/^\/api/, '').replace(/:(\w+)/g, '{$1}')}`)
     .sort();
-  expect(operations().map(([p, m]) => `${m} ${p}`).sort()).toEqual(legacy);
-  expect(legacy).toEqual(expect.arrayContaining(['get /v0/chatbots', 'post /v1/chatbots/{chatbotId}/links', 'post /v0/chatbots/{chatbotId}/settings/prompts/{promptId}/assign', 'patch /v0/chatbots/{chatbotId}/settings/advanced']));
+  expect(
+    operations()
+      .map(([p, m]) => `${m} ${p}`)
+      .sort(),
+  ).toEqual(legacy);
+  expect(legacy).toEqual(
+    expect.arrayContaining([
+      'get /v0/chatbots',
+      'post /v1/chatbots/{chatbotId}/links',
+      'post /v0/chatbots/{chatbotId}/settings/prompts/{promptId}/assign',
+      'patch /v0/chatbots/{chatbotId}/settings/advanced',
+    ]),
+  );
   const v2 = (await t.call('GET', '/api/v2/openapi.json')).body;
   expect(Object.keys(v2.paths).filter((p) => /^\/(api\/)?v[01]\//.test(p))).toEqual([]);
   expect(Object.keys(v2.components.schemas)).not.toContain('LegacyErrorBody');
@@ -53,7 +68,10 @@ test('every operation: the legacy key, the legacy success body around its data, 
     const body = ok[0][1].content['application/json'].schema;
     expect(body.required, where).toEqual(['success', 'message', 'data']);
     expect(body.properties.data, where).toBeTypeOf('object');
-    for (const status of ['4XX', '5XX']) expect(op.responses[status].content['application/json'].schema.$ref, where).toBe('#/components/schemas/LegacyErrorBody');
+    for (const status of ['4XX', '5XX'])
+      expect(op.responses[status].content['application/json'].schema.$ref, where).toBe(
+        '#/components/schemas/LegacyErrorBody',
+      );
     expect(op.summary, where).toEqual(expect.any(String));
   }
   expect(doc.components.securitySchemes.legacyKey).toMatchObject({ type: 'http', scheme: 'bearer' });
@@ -64,8 +82,20 @@ test('states the choices the spec leaves open: the v0 shapes, no pagination, no 
   expect(doc.info.description).toMatch(/no pagination/);
   expect(doc.info.description).toMatch(/v2 tokens are refused/);
   expect(doc.info.description).toMatch(/Deletes need no confirmation/);
-  const chatbot = doc.paths['/v0/chatbots/{chatbotId}'].get.responses['200'].content['application/json'].schema.properties.data;
-  expect(Object.keys(chatbot.properties)).toEqual(['id', 'title', 'description', 'createdById', 'createdByEmail', 'customContent', 'suggestions', 'prompts', 'nextSuggestions', 'settings']);
+  const chatbot =
+    doc.paths['/v0/chatbots/{chatbotId}'].get.responses['200'].content['application/json'].schema.properties.data;
+  expect(Object.keys(chatbot.properties)).toEqual([
+    'id',
+    'title',
+    'description',
+    'createdById',
+    'createdByEmail',
+    'customContent',
+    'suggestions',
+    'prompts',
+    'nextSuggestions',
+    'settings',
+  ]);
   expect(chatbot.properties.customContent.description).toMatch(/custom-content.*documents/);
   expect(text).toMatch(/ThreadMessage/);
 });

@@ -43,7 +43,10 @@ describe('GET /me', () => {
   test('shows the chatbot restriction and custom scopes', async () => {
     const { account, token } = await freshAccount();
     const chatbotId = await createChatbot(token);
-    const restricted = await t.token({ access: 'custom', scopes: ['chatbots:read'], chatbotIds: [chatbotId] }, account.id);
+    const restricted = await t.token(
+      { access: 'custom', scopes: ['chatbots:read'], chatbotIds: [chatbotId] },
+      account.id,
+    );
     const res = await t.call('GET', '/api/v2/me', restricted.token);
     expect(res.body.data.scopes).toEqual(['chatbots:read']);
     expect(res.body.data.chatbotIds).toEqual([chatbotId]);
@@ -52,11 +55,15 @@ describe('GET /me', () => {
 });
 
 describe('/account', () => {
-  test('GET returns the account, its plan and the caller\'s role', async () => {
+  test("GET returns the account, its plan and the caller's role", async () => {
     const { account, token } = await freshAccount();
     const res = await t.call('GET', '/api/v2/account', token);
     expect(res.status).toBe(200);
-    expect(res.body.data.account).toMatchObject({ id: account.id, role: 'owner', plan: { maxChatbots: account.plan.maxChatbots, active: true } });
+    expect(res.body.data.account).toMatchObject({
+      id: account.id,
+      role: 'owner',
+      plan: { maxChatbots: account.plan.maxChatbots, active: true },
+    });
   });
 
   test('PATCH renames the account', async () => {
@@ -140,26 +147,42 @@ describe('GET /billing/invoices', () => {
     expect(res.body.meta.nextCursor).toBeNull();
   });
 
-  test('lists recorded invoices newest first, page by page, only the account\'s own', async () => {
+  test("lists recorded invoices newest first, page by page, only the account's own", async () => {
     const { account, token } = await freshAccount();
     const other = await freshAccount();
     await t.app.services.billing.record(other.account.id, { name: 'not yours', amount: 1, currency: 'EUR' });
     const recorded = [];
     for (let i = 1; i <= 3; i++) {
-      recorded.push(await t.app.services.billing.record(account.id, { name: `Invoice ${i}`, amount: 10 * i + 0.5, currency: 'EUR' }));
+      recorded.push(
+        await t.app.services.billing.record(account.id, {
+          name: `Invoice ${i}`,
+          amount: 10 * i + 0.5,
+          currency: 'EUR',
+        }),
+      );
     }
     const all = await t.call('GET', '/api/v2/billing/invoices', token);
     expect(all.body.data.billings.map((b: { id: string }) => b.id).sort()).toEqual(recorded.map((r) => r.id).sort());
     const createdAts: string[] = all.body.data.billings.map((b: { createdAt: string }) => b.createdAt);
     expect([...createdAts].sort().reverse()).toEqual(createdAts);
     const first = all.body.data.billings.find((b: { name: string }) => b.name === 'Invoice 1');
-    expect(first).toMatchObject({ id: expect.any(String), name: 'Invoice 1', amount: 10.5, currency: 'EUR', createdAt: expect.any(String) });
+    expect(first).toMatchObject({
+      id: expect.any(String),
+      name: 'Invoice 1',
+      amount: 10.5,
+      currency: 'EUR',
+      createdAt: expect.any(String),
+    });
 
     const p1 = await t.call('GET', '/api/v2/billing/invoices?limit=2', token);
     expect(p1.body.data.billings).toHaveLength(2);
     expect(p1.body.data.pagination).toMatchObject({ limit: 2, hasNextPage: true, nextCursor: expect.any(String) });
     expect(p1.body.meta.nextCursor).toBe(p1.body.data.pagination.nextCursor);
-    const p2 = await t.call('GET', `/api/v2/billing/invoices?limit=2&cursor=${encodeURIComponent(p1.body.meta.nextCursor)}`, token);
+    const p2 = await t.call(
+      'GET',
+      `/api/v2/billing/invoices?limit=2&cursor=${encodeURIComponent(p1.body.meta.nextCursor)}`,
+      token,
+    );
     expect(p2.body.data.billings).toHaveLength(1);
     expect(p2.body.data.pagination).toEqual({ limit: 2, hasNextPage: false, nextCursor: null });
     expect(p2.body.meta.nextCursor).toBeNull();
@@ -171,7 +194,9 @@ describe('GET /billing/invoices', () => {
   test('limit out of range and foreign cursors are refused', async () => {
     const { token } = await freshAccount();
     expect((await t.call('GET', '/api/v2/billing/invoices?limit=0', token)).body.error.code).toBe('VALIDATION_FAILED');
-    expect((await t.call('GET', '/api/v2/billing/invoices?limit=101', token)).body.error.code).toBe('VALIDATION_FAILED');
+    expect((await t.call('GET', '/api/v2/billing/invoices?limit=101', token)).body.error.code).toBe(
+      'VALIDATION_FAILED',
+    );
     const bad = await t.call('GET', '/api/v2/billing/invoices?cursor=forged.cursor', token);
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('INVALID_CURSOR');
@@ -213,10 +238,18 @@ describe('GET /chatbots/{id}/analytics', () => {
   test('a range is validated', async () => {
     const { token } = await freshAccount();
     const chatbotId = await createChatbot(token);
-    const ok = await t.call('GET', `/api/v2/chatbots/${chatbotId}/analytics?from=2024-01-01T00:00:00Z&to=2024-02-01T00:00:00Z`, token);
+    const ok = await t.call(
+      'GET',
+      `/api/v2/chatbots/${chatbotId}/analytics?from=2024-01-01T00:00:00Z&to=2024-02-01T00:00:00Z`,
+      token,
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.data.analytics.range).toEqual({ from: '2024-01-01T00:00:00.000Z', to: '2024-02-01T00:00:00.000Z' });
-    const reversed = await t.call('GET', `/api/v2/chatbots/${chatbotId}/analytics?from=2024-02-01T00:00:00Z&to=2024-01-01T00:00:00Z`, token);
+    const reversed = await t.call(
+      'GET',
+      `/api/v2/chatbots/${chatbotId}/analytics?from=2024-02-01T00:00:00Z&to=2024-01-01T00:00:00Z`,
+      token,
+    );
     expect(reversed.status).toBe(400);
     expect(reversed.body.error.details).toEqual([expect.objectContaining({ path: ['from'] })]);
     const notDate = await t.call('GET', `/api/v2/chatbots/${chatbotId}/analytics?from=yesterday`, token);

@@ -36,7 +36,10 @@ async function rowCount(table: 'chatbots' | 'tokens', accountId?: string): Promi
 
 describe('create and get', () => {
   test('POST creates a chatbot (201) with the default settings; GET returns it', async () => {
-    const res = await t.call('POST', '/api/v2/chatbots', token, { title: '  Support  ', description: 'Answers questions' });
+    const res = await t.call('POST', '/api/v2/chatbots', token, {
+      title: '  Support  ',
+      description: 'Answers questions',
+    });
     expect(res.status).toBe(201);
     const chatbot = res.body.data.chatbot;
     expect(chatbot).toMatchObject({ title: 'Support', description: 'Answers questions', id: expect.any(String) });
@@ -91,7 +94,10 @@ describe('mass assignment', () => {
     ['updatedAt', { updatedAt: '2000-01-01T00:00:00.000Z' }],
     ['createdById', { createdById: 'someone' }],
     ['settings.general.id', { settings: { general: { id: 'x' } } }],
-    ['settings.appearance.iconSrcId (read-only)', { settings: { appearance: { iconSrcId: 'https://evil.test/x.png' } } }],
+    [
+      'settings.appearance.iconSrcId (read-only)',
+      { settings: { appearance: { iconSrcId: 'https://evil.test/x.png' } } },
+    ],
     ['settings.promptId (read-only)', { settings: { promptId: 'p' } }],
   ])('%s in POST /chatbots is refused with VALIDATION_FAILED and nothing is created', async (_label, extra) => {
     const { accountId, token: tk } = await freshAccount();
@@ -163,12 +169,18 @@ describe('list and pagination', () => {
   test('deleting an item between pages neither skips nor repeats the others', async () => {
     const { token: tk } = await freshAccount();
     for (let i = 0; i < 6; i++) await create(tk, `d${i}`);
-    const all: string[] = (await t.call('GET', '/api/v2/chatbots', tk)).body.data.chatbots.map((c: { id: string }) => c.id);
+    const all: string[] = (await t.call('GET', '/api/v2/chatbots', tk)).body.data.chatbots.map(
+      (c: { id: string }) => c.id,
+    );
     const p1 = await t.call('GET', '/api/v2/chatbots?limit=2', tk);
     // Delete the last item of page 1 (the cursor's own row) and the first item of page 2.
     await t.call('DELETE', `/api/v2/chatbots/${all[1]}?confirm=true`, tk);
     await t.call('DELETE', `/api/v2/chatbots/${all[2]}?confirm=true`, tk);
-    const p2 = await t.call('GET', `/api/v2/chatbots?limit=2&cursor=${encodeURIComponent(p1.body.meta.nextCursor)}`, tk);
+    const p2 = await t.call(
+      'GET',
+      `/api/v2/chatbots?limit=2&cursor=${encodeURIComponent(p1.body.meta.nextCursor)}`,
+      tk,
+    );
     expect(p2.body.data.chatbots.map((c: { id: string }) => c.id)).toEqual([all[3], all[4]]);
   });
 
@@ -313,7 +325,11 @@ describe('reach: restriction and other accounts', () => {
   test("a token cannot be restricted to another account's chatbot", async () => {
     const other = await freshAccount();
     const theirs = await create(other.token, 'theirs');
-    const res = await t.call('POST', '/api/v2/tokens', token, { access: 'custom', scopes: ['chatbots:read'], chatbotIds: [theirs.id] });
+    const res = await t.call('POST', '/api/v2/tokens', token, {
+      access: 'custom',
+      scopes: ['chatbots:read'],
+      chatbotIds: [theirs.id],
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
   });
@@ -326,20 +342,26 @@ describe('delete', () => {
     const before = await rowCount('chatbots');
     const res = await t.call('DELETE', `/api/v2/chatbots/${chatbot.id}${query}`, tk);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED', hint: expect.stringContaining('confirm=true') } });
+    expect(res.body).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_REQUIRED', hint: expect.stringContaining('confirm=true') },
+    });
     expect(await rowCount('chatbots')).toBe(before);
     expect(await rowCount('chatbots', accountId)).toBe(1);
     expect((await t.call('GET', `/api/v2/chatbots/${chatbot.id}`, tk)).status).toBe(200);
   });
 
-  test.each(['?confirm=yes', '?confirm', '?confirm=TRUE1'])('DELETE%s (not a boolean) is 400 and deletes nothing', async (query) => {
-    const { accountId, token: tk } = await freshAccount();
-    const chatbot = await create(tk, 'keep me');
-    const res = await t.call('DELETE', `/api/v2/chatbots/${chatbot.id}${query}`, tk);
-    expect(res.status).toBe(400);
-    expect(res.body.ok).toBe(false);
-    expect(await rowCount('chatbots', accountId)).toBe(1);
-  });
+  test.each(['?confirm=yes', '?confirm', '?confirm=TRUE1'])(
+    'DELETE%s (not a boolean) is 400 and deletes nothing',
+    async (query) => {
+      const { accountId, token: tk } = await freshAccount();
+      const chatbot = await create(tk, 'keep me');
+      const res = await t.call('DELETE', `/api/v2/chatbots/${chatbot.id}${query}`, tk);
+      expect(res.status).toBe(400);
+      expect(res.body.ok).toBe(false);
+      expect(await rowCount('chatbots', accountId)).toBe(1);
+    },
+  );
 
   test('DELETE ?confirm=true removes the chatbot and returns it', async () => {
     const { accountId, token: tk } = await freshAccount();
@@ -373,9 +395,13 @@ describe('plan rules', () => {
   test('concurrent creates never pass the limit', async () => {
     const { accountId, token: tk } = await freshAccount();
     await t.app.services.accounts.setPlan(accountId, { maxChatbots: 2 });
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => t.call('POST', '/api/v2/chatbots', tk, { title: `race ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => t.call('POST', '/api/v2/chatbots', tk, { title: `race ${i}` })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(2);
-    expect(results.filter((r) => r.status === 403).every((r) => r.body.error.code === 'CHATBOT_LIMIT_REACHED')).toBe(true);
+    expect(results.filter((r) => r.status === 403).every((r) => r.body.error.code === 'CHATBOT_LIMIT_REACHED')).toBe(
+      true,
+    );
     expect(await rowCount('chatbots', accountId)).toBe(2);
   });
 
@@ -396,7 +422,13 @@ describe('plan rules', () => {
       expect(res.body.error.hint).toEqual(expect.any(String));
     }
     expect(await rowCount('chatbots', accountId)).toBe(1);
-    for (const url of ['/api/v2/me', '/api/v2/account', '/api/v2/usage', '/api/v2/tokens', '/api/v2/billing/invoices']) {
+    for (const url of [
+      '/api/v2/me',
+      '/api/v2/account',
+      '/api/v2/usage',
+      '/api/v2/tokens',
+      '/api/v2/billing/invoices',
+    ]) {
       const res = await t.call('GET', url, tk);
       expect(res.status, url).toBe(200);
     }

@@ -28,46 +28,81 @@ const SPACES = [
 
 const PAGES = [
   {
-    id: '101', spaceKey: 'DOCS', title: 'Installing Parley',
+    id: '101',
+    spaceKey: 'DOCS',
+    title: 'Installing Parley',
     body: storagePage({
       intro: 'Parley installs as a single Node.js service with an embedded SQLite database.',
       sections: [
-        { heading: 'Requirements', text: 'You need Node.js 20 or later and two gigabytes of memory for the extraction workers.' },
-        { heading: 'First start', text: 'On first start Parley generates its secret key into the data directory unless SECRET_KEY is set.' },
+        {
+          heading: 'Requirements',
+          text: 'You need Node.js 20 or later and two gigabytes of memory for the extraction workers.',
+        },
+        {
+          heading: 'First start',
+          text: 'On first start Parley generates its secret key into the data directory unless SECRET_KEY is set.',
+        },
       ],
       code: { language: 'bash', text: 'npm install --omit=dev && PARLEY_PORT=3000 npx parley start --migrate' },
       note: 'Back up the data directory before upgrading between minor versions.',
     }),
   },
   {
-    id: '102', spaceKey: 'DOCS', title: 'Configuring webhooks', ancestors: ['101'],
+    id: '102',
+    spaceKey: 'DOCS',
+    title: 'Configuring webhooks',
+    ancestors: ['101'],
     body: storagePage({
       intro: 'Webhooks notify your systems when a visitor escalates a conversation or leaves a lead.',
       sections: [
-        { heading: 'Signing', text: 'Each delivery carries the configured token in the X-WEBHOOK-TOKEN header so receivers can verify the sender.' },
-        { heading: 'Retries', text: 'Failed deliveries are retried with exponential backoff for up to twenty-four hours.' },
+        {
+          heading: 'Signing',
+          text: 'Each delivery carries the configured token in the X-WEBHOOK-TOKEN header so receivers can verify the sender.',
+        },
+        {
+          heading: 'Retries',
+          text: 'Failed deliveries are retried with exponential backoff for up to twenty-four hours.',
+        },
       ],
     }),
   },
   {
-    id: '103', spaceKey: 'DOCS', title: 'Refund policy',
+    id: '103',
+    spaceKey: 'DOCS',
+    title: 'Refund policy',
     body: storagePage({
       intro: 'Customers may cancel within thirty days and receive a prorated refund of their subscription.',
-      sections: [{ heading: 'Exceptions', text: 'Enterprise contracts with annual invoicing follow the terms of their master agreement instead.' }],
+      sections: [
+        {
+          heading: 'Exceptions',
+          text: 'Enterprise contracts with annual invoicing follow the terms of their master agreement instead.',
+        },
+      ],
     }),
   },
   {
-    id: '201', spaceKey: 'OPS', title: 'On-call rotation',
+    id: '201',
+    spaceKey: 'OPS',
+    title: 'On-call rotation',
     body: storagePage({
       intro: 'The on-call engineer answers pages from the monitoring system within fifteen minutes.',
-      sections: [{ heading: 'Handover', text: 'Handover happens every Monday at ten with a written summary of open incidents.' }],
+      sections: [
+        { heading: 'Handover', text: 'Handover happens every Monday at ten with a written summary of open incidents.' },
+      ],
     }),
   },
   {
-    id: '202', spaceKey: 'OPS', title: 'Database failover',
+    id: '202',
+    spaceKey: 'OPS',
+    title: 'Database failover',
     body: storagePage({
       intro: 'Promote the PostgreSQL replica with pg_ctl promote when the primary stops answering health checks.',
-      sections: [{ heading: 'Afterwards', text: 'Rebuild a new replica from the promoted primary before the next maintenance window.' }],
+      sections: [
+        {
+          heading: 'Afterwards',
+          text: 'Rebuild a new replica from the promoted primary before the next maintenance window.',
+        },
+      ],
     }),
   },
 ];
@@ -118,11 +153,21 @@ describe('connecting', () => {
   });
 
   test('Data Center: a personal access token as Bearer, under /rest/api; 201 with the source and never the token', async () => {
-    const res = await connect({ baseUrl: `${cf.url}/`, apiToken: cf.datacenter.token, name: 'Team wiki', syncIntervalMinutes: 60 });
+    const res = await connect({
+      baseUrl: `${cf.url}/`,
+      apiToken: cf.datacenter.token,
+      name: 'Team wiki',
+      syncIntervalMinutes: 60,
+    });
     expect(res.status).toBe(201);
     const source = res.body.data.source;
     expect(source).toMatchObject({
-      type: 'confluence', name: 'Team wiki', status: 'idle', documentCount: 0, hasCredentials: true, syncIntervalMinutes: 60,
+      type: 'confluence',
+      name: 'Team wiki',
+      status: 'idle',
+      documentCount: 0,
+      hasCredentials: true,
+      syncIntervalMinutes: 60,
       config: { baseUrl: cf.url, deployment: 'datacenter', email: null, spaces: [], pageIds: [] },
     });
     expect(JSON.stringify(res.body)).not.toContain(cf.datacenter.token);
@@ -132,12 +177,21 @@ describe('connecting', () => {
   });
 
   test('Cloud: email + API token as Basic auth, under /wiki/rest/api; the /wiki in the address is dropped', async () => {
-    const res = await connect({ baseUrl: `${cf.url}/wiki`, deployment: 'cloud', email: cf.cloud.email, apiToken: cf.cloud.apiToken });
+    const res = await connect({
+      baseUrl: `${cf.url}/wiki`,
+      deployment: 'cloud',
+      email: cf.cloud.email,
+      apiToken: cf.cloud.apiToken,
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.source.config).toMatchObject({ baseUrl: cf.url, deployment: 'cloud', email: cf.cloud.email });
     expect(res.body.data.source.name).toBe(`Confluence (${new URL(cf.url).host})`);
     cloudId = res.body.data.source.id;
-    expect(cf.requests.filter((r) => r.authorized).at(-1)).toEqual({ path: '/wiki/rest/api/user/current', deployment: 'cloud', authorized: true });
+    expect(cf.requests.filter((r) => r.authorized).at(-1)).toEqual({
+      path: '/wiki/rest/api/user/current',
+      deployment: 'cloud',
+      authorized: true,
+    });
   });
 
   test('connecting the same site and account again refreshes that connection (200), it does not add one', async () => {
@@ -152,7 +206,11 @@ describe('connecting', () => {
   test('credentials are stored encrypted: the token appears in no column and nowhere in the database file', async () => {
     const rows = await (t.database.db as any).selectFrom('sources').selectAll().execute();
     const dump = JSON.stringify(rows);
-    for (const secret of [cf.datacenter.token, cf.cloud.apiToken, Buffer.from(`${cf.cloud.email}:${cf.cloud.apiToken}`).toString('base64')]) {
+    for (const secret of [
+      cf.datacenter.token,
+      cf.cloud.apiToken,
+      Buffer.from(`${cf.cloud.email}:${cf.cloud.apiToken}`).toString('base64'),
+    ]) {
       expect(dump).not.toContain(secret);
     }
     const dc = rows.find((r: { id: string }) => r.id === dcId);
@@ -173,7 +231,12 @@ describe('connecting', () => {
   });
 
   test('no route returns the credentials: one source, the list, the documents', async () => {
-    for (const url of [`${base()}/knowledge/sources/${dcId}`, `${base()}/knowledge/sources/${cloudId}`, `${base()}/knowledge/sources`, `${base()}/knowledge/sources/${dcId}/documents`]) {
+    for (const url of [
+      `${base()}/knowledge/sources/${dcId}`,
+      `${base()}/knowledge/sources/${cloudId}`,
+      `${base()}/knowledge/sources`,
+      `${base()}/knowledge/sources/${dcId}/documents`,
+    ]) {
       const res = await t.call('GET', url, token);
       expect(res.status, url).toBe(200);
       const text = JSON.stringify(res.body);
@@ -209,32 +272,70 @@ describe('browsing spaces and pages', () => {
 
     const all = await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}`, token);
     expect(all.body.data.pagination).toEqual({ limit: 20, hasNextPage: false, nextCursor: null });
-    expect(all.body.data.spaces[0]).toEqual({ key: 'DOCS', name: 'Product documentation', type: 'global', url: `${cf.url}/display/DOCS`, imported: false });
+    expect(all.body.data.spaces[0]).toEqual({
+      key: 'DOCS',
+      name: 'Product documentation',
+      type: 'global',
+      url: `${cf.url}/display/DOCS`,
+      imported: false,
+    });
     expect(all.body.data.spaces[4]).toMatchObject({ key: '~jane', type: 'personal' });
 
-    const cloud = await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${cloudId}&limit=1`, token);
+    const cloud = await t.call(
+      'GET',
+      `${base()}/knowledge/sources/confluence/spaces?connectionId=${cloudId}&limit=1`,
+      token,
+    );
     expect(cloud.body.data.spaces[0].url).toBe(`${cf.url}/wiki/spaces/DOCS`);
-    expect(cf.requests.at(-1)).toMatchObject({ path: '/wiki/rest/api/space?start=0&limit=1', deployment: 'cloud', authorized: true });
+    expect(cf.requests.at(-1)).toMatchObject({
+      path: '/wiki/rest/api/space?start=0&limit=1',
+      deployment: 'cloud',
+      authorized: true,
+    });
   });
 
   test('limit 0 or 101 is 400 VALIDATION_FAILED; a cursor from elsewhere is 400 INVALID_CURSOR', async () => {
     for (const path of ['spaces', 'pages']) {
       for (const limit of [0, 101]) {
-        const res = await t.call('GET', `${base()}/knowledge/sources/confluence/${path}?connectionId=${dcId}&limit=${limit}`, token);
+        const res = await t.call(
+          'GET',
+          `${base()}/knowledge/sources/confluence/${path}?connectionId=${dcId}&limit=${limit}`,
+          token,
+        );
         expect(res.status, `${path} ${limit}`).toBe(400);
         expect(res.body.error.code).toBe('VALIDATION_FAILED');
       }
     }
-    const ok = await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}&limit=100`, token);
+    const ok = await t.call(
+      'GET',
+      `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}&limit=100`,
+      token,
+    );
     expect(ok.status).toBe(200);
-    const first = await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}&limit=1`, token);
+    const first = await t.call(
+      'GET',
+      `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}&limit=1`,
+      token,
+    );
     const cursor = encodeURIComponent(first.body.data.pagination.nextCursor);
-    const onPages = await t.call('GET', `${base()}/knowledge/sources/confluence/pages?connectionId=${dcId}&cursor=${cursor}`, token);
+    const onPages = await t.call(
+      'GET',
+      `${base()}/knowledge/sources/confluence/pages?connectionId=${dcId}&cursor=${cursor}`,
+      token,
+    );
     expect(onPages.status).toBe(400);
     expect(onPages.body.error.code).toBe('INVALID_CURSOR');
-    const onOther = await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${cloudId}&cursor=${cursor}`, token);
+    const onOther = await t.call(
+      'GET',
+      `${base()}/knowledge/sources/confluence/spaces?connectionId=${cloudId}&cursor=${cursor}`,
+      token,
+    );
     expect(onOther.body.error.code).toBe('INVALID_CURSOR');
-    const forged = await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}&cursor=abc.def`, token);
+    const forged = await t.call(
+      'GET',
+      `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}&cursor=abc.def`,
+      token,
+    );
     expect(forged.body.error.code).toBe('INVALID_CURSOR');
     const missing = await t.call('GET', `${base()}/knowledge/sources/confluence/spaces`, token);
     expect(missing.status).toBe(400);
@@ -243,24 +344,45 @@ describe('browsing spaces and pages', () => {
   test('pages of a space; when Confluence caps the page size, its next link is followed', async () => {
     cf.maxLimit = 2;
     try {
-      const first = await t.call('GET', `${base()}/knowledge/sources/confluence/pages?connectionId=${dcId}&spaceKey=DOCS&limit=100`, token);
+      const first = await t.call(
+        'GET',
+        `${base()}/knowledge/sources/confluence/pages?connectionId=${dcId}&spaceKey=DOCS&limit=100`,
+        token,
+      );
       expect(first.status).toBe(200);
       expect(first.body.data.pages).toHaveLength(2);
       expect(first.body.data.pages[0]).toEqual({
-        id: '101', title: 'Installing Parley', spaceKey: 'DOCS', url: `${cf.url}/display/DOCS/Installing+Parley`,
-        version: 1, updatedAt: '2024-05-01T10:00:00.000Z', imported: false,
+        id: '101',
+        title: 'Installing Parley',
+        spaceKey: 'DOCS',
+        url: `${cf.url}/display/DOCS/Installing+Parley`,
+        version: 1,
+        updatedAt: '2024-05-01T10:00:00.000Z',
+        imported: false,
       });
       expect(first.body.data.pagination).toMatchObject({ limit: 100, hasNextPage: true });
-      const second = await t.call('GET', `${base()}/knowledge/sources/confluence/pages?connectionId=${dcId}&spaceKey=DOCS&limit=100&cursor=${encodeURIComponent(first.body.data.pagination.nextCursor)}`, token);
+      const second = await t.call(
+        'GET',
+        `${base()}/knowledge/sources/confluence/pages?connectionId=${dcId}&spaceKey=DOCS&limit=100&cursor=${encodeURIComponent(first.body.data.pagination.nextCursor)}`,
+        token,
+      );
       expect(second.body.data.pages.map((p: { id: string }) => p.id)).toEqual(['103']);
       expect(second.body.data.pagination).toEqual({ limit: 100, hasNextPage: false, nextCursor: null });
       // The cursor is bound to its space: it does not page another one.
-      const elsewhere = await t.call('GET', `${base()}/knowledge/sources/confluence/pages?connectionId=${dcId}&spaceKey=OPS&cursor=${encodeURIComponent(first.body.data.pagination.nextCursor)}`, token);
+      const elsewhere = await t.call(
+        'GET',
+        `${base()}/knowledge/sources/confluence/pages?connectionId=${dcId}&spaceKey=OPS&cursor=${encodeURIComponent(first.body.data.pagination.nextCursor)}`,
+        token,
+      );
       expect(elsewhere.body.error.code).toBe('INVALID_CURSOR');
     } finally {
       cf.maxLimit = 100;
     }
-    const everything = await t.call('GET', `${base()}/knowledge/sources/confluence/pages?connectionId=${cloudId}`, token);
+    const everything = await t.call(
+      'GET',
+      `${base()}/knowledge/sources/confluence/pages?connectionId=${cloudId}`,
+      token,
+    );
     expect(everything.body.data.pages.map((p: { id: string }) => p.id)).toEqual(['101', '102', '103', '201', '202']);
     expect(everything.body.data.pages[0].url).toBe(`${cf.url}/wiki/spaces/DOCS/pages/101/Installing+Parley`);
   });
@@ -302,7 +424,10 @@ describe('browsing spaces and pages', () => {
       expect(res.status, url).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
-    const text = await t.call('POST', `${base()}/knowledge/text`, token, { title: 'Note', text: 'Plain text note about opening hours.' });
+    const text = await t.call('POST', `${base()}/knowledge/text`, token, {
+      title: 'Note',
+      text: 'Plain text note about opening hours.',
+    });
     await settle();
     const textSource = text.body.data.source.id;
     const res = await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${textSource}`, token);
@@ -328,7 +453,11 @@ describe('importing and syncing', () => {
     expect(done.counts).toEqual({ found: 4, done: 4, failed: 0, skipped: 0 }); // the space + its 3 pages
 
     const docs = (await t.call('GET', `${base()}/knowledge/sources/${dcId}/documents`, token)).body.data.documents;
-    expect(docs.map((d: { title: string }) => d.title).sort()).toEqual(['Configuring webhooks', 'Installing Parley', 'Refund policy']);
+    expect(docs.map((d: { title: string }) => d.title).sort()).toEqual([
+      'Configuring webhooks',
+      'Installing Parley',
+      'Refund policy',
+    ]);
     const install = docs.find((d: { title: string }) => d.title === 'Installing Parley');
     expect(install).toMatchObject({ url: `${cf.url}/display/DOCS/Installing+Parley`, kind: 'html', status: 'indexed' });
 
@@ -349,23 +478,35 @@ describe('importing and syncing', () => {
     const source = (await t.call('GET', `${base()}/knowledge/sources/${dcId}`, token)).body.data.source;
     expect(source).toMatchObject({ status: 'ready', documentCount: 3 });
     expect(source.nextSyncAt).toBeTruthy(); // syncIntervalMinutes 60
-    const spaces = (await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}`, token)).body.data.spaces;
+    const spaces = (await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}`, token))
+      .body.data.spaces;
     expect(spaces.find((s: { key: string }) => s.key === 'DOCS').imported).toBe(true);
   });
 
   test('importing chosen pages over Cloud indexes only those', async () => {
-    const res = await t.call('POST', `${base()}/knowledge/sources/${cloudId}/import`, token, { pageIds: ['202', '202'] });
+    const res = await t.call('POST', `${base()}/knowledge/sources/${cloudId}/import`, token, {
+      pageIds: ['202', '202'],
+    });
     expect(res.status).toBe(202);
     await settle();
     expect((await job(res.body.data.job.id)).counts).toEqual({ found: 1, done: 1, failed: 0, skipped: 0 });
     const docs = (await t.call('GET', `${base()}/knowledge/sources/${cloudId}/documents`, token)).body.data.documents;
-    expect(docs.map((d: { title: string; url: string }) => [d.title, d.url])).toEqual([['Database failover', `${cf.url}/wiki/spaces/OPS/pages/202/Database+failover`]]);
+    expect(docs.map((d: { title: string; url: string }) => [d.title, d.url])).toEqual([
+      ['Database failover', `${cf.url}/wiki/spaces/OPS/pages/202/Database+failover`],
+    ]);
     const hits = await store().chunks.searchLexical(chatbotId, 'promote the postgresql replica', 3);
     expect(hits[0].title).toBe('Database failover');
-    expect(cf.requests.filter((r) => r.path.startsWith('/wiki/rest/api/content/202')).every((r) => r.authorized)).toBe(true);
+    expect(cf.requests.filter((r) => r.path.startsWith('/wiki/rest/api/content/202')).every((r) => r.authorized)).toBe(
+      true,
+    );
 
-    const pages = (await t.call('GET', `${base()}/knowledge/sources/confluence/pages?connectionId=${cloudId}&spaceKey=OPS`, token)).body.data.pages;
-    expect(pages.map((p: { id: string; imported: boolean }) => [p.id, p.imported])).toEqual([['201', false], ['202', true]]);
+    const pages = (
+      await t.call('GET', `${base()}/knowledge/sources/confluence/pages?connectionId=${cloudId}&spaceKey=OPS`, token)
+    ).body.data.pages;
+    expect(pages.map((p: { id: string; imported: boolean }) => [p.id, p.imported])).toEqual([
+      ['201', false],
+      ['202', true],
+    ]);
 
     const empty = await t.call('POST', `${base()}/knowledge/sources/${cloudId}/import`, token, {});
     expect(empty.status).toBe(400);
@@ -375,12 +516,18 @@ describe('importing and syncing', () => {
   });
 
   test('a re-sync updates a changed page, leaves an unchanged one alone and drops a deleted one', async () => {
-    const before = new Map((await t.call('GET', `${base()}/knowledge/sources/${dcId}/documents`, token)).body.data.documents.map((d: { title: string }) => [d.title, d]));
+    const before = new Map(
+      (await t.call('GET', `${base()}/knowledge/sources/${dcId}/documents`, token)).body.data.documents.map(
+        (d: { title: string }) => [d.title, d],
+      ),
+    );
     cf.setPage({
       ...PAGES[2],
       body: storagePage({
         intro: 'Customers may cancel within sixty days and receive a full refund, no questions asked.',
-        sections: [{ heading: 'Exceptions', text: 'Marketplace purchases are refunded by the marketplace that sold them.' }],
+        sections: [
+          { heading: 'Exceptions', text: 'Marketplace purchases are refunded by the marketplace that sold them.' },
+        ],
       }),
     });
     cf.removePage('102');
@@ -396,7 +543,11 @@ describe('importing and syncing', () => {
     expect(done.counts).toEqual({ found: 4, done: 3, failed: 0, skipped: 1 });
     expect(done.errors).toEqual([]); // a page gone from Confluence is skipped, not an error
 
-    const after = new Map((await t.call('GET', `${base()}/knowledge/sources/${dcId}/documents`, token)).body.data.documents.map((d: { title: string }) => [d.title, d]));
+    const after = new Map(
+      (await t.call('GET', `${base()}/knowledge/sources/${dcId}/documents`, token)).body.data.documents.map(
+        (d: { title: string }) => [d.title, d],
+      ),
+    );
     expect([...after.keys()].sort()).toEqual(['Installing Parley', 'Refund policy']);
     const unchanged = after.get('Installing Parley') as { id: string; updatedAt: string };
     expect(unchanged).toEqual(before.get('Installing Parley'));
@@ -407,12 +558,19 @@ describe('importing and syncing', () => {
 
     const hits = await store().chunks.searchLexical(chatbotId, 'marketplace purchases refunded', 3);
     expect(hits[0].title).toBe('Refund policy');
-    expect((await store().chunks.searchLexical(chatbotId, 'prorated', 5)).filter((h) => h.title === 'Refund policy')).toEqual([]);
-    expect((await store().chunks.searchLexical(chatbotId, 'X-WEBHOOK-TOKEN', 5))).toEqual([]);
+    expect(
+      (await store().chunks.searchLexical(chatbotId, 'prorated', 5)).filter((h) => h.title === 'Refund policy'),
+    ).toEqual([]);
+    expect(await store().chunks.searchLexical(chatbotId, 'X-WEBHOOK-TOKEN', 5)).toEqual([]);
   });
 
   test('a source whose interval has elapsed is synced by the scheduler from its saved selection', async () => {
-    cf.setPage({ id: '104', spaceKey: 'DOCS', title: 'Data retention', body: '<h1>Retention</h1><p>Conversation transcripts are kept for ninety days and then deleted automatically by a nightly job.</p>' });
+    cf.setPage({
+      id: '104',
+      spaceKey: 'DOCS',
+      title: 'Data retention',
+      body: '<h1>Retention</h1><p>Conversation transcripts are kept for ninety days and then deleted automatically by a nightly job.</p>',
+    });
     await store().sources.update(dcId, { nextSyncAt: new Date(Date.now() - 1000).toISOString() });
     expect(await t.app.services.knowledge.syncDue()).toBe(1);
     await settle();
@@ -433,11 +591,20 @@ describe('importing and syncing', () => {
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).not.toContain(cf.datacenter.token);
     expect(await store().sources.get(dcId)).toBeNull();
-    expect(await store().documents.many(chatbotId, docs.map((d: { id: string }) => d.id))).toEqual([]);
+    expect(
+      await store().documents.many(
+        chatbotId,
+        docs.map((d: { id: string }) => d.id),
+      ),
+    ).toEqual([]);
     expect(await store().chunks.searchLexical(chatbotId, 'extraction workers memory', 5)).toEqual([]);
     expect(await store().chunks.searchLexical(chatbotId, 'transcripts ninety days', 5)).toEqual([]);
     // The Cloud connection's page is untouched.
-    expect((await store().chunks.searchLexical(chatbotId, 'promote the postgresql replica', 3))[0].title).toBe('Database failover');
-    expect((await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}`, token)).status).toBe(404);
+    expect((await store().chunks.searchLexical(chatbotId, 'promote the postgresql replica', 3))[0].title).toBe(
+      'Database failover',
+    );
+    expect(
+      (await t.call('GET', `${base()}/knowledge/sources/confluence/spaces?connectionId=${dcId}`, token)).status,
+    ).toBe(404);
   });
 });

@@ -8,7 +8,6 @@ import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { describeOnDialects } from '../../../helpers/dialects.js';
 import { startChatStandin, type ChatStandin } from '../../../helpers/chat-standin.js';
 
-
 describeOnDialects('the newer condition wins on %s', (dialect) => {
   let t: TestApp;
   let model: ChatStandin;
@@ -18,10 +17,16 @@ describeOnDialects('the newer condition wins on %s', (dialect) => {
   beforeAll(async () => {
     model = await startChatStandin();
     // No ALLOW_PRIVATE_FETCH: the operator's own model endpoint is reachable on a private address.
-    t = await buildTestApp({ dialect, env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key', QUEUE_POLL_MS: '20' } });
+    t = await buildTestApp({
+      dialect,
+      env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key', QUEUE_POLL_MS: '20' },
+    });
     token = (await t.token()).token;
     base = `/api/v2/chatbots/${(await t.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id}`;
-    await t.call('POST', `${base}/knowledge/text`, token, { title: 'Returns', text: '# Returns\n\nRefunds are paid within 5 business days.' });
+    await t.call('POST', `${base}/knowledge/text`, token, {
+      title: 'Returns',
+      text: '# Returns\n\nRefunds are paid within 5 business days.',
+    });
     await t.app.services.queue.drain(30_000);
   });
   afterAll(async () => {
@@ -32,8 +37,14 @@ describeOnDialects('the newer condition wins on %s', (dialect) => {
   test('a take-over while the answer is generated wins: the late answer is dropped', async () => {
     const created = await t.call('POST', `${base}/conversations`, token, {});
     const id = created.body.data.conversation.threadId;
-    model.next({ kind: 'reply', text: 'Refunds are paid within five business days, as the policy says.', pieceDelayMs: 120 });
-    const asked = t.call('POST', `${base}/conversations/${id}/messages`, token, { message: 'How long do refunds take?' });
+    model.next({
+      kind: 'reply',
+      text: 'Refunds are paid within five business days, as the policy says.',
+      pieceDelayMs: 120,
+    });
+    const asked = t.call('POST', `${base}/conversations/${id}/messages`, token, {
+      message: 'How long do refunds take?',
+    });
     await expect.poll(() => model.requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
     const takeOver = await t.call('POST', `${base}/conversations/${id}/take-over`, token);
     expect(takeOver.body.data.conversation.mode).toBe('AGENT');
@@ -49,7 +60,9 @@ describeOnDialects('the newer condition wins on %s', (dialect) => {
   test('without a take-over the same slow answer is appended after the question', async () => {
     const id = (await t.call('POST', `${base}/conversations`, token, {})).body.data.conversation.threadId;
     model.next({ kind: 'reply', text: 'Refunds are paid within five business days.', pieceDelayMs: 20 });
-    const res = await t.call('POST', `${base}/conversations/${id}/messages`, token, { message: 'How long do refunds take?' });
+    const res = await t.call('POST', `${base}/conversations/${id}/messages`, token, {
+      message: 'How long do refunds take?',
+    });
     expect(res.body.data.answer).toMatchObject({ author: 'ai', text: expect.stringContaining('five business days') });
     expect(res.body.data.answer.seq).toBe(res.body.data.message.seq + 1);
   });

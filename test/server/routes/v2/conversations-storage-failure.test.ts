@@ -10,24 +10,39 @@ import { messagesFor } from '../../../../server/domain/answers/messages.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { describeOnDialects } from '../../../helpers/dialects.js';
 
-
 describeOnDialects('a storage failure while answering on %s', (dialect) => {
   let t: TestApp;
   let token: string;
   let base: string;
-  const logs: { level: number; msg: string; err?: { message?: string }; conversationId?: string; messageId?: string }[] = [];
+  const logs: {
+    level: number;
+    msg: string;
+    err?: { message?: string };
+    conversationId?: string;
+    messageId?: string;
+  }[] = [];
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { QUEUE_POLL_MS: '20', LOG_LEVEL: 'error' }, logStream: { write: (line) => void logs.push(JSON.parse(line)) } });
+    t = await buildTestApp({
+      dialect,
+      env: { QUEUE_POLL_MS: '20', LOG_LEVEL: 'error' },
+      logStream: { write: (line) => void logs.push(JSON.parse(line)) },
+    });
     token = (await t.token()).token;
     base = `/api/v2/chatbots/${(await t.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id}`;
-    await t.call('POST', `${base}/knowledge/text`, token, { title: 'Returns', text: '# Returns\n\nRefunds are paid to the original card within 5 business days.' });
+    await t.call('POST', `${base}/knowledge/text`, token, {
+      title: 'Returns',
+      text: '# Returns\n\nRefunds are paid to the original card within 5 business days.',
+    });
     await t.app.services.queue.drain(30_000);
-    expect((await t.call('PATCH', `${base}/settings/localization`, token, { localization: { locale: 'de' } })).status).toBe(200);
+    expect(
+      (await t.call('PATCH', `${base}/settings/localization`, token, { localization: { locale: 'de' } })).status,
+    ).toBe(200);
   });
   afterAll(() => t?.close());
 
-  const rename = (from: string, to: string) => sql`alter table ${sql.table(from)} rename to ${sql.table(to)}`.execute(t.database.db);
+  const rename = (from: string, to: string) =>
+    sql`alter table ${sql.table(from)} rename to ${sql.table(to)}`.execute(t.database.db);
 
   test('is logged and answered with the locale’s unavailable reply; answers return with storage', async () => {
     const unavailable = messagesFor('de').unavailable;
@@ -54,7 +69,9 @@ describeOnDialects('a storage failure while answering on %s', (dialect) => {
       ['ai', unavailable],
     ]);
 
-    const again = await t.call('POST', `${base}/conversations/${threadId}/messages`, token, { message: 'How long do refunds take?' });
+    const again = await t.call('POST', `${base}/conversations/${threadId}/messages`, token, {
+      message: 'How long do refunds take?',
+    });
     expect(again.status).toBe(201);
     expect(again.body.data.answer.text).not.toBe(unavailable);
     expect(again.body.data.answer.sources).not.toEqual([]);

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { describeOnDialects } from '../../../helpers/dialects.js';
 
-
 describeOnDialects('conversations over HTTP on %s', (dialect) => {
   let t: TestApp;
   let token: string;
@@ -30,7 +29,11 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
   const start = async (message = 'How long do refunds take?') => {
     const res = await t.call('POST', `${base()}/messages`, token, { message });
     expect(res.status).toBe(201);
-    return res.body.data as { conversation: { threadId: string; seq: number }; message: { id: string }; answer: { id: string; text: string; sources: unknown[] } | null };
+    return res.body.data as {
+      conversation: { threadId: string; seq: number };
+      message: { id: string };
+      answer: { id: string; text: string; sources: unknown[] } | null;
+    };
   };
   const events = (threadId: string) => t.app.services.conversations.reads.events(threadId, 0);
 
@@ -41,7 +44,8 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
       expect(d.answer!.text).toMatch(/5 business days/);
       expect(d.answer).toMatchObject({ name: 'Shop' }); // the bot's name: the chatbot title unless localised
       expect(d.answer!.sources).toEqual(expect.arrayContaining([expect.objectContaining({ title: 'Returns' })]));
-      const list = (await t.call('GET', `${base()}/conversations/${d.conversation.threadId}/messages`, token)).body.data;
+      const list = (await t.call('GET', `${base()}/conversations/${d.conversation.threadId}/messages`, token)).body
+        .data;
       expect(list.messages.map((m: { author: string }) => m.author)).toEqual(['visitor', 'ai']);
       expect(list.pagination).toEqual({ limit: 100, hasNextPage: false, nextCursor: null });
       const ev = await events(d.conversation.threadId);
@@ -52,11 +56,23 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
     test("the list shows each conversation's latest message, cut for a list, so an agent can tell them apart", async () => {
       const answered = await start();
       const held = await start();
-      expect((await t.call('POST', `${base()}/conversations/${held.conversation.threadId}/take-over`, token)).status).toBe(200);
+      expect(
+        (await t.call('POST', `${base()}/conversations/${held.conversation.threadId}/take-over`, token)).status,
+      ).toBe(200);
       const long = `Héllo 👋 ${'my parcel never arrived and '.repeat(10)}`;
-      expect((await t.call('POST', `${base()}/conversations/${held.conversation.threadId}/messages`, token, { message: long })).status).toBe(201);
-      const empty = (await t.call('POST', `${base()}/conversations`, token, {})).body.data.conversation.threadId as string;
-      const list = (await t.call('GET', `${base()}/conversations?limit=100`, token)).body.data.conversations as Array<{ threadId: string; lastMessage: { author: string; text: string; createdAt: string } | null }>;
+      expect(
+        (
+          await t.call('POST', `${base()}/conversations/${held.conversation.threadId}/messages`, token, {
+            message: long,
+          })
+        ).status,
+      ).toBe(201);
+      const empty = (await t.call('POST', `${base()}/conversations`, token, {})).body.data.conversation
+        .threadId as string;
+      const list = (await t.call('GET', `${base()}/conversations?limit=100`, token)).body.data.conversations as Array<{
+        threadId: string;
+        lastMessage: { author: string; text: string; createdAt: string } | null;
+      }>;
       const of = (id: string) => list.find((c) => c.threadId === id)!;
       expect(of(answered.conversation.threadId).lastMessage).toMatchObject({ id: answered.answer!.id, author: 'ai' });
       const cut = of(held.conversation.threadId).lastMessage!;
@@ -64,25 +80,41 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
       expect([...cut.text]).toHaveLength(160);
       expect(cut.text).toMatch(/^Héllo 👋 my parcel never arrived.*…$/);
       expect(of(empty).lastMessage).toBeNull();
-      const one = (await t.call('GET', `${base()}/conversations/${held.conversation.threadId}`, token)).body.data.conversation;
+      const one = (await t.call('GET', `${base()}/conversations/${held.conversation.threadId}`, token)).body.data
+        .conversation;
       expect(one.lastMessage).toEqual(cut);
     });
 
     test('a visitor message on an existing conversation returns data.message with id and ISO createdAt', async () => {
       const d = await start();
-      const res = await t.call('POST', `${base()}/conversations/${d.conversation.threadId}/messages`, token, { message: 'Is shipping free?' });
+      const res = await t.call('POST', `${base()}/conversations/${d.conversation.threadId}/messages`, token, {
+        message: 'Is shipping free?',
+      });
       expect(res.status).toBe(201);
-      expect(res.body.data.message).toMatchObject({ id: expect.any(String), author: 'visitor', text: 'Is shipping free?' });
+      expect(res.body.data.message).toMatchObject({
+        id: expect.any(String),
+        author: 'visitor',
+        text: 'Is shipping free?',
+      });
       expect(new Date(res.body.data.message.createdAt).toISOString()).toBe(res.body.data.message.createdAt);
     });
 
     test("a visitor's message carries the name they gave; details with an e-mail capture a lead", async () => {
-      const res = await t.call('POST', `${base()}/messages`, token, { message: 'Hi there', visitor: { name: 'Ada', email: 'ADA@example.com' } });
+      const res = await t.call('POST', `${base()}/messages`, token, {
+        message: 'Hi there',
+        visitor: { name: 'Ada', email: 'ADA@example.com' },
+      });
       expect(res.status).toBe(201);
       expect(res.body.data.message).toMatchObject({ author: 'visitor', name: 'Ada' });
-      expect(res.body.data.conversation.chatUser).toMatchObject({ name: 'Ada', email: 'ada@example.com', verified: false });
+      expect(res.body.data.conversation.chatUser).toMatchObject({
+        name: 'Ada',
+        email: 'ada@example.com',
+        verified: false,
+      });
       const leads = (await t.call('GET', `${base()}/leads`, token)).body.data.leads;
-      expect(leads).toEqual(expect.arrayContaining([expect.objectContaining({ email: 'ada@example.com', name: 'Ada' })]));
+      expect(leads).toEqual(
+        expect.arrayContaining([expect.objectContaining({ email: 'ada@example.com', name: 'Ada' })]),
+      );
       const ev = await events(res.body.data.conversation.threadId);
       expect(ev.map((e) => e.type)).toContain('lead.captured');
     });
@@ -90,7 +122,12 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
     test('POST /conversations creates an empty conversation; an unknown thread is 404', async () => {
       const res = await t.call('POST', `${base()}/conversations`, token, {});
       expect(res.status).toBe(201);
-      expect(res.body.data.conversation).toMatchObject({ mode: 'AI', status: 'OPEN', escalated: false, messageCount: 0 });
+      expect(res.body.data.conversation).toMatchObject({
+        mode: 'AI',
+        status: 'OPEN',
+        escalated: false,
+        messageCount: 0,
+      });
       expect((await t.call('GET', `${base()}/conversations/nope`, token)).status).toBe(404);
     });
   });
@@ -99,15 +136,23 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
     test("a short follow-up is answered in the topic of the visitor's previous question", async () => {
       const bot = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Plans' })).body.data.chatbot.id;
       const b = `/api/v2/chatbots/${bot}`;
-      await t.call('POST', `${b}/knowledge/text`, token, { title: 'Premium plan', text: '# Premium plan\n\nThe premium plan includes priority support and unlimited chatbots. The premium plan costs 49 euros per month.' });
-      await t.call('POST', `${b}/knowledge/text`, token, { title: 'Basic plan', text: '# Basic plan\n\nThe basic plan costs 9 euros per month; its cost is the lowest cost of all our plans, at a low cost.' });
+      await t.call('POST', `${b}/knowledge/text`, token, {
+        title: 'Premium plan',
+        text: '# Premium plan\n\nThe premium plan includes priority support and unlimited chatbots. The premium plan costs 49 euros per month.',
+      });
+      await t.call('POST', `${b}/knowledge/text`, token, {
+        title: 'Basic plan',
+        text: '# Basic plan\n\nThe basic plan costs 9 euros per month; its cost is the lowest cost of all our plans, at a low cost.',
+      });
       await t.app.services.queue.drain(30_000);
       // Alone, "What is the cost?" is about the basic plan (the page that says "cost" most).
       const alone = await t.call('POST', `${b}/messages`, token, { message: 'What is the cost?' });
       expect(alone.body.data.answer.text).toMatch(/9 euros/);
       const first = await t.call('POST', `${b}/messages`, token, { message: 'What does the premium plan include?' });
       const id = first.body.data.conversation.threadId;
-      const followUp = await t.call('POST', `${b}/conversations/${id}/messages`, token, { message: 'What is the cost?' });
+      const followUp = await t.call('POST', `${b}/conversations/${id}/messages`, token, {
+        message: 'What is the cost?',
+      });
       expect(followUp.body.data.answer.text).toMatch(/49 euros/);
       expect(followUp.body.data.answer.sources[0].title).toBe('Premium plan');
     });
@@ -117,28 +162,40 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
     test('taken over: the visitor message is saved and the AI stays silent; after switch-to-ai it answers again', async () => {
       const { conversation } = await start();
       const id = conversation.threadId;
-      expect((await t.call('POST', `${base()}/conversations/${id}/take-over`, token)).body.data.conversation.mode).toBe('AGENT');
+      expect((await t.call('POST', `${base()}/conversations/${id}/take-over`, token)).body.data.conversation.mode).toBe(
+        'AGENT',
+      );
       const silent = await t.call('POST', `${base()}/conversations/${id}/messages`, token, { message: 'Hello?' });
       expect(silent.body.data.answer).toBeNull();
       const esc = await t.call('POST', `${base()}/conversations/${id}/escalate`, token);
       expect(esc.status).toBe(403);
       expect(esc.body.error.code).toBe('HUMAN_TAKEOVER');
-      expect((await t.call('POST', `${base()}/conversations/${id}/switch-to-ai`, token)).body.data.conversation.mode).toBe('AI');
-      const answered = await t.call('POST', `${base()}/conversations/${id}/messages`, token, { message: 'How long do refunds take?' });
+      expect(
+        (await t.call('POST', `${base()}/conversations/${id}/switch-to-ai`, token)).body.data.conversation.mode,
+      ).toBe('AI');
+      const answered = await t.call('POST', `${base()}/conversations/${id}/messages`, token, {
+        message: 'How long do refunds take?',
+      });
       expect(answered.body.data.answer).not.toBeNull();
     });
 
     test('escalated in AI mode: the AI stays silent; switch-to-ai releases the escalation (announced) and the AI answers again', async () => {
       const { conversation } = await start();
       const id = conversation.threadId;
-      expect((await t.call('POST', `${base()}/conversations/${id}/escalate`, token)).body.data.conversation).toMatchObject({ mode: 'AI', escalated: true });
-      const silent = await t.call('POST', `${base()}/conversations/${id}/messages`, token, { message: 'Is anyone there?' });
+      expect(
+        (await t.call('POST', `${base()}/conversations/${id}/escalate`, token)).body.data.conversation,
+      ).toMatchObject({ mode: 'AI', escalated: true });
+      const silent = await t.call('POST', `${base()}/conversations/${id}/messages`, token, {
+        message: 'Is anyone there?',
+      });
       expect(silent.body.data.answer).toBeNull();
       const released = await t.call('POST', `${base()}/conversations/${id}/switch-to-ai`, token);
       expect(released.status).toBe(200);
       expect(released.body.data.conversation).toMatchObject({ mode: 'AI', escalated: false });
       expect((await events(id)).map((e) => e.type).slice(-1)).toEqual(['conversation.released']);
-      const answered = await t.call('POST', `${base()}/conversations/${id}/messages`, token, { message: 'How long do refunds take?' });
+      const answered = await t.call('POST', `${base()}/conversations/${id}/messages`, token, {
+        message: 'How long do refunds take?',
+      });
       expect(answered.body.data.answer?.text).toMatch(/5 business days/);
     });
 
@@ -171,14 +228,25 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
       }
       expect((await events(id)).length).toBe(before);
       const reopened = await t.call('PATCH', `${base()}/conversations/${id}`, token, { status: 'OPEN' });
-      expect(reopened.body.data.conversation).toMatchObject({ status: 'OPEN', mode: 'AI', escalated: false, endedAt: null });
+      expect(reopened.body.data.conversation).toMatchObject({
+        status: 'OPEN',
+        mode: 'AI',
+        escalated: false,
+        endedAt: null,
+      });
     });
 
     test('a team reply takes the conversation over and names the agent', async () => {
       const { conversation } = await start();
-      const res = await t.call('POST', `${base()}/conversations/${conversation.threadId}/replies`, token, { message: 'Hi, Sam here.' });
+      const res = await t.call('POST', `${base()}/conversations/${conversation.threadId}/replies`, token, {
+        message: 'Hi, Sam here.',
+      });
       expect(res.status).toBe(201);
-      expect(res.body.data.message).toMatchObject({ author: 'agent', name: 'owner@parley.local', agent: { id: expect.any(String), name: 'owner@parley.local' } });
+      expect(res.body.data.message).toMatchObject({
+        author: 'agent',
+        name: 'owner@parley.local',
+        agent: { id: expect.any(String), name: 'owner@parley.local' },
+      });
       expect(res.body.data.conversation.mode).toBe('AGENT');
     });
 
@@ -206,16 +274,27 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
     test('feedback and correction of an answer; feedback on a visitor message is refused', async () => {
       const d = await start();
       const id = d.conversation.threadId;
-      const rated = await t.call('PATCH', `${base()}/conversations/${id}/messages/${d.answer!.id}`, token, { feedback: 'up', text: 'Refunds take 5 business days.' });
-      expect(rated.body.data.message).toMatchObject({ feedback: 'up', text: 'Refunds take 5 business days.', originalText: d.answer!.text });
-      const bad = await t.call('PATCH', `${base()}/conversations/${id}/messages/${d.message.id}`, token, { feedback: 'down' });
+      const rated = await t.call('PATCH', `${base()}/conversations/${id}/messages/${d.answer!.id}`, token, {
+        feedback: 'up',
+        text: 'Refunds take 5 business days.',
+      });
+      expect(rated.body.data.message).toMatchObject({
+        feedback: 'up',
+        text: 'Refunds take 5 business days.',
+        originalText: d.answer!.text,
+      });
+      const bad = await t.call('PATCH', `${base()}/conversations/${id}/messages/${d.message.id}`, token, {
+        feedback: 'down',
+      });
       expect(bad.status).toBe(400);
     });
 
     test('the read count takes what a conversation can hold and refuses a number beyond it, changing nothing', async () => {
       const id = (await start()).conversation.threadId;
       const url = `${base()}/conversations/${id}`;
-      expect((await t.call('PATCH', url, token, { totalMessagesRead: 2 })).body.data.conversation.totalMessagesRead).toBe(2);
+      expect(
+        (await t.call('PATCH', url, token, { totalMessagesRead: 2 })).body.data.conversation.totalMessagesRead,
+      ).toBe(2);
       for (const n of [2 ** 31, 3e9, 1e20]) {
         const res = await t.call('PATCH', url, token, { totalMessagesRead: n });
         expect(res.status, JSON.stringify(res.body)).toBe(400);
@@ -230,15 +309,24 @@ describeOnDialects('conversations over HTTP on %s', (dialect) => {
       expect(refused.status).toBe(400);
       expect(refused.body.error.code).toBe('CONFIRMATION_REQUIRED');
       expect((await t.call('GET', `${base()}/conversations/${a}`, token)).status).toBe(200);
-      const done = await t.call('POST', `${base()}/conversations/bulk`, token, { action: 'delete', threadIds: [a, 'missing'], confirm: true });
-      expect(done.body.data.results).toEqual([{ threadId: a, ok: true }, { threadId: 'missing', ok: false, error: expect.objectContaining({ code: 'NOT_FOUND' }) }]);
+      const done = await t.call('POST', `${base()}/conversations/bulk`, token, {
+        action: 'delete',
+        threadIds: [a, 'missing'],
+        confirm: true,
+      });
+      expect(done.body.data.results).toEqual([
+        { threadId: a, ok: true },
+        { threadId: 'missing', ok: false, error: expect.objectContaining({ code: 'NOT_FOUND' }) },
+      ]);
       expect((await t.call('GET', `${base()}/conversations/${a}`, token)).status).toBe(404);
     });
 
     test('bulk resolve and the status filter of the list', async () => {
       const ids = [(await start()).conversation.threadId, (await start()).conversation.threadId];
       await t.call('POST', `${base()}/conversations/bulk`, token, { action: 'resolve', threadIds: ids });
-      const resolved = (await t.call('GET', `${base()}/conversations?status=RESOLVED&limit=100`, token)).body.data.conversations.map((c: { threadId: string }) => c.threadId);
+      const resolved = (
+        await t.call('GET', `${base()}/conversations?status=RESOLVED&limit=100`, token)
+      ).body.data.conversations.map((c: { threadId: string }) => c.threadId);
       expect(resolved).toEqual(expect.arrayContaining(ids));
       expect((await t.call('GET', `${base()}/conversations?limit=101`, token)).status).toBe(400);
     });

@@ -31,7 +31,14 @@ async function create(id: string, body: Record<string, unknown>) {
 describe('create, get, patch', () => {
   test('POST creates one (201), trimmed; GET returns it', async () => {
     const r = await create(chatbotId, { question: '  Refunds?  ', answer: '  Within 30 days.  ' });
-    expect(r).toEqual({ id: expect.any(String), chatbotId, question: 'Refunds?', answer: 'Within 30 days.', createdAt: expect.any(String), updatedAt: r.createdAt });
+    expect(r).toEqual({
+      id: expect.any(String),
+      chatbotId,
+      question: 'Refunds?',
+      answer: 'Within 30 days.',
+      createdAt: expect.any(String),
+      updatedAt: r.createdAt,
+    });
     expect((await t.call('GET', `${base(chatbotId)}/${r.id}`, token)).body.data.customResponse).toEqual(r);
   });
 
@@ -39,7 +46,12 @@ describe('create, get, patch', () => {
     const r = await create(chatbotId, { question: 'q', answer: 'a' });
     const res = await t.call('PATCH', `${base(chatbotId)}/${r.id}`, token, { answer: 'b' });
     expect(res.status).toBe(200);
-    expect(res.body.data.customResponse).toMatchObject({ id: r.id, question: 'q', answer: 'b', createdAt: r.createdAt });
+    expect(res.body.data.customResponse).toMatchObject({
+      id: r.id,
+      question: 'q',
+      answer: 'b',
+      createdAt: r.createdAt,
+    });
     expectError(await t.call('PATCH', `${base(chatbotId)}/${r.id}`, token, {}), 400, 'VALIDATION_FAILED');
   });
 });
@@ -59,7 +71,11 @@ describe('list', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { status: number; body: any } = await t.call('GET', `${base(id)}?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, token);
+      const res: { status: number; body: any } = await t.call(
+        'GET',
+        `${base(id)}?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        token,
+      );
       expect(res.status).toBe(200);
       expect(res.body.meta.nextCursor).toBe(res.body.data.pagination.nextCursor);
       seen.push(...res.body.data.customResponses.map((r: { id: string }) => r.id));
@@ -86,13 +102,21 @@ describe('list', () => {
     expect((await t.call('GET', `${base(chatbotId)}?limit=100`, token)).body.data.pagination.limit).toBe(100);
   });
 
-  test("a cursor the API did not issue, or one of another list, is 400 INVALID_CURSOR", async () => {
+  test('a cursor the API did not issue, or one of another list, is 400 INVALID_CURSOR', async () => {
     expectError(await t.call('GET', `${base(chatbotId)}?cursor=abc.def`, token), 400, 'INVALID_CURSOR');
     const bots = await createChatbot(t, token);
     await createChatbot(t, token);
     const chatbotsPage = await t.call('GET', '/api/v2/chatbots?limit=1', token);
     expect(chatbotsPage.body.data.pagination.nextCursor).toBeTruthy();
-    expectError(await t.call('GET', `${base(bots)}?cursor=${encodeURIComponent(chatbotsPage.body.data.pagination.nextCursor)}`, token), 400, 'INVALID_CURSOR');
+    expectError(
+      await t.call(
+        'GET',
+        `${base(bots)}?cursor=${encodeURIComponent(chatbotsPage.body.data.pagination.nextCursor)}`,
+        token,
+      ),
+      400,
+      'INVALID_CURSOR',
+    );
   });
 
   test('an unknown query parameter is 400 VALIDATION_FAILED', async () => {
@@ -115,12 +139,26 @@ describe('validation, mass assignment, delete, reach', () => {
     expect(await rowCount(t, 'custom_responses', chatbotId)).toBe(before);
   });
 
-  test.each([['id', { id: 'x' }], ['chatbotId', { chatbotId: 'x' }], ['createdAt', { createdAt: '2000-01-01T00:00:00.000Z' }]])('mass assignment of %s is refused', async (_l, extra) => {
+  test.each([
+    ['id', { id: 'x' }],
+    ['chatbotId', { chatbotId: 'x' }],
+    ['createdAt', { createdAt: '2000-01-01T00:00:00.000Z' }],
+  ])('mass assignment of %s is refused', async (_l, extra) => {
     const before = await rowCount(t, 'custom_responses', chatbotId);
-    expectError(await t.call('POST', base(chatbotId), token, { question: 'q', answer: 'a', ...extra }), 400, 'VALIDATION_FAILED');
-    expectError(await t.call('PATCH', `${base(chatbotId)}/${responseId}`, token, { answer: 'z', ...extra }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await t.call('POST', base(chatbotId), token, { question: 'q', answer: 'a', ...extra }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await t.call('PATCH', `${base(chatbotId)}/${responseId}`, token, { answer: 'z', ...extra }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(await rowCount(t, 'custom_responses', chatbotId)).toBe(before);
-    expect((await t.call('GET', `${base(chatbotId)}/${responseId}`, token)).body.data.customResponse.answer).toBe('Yes, in 3 to 5 days.');
+    expect((await t.call('GET', `${base(chatbotId)}/${responseId}`, token)).body.data.customResponse.answer).toBe(
+      'Yes, in 3 to 5 days.',
+    );
   });
 
   test('DELETE without ?confirm=true: 400 CONFIRMATION_REQUIRED, nothing deleted; with it data.deletedCustomResponse', async () => {
@@ -137,7 +175,10 @@ describe('validation, mass assignment, delete, reach', () => {
   test('one of another chatbot, or an unknown id, is 404 NOT_FOUND', async () => {
     const other = await createChatbot(t, token);
     const before = await rowCount(t, 'custom_responses');
-    for (const [bot, id] of [[other, responseId], [chatbotId, newId()]]) {
+    for (const [bot, id] of [
+      [other, responseId],
+      [chatbotId, newId()],
+    ]) {
       expectError(await t.call('GET', `${base(bot)}/${id}`, token), 404, 'NOT_FOUND');
       expectError(await t.call('PATCH', `${base(bot)}/${id}`, token, { answer: 'x' }), 404, 'NOT_FOUND');
       expectError(await t.call('DELETE', `${base(bot)}/${id}?confirm=true`, token), 404, 'NOT_FOUND');
@@ -163,9 +204,23 @@ describeRouteErrors('custom responses', () => ({
   chatbotId,
   routes: [
     { method: 'GET', path: (id) => `/chatbots/${id}/custom-responses`, scopes: ['instructions:read'] },
-    { method: 'POST', path: (id) => `/chatbots/${id}/custom-responses`, scopes: ['instructions:write'], body: { question: 'q', answer: 'a' } },
+    {
+      method: 'POST',
+      path: (id) => `/chatbots/${id}/custom-responses`,
+      scopes: ['instructions:write'],
+      body: { question: 'q', answer: 'a' },
+    },
     { method: 'GET', path: (id) => `/chatbots/${id}/custom-responses/${responseId}`, scopes: ['instructions:read'] },
-    { method: 'PATCH', path: (id) => `/chatbots/${id}/custom-responses/${responseId}`, scopes: ['instructions:write'], body: { answer: 'a' } },
-    { method: 'DELETE', path: (id) => `/chatbots/${id}/custom-responses/${responseId}?confirm=true`, scopes: ['instructions:delete'] },
+    {
+      method: 'PATCH',
+      path: (id) => `/chatbots/${id}/custom-responses/${responseId}`,
+      scopes: ['instructions:write'],
+      body: { answer: 'a' },
+    },
+    {
+      method: 'DELETE',
+      path: (id) => `/chatbots/${id}/custom-responses/${responseId}?confirm=true`,
+      scopes: ['instructions:delete'],
+    },
   ],
 }));

@@ -29,7 +29,9 @@ async function create(id: string, body: Record<string, unknown>) {
 }
 
 const escalating = async (id: string) =>
-  (await t.call('GET', base(id), token)).body.data.followups.filter((f: { isEscalationPrompt: boolean }) => f.isEscalationPrompt).map((f: { id: string }) => f.id);
+  (await t.call('GET', base(id), token)).body.data.followups
+    .filter((f: { isEscalationPrompt: boolean }) => f.isEscalationPrompt)
+    .map((f: { id: string }) => f.id);
 
 describe('create, list, get, patch', () => {
   test('POST creates a follow-up (201) with isEscalationPrompt false by default', async () => {
@@ -61,7 +63,12 @@ describe('create, list, get, patch', () => {
     const f = await create(chatbotId, { title: 'x', description: 'y', link: 'https://example.com/a' });
     const res = await t.call('PATCH', `${base(chatbotId)}/${f.id}`, token, { description: 'z', link: null });
     expect(res.status).toBe(200);
-    expect(res.body.data.followup).toMatchObject({ title: 'x', description: 'z', link: null, isEscalationPrompt: false });
+    expect(res.body.data.followup).toMatchObject({
+      title: 'x',
+      description: 'z',
+      link: null,
+      isEscalationPrompt: false,
+    });
   });
 });
 
@@ -98,7 +105,11 @@ describe('the escalation prompt: at most one per chatbot', () => {
   });
 
   test('isEscalationPrompt must be a boolean', async () => {
-    const res = await t.call('POST', base(chatbotId), token, { title: 't', description: 'd', isEscalationPrompt: 'yes' });
+    const res = await t.call('POST', base(chatbotId), token, {
+      title: 't',
+      description: 'd',
+      isEscalationPrompt: 'yes',
+    });
     expectError(res, 400, 'VALIDATION_FAILED');
     expect(res.body.error.details[0].path).toEqual(['isEscalationPrompt']);
   });
@@ -120,16 +131,21 @@ describe('validation, mass assignment, cap', () => {
     expect(await rowCount(t, 'followups', chatbotId)).toBe(before);
   });
 
-  test.each([['id', { id: 'x' }], ['chatbotId', { chatbotId: 'x' }], ['updatedAt', { updatedAt: '2000-01-01T00:00:00.000Z' }]])(
-    'mass assignment of %s is refused on POST and PATCH',
-    async (_label, extra) => {
-      const before = await rowCount(t, 'followups', chatbotId);
-      expectError(await t.call('POST', base(chatbotId), token, { title: 't', description: 'd', ...extra }), 400, 'VALIDATION_FAILED');
-      expectError(await t.call('PATCH', `${base(chatbotId)}/${followupId}`, token, extra), 400, 'VALIDATION_FAILED');
-      expect(await rowCount(t, 'followups', chatbotId)).toBe(before);
-      expect((await t.call('GET', `${base(chatbotId)}/${followupId}`, token)).body.data.followup.id).toBe(followupId);
-    },
-  );
+  test.each([
+    ['id', { id: 'x' }],
+    ['chatbotId', { chatbotId: 'x' }],
+    ['updatedAt', { updatedAt: '2000-01-01T00:00:00.000Z' }],
+  ])('mass assignment of %s is refused on POST and PATCH', async (_label, extra) => {
+    const before = await rowCount(t, 'followups', chatbotId);
+    expectError(
+      await t.call('POST', base(chatbotId), token, { title: 't', description: 'd', ...extra }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(await t.call('PATCH', `${base(chatbotId)}/${followupId}`, token, extra), 400, 'VALIDATION_FAILED');
+    expect(await rowCount(t, 'followups', chatbotId)).toBe(before);
+    expect((await t.call('GET', `${base(chatbotId)}/${followupId}`, token)).body.data.followup.id).toBe(followupId);
+  });
 
   test('an empty PATCH is 400 VALIDATION_FAILED', async () => {
     expectError(await t.call('PATCH', `${base(chatbotId)}/${followupId}`, token, {}), 400, 'VALIDATION_FAILED');
@@ -140,7 +156,15 @@ describe('validation, mass assignment, cap', () => {
     const at = new Date().toISOString();
     for (let i = 0; i < 100; i++) {
       await t.app.services.store.resources.followups.insert({
-        id: newId(), chatbotId: id, title: `f${i}`, description: 'd', link: null, isEscalationPrompt: false, position: i, createdAt: at, updatedAt: at,
+        id: newId(),
+        chatbotId: id,
+        title: `f${i}`,
+        description: 'd',
+        link: null,
+        isEscalationPrompt: false,
+        position: i,
+        createdAt: at,
+        updatedAt: at,
       });
     }
     expectError(await t.call('POST', base(id), token, { title: 'x', description: 'd' }), 400, 'VALIDATION_FAILED');
@@ -165,12 +189,17 @@ describe('delete and reach', () => {
 
   test('a follow-up of another chatbot, or an unknown id, is 404 NOT_FOUND', async () => {
     const other = await createChatbot(t, token);
-    for (const [bot, id] of [[other, followupId], [chatbotId, newId()]]) {
+    for (const [bot, id] of [
+      [other, followupId],
+      [chatbotId, newId()],
+    ]) {
       expectError(await t.call('GET', `${base(bot)}/${id}`, token), 404, 'NOT_FOUND');
       expectError(await t.call('PATCH', `${base(bot)}/${id}`, token, { isEscalationPrompt: true }), 404, 'NOT_FOUND');
       expectError(await t.call('DELETE', `${base(bot)}/${id}?confirm=true`, token), 404, 'NOT_FOUND');
     }
-    expect((await t.call('GET', `${base(chatbotId)}/${followupId}`, token)).body.data.followup.isEscalationPrompt).toBe(false);
+    expect((await t.call('GET', `${base(chatbotId)}/${followupId}`, token)).body.data.followup.isEscalationPrompt).toBe(
+      false,
+    );
   });
 
   test("another account's token gets 404 CHATBOT_NOT_FOUND", async () => {
@@ -185,9 +214,23 @@ describeRouteErrors('followups', () => ({
   chatbotId,
   routes: [
     { method: 'GET', path: (id) => `/chatbots/${id}/followups`, scopes: ['followups:read'] },
-    { method: 'POST', path: (id) => `/chatbots/${id}/followups`, scopes: ['followups:write'], body: { title: 't', description: 'd' } },
+    {
+      method: 'POST',
+      path: (id) => `/chatbots/${id}/followups`,
+      scopes: ['followups:write'],
+      body: { title: 't', description: 'd' },
+    },
     { method: 'GET', path: (id) => `/chatbots/${id}/followups/${followupId}`, scopes: ['followups:read'] },
-    { method: 'PATCH', path: (id) => `/chatbots/${id}/followups/${followupId}`, scopes: ['followups:write'], body: { title: 't' } },
-    { method: 'DELETE', path: (id) => `/chatbots/${id}/followups/${followupId}?confirm=true`, scopes: ['followups:delete'] },
+    {
+      method: 'PATCH',
+      path: (id) => `/chatbots/${id}/followups/${followupId}`,
+      scopes: ['followups:write'],
+      body: { title: 't' },
+    },
+    {
+      method: 'DELETE',
+      path: (id) => `/chatbots/${id}/followups/${followupId}?confirm=true`,
+      scopes: ['followups:delete'],
+    },
   ],
 }));

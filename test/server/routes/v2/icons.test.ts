@@ -64,7 +64,11 @@ function multipart(parts: Part[]): { body: Buffer; contentType: string } {
   for (const p of parts) {
     chunks.push(Buffer.from(`--${boundary}\r\n`));
     if ('filename' in p) {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`,
+        ),
+      );
       chunks.push(p.data);
     } else {
       chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}`));
@@ -75,7 +79,11 @@ function multipart(parts: Part[]): { body: Buffer; contentType: string } {
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-async function upload(chatbotId: string, data: Buffer, opts: { type?: string; filename?: string; mime?: string; tk?: string } = {}) {
+async function upload(
+  chatbotId: string,
+  data: Buffer,
+  opts: { type?: string; filename?: string; mime?: string; tk?: string } = {},
+) {
   const parts: Part[] = [];
   if (opts.type !== '') parts.push({ name: 'type', value: opts.type ?? 'icon' });
   parts.push({ name: 'file', filename: opts.filename ?? 'icon.png', type: opts.mime ?? 'image/png', data });
@@ -88,8 +96,10 @@ async function fetchPublic(url: string) {
   return t.app.inject({ method: 'GET', url: path });
 }
 
-const newChatbot = async (tk = token) => (await t.call('POST', '/api/v2/chatbots', tk, { title: `icons ${newId()}` })).body.data.chatbot.id as string;
-const settingsOf = async (id: string) => (await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings;
+const newChatbot = async (tk = token) =>
+  (await t.call('POST', '/api/v2/chatbots', tk, { title: `icons ${newId()}` })).body.data.chatbot.id as string;
+const settingsOf = async (id: string) =>
+  (await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings;
 const iconRows = async (chatbotId: string) =>
   t.database.db.selectFrom('icons').select(['id', 'type']).where('chatbot_id', '=', chatbotId).execute();
 
@@ -113,7 +123,7 @@ describe('upload', () => {
     expect(served.rawPayload.subarray(0, 4).toString('hex')).toBe('89504e47');
   });
 
-  test('the stored name is generated, never the client\'s file name', async () => {
+  test("the stored name is generated, never the client's file name", async () => {
     const id = await newChatbot();
     const res = await upload(id, png(), { filename: '../../etc/evil.png' });
     expect(res.status).toBe(201);
@@ -139,7 +149,9 @@ describe('upload', () => {
   test('the type may come from the query string', async () => {
     const id = await newChatbot();
     const { body, contentType } = multipart([{ name: 'file', filename: 'a.png', type: 'image/png', data: png() }]);
-    const res = await t.call('POST', `/api/v2/chatbots/${id}/icons?type=agent`, token, body, { 'content-type': contentType });
+    const res = await t.call('POST', `/api/v2/chatbots/${id}/icons?type=agent`, token, body, {
+      'content-type': contentType,
+    });
     expect(res.status).toBe(201);
     expect((await settingsOf(id)).agentIconSrcId).toBe(res.body.data.icon.url);
   });
@@ -147,7 +159,12 @@ describe('upload', () => {
   test.each([
     ['plain text', Buffer.from('just some text, not an image')],
     ['HTML', Buffer.from('<!doctype html><html><script>alert(1)</script></html>')],
-    ['SVG', Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="1" height="1"/></svg>')],
+    [
+      'SVG',
+      Buffer.from(
+        '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="1" height="1"/></svg>',
+      ),
+    ],
     ['a PDF', Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n')],
     ['HTML followed by a PNG', Buffer.concat([Buffer.from('<html>'), png()])],
   ])('%s named .png is 415 UNSUPPORTED_MEDIA_TYPE and stores nothing', async (_label, data) => {
@@ -176,7 +193,9 @@ describe('upload', () => {
   test('a missing file or type, an unknown type, or a JSON body is 400 VALIDATION_FAILED', async () => {
     const id = await newChatbot();
     const noFile = multipart([{ name: 'type', value: 'icon' }]);
-    const r1 = await t.call('POST', `/api/v2/chatbots/${id}/icons`, token, noFile.body, { 'content-type': noFile.contentType });
+    const r1 = await t.call('POST', `/api/v2/chatbots/${id}/icons`, token, noFile.body, {
+      'content-type': noFile.contentType,
+    });
     expect(r1.status).toBe(400);
     expect(r1.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: ['file'] })]));
     const r2 = await upload(id, png(), { type: '' });

@@ -25,12 +25,19 @@ const accounts = () => t.app.services.visitors.accounts;
 async function anonymousVisitor(id = chatbotId, tok = token) {
   const res = await t.call('POST', `/api/v2/chatbots/${id}/conversations`, tok, { visitor: { name: 'Anon' } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { chatUserId: res.body.data.conversation.chatUserId as string, conversationId: res.body.data.conversation.threadId as string };
+  return {
+    chatUserId: res.body.data.conversation.chatUserId as string,
+    conversationId: res.body.data.conversation.threadId as string,
+  };
 }
 
 describe('the identity secret', () => {
   test('is made with settings:write, shown once, stored sealed, and rotation voids the old one', async () => {
-    expect((await t.call('GET', url(), token)).body.data.identitySecret).toEqual({ configured: false, createdAt: null, algorithm: 'HMAC-SHA256' });
+    expect((await t.call('GET', url(), token)).body.data.identitySecret).toEqual({
+      configured: false,
+      createdAt: null,
+      algorithm: 'HMAC-SHA256',
+    });
     const made = await t.call('POST', url(), token);
     expect(made.status).toBe(201);
     const first = made.body.data.identitySecret.secret as string;
@@ -60,11 +67,15 @@ describe('the identity secret', () => {
     const id = await createChatbot(t, token, 'to-delete');
     const secret = (await t.call('POST', url(id), token)).body.data.identitySecret.secret as string;
     expectError(await t.call('DELETE', url(id), token), 400, 'CONFIRMATION_REQUIRED');
-    expect(await identity().verify(id, { email: 'a@example.com', signature: signIdentity(secret, 'a@example.com') })).toBe('a@example.com');
+    expect(
+      await identity().verify(id, { email: 'a@example.com', signature: signIdentity(secret, 'a@example.com') }),
+    ).toBe('a@example.com');
     const del = await t.call('DELETE', `${url(id)}?confirm=true`, token);
     expect(del.status).toBe(200);
     expect(del.body.data.identitySecret.configured).toBe(false);
-    expect(await identity().verify(id, { email: 'a@example.com', signature: signIdentity(secret, 'a@example.com') })).toBeNull();
+    expect(
+      await identity().verify(id, { email: 'a@example.com', signature: signIdentity(secret, 'a@example.com') }),
+    ).toBeNull();
     expectError(await t.call('DELETE', `${url(id)}?confirm=true`, token), 404, 'NOT_FOUND');
   });
 
@@ -82,25 +93,46 @@ describe('signed identity claims', () => {
     secret = (await t.call('POST', url(), token)).body.data.identitySecret.secret;
   });
 
-  test('a correct signature is that user on every device, with the device\'s own conversation joined', async () => {
+  test("a correct signature is that user on every device, with the device's own conversation joined", async () => {
     const email = 'Grace@Example.com';
     const phone = await anonymousVisitor();
-    const a = await identity().identify(chatbotId, { email, signature: signIdentity(secret, email), name: 'Grace' }, phone.chatUserId);
-    expect(a.visitor).toEqual({ id: phone.chatUserId, email: 'grace@example.com', name: 'Grace', phone: null, verified: true });
+    const a = await identity().identify(
+      chatbotId,
+      { email, signature: signIdentity(secret, email), name: 'Grace' },
+      phone.chatUserId,
+    );
+    expect(a.visitor).toEqual({
+      id: phone.chatUserId,
+      email: 'grace@example.com',
+      name: 'Grace',
+      phone: null,
+      verified: true,
+    });
     const laptop = await anonymousVisitor();
-    const b = await identity().identify(chatbotId, { email, signature: signIdentity(secret, email) }, laptop.chatUserId);
+    const b = await identity().identify(
+      chatbotId,
+      { email, signature: signIdentity(secret, email) },
+      laptop.chatUserId,
+    );
     expect(b.visitor.id).toBe(a.visitor.id);
-    expect((await accounts().conversations({ id: chatbotId, settings: {} }, b.visitor.id)).map((c) => c.id).sort()).toEqual([phone.conversationId, laptop.conversationId].sort());
+    expect(
+      (await accounts().conversations({ id: chatbotId, settings: {} }, b.visitor.id)).map((c) => c.id).sort(),
+    ).toEqual([phone.conversationId, laptop.conversationId].sort());
   });
 
   test('unsigned, wrongly signed, or signed for another address or chatbot: refused, nothing revealed or merged', async () => {
     const email = 'victim@example.com';
     const victimDevice = await anonymousVisitor();
-    const victim = await identity().identify(chatbotId, { email, signature: signIdentity(secret, email) }, victimDevice.chatUserId);
+    const victim = await identity().identify(
+      chatbotId,
+      { email, signature: signIdentity(secret, email) },
+      victimDevice.chatUserId,
+    );
     const before = await accounts().conversations({ id: chatbotId, settings: {} }, victim.visitor.id);
 
     const other = await freshAccount(t, 'other');
-    const otherSecret = (await t.call('POST', url(other.chatbotId), other.token)).body.data.identitySecret.secret as string;
+    const otherSecret = (await t.call('POST', url(other.chatbotId), other.token)).body.data.identitySecret
+      .secret as string;
     const attacker = await anonymousVisitor();
     const claims = [
       { email, signature: '' },
@@ -113,17 +145,24 @@ describe('signed identity claims', () => {
       { email: 'VICTIM@example.com', signature: signIdentity(secret, email) },
     ];
     for (const claim of claims) {
-      await expect(identity().identify(chatbotId, claim, attacker.chatUserId)).rejects.toMatchObject({ code: 'IDENTITY_NOT_VALID', status: 401 });
+      await expect(identity().identify(chatbotId, claim, attacker.chatUserId)).rejects.toMatchObject({
+        code: 'IDENTITY_NOT_VALID',
+        status: 401,
+      });
     }
     // The victim's history is unchanged and the attacker's own visitor stayed anonymous and alone.
     expect(await accounts().conversations({ id: chatbotId, settings: {} }, victim.visitor.id)).toEqual(before);
-    expect((await accounts().conversations({ id: chatbotId, settings: {} }, attacker.chatUserId)).map((c) => c.id)).toEqual([attacker.conversationId]);
+    expect(
+      (await accounts().conversations({ id: chatbotId, settings: {} }, attacker.chatUserId)).map((c) => c.id),
+    ).toEqual([attacker.conversationId]);
     expect(await accounts().visitor(chatbotId, attacker.chatUserId)).toMatchObject({ email: null, verified: false });
   });
 
   test('a chatbot without a secret refuses every claim', async () => {
     const id = await createChatbot(t, token, 'no-secret');
-    await expect(identity().identify(id, { email: 'a@example.com', signature: signIdentity('', 'a@example.com') })).rejects.toMatchObject({ code: 'IDENTITY_NOT_VALID' });
+    await expect(
+      identity().identify(id, { email: 'a@example.com', signature: signIdentity('', 'a@example.com') }),
+    ).rejects.toMatchObject({ code: 'IDENTITY_NOT_VALID' });
   });
 });
 

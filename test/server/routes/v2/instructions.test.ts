@@ -29,7 +29,8 @@ async function create(id: string, body: Record<string, unknown>) {
   return res.body.data.instruction;
 }
 
-const promptIdOf = async (id: string) => (await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings.promptId;
+const promptIdOf = async (id: string) =>
+  (await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings.promptId;
 
 describe('create, list, get, patch', () => {
   test('POST creates an instruction (201), inactive, temperature null by default, description empty', async () => {
@@ -52,16 +53,23 @@ describe('create, list, get, patch', () => {
   test.each([0, 1, 0.01, 0.29, 0.5, 0.99])('temperature %s is accepted as given', async (temperature) => {
     const i = await create(chatbotId, { title: 't', instructions: 'i', temperature });
     expect(i.temperature).toBe(temperature);
-    expect((await t.call('GET', `${base(chatbotId)}/${i.id}`, token)).body.data.instruction.temperature).toBe(temperature);
+    expect((await t.call('GET', `${base(chatbotId)}/${i.id}`, token)).body.data.instruction.temperature).toBe(
+      temperature,
+    );
   });
 
-  test.each([-0.01, 1.01, 2, 0.005, 0.123])('temperature %s is 400 VALIDATION_FAILED (0 to 1, step 0.01)', async (temperature) => {
-    const before = await rowCount(t, 'instructions', chatbotId);
-    const res = await t.call('POST', base(chatbotId), token, { title: 't', instructions: 'i', temperature });
-    expectError(res, 400, 'VALIDATION_FAILED');
-    expect(res.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: ['temperature'] })]));
-    expect(await rowCount(t, 'instructions', chatbotId)).toBe(before);
-  });
+  test.each([-0.01, 1.01, 2, 0.005, 0.123])(
+    'temperature %s is 400 VALIDATION_FAILED (0 to 1, step 0.01)',
+    async (temperature) => {
+      const before = await rowCount(t, 'instructions', chatbotId);
+      const res = await t.call('POST', base(chatbotId), token, { title: 't', instructions: 'i', temperature });
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.error.details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ path: ['temperature'] })]),
+      );
+      expect(await rowCount(t, 'instructions', chatbotId)).toBe(before);
+    },
+  );
 
   test('GET lists every instruction, newest first, with active marking the one in use', async () => {
     const id = await createChatbot(t, token);
@@ -69,17 +77,29 @@ describe('create, list, get, patch', () => {
     const b = await create(id, { title: 'b', instructions: 'b' });
     await t.call('POST', `${base(id)}/${a.id}/use`, token);
     const list = (await t.call('GET', base(id), token)).body.data.instructions;
-    expect(list.map((x: { id: string; active: boolean }) => [x.id, x.active])).toEqual([[b.id, false], [a.id, true]]);
+    expect(list.map((x: { id: string; active: boolean }) => [x.id, x.active])).toEqual([
+      [b.id, false],
+      [a.id, true],
+    ]);
   });
 
   test('PATCH changes the fields sent; temperature null clears it', async () => {
     const i = await create(chatbotId, { title: 'p', description: 'for people', instructions: 'x', temperature: 0.7 });
     const res = await t.call('PATCH', `${base(chatbotId)}/${i.id}`, token, { instructions: 'y', temperature: null });
     expect(res.status).toBe(200);
-    expect(res.body.data.instruction).toMatchObject({ title: 'p', description: 'for people', instructions: 'y', temperature: null });
+    expect(res.body.data.instruction).toMatchObject({
+      title: 'p',
+      description: 'for people',
+      instructions: 'y',
+      temperature: null,
+    });
     const again = await t.call('PATCH', `${base(chatbotId)}/${i.id}`, token, { temperature: 0.35 });
     expect(again.body.data.instruction.temperature).toBe(0.35);
-    expectError(await t.call('PATCH', `${base(chatbotId)}/${i.id}`, token, { temperature: 1.5 }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await t.call('PATCH', `${base(chatbotId)}/${i.id}`, token, { temperature: 1.5 }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectError(await t.call('PATCH', `${base(chatbotId)}/${i.id}`, token, {}), 400, 'VALIDATION_FAILED');
   });
 });
@@ -116,7 +136,11 @@ describe('/use', () => {
   });
 
   test('promptId stays read-only in settings PATCHes', async () => {
-    expectError(await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/general`, token, { promptId: instructionId }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/general`, token, { promptId: instructionId }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 });
 
@@ -167,9 +191,17 @@ describe('validation, mass assignment, cap, reach', () => {
     expect(res.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
   });
 
-  test.each([['id', { id: 'x' }], ['active', { active: true }], ['chatbotId', { chatbotId: 'x' }]])('mass assignment of %s is refused', async (_label, extra) => {
+  test.each([
+    ['id', { id: 'x' }],
+    ['active', { active: true }],
+    ['chatbotId', { chatbotId: 'x' }],
+  ])('mass assignment of %s is refused', async (_label, extra) => {
     const before = await rowCount(t, 'instructions', chatbotId);
-    expectError(await t.call('POST', base(chatbotId), token, { title: 't', instructions: 'i', ...extra }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await t.call('POST', base(chatbotId), token, { title: 't', instructions: 'i', ...extra }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectError(await t.call('PATCH', `${base(chatbotId)}/${instructionId}`, token, extra), 400, 'VALIDATION_FAILED');
     expect(await rowCount(t, 'instructions', chatbotId)).toBe(before);
     expect(await promptIdOf(chatbotId)).toBeNull();
@@ -179,7 +211,16 @@ describe('validation, mass assignment, cap, reach', () => {
     const id = await createChatbot(t, token);
     const at = new Date().toISOString();
     for (let i = 0; i < 100; i++) {
-      await t.app.services.store.resources.instructions.insert({ id: newId(), chatbotId: id, title: `i${i}`, description: '', instructions: 'x', temperature: null, createdAt: at, updatedAt: at });
+      await t.app.services.store.resources.instructions.insert({
+        id: newId(),
+        chatbotId: id,
+        title: `i${i}`,
+        description: '',
+        instructions: 'x',
+        temperature: null,
+        createdAt: at,
+        updatedAt: at,
+      });
     }
     expectError(await t.call('POST', base(id), token, { title: 'x', instructions: 'x' }), 400, 'VALIDATION_FAILED');
     expect(await rowCount(t, 'instructions', id)).toBe(100);
@@ -188,7 +229,10 @@ describe('validation, mass assignment, cap, reach', () => {
   test('an instruction of another chatbot, or an unknown id, is 404 NOT_FOUND everywhere', async () => {
     const other = await createChatbot(t, token);
     const before = await rowCount(t, 'instructions');
-    for (const [bot, id] of [[other, instructionId], [chatbotId, newId()]]) {
+    for (const [bot, id] of [
+      [other, instructionId],
+      [chatbotId, newId()],
+    ]) {
       expectError(await t.call('GET', `${base(bot)}/${id}`, token), 404, 'NOT_FOUND');
       expectError(await t.call('PATCH', `${base(bot)}/${id}`, token, { title: 'x' }), 404, 'NOT_FOUND');
       expectError(await t.call('POST', `${base(bot)}/${id}/use`, token), 404, 'NOT_FOUND');
@@ -210,10 +254,28 @@ describeRouteErrors('instructions', () => ({
   chatbotId,
   routes: [
     { method: 'GET', path: (id) => `/chatbots/${id}/instructions`, scopes: ['instructions:read'] },
-    { method: 'POST', path: (id) => `/chatbots/${id}/instructions`, scopes: ['instructions:write'], body: { title: 't', instructions: 'i' } },
+    {
+      method: 'POST',
+      path: (id) => `/chatbots/${id}/instructions`,
+      scopes: ['instructions:write'],
+      body: { title: 't', instructions: 'i' },
+    },
     { method: 'GET', path: (id) => `/chatbots/${id}/instructions/${instructionId}`, scopes: ['instructions:read'] },
-    { method: 'PATCH', path: (id) => `/chatbots/${id}/instructions/${instructionId}`, scopes: ['instructions:write'], body: { title: 't' } },
-    { method: 'POST', path: (id) => `/chatbots/${id}/instructions/${instructionId}/use`, scopes: ['instructions:write'] },
-    { method: 'DELETE', path: (id) => `/chatbots/${id}/instructions/${instructionId}?confirm=true`, scopes: ['instructions:delete'] },
+    {
+      method: 'PATCH',
+      path: (id) => `/chatbots/${id}/instructions/${instructionId}`,
+      scopes: ['instructions:write'],
+      body: { title: 't' },
+    },
+    {
+      method: 'POST',
+      path: (id) => `/chatbots/${id}/instructions/${instructionId}/use`,
+      scopes: ['instructions:write'],
+    },
+    {
+      method: 'DELETE',
+      path: (id) => `/chatbots/${id}/instructions/${instructionId}?confirm=true`,
+      scopes: ['instructions:delete'],
+    },
   ],
 }));

@@ -30,7 +30,8 @@ const site = async (...args: Parameters<typeof serveSite>) => {
 const binary = (bytes: Buffer, type: string) => (_req: unknown, res: ServerResponse) => {
   res.writeHead(200, { 'content-type': type, 'content-length': bytes.length }).end(bytes);
 };
-const pageHits = (s: TestSite) => [...s.hits.keys()].filter((p) => p !== '/robots.txt' && !p.endsWith('.xml') && !p.endsWith('.gz')).sort();
+const pageHits = (s: TestSite) =>
+  [...s.hits.keys()].filter((p) => p !== '/robots.txt' && !p.endsWith('.xml') && !p.endsWith('.gz')).sort();
 
 async function post(k: KnowledgeApp, path: string, body: unknown) {
   const res = await k.t.call('POST', `${k.base}/knowledge/${path}`, k.token, body);
@@ -39,7 +40,12 @@ async function post(k: KnowledgeApp, path: string, body: unknown) {
 }
 
 async function chunkIds(documentId: string): Promise<number[]> {
-  const rows = await t.database.db.selectFrom('chunks').select('id').where('document_id', '=', documentId).orderBy('id').execute();
+  const rows = await t.database.db
+    .selectFrom('chunks')
+    .select('id')
+    .where('document_id', '=', documentId)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => Number(r.id));
 }
 
@@ -47,11 +53,23 @@ describe('POST /knowledge/links', () => {
   test('HTML, PDF and DOCX URLs become documents of their kind; a 404 lands in the job error list with its URL', async () => {
     const k = await bot();
     // Pages long enough to be chunks of their own (nearly empty pages may join their neighbour).
-    const filler = (topic: string) => ` Read the ${topic} section in full before contacting support, because most questions about ${topic} are answered in the paragraphs of this page.`.repeat(4);
-    const pdf = await makePdf([
-      { heading: 'Warranty', text: `The warranty covers manufacturing defects for two years from the date of purchase.${filler('warranty')}` },
-      { heading: 'Returns', text: `Returns are accepted within thirty days when the parcel is unopened and complete.${filler('returns')}` },
-    ], 'Handbook');
+    const filler = (topic: string) =>
+      ` Read the ${topic} section in full before contacting support, because most questions about ${topic} are answered in the paragraphs of this page.`.repeat(
+        4,
+      );
+    const pdf = await makePdf(
+      [
+        {
+          heading: 'Warranty',
+          text: `The warranty covers manufacturing defects for two years from the date of purchase.${filler('warranty')}`,
+        },
+        {
+          heading: 'Returns',
+          text: `Returns are accepted within thirty days when the parcel is unopened and complete.${filler('returns')}`,
+        },
+      ],
+      'Handbook',
+    );
     const docx = await makeDocx([
       { heading: true, text: 'Travel policy' },
       { text: 'Employees book economy class for flights shorter than six hours and keep every receipt.' },
@@ -64,13 +82,15 @@ describe('POST /knowledge/links', () => {
       // Served as a generic type: the bytes, not the header, make it a DOCX.
       '/files/policy': binary(docx, 'application/octet-stream'),
     });
-    const { job, source } = await post(k, 'links', { urls: [`${s.url}/guide`, `${s.url}/files/handbook.pdf`, `${s.url}/files/policy`, `${s.url}/gone`] });
+    const { job, source } = await post(k, 'links', {
+      urls: [`${s.url}/guide`, `${s.url}/files/handbook.pdf`, `${s.url}/files/policy`, `${s.url}/gone`],
+    });
     expect(job.status).toBe('queued');
     expect(source.type).toBe('links');
     await k.settle();
 
     const done = await k.job(job.id);
-    expect(done.status).toBe('partially_succeeded') // some items failed;
+    expect(done.status).toBe('partially_succeeded'); // some items failed;
     expect(done.counts).toEqual({ found: 4, done: 3, failed: 1, skipped: 0 });
     expect(done.errors).toEqual([{ url: `${s.url}/gone`, error: expect.stringContaining('404') }]);
 
@@ -135,7 +155,10 @@ describe('POST /knowledge/links', () => {
 
   test('two URLs of one page fetched at the same moment make one document, cited under its canonical URL', async () => {
     const k = await bot();
-    const html = page('Shared', para('one page under two addresses')).replace('<head>', '<head><link rel="canonical" href="/shared">');
+    const html = page('Shared', para('one page under two addresses')).replace(
+      '<head>',
+      '<head><link rel="canonical" href="/shared">',
+    );
     // Both answers leave together, so both items extract and index at once.
     const waiting: ServerResponse[] = [];
     const barrier = (_req: unknown, res: ServerResponse) => {
@@ -171,7 +194,11 @@ describe('POST /knowledge/website', () => {
   const tree = () => {
     const routes: Record<string, string> = { '/': page('Home', para('the home page'), ['/a', '/b', '/c']) };
     for (const x of ['a', 'b', 'c']) {
-      routes[`/${x}`] = page(`Section ${x}`, para(`section ${x}`), [1, 2, 3].map((n) => `/${x}/${n}`));
+      routes[`/${x}`] = page(
+        `Section ${x}`,
+        para(`section ${x}`),
+        [1, 2, 3].map((n) => `/${x}/${n}`),
+      );
       for (const n of [1, 2, 3]) routes[`/${x}/${n}`] = page(`Page ${x}${n}`, para(`page ${x}${n}`));
     }
     return routes;
@@ -214,16 +241,29 @@ describe('POST /knowledge/website', () => {
     expect((await k.job(job.id)).counts).toMatchObject({ found: 3, done: 3, failed: 0 });
     expect(pageHits(s)).toEqual(['/docs/', '/docs/deep/more', '/docs/start']);
     const got = (await t.call('GET', `${k.base}/knowledge/sources/${source.id}`, k.token)).body.data.source;
-    expect(got).toMatchObject({ type: 'website', documentCount: 3, config: expect.objectContaining({ pathPrefix: '/docs/' }) });
+    expect(got).toMatchObject({
+      type: 'website',
+      documentCount: 3,
+      config: expect.objectContaining({ pathPrefix: '/docs/' }),
+    });
   });
 
   test('URLs of one page (canonical link, query variants) make one document; non-HTML is skipped, file links not even fetched', async () => {
     const k = await bot();
     const article = (canonical: string) =>
-      page('Article', para('the canonical article')).replace('<head>', `<head><link rel="canonical" href="${canonical}">`);
+      page('Article', para('the canonical article')).replace(
+        '<head>',
+        `<head><link rel="canonical" href="${canonical}">`,
+      );
     const s = await site(
       {
-        '/': page('Home', para('the home page'), ['/article', '/article?ref=nav', '/print/article', '/report.pdf', '/feed']),
+        '/': page('Home', para('the home page'), [
+          '/article',
+          '/article?ref=nav',
+          '/print/article',
+          '/report.pdf',
+          '/feed',
+        ]),
         '/article': article('/article'),
         '/article?ref=nav': article('/article'),
         '/print/article': article('/article'),
@@ -244,7 +284,15 @@ describe('POST /knowledge/website', () => {
 
   test('/ and /index.html, a trailing slash, #fragments and tracking parameters are one page: fetched once, stored once, not counted twice', async () => {
     const k = await bot();
-    const links = ['/index.html', '/#top', '/?utm_source=mail', '/guide/', '/guide', '/guide/index.html#install', '/guide/?fbclid=x'];
+    const links = [
+      '/index.html',
+      '/#top',
+      '/?utm_source=mail',
+      '/guide/',
+      '/guide',
+      '/guide/index.html#install',
+      '/guide/?fbclid=x',
+    ];
     const s = await site({
       '/': page('Home', para('the home page'), links),
       '/index.html': page('Home', para('the home page'), links),
@@ -298,14 +346,19 @@ describe('POST /knowledge/website', () => {
     expect((await t.call('GET', '/api/v2/health')).status).toBe(200);
 
     const done = await k.job(job.id);
-    expect(done.status).toBe('partially_succeeded') // some items failed;
+    expect(done.status).toBe('partially_succeeded'); // some items failed;
     expect(done.counts).toEqual({ found: 4, done: 2, failed: 2, skipped: 0 });
     const errors = Object.fromEntries(done.errors.map((e) => [e.url, e.error]));
     expect(errors[`${s.url}/loop-a`]).toMatch(/^TOO_MANY_REDIRECTS/);
     expect(errors[`${s.url}/huge`]).toMatch(/^TOO_LARGE/);
     // The body was cut near the page limit, far from its 50 MB.
     expect(streamed).toBeLessThan(30 * 1024 * 1024);
-    expect((await k.documents()).filter((d) => d.status === 'indexed').map((d) => d.title).sort()).toEqual(['Fine', 'Home']);
+    expect(
+      (await k.documents())
+        .filter((d) => d.status === 'indexed')
+        .map((d) => d.title)
+        .sort(),
+    ).toEqual(['Fine', 'Home']);
   });
 
   test('a slow-drip page fails with TIMEOUT (OUTBOUND_TIMEOUT_MS) while the rest of the crawl succeeds', async () => {
@@ -365,14 +418,17 @@ describe('POST /knowledge/sitemap', () => {
     expect(s.hits.get('/p/unlisted')).toBeUndefined();
   });
 
-  test("the Sitemap: lines of robots.txt feed a website crawl with pages no link reaches", async () => {
+  test('the Sitemap: lines of robots.txt feed a website crawl with pages no link reaches', async () => {
     const k = await bot();
     const s = await site({
       '/': page('Home', para('the home page')),
       '/hidden/one': page('Hidden one', para('the first hidden page')),
       '/hidden/two': page('Hidden two', para('the second hidden page')),
     });
-    s.set('/robots.txt', `User-agent: *\nAllow: /\nSitemap: ${s.url}/sitemap.xml\nSitemap: https://other.example/sitemap.xml\n`);
+    s.set(
+      '/robots.txt',
+      `User-agent: *\nAllow: /\nSitemap: ${s.url}/sitemap.xml\nSitemap: https://other.example/sitemap.xml\n`,
+    );
     s.set(
       '/sitemap.xml',
       `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +

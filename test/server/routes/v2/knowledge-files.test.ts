@@ -6,7 +6,15 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { heavyPdf } from '../../domain/knowledge/fixtures.js';
-import { knowledgeApp, makeDocx, makePdf, multipart, PNG, type KnowledgeApp, type UploadFile } from '../../../helpers/knowledge-http.js';
+import {
+  knowledgeApp,
+  makeDocx,
+  makePdf,
+  multipart,
+  PNG,
+  type KnowledgeApp,
+  type UploadFile,
+} from '../../../helpers/knowledge-http.js';
 
 const MAX = 64 * 1024;
 let k: KnowledgeApp;
@@ -29,24 +37,65 @@ async function uploadAndSettle(files: UploadFile[]) {
 }
 
 const text = (s: string) => Buffer.from(s, 'utf8');
-const rows = async (table: 'blobs' | 'ingest_jobs') => Number((await k.t.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const rows = async (table: 'blobs' | 'ingest_jobs') =>
+  Number(
+    (
+      await k.t.database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('POST /knowledge/files', () => {
   test('PDF, DOCX, TXT, Markdown, HTML and CSV are each indexed with their kind', async () => {
     const files: UploadFile[] = [
-      { name: 'manual.pdf', contentType: 'application/pdf', bytes: await makePdf([{ heading: 'Battery', text: 'Charge the battery fully before the first use of the scooter.' }]) },
+      {
+        name: 'manual.pdf',
+        contentType: 'application/pdf',
+        bytes: await makePdf([
+          { heading: 'Battery', text: 'Charge the battery fully before the first use of the scooter.' },
+        ]),
+      },
       {
         name: 'onboarding.docx',
         contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-        bytes: await makeDocx([{ heading: true, text: 'First day' }, { text: 'New colleagues collect their badge at the front desk before nine.' }]),
+        bytes: await makeDocx([
+          { heading: true, text: 'First day' },
+          { text: 'New colleagues collect their badge at the front desk before nine.' },
+        ]),
       },
-      { name: 'hours.txt', contentType: 'text/plain', bytes: text('The shop opens at eight and closes at six, Monday to Saturday.') },
-      { name: 'shipping.md', contentType: 'text/markdown', bytes: text('# Shipping\n\nParcels leave the warehouse within **two working days**.\n\n## Abroad\n\nInternational parcels take a week.') },
-      { name: 'contact.html', contentType: 'text/html', bytes: text('<!doctype html><html><head><title>Contact</title></head><body><main><h1>Contact</h1><p>Write to the support desk by e-mail and expect an answer within one working day, or call during opening hours.</p></main></body></html>') },
-      { name: 'prices.csv', contentType: 'text/csv', bytes: text('product,price,currency\nscooter,499,EUR\nhelmet,59,EUR\ncharger,35,EUR\n') },
+      {
+        name: 'hours.txt',
+        contentType: 'text/plain',
+        bytes: text('The shop opens at eight and closes at six, Monday to Saturday.'),
+      },
+      {
+        name: 'shipping.md',
+        contentType: 'text/markdown',
+        bytes: text(
+          '# Shipping\n\nParcels leave the warehouse within **two working days**.\n\n## Abroad\n\nInternational parcels take a week.',
+        ),
+      },
+      {
+        name: 'contact.html',
+        contentType: 'text/html',
+        bytes: text(
+          '<!doctype html><html><head><title>Contact</title></head><body><main><h1>Contact</h1><p>Write to the support desk by e-mail and expect an answer within one working day, or call during opening hours.</p></main></body></html>',
+        ),
+      },
+      {
+        name: 'prices.csv',
+        contentType: 'text/csv',
+        bytes: text('product,price,currency\nscooter,499,EUR\nhelmet,59,EUR\ncharger,35,EUR\n'),
+      },
     ];
     const job = await uploadAndSettle(files);
-    expect(job).toMatchObject({ status: 'succeeded', counts: { found: 6, done: 6, failed: 0, skipped: 0 }, errors: [] });
+    expect(job).toMatchObject({
+      status: 'succeeded',
+      counts: { found: 6, done: 6, failed: 0, skipped: 0 },
+      errors: [],
+    });
     const docs = await k.documents({ sourceId: job.sourceId });
     expect(docs.map((d) => d.kind).sort()).toEqual(['csv', 'docx', 'html', 'markdown', 'pdf', 'text']);
     for (const d of docs) {
@@ -62,7 +111,9 @@ describe('POST /knowledge/files', () => {
 
   test('the kind is decided by content: a PDF named notes.txt is a PDF; a PNG named doc.pdf fails and is not indexed', async () => {
     const before = (await k.documents()).length;
-    const pdf = await makePdf([{ heading: 'Disguised', text: 'This portable document travels under a text file name.' }]);
+    const pdf = await makePdf([
+      { heading: 'Disguised', text: 'This portable document travels under a text file name.' },
+    ]);
     const job = await uploadAndSettle([
       { name: 'notes.txt', contentType: 'text/plain', bytes: pdf },
       { name: 'doc.pdf', contentType: 'application/pdf', bytes: PNG },
@@ -82,10 +133,20 @@ describe('POST /knowledge/files', () => {
   test('upload names with ../, absolute paths, a drive letter and NUL are stored as safe display names; nothing is written to disk', async () => {
     const filesBefore = readdirSync(k.t.dataDir).sort();
     const names = ['../../etc/passwd', '/abs/path.txt', 'C:\\x\\y.txt', 'nul\u0000byte.txt'];
-    const job = await uploadAndSettle(names.map((name, i) => ({ name, contentType: 'text/plain', bytes: text(`Upload number ${i} talks about warehouse inventory item ${i}.`) })));
+    const job = await uploadAndSettle(
+      names.map((name, i) => ({
+        name,
+        contentType: 'text/plain',
+        bytes: text(`Upload number ${i} talks about warehouse inventory item ${i}.`),
+      })),
+    );
     expect(job.counts).toEqual({ found: 4, done: 4, failed: 0, skipped: 0 });
     // The names the job kept (its items' payloads) and the titles derived from them.
-    const items = await k.t.database.db.selectFrom('ingest_items').select('payload').where('job_id', '=', job.id).execute();
+    const items = await k.t.database.db
+      .selectFrom('ingest_items')
+      .select('payload')
+      .where('job_id', '=', job.id)
+      .execute();
     const kept = items.map((r) => JSON.parse(r.payload!).name as string).sort();
     for (const name of kept) {
       expect(name).not.toMatch(/[\\/]/);
@@ -125,7 +186,10 @@ describe('POST /knowledge/files', () => {
   test('malformed PDFs (truncated, garbage) fail as items while /health keeps answering', async () => {
     const good = await makePdf([{ heading: 'Complete', text: 'This one is whole and readable from start to end.' }]);
     const truncated = good.subarray(0, Math.floor(good.length / 2));
-    const garbage = Buffer.concat([Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\nstream\n'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))]);
+    const garbage = Buffer.concat([
+      Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\nstream\n'),
+      Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)),
+    ]);
     const res = await upload([
       { name: 'truncated.pdf', contentType: 'application/pdf', bytes: truncated },
       { name: 'garbage.pdf', contentType: 'application/pdf', bytes: garbage },
@@ -137,7 +201,7 @@ describe('POST /knowledge/files', () => {
     await k.settle();
     expect((await k.t.call('GET', '/api/v2/health')).status).toBe(200);
     const job = await k.job(res.body.data.job.id);
-    expect(job.status).toBe('partially_succeeded') // some items failed;
+    expect(job.status).toBe('partially_succeeded'); // some items failed;
     expect(job.counts).toEqual({ found: 3, done: 1, failed: 2, skipped: 0 });
     for (const e of job.errors) expect(e.error).toMatch(/^(MALFORMED|UNSUPPORTED|TIMEOUT|TOO_LARGE): /);
     const titles = (await k.documents({ sourceId: job.sourceId, status: 'indexed' })).map((d) => d.title);
@@ -175,17 +239,29 @@ describe('a file larger than one stored piece', () => {
   test('is stored in pieces, read back whole: its last section is indexed and every piece is removed after', async () => {
     // ~2.5 MB of Markdown: three pieces, one sentence in the first and one in the last (blank lines between, so indexing stays quick).
     const blank = '\n'.repeat(2_500_000);
-    const bytes = Buffer.from(`# Warehouse handbook\n\n## Opening\n\nThe warehouse opens its doors at seven sharp.\n${blank}\n## Fire drill\n\nThe quarterly fire drill assembles everyone at the blue gate near the loading dock.\n`, 'utf8');
+    const bytes = Buffer.from(
+      `# Warehouse handbook\n\n## Opening\n\nThe warehouse opens its doors at seven sharp.\n${blank}\n## Fire drill\n\nThe quarterly fire drill assembles everyone at the blue gate near the loading dock.\n`,
+      'utf8',
+    );
     expect(bytes.length).toBeGreaterThan(2 * 1_048_576);
     const body = multipart([{ name: 'handbook.md', contentType: 'text/markdown', bytes }]);
     const res = await big.t.call('POST', `${big.base}/knowledge/files`, big.token, body.payload, body.headers);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     await big.settle();
     expect(await big.job(res.body.data.job.id)).toMatchObject({ status: 'succeeded', counts: { done: 1, failed: 0 } });
-    const hits = await big.t.app.store.knowledge.chunks.searchLexical(big.chatbotId, 'quarterly fire drill blue gate', 1);
+    const hits = await big.t.app.store.knowledge.chunks.searchLexical(
+      big.chatbotId,
+      'quarterly fire drill blue gate',
+      1,
+    );
     expect(hits[0]?.text).toContain('assembles everyone at the blue gate');
-    expect((await big.t.app.store.knowledge.chunks.searchLexical(big.chatbotId, 'warehouse opens doors seven', 1))[0]?.text).toContain('opens its doors at seven');
-    const left = await big.t.database.db.selectFrom('blob_parts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(
+      (await big.t.app.store.knowledge.chunks.searchLexical(big.chatbotId, 'warehouse opens doors seven', 1))[0]?.text,
+    ).toContain('opens its doors at seven');
+    const left = await big.t.database.db
+      .selectFrom('blob_parts')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(0);
   });
 });

@@ -24,7 +24,12 @@ afterAll(() => t.close());
 
 const base = (id: string) => `/api/v2/chatbots/${id}/knowledge-gaps`;
 const record = (id: string, question: string, conversationId: string | null = null) =>
-  recordGap(t.app.services.store, { chatbotId: id, conversationId, messageId: conversationId ? newId() : null, question });
+  recordGap(t.app.services.store, {
+    chatbotId: id,
+    conversationId,
+    messageId: conversationId ? newId() : null,
+    question,
+  });
 
 describe('recordGap and the list', () => {
   test('a recorded gap is listed, newest first, open (answered false)', async () => {
@@ -54,9 +59,23 @@ describe('recordGap and the list', () => {
     const id = await createChatbot(t, token);
     const at = new Date().toISOString();
     const conversationId = newId();
-    await t.database.db.insertInto('conversations').values({
-      id: conversationId, chatbot_id: id, chat_user_id: null, status: 'OPEN', mode: 'AI', agent_id: null, webhook_url: null, webhook_token: null, last_message_at: null, created_at: at, updated_at: at, ended_at: null,
-    }).execute();
+    await t.database.db
+      .insertInto('conversations')
+      .values({
+        id: conversationId,
+        chatbot_id: id,
+        chat_user_id: null,
+        status: 'OPEN',
+        mode: 'AI',
+        agent_id: null,
+        webhook_url: null,
+        webhook_token: null,
+        last_message_at: null,
+        created_at: at,
+        updated_at: at,
+        ended_at: null,
+      })
+      .execute();
     const gap = await record(id, 'q', conversationId);
     const got = (await t.call('GET', `${base(id)}/${gap.id}`, token)).body.data.knowledgeGap;
     expect(got).toMatchObject({ threadId: conversationId, messageId: gap.messageId });
@@ -68,7 +87,8 @@ describe('recordGap and the list', () => {
     for (let i = 0; i < 3; i++) open.push((await record(id, `open ${i}`)).id);
     const done = await record(id, 'done');
     await t.call('POST', `${base(id)}/${done.id}/answer`, token, { answer: 'yes' });
-    const ids = async (q: string) => (await t.call('GET', `${base(id)}?${q}`, token)).body.data.knowledgeGaps.map((g: { id: string }) => g.id);
+    const ids = async (q: string) =>
+      (await t.call('GET', `${base(id)}?${q}`, token)).body.data.knowledgeGaps.map((g: { id: string }) => g.id);
     expect((await ids('answered=false')).sort()).toEqual([...open].sort());
     expect(await ids('answered=true')).toEqual([done.id]);
     expect(await ids('')).toHaveLength(4);
@@ -100,18 +120,32 @@ describe('answer', () => {
     const res = await t.call('POST', `${base(id)}/${gap.id}/answer`, token, { answer: '  Yes, for yearly plans.  ' });
     expect(res.status).toBe(200);
     const { knowledgeGap, customResponse } = res.body.data;
-    expect(customResponse).toMatchObject({ chatbotId: id, question: 'Can I pay by invoice?', answer: 'Yes, for yearly plans.' });
-    expect(knowledgeGap).toMatchObject({ id: gap.id, answered: true, customResponseId: customResponse.id, answeredAt: expect.any(String) });
+    expect(customResponse).toMatchObject({
+      chatbotId: id,
+      question: 'Can I pay by invoice?',
+      answer: 'Yes, for yearly plans.',
+    });
+    expect(knowledgeGap).toMatchObject({
+      id: gap.id,
+      answered: true,
+      customResponseId: customResponse.id,
+      answeredAt: expect.any(String),
+    });
     expect(await rowCount(t, 'custom_responses', id)).toBe(responses + 1);
-    expect((await t.call('GET', `/api/v2/chatbots/${id}/custom-responses/${customResponse.id}`, token)).body.data.customResponse).toEqual(customResponse);
+    expect(
+      (await t.call('GET', `/api/v2/chatbots/${id}/custom-responses/${customResponse.id}`, token)).body.data
+        .customResponse,
+    ).toEqual(customResponse);
     expect((await t.call('GET', `${base(id)}/${gap.id}`, token)).body.data.knowledgeGap).toEqual(knowledgeGap);
   });
 
   test('answering again updates the same custom response; if it was deleted, a new one is made', async () => {
     const id = await createChatbot(t, token);
     const gap = await record(id, 'Opening hours?');
-    const first = (await t.call('POST', `${base(id)}/${gap.id}/answer`, token, { answer: '9 to 5' })).body.data.customResponse;
-    const second = (await t.call('POST', `${base(id)}/${gap.id}/answer`, token, { answer: '8 to 6' })).body.data.customResponse;
+    const first = (await t.call('POST', `${base(id)}/${gap.id}/answer`, token, { answer: '9 to 5' })).body.data
+      .customResponse;
+    const second = (await t.call('POST', `${base(id)}/${gap.id}/answer`, token, { answer: '8 to 6' })).body.data
+      .customResponse;
     expect(second).toMatchObject({ id: first.id, answer: '8 to 6' });
     expect(await rowCount(t, 'custom_responses', id)).toBe(1);
     await t.call('DELETE', `/api/v2/chatbots/${id}/custom-responses/${first.id}?confirm=true`, token);
@@ -151,13 +185,19 @@ describe('delete and reach', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.deletedKnowledgeGap).toEqual(answered.knowledgeGap);
     expectError(await t.call('GET', `${base(chatbotId)}/${gap.id}`, token), 404, 'NOT_FOUND');
-    expect((await t.call('GET', `/api/v2/chatbots/${chatbotId}/custom-responses/${answered.customResponse.id}`, token)).status).toBe(200);
+    expect(
+      (await t.call('GET', `/api/v2/chatbots/${chatbotId}/custom-responses/${answered.customResponse.id}`, token))
+        .status,
+    ).toBe(200);
   });
 
   test('a gap of another chatbot, or an unknown id, is 404 NOT_FOUND; nothing changes', async () => {
     const other = await createChatbot(t, token);
     const before = [await rowCount(t, 'knowledge_gaps'), await rowCount(t, 'custom_responses')];
-    for (const [bot, id] of [[other, gapId], [chatbotId, newId()]]) {
+    for (const [bot, id] of [
+      [other, gapId],
+      [chatbotId, newId()],
+    ]) {
       expectError(await t.call('GET', `${base(bot)}/${id}`, token), 404, 'NOT_FOUND');
       expectError(await t.call('POST', `${base(bot)}/${id}/answer`, token, { answer: 'a' }), 404, 'NOT_FOUND');
       expectError(await t.call('DELETE', `${base(bot)}/${id}?confirm=true`, token), 404, 'NOT_FOUND');
@@ -168,7 +208,11 @@ describe('delete and reach', () => {
 
   test("another account's token gets 404 CHATBOT_NOT_FOUND", async () => {
     const other = await freshAccount(t);
-    expectError(await t.call('POST', `${base(chatbotId)}/${gapId}/answer`, other.token, { answer: 'a' }), 404, 'CHATBOT_NOT_FOUND');
+    expectError(
+      await t.call('POST', `${base(chatbotId)}/${gapId}/answer`, other.token, { answer: 'a' }),
+      404,
+      'CHATBOT_NOT_FOUND',
+    );
     expect((await t.call('GET', `${base(chatbotId)}/${gapId}`, token)).body.data.knowledgeGap.answered).toBe(false);
   });
 });
@@ -180,7 +224,16 @@ describeRouteErrors('knowledge gaps', () => ({
   routes: [
     { method: 'GET', path: (id) => `/chatbots/${id}/knowledge-gaps`, scopes: ['conversations:read'] },
     { method: 'GET', path: (id) => `/chatbots/${id}/knowledge-gaps/${gapId}`, scopes: ['conversations:read'] },
-    { method: 'POST', path: (id) => `/chatbots/${id}/knowledge-gaps/${gapId}/answer`, scopes: ['instructions:write'], body: { answer: 'a' } },
-    { method: 'DELETE', path: (id) => `/chatbots/${id}/knowledge-gaps/${gapId}?confirm=true`, scopes: ['conversations:delete'] },
+    {
+      method: 'POST',
+      path: (id) => `/chatbots/${id}/knowledge-gaps/${gapId}/answer`,
+      scopes: ['instructions:write'],
+      body: { answer: 'a' },
+    },
+    {
+      method: 'DELETE',
+      path: (id) => `/chatbots/${id}/knowledge-gaps/${gapId}?confirm=true`,
+      scopes: ['conversations:delete'],
+    },
   ],
 }));

@@ -27,7 +27,15 @@ afterAll(async () => {
 
 const bot = () => attach(t);
 const count = async (table: 'documents' | 'chunks', chatbotId: string) =>
-  Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('chatbot_id', '=', chatbotId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('chatbot_id', '=', chatbotId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const addText = async (k: KnowledgeApp, title: string, text: string) => {
   const res = await t.call('POST', `${k.base}/knowledge/text`, k.token, { title, text });
   expect(res.status).toBe(202);
@@ -35,7 +43,7 @@ const addText = async (k: KnowledgeApp, title: string, text: string) => {
 };
 
 describe('GET /ingest-jobs', () => {
-  test('pages newest first: 50 by default, up to 100; limit 0 or 101 is 400; every job\'s counts add up', async () => {
+  test("pages newest first: 50 by default, up to 100; limit 0 or 101 is 400; every job's counts add up", async () => {
     const k = await bot();
     const ids: string[] = [];
     for (let i = 0; i < 52; i++) ids.push((await addText(k, `Note ${i}`, `Note number ${i} about topic${i}.`)).job.id);
@@ -46,7 +54,11 @@ describe('GET /ingest-jobs', () => {
     expect(first.body.data.jobs).toHaveLength(50);
     expect(first.body.data.pagination.nextCursor).toBeTruthy();
     expect(first.body.data.jobs[0].id).toBe(ids[51]);
-    const rest = await t.call('GET', `${k.base}/ingest-jobs?cursor=${encodeURIComponent(first.body.data.pagination.nextCursor)}`, k.token);
+    const rest = await t.call(
+      'GET',
+      `${k.base}/ingest-jobs?cursor=${encodeURIComponent(first.body.data.pagination.nextCursor)}`,
+      k.token,
+    );
     expect(rest.body.data.jobs.map((j: { id: string }) => j.id)).toEqual([ids[1], ids[0]]);
     expect(rest.body.data.pagination.nextCursor).toBeNull();
 
@@ -66,7 +78,9 @@ describe('GET /ingest-jobs', () => {
   test('counts and the per-URL error list of a job with done, failed and skipped items', async () => {
     const k = await bot();
     site.set('/robots.txt', 'User-agent: *\nDisallow: /blocked\n');
-    const res = await t.call('POST', `${k.base}/knowledge/links`, k.token, { urls: [`${site.url}/a`, `${site.url}/missing`, `${site.url}/blocked`, 'http://127.0.0.1:1/refused'] });
+    const res = await t.call('POST', `${k.base}/knowledge/links`, k.token, {
+      urls: [`${site.url}/a`, `${site.url}/missing`, `${site.url}/blocked`, 'http://127.0.0.1:1/refused'],
+    });
     expect(res.status).toBe(202);
     await k.settle();
     const job = await k.job(res.body.data.job.id);
@@ -137,7 +151,9 @@ describe('cancelling a job', () => {
 describe('re-syncing a source', () => {
   test('links: a new job re-fetches every document; unchanged pages keep their documents', async () => {
     const k = await bot();
-    const first = await t.call('POST', `${k.base}/knowledge/links`, k.token, { urls: [`${site.url}/a`, `${site.url}/b`] });
+    const first = await t.call('POST', `${k.base}/knowledge/links`, k.token, {
+      urls: [`${site.url}/a`, `${site.url}/b`],
+    });
     await k.settle();
     const before = await k.documents();
     const hitsA = site.hits.get('/a')!;
@@ -151,13 +167,18 @@ describe('re-syncing a source', () => {
     expect((await k.job(job.id)).counts).toEqual({ found: 2, done: 2, failed: 0, skipped: 0 });
     expect(site.hits.get('/a')).toBe(hitsA + 1);
     expect((await k.documents()).map((d) => d.id).sort()).toEqual(before.map((d) => d.id).sort());
-    const jobs = (await t.call('GET', `${k.base}/ingest-jobs`, k.token)).body.data.jobs.map((j: { id: string }) => j.id);
+    const jobs = (await t.call('GET', `${k.base}/ingest-jobs`, k.token)).body.data.jobs.map(
+      (j: { id: string }) => j.id,
+    );
     expect(jobs).toEqual([job.id, first.body.data.job.id]);
   });
 
   test('website: re-sync crawls again from the start URL as a new job', async () => {
     const k = await bot();
-    const s = await serveSite({ '/': page('Root', para('the root'), ['/leaf']), '/leaf': page('Leaf', para('a leaf')) });
+    const s = await serveSite({
+      '/': page('Root', para('the root'), ['/leaf']),
+      '/leaf': page('Leaf', para('a leaf')),
+    });
     try {
       const first = await t.call('POST', `${k.base}/knowledge/website`, k.token, { url: `${s.url}/` });
       await k.settle();
@@ -196,24 +217,34 @@ describe('documents', () => {
     expect(before[0]).toBe(3);
     expect(before[1]).toBeGreaterThanOrEqual(3);
 
-    for (const body of [{ documentIds: [byTitle['zebra crossings']] }, { documentIds: [byTitle['zebra crossings']], confirm: false }]) {
+    for (const body of [
+      { documentIds: [byTitle['zebra crossings']] },
+      { documentIds: [byTitle['zebra crossings']], confirm: false },
+    ]) {
       const refused = await t.call('POST', `${k.base}/documents/delete`, k.token, body);
       expect(refused.status).toBe(400);
       expect(refused.body.error.code).toBe('CONFIRMATION_REQUIRED');
     }
-    const falseQuery = await t.call('POST', `${k.base}/documents/delete?confirm=false`, k.token, { documentIds: [byTitle['zebra crossings']] });
+    const falseQuery = await t.call('POST', `${k.base}/documents/delete?confirm=false`, k.token, {
+      documentIds: [byTitle['zebra crossings']],
+    });
     expect(falseQuery.status).toBe(400);
     expect(await rowCounts()).toEqual(before);
 
     const search = (q: string) => t.app.services.store.knowledge.chunks.searchLexical(k.chatbotId, q, 5);
     expect(await search('zebra')).toHaveLength(1);
-    const viaBody = await t.call('POST', `${k.base}/documents/delete`, k.token, { documentIds: [byTitle['zebra crossings'], 'no-such-document'], confirm: true });
+    const viaBody = await t.call('POST', `${k.base}/documents/delete`, k.token, {
+      documentIds: [byTitle['zebra crossings'], 'no-such-document'],
+      confirm: true,
+    });
     expect(viaBody.status).toBe(200);
     expect(viaBody.body.data.deletedDocuments.map((d: { id: string }) => d.id)).toEqual([byTitle['zebra crossings']]);
     expect(viaBody.body.data.notFound).toEqual(['no-such-document']);
     expect(await search('zebra')).toEqual([]);
 
-    const viaQuery = await t.call('POST', `${k.base}/documents/delete?confirm=true`, k.token, { documentIds: [byTitle['quokka habitats']] });
+    const viaQuery = await t.call('POST', `${k.base}/documents/delete?confirm=true`, k.token, {
+      documentIds: [byTitle['quokka habitats']],
+    });
     expect(viaQuery.status).toBe(200);
     expect(await search('quokka')).toEqual([]);
     expect(await search('narwhal')).toHaveLength(1);
@@ -225,7 +256,9 @@ describe('documents', () => {
 
   test('GET /documents filters by sourceId and status; GET /knowledge/sources/{id} and its documents', async () => {
     const k = await bot();
-    const links = await t.call('POST', `${k.base}/knowledge/links`, k.token, { urls: [`${site.url}/a`, `${site.url}/b`] });
+    const links = await t.call('POST', `${k.base}/knowledge/links`, k.token, {
+      urls: [`${site.url}/a`, `${site.url}/b`],
+    });
     const text = await addText(k, 'Standalone', 'A note of its own.');
     await k.settle();
     const linksSource = links.body.data.source.id as string;
@@ -238,34 +271,52 @@ describe('documents', () => {
     expect(await k.documents({ sourceId: linksSource, status: 'indexed' })).toHaveLength(2);
     const bad = await t.call('GET', `${k.base}/documents?status=bogus`, k.token);
     expect(bad.status).toBe(400);
-    for (const limit of ['0', '101']) expect((await t.call('GET', `${k.base}/documents?limit=${limit}`, k.token)).status).toBe(400);
+    for (const limit of ['0', '101'])
+      expect((await t.call('GET', `${k.base}/documents?limit=${limit}`, k.token)).status).toBe(400);
 
     // Paging with a filter.
     const one = await t.call('GET', `${k.base}/documents?sourceId=${linksSource}&limit=1`, k.token);
     expect(one.body.data.documents).toHaveLength(1);
-    const two = await t.call('GET', `${k.base}/documents?sourceId=${linksSource}&limit=1&cursor=${encodeURIComponent(one.body.data.pagination.nextCursor)}`, k.token);
+    const two = await t.call(
+      'GET',
+      `${k.base}/documents?sourceId=${linksSource}&limit=1&cursor=${encodeURIComponent(one.body.data.pagination.nextCursor)}`,
+      k.token,
+    );
     expect(two.body.data.documents).toHaveLength(1);
     expect(two.body.data.documents[0].id).not.toBe(one.body.data.documents[0].id);
 
     const source = await t.call('GET', `${k.base}/knowledge/sources/${linksSource}`, k.token);
     expect(source.status).toBe(200);
-    expect(source.body.data.source).toMatchObject({ id: linksSource, type: 'links', status: 'ready', documentCount: 2, hasCredentials: false });
+    expect(source.body.data.source).toMatchObject({
+      id: linksSource,
+      type: 'links',
+      status: 'ready',
+      documentCount: 2,
+      hasCredentials: false,
+    });
     expect(source.body.data.source.lastSyncAt).toBeTruthy();
     expect(source.body.data.source).not.toHaveProperty('credentials');
     const sourceDocs = await t.call('GET', `${k.base}/knowledge/sources/${linksSource}/documents`, k.token);
     expect(sourceDocs.body.data.documents.map((d: { title: string }) => d.title).sort()).toEqual(['Alpha', 'Beta']);
     for (const limit of ['0', '101']) {
-      expect((await t.call('GET', `${k.base}/knowledge/sources/${linksSource}/documents?limit=${limit}`, k.token)).status).toBe(400);
+      expect(
+        (await t.call('GET', `${k.base}/knowledge/sources/${linksSource}/documents?limit=${limit}`, k.token)).status,
+      ).toBe(400);
     }
     const sources = (await t.call('GET', `${k.base}/knowledge/sources`, k.token)).body.data.sources;
-    expect(sources.map((s: { type: string; documentCount: number }) => [s.type, s.documentCount]).sort()).toEqual([['links', 2], ['text', 1]]);
+    expect(sources.map((s: { type: string; documentCount: number }) => [s.type, s.documentCount]).sort()).toEqual([
+      ['links', 2],
+      ['text', 1],
+    ]);
   });
 });
 
 describe('DELETE /knowledge/sources/{id}', () => {
   test('needs ?confirm=true; then the source, its documents and their chunks are gone', async () => {
     const k = await bot();
-    const res = await t.call('POST', `${k.base}/knowledge/links`, k.token, { urls: [`${site.url}/a`, `${site.url}/b`] });
+    const res = await t.call('POST', `${k.base}/knowledge/links`, k.token, {
+      urls: [`${site.url}/a`, `${site.url}/b`],
+    });
     await k.settle();
     const sourceId = res.body.data.source.id as string;
     const refused = await t.call('DELETE', `${k.base}/knowledge/sources/${sourceId}`, k.token);
@@ -307,7 +358,10 @@ describe("another chatbot's or account's ids", () => {
       expect(r.status, `${method} ${url}`).toBe(404);
     }
     // Documents of another chatbot are not found there either, and stay.
-    const del = await t.call('POST', `${n}/documents/delete`, neighbour.token, { documentIds: [doc.id], confirm: true });
+    const del = await t.call('POST', `${n}/documents/delete`, neighbour.token, {
+      documentIds: [doc.id],
+      confirm: true,
+    });
     expect(del.status).toBe(200);
     expect(del.body.data).toMatchObject({ deletedDocuments: [], notFound: [doc.id] });
     expect(await neighbour.documents()).toEqual([]);

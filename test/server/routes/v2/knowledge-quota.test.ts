@@ -27,12 +27,15 @@ afterAll(async () => {
   await site.close();
 });
 
-const usage = async () => (await k.t.call('GET', '/api/v2/usage', k.token)).body.data.usage.contentPages as { used: number; limit: number };
+const usage = async () =>
+  (await k.t.call('GET', '/api/v2/usage', k.token)).body.data.usage.contentPages as { used: number; limit: number };
 
 describe('the page quota (plan maxPages 2)', () => {
   test('three pages added at once: two are indexed, the third is skipped with CHATBOT_PAGES_LIMIT_REACHED', async () => {
     expect(await usage()).toEqual({ used: 0, limit: 2 });
-    const res = await k.t.call('POST', `${k.base}/knowledge/links`, k.token, { urls: ['/one', '/two', '/three'].map((p) => `${site.url}${p}`) });
+    const res = await k.t.call('POST', `${k.base}/knowledge/links`, k.token, {
+      urls: ['/one', '/two', '/three'].map((p) => `${site.url}${p}`),
+    });
     expect(res.status).toBe(202);
     await k.settle();
     const job = await k.job(res.body.data.job.id);
@@ -51,13 +54,17 @@ describe('the page quota (plan maxPages 2)', () => {
 
   test('the next add of any kind is 429 CHATBOT_PAGES_LIMIT_REACHED with a hint, and starts no job', async () => {
     const jobsBefore = (await k.t.call('GET', `${k.base}/ingest-jobs?limit=100`, k.token)).body.data.jobs.length;
-    const upload = multipart([{ name: 'more.txt', contentType: 'text/plain', bytes: Buffer.from('one page too many') }]);
+    const upload = multipart([
+      { name: 'more.txt', contentType: 'text/plain', bytes: Buffer.from('one page too many') },
+    ]);
     const attempts = [
       await k.t.call('POST', `${k.base}/knowledge/links`, k.token, { urls: [`${site.url}/four`] }),
       await k.t.call('POST', `${k.base}/knowledge/website`, k.token, { url: `${site.url}/four` }),
       await k.t.call('POST', `${k.base}/knowledge/sitemap`, k.token, { url: `${site.url}/sitemap.xml` }),
       await k.t.call('POST', `${k.base}/knowledge/text`, k.token, { title: 'More', text: 'one page too many' }),
-      await k.t.call('POST', `${k.base}/knowledge/youtube`, k.token, { urls: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ'] }),
+      await k.t.call('POST', `${k.base}/knowledge/youtube`, k.token, {
+        urls: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ'],
+      }),
       await k.t.call('POST', `${k.base}/knowledge/files`, k.token, upload.payload, upload.headers),
     ];
     for (const res of attempts) {
@@ -72,14 +79,20 @@ describe('the page quota (plan maxPages 2)', () => {
 
   test('another chatbot of the same account shares the quota', async () => {
     const other = (await k.t.call('POST', '/api/v2/chatbots', k.token, { title: 'Second' })).body.data.chatbot.id;
-    const res = await k.t.call('POST', `/api/v2/chatbots/${other}/knowledge/text`, k.token, { title: 'More', text: 'one page too many' });
+    const res = await k.t.call('POST', `/api/v2/chatbots/${other}/knowledge/text`, k.token, {
+      title: 'More',
+      text: 'one page too many',
+    });
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe('CHATBOT_PAGES_LIMIT_REACHED');
   });
 
   test('deleting a document frees a page: usage drops and adding works again', async () => {
     const [first] = await k.documents({ status: 'indexed' });
-    const del = await k.t.call('POST', `${k.base}/documents/delete`, k.token, { documentIds: [first.id], confirm: true });
+    const del = await k.t.call('POST', `${k.base}/documents/delete`, k.token, {
+      documentIds: [first.id],
+      confirm: true,
+    });
     expect(del.status).toBe(200);
     expect(await usage()).toEqual({ used: 1, limit: 2 });
     const res = await k.t.call('POST', `${k.base}/knowledge/links`, k.token, { urls: [`${site.url}/four`] });

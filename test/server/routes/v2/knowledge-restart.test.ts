@@ -26,7 +26,10 @@ beforeEach(async () => {
   // Staggered answers (150 ms, 175 ms, ...) so the pages of one batch finish one by one.
   PAGES.forEach((p, i) =>
     site.set(p, (_req: IncomingMessage, res: ServerResponse) => {
-      setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(page(`Page ${i}`, para(`slow page number ${i}`))), 150 + i * 25);
+      setTimeout(
+        () => res.writeHead(200, { 'content-type': 'text/html' }).end(page(`Page ${i}`, para(`slow page number ${i}`))),
+        150 + i * 25,
+      );
     }),
   );
 });
@@ -58,7 +61,12 @@ async function withDatabase<T>(fn: (db: ReturnType<typeof openDatabase>['db']) =
 
 const pathOf = (url: string) => new URL(url).pathname;
 
-async function finishAndCheck(chatbotId: string, jobId: string, doneBefore: string[], env: Record<string, string> = {}) {
+async function finishAndCheck(
+  chatbotId: string,
+  jobId: string,
+  doneBefore: string[],
+  env: Record<string, string> = {},
+) {
   const second = await knowledgeApp({ dataDir, chatbotId, env: { ...ENV, ...env } });
   apps.push(second);
   await second.settle();
@@ -72,7 +80,8 @@ async function finishAndCheck(chatbotId: string, jobId: string, doneBefore: stri
   // No page that was done before the stop was fetched again; every page was fetched.
   for (const p of doneBefore) expect(site.hits.get(p), p).toBe(1);
   for (const p of ['/', ...PAGES]) expect(site.hits.get(p), p).toBeGreaterThanOrEqual(1);
-  const source = (await second.t.call('GET', `${second.base}/knowledge/sources/${job.sourceId}`, second.token)).body.data.source;
+  const source = (await second.t.call('GET', `${second.base}/knowledge/sources/${job.sourceId}`, second.token)).body
+    .data.source;
   expect(source).toMatchObject({ status: 'ready', documentCount: PAGES.length + 1 });
   return second;
 }
@@ -83,10 +92,32 @@ describe('a crawl across a restart', () => {
     await first.t.close();
 
     const { doneBefore, queueRow, jobRow, left } = await withDatabase(async (db) => ({
-      doneBefore: (await db.selectFrom('ingest_items').select('key').where('job_id', '=', jobId).where('status', '=', 'done').execute()).map((r) => pathOf(r.key)),
-      left: (await db.selectFrom('ingest_items').select('key').where('job_id', '=', jobId).where('status', '!=', 'done').execute()).length,
-      queueRow: await db.selectFrom('jobs').selectAll().where('name', '=', 'knowledge.ingest').executeTakeFirstOrThrow(),
-      jobRow: await db.selectFrom('ingest_jobs').select(['status', 'found', 'done', 'failed']).where('id', '=', jobId).executeTakeFirstOrThrow(),
+      doneBefore: (
+        await db
+          .selectFrom('ingest_items')
+          .select('key')
+          .where('job_id', '=', jobId)
+          .where('status', '=', 'done')
+          .execute()
+      ).map((r) => pathOf(r.key)),
+      left: (
+        await db
+          .selectFrom('ingest_items')
+          .select('key')
+          .where('job_id', '=', jobId)
+          .where('status', '!=', 'done')
+          .execute()
+      ).length,
+      queueRow: await db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('name', '=', 'knowledge.ingest')
+        .executeTakeFirstOrThrow(),
+      jobRow: await db
+        .selectFrom('ingest_jobs')
+        .select(['status', 'found', 'done', 'failed'])
+        .where('id', '=', jobId)
+        .executeTakeFirstOrThrow(),
     }));
     expect(doneBefore.length).toBeGreaterThanOrEqual(4);
     expect(left).toBeGreaterThan(0);
@@ -104,13 +135,40 @@ describe('a crawl across a restart', () => {
 
     // Turn the graceful stop into what a killed process leaves behind.
     const doneBefore = await withDatabase(async (db) => {
-      const done = (await db.selectFrom('ingest_items').select('key').where('job_id', '=', jobId).where('status', '=', 'done').execute()).map((r) => pathOf(r.key));
-      const pending = await db.selectFrom('ingest_items').select('key').where('job_id', '=', jobId).where('status', 'in', ['pending', 'running']).orderBy('seq').execute();
+      const done = (
+        await db
+          .selectFrom('ingest_items')
+          .select('key')
+          .where('job_id', '=', jobId)
+          .where('status', '=', 'done')
+          .execute()
+      ).map((r) => pathOf(r.key));
+      const pending = await db
+        .selectFrom('ingest_items')
+        .select('key')
+        .where('job_id', '=', jobId)
+        .where('status', 'in', ['pending', 'running'])
+        .orderBy('seq')
+        .execute();
       expect(pending.length).toBeGreaterThan(2);
-      await db.updateTable('ingest_items').set({ status: 'running' }).where('job_id', '=', jobId).where('key', 'in', pending.slice(0, 2).map((r) => r.key)).execute();
+      await db
+        .updateTable('ingest_items')
+        .set({ status: 'running' })
+        .where('job_id', '=', jobId)
+        .where(
+          'key',
+          'in',
+          pending.slice(0, 2).map((r) => r.key),
+        )
+        .execute();
       const claimed = await db
         .updateTable('jobs')
-        .set({ status: 'running', locked_by: 'killed-worker', attempts: 1, lease_until: new Date(Date.now() + 300).toISOString() })
+        .set({
+          status: 'running',
+          locked_by: 'killed-worker',
+          attempts: 1,
+          lease_until: new Date(Date.now() + 300).toISOString(),
+        })
         .where('name', '=', 'knowledge.ingest')
         .executeTakeFirst();
       expect(Number(claimed.numUpdatedRows)).toBe(1);
@@ -119,7 +177,13 @@ describe('a crawl across a restart', () => {
     });
 
     await finishAndCheck(first.chatbotId, jobId, doneBefore, { QUEUE_LEASE_MS: '200' });
-    const row = await withDatabase((db) => db.selectFrom('jobs').select(['status', 'locked_by', 'attempts']).where('name', '=', 'knowledge.ingest').executeTakeFirstOrThrow());
+    const row = await withDatabase((db) =>
+      db
+        .selectFrom('jobs')
+        .select(['status', 'locked_by', 'attempts'])
+        .where('name', '=', 'knowledge.ingest')
+        .executeTakeFirstOrThrow(),
+    );
     expect(row.status).toBe('done');
     expect(row.locked_by).not.toBe('killed-worker');
     expect(Number(row.attempts)).toBe(2);

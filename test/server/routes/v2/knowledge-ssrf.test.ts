@@ -17,7 +17,10 @@ let site: TestSite;
 let port: string;
 
 beforeAll(async () => {
-  site = await serveSite({ '/': page('Local', '<p>a page on the loopback interface</p>'), '/robots.txt': 'User-agent: *\nAllow: /\n' });
+  site = await serveSite({
+    '/': page('Local', '<p>a page on the loopback interface</p>'),
+    '/robots.txt': 'User-agent: *\nAllow: /\n',
+  });
   port = new URL(site.url).port;
   k = await knowledgeApp();
   expect(k.t.config.allowPrivateFetch).toBe(false);
@@ -42,19 +45,22 @@ const MATRIX = () => [
 ];
 
 describe('ALLOW_PRIVATE_FETCH off', () => {
-  test.each(MATRIX().map((u, i) => [u.replace(port, '<port>'), i]))('POST /knowledge/links %s -> BLOCKED_ADDRESS in the job errors', async (_label, i) => {
-    const url = MATRIX()[i as number];
-    const res = await k.t.call('POST', `${k.base}/knowledge/links`, k.token, { urls: [url] });
-    expect(res.status).toBe(202);
-    await k.settle();
-    const job = await k.job(res.body.data.job.id);
-    expect(job.status).toBe('failed');
-    expect(job.counts).toEqual({ found: 1, done: 0, failed: 1, skipped: 0 });
-    expect(job.errors).toHaveLength(1);
-    // The URL as the job knows it (WHATWG-normalised: 2130706433 and 0x7f.1 are 127.0.0.1).
-    expect(job.errors[0].url).toBe(new URL(url).href);
-    expect(job.errors[0].error).toMatch(/^BLOCKED_ADDRESS/);
-  });
+  test.each(MATRIX().map((u, i) => [u.replace(port, '<port>'), i]))(
+    'POST /knowledge/links %s -> BLOCKED_ADDRESS in the job errors',
+    async (_label, i) => {
+      const url = MATRIX()[i as number];
+      const res = await k.t.call('POST', `${k.base}/knowledge/links`, k.token, { urls: [url] });
+      expect(res.status).toBe(202);
+      await k.settle();
+      const job = await k.job(res.body.data.job.id);
+      expect(job.status).toBe('failed');
+      expect(job.counts).toEqual({ found: 1, done: 0, failed: 1, skipped: 0 });
+      expect(job.errors).toHaveLength(1);
+      // The URL as the job knows it (WHATWG-normalised: 2130706433 and 0x7f.1 are 127.0.0.1).
+      expect(job.errors[0].url).toBe(new URL(url).href);
+      expect(job.errors[0].error).toMatch(/^BLOCKED_ADDRESS/);
+    },
+  );
 
   test('all of them in one request: one BLOCKED_ADDRESS error per distinct URL, no document', async () => {
     const urls = MATRIX();
@@ -100,7 +106,8 @@ describe('ALLOW_PRIVATE_FETCH as address ranges', () => {
   let ranged: KnowledgeApp;
   let s: TestSite;
   beforeAll(async () => {
-    const redirect = (to: string) => (_req: IncomingMessage, res: ServerResponse) => void res.writeHead(302, { location: to }).end();
+    const redirect = (to: string) => (_req: IncomingMessage, res: ServerResponse) =>
+      void res.writeHead(302, { location: to }).end();
     s = await serveSite({
       '/': page('Home', para('the home page'), ['/fine', '/to-private', '/to-metadata']),
       '/fine': page('Fine', para('a fine page')),
@@ -126,14 +133,21 @@ describe('ALLOW_PRIVATE_FETCH as address ranges', () => {
     const errors = Object.fromEntries(job.errors.map((e) => [e.url, e.error]));
     expect(errors[`${s.url}/to-private`]).toMatch(/^BLOCKED_ADDRESS.*10\.0\.0\.1/);
     expect(errors[`${s.url}/to-metadata`]).toMatch(/^BLOCKED_ADDRESS.*169\.254\.169\.254/);
-    expect((await ranged.documents()).filter((d) => d.status === 'indexed').map((d) => d.title).sort()).toEqual(['Fine', 'Home']);
+    expect(
+      (await ranged.documents())
+        .filter((d) => d.status === 'indexed')
+        .map((d) => d.title)
+        .sort(),
+    ).toEqual(['Fine', 'Home']);
     // The redirecting pages were asked once each; nothing was fetched past them.
     expect(s.hits.get('/to-private')).toBe(1);
     expect(s.hits.get('/to-metadata')).toBe(1);
   });
 
   test('an internal address outside the ranges is refused directly too ([::1] is not in 127.0.0.0/8)', async () => {
-    const res = await ranged.t.call('POST', `${ranged.base}/knowledge/links`, ranged.token, { urls: [`http://[::1]:${new URL(s.url).port}/fine`] });
+    const res = await ranged.t.call('POST', `${ranged.base}/knowledge/links`, ranged.token, {
+      urls: [`http://[::1]:${new URL(s.url).port}/fine`],
+    });
     await ranged.settle();
     const job = await ranged.job(res.body.data.job.id);
     expect(job.errors.map((e) => e.error)).toEqual([expect.stringMatching(/^BLOCKED_ADDRESS/)]);

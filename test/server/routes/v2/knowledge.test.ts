@@ -14,7 +14,12 @@ const para = (topic: string) =>
 beforeAll(async () => {
   site = await serveSite({
     '/robots.txt': 'User-agent: *\nDisallow: /private\n',
-    '/': page('Home', para('the home page'), ['/docs/install', '/docs/routing', '/private/secret', 'https://elsewhere.example/x']),
+    '/': page('Home', para('the home page'), [
+      '/docs/install',
+      '/docs/routing',
+      '/private/secret',
+      'https://elsewhere.example/x',
+    ]),
     '/docs/install': page('Install', para('installation'), ['/docs/routing']),
     '/docs/routing': page('Routing', para('routing'), ['/docs/hooks']),
     '/docs/hooks': page('Hooks', para('lifecycle hooks')),
@@ -52,10 +57,17 @@ describe('knowledge ingestion over HTTP', () => {
   });
 
   test('text becomes a searchable document', async () => {
-    const res = await t.call('POST', `${base()}/knowledge/text`, token, { title: 'Refunds', text: '# Refund policy\n\nRefunds are paid within 14 days of a return.' });
+    const res = await t.call('POST', `${base()}/knowledge/text`, token, {
+      title: 'Refunds',
+      text: '# Refund policy\n\nRefunds are paid within 14 days of a return.',
+    });
     expect(res.status).toBe(202);
     await settle();
-    const hits = await t.app.services.store.knowledge.chunks.searchLexical(chatbotId, 'how long until refunds are paid', 3);
+    const hits = await t.app.services.store.knowledge.chunks.searchLexical(
+      chatbotId,
+      'how long until refunds are paid',
+      3,
+    );
     expect(hits[0].title).toBe('Refunds');
   });
 });
@@ -64,7 +76,12 @@ describe('one crawl per site at a time', () => {
   test('adding a website that is being crawled hands back the running job', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const slow = await serveSite({ '/': (_req, res) => void gate.then(() => res.writeHead(200, { 'content-type': 'text/html' }).end(page('Slow', para('a slow page')))) });
+    const slow = await serveSite({
+      '/': (_req, res) =>
+        void gate.then(() =>
+          res.writeHead(200, { 'content-type': 'text/html' }).end(page('Slow', para('a slow page'))),
+        ),
+    });
     try {
       const first = await t.call('POST', `${base()}/knowledge/website`, token, { url: `${slow.url}/` });
       const second = await t.call('POST', `${base()}/knowledge/website`, token, { url: `${slow.url}/` });

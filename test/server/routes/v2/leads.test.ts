@@ -57,22 +57,40 @@ describe('the leadFields setting', () => {
     const id = await createChatbot(t, token);
     expect((await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings.leadFields).toEqual([]);
     await withFields();
-    const set = await t.call('PATCH', `/api/v2/chatbots/${id}/settings`, token, { 'user-data': { leadFields: FIELDS } });
+    const set = await t.call('PATCH', `/api/v2/chatbots/${id}/settings`, token, {
+      'user-data': { leadFields: FIELDS },
+    });
     expect(set.body.data.chatbot.settings.leadFields).toEqual(FIELDS);
   });
 
   test.each([
     ['duplicate keys', [FIELDS[0], { ...FIELDS[1], key: 'company' }], ['leadFields', 1, 'key']],
-    ['a select without options', [{ key: 'k', label: 'K', type: 'select', required: false }], ['leadFields', 0, 'options']],
-    ['options on a text field', [{ key: 'k', label: 'K', type: 'text', required: false, options: ['a'] }], ['leadFields', 0, 'options']],
+    [
+      'a select without options',
+      [{ key: 'k', label: 'K', type: 'select', required: false }],
+      ['leadFields', 0, 'options'],
+    ],
+    [
+      'options on a text field',
+      [{ key: 'k', label: 'K', type: 'text', required: false, options: ['a'] }],
+      ['leadFields', 0, 'options'],
+    ],
     ['a key with capitals', [{ key: 'Company', label: 'K', type: 'text', required: false }], ['leadFields', 0, 'key']],
     ['the key __proto__', [{ key: '__proto__', label: 'K', type: 'text', required: false }], ['leadFields', 0, 'key']],
     ['a key too long', [{ key: 'k'.repeat(41), label: 'K', type: 'text', required: false }], ['leadFields', 0, 'key']],
     ['an empty label', [{ key: 'k', label: '', type: 'text', required: false }], ['leadFields', 0, 'label']],
     ['an unknown type', [{ key: 'k', label: 'K', type: 'date', required: false }], ['leadFields', 0, 'type']],
     ['required missing', [{ key: 'k', label: 'K', type: 'text' }], ['leadFields', 0, 'required']],
-    ['an unknown property', [{ key: 'k', label: 'K', type: 'text', required: false, hidden: true }], ['leadFields', 0, 'hidden']],
-    ['21 fields', Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, label: 'K', type: 'text', required: false })), ['leadFields']],
+    [
+      'an unknown property',
+      [{ key: 'k', label: 'K', type: 'text', required: false, hidden: true }],
+      ['leadFields', 0, 'hidden'],
+    ],
+    [
+      '21 fields',
+      Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, label: 'K', type: 'text', required: false })),
+      ['leadFields'],
+    ],
   ])('%s is 400 VALIDATION_FAILED naming the field; the settings are unchanged', async (_label, fields, path) => {
     const id = await createChatbot(t, token);
     const res = await t.call('PATCH', `/api/v2/chatbots/${id}/settings/user-data`, token, { leadFields: fields });
@@ -83,7 +101,11 @@ describe('the leadFields setting', () => {
 
   test('null is refused (not nullable; [] for none)', async () => {
     const id = await createChatbot(t, token);
-    expectError(await t.call('PATCH', `/api/v2/chatbots/${id}/settings/user-data`, token, { leadFields: null }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await t.call('PATCH', `/api/v2/chatbots/${id}/settings/user-data`, token, { leadFields: null }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 });
 
@@ -95,7 +117,15 @@ describe('captureLead', () => {
       name: '  Grace  ',
       email: ' Grace@Example.COM ',
       phone: '+47 22 33 44 55',
-      customFields: { company: ' Navy ', seats: '12', plan: 'pro', work_email: 'G@NAVY.mil', mobile: '(555) 123-4567', injected: 'dropped', constructor: 'x' },
+      customFields: {
+        company: ' Navy ',
+        seats: '12',
+        plan: 'pro',
+        work_email: 'G@NAVY.mil',
+        mobile: '(555) 123-4567',
+        injected: 'dropped',
+        constructor: 'x',
+      },
       source: 'widget',
     });
     expect(lead).toMatchObject({
@@ -107,7 +137,13 @@ describe('captureLead', () => {
       source: 'widget',
     });
     const got = await t.call('GET', `${base(id)}/${lead.id}`, token);
-    expect(got.body.data.lead.customFields).toEqual({ company: 'Navy', seats: 12, plan: 'pro', work_email: 'g@navy.mil', mobile: '(555) 123-4567' });
+    expect(got.body.data.lead.customFields).toEqual({
+      company: 'Navy',
+      seats: 12,
+      plan: 'pro',
+      work_email: 'g@navy.mil',
+      mobile: '(555) 123-4567',
+    });
     expect(got.body.data.lead.customFields).not.toHaveProperty('injected');
   });
 
@@ -122,7 +158,9 @@ describe('captureLead', () => {
     for (const customFields of [{}, { company: '   ' }, { company: null }]) {
       const err = await refused({ chatbotId: id, email: 'a@b.test', customFields, source: 'widget' });
       expect(err.code).toBe('VALIDATION_FAILED');
-      expect(err.extra.details).toEqual([expect.objectContaining({ path: ['customFields', 'company'], message: expect.stringContaining('required') })]);
+      expect(err.extra.details).toEqual([
+        expect.objectContaining({ path: ['customFields', 'company'], message: expect.stringContaining('required') }),
+      ]);
     }
     expect(await rowCount(t, 'leads', id)).toBe(0);
   });
@@ -137,7 +175,15 @@ describe('captureLead', () => {
       source: 'widget',
     });
     const paths = (err.extra.details as { path: unknown[] }[]).map((d) => d.path.join('.')).sort();
-    expect(paths).toEqual(['customFields.company', 'customFields.mobile', 'customFields.plan', 'customFields.seats', 'customFields.work_email', 'email', 'phone']);
+    expect(paths).toEqual([
+      'customFields.company',
+      'customFields.mobile',
+      'customFields.plan',
+      'customFields.seats',
+      'customFields.work_email',
+      'email',
+      'phone',
+    ]);
   });
 
   test('a lead with nothing in it is refused', async () => {
@@ -153,10 +199,26 @@ describe('captureLead', () => {
     const id = await createChatbot(t, token);
     const at = new Date().toISOString();
     const conversationId = newId();
-    await t.database.db.insertInto('conversations').values({
-      id: conversationId, chatbot_id: id, chat_user_id: null, status: 'OPEN', mode: 'AI', agent_id: null, webhook_url: null, webhook_token: null, last_message_at: null, created_at: at, updated_at: at, ended_at: null,
-    }).execute();
-    const lead = await t.app.services.store.transaction((s) => captureLead(s, { chatbotId: id, conversationId, email: 'c@d.test', source: 'escalation' }));
+    await t.database.db
+      .insertInto('conversations')
+      .values({
+        id: conversationId,
+        chatbot_id: id,
+        chat_user_id: null,
+        status: 'OPEN',
+        mode: 'AI',
+        agent_id: null,
+        webhook_url: null,
+        webhook_token: null,
+        last_message_at: null,
+        created_at: at,
+        updated_at: at,
+        ended_at: null,
+      })
+      .execute();
+    const lead = await t.app.services.store.transaction((s) =>
+      captureLead(s, { chatbotId: id, conversationId, email: 'c@d.test', source: 'escalation' }),
+    );
     const got = (await t.call('GET', `${base(id)}/${lead.id}`, token)).body.data.lead;
     expect(got).toMatchObject({ threadId: conversationId, chatUserId: null, source: 'escalation' });
   });
@@ -166,7 +228,8 @@ describe('GET /leads', () => {
   test('pages newest first (default 50); the page shape carries pagination', async () => {
     const id = await createChatbot(t, token);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.unshift((await capture({ chatbotId: id, email: `l${i}@x.test`, source: 'widget' })).id);
+    for (let i = 0; i < 5; i++)
+      ids.unshift((await capture({ chatbotId: id, email: `l${i}@x.test`, source: 'widget' })).id);
     const all = await t.call('GET', base(id), token);
     expect(all.status).toBe(200);
     expect(all.body.data.pagination).toEqual({ limit: 50, hasNextPage: false, nextCursor: null });
@@ -180,7 +243,9 @@ describe('GET /leads', () => {
     const p2 = await t.call('GET', `${base(id)}?limit=2&cursor=${encodeURIComponent(p1.body.meta.nextCursor)}`, token);
     const p3 = await t.call('GET', `${base(id)}?limit=2&cursor=${encodeURIComponent(p2.body.meta.nextCursor)}`, token);
     expect(p3.body.data.pagination.hasNextPage).toBe(false);
-    expect([...p1.body.data.leads, ...p2.body.data.leads, ...p3.body.data.leads].map((l: { id: string }) => l.id)).toEqual(all.body.data.leads.map((l: { id: string }) => l.id));
+    expect(
+      [...p1.body.data.leads, ...p2.body.data.leads, ...p3.body.data.leads].map((l: { id: string }) => l.id),
+    ).toEqual(all.body.data.leads.map((l: { id: string }) => l.id));
   });
 
   test('from (inclusive) and to (exclusive) bound the capture time; offsets are understood', async () => {
@@ -190,12 +255,28 @@ describe('GET /leads', () => {
     for (const at of times) {
       const lid = newId();
       ids.push(lid);
-      await t.app.services.store.resources.leads.insert({ id: lid, chatbotId: id, conversationId: null, chatUserId: null, name: null, email: 'x@y.test', phone: null, customFields: {}, source: 'api', createdAt: at });
+      await t.app.services.store.resources.leads.insert({
+        id: lid,
+        chatbotId: id,
+        conversationId: null,
+        chatUserId: null,
+        name: null,
+        email: 'x@y.test',
+        phone: null,
+        customFields: {},
+        source: 'api',
+        createdAt: at,
+      });
     }
-    const get = async (q: string) => (await t.call('GET', `${base(id)}?${q}`, token)).body.data.leads.map((l: { id: string }) => l.id);
+    const get = async (q: string) =>
+      (await t.call('GET', `${base(id)}?${q}`, token)).body.data.leads.map((l: { id: string }) => l.id);
     expect(await get(`from=${encodeURIComponent('2025-01-02T10:00:00.000Z')}`)).toEqual([ids[2], ids[1]]);
     expect(await get(`to=${encodeURIComponent('2025-01-02T10:00:00.000Z')}`)).toEqual([ids[0]]);
-    expect(await get(`from=${encodeURIComponent('2025-01-02T12:00:00+02:00')}&to=${encodeURIComponent('2025-01-03T00:00:00Z')}`)).toEqual([ids[1]]);
+    expect(
+      await get(
+        `from=${encodeURIComponent('2025-01-02T12:00:00+02:00')}&to=${encodeURIComponent('2025-01-03T00:00:00Z')}`,
+      ),
+    ).toEqual([ids[1]]);
   });
 
   test('a cursor works only with the filter it was issued for (400 INVALID_CURSOR)', async () => {
@@ -204,21 +285,36 @@ describe('GET /leads', () => {
     const p1 = await t.call('GET', `${base(id)}?limit=1`, token);
     const cursor = encodeURIComponent(p1.body.meta.nextCursor);
     expect((await t.call('GET', `${base(id)}?limit=1&cursor=${cursor}`, token)).status).toBe(200);
-    expectError(await t.call('GET', `${base(id)}?limit=1&cursor=${cursor}&from=2020-01-01T00:00:00Z`, token), 400, 'INVALID_CURSOR');
+    expectError(
+      await t.call('GET', `${base(id)}?limit=1&cursor=${cursor}&from=2020-01-01T00:00:00Z`, token),
+      400,
+      'INVALID_CURSOR',
+    );
     expectError(await t.call('GET', `${base(id)}?cursor=garbage`, token), 400, 'INVALID_CURSOR');
   });
 
-  test.each([['limit=0'], ['limit=101'], ['from=yesterday'], ['to=2025-13-01T00:00:00Z'], ['status=new']])('%s is 400 VALIDATION_FAILED', async (q) => {
-    expectError(await t.call('GET', `${base(chatbotId)}?${q}`, token), 400, 'VALIDATION_FAILED');
-  });
+  test.each([['limit=0'], ['limit=101'], ['from=yesterday'], ['to=2025-13-01T00:00:00Z'], ['status=new']])(
+    '%s is 400 VALIDATION_FAILED',
+    async (q) => {
+      expectError(await t.call('GET', `${base(chatbotId)}?${q}`, token), 400, 'VALIDATION_FAILED');
+    },
+  );
 
-  test('only the chatbot\'s own leads are listed; GET one of another chatbot is 404 NOT_FOUND', async () => {
+  test("only the chatbot's own leads are listed; GET one of another chatbot is 404 NOT_FOUND", async () => {
     const other = await createChatbot(t, token);
     expect((await t.call('GET', base(other), token)).body.data.leads).toEqual([]);
     expectError(await t.call('GET', `${base(other)}/${leadId}`, token), 404, 'NOT_FOUND');
     expectError(await t.call('GET', `${base(chatbotId)}/${newId()}`, token), 404, 'NOT_FOUND');
     const got = await t.call('GET', `${base(chatbotId)}/${leadId}`, token);
-    expect(got.body.data.lead).toMatchObject({ id: leadId, chatbotId, name: 'Ada', email: 'ada@example.com', phone: null, threadId: null, customFields: {} });
+    expect(got.body.data.lead).toMatchObject({
+      id: leadId,
+      chatbotId,
+      name: 'Ada',
+      email: 'ada@example.com',
+      phone: null,
+      threadId: null,
+      customFields: {},
+    });
   });
 });
 
@@ -263,7 +359,10 @@ describe('POST /leads/actions', () => {
 
   test('?confirm=true in the query does not replace confirm in the body', async () => {
     const before = await rowCount(t, 'leads');
-    const res = await t.call('POST', `${base(chatbotId)}/actions?confirm=true`, token, { action: 'delete', leadIds: [leadId] });
+    const res = await t.call('POST', `${base(chatbotId)}/actions?confirm=true`, token, {
+      action: 'delete',
+      leadIds: [leadId],
+    });
     expectError(res, 400, 'CONFIRMATION_REQUIRED');
     expect(await rowCount(t, 'leads')).toBe(before);
   });
@@ -273,7 +372,11 @@ describe('POST /leads/actions', () => {
     ['no action', { leadIds: ['x'], confirm: true }, ['action']],
     ['no ids', { action: 'delete', leadIds: [], confirm: true }, ['leadIds']],
     ['ids not a list', { action: 'delete', leadIds: 'x', confirm: true }, ['leadIds']],
-    ['too many ids', { action: 'delete', leadIds: Array.from({ length: 501 }, (_, i) => `id${i}`), confirm: true }, ['leadIds']],
+    [
+      'too many ids',
+      { action: 'delete', leadIds: Array.from({ length: 501 }, (_, i) => `id${i}`), confirm: true },
+      ['leadIds'],
+    ],
     ['confirm a string', { action: 'delete', leadIds: ['x'], confirm: 'true' }, ['confirm']],
     ['an unknown field', { action: 'delete', leadIds: ['x'], confirm: true, all: true }, ['all']],
   ])('%s is 400 VALIDATION_FAILED naming the field; nothing removed', async (_l, body, path) => {
@@ -307,8 +410,20 @@ describe('reach', () => {
   test("another account's token gets 404 CHATBOT_NOT_FOUND and deletes nothing", async () => {
     const other = await freshAccount(t);
     const before = await rowCount(t, 'leads');
-    expectError(await t.call('POST', `${base(chatbotId)}/actions`, other.token, { action: 'delete', leadIds: [leadId], confirm: true }), 404, 'CHATBOT_NOT_FOUND');
-    expectError(await t.call('DELETE', `${base(chatbotId)}/${leadId}?confirm=true`, other.token), 404, 'CHATBOT_NOT_FOUND');
+    expectError(
+      await t.call('POST', `${base(chatbotId)}/actions`, other.token, {
+        action: 'delete',
+        leadIds: [leadId],
+        confirm: true,
+      }),
+      404,
+      'CHATBOT_NOT_FOUND',
+    );
+    expectError(
+      await t.call('DELETE', `${base(chatbotId)}/${leadId}?confirm=true`, other.token),
+      404,
+      'CHATBOT_NOT_FOUND',
+    );
     expect(await rowCount(t, 'leads')).toBe(before);
   });
 });
@@ -321,6 +436,11 @@ describeRouteErrors('leads', () => ({
     { method: 'GET', path: (id) => `/chatbots/${id}/leads`, scopes: ['leads:read'] },
     { method: 'GET', path: (id) => `/chatbots/${id}/leads/${leadId}`, scopes: ['leads:read'] },
     { method: 'DELETE', path: (id) => `/chatbots/${id}/leads/${leadId}?confirm=true`, scopes: ['leads:delete'] },
-    { method: 'POST', path: (id) => `/chatbots/${id}/leads/actions`, scopes: ['leads:delete'], body: { action: 'delete', leadIds: [leadId], confirm: true } },
+    {
+      method: 'POST',
+      path: (id) => `/chatbots/${id}/leads/actions`,
+      scopes: ['leads:delete'],
+      body: { action: 'delete', leadIds: [leadId], confirm: true },
+    },
   ],
 }));

@@ -9,7 +9,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../../../server/domain/ids.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { createChatbot, describeRouteErrors, expectError, freshAccount, rowCount, tokenOf, userWithToken } from '../../../helpers/resources.js';
+import {
+  createChatbot,
+  describeRouteErrors,
+  expectError,
+  freshAccount,
+  rowCount,
+  tokenOf,
+  userWithToken,
+} from '../../../helpers/resources.js';
 
 let t: TestApp;
 let token: string;
@@ -33,7 +41,8 @@ async function invite(id: string, body: Record<string, unknown>, tk = token) {
   return res.body.data.member;
 }
 
-const listIds = async (tk: string, query = '') => (await t.call('GET', `/api/v2/chatbots${query}`, tk)).body.data.chatbots.map((c: { id: string }) => c.id);
+const listIds = async (tk: string, query = '') =>
+  (await t.call('GET', `/api/v2/chatbots${query}`, tk)).body.data.chatbots.map((c: { id: string }) => c.id);
 
 describe('invite', () => {
   test('a new e-mail becomes a user of the account with the invited role (201)', async () => {
@@ -110,10 +119,24 @@ describe('invite', () => {
     expect([await rowCount(t, 'chatbot_members'), await rowCount(t, 'users')]).toEqual(before);
   });
 
-  test.each([['id', { id: 'x' }], ['userId', { userId: 'x' }], ['invitedById', { invitedById: 'x' }], ['email', { email: 'x@y.test' }]])('mass assignment of %s is refused', async (_l, extra) => {
+  test.each([
+    ['id', { id: 'x' }],
+    ['userId', { userId: 'x' }],
+    ['invitedById', { invitedById: 'x' }],
+    ['email', { email: 'x@y.test' }],
+  ])('mass assignment of %s is refused', async (_l, extra) => {
     const before = await rowCount(t, 'chatbot_members');
-    if (!('email' in extra)) expectError(await t.call('POST', base(chatbotId), token, { email: `${newId()}@x.test`, role: 'member', ...extra }), 400, 'VALIDATION_FAILED');
-    expectError(await t.call('PATCH', `${base(chatbotId)}/${memberId}`, token, { role: 'admin', ...extra }), 400, 'VALIDATION_FAILED');
+    if (!('email' in extra))
+      expectError(
+        await t.call('POST', base(chatbotId), token, { email: `${newId()}@x.test`, role: 'member', ...extra }),
+        400,
+        'VALIDATION_FAILED',
+      );
+    expectError(
+      await t.call('PATCH', `${base(chatbotId)}/${memberId}`, token, { role: 'admin', ...extra }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(await rowCount(t, 'chatbot_members')).toBe(before);
     expect((await t.call('GET', `${base(chatbotId)}/${memberId}`, token)).body.data.member.role).toBe('member');
   });
@@ -156,21 +179,35 @@ describe('PATCH role', () => {
     const m = await invite(chatbotId, { email, role: 'member' });
     const theirs = await tokenOf(t, accountId, email);
     expect((await t.call('GET', '/api/v2/me', theirs)).body.data.user.role).toBe('member');
-    expectError(await t.call('POST', `/api/v2/chatbots/${chatbotId}/starters`, theirs, { title: 't', description: 'd' }), 403, 'TOKEN_SCOPE_NOT_ALLOWED');
+    expectError(
+      await t.call('POST', `/api/v2/chatbots/${chatbotId}/starters`, theirs, { title: 't', description: 'd' }),
+      403,
+      'TOKEN_SCOPE_NOT_ALLOWED',
+    );
 
     const res = await t.call('PATCH', `${base(chatbotId)}/${m.id}`, token, { role: 'admin' });
     expect(res.status).toBe(200);
     expect(res.body.data.member).toMatchObject({ id: m.id, role: 'admin' });
     expect((await t.call('GET', '/api/v2/me', theirs)).body.data.user.role).toBe('admin');
-    expect((await t.call('POST', `/api/v2/chatbots/${chatbotId}/starters`, theirs, { title: 't', description: 'd' })).status).toBe(201);
+    expect(
+      (await t.call('POST', `/api/v2/chatbots/${chatbotId}/starters`, theirs, { title: 't', description: 'd' })).status,
+    ).toBe(201);
     expect((await t.call('GET', `${base(chatbotId)}/${m.id}`, token)).body.data.member.role).toBe('admin');
 
     await t.call('PATCH', `${base(chatbotId)}/${m.id}`, token, { role: 'member' });
-    expectError(await t.call('POST', `/api/v2/chatbots/${chatbotId}/starters`, theirs, { title: 't', description: 'd' }), 403, 'TOKEN_SCOPE_NOT_ALLOWED');
+    expectError(
+      await t.call('POST', `/api/v2/chatbots/${chatbotId}/starters`, theirs, { title: 't', description: 'd' }),
+      403,
+      'TOKEN_SCOPE_NOT_ALLOWED',
+    );
   });
 
   test('role must be admin or member; a body is required', async () => {
-    expectError(await t.call('PATCH', `${base(chatbotId)}/${memberId}`, token, { role: 'owner' }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await t.call('PATCH', `${base(chatbotId)}/${memberId}`, token, { role: 'owner' }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectError(await t.call('PATCH', `${base(chatbotId)}/${memberId}`, token, {}), 400, 'VALIDATION_FAILED');
   });
 });
@@ -183,8 +220,13 @@ describe('display name', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body.data.member).toMatchObject({ name: 'Dana from Support', role: 'member' });
     expect((await t.app.services.store.users.get(m.userId))!.name).toBe('Dana from Support');
-    expect((await t.call('PATCH', `${base(chatbotId)}/${m.id}`, token, { name: '   ' })).body.data.member.name).toBeNull();
-    expect((await t.call('GET', `${base(chatbotId)}/${m.id}`, token)).body.data.member).toMatchObject({ name: null, role: 'member' });
+    expect(
+      (await t.call('PATCH', `${base(chatbotId)}/${m.id}`, token, { name: '   ' })).body.data.member.name,
+    ).toBeNull();
+    expect((await t.call('GET', `${base(chatbotId)}/${m.id}`, token)).body.data.member).toMatchObject({
+      name: null,
+      role: 'member',
+    });
     const tooLong = await t.call('PATCH', `${base(chatbotId)}/${m.id}`, token, { name: 'x'.repeat(81) });
     expectError(tooLong, 400, 'VALIDATION_FAILED');
     expect(tooLong.body.error.details[0].path).toEqual(['name']);
@@ -192,8 +234,14 @@ describe('display name', () => {
     const owner = (await t.app.services.store.users.owner(accountId))!;
     const id = await createChatbot(t, token);
     const om = (await t.call('POST', base(id), token, { email: owner.email, role: 'admin' })).body.data.member;
-    expect((await t.call('PATCH', `${base(id)}/${om.id}`, token, { name: 'Sam (owner)' })).body.data.member).toMatchObject({ name: 'Sam (owner)', role: 'owner' });
-    expectError(await t.call('PATCH', `${base(id)}/${om.id}`, token, { name: 'Sam', role: 'member' }), 400, 'VALIDATION_FAILED');
+    expect(
+      (await t.call('PATCH', `${base(id)}/${om.id}`, token, { name: 'Sam (owner)' })).body.data.member,
+    ).toMatchObject({ name: 'Sam (owner)', role: 'owner' });
+    expectError(
+      await t.call('PATCH', `${base(id)}/${om.id}`, token, { name: 'Sam', role: 'member' }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect((await t.app.services.store.users.get(owner.id))!).toMatchObject({ name: 'Sam (owner)', role: 'owner' });
     await t.call('PATCH', `${base(id)}/${om.id}`, token, { name: null });
   });
@@ -201,7 +249,11 @@ describe('display name', () => {
   test('PATCH /me: an agent (member role, no members:write) names themself; the name is what their member entry shows', async () => {
     const { user, token: agent } = await userWithToken(t, accountId, 'member');
     const m = await invite(chatbotId, { email: user.email, role: 'member' });
-    expectError(await t.call('PATCH', `${base(chatbotId)}/${m.id}`, agent, { name: 'Dana' }), 403, 'TOKEN_SCOPE_NOT_ALLOWED');
+    expectError(
+      await t.call('PATCH', `${base(chatbotId)}/${m.id}`, agent, { name: 'Dana' }),
+      403,
+      'TOKEN_SCOPE_NOT_ALLOWED',
+    );
     const res = await t.call('PATCH', '/api/v2/me', agent, { name: '  Dana   from Support ' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.user).toMatchObject({ id: user.id, name: 'Dana from Support', role: 'member' });
@@ -250,7 +302,10 @@ describe('delete', () => {
   test('a member of another chatbot, or an unknown id, is 404 NOT_FOUND', async () => {
     const other = await createChatbot(t, token);
     const before = await rowCount(t, 'chatbot_members');
-    for (const [bot, id] of [[other, memberId], [chatbotId, newId()]]) {
+    for (const [bot, id] of [
+      [other, memberId],
+      [chatbotId, newId()],
+    ]) {
       expectError(await t.call('GET', `${base(bot)}/${id}`, token), 404, 'NOT_FOUND');
       expectError(await t.call('PATCH', `${base(bot)}/${id}`, token, { role: 'admin' }), 404, 'NOT_FOUND');
       expectError(await t.call('DELETE', `${base(bot)}/${id}?confirm=true`, token), 404, 'NOT_FOUND');
@@ -261,7 +316,11 @@ describe('delete', () => {
   test("another account's token gets 404 CHATBOT_NOT_FOUND and invites nobody", async () => {
     const other = await freshAccount(t);
     const before = await rowCount(t, 'users');
-    expectError(await t.call('POST', base(chatbotId), other.token, { email: `${newId()}@x.test`, role: 'admin' }), 404, 'CHATBOT_NOT_FOUND');
+    expectError(
+      await t.call('POST', base(chatbotId), other.token, { email: `${newId()}@x.test`, role: 'admin' }),
+      404,
+      'CHATBOT_NOT_FOUND',
+    );
     expect(await rowCount(t, 'users')).toBe(before);
   });
 });
@@ -269,7 +328,11 @@ describe('delete', () => {
 describe('what a role reaches', () => {
   test("a member's token reaches only the chatbots they were added to; GET /chatbots lists them, most recently added first", async () => {
     const own = await freshAccount(t, 'not shared');
-    const [a, b, c] = [await createChatbot(t, own.token, 'a'), await createChatbot(t, own.token, 'b'), await createChatbot(t, own.token, 'c')];
+    const [a, b, c] = [
+      await createChatbot(t, own.token, 'a'),
+      await createChatbot(t, own.token, 'b'),
+      await createChatbot(t, own.token, 'c'),
+    ];
     const email = `reach.${newId()}@x.test`;
     // Added to c, then a, then b (chatbots created a, b, c): the list follows the additions.
     for (const id of [c, a, b]) {
@@ -302,7 +365,11 @@ describe('what a role reaches', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { status: number; body: any } = await t.call('GET', `/api/v2/chatbots?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, theirs);
+      const res: { status: number; body: any } = await t.call(
+        'GET',
+        `/api/v2/chatbots?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        theirs,
+      );
       expect(res.status).toBe(200);
       seen.push(...res.body.data.chatbots.map((c: { id: string }) => c.id));
       cursor = res.body.data.pagination.nextCursor;
@@ -312,9 +379,25 @@ describe('what a role reaches', () => {
     expect(seen).toEqual(added);
 
     const ownerPage = await t.call('GET', '/api/v2/chatbots?limit=1', own.token);
-    expectError(await t.call('GET', `/api/v2/chatbots?cursor=${encodeURIComponent(ownerPage.body.data.pagination.nextCursor)}`, theirs), 400, 'INVALID_CURSOR');
+    expectError(
+      await t.call(
+        'GET',
+        `/api/v2/chatbots?cursor=${encodeURIComponent(ownerPage.body.data.pagination.nextCursor)}`,
+        theirs,
+      ),
+      400,
+      'INVALID_CURSOR',
+    );
     const memberPage = await t.call('GET', '/api/v2/chatbots?limit=1', theirs);
-    expectError(await t.call('GET', `/api/v2/chatbots?cursor=${encodeURIComponent(memberPage.body.data.pagination.nextCursor)}`, own.token), 400, 'INVALID_CURSOR');
+    expectError(
+      await t.call(
+        'GET',
+        `/api/v2/chatbots?cursor=${encodeURIComponent(memberPage.body.data.pagination.nextCursor)}`,
+        own.token,
+      ),
+      400,
+      'INVALID_CURSOR',
+    );
   });
 
   test("a member's token restricted to chosen chatbots sees the intersection", async () => {
@@ -359,9 +442,19 @@ describeRouteErrors('members', () => ({
   chatbotId,
   routes: [
     { method: 'GET', path: (id) => `/chatbots/${id}/members`, scopes: ['members:read'] },
-    { method: 'POST', path: (id) => `/chatbots/${id}/members`, scopes: ['members:write'], body: { email: `${newId()}@x.test`, role: 'member' } },
+    {
+      method: 'POST',
+      path: (id) => `/chatbots/${id}/members`,
+      scopes: ['members:write'],
+      body: { email: `${newId()}@x.test`, role: 'member' },
+    },
     { method: 'GET', path: (id) => `/chatbots/${id}/members/${memberId}`, scopes: ['members:read'] },
-    { method: 'PATCH', path: (id) => `/chatbots/${id}/members/${memberId}`, scopes: ['members:write'], body: { role: 'member' } },
+    {
+      method: 'PATCH',
+      path: (id) => `/chatbots/${id}/members/${memberId}`,
+      scopes: ['members:write'],
+      body: { role: 'member' },
+    },
     { method: 'DELETE', path: (id) => `/chatbots/${id}/members/${memberId}?confirm=true`, scopes: ['members:delete'] },
   ],
 }));

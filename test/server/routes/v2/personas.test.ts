@@ -29,7 +29,8 @@ async function create(id: string, body: Record<string, unknown>) {
   return res.body.data.persona;
 }
 
-const settingsOf = async (id: string) => (await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings;
+const settingsOf = async (id: string) =>
+  (await t.call('GET', `/api/v2/chatbots/${id}`, token)).body.data.chatbot.settings;
 
 describe('create, list, get, patch', () => {
   test('POST creates a persona (201), inactive; the settings carry personaId null until /use', async () => {
@@ -56,7 +57,10 @@ describe('create, list, get, patch', () => {
     const b = await create(id, { title: 'b', instructions: 'b' });
     await t.call('POST', `${base(id)}/${b.id}/use`, token);
     const list = (await t.call('GET', base(id), token)).body.data.personas;
-    expect(list.map((x: { id: string; active: boolean }) => [x.id, x.active])).toEqual([[b.id, true], [a.id, false]]);
+    expect(list.map((x: { id: string; active: boolean }) => [x.id, x.active])).toEqual([
+      [b.id, true],
+      [a.id, false],
+    ]);
   });
 
   test('PATCH changes only the fields sent', async () => {
@@ -82,8 +86,16 @@ describe('/use', () => {
   });
 
   test('personaId is read-only in settings PATCHes', async () => {
-    expectError(await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/general`, token, { personaId: personaId }), 400, 'VALIDATION_FAILED');
-    expectError(await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings`, token, { general: { personaId: personaId } }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/general`, token, { personaId: personaId }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings`, token, { general: { personaId: personaId } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect((await settingsOf(chatbotId)).personaId).toBeNull();
   });
 });
@@ -92,7 +104,11 @@ describe('delete', () => {
   test('without ?confirm=true: 400 CONFIRMATION_REQUIRED, nothing deleted', async () => {
     const before = await rowCount(t, 'personas');
     expectError(await t.call('DELETE', `${base(chatbotId)}/${personaId}`, token), 400, 'CONFIRMATION_REQUIRED');
-    expectError(await t.call('DELETE', `${base(chatbotId)}/${personaId}?confirm=false`, token), 400, 'CONFIRMATION_REQUIRED');
+    expectError(
+      await t.call('DELETE', `${base(chatbotId)}/${personaId}?confirm=false`, token),
+      400,
+      'CONFIRMATION_REQUIRED',
+    );
     expect(await rowCount(t, 'personas')).toBe(before);
   });
 
@@ -131,8 +147,16 @@ describe('validation, mass assignment, cap, reach', () => {
     expect(await rowCount(t, 'personas', chatbotId)).toBe(before);
   });
 
-  test.each([['id', { id: 'x' }], ['active', { active: true }], ['createdAt', { createdAt: '2000-01-01T00:00:00.000Z' }]])('mass assignment of %s is refused', async (_label, extra) => {
-    expectError(await t.call('POST', base(chatbotId), token, { title: 't', instructions: 'i', ...extra }), 400, 'VALIDATION_FAILED');
+  test.each([
+    ['id', { id: 'x' }],
+    ['active', { active: true }],
+    ['createdAt', { createdAt: '2000-01-01T00:00:00.000Z' }],
+  ])('mass assignment of %s is refused', async (_label, extra) => {
+    expectError(
+      await t.call('POST', base(chatbotId), token, { title: 't', instructions: 'i', ...extra }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectError(await t.call('PATCH', `${base(chatbotId)}/${personaId}`, token, extra), 400, 'VALIDATION_FAILED');
     expect((await settingsOf(chatbotId)).personaId).toBeNull();
   });
@@ -141,7 +165,16 @@ describe('validation, mass assignment, cap, reach', () => {
     const id = await createChatbot(t, token);
     const at = new Date().toISOString();
     for (let i = 0; i < 100; i++) {
-      await t.app.services.store.resources.personas.insert({ id: newId(), chatbotId: id, title: `p${i}`, description: '', instructions: 'x', temperature: null, createdAt: at, updatedAt: at });
+      await t.app.services.store.resources.personas.insert({
+        id: newId(),
+        chatbotId: id,
+        title: `p${i}`,
+        description: '',
+        instructions: 'x',
+        temperature: null,
+        createdAt: at,
+        updatedAt: at,
+      });
     }
     expectError(await t.call('POST', base(id), token, { title: 'x', instructions: 'x' }), 400, 'VALIDATION_FAILED');
     expect(await rowCount(t, 'personas', id)).toBe(100);
@@ -149,7 +182,10 @@ describe('validation, mass assignment, cap, reach', () => {
 
   test('a persona of another chatbot, or an unknown id, is 404 NOT_FOUND everywhere', async () => {
     const other = await createChatbot(t, token);
-    for (const [bot, id] of [[other, personaId], [chatbotId, newId()]]) {
+    for (const [bot, id] of [
+      [other, personaId],
+      [chatbotId, newId()],
+    ]) {
       expectError(await t.call('GET', `${base(bot)}/${id}`, token), 404, 'NOT_FOUND');
       expectError(await t.call('PATCH', `${base(bot)}/${id}`, token, { title: 'x' }), 404, 'NOT_FOUND');
       expectError(await t.call('POST', `${base(bot)}/${id}/use`, token), 404, 'NOT_FOUND');
@@ -171,10 +207,24 @@ describeRouteErrors('personas', () => ({
   chatbotId,
   routes: [
     { method: 'GET', path: (id) => `/chatbots/${id}/personas`, scopes: ['personas:read'] },
-    { method: 'POST', path: (id) => `/chatbots/${id}/personas`, scopes: ['personas:write'], body: { title: 't', instructions: 'i' } },
+    {
+      method: 'POST',
+      path: (id) => `/chatbots/${id}/personas`,
+      scopes: ['personas:write'],
+      body: { title: 't', instructions: 'i' },
+    },
     { method: 'GET', path: (id) => `/chatbots/${id}/personas/${personaId}`, scopes: ['personas:read'] },
-    { method: 'PATCH', path: (id) => `/chatbots/${id}/personas/${personaId}`, scopes: ['personas:write'], body: { title: 't' } },
+    {
+      method: 'PATCH',
+      path: (id) => `/chatbots/${id}/personas/${personaId}`,
+      scopes: ['personas:write'],
+      body: { title: 't' },
+    },
     { method: 'POST', path: (id) => `/chatbots/${id}/personas/${personaId}/use`, scopes: ['personas:write'] },
-    { method: 'DELETE', path: (id) => `/chatbots/${id}/personas/${personaId}?confirm=true`, scopes: ['personas:delete'] },
+    {
+      method: 'DELETE',
+      path: (id) => `/chatbots/${id}/personas/${personaId}?confirm=true`,
+      scopes: ['personas:delete'],
+    },
   ],
 }));

@@ -4,7 +4,12 @@
  * localization merging, and fields sent to the wrong section.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_SETTINGS, READ_ONLY_SETTINGS, SECTION_FIELDS, SETTINGS_SECTIONS } from '../../../../shared/settings.js';
+import {
+  DEFAULT_SETTINGS,
+  READ_ONLY_SETTINGS,
+  SECTION_FIELDS,
+  SETTINGS_SECTIONS,
+} from '../../../../shared/settings.js';
 import { newId } from '../../../../server/domain/ids.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 
@@ -20,7 +25,8 @@ afterAll(() => t.close());
 
 const patch = (section: string, body: unknown, id = chatbotId, tk = token) =>
   t.call('PATCH', `/api/v2/chatbots/${id}/settings/${section}`, tk, body);
-const patchAll = (body: unknown, id = chatbotId, tk = token) => t.call('PATCH', `/api/v2/chatbots/${id}/settings`, tk, body);
+const patchAll = (body: unknown, id = chatbotId, tk = token) =>
+  t.call('PATCH', `/api/v2/chatbots/${id}/settings`, tk, body);
 const get = async (id = chatbotId, tk = token) => (await t.call('GET', `/api/v2/chatbots/${id}`, tk)).body.data.chatbot;
 
 async function newChatbot(tk = token): Promise<string> {
@@ -41,12 +47,55 @@ function expectRefused(res: { status: number; body: any }, path: (string | numbe
 
 describe('each section route', () => {
   test.each([
-    ['general', { title: 'Renamed', description: 'desc', gptModel: 'gpt-4.1', creativity: 'CUSTOM', temperature: 0.7, systemPrompt: 'Be brief' }],
-    ['chat-mode', { mode: 'HUMAN_ONLY', disableSmartFollowUpPrompts: true, smartFollowUpPromptsCount: 5, hideSources: true, hideFeedbackButtons: true }],
+    [
+      'general',
+      {
+        title: 'Renamed',
+        description: 'desc',
+        gptModel: 'gpt-4.1',
+        creativity: 'CUSTOM',
+        temperature: 0.7,
+        systemPrompt: 'Be brief',
+      },
+    ],
+    [
+      'chat-mode',
+      {
+        mode: 'HUMAN_ONLY',
+        disableSmartFollowUpPrompts: true,
+        smartFollowUpPromptsCount: 5,
+        hideSources: true,
+        hideFeedbackButtons: true,
+      },
+    ],
     ['localization', { localization: { locale: 'de', learnMore: 'Mehr', chatHome: { home: 'Start' } } }],
-    ['user-data', { collectUserDetails: 'ON_ESCALATION', collectUserData: { name: false, phone: true }, disableLeadNotifications: true }],
-    ['appearance', { welcomeMessage: 'Hallo', brandColor: '#abc', fontSize: 16, iconPosition: 'BOTTOM_LEFT', maxWidth: 500, ctaLink: 'https://x.test' }],
-    ['webhooks', { webhookUrl: 'https://hooks.test/in', webhookToken: 'a-secret-token-1234', leadsWebhookUrl: 'https://hooks.test/leads' }],
+    [
+      'user-data',
+      {
+        collectUserDetails: 'ON_ESCALATION',
+        collectUserData: { name: false, phone: true },
+        disableLeadNotifications: true,
+      },
+    ],
+    [
+      'appearance',
+      {
+        welcomeMessage: 'Hallo',
+        brandColor: '#abc',
+        fontSize: 16,
+        iconPosition: 'BOTTOM_LEFT',
+        maxWidth: 500,
+        ctaLink: 'https://x.test',
+      },
+    ],
+    [
+      'webhooks',
+      {
+        webhookUrl: 'https://hooks.test/in',
+        webhookToken: 'a-secret-token-1234',
+        leadsWebhookUrl: 'https://hooks.test/leads',
+      },
+    ],
   ])('PATCH /settings/%s changes its fields and GET returns them', async (section, body) => {
     const id = await newChatbot();
     const res = await patch(section, body, id);
@@ -56,7 +105,9 @@ describe('each section route', () => {
     if (title !== undefined) expect(chatbot.title).toBe(title);
     if (description !== undefined) expect(chatbot.description).toBe(description);
     // Tokens are shown masked once set (secret-settings.ts).
-    expect(chatbot.settings).toMatchObject('webhookToken' in settings ? { ...settings, webhookToken: '****1234' } : settings);
+    expect(chatbot.settings).toMatchObject(
+      'webhookToken' in settings ? { ...settings, webhookToken: '****1234' } : settings,
+    );
     expect(res.body.data.chatbot).toEqual(chatbot);
     // Untouched fields keep their defaults.
     const untouched = Object.keys(DEFAULT_SETTINGS).filter((k) => !(k in settings));
@@ -66,12 +117,15 @@ describe('each section route', () => {
   test('GET /settings returns every field with title and description', async () => {
     const res = await t.call('GET', `/api/v2/chatbots/${chatbotId}/settings`, token);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data.settings).sort()).toEqual(['description', 'title', ...Object.keys(DEFAULT_SETTINGS)].sort());
+    expect(Object.keys(res.body.data.settings).sort()).toEqual(
+      ['description', 'title', ...Object.keys(DEFAULT_SETTINGS)].sort(),
+    );
   });
 
   test('every settings field belongs to exactly one section', () => {
     const owners = new Map<string, string[]>();
-    for (const s of SETTINGS_SECTIONS) for (const f of Object.keys(SECTION_FIELDS[s])) owners.set(f, [...(owners.get(f) ?? []), s]);
+    for (const s of SETTINGS_SECTIONS)
+      for (const f of Object.keys(SECTION_FIELDS[s])) owners.set(f, [...(owners.get(f) ?? []), s]);
     for (const [field, sections] of owners) expect(sections, field).toHaveLength(1);
     const writable = Object.keys(DEFAULT_SETTINGS).filter((k) => !(k in READ_ONLY_SETTINGS));
     expect(writable.length).toBeGreaterThan(40);
@@ -82,11 +136,21 @@ describe('each section route', () => {
   test('PATCH /settings changes several sections at once', async () => {
     const id = await newChatbot();
     const res = await patchAll(
-      { general: { topK: 1 }, 'chat-mode': { mode: 'AI_ONLY' }, appearance: { rtl: true }, 'user-data': { collectUserDetails: 'BEFORE_CONVERSATION' } },
+      {
+        general: { topK: 1 },
+        'chat-mode': { mode: 'AI_ONLY' },
+        appearance: { rtl: true },
+        'user-data': { collectUserDetails: 'BEFORE_CONVERSATION' },
+      },
       id,
     );
     expect(res.status).toBe(200);
-    expect((await get(id)).settings).toMatchObject({ topK: 1, mode: 'AI_ONLY', rtl: true, collectUserDetails: 'BEFORE_CONVERSATION' });
+    expect((await get(id)).settings).toMatchObject({
+      topK: 1,
+      mode: 'AI_ONLY',
+      rtl: true,
+      collectUserDetails: 'BEFORE_CONVERSATION',
+    });
   });
 
   test('null clears a nullable field; a non-nullable field refuses null', async () => {
@@ -169,7 +233,12 @@ describe('enumerations', () => {
     ['general', 'gptModel', ['gpt-4.1', 'gpt-4.1-mini'], ['gpt-4', 'gpt-4o', 'GPT-4.1', '']],
     ['general', 'creativity', ['STRICT', 'BALANCED', 'CREATIVE', 'CUSTOM'], ['strict', 'WILD']],
     ['chat-mode', 'mode', ['AI_WITH_HUMAN_ESCALATION', 'AI_ONLY', 'HUMAN_ONLY'], ['AGENT', 'ai_only']],
-    ['user-data', 'collectUserDetails', ['DONT_COLLECT', 'BEFORE_CONVERSATION', 'DURING_CONVERSATION', 'ON_ESCALATION'], ['ALWAYS']],
+    [
+      'user-data',
+      'collectUserDetails',
+      ['DONT_COLLECT', 'BEFORE_CONVERSATION', 'DURING_CONVERSATION', 'ON_ESCALATION'],
+      ['ALWAYS'],
+    ],
     ['appearance', 'iconSize', ['SMALL', 'MEDIUM', 'LARGE'], ['HUGE']],
     ['appearance', 'iconPosition', ['BOTTOM_RIGHT', 'BOTTOM_LEFT'], ['TOP_LEFT']],
     ['appearance', 'autoOpenChatWindowInDesktop', ['ALWAYS_OPEN_WITH_DELAY', 'DONT_OPEN'], ['OPEN']],
@@ -198,7 +267,11 @@ describe('plan features', () => {
     const res = await patch('webhooks', { webhookUrl: 'https://hooks.test/in' }, acct.chatbotId, acct.token);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ ok: false, error: { code: 'WEBHOOKS_NOT_AVAILABLE', hint: expect.any(String) } });
-    const multi = await patchAll({ general: { title: 'changed' }, webhooks: { webhookUrl: 'https://hooks.test/in' } }, acct.chatbotId, acct.token);
+    const multi = await patchAll(
+      { general: { title: 'changed' }, webhooks: { webhookUrl: 'https://hooks.test/in' } },
+      acct.chatbotId,
+      acct.token,
+    );
     expect(multi.status).toBe(403);
     expect(multi.body.error.code).toBe('WEBHOOKS_NOT_AVAILABLE');
     const chatbot = await get(acct.chatbotId, acct.token);
@@ -225,11 +298,16 @@ describe('plan features', () => {
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('PLAN_UPGRADE_REQUIRED');
     }
-    const created = await t.call('POST', '/api/v2/chatbots', acct.token, { title: 'x', settings: { appearance: { hideWatermark: true } } });
+    const created = await t.call('POST', '/api/v2/chatbots', acct.token, {
+      title: 'x',
+      settings: { appearance: { hideWatermark: true } },
+    });
     expect(created.status).toBe(403);
     expect(created.body.error.code).toBe('PLAN_UPGRADE_REQUIRED');
     expect((await get(acct.chatbotId, acct.token)).settings.hideWatermark).toBe(false);
-    expect((await patch('appearance', { hideWatermark: false, rtl: true }, acct.chatbotId, acct.token)).status).toBe(200);
+    expect((await patch('appearance', { hideWatermark: false, rtl: true }, acct.chatbotId, acct.token)).status).toBe(
+      200,
+    );
   });
 
   test('with branding removal, hideWatermark:true is applied', async () => {
@@ -243,9 +321,14 @@ describe('atomicity', () => {
   test('a multi-section PATCH with one invalid section changes nothing', async () => {
     const id = await newChatbot();
     const before = await get(id);
-    const res = await patchAll({ general: { title: 'New title', topK: 2 }, 'chat-mode': { smartFollowUpPromptsCount: 9 } }, id);
+    const res = await patchAll(
+      { general: { title: 'New title', topK: 2 }, 'chat-mode': { smartFollowUpPromptsCount: 9 } },
+      id,
+    );
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([expect.objectContaining({ path: ['chat-mode', 'smartFollowUpPromptsCount'] })]);
+    expect(res.body.error.details).toEqual([
+      expect.objectContaining({ path: ['chat-mode', 'smartFollowUpPromptsCount'] }),
+    ]);
     expect(await get(id)).toEqual(before);
   });
 
@@ -272,10 +355,20 @@ describe('atomicity', () => {
 });
 
 describe('localization merges group by group', () => {
-  test('a PATCH of one group keeps the others; a PATCH of one string keeps its group\'s other strings', async () => {
+  test("a PATCH of one group keeps the others; a PATCH of one string keeps its group's other strings", async () => {
     const id = await newChatbot();
-    expect((await patch('localization', { localization: { locale: 'de', chatHome: { home: 'Start', addDetails: 'Details' } } }, id)).status).toBe(200);
-    expect((await patch('localization', { localization: { chatMessages: { messages: 'Nachrichten' } } }, id)).status).toBe(200);
+    expect(
+      (
+        await patch(
+          'localization',
+          { localization: { locale: 'de', chatHome: { home: 'Start', addDetails: 'Details' } } },
+          id,
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await patch('localization', { localization: { chatMessages: { messages: 'Nachrichten' } } }, id)).status,
+    ).toBe(200);
     expect((await patch('localization', { localization: { chatHome: { home: 'Anfang' } } }, id)).status).toBe(200);
     expect((await get(id)).settings.localization).toEqual({
       locale: 'de',
@@ -294,8 +387,15 @@ describe('localization merges group by group', () => {
   });
 
   test('unknown groups and unknown strings are refused', async () => {
-    expectRefused(await patch('localization', { localization: { chatFooter: { x: 'y' } } }), ['localization', 'chatFooter']);
-    expectRefused(await patch('localization', { localization: { chatHome: { nope: 'y' } } }), ['localization', 'chatHome', 'nope']);
+    expectRefused(await patch('localization', { localization: { chatFooter: { x: 'y' } } }), [
+      'localization',
+      'chatFooter',
+    ]);
+    expectRefused(await patch('localization', { localization: { chatHome: { nope: 'y' } } }), [
+      'localization',
+      'chatHome',
+      'nope',
+    ]);
   });
 });
 

@@ -42,7 +42,11 @@ describe('create, list, get', () => {
       createdAt: expect.any(String),
       updatedAt: first.createdAt,
     });
-    const second = await create(id, { title: 'Docs', description: 'Open the docs', link: 'https://docs.example.com/start' });
+    const second = await create(id, {
+      title: 'Docs',
+      description: 'Open the docs',
+      link: 'https://docs.example.com/start',
+    });
     expect(second).toMatchObject({ position: 1, link: 'https://docs.example.com/start' });
     expect(second).not.toHaveProperty('isEscalationPrompt');
     const got = await t.call('GET', `${base(id)}/${first.id}`, token);
@@ -74,7 +78,14 @@ describe('patch', () => {
     const s = await create(chatbotId, { title: 'Old', description: 'old text', link: 'http://example.com' });
     const res = await t.call('PATCH', `${base(chatbotId)}/${s.id}`, token, { title: ' New ', link: null, position: 9 });
     expect(res.status).toBe(200);
-    expect(res.body.data.starter).toMatchObject({ id: s.id, title: 'New', description: 'old text', link: null, position: 9, createdAt: s.createdAt });
+    expect(res.body.data.starter).toMatchObject({
+      id: s.id,
+      title: 'New',
+      description: 'old text',
+      link: null,
+      position: 9,
+      createdAt: s.createdAt,
+    });
     expect(res.body.data.starter.updatedAt >= s.updatedAt).toBe(true);
     expect((await t.call('GET', `${base(chatbotId)}/${s.id}`, token)).body.data.starter).toEqual(res.body.data.starter);
   });
@@ -126,7 +137,15 @@ describe('validation', () => {
     const at = new Date().toISOString();
     for (let i = 0; i < 100; i++) {
       await t.app.services.store.resources.starters.insert({
-        id: newId(), chatbotId: id, title: `s${i}`, description: 'd', link: null, isEscalationPrompt: false, position: i, createdAt: at, updatedAt: at,
+        id: newId(),
+        chatbotId: id,
+        title: `s${i}`,
+        description: 'd',
+        link: null,
+        isEscalationPrompt: false,
+        position: i,
+        createdAt: at,
+        updatedAt: at,
       });
     }
     const res = await t.call('POST', base(id), token, { title: 'one more', description: 'd' });
@@ -158,7 +177,11 @@ describe('delete', () => {
 
   test('an unknown confirm value is 400 VALIDATION_FAILED', async () => {
     expectError(await t.call('DELETE', `${base(chatbotId)}/${starterId}?confirm=yes`, token), 400, 'VALIDATION_FAILED');
-    expectError(await t.call('DELETE', `${base(chatbotId)}/${starterId}?confirm=true&force=1`, token), 400, 'VALIDATION_FAILED');
+    expectError(
+      await t.call('DELETE', `${base(chatbotId)}/${starterId}?confirm=true&force=1`, token),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 });
 
@@ -166,7 +189,10 @@ describe('reach', () => {
   test('a starter of another chatbot (same account) or an unknown id is 404 NOT_FOUND on GET, PATCH and DELETE; nothing changes', async () => {
     const other = await createChatbot(t, token, 'other');
     const before = await rowCount(t, 'starters');
-    for (const [bot, id] of [[other, starterId], [chatbotId, newId()]]) {
+    for (const [bot, id] of [
+      [other, starterId],
+      [chatbotId, newId()],
+    ]) {
       expectError(await t.call('GET', `${base(bot)}/${id}`, token), 404, 'NOT_FOUND');
       expectError(await t.call('PATCH', `${base(bot)}/${id}`, token, { title: 'hijack' }), 404, 'NOT_FOUND');
       expectError(await t.call('DELETE', `${base(bot)}/${id}?confirm=true`, token), 404, 'NOT_FOUND');
@@ -188,9 +214,23 @@ describeRouteErrors('starters', () => ({
   chatbotId,
   routes: [
     { method: 'GET', path: (id) => `/chatbots/${id}/starters`, scopes: ['starters:read'] },
-    { method: 'POST', path: (id) => `/chatbots/${id}/starters`, scopes: ['starters:write'], body: { title: 't', description: 'd' } },
+    {
+      method: 'POST',
+      path: (id) => `/chatbots/${id}/starters`,
+      scopes: ['starters:write'],
+      body: { title: 't', description: 'd' },
+    },
     { method: 'GET', path: (id) => `/chatbots/${id}/starters/${starterId}`, scopes: ['starters:read'] },
-    { method: 'PATCH', path: (id) => `/chatbots/${id}/starters/${starterId}`, scopes: ['starters:write'], body: { title: 't' } },
-    { method: 'DELETE', path: (id) => `/chatbots/${id}/starters/${starterId}?confirm=true`, scopes: ['starters:delete'] },
+    {
+      method: 'PATCH',
+      path: (id) => `/chatbots/${id}/starters/${starterId}`,
+      scopes: ['starters:write'],
+      body: { title: 't' },
+    },
+    {
+      method: 'DELETE',
+      path: (id) => `/chatbots/${id}/starters/${starterId}?confirm=true`,
+      scopes: ['starters:delete'],
+    },
   ],
 }));

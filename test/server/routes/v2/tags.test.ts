@@ -35,20 +35,51 @@ async function conversationWith(id: string, tagIds: string[]) {
   const conversationId = newId();
   await t.database.db
     .insertInto('conversations')
-    .values({ id: conversationId, chatbot_id: id, chat_user_id: null, status: 'OPEN', mode: 'AI', agent_id: null, webhook_url: null, webhook_token: null, last_message_at: null, created_at: at, updated_at: at, ended_at: null })
+    .values({
+      id: conversationId,
+      chatbot_id: id,
+      chat_user_id: null,
+      status: 'OPEN',
+      mode: 'AI',
+      agent_id: null,
+      webhook_url: null,
+      webhook_token: null,
+      last_message_at: null,
+      created_at: at,
+      updated_at: at,
+      ended_at: null,
+    })
     .execute();
-  for (const tag of tagIds) await t.database.db.insertInto('conversation_tags').values({ conversation_id: conversationId, tag_id: tag }).execute();
+  for (const tag of tagIds)
+    await t.database.db
+      .insertInto('conversation_tags')
+      .values({ conversation_id: conversationId, tag_id: tag })
+      .execute();
   return conversationId;
 }
 
 const tagsOf = async (conversationId: string) =>
-  (await t.database.db.selectFrom('conversation_tags').select('tag_id').where('conversation_id', '=', conversationId).execute()).map((r) => r.tag_id);
+  (
+    await t.database.db
+      .selectFrom('conversation_tags')
+      .select('tag_id')
+      .where('conversation_id', '=', conversationId)
+      .execute()
+  ).map((r) => r.tag_id);
 
 describe('create, list, get, patch', () => {
   test('POST creates a tag (201): trimmed name, colour or null, no conversations yet', async () => {
     const id = await createChatbot(t, token);
     const tag = await create(id, { name: '  Urgent  ', color: '#F00' });
-    expect(tag).toEqual({ id: expect.any(String), chatbotId: id, name: 'Urgent', color: '#F00', conversationCount: 0, createdAt: expect.any(String), updatedAt: tag.createdAt });
+    expect(tag).toEqual({
+      id: expect.any(String),
+      chatbotId: id,
+      name: 'Urgent',
+      color: '#F00',
+      conversationCount: 0,
+      createdAt: expect.any(String),
+      updatedAt: tag.createdAt,
+    });
     expect((await create(id, { name: 'Plain' })).color).toBeNull();
     expect((await t.call('GET', `${base(id)}/${tag.id}`, token)).body.data.tag).toEqual(tag);
   });
@@ -61,7 +92,12 @@ describe('create, list, get, patch', () => {
     await conversationWith(id, [a.id]);
     const res = await t.call('GET', base(id), token);
     expect(res.status).toBe(200);
-    expect(res.body.data.tags.map((x: { name: string; conversationCount: number }) => [x.name, x.conversationCount])).toEqual([['a', 2], ['b', 1]]);
+    expect(
+      res.body.data.tags.map((x: { name: string; conversationCount: number }) => [x.name, x.conversationCount]),
+    ).toEqual([
+      ['a', 2],
+      ['b', 1],
+    ]);
     expect((await t.call('GET', `${base(id)}/${a.id}`, token)).body.data.tag.conversationCount).toBe(2);
   });
 
@@ -85,14 +121,17 @@ describe('create, list, get, patch', () => {
 });
 
 describe('unique names', () => {
-  test.each(['Billing', 'billing', ' BILLING '])('creating "%s" next to "Billing" is 400 VALIDATION_FAILED on name; nothing created', async (name) => {
-    const before = await rowCount(t, 'tags', chatbotId);
-    const res = await t.call('POST', base(chatbotId), token, { name });
-    expectError(res, 400, 'VALIDATION_FAILED');
-    expect(res.body.error.details).toEqual([expect.objectContaining({ path: ['name'] })]);
-    expect(res.body.error.message).toContain('Billing');
-    expect(await rowCount(t, 'tags', chatbotId)).toBe(before);
-  });
+  test.each(['Billing', 'billing', ' BILLING '])(
+    'creating "%s" next to "Billing" is 400 VALIDATION_FAILED on name; nothing created',
+    async (name) => {
+      const before = await rowCount(t, 'tags', chatbotId);
+      const res = await t.call('POST', base(chatbotId), token, { name });
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.error.details).toEqual([expect.objectContaining({ path: ['name'] })]);
+      expect(res.body.error.message).toContain('Billing');
+      expect(await rowCount(t, 'tags', chatbotId)).toBe(before);
+    },
+  );
 
   test('renaming onto an existing name is 400 VALIDATION_FAILED; the tag keeps its name', async () => {
     const tag = await create(chatbotId, { name: 'Sales' });
@@ -108,7 +147,10 @@ describe('unique names', () => {
 
   test('two creates of one name at once: one wins, the other is 400 VALIDATION_FAILED', async () => {
     const id = await createChatbot(t, token);
-    const [a, b] = await Promise.all([t.call('POST', base(id), token, { name: 'race' }), t.call('POST', base(id), token, { name: 'race' })]);
+    const [a, b] = await Promise.all([
+      t.call('POST', base(id), token, { name: 'race' }),
+      t.call('POST', base(id), token, { name: 'race' }),
+    ]);
     expect([a.status, b.status].sort()).toEqual([201, 400]);
     expect(await rowCount(t, 'tags', id)).toBe(1);
   });
@@ -128,9 +170,17 @@ describe('validation, mass assignment, cap', () => {
     expect(res.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
   });
 
-  test.each([['id', { id: 'x' }], ['chatbotId', { chatbotId: 'x' }], ['conversationCount', { conversationCount: 9 }]])('mass assignment of %s is refused', async (_l, extra) => {
+  test.each([
+    ['id', { id: 'x' }],
+    ['chatbotId', { chatbotId: 'x' }],
+    ['conversationCount', { conversationCount: 9 }],
+  ])('mass assignment of %s is refused', async (_l, extra) => {
     const before = await rowCount(t, 'tags', chatbotId);
-    expectError(await t.call('POST', base(chatbotId), token, { name: `n-${newId()}`, ...extra }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await t.call('POST', base(chatbotId), token, { name: `n-${newId()}`, ...extra }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectError(await t.call('PATCH', `${base(chatbotId)}/${tagId}`, token, extra), 400, 'VALIDATION_FAILED');
     expect(await rowCount(t, 'tags', chatbotId)).toBe(before);
   });
@@ -142,7 +192,15 @@ describe('validation, mass assignment, cap', () => {
   test('a chatbot holds at most 200 tags', async () => {
     const id = await createChatbot(t, token);
     const at = new Date().toISOString();
-    for (let i = 0; i < 200; i++) await t.app.services.store.resources.tags.insert({ id: newId(), chatbotId: id, name: `t${i}`, color: null, createdAt: at, updatedAt: at });
+    for (let i = 0; i < 200; i++)
+      await t.app.services.store.resources.tags.insert({
+        id: newId(),
+        chatbotId: id,
+        name: `t${i}`,
+        color: null,
+        createdAt: at,
+        updatedAt: at,
+      });
     expectError(await t.call('POST', base(id), token, { name: 'one more' }), 400, 'VALIDATION_FAILED');
     expect(await rowCount(t, 'tags', id)).toBe(200);
   });
@@ -177,7 +235,10 @@ describe('delete', () => {
   test('a tag of another chatbot, or an unknown id, is 404 NOT_FOUND', async () => {
     const other = await createChatbot(t, token);
     const before = await rowCount(t, 'tags');
-    for (const [bot, id] of [[other, tagId], [chatbotId, newId()]]) {
+    for (const [bot, id] of [
+      [other, tagId],
+      [chatbotId, newId()],
+    ]) {
       expectError(await t.call('GET', `${base(bot)}/${id}`, token), 404, 'NOT_FOUND');
       expectError(await t.call('PATCH', `${base(bot)}/${id}`, token, { name: 'x' }), 404, 'NOT_FOUND');
       expectError(await t.call('DELETE', `${base(bot)}/${id}?confirm=true`, token), 404, 'NOT_FOUND');
@@ -187,7 +248,11 @@ describe('delete', () => {
 
   test("another account's token gets 404 CHATBOT_NOT_FOUND", async () => {
     const other = await freshAccount(t);
-    expectError(await t.call('DELETE', `${base(chatbotId)}/${tagId}?confirm=true`, other.token), 404, 'CHATBOT_NOT_FOUND');
+    expectError(
+      await t.call('DELETE', `${base(chatbotId)}/${tagId}?confirm=true`, other.token),
+      404,
+      'CHATBOT_NOT_FOUND',
+    );
     expect((await t.call('GET', `${base(chatbotId)}/${tagId}`, token)).status).toBe(200);
   });
 });
@@ -198,9 +263,19 @@ describeRouteErrors('tags', () => ({
   chatbotId,
   routes: [
     { method: 'GET', path: (id) => `/chatbots/${id}/tags`, scopes: ['conversations:read'] },
-    { method: 'POST', path: (id) => `/chatbots/${id}/tags`, scopes: ['conversations:write'], body: { name: `n-${newId()}` } },
+    {
+      method: 'POST',
+      path: (id) => `/chatbots/${id}/tags`,
+      scopes: ['conversations:write'],
+      body: { name: `n-${newId()}` },
+    },
     { method: 'GET', path: (id) => `/chatbots/${id}/tags/${tagId}`, scopes: ['conversations:read'] },
-    { method: 'PATCH', path: (id) => `/chatbots/${id}/tags/${tagId}`, scopes: ['conversations:write'], body: { color: '#abcdef' } },
+    {
+      method: 'PATCH',
+      path: (id) => `/chatbots/${id}/tags/${tagId}`,
+      scopes: ['conversations:write'],
+      body: { color: '#abcdef' },
+    },
     { method: 'DELETE', path: (id) => `/chatbots/${id}/tags/${tagId}?confirm=true`, scopes: ['conversations:delete'] },
   ],
 }));

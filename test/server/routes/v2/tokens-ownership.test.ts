@@ -12,7 +12,10 @@ let chatbotId: string;
 const users: Record<'admin' | 'member' | 'other', UserRecord> = {} as never;
 
 async function tokenOf(user: UserRecord, input: { access?: 'full' | 'standard'; chatbotIds?: string[] } = {}) {
-  const created = await t.app.services.tokens.create(user, { access: input.access ?? 'full', chatbotIds: input.chatbotIds ?? null });
+  const created = await t.app.services.tokens.create(user, {
+    access: input.access ?? 'full',
+    chatbotIds: input.chatbotIds ?? null,
+  });
   return { token: created.token, id: created.record.id };
 }
 const listIds = async (token: string) => {
@@ -26,8 +29,15 @@ beforeAll(async () => {
   owner = await t.token();
   chatbotId = (await t.call('POST', '/api/v2/chatbots', owner.token, { title: 'Desk' })).body.data.chatbot.id;
   const account = await t.app.services.accounts.resolve();
-  for (const [key, role] of [['admin', 'admin'], ['member', 'member'], ['other', 'member']] as const) {
-    const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, owner.token, { email: `${key}@team.test`, role });
+  for (const [key, role] of [
+    ['admin', 'admin'],
+    ['member', 'member'],
+    ['other', 'member'],
+  ] as const) {
+    const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/members`, owner.token, {
+      email: `${key}@team.test`,
+      role,
+    });
     expect(res.status).toBe(201);
     users[key] = (await t.app.services.store.users.byEmail(account.id, `${key}@team.test`))!;
   }
@@ -43,7 +53,8 @@ describe('listing', () => {
     expect(listed).toContain(mine.id);
     expect(listed).not.toContain(theirs.id);
     expect(listed).not.toContain(owner.id);
-    for (const viewer of [owner.token, admin.token]) expect(await listIds(viewer)).toEqual(expect.arrayContaining([mine.id, theirs.id, owner.id, admin.id]));
+    for (const viewer of [owner.token, admin.token])
+      expect(await listIds(viewer)).toEqual(expect.arrayContaining([mine.id, theirs.id, owner.id, admin.id]));
   });
 
   test("a token restricted to chosen chatbots lists only its own user's tokens, even the owner's", async () => {

@@ -16,7 +16,9 @@ let token: string;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  t = await buildTestApp({ env: { ALLOW_PRIVATE_FETCH: '127.0.0.0/8', NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_POLL_MS: '20' } });
+  t = await buildTestApp({
+    env: { ALLOW_PRIVATE_FETCH: '127.0.0.0/8', NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_POLL_MS: '20' },
+  });
   token = (await t.token()).token;
 });
 afterAll(async () => {
@@ -42,7 +44,9 @@ function standardVerify(secret: string, delivery: ReceivedWebhook): unknown {
 }
 
 async function testSend(chatbotId: string, path: string, n: number): Promise<ReceivedWebhook> {
-  expect((await t.call('POST', `/api/v2/chatbots/${chatbotId}/webhooks/test`, token, { event: 'message' })).status).toBe(202);
+  expect(
+    (await t.call('POST', `/api/v2/chatbots/${chatbotId}/webhooks/test`, token, { event: 'message' })).status,
+  ).toBe(202);
   await receiver.waitFor((all) => all.filter((r) => r.path === path).length >= n);
   return receiver.received.filter((r) => r.path === path)[n - 1];
 }
@@ -50,7 +54,9 @@ async function testSend(chatbotId: string, path: string, n: number): Promise<Rec
 test('during a rotation the standardwebhooks library verifies a delivery with the old and the new secret; X-SERVICE-SIGNATURE is one value of the new', async () => {
   const created = await t.call('POST', '/api/v2/chatbots', token, { title: 'Signed' });
   const id = created.body.data.chatbot.id as string;
-  const saved = await t.call('PATCH', `/api/v2/chatbots/${id}/settings/webhooks`, token, { messagesWebhookUrl: `${receiver.url}/signed` });
+  const saved = await t.call('PATCH', `/api/v2/chatbots/${id}/settings/webhooks`, token, {
+    messagesWebhookUrl: `${receiver.url}/signed`,
+  });
   const old = saved.body.data.signingSecret as string;
   expect(old).toMatch(/^whsec_/);
   const rotated = await t.call('POST', `/api/v2/chatbots/${id}/webhooks/signing-secret`, token, { overlapMinutes: 60 });
@@ -71,7 +77,8 @@ test('during a rotation the standardwebhooks library verifies a delivery with th
 
   // The overlap ended: only the new secret verifies.
   await t.call('POST', `/api/v2/chatbots/${id}/webhooks/signing-secret`, token, { overlapMinutes: 0 });
-  const third = (await t.call('POST', `/api/v2/chatbots/${id}/webhooks/signing-secret`, token, { overlapMinutes: 0 })).body.data.signingSecret as string;
+  const third = (await t.call('POST', `/api/v2/chatbots/${id}/webhooks/signing-secret`, token, { overlapMinutes: 0 }))
+    .body.data.signingSecret as string;
   const after = await testSend(id, '/signed', 2);
   expect(after.headers['webhook-signature'].split(' ')).toHaveLength(1);
   expect(standardVerify(third, after)).toEqual(JSON.parse(after.body));

@@ -35,7 +35,9 @@ test('an internal name is refused naming the name only, on v2 settings, a thread
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
     const messages = JSON.stringify(res.body.error);
-    expect(messages).toMatch(/localhost is a private or reserved address; internal addresses are refused unless ALLOW_PRIVATE_FETCH opens them/);
+    expect(messages).toMatch(
+      /localhost is a private or reserved address; internal addresses are refused unless ALLOW_PRIVATE_FETCH opens them/,
+    );
     expect(messages).not.toMatch(RESOLVED);
   }
   expect(answers[0].body.error.details[0].path).toEqual(['webhooks', 'messagesWebhookUrl']);
@@ -43,7 +45,9 @@ test('an internal name is refused naming the name only, on v2 settings, a thread
 });
 
 test('a literal internal address the owner wrote may be named', async () => {
-  const res = await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/webhooks`, token, { messagesWebhookUrl: 'https://10.1.2.3/hook' });
+  const res = await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/webhooks`, token, {
+    messagesWebhookUrl: 'https://10.1.2.3/hook',
+  });
   expect(res.status).toBe(400);
   expect(res.body.error.details[0].message).toMatch(/^10\.1\.2\.3 is a private or reserved address/);
 });

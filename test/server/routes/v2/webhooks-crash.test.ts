@@ -11,7 +11,6 @@ import { waitFor } from '../../../helpers/knowledge-http.js';
 import { describeOnDialects } from '../../../helpers/dialects.js';
 import { startReceiver, verifyWithOpenssl, type WebhookReceiver } from '../../../helpers/webhook-receiver.js';
 
-
 describeOnDialects('on %s', (dialect) => {
   let receiver: WebhookReceiver;
   beforeEach(async () => {
@@ -36,10 +35,15 @@ describeOnDialects('on %s', (dialect) => {
   test('kill -9 in the middle of a retry: after restart the retry and the delivery behind it arrive, with their ids', async () => {
     const setup = await build();
     const token = (await setup.token()).token;
-    const chatbotId = (await setup.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot.id as string;
-    const saved = await setup.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/webhooks`, token, { messagesWebhookUrl: `${receiver.url}/crash`, messagesWebhookToken: 'crash-token' });
+    const chatbotId = (await setup.call('POST', '/api/v2/chatbots', token, { title: 'Shop' })).body.data.chatbot
+      .id as string;
+    const saved = await setup.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/webhooks`, token, {
+      messagesWebhookUrl: `${receiver.url}/crash`,
+      messagesWebhookToken: 'crash-token',
+    });
     const secret = saved.body.data.signingSecret as string;
-    const threadId = (await setup.call('POST', `/api/v2/chatbots/${chatbotId}/conversations`, token, {})).body.data.conversation.threadId as string;
+    const threadId = (await setup.call('POST', `/api/v2/chatbots/${chatbotId}/conversations`, token, {})).body.data
+      .conversation.threadId as string;
     await setup.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${threadId}/take-over`, token);
     await crash.closeApp(setup);
 
@@ -60,7 +64,13 @@ describeOnDialects('on %s', (dialect) => {
     await crash.kill();
     expect(receiver.received).toHaveLength(2);
 
-    const rows = await crash.withDatabase((db) => db.selectFrom('webhook_deliveries').select(['id', 'status', 'attempts', 'lease_until', 'body']).orderBy('created_at').execute());
+    const rows = await crash.withDatabase((db) =>
+      db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'status', 'attempts', 'lease_until', 'body'])
+        .orderBy('created_at')
+        .execute(),
+    );
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({ status: 'pending', attempts: 1 });
     expect(rows[0].lease_until).not.toBeNull(); // the retry was in flight when the process died
@@ -69,8 +79,19 @@ describeOnDialects('on %s', (dialect) => {
     // Restart on the same database: the receiver answers now.
     receiver.respond = () => 200;
     const next = await build();
-    await receiver.waitFor((all) => all.filter((r) => r.headers['webhook-id'] === rows[1].id).length >= 1 && all.filter((r) => r.headers['webhook-id'] === rows[0].id).length >= 3, 30_000);
-    await waitFor(async () => (await next.call('GET', `/api/v2/chatbots/${chatbotId}/webhooks/deliveries?status=delivered`, token)).body.data.deliveries.length === 2, 20_000, 'both delivered');
+    await receiver.waitFor(
+      (all) =>
+        all.filter((r) => r.headers['webhook-id'] === rows[1].id).length >= 1 &&
+        all.filter((r) => r.headers['webhook-id'] === rows[0].id).length >= 3,
+      30_000,
+    );
+    await waitFor(
+      async () =>
+        (await next.call('GET', `/api/v2/chatbots/${chatbotId}/webhooks/deliveries?status=delivered`, token)).body.data
+          .deliveries.length === 2,
+      20_000,
+      'both delivered',
+    );
 
     const first = receiver.received.filter((r) => r.headers['webhook-id'] === rows[0].id);
     expect(first.map((r) => JSON.parse(r.body).data.answer)).toEqual(['first', 'first', 'first']);

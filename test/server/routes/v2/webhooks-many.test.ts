@@ -23,7 +23,10 @@ describeOnDialects('1,000 webhook events on %s', (dialect) => {
       seen.add(id);
       return seen.size % 2 === 0 ? 500 : 200;
     }, cert);
-    t = await buildTestApp({ dialect, env: { ALLOW_PRIVATE_FETCH: '127.0.0.0/8', NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_POLL_MS: '50' } });
+    t = await buildTestApp({
+      dialect,
+      env: { ALLOW_PRIVATE_FETCH: '127.0.0.0/8', NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_POLL_MS: '50' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -33,22 +36,34 @@ describeOnDialects('1,000 webhook events on %s', (dialect) => {
   test('every event is delivered, none under two ids', async () => {
     const token = (await t.token()).token;
     const chatbotId = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Busy' })).body.data.chatbot.id;
-    await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/webhooks`, token, { messagesWebhookUrl: `${receiver.url}/many` });
+    await t.call('PATCH', `/api/v2/chatbots/${chatbotId}/settings/webhooks`, token, {
+      messagesWebhookUrl: `${receiver.url}/many`,
+    });
     const threads: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const id = (await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations`, token, {})).body.data.conversation.threadId;
+      const id = (await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations`, token, {})).body.data.conversation
+        .threadId;
       await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${id}/take-over`, token);
       threads.push(id);
     }
     // Ten conversations at once, a hundred team replies each: 1,000 message events.
-    await Promise.all(threads.map(async (thread, n) => {
-      for (let i = 0; i < EVENTS / threads.length; i++) {
-        const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${thread}/replies`, token, { message: `reply ${n}-${i}` });
-        expect(res.status).toBe(201);
-      }
-    }));
+    await Promise.all(
+      threads.map(async (thread, n) => {
+        for (let i = 0; i < EVENTS / threads.length; i++) {
+          const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/conversations/${thread}/replies`, token, {
+            message: `reply ${n}-${i}`,
+          });
+          expect(res.status).toBe(201);
+        }
+      }),
+    );
 
-    await expect.poll(async () => (await t.app.services.store.webhooks.deliveries.countByStatus(chatbotId)).delivered, { timeout: 120_000, interval: 200 }).toBe(EVENTS);
+    await expect
+      .poll(async () => (await t.app.services.store.webhooks.deliveries.countByStatus(chatbotId)).delivered, {
+        timeout: 120_000,
+        interval: 200,
+      })
+      .toBe(EVENTS);
 
     // Each reply's text reached the receiver, and under exactly one webhook-id.
     const idsByText = new Map<string, Set<string>>();

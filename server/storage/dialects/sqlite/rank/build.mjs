@@ -15,17 +15,27 @@ const root = join(here, '..', '..', '..', '..', '..');
 const out = join(root, 'build', process.platform === 'darwin' ? 'parley_rank.dylib' : 'parley_rank.so');
 
 if (process.platform === 'win32') {
-  console.warn('parley: the parley_rank SQLite extension is not built on Windows; search uses bm25() (slower on large indexes).');
+  console.warn(
+    'parley: the parley_rank SQLite extension is not built on Windows; search uses bm25() (slower on large indexes).',
+  );
   process.exit(0);
 }
 try {
-  const include = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'deps', 'sqlite3');
+  const include = join(
+    dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')),
+    'deps',
+    'sqlite3',
+  );
   mkdirSync(dirname(out), { recursive: true });
   // A failed build must not leave an older library behind (one built from another parley_rank.c).
   rmSync(out, { force: true });
   const cc = process.env.CC || 'cc';
-  execFileSync(cc, ['-O2', '-fPIC', '-shared', '-I', include, join(here, 'parley_rank.c'), '-o', out, '-lm'], { stdio: 'inherit' });
+  execFileSync(cc, ['-O2', '-fPIC', '-shared', '-I', include, join(here, 'parley_rank.c'), '-o', out, '-lm'], {
+    stdio: 'inherit',
+  });
   console.log(`parley: built ${out}`);
 } catch (err) {
-  console.warn(`parley: could not build the parley_rank SQLite extension (${err.message}); search uses bm25() (nearly the same results, slower on large indexes).`);
+  console.warn(
+    `parley: could not build the parley_rank SQLite extension (${err.message}); search uses bm25() (nearly the same results, slower on large indexes).`,
+  );
 }

@@ -11,15 +11,22 @@ import type SQLite from 'better-sqlite3';
 import { PROJECT_ROOT } from '../../../../paths.js';
 
 /** Where build.mjs writes the library (keep in step with it). */
-export const rankExtensionPath = () => join(PROJECT_ROOT, 'build', process.platform === 'darwin' ? 'parley_rank.dylib' : 'parley_rank.so');
+export const rankExtensionPath = () =>
+  join(PROJECT_ROOT, 'build', process.platform === 'darwin' ? 'parley_rank.dylib' : 'parley_rank.so');
 
 /** Whether the last connection opened got parley_bm25, and if not, why. */
-export const rankExtension: { loaded: boolean; reason: string | null } = { loaded: false, reason: 'no SQLite connection opened yet' };
+export const rankExtension: { loaded: boolean; reason: string | null } = {
+  loaded: false,
+  reason: 'no SQLite connection opened yet',
+};
 
 export function loadRankExtension(sqlite: SQLite.Database): boolean {
   const path = rankExtensionPath();
   if (!existsSync(path)) {
-    Object.assign(rankExtension, { loaded: false, reason: `${path} is missing (built by npm ci / npm run build:rank; needs a C compiler)` });
+    Object.assign(rankExtension, {
+      loaded: false,
+      reason: `${path} is missing (built by npm ci / npm run build:rank; needs a C compiler)`,
+    });
     return false;
   }
   try {

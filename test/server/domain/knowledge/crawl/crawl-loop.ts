@@ -36,7 +36,8 @@ export async function crawl(start: string, scope: CrawlScope, fetcher: Fetcher, 
     }
     const page = { url: res.url, depth: item.depth, ...extractLinks(res.body) };
     const key = canonicalKey(page, scope);
-    if (stored.has(key)) skipped.push({ url: item.url, reason: 'duplicate', error: `same page as ${key}`, retryable: false });
+    if (stored.has(key))
+      skipped.push({ url: item.url, reason: 'duplicate', error: `same page as ${key}`, retryable: false });
     else stored.set(key, { fetchedFrom: res.url, depth: item.depth });
     seen.add(res.url).add(key);
     for (const link of nextLinks(page, scope, (u) => seen.has(u), found)) {
@@ -47,4 +48,3 @@ export async function crawl(start: string, scope: CrawlScope, fetcher: Fetcher, 
   }
   return { stored, skipped };
 }
-

@@ -16,7 +16,10 @@ beforeAll(async () => {
   site = await startSite();
   o = site.origin;
   const routes = {
-    '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /\n\nUser-agent: parley\nDisallow: /secret\nAllow: /secret/public' },
+    '/robots.txt': {
+      type: 'text/plain',
+      body: 'User-agent: *\nDisallow: /\n\nUser-agent: parley\nDisallow: /secret\nAllow: /secret/public',
+    },
     '/': html(
       [
         '<a href="/a">a</a>',
@@ -46,7 +49,11 @@ beforeAll(async () => {
     '/secret/x': html('never fetched'),
     '/secret/public': html('<p>allowed by a longer Allow</p>'),
     '/docs/manual.pdf': { type: 'application/pdf', body: '%PDF-1.4' },
-    '/download': { type: 'application/pdf', headers: { 'content-disposition': 'attachment' }, body: Buffer.from('%PDF-1.4\n...') },
+    '/download': {
+      type: 'application/pdf',
+      headers: { 'content-disposition': 'attachment' },
+      body: Buffer.from('%PDF-1.4\n...'),
+    },
     '/picture': { type: 'application/octet-stream', body: PNG },
     '/plain': { type: 'text/plain', body: 'just text' },
     '/redirect-out': redirect(other.url('/landing')),
@@ -62,7 +69,12 @@ afterAll(async () => {
 
 const paths = (urls: Iterable<string>) => [...urls].map((u) => u.replace(o, '')).sort();
 const requested = () => site.hits.map((h) => h.path);
-const scopeOf = (overrides: Partial<CrawlScope> = {}): CrawlScope => ({ origin: o, maxDepth: 2, maxPages: 100, ...overrides });
+const scopeOf = (overrides: Partial<CrawlScope> = {}): CrawlScope => ({
+  origin: o,
+  maxDepth: 2,
+  maxPages: 100,
+  ...overrides,
+});
 
 describe('a crawl of the local site', () => {
   it('stores each in-scope HTML page once, under its canonical URL, and skips the rest with reasons', async () => {
@@ -113,8 +125,18 @@ describe('a crawl of the local site', () => {
 
   it('is refused by robots.txt for another user agent', async () => {
     const fetcher = httpFetcher('OtherBot/1.0');
-    const deps = { fetcher, robots: new RobotsCache(fetcher, 'OtherBot/1.0'), pacer: new HostPacer(), scope: scopeOf() };
-    expect(await fetchPage(o, deps)).toMatchObject({ ok: false, reason: 'robots', error: 'disallowed by robots.txt', retryable: false });
+    const deps = {
+      fetcher,
+      robots: new RobotsCache(fetcher, 'OtherBot/1.0'),
+      pacer: new HostPacer(),
+      scope: scopeOf(),
+    };
+    expect(await fetchPage(o, deps)).toMatchObject({
+      ok: false,
+      reason: 'robots',
+      error: 'disallowed by robots.txt',
+      retryable: false,
+    });
   });
 
   it('refuses a start URL out of scope or not crawlable', async () => {
@@ -153,8 +175,17 @@ describe('a crawl of the local site', () => {
     const broken = await startSite({ '/robots.txt': { status: 500 }, '/': html('hi') });
     try {
       const fetcher = httpFetcher(UA);
-      const deps = { fetcher, robots: new RobotsCache(fetcher, UA), pacer: new HostPacer(), scope: { origin: broken.origin, maxDepth: 1, maxPages: 5 } };
-      expect(await fetchPage(broken.origin, deps)).toMatchObject({ ok: false, reason: 'robots-unreachable', retryable: true });
+      const deps = {
+        fetcher,
+        robots: new RobotsCache(fetcher, UA),
+        pacer: new HostPacer(),
+        scope: { origin: broken.origin, maxDepth: 1, maxPages: 5 },
+      };
+      expect(await fetchPage(broken.origin, deps)).toMatchObject({
+        ok: false,
+        reason: 'robots-unreachable',
+        retryable: true,
+      });
       expect(broken.hits.map((h) => h.path)).toEqual(['/robots.txt']);
     } finally {
       await broken.close();

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalKey, isHtmlResponse, isNonHtmlUrl, nextLinks } from '../../../../../server/domain/knowledge/crawl/frontier.js';
+import {
+  canonicalKey,
+  isHtmlResponse,
+  isNonHtmlUrl,
+  nextLinks,
+} from '../../../../../server/domain/knowledge/crawl/frontier.js';
 import type { CrawlScope } from '../../../../../server/domain/knowledge/crawl/url.js';
 
 const scope: CrawlScope = { origin: 'https://example.com', maxDepth: 2, maxPages: 100 };
@@ -80,18 +85,28 @@ describe('nextLinks', () => {
 
 describe('canonicalKey', () => {
   it('uses a differing in-scope canonical URL, resolved and normalised', () => {
-    expect(canonicalKey({ url: 'https://example.com/p?sessionid=1', canonicalUrl: '/p' }, scope)).toBe('https://example.com/p');
-    expect(canonicalKey({ url: 'https://example.com/a', canonicalUrl: 'HTTPS://Example.com/b#x' })).toBe('https://example.com/b');
+    expect(canonicalKey({ url: 'https://example.com/p?sessionid=1', canonicalUrl: '/p' }, scope)).toBe(
+      'https://example.com/p',
+    );
+    expect(canonicalKey({ url: 'https://example.com/a', canonicalUrl: 'HTTPS://Example.com/b#x' })).toBe(
+      'https://example.com/b',
+    );
   });
 
   it('keeps the page URL when there is no canonical, or it is out of scope or not a URL', () => {
     expect(canonicalKey({ url: 'https://EXAMPLE.com/a#frag' })).toBe('https://example.com/a');
-    expect(canonicalKey({ url: 'https://example.com/a', canonicalUrl: 'https://other.example/a' }, scope)).toBe('https://example.com/a');
-    expect(canonicalKey({ url: 'https://example.com/a', canonicalUrl: 'https://other.example/a' })).toBe('https://example.com/a');
-    expect(canonicalKey({ url: 'https://example.com/docs/a', canonicalUrl: '/blog/a' }, { ...scope, pathPrefix: '/docs' })).toBe(
-      'https://example.com/docs/a',
+    expect(canonicalKey({ url: 'https://example.com/a', canonicalUrl: 'https://other.example/a' }, scope)).toBe(
+      'https://example.com/a',
     );
-    expect(canonicalKey({ url: 'https://example.com/a', canonicalUrl: 'javascript:x' }, scope)).toBe('https://example.com/a');
+    expect(canonicalKey({ url: 'https://example.com/a', canonicalUrl: 'https://other.example/a' })).toBe(
+      'https://example.com/a',
+    );
+    expect(
+      canonicalKey({ url: 'https://example.com/docs/a', canonicalUrl: '/blog/a' }, { ...scope, pathPrefix: '/docs' }),
+    ).toBe('https://example.com/docs/a');
+    expect(canonicalKey({ url: 'https://example.com/a', canonicalUrl: 'javascript:x' }, scope)).toBe(
+      'https://example.com/a',
+    );
     expect(canonicalKey({ url: 'https://example.com/a', canonicalUrl: '' }, scope)).toBe('https://example.com/a');
   });
 });

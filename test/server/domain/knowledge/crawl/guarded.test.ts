@@ -21,16 +21,25 @@ beforeAll(async () => {
   const urlset = `<urlset xmlns="${NS}"><url><loc>${u('/a')}</loc></url><url><loc>${u('/b')}</loc></url></urlset>`;
   const routes = {
     '/robots.txt': { type: 'text/plain', body: `User-agent: parley\nDisallow: /private\nSitemap: ${u('/index.xml')}` },
-    '/': html('<a href="/a">a</a><a href="/private/x">p</a><a href="/image">i</a><a href="/loop">loop</a><a href="/moved">m</a>'),
+    '/': html(
+      '<a href="/a">a</a><a href="/private/x">p</a><a href="/image">i</a><a href="/loop">loop</a><a href="/moved">m</a>',
+    ),
     '/a': html('<a href="/b">b</a>', '<link rel="canonical" href="/a">'),
     '/b': html('<p>b</p>'),
     '/image': { type: 'image/png', body: PNG },
     '/loop': redirect('/loop'),
     '/moved': redirect('/b', 301),
-    '/index.xml': { type: 'application/xml', body: `<sitemapindex xmlns="${NS}"><sitemap><loc>${u('/pages.xml.gz')}</loc></sitemap><sitemap><loc>${u('/encoded.xml')}</loc></sitemap></sitemapindex>` },
+    '/index.xml': {
+      type: 'application/xml',
+      body: `<sitemapindex xmlns="${NS}"><sitemap><loc>${u('/pages.xml.gz')}</loc></sitemap><sitemap><loc>${u('/encoded.xml')}</loc></sitemap></sitemapindex>`,
+    },
     '/pages.xml.gz': { type: 'application/gzip', body: gzipSync(urlset) },
     // Transport-level gzip: the client decodes it, so the sitemap arrives as plain XML.
-    '/encoded.xml': { type: 'application/xml', headers: { 'content-encoding': 'gzip' }, body: gzipSync(urlset.replace('/a<', '/c<')) },
+    '/encoded.xml': {
+      type: 'application/xml',
+      headers: { 'content-encoding': 'gzip' },
+      body: gzipSync(urlset.replace('/a<', '/c<')),
+    },
   };
   for (const [path, route] of Object.entries(routes)) site.routes.set(path, route);
   open = new GuardedHttpClient({ allowPrivate: true, userAgent: UA, defaults: { timeoutMs: 5000 } });
@@ -45,9 +54,15 @@ afterAll(async () => {
 describe('crawling through GuardedHttpClient', () => {
   it('crawls the local site when private addresses are allowed', async () => {
     site.hits.length = 0;
-    const { stored, skipped } = await crawl(site.origin, { origin: site.origin, maxDepth: 3, maxPages: 50 }, guardedFetcher(open));
+    const { stored, skipped } = await crawl(
+      site.origin,
+      { origin: site.origin, maxDepth: 3, maxPages: 50 },
+      guardedFetcher(open),
+    );
     expect([...stored.keys()].map((k) => k.replace(site.origin, '')).sort()).toEqual(['/', '/a', '/b']);
-    expect(Object.fromEntries(skipped.map((s) => [s.url.replace(site.origin, ''), [s.reason, s.error.split(':')[0]]]))).toEqual({
+    expect(
+      Object.fromEntries(skipped.map((s) => [s.url.replace(site.origin, ''), [s.reason, s.error.split(':')[0]]])),
+    ).toEqual({
       '/private/x': ['robots', 'disallowed by robots.txt'],
       '/image': ['not-html', 'not an HTML page (image/png)'],
       '/loop': ['fetch-failed', 'TOO_MANY_REDIRECTS'],
@@ -70,7 +85,12 @@ describe('crawling through GuardedHttpClient', () => {
 
   it('reports the refused address, not robots.txt, when private addresses are not allowed', async () => {
     const fetcher = guardedFetcher(guarded);
-    const deps = { fetcher, robots: new RobotsCache(fetcher, UA), pacer: new HostPacer(), scope: { origin: site.origin, maxDepth: 1, maxPages: 5 } };
+    const deps = {
+      fetcher,
+      robots: new RobotsCache(fetcher, UA),
+      pacer: new HostPacer(),
+      scope: { origin: site.origin, maxDepth: 1, maxPages: 5 },
+    };
     const res = await fetchPage(site.origin, deps);
     expect(res).toMatchObject({ ok: false, reason: 'fetch-failed', retryable: false });
     expect(!res.ok && res.error).toMatch(/^BLOCKED_ADDRESS: /);
@@ -82,7 +102,13 @@ describe('crawling through GuardedHttpClient', () => {
   it('passes the size limit to the client', async () => {
     site.routes.set('/big', html('x'.repeat(200_000)));
     const fetcher = guardedFetcher(open);
-    const deps = { fetcher, robots: new RobotsCache(fetcher, UA), pacer: new HostPacer(), scope: { origin: site.origin, maxDepth: 1, maxPages: 5 }, maxBytes: 100_000 };
+    const deps = {
+      fetcher,
+      robots: new RobotsCache(fetcher, UA),
+      pacer: new HostPacer(),
+      scope: { origin: site.origin, maxDepth: 1, maxPages: 5 },
+      maxBytes: 100_000,
+    };
     const res = await fetchPage(site.url('/big'), deps);
     expect(res).toMatchObject({ ok: false, reason: 'fetch-failed', retryable: false });
     expect(!res.ok && res.error).toMatch(/^TOO_LARGE: /);

@@ -22,7 +22,9 @@ describe('HostPacer', () => {
     const pacer = new HostPacer();
     const starts: number[] = [];
     const t0 = performance.now();
-    await Promise.all([0, 1, 2].map(() => pacer.wait('http://a.test', 150).then(() => starts.push(performance.now() - t0))));
+    await Promise.all(
+      [0, 1, 2].map(() => pacer.wait('http://a.test', 150).then(() => starts.push(performance.now() - t0))),
+    );
     starts.sort((a, b) => a - b);
     expect(starts[0]).toBeLessThan(100);
     expect(starts[1]).toBeGreaterThanOrEqual(140);

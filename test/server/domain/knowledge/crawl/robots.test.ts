@@ -74,7 +74,9 @@ describe('RobotsCache with a robots.txt', () => {
 
   it('reads the crawl delay of our group, in ms, and caps it', async () => {
     expect(await new RobotsCache(httpFetcher(UA), UA).crawlDelayMs(site.origin)).toBe(1500);
-    expect(await new RobotsCache(httpFetcher(UA), UA, { maxCrawlDelayMs: 1000 }).crawlDelayMs(site.url('/any'))).toBe(1000);
+    expect(await new RobotsCache(httpFetcher(UA), UA, { maxCrawlDelayMs: 1000 }).crawlDelayMs(site.url('/any'))).toBe(
+      1000,
+    );
   });
 
   it('lists Sitemap: lines on the same site only, resolved and deduplicated', async () => {
@@ -152,7 +154,11 @@ describe('RobotsCache when robots.txt is missing or broken (RFC 9309)', () => {
     const port = site.port;
     await site.close();
     const robots = new RobotsCache(httpFetcher(UA), UA);
-    expect(await robots.check(`http://127.0.0.1:${port}/a`)).toMatchObject({ allowed: false, reason: 'unreachable', error: { code: 'NETWORK' } });
+    expect(await robots.check(`http://127.0.0.1:${port}/a`)).toMatchObject({
+      allowed: false,
+      reason: 'unreachable',
+      error: { code: 'NETWORK' },
+    });
     site = await startSite(); // for afterEach
   });
 
@@ -176,7 +182,10 @@ describe('RobotsCache when robots.txt is missing or broken (RFC 9309)', () => {
   });
 
   it('refuses what is not an http(s) URL', async () => {
-    expect(await new RobotsCache(httpFetcher(UA), UA).check('mailto:x@example.com')).toEqual({ allowed: false, reason: 'invalid-url' });
+    expect(await new RobotsCache(httpFetcher(UA), UA).check('mailto:x@example.com')).toEqual({
+      allowed: false,
+      reason: 'invalid-url',
+    });
   });
 });
 

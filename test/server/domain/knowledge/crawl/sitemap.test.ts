@@ -17,7 +17,9 @@ beforeAll(async () => {
   site = await startSite();
   u = site.url;
   const routes: Record<string, ReturnType<typeof xml> | { type: string; body: Buffer } | { status: number }> = {
-    '/simple.xml': xml(urlset([u('/a'), u('/b?utm_source=news&amp;x=1'), u('/b?x=1#frag'), u('/c?p=1&amp;q=2'), '  ' + u('/d') + '  '])),
+    '/simple.xml': xml(
+      urlset([u('/a'), u('/b?utm_source=news&amp;x=1'), u('/b?x=1#frag'), u('/c?p=1&amp;q=2'), '  ' + u('/d') + '  ']),
+    ),
     // index (1) -> index (2) -> urlset (3): the deepest nesting allowed
     '/index.xml': xml(index([u('/index-2.xml'), u('/pages-b.xml')])),
     '/index-2.xml': xml(index([u('/pages-a.xml')])),
@@ -37,8 +39,13 @@ beforeAll(async () => {
     '/ping.xml': xml(index([u('/pong.xml')])),
     '/pong.xml': xml(index([u('/ping.xml'), u('/pages-b.xml')])),
     '/malformed.xml': xml(`<?xml version="1.0"?><urlset xmlns="${NS}"><url><loc>${u('/m')}</loc></url>`),
-    '/mixed-index.xml': xml(index([u('/malformed.xml'), u('/missing.xml'), u('/not-a-sitemap.html'), u('/pages-a.xml')])),
-    '/not-a-sitemap.html': { type: 'text/html', body: Buffer.from('<!doctype html><html><body><p>hello</p></body></html>') },
+    '/mixed-index.xml': xml(
+      index([u('/malformed.xml'), u('/missing.xml'), u('/not-a-sitemap.html'), u('/pages-a.xml')]),
+    ),
+    '/not-a-sitemap.html': {
+      type: 'text/html',
+      body: Buffer.from('<!doctype html><html><body><p>hello</p></body></html>'),
+    },
     '/offsite.xml': xml(urlset([u('/mine'), 'https://other.example/theirs', u('/mine2')])),
     '/offsite-index.xml': xml(index(['https://other.example/sitemap.xml', u('/pages-a.xml')])),
     '/bare-amp.xml': xml(urlset([u('/q?a=1&b=2'), u('/r?x=&amp;')])),
@@ -129,7 +136,9 @@ describe('collectSitemapUrls', () => {
     expect((await collect('/offsite.xml')).urls).toEqual([u('/mine'), 'https://other.example/theirs', u('/mine2')]);
     const idx = await collect('/offsite-index.xml', { sameSiteAs: site.origin });
     expect(idx.urls).toEqual([u('/a1'), u('/a2')]);
-    expect(idx.errors).toEqual([{ url: 'https://other.example/sitemap.xml', error: 'sitemap on another site; not read' }]);
+    expect(idx.errors).toEqual([
+      { url: 'https://other.example/sitemap.xml', error: 'sitemap on another site; not read' },
+    ]);
   });
 
   it('tolerates a bare & in a URL', async () => {
@@ -156,9 +165,14 @@ describe('collectSitemapUrls', () => {
 describe('parseSitemap', () => {
   it('recognises both document types and an empty urlset', () => {
     expect(parseSitemap(urlset(['https://x.example/1']))).toEqual({ type: 'urlset', locs: ['https://x.example/1'] });
-    expect(parseSitemap(index(['https://x.example/s.xml']))).toEqual({ type: 'sitemapindex', locs: ['https://x.example/s.xml'] });
+    expect(parseSitemap(index(['https://x.example/s.xml']))).toEqual({
+      type: 'sitemapindex',
+      locs: ['https://x.example/s.xml'],
+    });
     expect(parseSitemap(`<urlset xmlns="${NS}"/>`)).toEqual({ type: 'urlset', locs: [] });
-    expect(parseSitemap(`\uFEFF<urlset xmlns="${NS}"><url><loc><![CDATA[https://x.example/c]]></loc></url></urlset>`)).toEqual({
+    expect(
+      parseSitemap(`\uFEFF<urlset xmlns="${NS}"><url><loc><![CDATA[https://x.example/c]]></loc></url></urlset>`),
+    ).toEqual({
       type: 'urlset',
       locs: ['https://x.example/c'],
     });

@@ -65,7 +65,9 @@ export const html = (body: string, head = ''): RouteSpec => ({
 export const redirect = (location: string, status = 302): RouteSpec => ({ status, headers: { location } });
 
 /** A Fetcher over node's http.get: follows up to 5 redirects, bounds the body, never decodes gzip. */
-export function httpFetcher(userAgent = 'Parley/0.1 (+https://github.com/parley-chat/parley)'): Fetcher & { requests: string[] } {
+export function httpFetcher(
+  userAgent = 'Parley/0.1 (+https://github.com/parley-chat/parley)',
+): Fetcher & { requests: string[] } {
   const requests: string[] = [];
   const once = (url: string, accept: string | undefined, maxBytes: number) =>
     new Promise<FetchResult & { location?: string }>((resolve, reject) => {
@@ -84,7 +86,8 @@ export function httpFetcher(userAgent = 'Parley/0.1 (+https://github.com/parley-
         res.on('error', reject);
         res.on('end', () => {
           const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
           resolve({
             url,
             status: res.statusCode ?? 0,
@@ -95,7 +98,9 @@ export function httpFetcher(userAgent = 'Parley/0.1 (+https://github.com/parley-
           });
         });
       });
-      req.on('error', (err) => reject(Object.assign(err, { code: (err as { code?: string }).code === 'TOO_LARGE' ? 'TOO_LARGE' : 'NETWORK' })));
+      req.on('error', (err) =>
+        reject(Object.assign(err, { code: (err as { code?: string }).code === 'TOO_LARGE' ? 'TOO_LARGE' : 'NETWORK' })),
+      );
     });
   return {
     requests,
@@ -104,7 +109,8 @@ export function httpFetcher(userAgent = 'Parley/0.1 (+https://github.com/parley-
       for (let hop = 0; ; hop++) {
         const res = await once(current, opts.accept, opts.maxBytes ?? 10 * 1024 * 1024);
         if (res.status >= 300 && res.status < 400 && res.location) {
-          if (hop >= 5) throw Object.assign(new Error(`${url} redirected more than 5 times`), { code: 'TOO_MANY_REDIRECTS' });
+          if (hop >= 5)
+            throw Object.assign(new Error(`${url} redirected more than 5 times`), { code: 'TOO_MANY_REDIRECTS' });
           current = new URL(res.location, current).href;
           continue;
         }

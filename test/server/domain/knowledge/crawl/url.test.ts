@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { inScope, normalizeUrl, pageKey, sameSite, type CrawlScope } from '../../../../../server/domain/knowledge/crawl/url.js';
+import {
+  inScope,
+  normalizeUrl,
+  pageKey,
+  sameSite,
+  type CrawlScope,
+} from '../../../../../server/domain/knowledge/crawl/url.js';
 
 describe('normalizeUrl', () => {
   const cases: [string, string | undefined, string | null][] = [
@@ -81,7 +87,12 @@ describe('pageKey: one page however it is spelled', () => {
   });
 
   it('after normalizeUrl, fragments and tracking parameters are gone too', () => {
-    const spellings = ['https://example.com/a/', 'https://example.com/a#x', 'https://example.com/a/index.html?utm_source=n', 'https://example.com/a?gclid=1#y'];
+    const spellings = [
+      'https://example.com/a/',
+      'https://example.com/a#x',
+      'https://example.com/a/index.html?utm_source=n',
+      'https://example.com/a?gclid=1#y',
+    ];
     expect(new Set(spellings.map((u) => pageKey(normalizeUrl(u)!)))).toEqual(new Set(['https://example.com/a']));
   });
 });
