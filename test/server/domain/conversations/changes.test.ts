@@ -8,9 +8,10 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ChangeEngine, Discard } from '../../../../server/domain/conversations/changes.js';
 import type { ConversationRecord } from '../../../../server/domain/conversations/ports.js';
-import { newId, nowIso } from '../../../../server/domain/ids.js';
+import { nowIso } from '../../../../server/domain/ids.js';
 import type { ChatbotRecord, Store } from '../../../../server/domain/ports.js';
 import { openTestDatabase } from '../../../helpers/database.js';
+import { seedChatbot } from './seed.js';
 import { describeOnDialects } from '../../../helpers/dialects.js';
 
 describeOnDialects('the change engine on %s', (dialect) => {
@@ -27,46 +28,7 @@ describeOnDialects('the change engine on %s', (dialect) => {
   });
   afterAll(() => close?.());
 
-  async function chatbot(): Promise<ChatbotRecord> {
-    const at = nowIso();
-    const accountId = newId();
-    await store.accounts.insert({
-      id: accountId,
-      name: 'a',
-      plan: {
-        name: 't',
-        maxChatbots: 9,
-        maxPages: 9,
-        webhooks: true,
-        analytics: true,
-        brandingRemoval: true,
-        active: true,
-      },
-      createdAt: at,
-      updatedAt: at,
-    });
-    const ownerId = newId();
-    await store.users.insert({
-      id: ownerId,
-      accountId,
-      email: `${ownerId.toLowerCase()}@x.test`,
-      name: null,
-      role: 'owner',
-      createdAt: at,
-    });
-    const bot: ChatbotRecord = {
-      id: newId(),
-      accountId,
-      createdById: ownerId,
-      title: 'Shop',
-      description: '',
-      settings: {},
-      createdAt: at,
-      updatedAt: at,
-    };
-    await store.chatbots.insert(bot);
-    return bot;
-  }
+  const chatbot = () => seedChatbot(store);
 
   const visitorMessage = (bot: ChatbotRecord, c: ConversationRecord, text: string) =>
     engine.change(c, { type: 'visitor_message' }, (ctx) => engine.addMessage(ctx, bot, { author: 'visitor', text }));

@@ -10,12 +10,12 @@ import { ConversationReads, ownedBy } from '../../../../server/domain/conversati
 import { newId, nowIso } from '../../../../server/domain/ids.js';
 import type { ChatbotRecord, Store } from '../../../../server/domain/ports.js';
 import { openTestDatabase } from '../../../helpers/database.js';
+import { seedChatbot } from './seed.js';
 
 let store: Store;
 let close: () => Promise<void>;
 let reads: ConversationReads;
 let engine: ChangeEngine;
-let accountId: string;
 
 beforeAll(async () => {
   const opened = await openTestDatabase('sqlite');
@@ -23,50 +23,10 @@ beforeAll(async () => {
   close = () => opened.close();
   reads = new ConversationReads(store);
   engine = new ChangeEngine(store);
-  const at = nowIso();
-  accountId = newId();
-  await store.accounts.insert({
-    id: accountId,
-    name: 'a',
-    plan: {
-      name: 't',
-      maxChatbots: 9,
-      maxPages: 9,
-      webhooks: true,
-      analytics: true,
-      brandingRemoval: true,
-      active: true,
-    },
-    createdAt: at,
-    updatedAt: at,
-  });
 });
 afterAll(() => close?.());
 
-async function chatbot(settings: Record<string, unknown> = {}): Promise<ChatbotRecord> {
-  const at = nowIso();
-  const ownerId = newId();
-  await store.users.insert({
-    id: ownerId,
-    accountId,
-    email: `${ownerId.toLowerCase()}@x.test`,
-    name: null,
-    role: 'owner',
-    createdAt: at,
-  });
-  const bot: ChatbotRecord = {
-    id: newId(),
-    accountId,
-    createdById: ownerId,
-    title: 'Shop',
-    description: '',
-    settings,
-    createdAt: at,
-    updatedAt: at,
-  };
-  await store.chatbots.insert(bot);
-  return bot;
-}
+const chatbot = (settings: Record<string, unknown> = {}) => seedChatbot(store, settings);
 
 async function visitorConversation(
   bot: ChatbotRecord,
@@ -108,8 +68,22 @@ test("a team member is named by their display name, never their address, with th
   const at = nowIso();
   const named = newId();
   const unnamed = newId();
-  await store.users.insert({ id: named, accountId, email: 'ana@x.test', name: 'Ana', role: 'member', createdAt: at });
-  await store.users.insert({ id: unnamed, accountId, email: 'bo@x.test', name: null, role: 'member', createdAt: at });
+  await store.users.insert({
+    id: named,
+    accountId: bot.accountId,
+    email: 'ana@x.test',
+    name: 'Ana',
+    role: 'member',
+    createdAt: at,
+  });
+  await store.users.insert({
+    id: unnamed,
+    accountId: bot.accountId,
+    email: 'bo@x.test',
+    name: null,
+    role: 'member',
+    createdAt: at,
+  });
   expect(await reads.agent(bot, named)).toEqual({ id: named, name: 'Ana', avatarUrl: 'icon-1' });
   expect(await reads.agent(bot, unnamed)).toEqual({ id: unnamed, name: null, avatarUrl: 'icon-1' });
   expect(await reads.agent(bot, null)).toBeNull();

@@ -11,9 +11,9 @@ import {
   hasDetails,
   VisitorDetailsWriter,
 } from '../../../../server/domain/conversations/visitor-details.js';
-import { newId, nowIso } from '../../../../server/domain/ids.js';
 import type { ChatbotRecord, Store } from '../../../../server/domain/ports.js';
 import { openTestDatabase } from '../../../helpers/database.js';
+import { seedChatbot } from './seed.js';
 
 describe('visitor details on sqlite', () => {
   let store: Store;
@@ -26,43 +26,7 @@ describe('visitor details on sqlite', () => {
     store = opened.store;
     close = () => opened.close();
     details = new VisitorDetailsWriter(store, new ChangeEngine(store));
-    const at = nowIso();
-    const accountId = newId();
-    await store.accounts.insert({
-      id: accountId,
-      name: 'a',
-      plan: {
-        name: 't',
-        maxChatbots: 9,
-        maxPages: 9,
-        webhooks: true,
-        analytics: true,
-        brandingRemoval: true,
-        active: true,
-      },
-      createdAt: at,
-      updatedAt: at,
-    });
-    const ownerId = newId();
-    await store.users.insert({
-      id: ownerId,
-      accountId,
-      email: `${ownerId.toLowerCase()}@x.test`,
-      name: null,
-      role: 'owner',
-      createdAt: at,
-    });
-    chatbot = {
-      id: newId(),
-      accountId,
-      createdById: ownerId,
-      title: 'Shop',
-      description: '',
-      settings: {},
-      createdAt: at,
-      updatedAt: at,
-    };
-    await store.chatbots.insert(chatbot);
+    chatbot = await seedChatbot(store);
   });
   afterAll(() => close?.());
 
