@@ -86,7 +86,7 @@ it(
     await job(page).getByRole('button', { name: 'Cancel' }).waitFor();
     const bar = job(page).getByRole('progressbar', { name: 'Progress of' });
     expect(Number(await bar.getAttribute('max'))).toBe(3);
-  
+
     releaseDelivery();
     await jobStatus(page, 'Done');
     expect(await count(page, 'done').textContent()).toBe('3');
