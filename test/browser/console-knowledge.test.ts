@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { serveConfluence, storagePage, type ConfluenceStandin } from '../helpers/confluence-standin.js';
 import { serveSite, type TestSite } from '../helpers/site.js';
 import { axeViolations, consoleScreenshots, startConsole, type ConsoleHarness } from './console-helpers.js';
 
@@ -24,6 +25,7 @@ function quickStartPages(): Record<string, string> {
 
 let h: ConsoleHarness;
 let site: TestSite;
+let confluence: ConfluenceStandin;
 let chatbotId: string;
 /** Hold the delivery page's (and the slow page's) answer until released: a job is seen running. */
 let releaseDelivery: () => void = () => undefined;
@@ -40,6 +42,20 @@ beforeAll(async () => {
     '/slow.html': (_req, res) =>
       void slow.then(() => res.writeHead(200, { 'content-type': 'text/html' }).end(pages['/returns.html'])),
   });
+  confluence = await serveConfluence({
+    spaces: [{ key: 'HELP', name: 'Help centre' }],
+    pages: [
+      {
+        id: '101',
+        spaceKey: 'HELP',
+        title: 'Store pickup',
+        body: storagePage({
+          intro: 'Orders can be picked up in the Acme store.',
+          sections: [{ heading: 'When', text: 'Pickup is possible from the next working day, between 10 and 18.' }],
+        }),
+      },
+    ],
+  });
   h = await startConsole({ env: { ALLOW_PRIVATE_FETCH: '127.0.0.1', QUEUE_POLL_MS: '20', FILE_MAX_BYTES: '1048576' } });
   chatbotId = await h.createChatbot('Acme help');
 }, 120_000);
@@ -48,6 +64,7 @@ afterAll(async () => {
   releaseSlow();
   await h?.close();
   await site?.close();
+  await confluence?.close();
 });
 
 const job = (page: Page, n = 0) => page.locator('.kn-job').nth(n);
@@ -159,7 +176,7 @@ it(
 );
 
 it(
-  'uploads two files dropped at once, after showing the limits; a file over the limit is refused before upload',
+  'uploads two files dropped at once, after showing the limits (one over them is refused before upload); imports a Confluence space',
   { timeout: 60_000 },
   async () => {
     const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/knowledge` });
@@ -208,6 +225,19 @@ it(
 
     const all = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/knowledge/sources`, h.app.ownerToken);
     expect(all.body.data.sources.find((s: { type: string }) => s.type === 'files')).toMatchObject({ documentCount: 2 });
+
+    // Confluence: connect with a token, choose a space, import it.
+    await page.getByRole('tab', { name: 'Confluence' }).click();
+    await page.getByLabel('Confluence address').fill(confluence.url);
+    await page.getByLabel('API token or personal access token').fill(confluence.datacenter.token);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('checkbox', { name: /Help centre/ }).check();
+    await page.getByRole('button', { name: 'Import selected spaces' }).click();
+    await job(page)
+      .getByText(/^Added ·/)
+      .waitFor();
+    await jobStatus(page, 'Done');
+    await page.locator('.kn-docs').getByRole('button', { name: 'Open Store pickup' }).waitFor();
     expect(problems).toEqual([]);
     await close();
   },
