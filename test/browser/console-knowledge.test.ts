@@ -294,3 +294,25 @@ it(
     await visitorContext.close();
   },
 );
+
+it(
+  'a member adds knowledge but deletes nothing, and reads the gaps without answering them',
+  { timeout: 60_000 },
+  async () => {
+    const member = await h.addUser('member', [chatbotId]);
+    const { page, problems, close } = await h.open({ user: member, path: `/console/${chatbotId}/knowledge` });
+    await page.getByRole('heading', { name: 'Add knowledge' }).waitFor();
+    await page.locator('.kn-docs li').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.locator('.kn-docs').getByRole('checkbox').count()).toBe(0);
+    await page.getByRole('button', { name: 'Read again' }).first().waitFor();
+
+    await page.goto(`${h.app.url}/console/${chatbotId}/gaps`);
+    await page.getByText('Your role can see these questions but not answer them.').waitFor();
+    await page.getByRole('radio', { name: 'Answered', exact: true }).check();
+    await page.locator('.gap').first().waitFor();
+    expect(await page.getByRole('textbox').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await close();
+  },
+);
