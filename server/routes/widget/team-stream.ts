@@ -1,13 +1,15 @@
 /**
  * `GET /api/v2/stream`: the team's live stream over a WebSocket (server/realtime/team-connection.ts).
  * A v2 token with conversations:read, from `Authorization: Bearer`, the `parley.token.<token>`
- * subprotocol (browsers) or the hello frame; never the query string. Declared public because
- * it authenticates itself: the access hook reads only the Authorization header.
+ * subprotocol (browsers) or the hello frame; never the query string. Or, for the console, the
+ * signed-in session's cookie, from a page of this site only (Origin checked: a browser sends the
+ * cookie with a socket any page opens). Declared public because it authenticates itself.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLOSE } from '../../../shared/protocol.js';
 import { type AuthContext, requireScopes } from '../../domain/auth.js';
 import { AppError } from '../../domain/errors.js';
+import { SESSION_COOKIE } from '../../http/session.js';
 import { requireActive } from '../../domain/plans.js';
 import { afterAdmission, Holdings, runSocket, socketTransport } from '../../realtime/socket.js';
 import { TeamConnection } from '../../realtime/team-connection.js';
@@ -44,8 +46,23 @@ export async function teamStream(app: FastifyInstance) {
     requireActive(auth.account);
     return auth;
   };
+  const siteOrigin = new URL(app.config.siteUrl).origin;
+  /** The console's session, when the socket comes from a page of this site. */
+  const sessionOf = async (request: FastifyRequest): Promise<AuthContext | null> => {
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!cookie) return null;
+    const origin = request.headers.origin;
+    const host = request.headers.host;
+    const sameSite = origin === siteOrigin || (!!host && (origin === `http://${host}` || origin === `https://${host}`));
+    if (!sameSite) throw new AppError('TOKEN_NOT_VALID', 'A session cookie is accepted only from pages of this site');
+    const auth = await app.services.signIn.authenticate(cookie);
+    if (!auth) throw new AppError('TOKEN_NOT_VALID', 'The session has ended: sign in again');
+    requireScopes(auth, ['conversations:read']);
+    requireActive(auth.account);
+    return auth;
+  };
   const reauthorize = async (was: AuthContext): Promise<AuthContext> => {
-    const auth = await app.services.tokens.current(was);
+    const auth = was.session ? await app.services.signIn.current(was) : await app.services.tokens.current(was);
     if (!auth) throw new AppError('TOKEN_NOT_VALID', 'The token was revoked');
     requireScopes(auth, ['conversations:read']);
     requireActive(auth.account);
@@ -63,7 +80,13 @@ export async function teamStream(app: FastifyInstance) {
       },
       preValidation: async (request) => {
         const token = offeredToken(request);
-        if (!token) return;
+        if (!token) {
+          const session = await sessionOf(request).catch(
+            (err) => new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'session not valid'),
+          );
+          if (session) request.teamAuth = session;
+          return;
+        }
         request.teamAuth = await authenticate(token).catch(
           (err) => new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'token not valid'),
         );
