@@ -43,6 +43,7 @@ const PUBLIC_ROUTES = [
   'GET /.well-known/oauth-authorization-server',
   'GET /.well-known/oauth-protected-resource',
   'GET /.well-known/oauth-protected-resource/api/v2',
+  'GET /.well-known/oauth-protected-resource/mcp',
   'POST /oauth/device_authorization',
   'POST /oauth/token',
   'POST /oauth/revoke',
@@ -130,13 +131,13 @@ test('only the known public routes are public', () => {
   ).toEqual([...PUBLIC_ROUTES].sort());
 });
 
-test('only /me (who am I) and signing out take any valid credential without a scope', () => {
+test('only /me (who am I), signing out and /mcp (which checks the scopes of each tool) take any valid credential without a scope', () => {
   expect(
     routes
       .filter((r) => !r.access.public && !legacy(r) && scopesOf(r).length === 0)
       .map(key)
       .sort(),
-  ).toEqual(['DELETE /api/v2/session', 'DELETE /api/v2/sessions', 'GET /api/v2/me']);
+  ).toEqual(['DELETE /api/v2/session', 'DELETE /api/v2/sessions', 'GET /api/v2/me', 'POST /mcp']);
 });
 
 test('registering a route without an access or response declaration fails at start', async () => {
