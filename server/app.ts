@@ -163,7 +163,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // 6. The realtime hub and the visitor gateway's sockets (closed before the services they use).
   await app.register(realtimePlugin);
-  if (config.metricsToken) {
+  if (app.metrics) {
     watchRuntime(app.metrics, {
       jobs: app.store.jobs,
       webhooks: app.store.webhooks.deliveries,

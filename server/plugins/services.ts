@@ -221,7 +221,7 @@ export default fp<ServicesOptions>(
       outbound: app.outbound,
       models: app.models,
       queue: app.queue,
-      metrics: app.metrics,
+      metrics: app.metrics ?? undefined,
       log: app.log,
     });
     app.decorate('services', services);
