@@ -22,10 +22,14 @@ export default fp<QueueOptions>(
     const queue = new EmbeddedQueue(app.store.jobs, {
       ...app.config.queue,
       onError: (err, job) => app.log.error({ err, job }, 'background job failed'),
+      onJobEnd: (name, outcome, ms) => {
+        app.metrics.queueJobs.inc({ name, outcome });
+        app.metrics.queueJobDuration.observe({ name }, ms / 1000);
+      },
     });
     app.decorate('queue', queue);
     if (options.run !== false) app.addHook('onReady', async () => queue.start());
     app.addHook('onClose', () => queue.stop());
   },
-  { name: 'queue', dependencies: ['storage'] },
+  { name: 'queue', dependencies: ['storage', 'metrics'] },
 );
