@@ -27,6 +27,7 @@ import realtimePlugin from './plugins/realtime.js';
 import servicesPlugin from './plugins/services.js';
 import storagePlugin from './plugins/storage.js';
 import webhooksPlugin from './plugins/webhooks.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { oauthRoutes } from './routes/oauth/index.js';
 import { landingRoutes } from './routes/public/landing.js';
 import { publicRoutes } from './routes/public/index.js';
@@ -163,7 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // 6. The realtime hub and the visitor gateway's sockets (closed before the services they use).
   await app.register(realtimePlugin);
-  if (config.metricsToken) {
+  if (app.metrics) {
     watchRuntime(app.metrics, {
       jobs: app.store.jobs,
       webhooks: app.store.webhooks.deliveries,
@@ -178,6 +179,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(publicRoutes);
   await app.register(landingRoutes);
   await app.register(oauthRoutes);
+  await app.register(mcpRoutes);
   await app.register(widgetFiles);
   await app.register(widgetRoutes);
   return app;

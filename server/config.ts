@@ -346,10 +346,19 @@ function tracing(env: NodeJS.ProcessEnv): Config['tracing'] {
 export function loadClientConfig(env: NodeJS.ProcessEnv = process.env): {
   configDir: string;
   extraCaCertificates: string[];
+  /** PARLEY_SERVER: the server `parley mcp` talks to when --server is not given. */
+  server?: string;
+  /** PARLEY_TOKEN: the token `parley mcp` uses instead of the one `login` stored. */
+  token?: string;
 } {
   const xdg = env.XDG_CONFIG_HOME;
   const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.config');
-  return { configDir: join(base, 'parley'), extraCaCertificates: extraCa(env) };
+  return {
+    configDir: join(base, 'parley'),
+    extraCaCertificates: extraCa(env),
+    ...(env.PARLEY_SERVER ? { server: env.PARLEY_SERVER } : {}),
+    ...(env.PARLEY_TOKEN ? { token: env.PARLEY_TOKEN.trim() } : {}),
+  };
 }
 
 function extraCa(env: NodeJS.ProcessEnv): string[] {

@@ -105,7 +105,7 @@ export function createServices({ config, store, outbound, models, queue, metrics
   register('file', fileItem);
   register('youtube', youtubeItem(config.youtubeBaseUrl));
   for (const [type, handler] of Object.entries(confluenceItems(secrets, confluenceAdapter))) register(type, handler);
-  const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
+  const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl, retriever);
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
   const answers = createAnswerEngine({
     retriever,
@@ -221,7 +221,7 @@ export default fp<ServicesOptions>(
       outbound: app.outbound,
       models: app.models,
       queue: app.queue,
-      metrics: app.metrics,
+      metrics: app.metrics ?? undefined,
       log: app.log,
     });
     app.decorate('services', services);

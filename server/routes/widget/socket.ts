@@ -49,7 +49,7 @@ export default async function socket(app: FastifyInstance) {
     (socket, request) => {
       const pre = request.widgetSession;
       if (pre instanceof CloseError) return socket.close(pre.code, pre.message.slice(0, 120));
-      socket.once('close', app.metrics.connectionOpened('visitor_socket'));
+      if (app.metrics) socket.once('close', app.metrics.connectionOpened('visitor_socket'));
       // The socket is wired at once (frames sent meanwhile wait in order); its slots are counted
       // asynchronously, across instances with Redis, and a refused socket is closed with 4029.
       const holdings = new Holdings();

@@ -56,14 +56,14 @@ export default async function sse(app: FastifyInstance) {
         throw tooMany('for this visitor');
       }
       reply.hijack();
-      const counted = app.metrics.connectionOpened('visitor_sse');
+      const counted = app.metrics?.connectionOpened('visitor_sse');
       const stream: SseStream = new SseStream(
         reply.raw,
         gateway,
         reply.getHeaders() as Record<string, string>,
         () => connection.beat(),
         () => {
-          counted();
+          counted?.();
           streams.delete(stream);
           connection.dispose();
           releaseIp();
