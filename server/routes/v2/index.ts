@@ -12,6 +12,7 @@ import knowledge from './knowledge.js';
 import me from './me.js';
 import session from './session.js';
 import settings from './settings.js';
+import stream from './stream.js';
 import tokens from './tokens.js';
 import customResponses from './custom-responses.js';
 import followups from './followups.js';
@@ -45,6 +46,7 @@ export async function v2Routes(app: FastifyInstance) {
     knowledge,
     confluence,
     conversations,
+    stream,
   ])
     await app.register(routes);
   // The owner's resources: starters, follow-ups, instructions, personas, custom responses, tags, members, leads, gaps.

@@ -5,6 +5,7 @@
  * pages, a webhook delivery, the queue and the Redis connections. /readyz says Redis answers.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildTestApp } from '../../helpers/app.js';
 import { scrape, Scrape } from '../../helpers/prometheus.js';
 import { REDIS_URL, redisAvailable } from '../../helpers/redis.js';
 import { page, serveSite, type TestSite } from '../../helpers/site.js';
@@ -54,6 +55,16 @@ test('/metrics answers only with the token, in the Prometheus text format', asyn
   // Node's own metrics: event-loop lag among them.
   expect(s.family('parley_nodejs_eventloop_lag_seconds').type).toBe('GAUGE');
   expect(s.family('parley_http_request_duration_seconds').type).toBe('HISTOGRAM');
+});
+
+test('without METRICS_TOKEN there is no /metrics and nothing is counted', async () => {
+  const plain = await buildTestApp();
+  try {
+    expect(plain.app.metrics).toBeNull();
+    expect((await plain.call('GET', '/metrics', TOKEN)).status).toBe(404);
+  } finally {
+    await plain.close();
+  }
 });
 
 test('requests count by route pattern and status, never by raw URL', async () => {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_DIST } from '../../../server/routes/widget-files/console.js';
+import { CONSOLE_DIST } from '../../../server/routes/assets/console.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 let t: TestApp;

@@ -5,30 +5,23 @@
  * signed-in session's cookie, from a page of this site only (Origin checked: a browser sends the
  * cookie with a socket any page opens). Declared public because it authenticates itself.
  */
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLOSE } from '../../../shared/protocol.js';
 import { type AuthContext, requireScopes } from '../../domain/auth.js';
 import { AppError } from '../../domain/errors.js';
 import { SESSION_COOKIE } from '../../http/session.js';
 import { requireActive } from '../../domain/plans.js';
-import { afterAdmission, Holdings, runSocket, socketTransport } from '../../realtime/socket.js';
+import { afterAdmission, Holdings, runSocket, socketTransport, subprotocolToken } from '../../realtime/socket.js';
 import { TeamConnection } from '../../realtime/team-connection.js';
 import { CloseError } from '../../realtime/visitor-connection.js';
+import { connectsPerMinute, rateLimitOptions } from '../rate-limit.js';
 
 export const TEAM_TOKEN_PROTOCOL_PREFIX = 'parley.token.';
 
 function offeredToken(request: FastifyRequest): string | null {
   const m = /^Bearer (\S{1,512})$/i.exec(request.headers.authorization ?? '');
-  if (m) return m[1];
-  const header = request.headers['sec-websocket-protocol'];
-  const offered =
-    typeof header === 'string'
-      ? header
-          .split(',')
-          .map((p) => p.trim())
-          .find((p) => p.startsWith(TEAM_TOKEN_PROTOCOL_PREFIX))
-      : undefined;
-  return offered ? offered.slice(TEAM_TOKEN_PROTOCOL_PREFIX.length) : null;
+  return m ? m[1] : subprotocolToken(request.headers['sec-websocket-protocol'], TEAM_TOKEN_PROTOCOL_PREFIX);
 }
 
 declare module 'fastify' {
@@ -37,15 +30,23 @@ declare module 'fastify' {
   }
 }
 
-export async function teamStream(app: FastifyInstance) {
+export default async function stream(app: FastifyInstance) {
+  // The visitor doors' limits: connections per minute per address (counted in the same Redis
+  // keys), and the socket slots per address shared with the visitor sockets.
+  await app.register(rateLimit, rateLimitOptions(app, 'parley:rl:'));
   const gateway = app.realtime;
-  const authenticate = async (token: string): Promise<AuthContext> => {
-    const auth = await app.services.tokens.authenticate(token);
-    if (!auth) throw new AppError('TOKEN_NOT_VALID', 'The token is unknown or was revoked');
+  const member = (auth: AuthContext | null, why: string): AuthContext => {
+    if (!auth) throw new AppError('TOKEN_NOT_VALID', why);
     requireScopes(auth, ['conversations:read']);
     requireActive(auth.account);
     return auth;
   };
+  const authenticate = async (token: string) =>
+    member(await app.services.tokens.authenticate(token), 'The token is unknown or was revoked');
+  const reauthorize = async (was: AuthContext) =>
+    was.session
+      ? member(await app.services.signIn.current(was), 'The session has ended: sign in again')
+      : member(await app.services.tokens.current(was), 'The token was revoked');
   const siteOrigin = new URL(app.config.siteUrl).origin;
   /** The console's session, when the socket comes from a page of this site. */
   const sessionOf = async (request: FastifyRequest): Promise<AuthContext | null> => {
@@ -55,29 +56,14 @@ export async function teamStream(app: FastifyInstance) {
     const host = request.headers.host;
     const sameSite = origin === siteOrigin || (!!host && (origin === `http://${host}` || origin === `https://${host}`));
     if (!sameSite) throw new AppError('TOKEN_NOT_VALID', 'A session cookie is accepted only from pages of this site');
-    const auth = await app.services.signIn.authenticate(cookie);
-    if (!auth) throw new AppError('TOKEN_NOT_VALID', 'The session has ended: sign in again');
-    requireScopes(auth, ['conversations:read']);
-    requireActive(auth.account);
-    return auth;
-  };
-  const reauthorize = async (was: AuthContext): Promise<AuthContext> => {
-    const auth = was.session ? await app.services.signIn.current(was) : await app.services.tokens.current(was);
-    if (!auth) throw new AppError('TOKEN_NOT_VALID', 'The token was revoked');
-    requireScopes(auth, ['conversations:read']);
-    requireActive(auth.account);
-    return auth;
+    return member(await app.services.signIn.authenticate(cookie), 'The session has ended: sign in again');
   };
 
   app.get(
-    '/api/v2/stream',
+    '/stream',
     {
       websocket: true,
-      config: {
-        access: { public: true },
-        raw: true,
-        rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' },
-      },
+      config: { access: { public: true }, raw: true, rateLimit: connectsPerMinute(app) },
       preValidation: async (request) => {
         const token = offeredToken(request);
         if (!token) {
@@ -95,7 +81,7 @@ export async function teamStream(app: FastifyInstance) {
     (socket, request) => {
       const pre = request.teamAuth;
       if (pre instanceof CloseError) return socket.close(pre.code, pre.message.slice(0, 120));
-      socket.once('close', app.metrics.connectionOpened('team_socket'));
+      if (app.metrics) socket.once('close', app.metrics.connectionOpened('team_socket'));
       const holdings = new Holdings();
       const admission = gateway.admit('ip', request.ip).then((release) => {
         if (release) return (holdings.keep('ip', release), true);

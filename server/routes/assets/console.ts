@@ -8,17 +8,17 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, notFound } from '../../domain/errors.js';
 import { PROJECT_ROOT } from '../../paths.js';
-import { sendBuilt } from './index.js';
+import { OPEN } from '../open.js';
+import { sendBuilt } from './widget-scripts.js';
 
 export const CONSOLE_DIST = join(PROJECT_ROOT, 'dist', 'console');
 const ASSET = /^[A-Za-z0-9_-]{1,80}\.(js|css)$/;
-const open = { schema: { hide: true }, config: { access: { public: true as const }, raw: true } };
 
 /** Scripts and styles of our own origin only; frames of our own pages (the widget's preview). */
 export const CONSOLE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' https: data: blob:; frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-export async function consoleFiles(app: FastifyInstance) {
+export default async function consoleFiles(app: FastifyInstance) {
   const page = async (reply: FastifyReply) => {
     const html = await readFile(join(CONSOLE_DIST, 'index.html')).catch(() => null);
     if (!html)
@@ -31,9 +31,9 @@ export async function consoleFiles(app: FastifyInstance) {
       .header('content-security-policy', CONSOLE_CSP)
       .send(html);
   };
-  app.get('/console', open, (_request, reply) => page(reply));
-  app.get('/console/*', open, (_request, reply) => page(reply));
-  app.get<{ Params: { file: string } }>('/console/assets/:file', open, (request, reply) => {
+  app.get('/console', OPEN, (_request, reply) => page(reply));
+  app.get('/console/*', OPEN, (_request, reply) => page(reply));
+  app.get<{ Params: { file: string } }>('/console/assets/:file', OPEN, (request, reply) => {
     const file = request.params.file;
     const sent = ASSET.test(file)
       ? sendBuilt(request, reply, join(CONSOLE_DIST, 'assets', file), 'public, max-age=31536000, immutable')
