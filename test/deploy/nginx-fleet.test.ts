@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AckFrame, type MessageCreatedFrame, WS_SUBPROTOCOL } from '../../shared/protocol.js';
-import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../server/routes/widget/team-stream.js';
+import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../server/routes/v2/stream.js';
 import { INGEST_JOB } from '../../server/domain/knowledge/ingest-runner.js';
 import { openDatabase, type DatabaseHandle } from '../../server/storage/dialects/index.js';
 import { buildTestApp } from '../helpers/app.js';
