@@ -14,7 +14,7 @@ import { endpoint } from '../../http/route.js';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../http/session.js';
 import { SESSION_TTL_MS } from '../../domain/oauth/sign-in.service.js';
 import { approvePage, codePage, messagePage, PAGE_CSP, type PageContext, signInPage, STYLESHEET } from './page-html.js';
-import { fill, pickLocale, stringsFor } from './strings.js';
+import { fill, pickLocale, stringsFor } from './i18n/locales.js';
 
 const PUBLIC = { public: true } as const;
 
