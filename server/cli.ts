@@ -51,6 +51,9 @@ Signing in from the command line (against a running server, no database needed):
                                           $XDG_CONFIG_HOME/parley/credentials.json (mode 0600)
   whoami [--json]                         who the stored token acts as
   logout                                  revoke the stored token and forget it
+  mcp [--server URL]                      the MCP server over stdio, for desktop agents: relays
+                                          to URL/mcp (default PARLEY_SERVER, else the server of
+                                          login) with PARLEY_TOKEN, else the stored token
 
 Without --account, commands act on the install's first account. Options take their value
 as the next argument or after '=' (--account=ID). Lists print a table; --json prints JSON.
@@ -372,14 +375,15 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-const CLIENT_COMMANDS = ['login', 'whoami', 'logout'];
+const CLIENT_COMMANDS = ['login', 'whoami', 'logout', 'mcp'];
 
 async function clientCommand(
   command: string,
   values: { server?: string; scopes?: string; chatbots?: string; json?: boolean },
 ): Promise<number> {
-  const { configDir, extraCaCertificates } = loadClientConfig();
+  const { configDir, extraCaCertificates, ...env } = loadClientConfig();
   http(extraCaCertificates);
+  if (command === 'mcp') return mcpCommand(configDir, env, values.server);
   if (command === 'login') {
     if (!values.server)
       throw new UsageError('login needs --server URL (the site address, e.g. https://chat.example.com)');
@@ -435,6 +439,35 @@ async function clientCommand(
   await revokeToken(stored.server, stored.accessToken);
   removeCredentials(configDir);
   console.log(`Signed out of ${stored.server}: the token is revoked and forgotten.`);
+  return 0;
+}
+
+/**
+ * `mcp`: stdio relayed to the server's /mcp. The server and token come from --server or
+ * PARLEY_SERVER and PARLEY_TOKEN, else from what `login` stored (its token only for its server).
+ */
+async function mcpCommand(configDir: string, env: { server?: string; token?: string }, flag?: string) {
+  const stored = loadCredentials(configDir);
+  const named = flag ?? env.server;
+  const server = named ? serverUrl(named) : stored?.server;
+  if (!server) throw new UsageError('mcp needs --server URL or PARLEY_SERVER, or a sign-in first (login --server URL)');
+  const token = env.token ?? (stored && stored.server === server ? stored.accessToken : undefined);
+  if (!token) {
+    console.error(
+      `No token for ${server}: set PARLEY_TOKEN (a token from tokens create) or run login --server ${server}`,
+    );
+    return 1;
+  }
+  process.stderr.write(`Parley MCP server on stdio, relaying to ${server}/mcp\n`);
+  // Loaded here: the other commands start without the MCP SDK.
+  const { bridgeStdio } = await import('./client/mcp-bridge.js');
+  await bridgeStdio({
+    server,
+    token,
+    // Tool calls such as ask_chatbot wait for a language model; answers can be large lists.
+    fetch: http().fetchWith({ timeoutMs: 180_000, maxBytes: 16 * 1024 * 1024 }),
+    warn: (line) => process.stderr.write(`${line}\n`),
+  });
   return 0;
 }
 

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { startTracing, type Tracing } from './observability/tracing.js';
 import { prepareDatabase } from './prepare.js';
 import { startupFailure } from './startup-errors.js';
 import { openDatabase, type DatabaseHandle } from './storage/dialects/index.js';
@@ -42,7 +43,10 @@ export async function serve(options: ServeOptions = {}): Promise<{ app: FastifyI
   }
   let database: DatabaseHandle | undefined;
   let app: FastifyInstance | undefined;
+  let tracing: Tracing | null = null;
   try {
+    // Before the app: its request hook is added only when a tracer provider is registered.
+    tracing = await startTracing(config);
     database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
     app = await buildApp(config, { database });
     const log = app.log;
@@ -85,6 +89,8 @@ export async function serve(options: ServeOptions = {}): Promise<{ app: FastifyI
       clearInterval(idle);
       await jobs;
       await db.close();
+      // The last spans (this close's requests) are sent before the process ends.
+      await tracing?.shutdown().catch(() => undefined);
       clearTimeout(timer);
       ready.log.info('closed');
       process.exit(0);

@@ -34,6 +34,8 @@ export interface EmbeddedQueueOptions {
   defaultMaxAttempts?: number;
   workerId?: string;
   onError?: (err: unknown, job: { id: string; name: string; attempt: number }) => void;
+  /** Hears how each attempt run here ended and how long it ran (the metrics). */
+  onJobEnd?: (name: string, outcome: 'done' | 'retry' | 'failed' | 'interrupted', ms: number) => void;
 }
 
 type Handler = Parameters<JobQueue['handle']>[1];
@@ -57,7 +59,8 @@ export class EmbeddedQueue implements JobQueue {
   /** When each account last had a job claimed here (a counter): among equals, the longest waiting goes first. */
   private readonly turns = new Map<string | null, number>();
   private turnCount = 0;
-  private readonly o: Required<Omit<EmbeddedQueueOptions, 'onError'>> & Pick<EmbeddedQueueOptions, 'onError'>;
+  private readonly o: Required<Omit<EmbeddedQueueOptions, 'onError' | 'onJobEnd'>> &
+    Pick<EmbeddedQueueOptions, 'onError' | 'onJobEnd'>;
 
   constructor(
     private readonly jobs: JobsStore,
@@ -73,6 +76,7 @@ export class EmbeddedQueue implements JobQueue {
       defaultMaxAttempts: options.defaultMaxAttempts ?? 5,
       workerId: options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(0, 6)}`,
       onError: options.onError,
+      onJobEnd: options.onJobEnd,
     };
   }
 
@@ -244,6 +248,9 @@ export class EmbeddedQueue implements JobQueue {
 
   private async run(job: ClaimedJob) {
     const handler = this.handlers.get(job.name)!;
+    const began = performance.now();
+    const ended = (outcome: 'done' | 'retry' | 'failed' | 'interrupted') =>
+      this.o.onJobEnd?.(job.name, outcome, performance.now() - began);
     const abort = new AbortController();
     this.aborts.add(abort);
     const heartbeat = setInterval(
@@ -260,8 +267,10 @@ export class EmbeddedQueue implements JobQueue {
         stopping: this.stopping.signal,
       });
       await this.finish(job.id, { status: 'done', finished_at: iso(Date.now()), lease_until: null, last_error: null });
+      ended('done');
     } catch (err) {
       if (abort.signal.aborted || this.stopping.signal.aborted) {
+        ended('interrupted');
         // Stopped by shutdown, not failed: back to the queue at once, the attempt not spent.
         await this.finish(job.id, {
           status: 'queued',
@@ -274,8 +283,10 @@ export class EmbeddedQueue implements JobQueue {
       this.o.onError?.(err, { id: job.id, name: job.name, attempt: job.attempts });
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= job.max_attempts) {
+        ended('failed');
         await this.giveUp(job, message);
       } else {
+        ended('retry');
         const delay = Math.min(600_000, this.o.backoffBaseMs * 2 ** (job.attempts - 1)) * (0.75 + Math.random() * 0.5);
         await this.finish(job.id, {
           status: 'queued',

@@ -67,6 +67,8 @@ export interface IngestRunnerOptions {
   /** Floor between two requests to one host, whatever robots.txt says. */
   minCrawlDelayMs?: number;
   extractLimits?: ExtractLimits;
+  /** Hears each job's end with its status (the metrics). */
+  onJobEnd?: (status: 'succeeded' | 'partially_succeeded' | 'failed' | 'cancelled') => void;
 }
 
 /** Thrown when the process is stopping: the queue puts the job back without counting an attempt. */
@@ -375,6 +377,7 @@ export class IngestRunner {
   ) {
     const at = nowIso();
     await this.store.knowledge.ingest.updateJob(job.id, { status, finishedAt: at, error });
+    this.options.onJobEnd?.(status);
     const next = source.syncIntervalMinutes
       ? new Date(Date.now() + source.syncIntervalMinutes * 60_000).toISOString()
       : null;

@@ -1,7 +1,8 @@
 /**
  * The server's own root: `/` is a small page saying what runs here and where to go next (public,
  * so it names no path, host or key), `/healthz` says the process answers and `/readyz` that it can
- * serve: the database answers and every migration of this build is applied (503 otherwise).
+ * serve: the database answers, every migration of this build is applied and, with REDIS_URL,
+ * Redis answers (503 otherwise).
  */
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +11,9 @@ import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import { escapeHtml } from '../../http/html.js';
 import { PROJECT_ROOT } from '../../paths.js';
+
+/** A Redis that does not answer a PING within this is not ready (a probe's own timeout is often 1 s). */
+const READY_REDIS_TIMEOUT_MS = 800;
 
 const open = { schema: { hide: true }, config: { access: { public: true as const }, raw: true } };
 
@@ -42,7 +46,11 @@ const LINKS: [string, string, string][] = [
   ['/openapi.yaml', 'Legacy API v0/v1 reference', 'OpenAPI, for clients of the earlier API'],
   ['/api/v2/health', 'GET /api/v2/health', 'the API answers and its database too (JSON envelope)'],
   ['/healthz', 'GET /healthz', 'liveness: the process answers'],
-  ['/readyz', 'GET /readyz', 'readiness: the database answers and its migrations are applied (503 until then)'],
+  [
+    '/readyz',
+    'GET /readyz',
+    'readiness: the database (and Redis, when used) answers and migrations are applied (503 until then)',
+  ],
 ];
 
 function page(config: Config, nonce: string): string {
@@ -91,6 +99,12 @@ export async function landingRoutes(app: FastifyInstance) {
     reply.header('cache-control', 'no-store');
     let database = 'ok';
     let pending: string[] = [];
+    const redis = app.realtime.hub.redis;
+    // With REDIS_URL the instance serves only with Redis: its hub carries every change across instances.
+    const redisCheck = redis?.ping(READY_REDIS_TIMEOUT_MS).then(
+      () => 'ok',
+      () => 'unreachable',
+    );
     try {
       await app.store.ping();
       if (!migrated) {
@@ -100,9 +114,13 @@ export async function landingRoutes(app: FastifyInstance) {
     } catch {
       database = 'unreachable';
     }
-    const ready = database === 'ok' && pending.length === 0;
-    return reply
-      .code(ready ? 200 : 503)
-      .send({ status: ready ? 'ready' : 'not ready', database, pendingMigrations: pending });
+    const redisState = await redisCheck;
+    const ready = database === 'ok' && pending.length === 0 && (redisState ?? 'ok') === 'ok';
+    return reply.code(ready ? 200 : 503).send({
+      status: ready ? 'ready' : 'not ready',
+      database,
+      ...(redisState && { redis: redisState }),
+      pendingMigrations: pending,
+    });
   });
 }

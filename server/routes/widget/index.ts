@@ -253,6 +253,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     (socket, request) => {
       const pre = request.widgetSession;
       if (pre instanceof CloseError) return socket.close(pre.code, pre.message.slice(0, 120));
+      if (app.metrics) socket.once('close', app.metrics.connectionOpened('visitor_socket'));
       // The socket is wired at once (frames sent meanwhile wait in order); its slots are counted
       // asynchronously, across instances with Redis, and a refused socket is closed with 4029.
       const holdings = new Holdings();
@@ -358,9 +359,11 @@ export async function widgetRoutes(fastify: FastifyInstance) {
         connection: 'keep-alive',
       });
       let ended = false;
+      const counted = app.metrics?.connectionOpened('visitor_sse');
       const end = () => {
         if (ended) return;
         ended = true;
+        counted?.();
         streams.delete(goAway);
         clearInterval(heartbeat);
         connection.dispose();

@@ -72,6 +72,7 @@ export async function teamStream(app: FastifyInstance) {
     (socket, request) => {
       const pre = request.teamAuth;
       if (pre instanceof CloseError) return socket.close(pre.code, pre.message.slice(0, 120));
+      if (app.metrics) socket.once('close', app.metrics.connectionOpened('team_socket'));
       const holdings = new Holdings();
       const admission = gateway.admit('ip', request.ip).then((release) => {
         if (release) return (holdings.keep('ip', release), true);

@@ -17,6 +17,8 @@ export interface DatabaseHandle {
   /** The migrations of this build not applied yet (none once `migrate` ran). */
   pendingMigrations(): Promise<string[]>;
   close(): Promise<void>;
+  /** PostgreSQL: the connection pool now (open, idle, and queries waiting for a connection); absent on SQLite. */
+  poolState?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 export interface DatabaseOptions {

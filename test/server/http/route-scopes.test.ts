@@ -43,6 +43,7 @@ const PUBLIC_ROUTES = [
   'GET /.well-known/oauth-authorization-server',
   'GET /.well-known/oauth-protected-resource',
   'GET /.well-known/oauth-protected-resource/api/v2',
+  'GET /.well-known/oauth-protected-resource/mcp',
   'POST /oauth/device_authorization',
   'POST /oauth/token',
   'POST /oauth/revoke',
@@ -124,9 +125,10 @@ test('only the known public routes are public', () => {
   ).toEqual([...PUBLIC_ROUTES].sort());
 });
 
-test('only /me (who am I) takes any valid token without a scope', () => {
+test('only /me (who am I) and /mcp (which checks the scopes of each tool) take any valid token without a scope', () => {
   expect(routes.filter((r) => !r.access.public && !legacy(r) && scopesOf(r).length === 0).map(key)).toEqual([
     'GET /api/v2/me',
+    'POST /mcp',
   ]);
 });
 

@@ -24,6 +24,12 @@ export function openPostgres(options: DatabaseOptions & { url: string }): Databa
     migrate: (onMigration) => migrateToLatest(db, 'postgres', options.schema, onMigration),
     pendingMigrations: () => pendingMigrations(db, 'postgres', options.schema),
     close: () => db.destroy(),
+    poolState: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: options.poolSize ?? 10,
+    }),
   };
 }
 
