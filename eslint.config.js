@@ -101,6 +101,8 @@ export default defineConfig(
     ignores: [
       'node_modules/',
       'dist/',
+      'packages/*/dist/',
+      'packages/*/src/generated/',
       'build/',
       'data/',
       'coverage/',
@@ -134,6 +136,20 @@ export default defineConfig(
     files: ['widget/**', 'demo/**', 'test/browser/**', 'test/widget/**'],
     ignores: ['widget/build.ts', 'demo/seed.ts'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // A published package: it imports nothing from the repository's folders, which an application does not have.
+    files: ['packages/*/src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./){2,}', message: 'A package imports only its own files and its dependencies.' },
+          ],
+        },
+      ],
+    },
   },
   // The layer rules (shared/ARCHITECTURE.md).
   ...layer('server', {

@@ -29,11 +29,10 @@ import storagePlugin from './plugins/storage.js';
 import webhooksPlugin from './plugins/webhooks.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { oauthRoutes } from './routes/oauth/index.js';
-import { landingRoutes } from './routes/public/landing.js';
-import { publicRoutes } from './routes/public/index.js';
+import { assetRoutes } from './routes/assets/index.js';
+import { rootRoutes } from './routes/root.js';
 import { legacyRoutes } from './routes/v0/index.js';
 import { v2Routes } from './routes/v2/index.js';
-import widgetFiles from './routes/widget-files/index.js';
 import { widgetRoutes } from './routes/widget/index.js';
 import type { DatabaseHandle } from './storage/dialects/index.js';
 
@@ -176,11 +175,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 7. Routes.
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(legacyRoutes);
-  await app.register(publicRoutes);
-  await app.register(landingRoutes);
+  await app.register(rootRoutes);
   await app.register(oauthRoutes);
   await app.register(mcpRoutes);
-  await app.register(widgetFiles);
+  await app.register(assetRoutes);
   await app.register(widgetRoutes);
   return app;
 }

@@ -25,7 +25,7 @@ import {
   WS_SUBPROTOCOL,
 } from '../../shared/protocol.js';
 import { busyMessage } from '../../server/domain/widget/busy.js';
-import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../server/routes/widget/team-stream.js';
+import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../server/routes/v2/stream.js';
 import { INGEST_JOB } from '../../server/domain/knowledge/ingest-runner.js';
 import { openDatabase, type DatabaseHandle } from '../../server/storage/dialects/index.js';
 import { buildTestApp } from '../helpers/app.js';

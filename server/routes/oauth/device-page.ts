@@ -16,7 +16,7 @@ import type { UserRecord } from '../../domain/ports.js';
 import { endpoint } from '../../http/route.js';
 import { SESSION_TTL_MS } from '../../domain/oauth/sign-in.service.js';
 import { approvePage, codePage, messagePage, PAGE_CSP, type PageContext, signInPage, STYLESHEET } from './page-html.js';
-import { fill, pickLocale, stringsFor } from './strings.js';
+import { fill, pickLocale, stringsFor } from './i18n/locales.js';
 
 export const SESSION_COOKIE = 'parley_session';
 const COOKIE_PATH = '/device';

@@ -11,6 +11,7 @@ import identity from './identity.js';
 import knowledge from './knowledge.js';
 import me from './me.js';
 import settings from './settings.js';
+import stream from './stream.js';
 import tokens from './tokens.js';
 import customResponses from './custom-responses.js';
 import followups from './followups.js';
@@ -43,6 +44,7 @@ export async function v2Routes(app: FastifyInstance) {
     knowledge,
     confluence,
     conversations,
+    stream,
   ])
     await app.register(routes);
   // The owner's resources: starters, follow-ups, instructions, personas, custom responses, tags, members, leads, gaps.

@@ -1,4 +1,7 @@
-/** The verification page in English: the fallback, and the shape every language follows. */
+/**
+ * The verification page's English text: the fallback, and the shape every language follows (one
+ * file per language, the widget's languages; ./locales.ts picks one).
+ */
 export const en = {
   title: 'Sign in a device',
   signInHeading: 'Sign in to approve a device',

@@ -4,29 +4,22 @@
  * subprotocol (browsers) or the hello frame; never the query string. Declared public because
  * it authenticates itself: the access hook reads only the Authorization header.
  */
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLOSE } from '../../../shared/protocol.js';
 import { type AuthContext, requireScopes } from '../../domain/auth.js';
 import { AppError } from '../../domain/errors.js';
 import { requireActive } from '../../domain/plans.js';
-import { afterAdmission, Holdings, runSocket, socketTransport } from '../../realtime/socket.js';
+import { afterAdmission, Holdings, runSocket, socketTransport, subprotocolToken } from '../../realtime/socket.js';
 import { TeamConnection } from '../../realtime/team-connection.js';
 import { CloseError } from '../../realtime/visitor-connection.js';
+import { connectsPerMinute, rateLimitOptions } from '../rate-limit.js';
 
 export const TEAM_TOKEN_PROTOCOL_PREFIX = 'parley.token.';
 
 function offeredToken(request: FastifyRequest): string | null {
   const m = /^Bearer (\S{1,512})$/i.exec(request.headers.authorization ?? '');
-  if (m) return m[1];
-  const header = request.headers['sec-websocket-protocol'];
-  const offered =
-    typeof header === 'string'
-      ? header
-          .split(',')
-          .map((p) => p.trim())
-          .find((p) => p.startsWith(TEAM_TOKEN_PROTOCOL_PREFIX))
-      : undefined;
-  return offered ? offered.slice(TEAM_TOKEN_PROTOCOL_PREFIX.length) : null;
+  return m ? m[1] : subprotocolToken(request.headers['sec-websocket-protocol'], TEAM_TOKEN_PROTOCOL_PREFIX);
 }
 
 declare module 'fastify' {
@@ -35,32 +28,27 @@ declare module 'fastify' {
   }
 }
 
-export async function teamStream(app: FastifyInstance) {
+export default async function stream(app: FastifyInstance) {
+  // The visitor doors' limits: connections per minute per address (counted in the same Redis
+  // keys), and the socket slots per address shared with the visitor sockets.
+  await app.register(rateLimit, rateLimitOptions(app, 'parley:rl:'));
   const gateway = app.realtime;
-  const authenticate = async (token: string): Promise<AuthContext> => {
-    const auth = await app.services.tokens.authenticate(token);
-    if (!auth) throw new AppError('TOKEN_NOT_VALID', 'The token is unknown or was revoked');
+  const member = (auth: AuthContext | null, why: string): AuthContext => {
+    if (!auth) throw new AppError('TOKEN_NOT_VALID', why);
     requireScopes(auth, ['conversations:read']);
     requireActive(auth.account);
     return auth;
   };
-  const reauthorize = async (was: AuthContext): Promise<AuthContext> => {
-    const auth = await app.services.tokens.current(was);
-    if (!auth) throw new AppError('TOKEN_NOT_VALID', 'The token was revoked');
-    requireScopes(auth, ['conversations:read']);
-    requireActive(auth.account);
-    return auth;
-  };
+  const authenticate = async (token: string) =>
+    member(await app.services.tokens.authenticate(token), 'The token is unknown or was revoked');
+  const reauthorize = async (was: AuthContext) =>
+    member(await app.services.tokens.current(was), 'The token was revoked');
 
   app.get(
-    '/api/v2/stream',
+    '/stream',
     {
       websocket: true,
-      config: {
-        access: { public: true },
-        raw: true,
-        rateLimit: { max: app.config.realtime.connectsPerMinute, timeWindow: '1 minute' },
-      },
+      config: { access: { public: true }, raw: true, rateLimit: connectsPerMinute(app) },
       preValidation: async (request) => {
         const token = offeredToken(request);
         if (!token) return;

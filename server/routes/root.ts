@@ -8,14 +8,13 @@ import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../../config.js';
-import { escapeHtml } from '../../http/html.js';
-import { PROJECT_ROOT } from '../../paths.js';
+import type { Config } from '../config.js';
+import { escapeHtml } from '../http/html.js';
+import { PROJECT_ROOT } from '../paths.js';
+import { OPEN } from './open.js';
 
 /** A Redis that does not answer a PING within this is not ready (a probe's own timeout is often 1 s). */
 const READY_REDIS_TIMEOUT_MS = 800;
-
-const open = { schema: { hide: true }, config: { access: { public: true as const }, raw: true } };
 
 export const VERSION: string = (() => {
   try {
@@ -76,8 +75,8 @@ ${items}
 `;
 }
 
-export async function landingRoutes(app: FastifyInstance) {
-  app.get('/', open, async (_request, reply) => {
+export async function rootRoutes(app: FastifyInstance) {
+  app.get('/', OPEN, async (_request, reply) => {
     const nonce = randomBytes(16).toString('base64');
     return reply
       .type('text/html; charset=utf-8')
@@ -89,13 +88,13 @@ export async function landingRoutes(app: FastifyInstance) {
       .send(page(app.config, nonce));
   });
 
-  app.get('/healthz', open, async (_request, reply) =>
+  app.get('/healthz', OPEN, async (_request, reply) =>
     reply.header('cache-control', 'no-store').send({ status: 'ok' }),
   );
 
   // Once every migration is applied it stays so for this process; the database is asked each time.
   let migrated = false;
-  app.get('/readyz', open, async (_request, reply) => {
+  app.get('/readyz', OPEN, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     let database = 'ok';
     let pending: string[] = [];

@@ -1,9 +1,9 @@
-/** Public, visitor-facing files outside the API: uploaded chatbot icons. */
+/** `/icons/{file}`: uploaded chatbot icons (uploaded by `POST /api/v2/chatbots/{id}/icons`), cached for good. */
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../domain/errors.js';
 import { endpoint } from '../../http/route.js';
 
-export async function publicRoutes(app: FastifyInstance) {
+export default async function icons(app: FastifyInstance) {
   app.get<{ Params: { file: string } }>(
     '/icons/:file',
     endpoint({ access: { public: true }, raw: true, hide: true }),

@@ -1,17 +1,6 @@
-/**
- * The verification page's text, per locale: the widget's languages (widget/i18n), English as the
- * fallback. English is in english.ts, German here, the others in translations.ts.
- */
-import { pickLanguage } from '../../http/languages.js';
-import { en, type Strings } from './english.js';
-import { ar, da, es, fr, he, it, ja, nl, pl, pt, sv } from './translations.js';
+import type { Strings } from './en.js';
 
-export type { Strings };
-
-export const LOCALES = ['en', 'ar', 'da', 'de', 'es', 'fr', 'he', 'it', 'ja', 'nl', 'pl', 'pt', 'sv'] as const;
-export type Locale = (typeof LOCALES)[number];
-
-const de: Strings = {
+export default {
   title: 'Gerät anmelden',
   signInHeading: 'Anmelden, um ein Gerät zu bestätigen',
   signInIntro: 'Ein Kommandozeilenwerkzeug oder Agent möchte in Ihrem Parley-Konto handeln. Melden Sie sich zuerst an.',
@@ -49,15 +38,4 @@ const de: Strings = {
   tooMany: 'Zu viele Anfragen. Warten Sie eine Minute und versuchen Sie es erneut.',
   failed: 'Bei uns ist etwas schiefgegangen. Bitte noch einmal versuchen.',
   startOver: 'Von vorn beginnen',
-};
-
-const STRINGS: Record<Locale, Strings> = { en, ar, da, de, es, fr, he, it, ja, nl, pl, pt, sv };
-
-/** The first supported language of an Accept-Language header (quality order), else English. */
-export const pickLocale = (header: string | undefined): Locale => pickLanguage(header, LOCALES);
-
-export const stringsFor = (locale: Locale): Strings => STRINGS[locale];
-
-/** `{name}` placeholders filled in (values are escaped by the page, not here). */
-export const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+} satisfies Strings;

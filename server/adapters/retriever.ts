@@ -4,7 +4,7 @@
  * (OPENAI_BASE_URL, OPENAI_API_KEY). The embeddings calls go through the guarded client's fetch.
  */
 import type { Config } from '../config.js';
-import { openAIEmbeddings } from '../adapters/openai-embeddings.js';
+import { openAIEmbeddings } from './openai-embeddings.js';
 import { createRetriever, type Retriever } from '../domain/knowledge/retrieval.js';
 import type { Store } from '../domain/ports.js';
 

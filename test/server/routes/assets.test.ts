@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WIDGET_DIST } from '../../../server/routes/widget-files/index.js';
+import { WIDGET_DIST } from '../../../server/routes/assets/widget-scripts.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
