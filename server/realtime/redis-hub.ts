@@ -104,6 +104,23 @@ export class RedisHub implements RealtimeHub {
     });
   }
 
+  readonly redis = {
+    states: () => ({ command: this.pub.status, subscriber: this.sub.status }),
+    ping: async (timeoutMs: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Redis did not answer PING within ${timeoutMs} ms`)), timeoutMs);
+      });
+      const ping = this.pub.ping();
+      ping.catch(() => undefined); // a reply after the deadline is dropped, not an unhandled rejection
+      try {
+        await Promise.race([ping, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+
   /** The command connection, for other shared counters (the public routes' rate limits). */
   get connection(): Redis {
     return this.pub;

@@ -12,7 +12,7 @@ import type { ChatbotRecord, Store } from '../ports.js';
 import { configOf as confluenceConfig, selectionItems as confluenceSelection } from './confluence/items.js';
 import { normalizeUrl, originOf, pageKey } from './crawl/url.js';
 import type { IngestRunner } from './ingest-runner.js';
-import type { DocumentRecord, DocumentStatus, IngestJobRecord, SourceRecord, SourceType } from './ports.js';
+import type { DocumentRecord, DocumentStatus, IngestJobRecord, SearchHit, SourceRecord, SourceType } from './ports.js';
 import { parseVideoId } from './video-id.js';
 
 /** An upload's files become a job within seconds; stored files older than this with no job are left over. */
@@ -64,6 +64,8 @@ export class KnowledgeService {
     private readonly runner: IngestRunner,
     private readonly cursors: CursorCodec,
     private readonly crawl: CrawlDefaults,
+    /** The retrieval the answers use, so a search finds what the chatbot would cite. */
+    private readonly passages: { search(chatbotId: string, query: string, k: number): Promise<SearchHit[]> },
   ) {}
 
   // ---- adding ------------------------------------------------------------------------------
@@ -256,6 +258,20 @@ export class KnowledgeService {
       { sourceId: q.sourceId, status: q.status, text: q.text },
     );
     return { documents: page.items.map(documentView), nextCursor: this.cursors.encode(list, page.next) };
+  }
+
+  /** The chatbot's best passages for a query, ranked as the answers rank them (best first). */
+  async search(auth: AuthContext, chatbotId: string, query: string, limit: number) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const hits = await this.passages.search(chatbot.id, query, limit);
+    return hits.map((h) => ({
+      documentId: h.documentId,
+      title: h.title,
+      url: h.url,
+      headingPath: h.headingPath,
+      text: h.text,
+      score: h.score,
+    }));
   }
 
   async document(auth: AuthContext, chatbotId: string, documentId: string) {

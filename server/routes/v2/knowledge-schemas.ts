@@ -41,6 +41,18 @@ export const DocumentSchema = Type.Object(
   { title: 'Document' },
 );
 
+export const PassageSchema = Type.Object(
+  {
+    documentId: Type.String(),
+    title: Type.String({ description: "The document's title" }),
+    url: nullable(Type.String({ description: 'The page the passage comes from, when it has one' })),
+    headingPath: Type.Array(Type.String(), { description: 'The headings above the passage, outermost first' }),
+    text: Type.String(),
+    score: Type.Number({ description: 'Higher is better; comparable only within one result list' }),
+  },
+  { title: 'Passage' },
+);
+
 export const ChunkSchema = Type.Object(
   {
     index: Type.Integer({ description: 'Position in the document, from 0' }),

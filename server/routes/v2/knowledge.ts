@@ -11,6 +11,7 @@ import {
   ChunkSchema,
   DocumentSchema,
   JobSchema,
+  PassageSchema,
   SourceSchema,
   StartedJob,
   UploadLimitsSchema,
@@ -348,6 +349,30 @@ export default async function knowledge(fastify: FastifyInstance) {
       );
       return paged('documents', page.documents, q.limit, page.nextCursor);
     },
+  );
+
+  app.get(
+    '/chatbots/:chatbotId/knowledge/search',
+    endpoint({
+      access: { scopes: ['knowledge:read'] },
+      data: all('passages', PassageSchema),
+      tags: ['documents'],
+      operationId: 'searchKnowledge',
+      summary: "Search the chatbot's indexed documents: the best passages, best first",
+      description:
+        'The same retrieval the answers use (words, and vectors when embeddings are configured), without the relevance gate: what the chatbot could cite for `q`.',
+      params: ChatbotParams,
+      querystring: Type.Object(
+        {
+          q: Type.String({ minLength: 1, maxLength: 1000, description: 'What to look for, in words' }),
+          limit: Type.Integer({ minimum: 1, maximum: 50, default: 10 }),
+        },
+        { additionalProperties: false },
+      ),
+    }),
+    async (request) => ({
+      passages: await service.search(request.auth, request.params.chatbotId, request.query.q, request.query.limit),
+    }),
   );
 
   app.get(
