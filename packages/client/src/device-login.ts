@@ -66,6 +66,7 @@ interface Metadata {
   issuer: string;
   device_authorization_endpoint: string;
   token_endpoint: string;
+  revocation_endpoint?: string;
 }
 
 const wait = (ms: number, signal?: AbortSignal) =>
@@ -98,22 +99,19 @@ const oauthError = (body: Record<string, unknown>, status: number) =>
     `${String(body.error ?? `HTTP ${status}`)}${body.error_description ? `: ${String(body.error_description)}` : ''}`,
   );
 
-/** Asks for a device code; show the user `verificationUri` and `userCode`, then call `poll()`. */
-export async function startDeviceLogin(options: DeviceLoginOptions): Promise<DeviceAuthorization> {
-  const server = options.server.replace(/\/+$/, '');
-  const fetch = options.fetch ?? globalThis.fetch;
-  const clientId = options.clientId ?? 'parley-cli';
-  const post = (url: string, fields: Record<string, string>) =>
-    fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams(fields),
-      signal: options.signal,
-    });
+const form = (fetch: typeof globalThis.fetch, url: string, fields: Record<string, string>, signal?: AbortSignal) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams(fields),
+    signal,
+  });
 
+/** The server's authorization server metadata (RFC 8414). */
+async function discover(server: string, fetch: typeof globalThis.fetch, signal?: AbortSignal): Promise<Metadata> {
   const found = await fetch(`${server}/.well-known/oauth-authorization-server`, {
     headers: { accept: 'application/json' },
-    signal: options.signal,
+    signal,
   });
   const meta = (await readJson(found)) as unknown as Metadata;
   if (!found.ok || !meta.device_authorization_endpoint || !meta.token_endpoint)
@@ -121,6 +119,16 @@ export async function startDeviceLogin(options: DeviceLoginOptions): Promise<Dev
   // RFC 8414 3.3: metadata naming another issuer is not this server's.
   if (meta.issuer !== server)
     throw new DeviceLoginError('unexpected_response', `${server} describes issuer ${meta.issuer}: use that address`);
+  return meta;
+}
+
+/** Asks for a device code; show the user `verificationUri` and `userCode`, then call `poll()`. */
+export async function startDeviceLogin(options: DeviceLoginOptions): Promise<DeviceAuthorization> {
+  const server = options.server.replace(/\/+$/, '');
+  const fetch = options.fetch ?? globalThis.fetch;
+  const clientId = options.clientId ?? 'parley-cli';
+  const post = (url: string, fields: Record<string, string>) => form(fetch, url, fields, options.signal);
+  const meta = await discover(server, fetch, options.signal);
 
   const started = await post(meta.device_authorization_endpoint, {
     client_id: clientId,
@@ -182,4 +190,20 @@ export async function deviceLogin(
     expiresIn: started.expiresIn,
   });
   return started.poll();
+}
+
+/** Revokes a token the device flow issued (RFC 7009), e.g. on sign-out; it stops working at once. */
+export async function revokeToken(
+  options: Pick<DeviceLoginOptions, 'server' | 'clientId' | 'fetch' | 'signal'> & { token: string },
+): Promise<void> {
+  const server = options.server.replace(/\/+$/, '');
+  const fetch = options.fetch ?? globalThis.fetch;
+  const meta = await discover(server, fetch, options.signal);
+  const res = await form(
+    fetch,
+    meta.revocation_endpoint ?? `${server}/oauth/revoke`,
+    { client_id: options.clientId ?? 'parley-cli', token: options.token, token_type_hint: 'access_token' },
+    options.signal,
+  );
+  if (!res.ok) throw oauthError(await readJson(res), res.status);
 }

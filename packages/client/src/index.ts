@@ -15,6 +15,7 @@ export {
 export {
   deviceLogin,
   DeviceLoginError,
+  revokeToken,
   startDeviceLogin,
   type DeviceAuthorization,
   type DeviceLoginOptions,

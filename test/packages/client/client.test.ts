@@ -279,7 +279,7 @@ describe.concurrent('waiting on the server', () => {
     expect(await held).toBe(202);
   });
 
-  test('deviceLogin: code shown, approved on the /device page, polling slowed by slow_down, a working token', async () => {
+  test('deviceLogin: code shown, approved on the /device page, polling slowed by slow_down, a working token, revoked on sign-out', async () => {
     // The client's polls as the server answered them. Before its first, another poller asks for the
     // same code, so that poll comes too soon and hears slow_down, as a busy server would say.
     const polls: string[] = [];
@@ -318,7 +318,14 @@ describe.concurrent('waiting on the server', () => {
     // One wait long enough after the slow_down: the next poll got the token, not another slow_down.
     expect(polls).toEqual(['slow_down', 'token']);
     expect(granted.scopes.sort()).toEqual(['chatbots:read', 'tokens:read']);
-    const me = await lib.createParleyClient({ server: site, token: granted.accessToken }).GET('/me');
-    expect(me.scopes.sort()).toEqual(['chatbots:read', 'tokens:read']);
+    const signedIn = lib.createParleyClient({ server: site, token: granted.accessToken });
+    expect((await signedIn.GET('/me')).scopes.sort()).toEqual(['chatbots:read', 'tokens:read']);
+
+    // Signing out revokes it at the server: the next call is refused.
+    await lib.revokeToken({ server: site, token: granted.accessToken });
+    expect(await signedIn.GET('/me').catch((err: unknown) => err)).toMatchObject({
+      status: 401,
+      code: 'TOKEN_NOT_VALID',
+    });
   });
 });
