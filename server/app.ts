@@ -15,6 +15,7 @@ import { clientErrorHandler, frameworkErrors } from './http/client-errors.js';
 import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { installJsonBody } from './http/json-body.js';
+import sessionCookies, { installSessionCsrf, SESSION_COOKIE } from './http/session.js';
 import { lazySchemas } from './http/lazy-schemas.js';
 import { RequestLog } from './http/request-log.js';
 import { ErrorEnvelope, LegacyErrorBody, legacySwaggerOptions, swaggerOptions } from './http/openapi.js';
@@ -29,11 +30,10 @@ import storagePlugin from './plugins/storage.js';
 import webhooksPlugin from './plugins/webhooks.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { oauthRoutes } from './routes/oauth/index.js';
-import { landingRoutes } from './routes/public/landing.js';
-import { publicRoutes } from './routes/public/index.js';
+import { assetRoutes } from './routes/assets/index.js';
+import { rootRoutes } from './routes/root.js';
 import { legacyRoutes } from './routes/v0/index.js';
 import { v2Routes } from './routes/v2/index.js';
-import widgetFiles from './routes/widget-files/index.js';
 import { widgetRoutes } from './routes/widget/index.js';
 import type { DatabaseHandle } from './storage/dialects/index.js';
 
@@ -152,7 +152,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 2. Errors, 404 and 405 in the envelope; the routing mirror must see every route.
   installErrorHandling(app, ROUTER);
   // 3. Every route declares its access; one hook checks token, scopes and account state.
-  installAccess(app, app.services.tokens, config.siteUrl);
+  // The session cookie (the console) is a credential too; its changes need the CSRF token.
+  await app.register(sessionCookies);
+  installAccess(app, app.services.tokens, config.siteUrl, (request) => {
+    const cookie = request.cookies[SESSION_COOKIE];
+    return cookie ? app.services.signIn.authenticate(cookie) : null;
+  });
+  installSessionCsrf(app);
   // 4. The envelope around every success, and each route's success status.
   installEnvelope(app);
   // 5. The OpenAPI document, from the route schemas (the same ones that serialise responses).
@@ -164,7 +170,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // 6. The realtime hub and the visitor gateway's sockets (closed before the services they use).
   await app.register(realtimePlugin);
-  if (config.metricsToken) {
+  if (app.metrics) {
     watchRuntime(app.metrics, {
       jobs: app.store.jobs,
       webhooks: app.store.webhooks.deliveries,
@@ -176,11 +182,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 7. Routes.
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(legacyRoutes);
-  await app.register(publicRoutes);
-  await app.register(landingRoutes);
+  await app.register(rootRoutes);
   await app.register(oauthRoutes);
   await app.register(mcpRoutes);
-  await app.register(widgetFiles);
+  await app.register(assetRoutes);
   await app.register(widgetRoutes);
   return app;
 }

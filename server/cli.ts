@@ -8,6 +8,7 @@
  */
 import Fastify from 'fastify';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TOKEN_ACCESS, type TokenAccess } from '../shared/scopes.js';
 import { registerCore } from './app.js';
@@ -16,7 +17,7 @@ import { AppError } from './domain/errors.js';
 import type { Plan } from './domain/ports.js';
 import { prepareDatabase } from './prepare.js';
 import { databaseLabel } from './start-summary.js';
-import { openDatabase } from './storage/dialects/index.js';
+import { BackupError, backupDatabase, openDatabase } from './storage/dialects/index.js';
 import { startupFailure } from './startup-errors.js';
 import { credentialsPath, loadCredentials, removeCredentials, saveCredentials } from './client/credentials.js';
 import { deviceLogin, http, LoginError, revokeToken, serverUrl, whoami } from './client/device-login.js';
@@ -26,6 +27,10 @@ const USAGE = `Usage: parley <command> [options]
 
 Commands:
   migrate                                 bring the database schema up to date
+  backup FILE                             copy the SQLite database to FILE while the server
+                                          runs (SQLite's online backup; PostgreSQL: pg_dump)
+  restore FILE                            replace the SQLite database with the backup FILE
+                                          (stop every server on it first)
   accounts create --email E [--name N]    a new account with E as its owner
   accounts list
   tokens create --access full|standard|custom [--scopes a,b] [--chatbots ID,ID]
@@ -182,6 +187,7 @@ async function run(argv: string[]): Promise<number> {
   });
   // The client side: these talk to a running server over HTTP, never to a database.
   if (CLIENT_COMMANDS.includes(command)) return clientCommand(command, values);
+  if (command === 'backup' || command === 'restore') return backupCommand(command, positionals);
 
   const key = `${command}${needsSub ? ` ${sub ?? ''}` : ''}`.trim();
   const kind = COMMANDS[key];
@@ -376,6 +382,26 @@ async function run(argv: string[]): Promise<number> {
 }
 
 const CLIENT_COMMANDS = ['login', 'whoami', 'logout', 'mcp'];
+
+/** `backup FILE` / `restore FILE`: a file copy through SQLite, no app and no migration. */
+async function backupCommand(command: 'backup' | 'restore', positionals: string[]): Promise<number> {
+  const [file, extra] = positionals;
+  if (!file || extra !== undefined) throw new UsageError(`${command} needs one FILE`);
+  const where = databaseLocation();
+  const target = resolve(file);
+  try {
+    const done = await backupDatabase(where, target, command);
+    console.log(
+      command === 'backup'
+        ? `Backed up ${where.sqlitePath} to ${target} (${done.pages} pages)`
+        : `Restored ${target} into ${where.sqlitePath} (${done.pages} pages, ${done.migrations} migrations applied in it; the next start applies newer ones)`,
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof BackupError) throw new Failure(err.message);
+    throw err;
+  }
+}
 
 async function clientCommand(
   command: string,

@@ -22,10 +22,10 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function installObservability(app: FastifyInstance, metrics: Metrics, metricsToken: string | null) {
+export function installObservability(app: FastifyInstance, metrics: Metrics | null, metricsToken: string | null) {
   const tracing = tracingOn();
-  if (!metricsToken && !tracing) return;
-  if (metricsToken) metrics.collectDefaults();
+  if (!metrics && !tracing) return;
+  metrics?.collectDefaults();
 
   if (tracing) {
     app.addHook('onRequest', (request, _reply, done) => {
@@ -51,7 +51,7 @@ export function installObservability(app: FastifyInstance, metrics: Metrics, met
 
   app.addHook('onResponse', (request, reply, done) => {
     const route = routeOf(request);
-    if (metricsToken) {
+    if (metrics) {
       const status = String(reply.statusCode);
       metrics.httpRequests.inc({ method: request.method, route, status });
       metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
@@ -65,7 +65,7 @@ export function installObservability(app: FastifyInstance, metrics: Metrics, met
     done();
   });
 
-  if (!metricsToken) return;
+  if (!metrics || !metricsToken) return;
   app.get(
     '/metrics',
     { schema: { hide: true }, config: { access: { public: true }, raw: true } },

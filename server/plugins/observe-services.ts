@@ -44,6 +44,14 @@ export function observeMessages(metrics: Metrics): CommitListener {
   };
 }
 
+/** Background job attempts by name and outcome, and how long each ran (the queue's onJobEnd). */
+export function observeJobs(metrics: Metrics) {
+  return (name: string, outcome: string, ms: number) => {
+    metrics.queueJobs.inc({ name, outcome });
+    metrics.queueJobDuration.observe({ name }, ms / 1000);
+  };
+}
+
 export function observeIngestItem(type: string, handler: ItemHandler, metrics?: Metrics): ItemHandler {
   return (ctx, item) =>
     inSpan('ingest.item', { 'parley.item_type': type, 'parley.ingest_job_id': item.jobId }, async (span) => {

@@ -5,6 +5,7 @@
  */
 import fp from 'fastify-plugin';
 import { EmbeddedQueue } from '../queue/embedded-queue.js';
+import { observeJobs } from './observe-services.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,10 +23,7 @@ export default fp<QueueOptions>(
     const queue = new EmbeddedQueue(app.store.jobs, {
       ...app.config.queue,
       onError: (err, job) => app.log.error({ err, job }, 'background job failed'),
-      onJobEnd: (name, outcome, ms) => {
-        app.metrics.queueJobs.inc({ name, outcome });
-        app.metrics.queueJobDuration.observe({ name }, ms / 1000);
-      },
+      ...(app.metrics && { onJobEnd: observeJobs(app.metrics) }),
     });
     app.decorate('queue', queue);
     if (options.run !== false) app.addHook('onReady', async () => queue.start());

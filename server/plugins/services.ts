@@ -43,7 +43,7 @@ import type { Store } from '../domain/ports.js';
 import type { Metrics } from '../observability/metrics.js';
 import { conversationLog, logAnswer } from './activity-log.js';
 import { observeAnswers, observeIngestItem, observeMessages, tracedAnswers } from './observe-services.js';
-import { createRetrieval } from './retrieval.js';
+import { createRetrieval } from '../adapters/retriever.js';
 import { createWebhooks } from './webhooks.js';
 
 declare module 'fastify' {
@@ -221,7 +221,7 @@ export default fp<ServicesOptions>(
       outbound: app.outbound,
       models: app.models,
       queue: app.queue,
-      metrics: app.metrics,
+      metrics: app.metrics ?? undefined,
       log: app.log,
     });
     app.decorate('services', services);

@@ -13,7 +13,7 @@ import { DEVICE_CODE_GRANT, OAuthError } from '../../domain/oauth/device-flow.se
 import { endpoint } from '../../http/route.js';
 import { devicePage } from './device-page.js';
 import { DEVICE_AUTHORIZATION, REVOKE, TOKEN } from './openapi.js';
-import { LOCALES } from './strings.js';
+import { LOCALES } from './i18n/locales.js';
 
 const PUBLIC = { public: true } as const;
 /** The tag of these routes in the v2 OpenAPI document (openapi.ts says what they read and answer). */
