@@ -15,6 +15,11 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trac
 export interface Config {
   port: number;
   host: string;
+  /**
+   * SHUTDOWN_TIMEOUT_MS: on SIGTERM/SIGINT the process exits within this bound; running jobs get
+   * half of it to finish their current step.
+   */
+  shutdownTimeoutMs: number;
   /** TRUST_PROXY=1: the app sits behind one reverse proxy, so client addresses are the last X-Forwarded-For entry. */
   trustProxy: boolean;
   /** OWNER_EMAIL: the owner of the account a fresh install creates (at the first start or `cli migrate`). */
@@ -240,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host,
     trustProxy: flag(env, 'TRUST_PROXY'),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     ownerEmail: ownerEmail(env),
     siteUrl,
     dataDir,

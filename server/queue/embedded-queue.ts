@@ -49,6 +49,9 @@ export class EmbeddedQueue implements JobQueue {
   private readonly failed = new Map<string, NonNullable<HandlerOptions['onFailed']>>();
   private readonly running = new Set<Promise<void>>();
   private readonly aborts = new Set<AbortController>();
+  /** Aborted on a graceful stop: handlers finish the step in hand and start no other. */
+  private stopping = new AbortController();
+  private stopped: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private started = false;
   /** The poll in progress: stop() waits for it, so no job is claimed after stop() returned. */
@@ -112,6 +115,8 @@ export class EmbeddedQueue implements JobQueue {
   start() {
     if (this.started) return;
     this.started = true;
+    this.stopped = null;
+    this.stopping = new AbortController();
     const tick = async () => {
       await this.poll();
       if (this.started) this.timer = setTimeout(tick, this.o.pollMs);
@@ -119,14 +124,28 @@ export class EmbeddedQueue implements JobQueue {
     void tick();
   }
 
-  /** Stops claiming, asks running handlers to stop (their jobs go back to the queue) and waits for them. */
-  async stop() {
-    this.started = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.polling;
-    for (const a of this.aborts) a.abort();
-    await Promise.allSettled([...this.running]);
+  /**
+   * Stops claiming, asks running handlers to stop (their jobs go back to the queue) and waits for
+   * them. With `graceMs`, handlers first get that long to finish the step in hand (`stopping`)
+   * before they are aborted. A second call waits for the first.
+   */
+  stop(graceMs = 0): Promise<void> {
+    this.stopped ??= (async () => {
+      this.started = false;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      await this.polling;
+      if (graceMs > 0 && this.running.size) {
+        this.stopping.abort();
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+        await Promise.race([Promise.allSettled([...this.running]), grace]);
+        clearTimeout(timer);
+      }
+      for (const a of this.aborts) a.abort();
+      await Promise.allSettled([...this.running]);
+    })();
+    return this.stopped;
   }
 
   async drain(timeoutMs = 30_000) {
@@ -245,11 +264,12 @@ export class EmbeddedQueue implements JobQueue {
         id: job.id,
         attempt: job.attempts,
         signal: abort.signal,
+        stopping: this.stopping.signal,
       });
       await this.finish(job.id, { status: 'done', finished_at: iso(Date.now()), lease_until: null, last_error: null });
       ended('done');
     } catch (err) {
-      if (abort.signal.aborted) {
+      if (abort.signal.aborted || this.stopping.signal.aborted) {
         ended('interrupted');
         // Stopped by shutdown, not failed: back to the queue at once, the attempt not spent.
         await this.finish(job.id, {

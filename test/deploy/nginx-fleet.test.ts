@@ -16,7 +16,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type AckFrame, type MessageCreatedFrame, WS_SUBPROTOCOL } from '../../shared/protocol.js';
+import {
+  type AckFrame,
+  type AnswerDoneFrame,
+  CLOSE,
+  type MessageCreatedFrame,
+  type ServerFrame,
+  WS_SUBPROTOCOL,
+} from '../../shared/protocol.js';
+import { busyMessage } from '../../server/domain/widget/busy.js';
 import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../server/routes/v2/stream.js';
 import { INGEST_JOB } from '../../server/domain/knowledge/ingest-runner.js';
 import { openDatabase, type DatabaseHandle } from '../../server/storage/dialects/index.js';
@@ -29,7 +37,7 @@ import { createPostgresSchema, postgresAvailable, POSTGRES_URL } from '../helper
 import { REDIS_URL, redisAvailable } from '../helpers/redis.js';
 import { page, serveSite, type TestSite } from '../helpers/site.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { Client, connect } from '../helpers/widget.js';
+import { Client, connect, visitor } from '../helpers/widget.js';
 
 const ready = (await postgresAvailable()) && (await redisAvailable()) && nginxBinary() !== null;
 
@@ -120,6 +128,19 @@ function upstreamsOf(path: string): string[] {
     .map((l) => l.upstream);
 }
 
+/** Resolves once nginx sends requests to both instances again (a failed one is left out for fail_timeout). */
+async function bothInRotation() {
+  await waitFor(
+    async () => {
+      await call('GET', '/api/v2/health');
+      await call('GET', '/api/v2/health');
+      return new Set(upstreamsOf('/api/v2/health').slice(-2)).size === 2;
+    },
+    15_000,
+    'nginx to use both instances',
+  );
+}
+
 async function chatbot(title: string): Promise<string> {
   const res = await call('POST', '/api/v2/chatbots', { title }, { token: owner });
   if (res.status !== 201) throw new Error(`chatbot not created: ${JSON.stringify(res.body)}`);
@@ -139,6 +160,103 @@ async function finished(id: string, jobId: string, timeoutMs = 20_000) {
     `ingest job ${jobId}`,
   );
   return job;
+}
+
+async function messagesOf(conversationId: string) {
+  const rows = await database.db
+    .selectFrom('messages')
+    .select(['id', 'author', 'seq', 'meta'])
+    .where('conversation_id', '=', conversationId)
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    meta: ((typeof r.meta === 'string' ? JSON.parse(r.meta) : r.meta) ?? {}) as Record<string, unknown>,
+  }));
+}
+
+/**
+ * A visitor that keeps talking through nginx whatever happens to the instance holding its socket:
+ * on a close it reconnects (the proxy picks a live instance), resumes from the highest seq it saw
+ * and sends again, with the same client ids, every message not acknowledged yet.
+ */
+class SteadyVisitor {
+  readonly sockets: Client[] = [];
+  readonly acks = new Map<string, AckFrame>();
+  readonly sent: { clientId: string; text: string }[] = [];
+  readonly closes: number[] = [];
+  conversationId = '';
+  private seq = 0;
+  private socket: Client | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly token: string,
+    private readonly name: string,
+  ) {}
+
+  async open(): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const c = await connect(nginx.url, this.token);
+        c.ws.on('message', (data) => this.track(JSON.parse(String(data)) as ServerFrame));
+        c.ws.once('close', (code) => {
+          if (this.socket !== c || this.stopped) return;
+          this.closes.push(code);
+          this.socket = null;
+          void this.open();
+        });
+        c.send({ type: 'hello', v: 1, ...(this.conversationId && { resume: { [this.conversationId]: this.seq } }) });
+        await c.waitFor((f) => f.type === 'ready');
+        this.sockets.push(c);
+        this.socket = c;
+        for (const m of this.sent) if (!this.acks.has(m.clientId)) this.frame(m);
+        return;
+      } catch (err) {
+        if (attempt >= 20) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  private track(f: ServerFrame) {
+    if (f.type === 'ack') {
+      this.acks.set(f.clientId, f);
+      this.conversationId ||= f.conversationId;
+    } else if ('seq' in f && 'conversationId' in f && f.conversationId === this.conversationId)
+      this.seq = Math.max(this.seq, f.seq);
+  }
+
+  private frame(m: { clientId: string; text: string }) {
+    this.socket?.send({
+      type: 'message.send',
+      clientId: m.clientId,
+      text: m.text,
+      ...(this.conversationId && { conversationId: this.conversationId }),
+    });
+  }
+
+  say(n: number) {
+    const m = { clientId: `${this.name}-${n}`, text: `Question ${n} from ${this.name}: when are refunds paid?` };
+    this.sent.push(m);
+    this.frame(m);
+  }
+
+  /** The stored messages' frames, over every socket this visitor had. */
+  frames() {
+    return this.sockets.flatMap((c) =>
+      c.frames.flatMap((f) =>
+        (f.type === 'message.created' || f.type === 'answer.done') && f.conversationId === this.conversationId
+          ? [f]
+          : [],
+      ),
+    );
+  }
+
+  close() {
+    this.stopped = true;
+    for (const c of this.sockets) c.close();
+  }
 }
 
 beforeAll(async () => {
@@ -182,6 +300,17 @@ beforeAll(async () => {
     { token: owner },
   );
   expect(saved.status).toBe(200);
+  const text = await call(
+    'POST',
+    `/api/v2/chatbots/${chatbotId}/knowledge/text`,
+    {
+      title: 'Returns',
+      text: '# Returns\n\nRefunds are paid within 5 business days. Items can be returned for 30 days. Shipping back is free for members.',
+    },
+    { token: owner },
+  );
+  expect(text.status, JSON.stringify(text.body)).toBe(202);
+  await finished(chatbotId, text.body.data.job.id as string);
 }, 90_000);
 
 afterAll(async () => {
@@ -311,5 +440,209 @@ describe.runIf(ready)('two instances behind nginx', () => {
     expect([...ids].sort()).toEqual((await outbox()).map((d) => d.id).sort());
     const ofThread = received.slice(before).filter((r) => JSON.parse(r.body).data.threadId === threadId);
     expect(ofThread).toHaveLength(6); // three questions, three answers
+  });
+  test("the per-IP limit counts the client's address (X-Forwarded-For) on both instances together", async () => {
+    // A loopback address of its own: counts left in Redis by other runs or files never meet it.
+    const octet = () => 2 + Math.floor(Math.random() * 250);
+    const from = `127.${octet()}.${octet()}.${octet()}`;
+    const seen = nginx.accessLog().length;
+    // POST /api/widget/{id}/session: 20 a minute per address.
+    for (let i = 0; i < 20; i++)
+      expect((await call('POST', `/api/widget/${chatbotId}/session`, {}, { from })).status).toBe(201);
+    const served = new Set(
+      nginx
+        .accessLog()
+        .slice(seen)
+        .map((l) => l.upstream),
+    );
+    expect(served.size).toBe(2); // each instance saw about half: alone, neither would refuse
+    const refused = await call('POST', `/api/widget/${chatbotId}/session`, {}, { from });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    // Another client behind the same proxy is not affected: the address is the client's, not nginx's.
+    expect((await call('POST', `/api/widget/${chatbotId}/session`, {}, { from: `127.${octet()}.1.1` })).status).toBe(
+      201,
+    );
+  });
+
+  test("a chatbot's answer cap holds across both instances (MAX_ANSWERS_PER_CHATBOT=2)", async () => {
+    const slow =
+      'Refunds are paid within five business days of the return arriving at our warehouse, by the same means.';
+    // Sessions first, then the two sockets one after the other: round robin puts them on different instances.
+    const tokens = [await session(), await session()];
+    const holders = [await visitor(nginx.url, tokens[0]), await visitor(nginx.url, tokens[1])];
+    const before = nginx.accessLog().length;
+    model.next({ kind: 'reply', text: slow, pieceDelayMs: 150 }, { kind: 'reply', text: slow, pieceDelayMs: 150 });
+    holders.forEach((h, i) => h.send({ type: 'message.send', clientId: `hold-${i}`, text: 'When are refunds paid?' }));
+    await Promise.all(holders.map((h) => h.waitFor((f) => f.type === 'answer.delta')));
+    const third = await visitor(nginx.url, await session());
+    third.send({ type: 'message.send', clientId: 'third', text: 'When are refunds paid?' });
+    const busy = await third.waitFor<AnswerDoneFrame>((f) => f.type === 'answer.done');
+    expect(busy.message.text).toBe(busyMessage({}));
+    for (const h of holders)
+      expect((await h.waitFor<AnswerDoneFrame>((f) => f.type === 'answer.done', 20_000)).message.text).toBe(slow);
+    for (const c of [...holders, third]) c.close();
+    await Promise.all([...holders, third].map((c) => c.waitClosed()));
+    // The two answers were written on different instances: each alone was under the cap.
+    const sockets = nginx
+      .accessLog()
+      .slice(before)
+      .filter((l) => l.request.includes('/api/widget/ws'));
+    expect(new Set(sockets.map((l) => l.upstream)).size).toBe(2);
+  });
+
+  test('kill -9 of an instance under load: its visitors resume on the other, every ack and owed answer arrives once, its crawl is taken over', async () => {
+    // A crawl whose second page hangs: the instance fetching it is the one killed.
+    let hung = false;
+    site.set('/kill/', page('Kill', para('returns'), ['/kill/a', '/kill/b']));
+    site.set('/kill/a', page('A', para('warranty')));
+    site.set('/kill/b', (_req, res) => {
+      if (!hung) return void (hung = true); // held open until its instance dies
+      res.writeHead(200, { 'content-type': 'text/html' }).end(page('B', para('exchanges')));
+    });
+    const crawl = await call(
+      'POST',
+      `/api/v2/chatbots/${chatbotId}/knowledge/website`,
+      { url: `${site.url}/kill/`, pathPrefix: '/kill/' },
+      { token: owner },
+    );
+    expect(crawl.status).toBe(202);
+    const jobId = crawl.body.data.job.id as string;
+
+    const visitors = await Promise.all(
+      ['v0', 'v1', 'v2', 'v3'].map(async (name) => new SteadyVisitor(await session(), name)),
+    );
+    for (const v of visitors) await v.open();
+    // The opener first: it names the conversation the others follow.
+    for (const v of visitors) v.say(0);
+    await waitFor(() => visitors.every((v) => v.acks.size === 1), 10_000, 'the openers');
+    const MESSAGES = 10;
+    let said = 1;
+    const load = setInterval(() => {
+      if (said >= MESSAGES) return clearInterval(load);
+      for (const v of visitors) v.say(said);
+      said++;
+    }, 100);
+    await waitFor(() => hung && visitors.every((v) => v.acks.size >= 3), 15_000, 'load and a crawl mid-page');
+    const holder = await database.db
+      .selectFrom('jobs')
+      .select(['locked_by'])
+      .where('name', '=', INGEST_JOB)
+      .where('status', '=', 'running')
+      .where('payload', 'like', `%${jobId}%`)
+      .executeTakeFirstOrThrow();
+    const victim = instances.find((i) => holder.locked_by?.includes(`:${i.child.pid}:`))!;
+    expect(victim).toBeDefined();
+    await kill(victim);
+    const killedAt = visitors.map((v) => v.acks.size);
+
+    await waitFor(() => said >= MESSAGES, 10_000, 'the load');
+    await waitFor(() => visitors.every((v) => v.acks.size === MESSAGES), 20_000, 'every message acknowledged');
+    await waitFor(
+      async () => (await database.db.selectFrom('answers_owed').select('message_id').execute()).length === 0,
+      20_000,
+      'every owed answer',
+    );
+    for (const v of visitors) {
+      await waitFor(
+        async () => v.frames().filter((f) => f.type === 'answer.done').length >= MESSAGES,
+        20_000,
+        `${v.conversationId} answers`,
+      );
+      const rows = await messagesOf(v.conversationId);
+      const questions = rows.filter((r) => r.author === 'visitor');
+      // Stored once each, with the number the first ack gave.
+      expect(questions).toHaveLength(MESSAGES);
+      for (const ack of v.acks.values()) expect(questions.find((q) => q.id === ack.messageId)?.seq).toBe(ack.seq);
+      // Answered once each.
+      const answered = rows.filter((r) => r.author === 'ai').map((r) => r.meta.questionId);
+      expect([...answered].sort()).toEqual(questions.map((q) => q.id).sort());
+      // Seen once each over all its sockets, with the stored numbers.
+      const frames = v.frames();
+      expect(frames.map((f) => f.message.id).sort()).toEqual(rows.map((r) => r.id).sort());
+      for (const f of frames) expect(f.seq).toBe(rows.find((r) => r.id === f.message.id)!.seq);
+    }
+    // The killed instance's visitors lost their socket (1006) and carried on through the other.
+    const moved = visitors.filter((v) => v.closes.length > 0);
+    expect(moved.length).toBeGreaterThan(0);
+    expect(moved.length).toBeLessThan(visitors.length);
+    for (const v of moved) expect(v.sockets.length).toBeGreaterThan(1);
+    expect(killedAt.some((n) => n < MESSAGES)).toBe(true); // the kill came mid-load
+
+    // Its crawl is taken over once the lease lapsed; nothing is indexed twice.
+    expect(await finished(chatbotId, jobId)).toMatchObject({
+      status: 'succeeded',
+      counts: { found: 3, done: 3, failed: 0 },
+    });
+    const job = await database.db
+      .selectFrom('jobs')
+      .select(['attempts', 'status', 'locked_by'])
+      .where('payload', 'like', `%${jobId}%`)
+      .executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ attempts: 2, status: 'done' });
+    expect(job.locked_by).not.toContain(`:${victim.child.pid}:`);
+    for (const v of visitors) v.close();
+
+    // Back on its port for the next test.
+    const i = instances.indexOf(victim);
+    instances[i] = await startInstance(victim.port);
+  });
+
+  test('SIGTERM: sockets are told 1001 and resume on the other instance, the request in flight is answered, the process exits within its bound', async () => {
+    const [stopping, staying] = instances;
+    const steady = [new SteadyVisitor(await session(), 's0'), new SteadyVisitor(await session(), 's1')];
+    await bothInRotation();
+    for (const v of steady) await v.open(); // one on each instance (round robin)
+    for (const v of steady) v.say(0);
+    for (const v of steady)
+      await waitFor(() => v.frames().some((f) => f.type === 'answer.done'), 10_000, 'the first answers');
+
+    // A request in flight on the stopping instance: a question whose answer streams for a while.
+    const text = 'Refunds are paid within five business days, by the same means of payment.';
+    const conversation = await call('POST', `/api/v2/chatbots/${chatbotId}/conversations`, {}, { token: owner });
+    const threadId = conversation.body.data.conversation.threadId as string;
+    const asked = model.requests.length;
+    model.next({ kind: 'reply', text, pieceDelayMs: 100 });
+    const inFlight = fetch(
+      `http://127.0.0.1:${stopping.port}/api/v2/chatbots/${chatbotId}/conversations/${threadId}/messages`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'When are refunds paid?' }),
+      },
+    );
+    await waitFor(() => model.requests.length > asked, 5000, 'the question to reach the model');
+    const exited = new Promise<number | null>((resolve) => stopping.child.once('exit', (code) => resolve(code)));
+    let bound: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (bound = setTimeout(() => resolve('late'), 8000)));
+    stopping.child.kill('SIGTERM');
+
+    const answered = await inFlight;
+    expect(answered.status).toBe(201);
+    expect(((await answered.json()) as { data: { answer: { text: string } } }).data.answer.text).toBe(text);
+    // Exits cleanly within SHUTDOWN_TIMEOUT_MS (8 s here).
+    expect(await Promise.race([exited, late])).toBe(0);
+    clearTimeout(bound);
+    await expect(fetch(`http://127.0.0.1:${stopping.port}/api/v2/health`)).rejects.toThrow();
+
+    // The visitor it held was told 1001, reconnected through nginx to the other and resumed.
+    const moved = steady.filter((v) => v.closes.length);
+    expect(moved).toHaveLength(1);
+    expect(moved[0].closes).toEqual([CLOSE.goingAway]);
+    await waitFor(() => moved[0].sockets.length === 2, 10_000, 'the reconnect');
+    for (const v of steady) v.say(1);
+    for (const v of steady) {
+      await waitFor(() => v.frames().filter((f) => f.type === 'answer.done').length >= 2, 10_000, 'the answers after');
+      const rows = await messagesOf(v.conversationId);
+      expect(
+        v
+          .frames()
+          .map((f) => f.message.id)
+          .sort(),
+      ).toEqual(rows.map((r) => r.id).sort());
+      v.close();
+    }
+    expect(staying.child.exitCode).toBeNull();
+    instances[0] = await startInstance(stopping.port);
   });
 });

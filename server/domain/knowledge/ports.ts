@@ -248,12 +248,13 @@ export interface JobQueue {
   /**
    * Registers the handler of a job name; a throw retries with backoff until maxAttempts. `signal`
    * aborts when the process stops: a handler that then throws is put back without using an attempt.
+   * `stopping` aborts first, on a graceful stop: finish the step in hand, start no other, then throw.
    */
   handle(
     name: string,
     handler: (
       payload: Record<string, unknown>,
-      job: { id: string; attempt: number; signal: AbortSignal },
+      job: { id: string; attempt: number; signal: AbortSignal; stopping?: AbortSignal },
     ) => Promise<void>,
     options?: {
       /**
