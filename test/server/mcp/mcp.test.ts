@@ -270,6 +270,24 @@ describe('over streamable HTTP', () => {
     const extra = await call(owner, 'get_chatbot', { chatbotId, surprise: 1 });
     expect(extra.body.error.details[0]).toMatchObject({ path: ['surprise'] });
     await expect(owner.callTool({ name: 'drop_tables', arguments: {} })).rejects.toThrow(/no tool drop_tables/);
+    for (const uri of [
+      'parley://chatbots/%ZZ/settings',
+      `parley://chatbots/${chatbotId}/secrets`,
+      'https://example.com',
+    ])
+      await expect(owner.readResource({ uri }), uri).rejects.toThrow(/There is no resource/);
+    // Not JSON-RPC at all: the transport's 400, not a failure of ours.
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${full}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"hello":"world"}',
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe(-32700);
   });
 
   test('without a valid token: 401 naming the /mcp protected resource metadata, which names /mcp', async () => {
