@@ -133,7 +133,7 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['widget/**', 'demo/**', 'test/browser/**', 'test/widget/**'],
+    files: ['widget/**', 'demo/**', 'console/**', 'test/browser/**', 'test/widget/**'],
     ignores: ['widget/build.ts', 'demo/seed.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
@@ -173,6 +173,10 @@ export default defineConfig(
     },
   }),
   ...layer('widget', { ignores: ['widget/build.ts'], pkgs: [NODE_BUILTINS], folders: WIDGET_NOT_SERVER }),
+  ...layer('console', {
+    pkgs: [NODE_BUILTINS],
+    folders: { server: 'The console calls the public v2 API (console/api.ts), never server code.' },
+  }),
   ...layer('widget/ui', {
     pkgs: [NODE_BUILTINS],
     folders: { ...WIDGET_NOT_SERVER, 'widget/transport': NOT_TRANSPORT },

@@ -15,6 +15,7 @@ import { clientErrorHandler, frameworkErrors } from './http/client-errors.js';
 import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { installJsonBody } from './http/json-body.js';
+import sessionCookies, { installSessionCsrf, SESSION_COOKIE } from './http/session.js';
 import { lazySchemas } from './http/lazy-schemas.js';
 import { RequestLog } from './http/request-log.js';
 import { ErrorEnvelope, LegacyErrorBody, legacySwaggerOptions, swaggerOptions } from './http/openapi.js';
@@ -151,7 +152,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 2. Errors, 404 and 405 in the envelope; the routing mirror must see every route.
   installErrorHandling(app, ROUTER);
   // 3. Every route declares its access; one hook checks token, scopes and account state.
-  installAccess(app, app.services.tokens, config.siteUrl);
+  // The session cookie (the console) is a credential too; its changes need the CSRF token.
+  await app.register(sessionCookies);
+  installAccess(app, app.services.tokens, config.siteUrl, (request) => {
+    const cookie = request.cookies[SESSION_COOKIE];
+    return cookie ? app.services.signIn.authenticate(cookie) : null;
+  });
+  installSessionCsrf(app);
   // 4. The envelope around every success, and each route's success status.
   installEnvelope(app);
   // 5. The OpenAPI document, from the route schemas (the same ones that serialise responses).

@@ -2,7 +2,8 @@
  * Route access declarations and the one hook that enforces them. Every route declares
  * `config.access`: `{ public: true }`, `{ scopes: [...] }` (an empty list: any valid token) or,
  * for the legacy v0/v1 API, `{ legacyKey: true }`. Registering a route without a declaration
- * fails at start, so no route is open by accident.
+ * fails at start, so no route is open by accident. A v2 request without an Authorization header
+ * may be signed in instead: the session cookie acts as its user (http/session.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Scope } from '../../shared/scopes.js';
@@ -74,7 +75,10 @@ declare module 'fastify' {
   }
 }
 
-export function installAccess(app: FastifyInstance, tokens: TokensService, siteUrl: string) {
+/** Resolves the session cookie of a request to its signed-in caller (null: no live session). */
+export type SessionAuth = (request: FastifyRequest) => Promise<AuthContext | null> | null;
+
+export function installAccess(app: FastifyInstance, tokens: TokensService, siteUrl: string, session: SessionAuth) {
   const challenge = (resource = '/api/v2') =>
     `Bearer resource_metadata="${siteUrl}/.well-known/oauth-protected-resource${resource}"`;
   // Legacy keys are not OAuth-issued: the challenge names the realm only.
@@ -128,6 +132,16 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
     const resource = 'resource' in access ? access.resource : undefined;
     const credential = legacy ? 'legacy API key' : 'API token';
     const header = request.headers.authorization;
+    if ((header === undefined || header === '') && !legacy && request.routeOptions.url?.startsWith('/api/v2/')) {
+      // The console: a signed-in session acts as its user on the v2 API (no Authorization header sent).
+      const signedIn = await session(request);
+      if (signedIn) {
+        request.authContext = signedIn;
+        requireScopes(signedIn, access.scopes);
+        if (!access.whileInactive) requireActive(signedIn.account);
+        return;
+      }
+    }
     if (header === undefined || header === '') {
       throw unauthorized(
         'AUTHORIZATION_HEADER_REQUIRED',

@@ -1,8 +1,10 @@
 /**
- * The owner's sign-in for the verification page: an e-mail and a password the operator set
- * through the CLI, then a session cookie. Wrong passwords are throttled per e-mail.
+ * The team's sign-in (the console and the device verification page): an e-mail and a password
+ * the operator set through the CLI, then a session cookie. Wrong passwords are throttled per
+ * e-mail. A session ends 12 hours after sign-in, or after 2 hours without use, or on sign-out.
  */
-import { generateSecret, hashSecret } from '../auth.js';
+import { SCOPES } from '../../../shared/scopes.js';
+import { type AuthContext, effectiveScopes, generateSecret, hashSecret } from '../auth.js';
 import { validationFailed } from '../errors.js';
 import type { Store, UserRecord } from '../ports.js';
 import { DECOY_HASH, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
@@ -11,6 +13,9 @@ import { Throttle } from './throttle.js';
 const SIGN_IN_ATTEMPTS = 5;
 const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SESSION_TTL_MS = 12 * 3600_000;
+export const SESSION_IDLE_MS = 2 * 3600_000;
+/** A session's last use is written at most this often: a page's burst of calls costs one write. */
+const TOUCH_INTERVAL_MS = 60_000;
 
 export type SignInResult =
   | { ok: true; session: string; user: UserRecord }
@@ -71,12 +76,77 @@ export class SignInService {
 
   /** The user of a session cookie, or null when it is unknown, signed out or expired. */
   async user(session: string | undefined): Promise<UserRecord | null> {
+    return (await this.live(session))?.user ?? null;
+  }
+
+  /**
+   * A session cookie as a v2 API credential: the signed-in user with every scope their role
+   * allows, on every chatbot their role reaches (exactly what a Full token of theirs could do).
+   */
+  async authenticate(session: string | undefined): Promise<AuthContext | null> {
     if (!session || session.length > 128) return null;
-    const userId = await this.store.oauth.sessions.user(hashSecret(session), new Date(this.now()).toISOString());
-    return userId ? this.store.users.get(userId) : null;
+    return this.authenticateHash(hashSecret(session));
+  }
+
+  /** The signed-in caller of `auth` as it is now (for connections that outlive a request); null once signed out. */
+  async current(auth: AuthContext): Promise<AuthContext | null> {
+    return auth.session ? this.authenticateHash(auth.session) : null;
+  }
+
+  private async authenticateHash(sessionHash: string): Promise<AuthContext | null> {
+    const found = await this.liveHash(sessionHash);
+    if (!found) return null;
+    const account = await this.store.accounts.get(found.user.accountId);
+    if (!account) return null;
+    const { user, hash, createdAt, lastSeenAt } = found;
+    return {
+      token: {
+        // Not a token row: an id of its own per session (stream limits count per credential).
+        id: `session-${hash.slice(0, 16)}`,
+        accountId: account.id,
+        userId: user.id,
+        kind: 'api',
+        name: 'Console sign-in',
+        access: 'full',
+        scopes: [...SCOPES],
+        chatbotIds: null,
+        createdAt,
+        lastUsedAt: lastSeenAt,
+        revokedAt: null,
+      },
+      user,
+      account,
+      scopes: effectiveScopes(SCOPES, user.role),
+      session: hash,
+    };
+  }
+
+  private async live(session: string | undefined) {
+    if (!session || session.length > 128) return null;
+    return this.liveHash(hashSecret(session));
+  }
+
+  private async liveHash(hash: string) {
+    const at = this.now();
+    const found = await this.store.oauth.sessions.live(
+      hash,
+      new Date(at).toISOString(),
+      new Date(at - SESSION_IDLE_MS).toISOString(),
+    );
+    if (!found) return null;
+    const user = await this.store.users.get(found.userId);
+    if (!user) return null;
+    if (at - Date.parse(found.lastSeenAt) > TOUCH_INTERVAL_MS)
+      await this.store.oauth.sessions.touch(hash, new Date(at).toISOString());
+    return { user, hash, createdAt: found.createdAt, lastSeenAt: found.lastSeenAt };
   }
 
   async signOut(session: string | undefined): Promise<void> {
     if (session && session.length <= 128) await this.store.oauth.sessions.remove(hashSecret(session));
+  }
+
+  /** Ends every session of the user, on every device. */
+  async signOutEverywhere(user: UserRecord): Promise<void> {
+    await this.store.oauth.sessions.removeUser(user.id);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The widget's files: `/widget.js` (short cache: it names the current chunks) and
  * `/widget/<hashed chunk>.js` (cached for a year), from dist/widget (npm run build:widget);
- * brotli/gzip copies are sent when accepted.
+ * brotli/gzip copies are sent when accepted (`sendBuilt`, the console's files too).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
@@ -49,22 +49,15 @@ function script(path: string): Script | null {
   return fresh;
 }
 
-function sendScript(request: FastifyRequest, reply: FastifyReply, path: string, cache: string) {
+/** A built file, brotli or gzip when accepted, with an etag; null when it is not there. */
+export function sendBuilt(request: FastifyRequest, reply: FastifyReply, path: string, cache: string) {
   const file = script(path);
-  if (!file)
-    throw new AppError('NOT_FOUND', 'Widget file not found', {
-      hint: 'Build the widget with `npm run build:widget` (npm start does it)',
-    });
+  if (!file) return null;
   reply
-    .type('text/javascript; charset=utf-8')
+    .type(path.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8')
     .header('vary', 'accept-encoding')
     .header('cache-control', cache)
     .header('etag', file.etag)
-    // Chunks are ES modules fetched in CORS mode from the customer's page.
-    .header('access-control-allow-origin', '*')
-    .header('cross-origin-resource-policy', 'cross-origin')
-    // The customer's page may see where the widget's time goes (resource timing).
-    .header('timing-allow-origin', '*')
     .header('x-content-type-options', 'nosniff');
   if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
   const accepts = String(request.headers['accept-encoding'] ?? '');
@@ -72,6 +65,21 @@ function sendScript(request: FastifyRequest, reply: FastifyReply, path: string, 
     file.bodies.br && /\bbr\b/.test(accepts) ? 'br' : file.bodies.gzip && /\bgzip\b/.test(accepts) ? 'gzip' : '';
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(file.bodies[encoding]);
+}
+
+function sendScript(request: FastifyRequest, reply: FastifyReply, path: string, cache: string) {
+  reply
+    // Chunks are ES modules fetched in CORS mode from the customer's page.
+    .header('access-control-allow-origin', '*')
+    .header('cross-origin-resource-policy', 'cross-origin')
+    // The customer's page may see where the widget's time goes (resource timing).
+    .header('timing-allow-origin', '*');
+  const sent = sendBuilt(request, reply, path, cache);
+  if (!sent)
+    throw new AppError('NOT_FOUND', 'Widget file not found', {
+      hint: 'Build the widget with `npm run build:widget` (npm start does it)',
+    });
+  return sent;
 }
 
 export default async function widgetScripts(app: FastifyInstance) {

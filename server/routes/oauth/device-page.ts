@@ -1,11 +1,8 @@
 /**
  * The verification page (RFC 8628 3.3) at {site_url}/device: sign in with e-mail and password,
  * enter the user code, approve or deny. Server-rendered HTML under a strict CSP, no script; every
- * form carries a CSRF token (@fastify/csrf-protection, its secret in a cookie); the session is an
- * HttpOnly, SameSite=Lax cookie, Secure when the site is served over https.
+ * form carries a CSRF token; the session is the console's (http/session.ts): one sign-in for both.
  */
-import cookie from '@fastify/cookie';
-import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,12 +11,11 @@ import { effectiveScopes } from '../../domain/auth.js';
 import { AppError } from '../../domain/errors.js';
 import type { UserRecord } from '../../domain/ports.js';
 import { endpoint } from '../../http/route.js';
+import { SESSION_COOKIE, sessionCookieOptions } from '../../http/session.js';
 import { SESSION_TTL_MS } from '../../domain/oauth/sign-in.service.js';
 import { approvePage, codePage, messagePage, PAGE_CSP, type PageContext, signInPage, STYLESHEET } from './page-html.js';
 import { fill, pickLocale, stringsFor } from './i18n/locales.js';
 
-export const SESSION_COOKIE = 'parley_session';
-const COOKIE_PATH = '/device';
 const PUBLIC = { public: true } as const;
 
 type Form = Record<string, unknown>;
@@ -31,23 +27,9 @@ const field = (request: FastifyRequest, name: string): string => {
 export async function devicePage(app: FastifyInstance) {
   const signIn = app.services.signIn;
   const flow = app.services.deviceFlow;
-  const httpsSite = app.config.siteUrl.startsWith('https:');
-  const secure = (request: FastifyRequest) => httpsSite || request.protocol === 'https';
-  const cookieOptions = (request: FastifyRequest) => ({
-    path: COOKIE_PATH,
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: secure(request),
-  });
+  const cookieOptions = (request: FastifyRequest) => sessionCookieOptions(app, request);
 
-  await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
-  await app.register(csrf, {
-    sessionPlugin: '@fastify/cookie',
-    cookieKey: 'parley_csrf',
-    cookieOpts: { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' },
-    getToken: (request) => field(request, '_csrf'),
-  });
   await app.register(rateLimit, { global: false });
 
   /** The page's context: locale, strings and a CSRF token (its secret cookie set when new). */
@@ -144,7 +126,7 @@ export async function devicePage(app: FastifyInstance) {
     { ...endpoint({ access: PUBLIC, raw: true, hide: true }), preHandler: app.csrfProtection },
     async (request, reply) => {
       await signIn.signOut(request.cookies[SESSION_COOKIE]);
-      reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
       return reply.redirect('/device', 303);
     },
   );

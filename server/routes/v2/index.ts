@@ -10,6 +10,7 @@ import icons from './icons.js';
 import identity from './identity.js';
 import knowledge from './knowledge.js';
 import me from './me.js';
+import session from './session.js';
 import settings from './settings.js';
 import stream from './stream.js';
 import tokens from './tokens.js';
@@ -32,6 +33,7 @@ export async function v2Routes(app: FastifyInstance) {
   );
   for (const routes of [
     health,
+    session,
     me,
     chatbots,
     settings,

@@ -1,14 +1,16 @@
 /**
  * `GET /api/v2/stream`: the team's live stream over a WebSocket (server/realtime/team-connection.ts).
  * A v2 token with conversations:read, from `Authorization: Bearer`, the `parley.token.<token>`
- * subprotocol (browsers) or the hello frame; never the query string. Declared public because
- * it authenticates itself: the access hook reads only the Authorization header.
+ * subprotocol (browsers) or the hello frame; never the query string. Or, for the console, the
+ * signed-in session's cookie, from a page of this site only (Origin checked: a browser sends the
+ * cookie with a socket any page opens). Declared public because it authenticates itself.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLOSE } from '../../../shared/protocol.js';
 import { type AuthContext, requireScopes } from '../../domain/auth.js';
 import { AppError } from '../../domain/errors.js';
+import { SESSION_COOKIE } from '../../http/session.js';
 import { requireActive } from '../../domain/plans.js';
 import { afterAdmission, Holdings, runSocket, socketTransport, subprotocolToken } from '../../realtime/socket.js';
 import { TeamConnection } from '../../realtime/team-connection.js';
@@ -42,7 +44,20 @@ export default async function stream(app: FastifyInstance) {
   const authenticate = async (token: string) =>
     member(await app.services.tokens.authenticate(token), 'The token is unknown or was revoked');
   const reauthorize = async (was: AuthContext) =>
-    member(await app.services.tokens.current(was), 'The token was revoked');
+    was.session
+      ? member(await app.services.signIn.current(was), 'The session has ended: sign in again')
+      : member(await app.services.tokens.current(was), 'The token was revoked');
+  const siteOrigin = new URL(app.config.siteUrl).origin;
+  /** The console's session, when the socket comes from a page of this site. */
+  const sessionOf = async (request: FastifyRequest): Promise<AuthContext | null> => {
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!cookie) return null;
+    const origin = request.headers.origin;
+    const host = request.headers.host;
+    const sameSite = origin === siteOrigin || (!!host && (origin === `http://${host}` || origin === `https://${host}`));
+    if (!sameSite) throw new AppError('TOKEN_NOT_VALID', 'A session cookie is accepted only from pages of this site');
+    return member(await app.services.signIn.authenticate(cookie), 'The session has ended: sign in again');
+  };
 
   app.get(
     '/stream',
@@ -51,7 +66,13 @@ export default async function stream(app: FastifyInstance) {
       config: { access: { public: true }, raw: true, rateLimit: connectsPerMinute(app) },
       preValidation: async (request) => {
         const token = offeredToken(request);
-        if (!token) return;
+        if (!token) {
+          const session = await sessionOf(request).catch(
+            (err) => new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'session not valid'),
+          );
+          if (session) request.teamAuth = session;
+          return;
+        }
         request.teamAuth = await authenticate(token).catch(
           (err) => new CloseError(CLOSE.sessionInvalid, err instanceof Error ? err.message : 'token not valid'),
         );

@@ -32,7 +32,7 @@ test('scrypt with a salt of its own per hash; only the right password verifies',
   expect(JSON.stringify(stored)).not.toContain('the right password');
 });
 
-test('the e-mail is matched without regard to case; the session is stored hashed and ends after 12 hours', async () => {
+test('the e-mail is matched without regard to case; the session is stored hashed and ends 12 hours after sign-in, however busy', async () => {
   const result = await service.signIn('owner@EXAMPLE.com ', 'the right password');
   expect(result.ok).toBe(true);
   const session = (result as { session: string }).session;
@@ -40,10 +40,36 @@ test('the e-mail is matched without regard to case; the session is stored hashed
     session,
   );
   expect((await service.user(session))?.id).toBe(owner.id);
-  clock.t += 12 * 3600_000 - 1000;
+  // Used every hour: never idle, still over at 12 hours.
+  for (let hour = 1; hour < 12; hour++) {
+    clock.t += 3600_000;
+    expect((await service.user(session))?.id).toBe(owner.id);
+  }
+  clock.t += 3600_000 - 1000;
   expect((await service.user(session))?.id).toBe(owner.id);
   clock.t += 1000;
   expect(await service.user(session)).toBeNull();
+});
+
+test('a session unused for 2 hours ends; each use starts the 2 hours again', async () => {
+  const session = ((await service.signIn('owner@example.com', 'the right password')) as { session: string }).session;
+  clock.t += 2 * 3600_000 - 1000;
+  expect((await service.user(session))?.id).toBe(owner.id);
+  clock.t += 2 * 3600_000 - 1000;
+  const auth = await service.authenticate(session);
+  expect(auth?.user.id).toBe(owner.id);
+  expect(auth?.session).toBeTruthy();
+  clock.t += 2 * 3600_000;
+  expect(await service.user(session)).toBeNull();
+  expect(await service.authenticate(session)).toBeNull();
+});
+
+test('sign out everywhere ends every session of the user', async () => {
+  const a = ((await service.signIn('owner@example.com', 'the right password')) as { session: string }).session;
+  const b = ((await service.signIn('owner@example.com', 'the right password')) as { session: string }).session;
+  await service.signOutEverywhere(owner);
+  expect(await service.user(a)).toBeNull();
+  expect(await service.user(b)).toBeNull();
 });
 
 test('signing out and a new password both end a session', async () => {

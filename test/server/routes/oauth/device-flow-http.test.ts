@@ -151,7 +151,7 @@ describe('the verification page', () => {
     const session = b.lastSetCookie.find((c) => c.startsWith('parley_session='))!;
     expect(session).toMatch(/HttpOnly/i);
     expect(session).toMatch(/SameSite=Lax/i);
-    expect(session).toMatch(/Path=\/device/i);
+    expect(session).toMatch(/Path=\/;/i);
     expect(session).not.toMatch(/Secure/i);
 
     const codeForm = await b.get('/device');

@@ -1,0 +1,44 @@
+import type { Partial2 } from '../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  skipToContent: 'Przejdź do treści',
+  signIn: {
+    title: 'Zaloguj się do Parley',
+    lead: 'Użyj adresu e-mail i hasła ustawionych dla Ciebie przez administratora.',
+    email: 'E-mail',
+    password: 'Hasło',
+    submit: 'Zaloguj się',
+    busy: 'Logowanie…',
+    wrong: 'Adres e-mail i hasło nie pasują do siebie. Sprawdź oba i spróbuj ponownie.',
+    throttled: 'Zbyt wiele prób. Spróbuj ponownie za {minutes} min.',
+    ended: 'Sesja wygasła. Zaloguj się ponownie, aby kontynuować.',
+    noPassword:
+      'Nie masz hasła? Operator ustawia je poleceniem: npm run cli -- users set-password --email ty@example.com',
+  },
+  header: {
+    chatbot: 'Czatbot',
+    noChatbots: 'Brak czatbotów',
+    account: 'Konto',
+    signedInAs: 'Zalogowano jako {email}',
+    role: {
+      owner: 'Właściciel',
+      admin: 'Administrator',
+      member: 'Członek',
+    },
+    language: 'Język',
+    signOut: 'Wyloguj się',
+    signOutEverywhere: 'Wyloguj się wszędzie',
+  },
+  nav: {
+    label: 'Konsola',
+    chatbotPages: 'Ten czatbot',
+    accountPages: 'Konto',
+  },
+  loading: 'Ładowanie…',
+  notFound: 'Ta strona nie istnieje.',
+  chatbotNotFound: 'Ten czatbot nie istnieje lub nie masz do niego dostępu.',
+  failed: 'Coś poszło nie tak: {message}',
+  retry: 'Spróbuj ponownie',
+  backToChatbots: 'Przejdź do swoich czatbotów',
+} satisfies Partial2<Strings>;
