@@ -196,6 +196,21 @@ test('verifyWebhook accepts a real delivery in both signature forms and refuses 
   expect(() => verifyWebhook(body, {}, secret)).toThrow(/no signature/);
 });
 
+test('a multipart body is typed and sent as FormData: an icon, its type before the file', async () => {
+  const { chatbot } = await parley.POST('/chatbots', { body: { title: 'Icons' } });
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  const { icon } = await parley.POST('/chatbots/{chatbotId}/icons', {
+    params: { path: { chatbotId: chatbot.id } },
+    body: { type: 'bubble', file: new Blob([png], { type: 'image/png' }) },
+  });
+  expect(icon).toMatchObject({ type: 'bubble', mime: 'image/png', size: png.length });
+  const image = await fetch(icon.url.startsWith('http') ? icon.url : `${site}${icon.url}`);
+  expect(Buffer.from(await image.arrayBuffer())).toEqual(png);
+});
+
 test("the README's typed client example runs as written", async () => {
   const readme = readFileSync(resolve('README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('### Typed client'));
@@ -248,16 +263,11 @@ describe.concurrent('waiting on the server', () => {
     });
     await waitFor(() => uploads() === 1, 10_000, 'the held upload');
 
-    const form = () => {
-      const data = new FormData();
-      data.append('files', new Blob(['Deliveries take two days.'], { type: 'text/plain' }), 'deliveries.txt');
-      return data;
-    };
+    const files = [new File(['Deliveries take two days.'], 'deliveries.txt', { type: 'text/plain' })];
     const path = { chatbotId: chatbot.id };
-    // The document describes no multipart body, so the FormData goes in untyped.
     const impatient = lib.createParleyClient({ server: site, token, retry: { maxDelayMs: 1000 } });
     const refused = await impatient
-      .POST('/chatbots/{chatbotId}/knowledge/files', { params: { path }, body: form() as never })
+      .POST('/chatbots/{chatbotId}/knowledge/files', { params: { path }, body: { files } })
       .catch((err: unknown) => err);
     expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429, retryAfter: 5 });
 
@@ -270,10 +280,7 @@ describe.concurrent('waiting on the server', () => {
         finish();
       },
     });
-    const accepted = await patient.POST('/chatbots/{chatbotId}/knowledge/files', {
-      params: { path },
-      body: form() as never,
-    });
+    const accepted = await patient.POST('/chatbots/{chatbotId}/knowledge/files', { params: { path }, body: { files } });
     expect(retries).toEqual([expect.objectContaining({ status: 429, attempt: 1, delayMs: 5000, method: 'POST' })]);
     expect(accepted.job.id).toMatch(/\S/);
     expect(await held).toBe(202);
