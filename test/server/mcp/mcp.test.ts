@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { saveCredentials } from '../../../server/client/credentials.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -270,6 +271,24 @@ describe('over streamable HTTP', () => {
     const extra = await call(owner, 'get_chatbot', { chatbotId, surprise: 1 });
     expect(extra.body.error.details[0]).toMatchObject({ path: ['surprise'] });
     await expect(owner.callTool({ name: 'drop_tables', arguments: {} })).rejects.toThrow(/no tool drop_tables/);
+    for (const uri of [
+      'parley://chatbots/%ZZ/settings',
+      `parley://chatbots/${chatbotId}/secrets`,
+      'https://example.com',
+    ])
+      await expect(owner.readResource({ uri }), uri).rejects.toThrow(/There is no resource/);
+    // Not JSON-RPC at all: the transport's 400, not a failure of ours.
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${full}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"hello":"world"}',
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe(-32700);
   });
 
   test('without a valid token: 401 naming the /mcp protected resource metadata, which names /mcp', async () => {
@@ -342,6 +361,29 @@ describe('over stdio (parley mcp, the compiled CLI)', () => {
     });
     expect(refused.isError).toBe(true);
     expect(refused.body.error.code).toBe('TOKEN_SCOPE_NOT_ALLOWED');
+  });
+
+  test('after parley login it needs no environment: the stored server and token; without a token it says how to get one', async () => {
+    saveCredentials(join(home, 'config', 'parley'), {
+      server: base,
+      accessToken: full,
+      scope: 'chatbots:read',
+      savedAt: new Date().toISOString(),
+    });
+    const { client } = await stdioClient({});
+    expect((await call(client, 'list_chatbots', {})).body.chatbots[0].id).toBe(chatbotId);
+
+    // The stored token is for the stored server only.
+    const other = 'http://127.0.0.1:9';
+    const run = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'dist/server/cli.js'), 'mcp', '--server', other],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config') },
+      },
+    ).catch((err: { code: number; stdout: string; stderr: string }) => err);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toContain(`No token for ${other}: set PARLEY_TOKEN`);
   });
 
   test('a revoked token: the agent is told why, in the error of its request', async () => {

@@ -186,6 +186,11 @@ test('a webhook delivery counts as delivered and leaves no backlog', async () =>
       before.value('parley_webhook_attempts_total', { outcome: 'delivered' }),
   ).toBeGreaterThanOrEqual(1);
   expect(after.value('parley_webhook_attempts_total', { outcome: 'rejected' })).toBe(0);
+  expect(
+    after.value('parley_webhook_deliveries_total', { outcome: 'delivered' }) -
+      before.value('parley_webhook_deliveries_total', { outcome: 'delivered' }),
+  ).toBeGreaterThanOrEqual(1);
+  expect(after.value('parley_webhook_deliveries_total', { outcome: 'failed' })).toBe(0);
   expect(after.value('parley_messages_total', { direction: 'out', author: 'agent' })).toBeGreaterThanOrEqual(1);
 });
 
