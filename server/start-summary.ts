@@ -20,6 +20,7 @@ export interface StartSummary {
     answerer: string;
     embeddings: string;
     privateFetch: string;
+    observability: string;
     api: string;
     openapi: string;
   };
@@ -38,16 +39,21 @@ export function startSummary(config: Config): StartSummary {
     : config.privateFetchRanges.length
       ? `only ${config.privateFetchRanges.join(', ')} (ALLOW_PRIVATE_FETCH)`
       : 'off: crawling reaches public addresses only';
+  const observability = [
+    config.metricsToken ? `metrics at ${config.siteUrl}/metrics (METRICS_TOKEN)` : 'metrics off (no METRICS_TOKEN)',
+    config.tracing ? `traces to ${config.tracing.exporter === 'otlp' ? 'OTLP' : 'the console'}` : 'traces off',
+  ].join(', ');
   const fields = {
     database: databaseLabel(config),
     answerer,
     embeddings,
     privateFetch,
+    observability,
     api: `${config.siteUrl}/api/v2`,
     openapi: `${config.siteUrl}/api/v2/openapi.json`,
   };
   return {
     fields,
-    message: `Parley is ready: API ${fields.api} (OpenAPI ${fields.openapi}); ${fields.database}; answers by the ${answerer}; embeddings ${embeddings}; private addresses: ${privateFetch}`,
+    message: `Parley is ready: API ${fields.api} (OpenAPI ${fields.openapi}); ${fields.database}; answers by the ${answerer}; embeddings ${embeddings}; private addresses: ${privateFetch}; ${observability}`,
   };
 }

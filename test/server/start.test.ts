@@ -113,6 +113,7 @@ describe('npm start: the built server from a token to an answer, then SIGTERM', 
       answerer: expect.stringContaining('built-in'),
       embeddings: expect.stringMatching(/^off/),
       privateFetch: expect.stringContaining('ALLOW_PRIVATE_FETCH=1'),
+      observability: 'metrics off (no METRICS_TOKEN), traces off',
       api,
       openapi: `${api}/openapi.json`,
     });
