@@ -22,6 +22,7 @@ export interface StartSummary {
     answerer: string;
     embeddings: string;
     privateFetch: string;
+    observability: string;
     api: string;
     openapi: string;
     /** A fresh install only: where the first owner sets their password (once, within 24 hours). */
@@ -43,17 +44,22 @@ export function startSummary(config: Config, setupLink: string | null = null): S
     : config.privateFetchRanges.length
       ? `only ${config.privateFetchRanges.join(', ')} (ALLOW_PRIVATE_FETCH)`
       : 'off: crawling reaches public addresses only';
+  const observability = [
+    config.metricsToken ? `metrics at ${config.siteUrl}/metrics (METRICS_TOKEN)` : 'metrics off (no METRICS_TOKEN)',
+    config.tracing ? `traces to ${config.tracing.exporter === 'otlp' ? 'OTLP' : 'the console'}` : 'traces off',
+  ].join(', ');
   const fields: StartSummary['fields'] = {
     console: `${config.siteUrl}/console`,
     database: databaseLabel(config),
     answerer,
     embeddings,
     privateFetch,
+    observability,
     api: `${config.siteUrl}/api/v2`,
     openapi: `${config.siteUrl}/api/v2/openapi.json`,
   };
   if (setupLink) fields.setupLink = setupLink;
-  const ready = `Parley is ready: console ${fields.console}, API ${fields.api} (OpenAPI ${fields.openapi}); ${fields.database}; answers by the ${answerer}; embeddings ${embeddings}; private addresses: ${privateFetch}`;
+  const ready = `Parley is ready: console ${fields.console}, API ${fields.api} (OpenAPI ${fields.openapi}); ${fields.database}; answers by the ${answerer}; embeddings ${embeddings}; private addresses: ${privateFetch}; ${observability}`;
   return {
     fields,
     message: setupLink

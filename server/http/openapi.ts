@@ -189,6 +189,7 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
           'Lists are keyset-paginated: pass `meta.nextCursor` as `cursor` until it is null.',
           'Every response carries `X-Request-Id`. Made for SDK generators: each operation has an `operationId`, shared shapes are named components, and `required` fields are always present. Also served as YAML at /api/v2/openapi.yaml.',
           `Scopes: ${SCOPES.join(', ')}.`,
+          `AI agents: the same operations are MCP tools at ${siteUrl}/mcp (Model Context Protocol, streamable HTTP, the same Bearer tokens and scopes; protected resource metadata at ${siteUrl}/.well-known/oauth-protected-resource/mcp) and over stdio with \`parley mcp\`. Each tool names the operation it stands for; the README's Integrations section lists them.`,
         ].join('\n\n'),
       },
       servers: [{ url: `${siteUrl}/api/v2` }],

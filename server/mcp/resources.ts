@@ -50,7 +50,12 @@ export async function listResources(ctx: ToolContext, cursor: string | undefined
 export async function readResource(ctx: ToolContext, uri: string) {
   const match = URI.exec(uri);
   if (!match) return null;
-  const chatbotId = decodeURIComponent(match[1]);
+  let chatbotId: string;
+  try {
+    chatbotId = decodeURIComponent(match[1]);
+  } catch {
+    return null; // a broken %-escape names no chatbot
+  }
   let body: unknown;
   if (match[2] === 'settings') {
     ctx.require('GET /chatbots/:chatbotId/settings');

@@ -98,7 +98,7 @@ export class McpCatalogue {
       tools: this.tools.map(({ spec, route }) => ({
         name: spec.name,
         title: spec.title,
-        description: `${spec.description} Needs the scope${route.scopes.length === 1 ? '' : 's'} ${route.scopes.join(', ') || '(none)'}.`,
+        description: `${spec.description} Stands for ${spec.route.replace(' ', ' /api/v2')}. Needs the scope${route.scopes.length === 1 ? '' : 's'} ${route.scopes.join(', ') || '(none)'}.`,
         inputSchema: route.input,
         annotations: { title: spec.title, ...spec.annotations },
       })),

@@ -86,6 +86,12 @@ export class Metrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
+  readonly webhookDeliveries = new Counter({
+    name: 'parley_webhook_deliveries_total',
+    help: 'Webhook delivery rounds decided, by outcome (delivered; retry: failed, another attempt scheduled; failed: the schedule ran out; skipped: the target disabled or no longer wanted)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly webhookDuration = new Histogram({
     name: 'parley_webhook_attempt_duration_seconds',
     help: 'Time one webhook attempt took',

@@ -9,6 +9,7 @@ import type { AnsweredInfo } from '../domain/conversations/answering.js';
 import type { CommitListener } from '../domain/conversations/changes.js';
 import type { AnswerEngine } from '../domain/conversations/ports.js';
 import type { ItemHandler } from '../domain/knowledge/ingest-runner.js';
+import type { Store } from '../domain/ports.js';
 import type { WebhookSender } from '../domain/webhooks/ports.js';
 import type { AnswerOutcome, Metrics } from '../observability/metrics.js';
 import { inSpan } from '../observability/tracing.js';
@@ -94,6 +95,25 @@ export function observedSender(sender: WebhookSender, metrics?: Metrics): Webhoo
         },
         SpanKind.CLIENT,
       ),
+  };
+}
+
+/** The dispatcher's store, counting each delivery's outcome as it records it. */
+export function countedDeliveries(store: Store, metrics?: Metrics): Store {
+  if (!metrics) return store;
+  const deliveries = store.webhooks.deliveries;
+  return {
+    ...store,
+    webhooks: {
+      ...store.webhooks,
+      deliveries: {
+        ...deliveries,
+        finish: async (id, outcome, at, attempted) => {
+          await deliveries.finish(id, outcome, at, attempted);
+          metrics.webhookDeliveries.inc({ outcome: outcome.status === 'pending' ? 'retry' : outcome.status });
+        },
+      },
+    },
   };
 }
 

@@ -17,7 +17,7 @@ import { addressRangeMatcher } from '../outbound/address-policy.js';
 import type { GuardedHttpClient } from '../outbound/guarded-client.js';
 import type { Metrics } from '../observability/metrics.js';
 import { webhookSender } from '../outbound/webhook-sender.js';
-import { observedSender } from './observe-services.js';
+import { countedDeliveries, observedSender } from './observe-services.js';
 
 export function createWebhooks(
   store: Store,
@@ -37,7 +37,7 @@ export function createWebhooks(
   const sender = observedSender(http, metrics);
   const outbox = new WebhookOutbox(box, config.siteUrl);
   const secrets = new SigningSecrets(store, box);
-  const dispatcher = new WebhookDispatcher(store, sender, outbox, secrets, {
+  const dispatcher = new WebhookDispatcher(countedDeliveries(store, metrics), sender, outbox, secrets, {
     concurrency: config.webhooks.concurrency,
     perTarget: config.webhooks.perTarget,
     pollMs: config.webhooks.pollMs,

@@ -1,13 +1,14 @@
 /**
  * The typed client: openapi-fetch over the generated types, with the envelope unwrapped (a call
  * returns `data`), every refusal thrown as a ParleyError, an Idempotency-Key on the writes that
- * honour one, retries on 429/503, and cursor pagination as async iterators.
+ * honour one, multipart bodies sent as FormData, retries on 429/503, and cursor pagination as
+ * async iterators.
  */
 import createClient, { type Client, type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import type { HttpMethod, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
 import { errorFrom } from './errors.js';
 import type { paths } from './generated/api.js';
-import { IDEMPOTENT_WRITES } from './generated/operations.js';
+import { IDEMPOTENT_WRITES, MULTIPART_WRITES } from './generated/operations.js';
 import { retryingFetch, type RetryInfo, type RetryOptions } from './retry.js';
 
 /** The paths under /api/v2. The OAuth endpoints sit at the site root and have their own helpers (deviceLogin). */
@@ -98,7 +99,9 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
   const call =
     (method: Uppercase<HttpMethod>) =>
     async (path: string, init?: Record<string, unknown>): Promise<unknown> => {
-      const result = (await raw.request(method.toLowerCase() as never, path as never, init as never)) as {
+      const multipart = MULTIPART_WRITES.has(`${method} ${path}`) && !init?.bodySerializer;
+      const options = multipart ? { ...init, bodySerializer: formData } : init;
+      const result = (await raw.request(method.toLowerCase() as never, path as never, options as never)) as {
         data?: unknown;
         error?: unknown;
         response: Response;
@@ -148,3 +151,21 @@ const idempotencyKeys: Middleware = {
     return request;
   },
 };
+
+/**
+ * A multipart body object as FormData, fields in the object's order (the icon upload reads `type`
+ * before `file`); an array is one part per item. A Blob without a name is sent as `file`.
+ */
+function formData(body: Record<string, unknown>): FormData {
+  const form = new FormData();
+  const add = (name: string, value: unknown) => {
+    if (value === undefined || value === null) return;
+    if (value instanceof Blob) form.append(name, value, (value as Partial<File>).name ?? 'file');
+    else form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  };
+  for (const [name, value] of Object.entries(body)) {
+    if (Array.isArray(value)) for (const item of value) add(name, item);
+    else add(name, value);
+  }
+  return form;
+}

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { validationFailed } from '../../domain/errors.js';
 import { paged } from '../../http/envelope.js';
+import { multipartBody } from '../../http/openapi-parts.js';
 import { endpoint } from '../../http/route.js';
 import {
   ChunkSchema,
@@ -186,6 +187,15 @@ export default async function knowledge(fastify: FastifyInstance) {
       tags: ['knowledge'],
       operationId: 'uploadKnowledgeFiles',
       summary: 'Upload files (multipart/form-data, field `files`, up to 10)',
+      documented: multipartBody(
+        Type.Object({
+          files: Type.Array(Type.String({ format: 'binary' }), {
+            minItems: 1,
+            maxItems: MAX_FILES,
+            description: 'One part named `files` per file, with its file name',
+          }),
+        }),
+      ),
       description: `PDF, DOCX, TXT, Markdown, HTML or CSV, decided by content, not by name or claimed type. Each at most FILE_MAX_BYTES, all together at most UPLOAD_MAX_TOTAL_BYTES (413 beyond, checked while the bytes arrive); at most UPLOADS_PER_ACCOUNT uploads of one account at once (429 RATE_LIMITED beyond). ${ADDED}`,
       params: ChatbotParams,
     }),

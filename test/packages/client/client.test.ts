@@ -6,7 +6,7 @@
  * approved on the /device page; and the README's example run as written.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -196,6 +196,21 @@ test('verifyWebhook accepts a real delivery in both signature forms and refuses 
   expect(() => verifyWebhook(body, {}, secret)).toThrow(/no signature/);
 });
 
+test('a multipart body is typed and sent as FormData: an icon, its type before the file', async () => {
+  const { chatbot } = await parley.POST('/chatbots', { body: { title: 'Icons' } });
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  const { icon } = await parley.POST('/chatbots/{chatbotId}/icons', {
+    params: { path: { chatbotId: chatbot.id } },
+    body: { type: 'bubble', file: new Blob([png], { type: 'image/png' }) },
+  });
+  expect(icon).toMatchObject({ type: 'bubble', mime: 'image/png', size: png.length });
+  const image = await fetch(icon.url.startsWith('http') ? icon.url : `${site}${icon.url}`);
+  expect(Buffer.from(await image.arrayBuffer())).toEqual(png);
+});
+
 test("the README's typed client example runs as written", async () => {
   const readme = readFileSync(resolve('README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('### Typed client'));
@@ -212,6 +227,42 @@ test("the README's typed client example runs as written", async () => {
     expect(stdout).toMatch(/^conversation \S+: \S/m);
     expect(stdout).toMatch(/^chatbot \S+ Client example$/m);
     expect(stdout).toMatch(/^refused: CHATBOT_NOT_FOUND \(404, request \S+\)$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the packed package installs in an application folder and runs from its exports alone', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-client-pack-'));
+  try {
+    const run = promisify(execFile);
+    const packed = await run('npm', ['pack', '--workspace', '@parley/client', '--pack-destination', dir, '--json'], {
+      cwd: resolve('.'),
+    });
+    const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+    // What `npm install parley-client-0.1.0.tgz` puts in place; its dependency comes from the project.
+    const home = join(dir, 'node_modules', '@parley', 'client');
+    mkdirSync(home, { recursive: true });
+    await run('tar', ['-xzf', join(dir, filename), '-C', home, '--strip-components=1']);
+    for (const dep of ['openapi-fetch', 'openapi-typescript-helpers'])
+      symlinkSync(resolve('node_modules', dep), join(dir, 'node_modules', dep), 'dir');
+    writeFileSync(
+      join(dir, 'app.mjs'),
+      [
+        "import { createParleyClient } from '@parley/client';",
+        "import { verifyWebhook } from '@parley/client/webhooks';",
+        "import doc from '@parley/client/openapi.json' with { type: 'json' };",
+        'const parley = createParleyClient({ server: process.env.PARLEY_URL, token: process.env.PARLEY_TOKEN });',
+        "const me = await parley.GET('/me');",
+        'console.log(doc.info.title, typeof verifyWebhook, me.account.id);',
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, ['app.mjs'], {
+      cwd: dir,
+      env: { ...process.env, PARLEY_URL: site, PARLEY_TOKEN: token },
+    });
+    const account = await t.app.services.accounts.resolve();
+    expect(stdout.trim()).toBe(`Parley API function ${account.id}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -248,16 +299,11 @@ describe.concurrent('waiting on the server', () => {
     });
     await waitFor(() => uploads() === 1, 10_000, 'the held upload');
 
-    const form = () => {
-      const data = new FormData();
-      data.append('files', new Blob(['Deliveries take two days.'], { type: 'text/plain' }), 'deliveries.txt');
-      return data;
-    };
+    const files = [new File(['Deliveries take two days.'], 'deliveries.txt', { type: 'text/plain' })];
     const path = { chatbotId: chatbot.id };
-    // The document describes no multipart body, so the FormData goes in untyped.
     const impatient = lib.createParleyClient({ server: site, token, retry: { maxDelayMs: 1000 } });
     const refused = await impatient
-      .POST('/chatbots/{chatbotId}/knowledge/files', { params: { path }, body: form() as never })
+      .POST('/chatbots/{chatbotId}/knowledge/files', { params: { path }, body: { files } })
       .catch((err: unknown) => err);
     expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429, retryAfter: 5 });
 
@@ -270,10 +316,7 @@ describe.concurrent('waiting on the server', () => {
         finish();
       },
     });
-    const accepted = await patient.POST('/chatbots/{chatbotId}/knowledge/files', {
-      params: { path },
-      body: form() as never,
-    });
+    const accepted = await patient.POST('/chatbots/{chatbotId}/knowledge/files', { params: { path }, body: { files } });
     expect(retries).toEqual([expect.objectContaining({ status: 429, attempt: 1, delayMs: 5000, method: 'POST' })]);
     expect(accepted.job.id).toMatch(/\S/);
     expect(await held).toBe(202);

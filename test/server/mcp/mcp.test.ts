@@ -6,11 +6,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { saveCredentials } from '../../../server/client/credentials.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -268,6 +271,24 @@ describe('over streamable HTTP', () => {
     const extra = await call(owner, 'get_chatbot', { chatbotId, surprise: 1 });
     expect(extra.body.error.details[0]).toMatchObject({ path: ['surprise'] });
     await expect(owner.callTool({ name: 'drop_tables', arguments: {} })).rejects.toThrow(/no tool drop_tables/);
+    for (const uri of [
+      'parley://chatbots/%ZZ/settings',
+      `parley://chatbots/${chatbotId}/secrets`,
+      'https://example.com',
+    ])
+      await expect(owner.readResource({ uri }), uri).rejects.toThrow(/There is no resource/);
+    // Not JSON-RPC at all: the transport's 400, not a failure of ours.
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${full}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"hello":"world"}',
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe(-32700);
   });
 
   test('without a valid token: 401 naming the /mcp protected resource metadata, which names /mcp', async () => {
@@ -342,6 +363,29 @@ describe('over stdio (parley mcp, the compiled CLI)', () => {
     expect(refused.body.error.code).toBe('TOKEN_SCOPE_NOT_ALLOWED');
   });
 
+  test('after parley login it needs no environment: the stored server and token; without a token it says how to get one', async () => {
+    saveCredentials(join(home, 'config', 'parley'), {
+      server: base,
+      accessToken: full,
+      scope: 'chatbots:read',
+      savedAt: new Date().toISOString(),
+    });
+    const { client } = await stdioClient({});
+    expect((await call(client, 'list_chatbots', {})).body.chatbots[0].id).toBe(chatbotId);
+
+    // The stored token is for the stored server only.
+    const other = 'http://127.0.0.1:9';
+    const run = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'dist/server/cli.js'), 'mcp', '--server', other],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config') },
+      },
+    ).catch((err: { code: number; stdout: string; stderr: string }) => err);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toContain(`No token for ${other}: set PARLEY_TOKEN`);
+  });
+
   test('a revoked token: the agent is told why, in the error of its request', async () => {
     const { token, id } = await t.token({ access: 'standard' });
     const account = await t.app.services.accounts.resolve();
@@ -355,5 +399,45 @@ describe('over stdio (parley mcp, the compiled CLI)', () => {
     const client = new Client({ name: 'desktop-agent', version: '1.0.0' });
     await expect(client.connect(transport)).rejects.toThrow(/refused the token \(401\)/);
     await transport.close();
+  });
+});
+
+describe("the README's MCP examples, as written", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### MCP server for AI agents'));
+  const block = (lang: string) => new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)![1];
+  /** The README's placeholders filled in for this test's server, token and checkout. */
+  const fill = (text: string) =>
+    text
+      .replaceAll('/path/to/parley', ROOT.replace(/\/$/, ''))
+      .replaceAll('https://chat.example.com', base)
+      .replaceAll('<your token>', full);
+
+  test('the Claude Desktop configuration starts a working server', async () => {
+    const config = JSON.parse(fill(block('json'))).mcpServers.parley;
+    const client = new Client({ name: 'claude-desktop-alike', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ ...config, stderr: 'pipe' }));
+    clients.push(client);
+    expect((await call(client, 'list_chatbots', {})).body.chatbots[0].id).toBe(chatbotId);
+  });
+
+  test('the curl call answers with the tool result', async () => {
+    // Not execFileSync: the server answering curl runs in this process.
+    const { stdout } = await promisify(execFile)('bash', ['-c', fill(block('bash'))], {
+      env: { ...process.env, PARLEY_TOKEN: full },
+    });
+    const reply = JSON.parse(stdout);
+    expect(JSON.parse(reply.result.content[0].text).chatbots[0].id).toBe(chatbotId);
+  });
+
+  test('the table lists every tool with the scope it needs', async () => {
+    const rows = [...section.matchAll(/^\| `([a-z_]+)` \|.*\| `([a-z]+:[a-z]+)` \|$/gm)].map(([, name, scope]) => [
+      name,
+      scope,
+    ]);
+    const { tools } = await owner.listTools();
+    expect(rows.sort()).toEqual(
+      tools.map((x) => [x.name, /Needs the scope ([a-z]+:[a-z]+)\.$/.exec(x.description!)![1]]).sort(),
+    );
   });
 });

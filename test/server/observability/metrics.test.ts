@@ -10,7 +10,14 @@ import { scrape, Scrape } from '../../helpers/prometheus.js';
 import { REDIS_URL, redisAvailable } from '../../helpers/redis.js';
 import { page, serveSite, type TestSite } from '../../helpers/site.js';
 import { makeCertificate, startReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
-import { chatbotWithKnowledge, newSession, startLiveApp, visitor, type LiveApp } from '../../helpers/widget.js';
+import {
+  chatbotWithKnowledge,
+  newSession,
+  readEvents,
+  startLiveApp,
+  visitor,
+  type LiveApp,
+} from '../../helpers/widget.js';
 
 const TOKEN = 'metrics-token-for-the-test-0123456789';
 const hasRedis = await redisAvailable();
@@ -120,6 +127,23 @@ test('a visitor socket, its message and the answer move the gauges and counters'
   expect(moved('parley_answer_duration_seconds', { answerer: 'built-in' })).toBe(2);
 });
 
+test('an SSE stream counts while it is open', async () => {
+  const sse = { kind: 'visitor_sse' };
+  const before = (await scrape(t.url, TOKEN)).value('parley_realtime_connections', sse);
+  const session = await newSession(t, chatbotId);
+  const res = await fetch(`${t.url}/api/widget/sse`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'hello', v: 1 }),
+  });
+  expect(res.status).toBe(200);
+  const stream = readEvents(res.body!);
+  await expect.poll(() => stream.frames.some((f) => f.type === 'ready')).toBe(true);
+  expect((await scrape(t.url, TOKEN)).value('parley_realtime_connections', sse)).toBe(before + 1);
+  await stream.cancel();
+  await expect.poll(async () => (await scrape(t.url, TOKEN)).value('parley_realtime_connections', sse)).toBe(before);
+});
+
 test('an ingest job counts its pages and its outcome; the queue its attempt', async () => {
   const before = await scrape(t.url, TOKEN);
   const res = await t.call('POST', `/api/v2/chatbots/${chatbotId}/knowledge/links`, t.ownerToken, {
@@ -162,6 +186,11 @@ test('a webhook delivery counts as delivered and leaves no backlog', async () =>
       before.value('parley_webhook_attempts_total', { outcome: 'delivered' }),
   ).toBeGreaterThanOrEqual(1);
   expect(after.value('parley_webhook_attempts_total', { outcome: 'rejected' })).toBe(0);
+  expect(
+    after.value('parley_webhook_deliveries_total', { outcome: 'delivered' }) -
+      before.value('parley_webhook_deliveries_total', { outcome: 'delivered' }),
+  ).toBeGreaterThanOrEqual(1);
+  expect(after.value('parley_webhook_deliveries_total', { outcome: 'failed' })).toBe(0);
   expect(after.value('parley_messages_total', { direction: 'out', author: 'agent' })).toBeGreaterThanOrEqual(1);
 });
 
