@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { saveCredentials } from '../../../server/client/credentials.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -360,6 +361,29 @@ describe('over stdio (parley mcp, the compiled CLI)', () => {
     });
     expect(refused.isError).toBe(true);
     expect(refused.body.error.code).toBe('TOKEN_SCOPE_NOT_ALLOWED');
+  });
+
+  test('after parley login it needs no environment: the stored server and token; without a token it says how to get one', async () => {
+    saveCredentials(join(home, 'config', 'parley'), {
+      server: base,
+      accessToken: full,
+      scope: 'chatbots:read',
+      savedAt: new Date().toISOString(),
+    });
+    const { client } = await stdioClient({});
+    expect((await call(client, 'list_chatbots', {})).body.chatbots[0].id).toBe(chatbotId);
+
+    // The stored token is for the stored server only.
+    const other = 'http://127.0.0.1:9';
+    const run = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'dist/server/cli.js'), 'mcp', '--server', other],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config') },
+      },
+    ).catch((err: { code: number; stdout: string; stderr: string }) => err);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toContain(`No token for ${other}: set PARLEY_TOKEN`);
   });
 
   test('a revoked token: the agent is told why, in the error of its request', async () => {
