@@ -106,6 +106,11 @@ it(
 
     releaseDelivery();
     await jobStatus(page, 'Done');
+    // Said to a screen reader too, not only shown.
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${new URL(site.url).host}: Done` })
+      .waitFor();
     expect(await count(page, 'done').textContent()).toBe('3');
     expect(await count(page, 'failed').textContent()).toBe('0');
     expect(await job(page).getByRole('button', { name: 'Cancel' }).count()).toBe(0);
@@ -134,6 +139,12 @@ it(
       .getByText(/^Read again ·/)
       .waitFor();
     await jobStatus(page, 'Done');
+    await expect.poll(() => docs.count()).toBe(3);
+    // Documents by source: the links gave none.
+    const source = page.getByRole('combobox', { name: 'Source' });
+    await source.selectOption({ label: 'Links' });
+    await page.getByText('No document matches.').waitFor();
+    await source.selectOption({ label: 'All' });
     await expect.poll(() => docs.count()).toBe(3);
 
     // Cancel a job while a page is in flight: it stops after that page.

@@ -31,6 +31,7 @@ export function Documents(props: DocumentsProps) {
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [status, setStatus] = useState('');
+  const [sourceId, setSourceId] = useState('');
   const [docs, setDocs] = useState<Doc[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
@@ -47,6 +48,7 @@ export function Documents(props: DocumentsProps) {
     limit: PAGE,
     ...(q && { q }),
     ...(status && { status }),
+    ...(sourceId && { sourceId }),
     ...(after && { cursor: after }),
   });
 
@@ -64,7 +66,7 @@ export function Documents(props: DocumentsProps) {
     return () => {
       live = false;
     };
-  }, [base, q, status, props.version]);
+  }, [base, q, status, sourceId, props.version]);
 
   const more = async () => {
     try {
@@ -106,6 +108,19 @@ export function Documents(props: DocumentsProps) {
           <span>{t.documents.search}</span>
           <input type="search" value={search} onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)} />
         </label>
+        {props.sources.length > 1 && (
+          <label class="field">
+            <span>{t.documents.source}</span>
+            <select value={sourceId} onChange={(e) => setSourceId((e.currentTarget as HTMLSelectElement).value)}>
+              <option value="">{t.documents.all}</option>
+              {props.sources.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label class="field">
           <span>{t.documents.status}</span>
           <select value={status} onChange={(e) => setStatus((e.currentTarget as HTMLSelectElement).value)}>
@@ -119,7 +134,7 @@ export function Documents(props: DocumentsProps) {
         </label>
       </div>
       <Status message={message} />
-      {docs && !docs.length && <p class="muted">{q || status ? t.documents.noMatch : t.documents.none}</p>}
+      {docs && !docs.length && <p class="muted">{q || status || sourceId ? t.documents.noMatch : t.documents.none}</p>}
       {deletable && !!docs?.length && (
         <div class="kn-bulk">
           <label class="kn-check">

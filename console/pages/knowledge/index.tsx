@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../../api.js';
+import { fill } from '../../i18n/index.js';
 import type { PageProps } from '../../registry.js';
 import { can } from '../../shell/state.js';
 import { AddKnowledge } from './AddKnowledge.js';
@@ -30,9 +31,15 @@ export default function KnowledgePage({ chatbotId }: PageProps) {
   const [version, setVersion] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const active = useRef(new Set<string>());
+  /** Said to screen readers when a job ends (the badges change silently). */
+  const [announcement, setAnnouncement] = useState('');
+  const words = useRef(t);
+  words.current = t;
+  const names = useRef(new Map<string, string>());
 
   const loadSources = useCallback(async () => {
     const data = await get<{ sources: Source[] }>(`${base}/knowledge/sources`);
+    names.current = new Map(data.sources.map((s) => [s.id, s.name]));
     setSources(data.sources);
   }, [base]);
 
@@ -40,11 +47,22 @@ export default function KnowledgePage({ chatbotId }: PageProps) {
     const data = await get<{ jobs: Job[]; pagination: { hasNextPage: boolean } }>(`${base}/ingest-jobs`, {
       query: { limit: jobLimit },
     });
-    const ended = data.jobs.some((j) => active.current.has(j.id) && !isActive(j));
+    const ended = data.jobs.filter((j) => active.current.has(j.id) && !isActive(j));
     active.current = new Set(data.jobs.filter(isActive).map((j) => j.id));
     setJobs(data.jobs);
     setHasMoreJobs(data.pagination.hasNextPage);
-    if (ended) {
+    if (ended.length) {
+      const w = words.current;
+      setAnnouncement(
+        ended
+          .map((j) =>
+            fill(w.jobs.ended, {
+              name: names.current.get(j.sourceId) ?? w.jobs.trigger[j.trigger],
+              status: w.jobs.status[j.status],
+            }),
+          )
+          .join(' '),
+      );
       setVersion((v) => v + 1);
       await loadSources();
     }
@@ -95,6 +113,9 @@ export default function KnowledgePage({ chatbotId }: PageProps) {
     <div class="knowledge">
       <h1>{t.title}</h1>
       <p class="muted lead">{t.lead}</p>
+      <p role="status" class="visually-hidden">
+        {announcement}
+      </p>
       {error && (
         <p role="alert" class="error">
           {error}

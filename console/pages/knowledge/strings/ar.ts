@@ -88,6 +88,7 @@ const ar: Partial2<Strings> = {
     cancel: 'إلغاء',
     cancelling: 'ستتوقف بعد الصفحات الجارية…',
     more: 'عرض المهام الأقدم',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'الصفحة غير موجودة (HTTP {status}).',
@@ -151,6 +152,7 @@ const ar: Partial2<Strings> = {
     deletedOne: 'حُذف مستند واحد.',
     more: 'عرض المزيد',
     open: 'فتح {title}',
+    source: 'المصدر',
   },
   doc: {
     close: 'إغلاق',

@@ -88,6 +88,7 @@ const da: Partial2<Strings> = {
     cancel: 'Annullér',
     cancelling: 'Stopper efter de sider, der er i gang…',
     more: 'Vis ældre job',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'Siden findes ikke (HTTP {status}).',
@@ -151,6 +152,7 @@ const da: Partial2<Strings> = {
     deletedOne: '1 dokument slettet.',
     more: 'Vis flere',
     open: 'Åbn {title}',
+    source: 'Kilde',
   },
   doc: {
     close: 'Luk',

@@ -89,6 +89,7 @@ const de: Partial2<Strings> = {
     cancel: 'Abbrechen',
     cancelling: 'Hält nach den laufenden Seiten an…',
     more: 'Ältere Aufträge zeigen',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'Die Seite existiert nicht (HTTP {status}).',
@@ -153,6 +154,7 @@ const de: Partial2<Strings> = {
     deletedOne: '1 Dokument gelöscht.',
     more: 'Mehr zeigen',
     open: '{title} öffnen',
+    source: 'Quelle',
   },
   doc: {
     close: 'Schließen',

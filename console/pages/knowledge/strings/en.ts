@@ -86,6 +86,7 @@ export const en = {
     cancel: 'Cancel',
     cancelling: 'Stopping after the pages in progress…',
     more: 'Show older jobs',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'The page does not exist (HTTP {status}).',
@@ -149,6 +150,7 @@ export const en = {
     deletedOne: '1 document deleted.',
     more: 'Show more',
     open: 'Open {title}',
+    source: 'Source',
   },
   doc: {
     close: 'Close',

@@ -89,6 +89,7 @@ const es: Partial2<Strings> = {
     cancel: 'Cancelar',
     cancelling: 'Se detendrá tras las páginas en curso…',
     more: 'Mostrar tareas anteriores',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'La página no existe (HTTP {status}).',
@@ -152,6 +153,7 @@ const es: Partial2<Strings> = {
     deletedOne: '1 documento eliminado.',
     more: 'Mostrar más',
     open: 'Abrir {title}',
+    source: 'Fuente',
   },
   doc: {
     close: 'Cerrar',

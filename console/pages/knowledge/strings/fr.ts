@@ -89,6 +89,7 @@ const fr: Partial2<Strings> = {
     cancel: 'Annuler',
     cancelling: 'Arrêt après les pages en cours…',
     more: 'Afficher les tâches plus anciennes',
+    ended: '{name} : {status}',
   },
   reasons: {
     notFound: 'La page n’existe pas (HTTP {status}).',
@@ -153,6 +154,7 @@ const fr: Partial2<Strings> = {
     deletedOne: '1 document supprimé.',
     more: 'Afficher plus',
     open: 'Ouvrir {title}',
+    source: 'Source',
   },
   doc: {
     close: 'Fermer',

@@ -87,6 +87,7 @@ const he: Partial2<Strings> = {
     cancel: 'ביטול',
     cancelling: 'ייעצר אחרי הדפים שבתהליך…',
     more: 'הצגת משימות קודמות',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'הדף לא קיים (HTTP {status}).',
@@ -150,6 +151,7 @@ const he: Partial2<Strings> = {
     deletedOne: 'מסמך אחד נמחק.',
     more: 'הצגת עוד',
     open: 'פתיחת {title}',
+    source: 'מקור',
   },
   doc: {
     close: 'סגירה',

@@ -89,6 +89,7 @@ const it: Partial2<Strings> = {
     cancel: 'Annulla',
     cancelling: 'Si ferma dopo le pagine in corso…',
     more: 'Mostra lavori precedenti',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'La pagina non esiste (HTTP {status}).',
@@ -153,6 +154,7 @@ const it: Partial2<Strings> = {
     deletedOne: '1 documento eliminato.',
     more: 'Mostra altri',
     open: 'Apri {title}',
+    source: 'Fonte',
   },
   doc: {
     close: 'Chiudi',

@@ -90,6 +90,7 @@ const ja: Partial2<Strings> = {
     cancel: 'キャンセル',
     cancelling: '処理中のページが終わりしだい停止します…',
     more: '以前のジョブを表示',
+    ended: '{name}：{status}',
   },
   reasons: {
     notFound: 'ページが存在しません（HTTP {status}）。',
@@ -154,6 +155,7 @@ const ja: Partial2<Strings> = {
     deletedOne: '1 件の文書を削除しました。',
     more: 'さらに表示',
     open: '{title} を開く',
+    source: 'ソース',
   },
   doc: {
     close: '閉じる',

@@ -89,6 +89,7 @@ const nl: Partial2<Strings> = {
     cancel: 'Annuleren',
     cancelling: "Stopt na de pagina's die bezig zijn…",
     more: 'Oudere taken tonen',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'De pagina bestaat niet (HTTP {status}).',
@@ -153,6 +154,7 @@ const nl: Partial2<Strings> = {
     deletedOne: '1 document verwijderd.',
     more: 'Meer tonen',
     open: '{title} openen',
+    source: 'Bron',
   },
   doc: {
     close: 'Sluiten',

@@ -88,6 +88,7 @@ const pl: Partial2<Strings> = {
     cancel: 'Anuluj',
     cancelling: 'Zatrzyma się po stronach w toku…',
     more: 'Pokaż starsze zadania',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'Strona nie istnieje (HTTP {status}).',
@@ -151,6 +152,7 @@ const pl: Partial2<Strings> = {
     deletedOne: 'Usunięto 1 dokument.',
     more: 'Pokaż więcej',
     open: 'Otwórz {title}',
+    source: 'Źródło',
   },
   doc: {
     close: 'Zamknij',

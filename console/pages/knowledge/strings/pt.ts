@@ -88,6 +88,7 @@ const pt: Partial2<Strings> = {
     cancel: 'Cancelar',
     cancelling: 'Vai parar após as páginas em curso…',
     more: 'Mostrar tarefas anteriores',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'A página não existe (HTTP {status}).',
@@ -152,6 +153,7 @@ const pt: Partial2<Strings> = {
     deletedOne: '1 documento eliminado.',
     more: 'Mostrar mais',
     open: 'Abrir {title}',
+    source: 'Fonte',
   },
   doc: {
     close: 'Fechar',

@@ -88,6 +88,7 @@ const sv: Partial2<Strings> = {
     cancel: 'Avbryt',
     cancelling: 'Stannar efter sidorna som pågår…',
     more: 'Visa äldre jobb',
+    ended: '{name}: {status}',
   },
   reasons: {
     notFound: 'Sidan finns inte (HTTP {status}).',
@@ -151,6 +152,7 @@ const sv: Partial2<Strings> = {
     deletedOne: '1 dokument borttaget.',
     more: 'Visa fler',
     open: 'Öppna {title}',
+    source: 'Källa',
   },
   doc: {
     close: 'Stäng',
