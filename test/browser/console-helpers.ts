@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Role } from '../../shared/scopes.js';
+import type { TestAppOptions } from '../helpers/app.js';
 import { startLiveApp, type LiveApp } from '../helpers/widget.js';
 import { CHROMIUM, FLAGS } from './helpers.js';
 
@@ -62,8 +63,8 @@ export interface ConsolePage {
 let users = 0;
 
 /** One server and one browser for the test file (call in beforeAll, close in afterAll). */
-export async function startConsole(): Promise<ConsoleHarness> {
-  const app = await startLiveApp();
+export async function startConsole(options: TestAppOptions = {}): Promise<ConsoleHarness> {
+  const app = await startLiveApp(options);
   const account = await app.app.services.accounts.resolve();
   const ownerRecord = (await app.app.services.store.users.owner(account.id))!;
   await app.app.services.signIn.setPassword(ownerRecord, PASSWORD);

@@ -6,7 +6,7 @@
  * approved on the /device page; and the README's example run as written.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -227,6 +227,42 @@ test("the README's typed client example runs as written", async () => {
     expect(stdout).toMatch(/^conversation \S+: \S/m);
     expect(stdout).toMatch(/^chatbot \S+ Client example$/m);
     expect(stdout).toMatch(/^refused: CHATBOT_NOT_FOUND \(404, request \S+\)$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the packed package installs in an application folder and runs from its exports alone', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-client-pack-'));
+  try {
+    const run = promisify(execFile);
+    const packed = await run('npm', ['pack', '--workspace', '@parley/client', '--pack-destination', dir, '--json'], {
+      cwd: resolve('.'),
+    });
+    const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+    // What `npm install parley-client-0.1.0.tgz` puts in place; its dependency comes from the project.
+    const home = join(dir, 'node_modules', '@parley', 'client');
+    mkdirSync(home, { recursive: true });
+    await run('tar', ['-xzf', join(dir, filename), '-C', home, '--strip-components=1']);
+    for (const dep of ['openapi-fetch', 'openapi-typescript-helpers'])
+      symlinkSync(resolve('node_modules', dep), join(dir, 'node_modules', dep), 'dir');
+    writeFileSync(
+      join(dir, 'app.mjs'),
+      [
+        "import { createParleyClient } from '@parley/client';",
+        "import { verifyWebhook } from '@parley/client/webhooks';",
+        "import doc from '@parley/client/openapi.json' with { type: 'json' };",
+        'const parley = createParleyClient({ server: process.env.PARLEY_URL, token: process.env.PARLEY_TOKEN });',
+        "const me = await parley.GET('/me');",
+        'console.log(doc.info.title, typeof verifyWebhook, me.account.id);',
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, ['app.mjs'], {
+      cwd: dir,
+      env: { ...process.env, PARLEY_URL: site, PARLEY_TOKEN: token },
+    });
+    const account = await t.app.services.accounts.resolve();
+    expect(stdout.trim()).toBe(`Parley API function ${account.id}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { saveCredentials } from '../../../server/client/credentials.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -290,6 +291,26 @@ describe('over streamable HTTP', () => {
     expect((await res.json()).error.code).toBe(-32700);
   });
 
+  test('a request from a web page of another site is refused (DNS rebinding); one of this site passes', async () => {
+    const post = (origin: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          origin,
+          authorization: `Bearer ${full}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const refused = await post('http://evil.example');
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.code).toBe('ORIGIN_NOT_ALLOWED');
+    const own = await post(new URL(t.config.siteUrl).origin);
+    expect(own.status).toBe(200);
+    expect((await own.json()).result.tools).toHaveLength(19);
+  });
+
   test('without a valid token: 401 naming the /mcp protected resource metadata, which names /mcp', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -360,6 +381,29 @@ describe('over stdio (parley mcp, the compiled CLI)', () => {
     });
     expect(refused.isError).toBe(true);
     expect(refused.body.error.code).toBe('TOKEN_SCOPE_NOT_ALLOWED');
+  });
+
+  test('after parley login it needs no environment: the stored server and token; without a token it says how to get one', async () => {
+    saveCredentials(join(home, 'config', 'parley'), {
+      server: base,
+      accessToken: full,
+      scope: 'chatbots:read',
+      savedAt: new Date().toISOString(),
+    });
+    const { client } = await stdioClient({});
+    expect((await call(client, 'list_chatbots', {})).body.chatbots[0].id).toBe(chatbotId);
+
+    // The stored token is for the stored server only.
+    const other = 'http://127.0.0.1:9';
+    const run = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'dist/server/cli.js'), 'mcp', '--server', other],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config') },
+      },
+    ).catch((err: { code: number; stdout: string; stderr: string }) => err);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toContain(`No token for ${other}: set PARLEY_TOKEN`);
   });
 
   test('a revoked token: the agent is told why, in the error of its request', async () => {
