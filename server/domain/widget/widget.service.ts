@@ -8,7 +8,7 @@ import type { ChatUserRecord } from '../conversations/ports.js';
 import { AppError, chatbotNotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
-import { widgetConfig } from './config.js';
+import { widgetConfig } from '../../../shared/widget-config.js';
 import { allowedDomainsOf, originAllowed } from './origins.js';
 import { identitySecretId, type SessionClaims, SessionTokens } from './sessions.js';
 
