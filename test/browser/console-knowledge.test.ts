@@ -182,6 +182,14 @@ it(
     const titles = left.body.data.documents.map((d: { title: string }) => d.title);
     expect(titles).not.toContain('Delivery');
     expect(titles).toContain('Acme help centre');
+
+    // Delete a source after saying yes: it and its documents go.
+    const sources = page.locator('.kn-sources > li');
+    const before = await sources.count();
+    const links = sources.filter({ hasText: /^Links/ }).first();
+    await links.getByRole('button', { name: 'Delete' }).click();
+    await links.getByRole('group').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => sources.count()).toBe(before - 1);
     expect(problems).toEqual([]);
     await close();
   },
