@@ -101,6 +101,8 @@ export default defineConfig(
     ignores: [
       'node_modules/',
       'dist/',
+      'packages/*/dist/',
+      'packages/*/src/generated/',
       'build/',
       'data/',
       'coverage/',
@@ -131,9 +133,23 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['widget/**', 'demo/**', 'test/browser/**', 'test/widget/**'],
+    files: ['widget/**', 'demo/**', 'console/**', 'test/browser/**', 'test/widget/**'],
     ignores: ['widget/build.ts', 'demo/seed.ts'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // A published package: it imports nothing from the repository's folders, which an application does not have.
+    files: ['packages/*/src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./){2,}', message: 'A package imports only its own files and its dependencies.' },
+          ],
+        },
+      ],
+    },
   },
   // The layer rules (shared/ARCHITECTURE.md).
   ...layer('server', {
@@ -157,6 +173,10 @@ export default defineConfig(
     },
   }),
   ...layer('widget', { ignores: ['widget/build.ts'], pkgs: [NODE_BUILTINS], folders: WIDGET_NOT_SERVER }),
+  ...layer('console', {
+    pkgs: [NODE_BUILTINS],
+    folders: { server: 'The console calls the public v2 API (console/api.ts), never server code.' },
+  }),
   ...layer('widget/ui', {
     pkgs: [NODE_BUILTINS],
     folders: { ...WIDGET_NOT_SERVER, 'widget/transport': NOT_TRANSPORT },

@@ -15,21 +15,25 @@ import { clientErrorHandler, frameworkErrors } from './http/client-errors.js';
 import { acceptedRequestId, installEnvelope } from './http/envelope.js';
 import { installErrorHandling } from './http/errors.js';
 import { installJsonBody } from './http/json-body.js';
+import sessionCookies, { installSessionCsrf, SESSION_COOKIE } from './http/session.js';
 import { lazySchemas } from './http/lazy-schemas.js';
 import { RequestLog } from './http/request-log.js';
 import { ErrorEnvelope, LegacyErrorBody, legacySwaggerOptions, swaggerOptions } from './http/openapi.js';
+import { installObservability } from './http/observe.js';
+import { watchRuntime } from './observability/runtime-gauges.js';
+import metricsPlugin from './plugins/metrics.js';
 import outboundPlugin from './plugins/outbound.js';
 import queuePlugin from './plugins/queue.js';
 import realtimePlugin from './plugins/realtime.js';
 import servicesPlugin from './plugins/services.js';
 import storagePlugin from './plugins/storage.js';
 import webhooksPlugin from './plugins/webhooks.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { oauthRoutes } from './routes/oauth/index.js';
-import { landingRoutes } from './routes/public/landing.js';
-import { publicRoutes } from './routes/public/index.js';
+import { assetRoutes } from './routes/assets/index.js';
+import { rootRoutes } from './routes/root.js';
 import { legacyRoutes } from './routes/v0/index.js';
 import { v2Routes } from './routes/v2/index.js';
-import widgetFiles from './routes/widget-files/index.js';
 import { widgetRoutes } from './routes/widget/index.js';
 import type { DatabaseHandle } from './storage/dialects/index.js';
 
@@ -74,11 +78,12 @@ function validators() {
 }
 
 /**
- * The parts every entry point shares, as plugins in dependency order: storage -> outbound -> queue
- * -> services. The CLI registers only these; buildApp adds the HTTP layer on top.
+ * The parts every entry point shares, as plugins in dependency order: metrics -> storage ->
+ * outbound -> queue -> services. The CLI registers only these; buildApp adds the HTTP layer on top.
  */
 export async function registerCore(app: FastifyInstance, config: Config, options: BuildOptions = {}) {
   app.decorate('config', config);
+  await app.register(metricsPlugin);
   await app.register(storagePlugin, { database: options.database });
   await app.register(outboundPlugin);
   await app.register(queuePlugin, { run: options.backgroundJobs !== false });
@@ -142,10 +147,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
     done();
   });
+  // 1b. A span per request (with tracing), its count and latency and GET /metrics (with METRICS_TOKEN).
+  installObservability(app, app.metrics, config.metricsToken);
   // 2. Errors, 404 and 405 in the envelope; the routing mirror must see every route.
   installErrorHandling(app, ROUTER);
   // 3. Every route declares its access; one hook checks token, scopes and account state.
-  installAccess(app, app.services.tokens, config.siteUrl);
+  // The session cookie (the console) is a credential too; its changes need the CSRF token.
+  await app.register(sessionCookies);
+  installAccess(app, app.services.tokens, config.siteUrl, (request) => {
+    const cookie = request.cookies[SESSION_COOKIE];
+    return cookie ? app.services.signIn.authenticate(cookie) : null;
+  });
+  installSessionCsrf(app);
   // 4. The envelope around every success, and each route's success status.
   installEnvelope(app);
   // 5. The OpenAPI document, from the route schemas (the same ones that serialise responses).
@@ -157,14 +170,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // 6. The realtime hub and the visitor gateway's sockets (closed before the services they use).
   await app.register(realtimePlugin);
+  if (app.metrics) {
+    watchRuntime(app.metrics, {
+      jobs: app.store.jobs,
+      webhooks: app.store.webhooks.deliveries,
+      database: app.database,
+      hub: app.realtime.hub,
+    });
+  }
 
   // 7. Routes.
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(legacyRoutes);
-  await app.register(publicRoutes);
-  await app.register(landingRoutes);
+  await app.register(rootRoutes);
   await app.register(oauthRoutes);
-  await app.register(widgetFiles);
+  await app.register(mcpRoutes);
+  await app.register(assetRoutes);
   await app.register(widgetRoutes);
   return app;
 }

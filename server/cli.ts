@@ -8,6 +8,7 @@
  */
 import Fastify from 'fastify';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TOKEN_ACCESS, type TokenAccess } from '../shared/scopes.js';
 import { registerCore } from './app.js';
@@ -16,7 +17,7 @@ import { AppError } from './domain/errors.js';
 import type { Plan } from './domain/ports.js';
 import { prepareDatabase } from './prepare.js';
 import { databaseLabel } from './start-summary.js';
-import { openDatabase } from './storage/dialects/index.js';
+import { BackupError, backupDatabase, openDatabase } from './storage/dialects/index.js';
 import { startupFailure } from './startup-errors.js';
 import { credentialsPath, loadCredentials, removeCredentials, saveCredentials } from './client/credentials.js';
 import { deviceLogin, http, LoginError, revokeToken, serverUrl, whoami } from './client/device-login.js';
@@ -26,6 +27,10 @@ const USAGE = `Usage: parley <command> [options]
 
 Commands:
   migrate                                 bring the database schema up to date
+  backup FILE                             copy the SQLite database to FILE while the server
+                                          runs (SQLite's online backup; PostgreSQL: pg_dump)
+  restore FILE                            replace the SQLite database with the backup FILE
+                                          (stop every server on it first)
   accounts create --email E [--name N]    a new account with E as its owner
   accounts list
   tokens create --access full|standard|custom [--scopes a,b] [--chatbots ID,ID]
@@ -51,6 +56,9 @@ Signing in from the command line (against a running server, no database needed):
                                           $XDG_CONFIG_HOME/parley/credentials.json (mode 0600)
   whoami [--json]                         who the stored token acts as
   logout                                  revoke the stored token and forget it
+  mcp [--server URL]                      the MCP server over stdio, for desktop agents: relays
+                                          to URL/mcp (default PARLEY_SERVER, else the server of
+                                          login) with PARLEY_TOKEN, else the stored token
 
 Without --account, commands act on the install's first account. Options take their value
 as the next argument or after '=' (--account=ID). Lists print a table; --json prints JSON.
@@ -179,6 +187,7 @@ async function run(argv: string[]): Promise<number> {
   });
   // The client side: these talk to a running server over HTTP, never to a database.
   if (CLIENT_COMMANDS.includes(command)) return clientCommand(command, values);
+  if (command === 'backup' || command === 'restore') return backupCommand(command, positionals);
 
   const key = `${command}${needsSub ? ` ${sub ?? ''}` : ''}`.trim();
   const kind = COMMANDS[key];
@@ -372,14 +381,35 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-const CLIENT_COMMANDS = ['login', 'whoami', 'logout'];
+const CLIENT_COMMANDS = ['login', 'whoami', 'logout', 'mcp'];
+
+/** `backup FILE` / `restore FILE`: a file copy through SQLite, no app and no migration. */
+async function backupCommand(command: 'backup' | 'restore', positionals: string[]): Promise<number> {
+  const [file, extra] = positionals;
+  if (!file || extra !== undefined) throw new UsageError(`${command} needs one FILE`);
+  const where = databaseLocation();
+  const target = resolve(file);
+  try {
+    const done = await backupDatabase(where, target, command);
+    console.log(
+      command === 'backup'
+        ? `Backed up ${where.sqlitePath} to ${target} (${done.pages} pages)`
+        : `Restored ${target} into ${where.sqlitePath} (${done.pages} pages, ${done.migrations} migrations applied in it; the next start applies newer ones)`,
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof BackupError) throw new Failure(err.message);
+    throw err;
+  }
+}
 
 async function clientCommand(
   command: string,
   values: { server?: string; scopes?: string; chatbots?: string; json?: boolean },
 ): Promise<number> {
-  const { configDir, extraCaCertificates } = loadClientConfig();
+  const { configDir, extraCaCertificates, ...env } = loadClientConfig();
   http(extraCaCertificates);
+  if (command === 'mcp') return mcpCommand(configDir, env, values.server);
   if (command === 'login') {
     if (!values.server)
       throw new UsageError('login needs --server URL (the site address, e.g. https://chat.example.com)');
@@ -435,6 +465,35 @@ async function clientCommand(
   await revokeToken(stored.server, stored.accessToken);
   removeCredentials(configDir);
   console.log(`Signed out of ${stored.server}: the token is revoked and forgotten.`);
+  return 0;
+}
+
+/**
+ * `mcp`: stdio relayed to the server's /mcp. The server and token come from --server or
+ * PARLEY_SERVER and PARLEY_TOKEN, else from what `login` stored (its token only for its server).
+ */
+async function mcpCommand(configDir: string, env: { server?: string; token?: string }, flag?: string) {
+  const stored = loadCredentials(configDir);
+  const named = flag ?? env.server;
+  const server = named ? serverUrl(named) : stored?.server;
+  if (!server) throw new UsageError('mcp needs --server URL or PARLEY_SERVER, or a sign-in first (login --server URL)');
+  const token = env.token ?? (stored && stored.server === server ? stored.accessToken : undefined);
+  if (!token) {
+    console.error(
+      `No token for ${server}: set PARLEY_TOKEN (a token from tokens create) or run login --server ${server}`,
+    );
+    return 1;
+  }
+  process.stderr.write(`Parley MCP server on stdio, relaying to ${server}/mcp\n`);
+  // Loaded here: the other commands start without the MCP SDK.
+  const { bridgeStdio } = await import('./client/mcp-bridge.js');
+  await bridgeStdio({
+    server,
+    token,
+    // Tool calls such as ask_chatbot wait for a language model; answers can be large lists.
+    fetch: http().fetchWith({ timeoutMs: 180_000, maxBytes: 16 * 1024 * 1024 }),
+    warn: (line) => process.stderr.write(`${line}\n`),
+  });
   return 0;
 }
 

@@ -15,6 +15,11 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trac
 export interface Config {
   port: number;
   host: string;
+  /**
+   * SHUTDOWN_TIMEOUT_MS: on SIGTERM/SIGINT the process exits within this bound; running jobs get
+   * half of it to finish their current step.
+   */
+  shutdownTimeoutMs: number;
   /** TRUST_PROXY=1: the app sits behind one reverse proxy, so client addresses are the last X-Forwarded-For entry. */
   trustProxy: boolean;
   /** OWNER_EMAIL: the owner of the account a fresh install creates (at the first start or `cli migrate`). */
@@ -78,6 +83,13 @@ export interface Config {
   deviceFlow: { intervalSeconds: number; codeTtlSeconds: number };
   /** NODE_EXTRA_CA_CERTS, read so the guarded client trusts the same extra CAs as Node itself. */
   extraCaCertificates: string[];
+  /** METRICS_TOKEN: the bearer token `GET /metrics` asks for; null: /metrics is off (404). */
+  metricsToken: string | null;
+  /**
+   * Traces (OpenTelemetry), off by default: on when the standard OTEL_* variables ask for them.
+   * The exporter reads its own OTEL_EXPORTER_OTLP_* variables (endpoint, headers, timeout).
+   */
+  tracing: { exporter: 'otlp' | 'console' } | null;
 }
 
 export class ConfigError extends Error {}
@@ -233,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host,
     trustProxy: flag(env, 'TRUST_PROXY'),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     ownerEmail: ownerEmail(env),
     siteUrl,
     dataDir,
@@ -302,7 +315,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       codeTtlSeconds: integer(env, 'DEVICE_FLOW_CODE_TTL_SECONDS', 600, 60, 3600),
     },
     extraCaCertificates: extraCa(env),
+    metricsToken: metricsToken(env),
+    tracing: tracing(env),
   };
+}
+
+function metricsToken(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (!raw) return null;
+  if (raw.length < 16 || /\s/.test(raw))
+    throw new ConfigError(
+      'METRICS_TOKEN must be at least 16 characters without spaces; generate one with `openssl rand -hex 24`',
+    );
+  return raw;
+}
+
+/**
+ * The OpenTelemetry SDK's own switches: OTEL_SDK_DISABLED=true and OTEL_TRACES_EXPORTER=none
+ * keep it off; OTEL_TRACES_EXPORTER=otlp or console turns it on; unset, an OTLP endpoint does.
+ */
+function tracing(env: NodeJS.ProcessEnv): Config['tracing'] {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return null;
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  if (exporter === 'none') return null;
+  if (exporter === 'otlp' || exporter === 'console') return { exporter };
+  if (exporter)
+    throw new ConfigError(`OTEL_TRACES_EXPORTER must be otlp, console or none; got "${env.OTEL_TRACES_EXPORTER}"`);
+  return env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? { exporter: 'otlp' } : null;
 }
 
 /**
@@ -313,10 +352,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function loadClientConfig(env: NodeJS.ProcessEnv = process.env): {
   configDir: string;
   extraCaCertificates: string[];
+  /** PARLEY_SERVER: the server `parley mcp` talks to when --server is not given. */
+  server?: string;
+  /** PARLEY_TOKEN: the token `parley mcp` uses instead of the one `login` stored. */
+  token?: string;
 } {
   const xdg = env.XDG_CONFIG_HOME;
   const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.config');
-  return { configDir: join(base, 'parley'), extraCaCertificates: extraCa(env) };
+  return {
+    configDir: join(base, 'parley'),
+    extraCaCertificates: extraCa(env),
+    ...(env.PARLEY_SERVER ? { server: env.PARLEY_SERVER } : {}),
+    ...(env.PARLEY_TOKEN ? { token: env.PARLEY_TOKEN.trim() } : {}),
+  };
 }
 
 function extraCa(env: NodeJS.ProcessEnv): string[] {

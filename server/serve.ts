@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { startTracing, type Tracing } from './observability/tracing.js';
 import { prepareDatabase } from './prepare.js';
 import { startupFailure } from './startup-errors.js';
 import { openDatabase, type DatabaseHandle } from './storage/dialects/index.js';
@@ -42,7 +43,10 @@ export async function serve(options: ServeOptions = {}): Promise<{ app: FastifyI
   }
   let database: DatabaseHandle | undefined;
   let app: FastifyInstance | undefined;
+  let tracing: Tracing | null = null;
   try {
+    // Before the app: its request hook is added only when a tracer provider is registered.
+    tracing = await startTracing(config);
     database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
     app = await buildApp(config, { database });
     const log = app.log;
@@ -67,11 +71,26 @@ export async function serve(options: ServeOptions = {}): Promise<{ app: FastifyI
   close = (signal: string) => {
     if (closing) return;
     closing = true;
-    ready.log.info({ signal }, 'closing: finishing requests in flight and putting running jobs back');
-    const timer = setTimeout(() => process.exit(1), 10_000).unref();
+    ready.log.info(
+      { signal, timeoutMs: config.shutdownTimeoutMs },
+      'closing: refusing new connections, telling sockets to reconnect elsewhere (1001), finishing requests in flight and the current step of running jobs',
+    );
+    const timer = setTimeout(() => {
+      ready.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'not closed within SHUTDOWN_TIMEOUT_MS: exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    // A keep-alive connection (a proxy's pool, a client's) whose request was in flight at the close
+    // would otherwise hold the process open once that request is answered.
+    const idle = setInterval(() => ready.server.closeIdleConnections(), 100).unref();
     void (async () => {
+      // Jobs finish their step while the server closes; the queue's own close waits for this stop.
+      const jobs = ready.queue.stop(Math.floor(config.shutdownTimeoutMs / 2));
       await ready.close();
+      clearInterval(idle);
+      await jobs;
       await db.close();
+      // The last spans (this close's requests) are sent before the process ends.
+      await tracing?.shutdown().catch(() => undefined);
       clearTimeout(timer);
       ready.log.info('closed');
       process.exit(0);

@@ -1,7 +1,8 @@
 /**
  * Builds the widget into dist/widget: the chat chunks first (ES modules, content-hashed, in
  * chunks/), then widget.js, a classic script (IIFE) that knows the chat entry's hashed name and
- * `import()`s it on intent; and the demo playground (demo/ -> dist/demo). `--watch` rebuilds on
+ * `import()`s it on intent; the demo playground (demo/ -> dist/demo) and the console (console/ ->
+ * dist/console). `--watch` rebuilds on
  * change (npm run dev:widget).
  */
 import preact from '@preact/preset-vite';
@@ -51,16 +52,18 @@ function loaderAfterApp(): Plugin {
 
 /** Brotli and gzip copies beside every file, so the server sends them without compressing per request. */
 function compressAll() {
-  for (const dir of [WIDGET_DIST, join(WIDGET_DIST, 'chunks')]) {
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith('.js')) continue;
-      const bytes = readFileSync(join(dir, name));
-      writeFileSync(
-        join(dir, `${name}.br`),
-        brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-      );
-      writeFileSync(join(dir, `${name}.gz`), gzipSync(bytes, { level: 9 }));
-    }
+  for (const dir of [WIDGET_DIST, join(WIDGET_DIST, 'chunks')]) compressDir(dir);
+}
+
+function compressDir(dir: string) {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.js') && !name.endsWith('.css')) continue;
+    const bytes = readFileSync(join(dir, name));
+    writeFileSync(
+      join(dir, `${name}.br`),
+      brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+    writeFileSync(join(dir, `${name}.gz`), gzipSync(bytes, { level: 9 }));
   }
 }
 
@@ -78,9 +81,35 @@ async function buildDemo(watchIt: boolean) {
   });
 }
 
+export const CONSOLE_DIST = join(here, '..', 'dist', 'console');
+
+/** The owner's console (console/), served at /console: one lazy chunk per page, compressed like the widget's. */
+async function buildConsole(watchIt: boolean) {
+  await build({
+    configFile: false,
+    root: join(here, '..', 'console'),
+    base: '/console/',
+    logLevel: 'warn',
+    plugins: [
+      preact({ prefreshEnabled: false, devToolsEnabled: false }),
+      { name: 'parley-console-compress', writeBundle: () => compressDir(join(CONSOLE_DIST, 'assets')) },
+    ],
+    build: {
+      outDir: CONSOLE_DIST,
+      emptyOutDir: true,
+      target: 'es2020',
+      modulePreload: false,
+      // .vite/manifest.json: which chunk is which page (the budget test reads it; never served).
+      manifest: true,
+      watch: watchIt ? {} : null,
+    },
+  });
+}
+
 export async function buildWidget(options: { watch?: boolean } = {}) {
   rmSync(WIDGET_DIST, { recursive: true, force: true });
   await buildDemo(!!options.watch);
+  await buildConsole(!!options.watch);
   await build({
     configFile: false,
     root: here,

@@ -48,7 +48,8 @@ const key = (s: string) => normalizeForMatch(s.replace(/…$/, '')).slice(0, 60)
 
 /** The sentences an answer quotes (paragraphs, then sentences). */
 export function quotedSentences(text: string): string[] {
-  return text.split(/\n{2,}/).flatMap((p) => sentences(p.trim()));
+  // A section heading put before a passage's quote ("**Opening hours** — …") is not a quoted sentence.
+  return text.split(/\n{2,}/).flatMap((p) => sentences(p.trim().replace(/^\*\*[^*\n]+\*\* — /, '')));
 }
 
 function matches(sentence: string, labels: string[]): boolean {

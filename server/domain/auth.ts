@@ -14,6 +14,8 @@ export interface AuthContext {
   account: AccountRecord;
   /** Effective scopes: the token's scopes limited by the user's role. */
   scopes: Set<Scope>;
+  /** Set when the caller is a signed-in session (the console's cookie), not a token: its hash. */
+  session?: string;
 }
 
 /** 256 random bits, base64url; opaque (no prefix a client could rely on). */

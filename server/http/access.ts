@@ -2,9 +2,10 @@
  * Route access declarations and the one hook that enforces them. Every route declares
  * `config.access`: `{ public: true }`, `{ scopes: [...] }` (an empty list: any valid token) or,
  * for the legacy v0/v1 API, `{ legacyKey: true }`. Registering a route without a declaration
- * fails at start, so no route is open by accident.
+ * fails at start, so no route is open by accident. A v2 request without an Authorization header
+ * may be signed in instead: the session cookie acts as its user (http/session.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Scope } from '../../shared/scopes.js';
 import { type AuthContext, missingScopes, requireScopes } from '../domain/auth.js';
 import { AppError } from '../domain/errors.js';
@@ -20,6 +21,11 @@ export type Access =
       scopes: Scope[];
       /** Reachable while the account is inactive (so its owner can see why and fix it). */
       whileInactive?: boolean;
+      /**
+       * The protected resource (RFC 9728) the route belongs to, as a path of the site: a 401 names
+       * its metadata. Default /api/v2; the MCP endpoint is its own resource, /mcp.
+       */
+      resource?: string;
     }
   | {
       public?: false;
@@ -40,6 +46,8 @@ export interface RouteAccess {
   method: string;
   url: string;
   access: Access;
+  /** The route's request schemas (params, querystring, body), which the MCP tools reuse. */
+  schema?: FastifySchema;
 }
 
 declare module 'fastify' {
@@ -67,8 +75,12 @@ declare module 'fastify' {
   }
 }
 
-export function installAccess(app: FastifyInstance, tokens: TokensService, siteUrl: string) {
-  const challenge = `Bearer resource_metadata="${siteUrl}/.well-known/oauth-protected-resource/api/v2"`;
+/** Resolves the session cookie of a request to its signed-in caller (null: no live session). */
+export type SessionAuth = (request: FastifyRequest) => Promise<AuthContext | null> | null;
+
+export function installAccess(app: FastifyInstance, tokens: TokensService, siteUrl: string, session: SessionAuth) {
+  const challenge = (resource = '/api/v2') =>
+    `Bearer resource_metadata="${siteUrl}/.well-known/oauth-protected-resource${resource}"`;
   // Legacy keys are not OAuth-issued: the challenge names the realm only.
   const legacyChallenge = 'Bearer realm="Parley legacy API (v0/v1)"';
   const unauthorized = (
@@ -76,7 +88,12 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
     message: string,
     hint: string,
     legacy = false,
-  ) => new AppError(code, message, { hint, headers: { 'www-authenticate': legacy ? legacyChallenge : challenge } });
+    resource?: string,
+  ) =>
+    new AppError(code, message, {
+      hint,
+      headers: { 'www-authenticate': legacy ? legacyChallenge : challenge(resource) },
+    });
 
   app.decorateRequest('authContext', null);
   app.decorateRequest('auth', {
@@ -104,21 +121,34 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
         `Route ${[route.method].flat().join(',')} ${route.url} declares no response schema: declare it with endpoint() (server/http/route.ts)`,
       );
     }
-    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, access });
+    for (const method of [route.method].flat())
+      routeTable.push({ method, url: route.url, access, schema: route.schema });
   });
 
   app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
     const access = request.routeOptions.config.access;
     if (!access || access.public) return;
     const legacy = access.legacyKey === true;
+    const resource = 'resource' in access ? access.resource : undefined;
     const credential = legacy ? 'legacy API key' : 'API token';
     const header = request.headers.authorization;
+    if ((header === undefined || header === '') && !legacy && request.routeOptions.url?.startsWith('/api/v2/')) {
+      // The console: a signed-in session acts as its user on the v2 API (no Authorization header sent).
+      const signedIn = await session(request);
+      if (signedIn) {
+        request.authContext = signedIn;
+        requireScopes(signedIn, access.scopes);
+        if (!access.whileInactive) requireActive(signedIn.account);
+        return;
+      }
+    }
     if (header === undefined || header === '') {
       throw unauthorized(
         'AUTHORIZATION_HEADER_REQUIRED',
         'This route needs an Authorization header',
         `Send Authorization: Bearer <${credential}>`,
         legacy,
+        resource,
       );
     }
     // The scheme name is case-insensitive (RFC 9110 11.1); the token is not.
@@ -129,6 +159,7 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
         'The Authorization header is not "Bearer <token>"',
         `Send Authorization: Bearer <${credential}>, with one space`,
         legacy,
+        resource,
       );
     }
     const auth = await tokens.authenticate(match[1], legacy ? 'legacy' : 'api');
@@ -144,6 +175,8 @@ export function installAccess(app: FastifyInstance, tokens: TokensService, siteU
             'TOKEN_NOT_VALID',
             'The token is unknown or was revoked',
             'Create a new token (CLI `tokens create` or POST /api/v2/tokens)',
+            false,
+            resource,
           );
     }
     request.authContext = auth;

@@ -82,6 +82,14 @@ function fastifyErrorBody(
         message: 'The request body is larger than this route accepts',
         hint: 'Send a smaller body or file',
       };
+    case 'FST_CSRF_MISSING_SECRET':
+    case 'FST_CSRF_INVALID_TOKEN':
+      return {
+        status: 403,
+        code: 'CSRF_TOKEN_NOT_VALID',
+        message: 'A signed-in session sends its CSRF token with every change',
+        hint: 'Send the csrfToken of GET /api/v2/session in the X-CSRF-Token header (or sign in again)',
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return {

@@ -3,3 +3,8 @@ export interface OpenApiParts {
   body?: { content: Record<string, { schema: unknown }> };
   response?: Record<string, unknown>;
 }
+
+/** A multipart/form-data request body as the document states it (`format: binary` for a file). */
+export const multipartBody = (schema: unknown): Required<Pick<OpenApiParts, 'body'>> => ({
+  body: { content: { 'multipart/form-data': { schema } } },
+});

@@ -148,6 +148,7 @@ const TAGS: Record<string, string> = {
   leads: 'Leads collected from visitors',
   'knowledge-gaps': 'Questions the assistant could not answer',
   oauth: 'OAuth 2.0 device authorization grant (RFC 8628): how a CLI or device gets a token',
+  session: "The console's sign-in: a session cookie that acts as the signed-in user",
   legacy: 'The legacy v0 API',
   links: 'The legacy v1 links route',
 };
@@ -183,15 +184,24 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
         description: [
           'Every response is the envelope `{ok, data | error, meta}`; `ok` is false on every error.',
           'Authenticate with `Authorization: Bearer <token>` (all routes but GET /health, the OAuth endpoints and this document).',
+          'In a browser, a signed-in session (POST /session) works instead: its cookie acts as the user with every scope their role allows, and every change made with it sends the X-CSRF-Token header (403 CSRF_TOKEN_NOT_VALID without it).',
           'Each operation lists the scopes it needs in `security` and `x-required-scopes`; a token lacking one gets 403 TOKEN_SCOPE_NOT_ALLOWED with `error.details.requiredScopes`.',
           'Lists are keyset-paginated: pass `meta.nextCursor` as `cursor` until it is null.',
           'Every response carries `X-Request-Id`. Made for SDK generators: each operation has an `operationId`, shared shapes are named components, and `required` fields are always present. Also served as YAML at /api/v2/openapi.yaml.',
           `Scopes: ${SCOPES.join(', ')}.`,
+          `AI agents: the same operations are MCP tools at ${siteUrl}/mcp (Model Context Protocol, streamable HTTP, the same Bearer tokens and scopes; protected resource metadata at ${siteUrl}/.well-known/oauth-protected-resource/mcp) and over stdio with \`parley mcp\`. Each tool names the operation it stands for; the README's Integrations section lists them.`,
         ].join('\n\n'),
       },
       servers: [{ url: `${siteUrl}/api/v2` }],
       components: {
         securitySchemes: {
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'parley_session',
+            description:
+              'The console: set by POST /session (e-mail and password), HttpOnly and SameSite=Lax. Acts as the signed-in user with every scope their role allows; every change sends X-CSRF-Token (from GET /session). Used only when no Authorization header is sent.',
+          },
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
@@ -233,7 +243,7 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
       const out: Record<string, unknown> = documented(schema, config);
       const access = config.access;
       if (access && !access.public && !access.legacyKey) {
-        out.security = [{ bearerAuth: access.scopes }, { oauth2: access.scopes }];
+        out.security = [{ bearerAuth: access.scopes }, { oauth2: access.scopes }, { sessionCookie: [] }];
         out['x-required-scopes'] = access.scopes;
         const scopeText = access.scopes.length ? `Scopes: ${access.scopes.join(', ')}.` : 'Any valid token.';
         out.description = [schema?.description, scopeText].filter(Boolean).join('\n\n');

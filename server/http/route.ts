@@ -43,8 +43,9 @@ export interface EndpointSpec {
   /** Stable camelCase name of the operation for SDK generators; by default derived from method and path (openapi-document.ts). */
   operationId?: string;
   /**
-   * A raw route's request body and answers as the OpenAPI document states them (per content type);
-   * fastify neither validates nor serialises by them (the OAuth endpoints read forms by hand).
+   * The request body and (raw routes) answers as the OpenAPI document states them, per content
+   * type; fastify neither validates nor serialises by them (the OAuth endpoints read forms by
+   * hand, the uploads stream multipart parts).
    */
   documented?: OpenApiParts;
   /** Further route config (e.g. rate limits). */
@@ -154,7 +155,7 @@ type RequestParts<S extends EndpointSpec> = {
 export function endpoint<S extends EndpointSpec>(spec: S) {
   const { access, data, status = 200, alsoStatus = [], raw, config, legacy, documented, ...schema } = spec;
   const response = raw ? undefined : responseSchemas(data, [status, ...alsoStatus], !!legacy);
-  const openapi: OpenApiParts | undefined = response ? { response } : documented;
+  const openapi: OpenApiParts | undefined = response ? { ...documented, response } : documented;
   return {
     // `response` is typed loosely on purpose: handlers return `data`; the envelope is added by a hook.
     schema: { ...schema, ...(response ? { response: forReply(response) as Record<string, unknown> } : {}) } as Omit<

@@ -5,6 +5,7 @@
  */
 import fp from 'fastify-plugin';
 import { EmbeddedQueue } from '../queue/embedded-queue.js';
+import { observeJobs } from './observe-services.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,10 +23,11 @@ export default fp<QueueOptions>(
     const queue = new EmbeddedQueue(app.store.jobs, {
       ...app.config.queue,
       onError: (err, job) => app.log.error({ err, job }, 'background job failed'),
+      ...(app.metrics && { onJobEnd: observeJobs(app.metrics) }),
     });
     app.decorate('queue', queue);
     if (options.run !== false) app.addHook('onReady', async () => queue.start());
     app.addHook('onClose', () => queue.stop());
   },
-  { name: 'queue', dependencies: ['storage'] },
+  { name: 'queue', dependencies: ['storage', 'metrics'] },
 );

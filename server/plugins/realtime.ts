@@ -34,7 +34,13 @@ async function realtime(app: FastifyInstance) {
       import('../realtime/redis-hub.js'),
       import('../realtime/redis-slots.js'),
     ]);
-    const redis = new RedisHub(app.config.redisUrl, (err) => log(err, 'realtime hub (Redis) error'));
+    // Rate limits wait for Redis as long as the slots do (a third of the lease, at most 1 s), then let the request through.
+    const redis = new RedisHub(
+      app.config.redisUrl,
+      (err) => log(err, 'realtime hub (Redis) error'),
+      undefined,
+      Math.min(1000, Math.floor(app.config.realtime.leaseMs / 3)),
+    );
     await redis.ready();
     hub = redis;
     slots = new RedisSlots(

@@ -23,7 +23,7 @@ import { IconsService } from '../domain/icons.service.js';
 import { ConfluenceService } from '../domain/knowledge/confluence/confluence.service.js';
 import { confluenceItems } from '../domain/knowledge/confluence/items.js';
 import { DocumentIndexer } from '../domain/knowledge/indexer.js';
-import { IngestRunner, type JobLog } from '../domain/knowledge/ingest-runner.js';
+import { IngestRunner, type ItemHandler, type JobLog } from '../domain/knowledge/ingest-runner.js';
 import { fileItem, textItem } from '../domain/knowledge/items/content.js';
 import { linkItem, pageItem, sitemapItem } from '../domain/knowledge/items/web.js';
 import { KnowledgeService } from '../domain/knowledge/knowledge.service.js';
@@ -40,8 +40,10 @@ import { createVisitorServices } from '../domain/visitors/index.js';
 import { DEFAULT_USER_AGENT, type GuardedHttpClient } from '../outbound/guarded-client.js';
 import type { EmbeddedQueue } from '../queue/embedded-queue.js';
 import type { Store } from '../domain/ports.js';
+import type { Metrics } from '../observability/metrics.js';
 import { conversationLog, logAnswer } from './activity-log.js';
-import { createRetrieval } from './retrieval.js';
+import { observeAnswers, observeIngestItem, observeMessages, tracedAnswers } from './observe-services.js';
+import { createRetrieval } from '../adapters/retriever.js';
 import { createWebhooks } from './webhooks.js';
 
 declare module 'fastify' {
@@ -57,6 +59,8 @@ export interface ServiceParts {
   outbound: GuardedHttpClient;
   models: GuardedHttpClient;
   queue: EmbeddedQueue;
+  /** The app's Prometheus instruments (absent in tests that build services alone). */
+  metrics?: Metrics;
   log?: {
     error(obj: unknown, msg: string): void;
     info?(obj: unknown, msg: string): void;
@@ -74,11 +78,11 @@ function jobLog(log: ServiceParts['log']): JobLog | undefined {
   };
 }
 
-export function createServices({ config, store, outbound, models, queue, log }: ServiceParts) {
+export function createServices({ config, store, outbound, models, queue, metrics, log }: ServiceParts) {
   const info = log?.info ? { info: log.info.bind(log) } : null;
   const secrets = new SecretBox(config.secretKey);
   const cursors = new CursorCodec(config.secretKey);
-  const webhooks = createWebhooks(store, outbound, secrets, config, log);
+  const webhooks = createWebhooks(store, outbound, secrets, config, log, metrics);
   const chatbots = new ChatbotsService(store, cursors, webhooks.checkUrls);
   const fetcher = guardedFetcher(outbound);
   // Hybrid (vectors + words) when EMBEDDING_MODEL is set, else words only; the indexer writes vectors through it.
@@ -89,16 +93,19 @@ export function createServices({ config, store, outbound, models, queue, log }: 
     minCrawlDelayMs: config.crawl.minDelayMs,
     extractLimits: { timeoutMs: config.extractTimeoutMs },
     log: jobLog(log),
+    ...(metrics && { onJobEnd: (status) => metrics.ingestJobs.inc({ outcome: status }) }),
   });
-  runner.register('page', pageItem);
-  runner.register('link', linkItem);
-  runner.register('sitemap', sitemapItem);
-  runner.register('text', textItem);
-  runner.register('file', fileItem);
-  runner.register('youtube', youtubeItem(config.youtubeBaseUrl));
-  for (const [type, handler] of Object.entries(confluenceItems(secrets, confluenceAdapter)))
-    runner.register(type, handler);
-  const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl);
+  // Each item is a span and a count by its outcome.
+  const register = (type: string, handler: ItemHandler) =>
+    runner.register(type, observeIngestItem(type, handler, metrics));
+  register('page', pageItem);
+  register('link', linkItem);
+  register('sitemap', sitemapItem);
+  register('text', textItem);
+  register('file', fileItem);
+  register('youtube', youtubeItem(config.youtubeBaseUrl));
+  for (const [type, handler] of Object.entries(confluenceItems(secrets, confluenceAdapter))) register(type, handler);
+  const knowledge = new KnowledgeService(store, chatbots, runner, cursors, config.crawl, retriever);
   // A language model when an OpenAI-compatible endpoint is configured, else the built-in answerer.
   const answers = createAnswerEngine({
     retriever,
@@ -120,7 +127,7 @@ export function createServices({ config, store, outbound, models, queue, log }: 
     store,
     chatbots,
     cursors,
-    answers,
+    tracedAnswers(answers),
     {
       captureLead: (s, lead) => captureLead(s, lead),
       recordGap: async (s, gap) => void (await recordGap(s, gap)),
@@ -131,10 +138,14 @@ export function createServices({ config, store, outbound, models, queue, log }: 
     {
       answerLeaseMs: config.answerLeaseMs,
       onError: (err, context) => log?.error({ err, ...context }, 'answering a visitor message failed'),
-      ...(info && { onAnswered: (a) => logAnswer(info, a) }),
+      onAnswered: (a) => {
+        if (info) logAnswer(info, a);
+        if (metrics) observeAnswers(metrics, a);
+      },
     },
   );
   if (info) conversations.changes.onCommit(conversationLog(info));
+  if (metrics) conversations.changes.onCommit(observeMessages(metrics));
   const mailer = createMailer({ ...config.mail, log: { info: (obj, msg) => log?.info?.(obj, msg) } });
   const visitors = createVisitorServices({
     store,
@@ -165,7 +176,7 @@ export function createServices({ config, store, outbound, models, queue, log }: 
       intervalSeconds: config.deviceFlow.intervalSeconds,
       ttlSeconds: config.deviceFlow.codeTtlSeconds,
     }),
-    signIn: new SignInService(store),
+    signIn: new SignInService(store, { secretKey: config.secretKey }),
     chatbots,
     icons: new IconsService(store, chatbots, config.siteUrl),
     billing: new BillingService(store, cursors),
@@ -210,6 +221,7 @@ export default fp<ServicesOptions>(
       outbound: app.outbound,
       models: app.models,
       queue: app.queue,
+      metrics: app.metrics ?? undefined,
       log: app.log,
     });
     app.decorate('services', services);
@@ -243,5 +255,5 @@ export default fp<ServicesOptions>(
       if (owedTimer) clearInterval(owedTimer);
     });
   },
-  { name: 'services', dependencies: ['storage', 'outbound', 'queue'] },
+  { name: 'services', dependencies: ['storage', 'outbound', 'queue', 'metrics'] },
 );

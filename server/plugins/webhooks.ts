@@ -15,7 +15,9 @@ import { SigningSecrets } from '../domain/webhooks/signing-secrets.js';
 import { checkWebhookUrls, WebhooksService } from '../domain/webhooks/webhooks.service.js';
 import { addressRangeMatcher } from '../outbound/address-policy.js';
 import type { GuardedHttpClient } from '../outbound/guarded-client.js';
+import type { Metrics } from '../observability/metrics.js';
 import { webhookSender } from '../outbound/webhook-sender.js';
+import { countedDeliveries, observedSender } from './observe-services.js';
 
 export function createWebhooks(
   store: Store,
@@ -23,17 +25,19 @@ export function createWebhooks(
   box: SecretBox,
   config: Config,
   log?: { error(obj: unknown, msg: string): void },
+  metrics?: Metrics,
 ) {
-  const sender = webhookSender(outbound, {
+  const http = webhookSender(outbound, {
     timeoutMs: config.webhooks.timeoutMs,
     guard: {
       allowPrivate: config.allowPrivateFetch,
       ...(config.privateFetchRanges.length ? { isAllowedAddress: addressRangeMatcher(config.privateFetchRanges) } : {}),
     },
   });
+  const sender = observedSender(http, metrics);
   const outbox = new WebhookOutbox(box, config.siteUrl);
   const secrets = new SigningSecrets(store, box);
-  const dispatcher = new WebhookDispatcher(store, sender, outbox, secrets, {
+  const dispatcher = new WebhookDispatcher(countedDeliveries(store, metrics), sender, outbox, secrets, {
     concurrency: config.webhooks.concurrency,
     perTarget: config.webhooks.perTarget,
     pollMs: config.webhooks.pollMs,

@@ -34,6 +34,8 @@ export interface EmbeddedQueueOptions {
   defaultMaxAttempts?: number;
   workerId?: string;
   onError?: (err: unknown, job: { id: string; name: string; attempt: number }) => void;
+  /** Hears how each attempt run here ended and how long it ran (the metrics). */
+  onJobEnd?: (name: string, outcome: 'done' | 'retry' | 'failed' | 'interrupted', ms: number) => void;
 }
 
 type Handler = Parameters<JobQueue['handle']>[1];
@@ -47,6 +49,9 @@ export class EmbeddedQueue implements JobQueue {
   private readonly failed = new Map<string, NonNullable<HandlerOptions['onFailed']>>();
   private readonly running = new Set<Promise<void>>();
   private readonly aborts = new Set<AbortController>();
+  /** Aborted on a graceful stop: handlers finish the step in hand and start no other. */
+  private stopping = new AbortController();
+  private stopped: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private started = false;
   /** The poll in progress: stop() waits for it, so no job is claimed after stop() returned. */
@@ -54,7 +59,8 @@ export class EmbeddedQueue implements JobQueue {
   /** When each account last had a job claimed here (a counter): among equals, the longest waiting goes first. */
   private readonly turns = new Map<string | null, number>();
   private turnCount = 0;
-  private readonly o: Required<Omit<EmbeddedQueueOptions, 'onError'>> & Pick<EmbeddedQueueOptions, 'onError'>;
+  private readonly o: Required<Omit<EmbeddedQueueOptions, 'onError' | 'onJobEnd'>> &
+    Pick<EmbeddedQueueOptions, 'onError' | 'onJobEnd'>;
 
   constructor(
     private readonly jobs: JobsStore,
@@ -70,6 +76,7 @@ export class EmbeddedQueue implements JobQueue {
       defaultMaxAttempts: options.defaultMaxAttempts ?? 5,
       workerId: options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(0, 6)}`,
       onError: options.onError,
+      onJobEnd: options.onJobEnd,
     };
   }
 
@@ -108,6 +115,8 @@ export class EmbeddedQueue implements JobQueue {
   start() {
     if (this.started) return;
     this.started = true;
+    this.stopped = null;
+    this.stopping = new AbortController();
     const tick = async () => {
       await this.poll();
       if (this.started) this.timer = setTimeout(tick, this.o.pollMs);
@@ -115,14 +124,28 @@ export class EmbeddedQueue implements JobQueue {
     void tick();
   }
 
-  /** Stops claiming, asks running handlers to stop (their jobs go back to the queue) and waits for them. */
-  async stop() {
-    this.started = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.polling;
-    for (const a of this.aborts) a.abort();
-    await Promise.allSettled([...this.running]);
+  /**
+   * Stops claiming, asks running handlers to stop (their jobs go back to the queue) and waits for
+   * them. With `graceMs`, handlers first get that long to finish the step in hand (`stopping`)
+   * before they are aborted. A second call waits for the first.
+   */
+  stop(graceMs = 0): Promise<void> {
+    this.stopped ??= (async () => {
+      this.started = false;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      await this.polling;
+      if (graceMs > 0 && this.running.size) {
+        this.stopping.abort();
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+        await Promise.race([Promise.allSettled([...this.running]), grace]);
+        clearTimeout(timer);
+      }
+      for (const a of this.aborts) a.abort();
+      await Promise.allSettled([...this.running]);
+    })();
+    return this.stopped;
   }
 
   async drain(timeoutMs = 30_000) {
@@ -225,6 +248,9 @@ export class EmbeddedQueue implements JobQueue {
 
   private async run(job: ClaimedJob) {
     const handler = this.handlers.get(job.name)!;
+    const began = performance.now();
+    const ended = (outcome: 'done' | 'retry' | 'failed' | 'interrupted') =>
+      this.o.onJobEnd?.(job.name, outcome, performance.now() - began);
     const abort = new AbortController();
     this.aborts.add(abort);
     const heartbeat = setInterval(
@@ -238,10 +264,13 @@ export class EmbeddedQueue implements JobQueue {
         id: job.id,
         attempt: job.attempts,
         signal: abort.signal,
+        stopping: this.stopping.signal,
       });
       await this.finish(job.id, { status: 'done', finished_at: iso(Date.now()), lease_until: null, last_error: null });
+      ended('done');
     } catch (err) {
-      if (abort.signal.aborted) {
+      if (abort.signal.aborted || this.stopping.signal.aborted) {
+        ended('interrupted');
         // Stopped by shutdown, not failed: back to the queue at once, the attempt not spent.
         await this.finish(job.id, {
           status: 'queued',
@@ -254,8 +283,10 @@ export class EmbeddedQueue implements JobQueue {
       this.o.onError?.(err, { id: job.id, name: job.name, attempt: job.attempts });
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= job.max_attempts) {
+        ended('failed');
         await this.giveUp(job, message);
       } else {
+        ended('retry');
         const delay = Math.min(600_000, this.o.backoffBaseMs * 2 ** (job.attempts - 1)) * (0.75 + Math.random() * 0.5);
         await this.finish(job.id, {
           status: 'queued',

@@ -63,6 +63,8 @@ export interface JobsStore {
     accountLimit: number;
     chatbotLimit: number;
   }): Promise<ClaimedJob | null>;
+  /** What waits and runs now, all names together (the metrics' queue depth and lag). */
+  backlog(now: string): Promise<{ due: number; running: number; oldestDue: string | null }>;
   /** Extends the lease while this worker holds the job. */
   extendLease(id: string, workerId: string, until: string): Promise<void>;
   /** Writes the outcome only while this worker still holds the job (a lost lease loses the write). */

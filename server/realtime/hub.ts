@@ -48,6 +48,8 @@ export interface RealtimeHub {
   /** Which visitors hold a socket or stream, on any instance (who gets an e-mail instead). */
   presence: Presence;
   close(): Promise<void>;
+  /** With Redis: each connection's ioredis state (`ready`, `connecting`, `reconnecting`, `end`…) and a PING (readiness). */
+  redis?: { states(): { command: string; subscriber: string }; ping(timeoutMs: number): Promise<void> };
 }
 
 export interface Presence {

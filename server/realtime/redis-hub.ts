@@ -77,6 +77,12 @@ export class RedisPresence implements Presence {
 export class RedisHub implements RealtimeHub {
   private readonly pub: Redis;
   private readonly sub: Redis;
+  /**
+   * The public routes' rate limits, on a connection of their own: a count Redis has not answered
+   * within `limitsTimeoutMs` (or cannot take, disconnected) fails, and the request goes through
+   * rather than wait for Redis. Not the slots' connection: they need their late replies (redis-slots.ts).
+   */
+  private readonly limits: Redis;
   private readonly subscribers = new Subscribers();
   readonly presence: RedisPresence;
   private closed = false;
@@ -85,10 +91,18 @@ export class RedisHub implements RealtimeHub {
     url: string,
     private readonly onError: (err: unknown) => void = () => {},
     presenceTtlMs?: number,
+    limitsTimeoutMs = 1000,
   ) {
     const options = { lazyConnect: false, maxRetriesPerRequest: 3 };
     this.pub = new Redis(url, options);
     this.sub = new Redis(url, options);
+    this.limits = new Redis(url, {
+      lazyConnect: false,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      commandTimeout: limitsTimeoutMs,
+    });
+    this.limits.on('error', onError);
     this.presence = new RedisPresence(this.pub, onError, presenceTtlMs);
     this.pub.on('error', onError);
     this.sub.on('error', onError);
@@ -104,12 +118,34 @@ export class RedisHub implements RealtimeHub {
     });
   }
 
-  /** The command connection, for other shared counters (the public routes' rate limits). */
+  readonly redis = {
+    states: () => ({ command: this.pub.status, subscriber: this.sub.status }),
+    ping: async (timeoutMs: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Redis did not answer PING within ${timeoutMs} ms`)), timeoutMs);
+      });
+      const ping = this.pub.ping();
+      ping.catch(() => undefined); // a reply after the deadline is dropped, not an unhandled rejection
+      try {
+        await Promise.race([ping, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+
+  /** The command connection, for other shared counters (the realtime slots). */
   get connection(): Redis {
     return this.pub;
   }
 
-  /** Resolves once both connections are ready (so a first publish is not lost to a late SUBSCRIBE). */
+  /** The connection of the public routes' rate limits (@fastify/rate-limit with skipOnError). */
+  get limitsConnection(): Redis {
+    return this.limits;
+  }
+
+  /** Resolves once its connections are ready (so a first publish is not lost to a late SUBSCRIBE). */
   async ready(): Promise<void> {
     const wait = (r: Redis) =>
       r.status === 'ready'
@@ -118,7 +154,7 @@ export class RedisHub implements RealtimeHub {
             r.once('ready', () => resolve());
             r.once('end', () => reject(new Error('Redis connection ended before it was ready')));
           });
-    await Promise.all([wait(this.pub), wait(this.sub)]);
+    await Promise.all([wait(this.pub), wait(this.sub), wait(this.limits)]);
   }
 
   async publish(topic: string, message: AnyHubMessage): Promise<void> {
@@ -142,6 +178,6 @@ export class RedisHub implements RealtimeHub {
   async close(): Promise<void> {
     this.closed = true;
     await this.presence.close();
-    await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
+    await Promise.allSettled([this.pub.quit(), this.sub.quit(), this.limits.quit()]);
   }
 }

@@ -14,6 +14,16 @@ export interface Socketed {
   beat?(): void;
 }
 
+/** The token offered as the subprotocol `<prefix><token>` (a browser cannot set Authorization on a socket). */
+export function subprotocolToken(header: string | string[] | undefined, prefix: string): string | null {
+  if (typeof header !== 'string') return null;
+  const offered = header
+    .split(',')
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(prefix));
+  return offered ? offered.slice(prefix.length) : null;
+}
+
 /** Sends JSON frames; a reader that lets `bufferLimitBytes` pile up is closed to resume later. */
 export function socketTransport(socket: WebSocket, gateway: Gateway) {
   // Frames sent in one turn of the event loop (a group commit's acks and events, a replay's

@@ -4,7 +4,7 @@
  * chunks is plain SQL on `chunks`. The search statement is the dialect's (dialects/).
  */
 import type { Kysely } from 'kysely';
-import type { ChunkLocation, KnowledgeStore, SearchHit } from '../domain/knowledge/ports.js';
+import type { ChunkLocation, DocumentChunk, KnowledgeStore, SearchHit } from '../domain/knowledge/ports.js';
 import type { ChunkRow, Dialect } from './dialects/dialect.js';
 import { searchTerms } from './search-terms.js';
 import type { Database } from './tables.js';
@@ -90,6 +90,31 @@ export const chunksRepository = (db: Kysely<Database>, dialect: Dialect): Knowle
         for (const r of rows) found.set(Number(r.id), toHit(r));
       }
       return wanted.flatMap((id) => found.get(id) ?? []);
+    },
+
+    async ofDocument(documentId, fromIndex, limit) {
+      const rows = await db
+        .selectFrom('chunks')
+        .select(['idx', 'heading', 'text', 'location', 'token_count'])
+        .where('document_id', '=', documentId)
+        .where('idx', '>=', fromIndex)
+        .orderBy('idx')
+        .limit(limit)
+        .execute();
+      return rows.map((r): DocumentChunk => {
+        const location = JSON.parse(r.location) as ChunkLocation;
+        return {
+          index: Number(r.idx),
+          headingPath: Array.isArray(location.headingPath)
+            ? location.headingPath
+            : r.heading
+              ? r.heading.split(' > ')
+              : [],
+          text: r.text,
+          location,
+          tokenCount: Number(r.token_count),
+        };
+      });
     },
 
     async count(chatbotId) {

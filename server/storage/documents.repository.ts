@@ -1,5 +1,5 @@
 /** The KnowledgeStore's documents: the pages and files of a source, listed newest first. */
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DocumentRecord, DocumentStatus, KnowledgeStore } from '../domain/knowledge/ports.js';
 import { keysetPage } from './keyset.js';
 import { BATCH, columns } from './knowledge-rows.js';
@@ -75,6 +75,13 @@ export const documentsRepository = (db: Kysely<Database>): KnowledgeStore['docum
     let q = db.selectFrom('documents').selectAll().where('chatbot_id', '=', chatbotId);
     if (filter.sourceId !== undefined) q = q.where('source_id', '=', filter.sourceId);
     if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+    if (filter.text) {
+      // Case-insensitive substring of the title or URL; LIKE's wildcards in the text match themselves.
+      const pattern = `%${filter.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where(
+        sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(coalesce(url, '')) like ${pattern} escape '\\')`,
+      );
+    }
     return keysetPage(q, page, toDocument, 'documents');
   },
   async countBySource(chatbotId) {

@@ -98,6 +98,28 @@ export function jobsRepository(db: Kysely<Database>, dialect: Dialect): JobsStor
       return row ?? null;
     },
 
+    async backlog(now) {
+      const row = await db
+        .selectFrom('jobs')
+        .select((eb) => [
+          eb.fn.sum<number | string | null>(eb.case().when(due(now)(eb)).then(1).else(0).end()).as('due'),
+          eb.fn
+            .sum<number | string | null>(
+              eb
+                .case()
+                .when(eb.and([eb('status', '=', 'running'), eb('lease_until', '>=', now)]))
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('running'),
+          eb.fn.min<string | null>(eb.case().when(due(now)(eb)).then(eb.ref('run_at')).else(null).end()).as('oldest'),
+        ])
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirstOrThrow();
+      return { due: Number(row.due ?? 0), running: Number(row.running ?? 0), oldestDue: row.oldest ?? null };
+    },
+
     async extendLease(id, workerId, until) {
       await db
         .updateTable('jobs')

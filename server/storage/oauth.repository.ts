@@ -104,6 +104,9 @@ export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
       },
     },
     credentials: {
+      async any() {
+        return (await k.selectFrom('user_passwords').select('user_id').limit(1).executeTakeFirst()) !== undefined;
+      },
       async byEmail(email) {
         const rows = await k
           .selectFrom('user_passwords')
@@ -136,17 +139,25 @@ export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
           .values({ session_hash: hash, user_id: userId, created_at: createdAt, expires_at: expiresAt })
           .execute();
       },
-      async user(hash, now) {
+      async live(hash, now, idleSince) {
         const row = await k
           .selectFrom('owner_sessions')
-          .select('user_id')
+          .select(['user_id', 'created_at', 'last_seen_at'])
           .where('session_hash', '=', hash)
           .where('expires_at', '>', now)
           .executeTakeFirst();
-        return row?.user_id ?? null;
+        if (!row) return null;
+        const lastSeenAt = row.last_seen_at ?? row.created_at;
+        return lastSeenAt > idleSince ? { userId: row.user_id, createdAt: row.created_at, lastSeenAt } : null;
+      },
+      async touch(hash, at) {
+        await k.updateTable('owner_sessions').set({ last_seen_at: at }).where('session_hash', '=', hash).execute();
       },
       async remove(hash) {
         await k.deleteFrom('owner_sessions').where('session_hash', '=', hash).execute();
+      },
+      async removeUser(userId) {
+        await k.deleteFrom('owner_sessions').where('user_id', '=', userId).execute();
       },
     },
     throttle: {

@@ -22,6 +22,82 @@ type Row<T extends keyof Database> = Selectable<Database[T]>;
 
 const count = (row: { n: number | string | bigint } | undefined) => Number(row?.n ?? 0);
 
+/** The tables of a chatbot's resources: each row has an `id` and belongs to one `chatbot_id`. */
+type OwnedTable =
+  'starters' | 'followups' | 'instructions' | 'personas' | 'custom_responses' | 'tags' | 'leads' | 'knowledge_gaps';
+
+// Kysely types a query on one named table; these helpers read only `id` and `chatbot_id`, which all have.
+const owned = (db: Kysely<Database>, table: OwnedTable, chatbotId: string) =>
+  db
+    .selectFrom(table as 'tags')
+    .selectAll()
+    .where('chatbot_id', '=', chatbotId);
+
+/** One row of a chatbot's by id, mapped (null when absent, or another chatbot's). */
+async function getOne<T extends OwnedTable, R>(
+  db: Kysely<Database>,
+  table: T,
+  map: (row: Row<T>) => R,
+  chatbotId: string,
+  id: string,
+): Promise<R | null> {
+  const row = await owned(db, table, chatbotId).where('id', '=', id).executeTakeFirst();
+  return row ? map(row as unknown as Row<T>) : null;
+}
+
+/** A chatbot's rows of `table` in `order` (columns, each ascending unless `desc`), mapped. */
+async function listOf<T extends OwnedTable, R>(
+  db: Kysely<Database>,
+  table: T,
+  map: (row: Row<T>) => R,
+  chatbotId: string,
+  order: [column: keyof Row<T> & string, direction?: 'desc'][],
+): Promise<R[]> {
+  let query = owned(db, table, chatbotId);
+  for (const [column, direction] of order) query = query.orderBy(sql.ref(column), direction ?? 'asc');
+  return (await query.execute()).map((row) => map(row as unknown as Row<T>));
+}
+
+/** Newest first, the id breaking ties (rows made in the same millisecond). */
+const NEWEST: [column: 'created_at' | 'id', direction: 'desc'][] = [
+  ['created_at', 'desc'],
+  ['id', 'desc'],
+];
+
+/**
+ * Row `id` of `table` takes the fields `patch` gives (a field left undefined keeps its value),
+ * each in the column `columns` names, and `updated_at`.
+ */
+async function updateRow<P extends object>(
+  db: Kysely<Database>,
+  table: OwnedTable,
+  id: string,
+  patch: P,
+  columns: { [K in keyof P]-?: string },
+  at: string,
+): Promise<void> {
+  const set: Record<string, unknown> = { updated_at: at };
+  for (const field of Object.keys(columns) as (keyof P)[]) {
+    if (patch[field] !== undefined) set[columns[field]] = patch[field];
+  }
+  await db
+    .updateTable(table as 'tags')
+    .set(set)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** How many rows a chatbot has in `table`. */
+async function countOf(db: Kysely<Database>, table: OwnedTable, chatbotId: string): Promise<number> {
+  return count(
+    await db
+      .selectFrom(table as 'tags')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('chatbot_id', '=', chatbotId)
+      .executeTakeFirst(),
+  );
+}
+
 const toPrompt = (r: Row<'starters'>): PromptRecord => ({
   id: r.id,
   chatbotId: r.chatbot_id,
@@ -38,35 +114,9 @@ function promptStore(db: Kysely<Database>, table: 'starters' | 'followups'): Pro
   // Both tables share one shape; kysely needs one of them named to type the queries.
   const t = table as 'starters';
   return {
-    async list(chatbotId) {
-      const rows = await db
-        .selectFrom(t)
-        .selectAll()
-        .where('chatbot_id', '=', chatbotId)
-        .orderBy('position')
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      return rows.map(toPrompt);
-    },
-    async get(chatbotId, id) {
-      const row = await db
-        .selectFrom(t)
-        .selectAll()
-        .where('chatbot_id', '=', chatbotId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return row ? toPrompt(row) : null;
-    },
-    async count(chatbotId) {
-      return count(
-        await db
-          .selectFrom(t)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('chatbot_id', '=', chatbotId)
-          .executeTakeFirst(),
-      );
-    },
+    list: (chatbotId) => listOf(db, t, toPrompt, chatbotId, [['position'], ['created_at'], ['id']]),
+    get: (chatbotId, id) => getOne(db, t, toPrompt, chatbotId, id),
+    count: (chatbotId) => countOf(db, t, chatbotId),
     async maxPosition(chatbotId) {
       const row = await db
         .selectFrom(t)
@@ -91,20 +141,24 @@ function promptStore(db: Kysely<Database>, table: 'starters' | 'followups'): Pro
         })
         .execute();
     },
-    async update(id, patch, at) {
-      await db
-        .updateTable(t)
-        .set({
-          ...(patch.title !== undefined && { title: patch.title }),
-          ...(patch.description !== undefined && { description: patch.description }),
-          ...(patch.link !== undefined && { link: patch.link }),
-          ...(patch.isEscalationPrompt !== undefined && { is_escalation_prompt: +patch.isEscalationPrompt }),
-          ...(patch.position !== undefined && { position: patch.position }),
-          updated_at: at,
-        })
-        .where('id', '=', id)
-        .execute();
-    },
+    update: (id, patch, at) =>
+      updateRow(
+        db,
+        t,
+        id,
+        {
+          ...patch,
+          isEscalationPrompt: patch.isEscalationPrompt === undefined ? undefined : +patch.isEscalationPrompt,
+        },
+        {
+          title: 'title',
+          description: 'description',
+          link: 'link',
+          isEscalationPrompt: 'is_escalation_prompt',
+          position: 'position',
+        },
+        at,
+      ),
     async clearEscalation(chatbotId, exceptId, at) {
       await db
         .updateTable(t)
@@ -134,34 +188,9 @@ const toDirective = (r: Row<'instructions'>): DirectiveRecord => ({
 function directiveStore(db: Kysely<Database>, table: 'instructions' | 'personas'): DirectiveStore {
   const t = table as 'instructions';
   return {
-    async list(chatbotId) {
-      const rows = await db
-        .selectFrom(t)
-        .selectAll()
-        .where('chatbot_id', '=', chatbotId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
-      return rows.map(toDirective);
-    },
-    async get(chatbotId, id) {
-      const row = await db
-        .selectFrom(t)
-        .selectAll()
-        .where('chatbot_id', '=', chatbotId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return row ? toDirective(row) : null;
-    },
-    async count(chatbotId) {
-      return count(
-        await db
-          .selectFrom(t)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('chatbot_id', '=', chatbotId)
-          .executeTakeFirst(),
-      );
-    },
+    list: (chatbotId) => listOf(db, t, toDirective, chatbotId, NEWEST),
+    get: (chatbotId, id) => getOne(db, t, toDirective, chatbotId, id),
+    count: (chatbotId) => countOf(db, t, chatbotId),
     async insert(d) {
       await db
         .insertInto(t)
@@ -177,19 +206,15 @@ function directiveStore(db: Kysely<Database>, table: 'instructions' | 'personas'
         })
         .execute();
     },
-    async update(id, patch, at) {
-      await db
-        .updateTable(t)
-        .set({
-          ...(patch.title !== undefined && { title: patch.title }),
-          ...(patch.description !== undefined && { description: patch.description }),
-          ...(patch.instructions !== undefined && { instructions: patch.instructions }),
-          ...(patch.temperature !== undefined && { temperature: patch.temperature }),
-          updated_at: at,
-        })
-        .where('id', '=', id)
-        .execute();
-    },
+    update: (id, patch, at) =>
+      updateRow(
+        db,
+        t,
+        id,
+        patch,
+        { title: 'title', description: 'description', instructions: 'instructions', temperature: 'temperature' },
+        at,
+      ),
     async delete(id) {
       await db.deleteFrom(t).where('id', '=', id).execute();
     },
@@ -298,25 +323,8 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
           'custom_responses',
         );
       },
-      async all(chatbotId) {
-        const rows = await db
-          .selectFrom('custom_responses')
-          .selectAll()
-          .where('chatbot_id', '=', chatbotId)
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .execute();
-        return rows.map(toCustomResponse);
-      },
-      async get(chatbotId, id) {
-        const row = await db
-          .selectFrom('custom_responses')
-          .selectAll()
-          .where('chatbot_id', '=', chatbotId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        return row ? toCustomResponse(row) : null;
-      },
+      all: (chatbotId) => listOf(db, 'custom_responses', toCustomResponse, chatbotId, NEWEST),
+      get: (chatbotId, id) => getOne(db, 'custom_responses', toCustomResponse, chatbotId, id),
       async insert(r) {
         await db
           .insertInto('custom_responses')
@@ -330,42 +338,16 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
           })
           .execute();
       },
-      async update(id, patch, at) {
-        await db
-          .updateTable('custom_responses')
-          .set({
-            ...(patch.question !== undefined && { question: patch.question }),
-            ...(patch.answer !== undefined && { answer: patch.answer }),
-            updated_at: at,
-          })
-          .where('id', '=', id)
-          .execute();
-      },
+      update: (id, patch, at) =>
+        updateRow(db, 'custom_responses', id, patch, { question: 'question', answer: 'answer' }, at),
       async delete(id) {
         await db.deleteFrom('custom_responses').where('id', '=', id).execute();
       },
     },
 
     tags: {
-      async list(chatbotId) {
-        const rows = await db
-          .selectFrom('tags')
-          .selectAll()
-          .where('chatbot_id', '=', chatbotId)
-          .orderBy('name')
-          .orderBy('id')
-          .execute();
-        return rows.map(toTag);
-      },
-      async get(chatbotId, id) {
-        const row = await db
-          .selectFrom('tags')
-          .selectAll()
-          .where('chatbot_id', '=', chatbotId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        return row ? toTag(row) : null;
-      },
+      list: (chatbotId) => listOf(db, 'tags', toTag, chatbotId, [['name'], ['id']]),
+      get: (chatbotId, id) => getOne(db, 'tags', toTag, chatbotId, id),
       async byName(chatbotId, name) {
         const row = await db
           .selectFrom('tags')
@@ -375,15 +357,7 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
           .executeTakeFirst();
         return row ? toTag(row) : null;
       },
-      async count(chatbotId) {
-        return count(
-          await db
-            .selectFrom('tags')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('chatbot_id', '=', chatbotId)
-            .executeTakeFirst(),
-        );
-      },
+      count: (chatbotId) => countOf(db, 'tags', chatbotId),
       async conversationCounts(tagIds) {
         const out = new Map<string, number>();
         if (!tagIds.length) return out;
@@ -417,15 +391,7 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
       },
       async update(id, patch, at) {
         try {
-          await db
-            .updateTable('tags')
-            .set({
-              ...(patch.name !== undefined && { name: patch.name }),
-              ...(patch.color !== undefined && { color: patch.color }),
-              updated_at: at,
-            })
-            .where('id', '=', id)
-            .execute();
+          await updateRow(db, 'tags', id, patch, { name: 'name', color: 'color' }, at);
           return true;
         } catch (err) {
           if (dialect.isUniqueViolation(err)) return false;
@@ -505,15 +471,7 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
         if (filter.to) q = q.where('created_at', '<', filter.to);
         return keysetPage(q, page, toLead, 'leads');
       },
-      async get(chatbotId, id) {
-        const row = await db
-          .selectFrom('leads')
-          .selectAll()
-          .where('chatbot_id', '=', chatbotId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        return row ? toLead(row) : null;
-      },
+      get: (chatbotId, id) => getOne(db, 'leads', toLead, chatbotId, id),
       async many(chatbotId, ids) {
         if (!ids.length) return [];
         const rows = await db
@@ -555,15 +513,7 @@ export function resourcesRepository(db: Kysely<Database>, dialect: Dialect): Res
         if (filter.answered === false) q = q.where('answered_at', 'is', null);
         return keysetPage(q, page, toGap, 'knowledge_gaps');
       },
-      async get(chatbotId, id) {
-        const row = await db
-          .selectFrom('knowledge_gaps')
-          .selectAll()
-          .where('chatbot_id', '=', chatbotId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        return row ? toGap(row) : null;
-      },
+      get: (chatbotId, id) => getOne(db, 'knowledge_gaps', toGap, chatbotId, id),
       async insert(g) {
         await db
           .insertInto('knowledge_gaps')

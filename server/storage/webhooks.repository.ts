@@ -175,6 +175,24 @@ export function webhooksRepository(db: Kysely<Database>): WebhookStore {
         const res = await db.deleteFrom('webhook_deliveries').where('id', 'in', ids).executeTakeFirst();
         return Number(res.numDeletedRows);
       },
+      async backlog(now) {
+        const row = await db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => [
+            eb.fn.countAll<number | string>().as('pending'),
+            eb.fn
+              .sum<number | string | null>(eb.case().when('next_attempt_at', '<=', now).then(1).else(0).end())
+              .as('due'),
+            eb.fn
+              .min<string | null>(
+                eb.case().when('next_attempt_at', '<=', now).then(eb.ref('next_attempt_at')).else(null).end(),
+              )
+              .as('oldest'),
+          ])
+          .where('status', '=', 'pending')
+          .executeTakeFirstOrThrow();
+        return { pending: Number(row.pending), due: Number(row.due ?? 0), oldestDue: row.oldest ?? null };
+      },
       async countByStatus(chatbotId) {
         let q = db
           .selectFrom('webhook_deliveries')

@@ -99,7 +99,7 @@ it(
     expect(cookies.find((c) => c.name === 'parley_session')).toMatchObject({
       httpOnly: true,
       sameSite: 'Lax',
-      path: '/device',
+      path: '/',
     });
 
     const token = await app.app.inject({

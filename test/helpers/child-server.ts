@@ -4,6 +4,7 @@
  * SIGKILL and restart on the same data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { waitFor } from './knowledge-http.js';
@@ -23,13 +24,15 @@ export async function freePort(): Promise<number> {
  * Starts the server on `dataDir` (its `test.db` unless `env` has DATABASE_URL) with `env` added,
  * and waits until /health answers.
  * `siteUrlIsAddress`: SITE_URL is the address it listens on (clients that check the OAuth issuer).
+ * `port`: listen there (a restart behind a proxy that names it) instead of on a free one.
+ * `logFile`: the server's log (LOG_LEVEL info) is appended there, to read when a test fails.
  */
 export async function spawnServer(
   dataDir: string,
   env: Record<string, string>,
-  options: { siteUrlIsAddress?: boolean } = {},
+  options: { siteUrlIsAddress?: boolean; port?: number; logFile?: string } = {},
 ): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const site = options.siteUrlIsAddress ? { SITE_URL: `http://127.0.0.1:${port}` } : {};
   // The compiled server (test/server-build.setup.ts builds it when stale): as operators run it, and
   // it starts in about a second where compiling the sources on the fly took several under load.
@@ -43,9 +46,9 @@ export async function spawnServer(
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: options.logFile ? 'info' : 'silent',
     },
-    stdio: 'ignore',
+    stdio: options.logFile ? ['ignore', openSync(options.logFile, 'a'), openSync(options.logFile, 'a')] : 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(

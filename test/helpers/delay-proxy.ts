@@ -12,6 +12,8 @@ export interface DelayProxy {
   delayMs: number;
   /** Resolves once every reply held so far has been passed on. */
   drained(): Promise<void>;
+  /** Replies read but not passed on yet (a test's proof that Redis was still late at some point). */
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export async function startDelayProxy(target: { host: string; port: number }): P
     async drained() {
       while (pending.size) await Promise.all([...pending]);
     },
+    held: () => pending.size,
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));

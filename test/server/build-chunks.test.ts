@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 
 const DIST = fileURLToPath(new URL('../../dist/server/', import.meta.url));
-const LAZY = ['undici', 'openai', 'nodemailer', 'ioredis'];
+const LAZY = ['undici', 'openai', 'nodemailer', 'ioredis', '@modelcontextprotocol/sdk'];
 
 /** The files a program's static imports reach (the program included). */
 function loadedAtStart(program: string): string[] {
@@ -35,7 +35,7 @@ function packagesIn(file: string): Set<string> {
 }
 
 test.each(['main.js', 'cli.js'])(
-  'dist/server/%s starts without undici, openai, nodemailer or ioredis, which are built into chunks of their own',
+  'dist/server/%s starts without undici, openai, nodemailer, ioredis or the MCP SDK, which are built into chunks of their own',
   (program) => {
     const files = loadedAtStart(program);
     expect(files.length).toBeGreaterThan(1);
@@ -43,7 +43,7 @@ test.each(['main.js', 'cli.js'])(
     expect(atStart).toContain('fastify');
     for (const name of LAZY) expect(atStart, name).not.toContain(name);
 
-    const lazyChunks = ['undici', 'openai', 'nodemailer', 'redis-hub'].map((prefix) => {
+    const lazyChunks = ['undici', 'openai', 'nodemailer', 'redis-hub', 'mcp-http'].map((prefix) => {
       const text =
         readFileSync(join(DIST, 'main.js'), 'utf8') + files.map((f) => readFileSync(join(DIST, f), 'utf8')).join('\n');
       const name = new RegExp(`import\\("\\./(${prefix}-[A-Z0-9]+\\.js)"\\)`).exec(text)?.[1];

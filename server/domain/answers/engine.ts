@@ -383,6 +383,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
         sources,
         followUps: [...smart, ...ownerFollowUps],
         unanswered: !answered && !talk,
+        unsure: hedge !== '' && out.text.startsWith(hedge),
         customResponseId: null,
         provider: out.provider,
         model: out.model,

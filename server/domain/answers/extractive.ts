@@ -4,15 +4,14 @@
  * relevance gate says the knowledge does not cover the question it says so honestly.
  *
  * Composition: the passages' prose is split into sentences (code blocks, tables, headings and
- * HTML dropped; list items are sentences). Each sentence is scored by the question terms it
- * contains, weighted by how rare each term is among the candidate sentences (a term every
- * passage repeats says little), plus a bonus when its passage's title or headings are about the
- * question, minus a little per rank. The best sentence leads; the sentence after it (or before
- * it, when it opens with "This"/"It"…) follows for context; sentences from other passages join
- * when they cover question terms not yet covered. 2 to 4 sentences, at most ~700 characters.
+ * HTML dropped; list items and "Label: figure" lines are sentences). Each sentence is scored by the
+ * question terms it holds, weighted by their rarity among the candidates, by what the question asks
+ * for (a duration, a price, a rule: answer-kinds.ts), and by its passage's title and headings.
+ * The best sentence leads; others join only for what they add (selectSentences); a neighbour
+ * joins only when the best one needs it. Quoted in the passage's order, 1 to 4 sentences, at most
+ * ~700 characters, a section's heading first when it says what the quoted lines do not.
  *
- * Follow-ups come from related passages' headings (the ones not used in the answer), as short
- * topics with a "Tell me about …" message, deduplicated.
+ * Follow-ups are not made here: the engine offers questions stored at ingest (follow-ups.ts).
  */
 import type { FollowUp } from '../conversations/ports.js';
 import type { AnswerProvider, GenerateInput, GenerateOutput, Passage } from './ports.js';
@@ -76,9 +75,14 @@ export function proseBlocks(text: string): string[] {
   let listItem = false;
   const end = () => {
     const joined = inline(current.join(' '));
-    // A short line standing alone without a sentence's end is a heading kept as text (merged sections).
+    // A short line standing alone without a sentence's end is a heading kept as text (merged sections),
+    // unless it is a label with a figure ("Sat: 12pm-11pm non stop", "Fee: 3 EUR"): that is an answer.
     const headingLike =
-      !listItem && current.length === 1 && !/[.!?:。！？]["'”’)]*$/.test(joined) && joined.split(/\s+/).length <= 10;
+      !listItem &&
+      current.length === 1 &&
+      !/[.!?:。！？]["'”’)]*$/.test(joined) &&
+      joined.split(/\s+/).length <= 10 &&
+      !/\S:\s+\S*\d/.test(joined);
     if (joined && !headingLike) blocks.push(joined);
     current = [];
     listItem = false;
@@ -362,10 +366,37 @@ export function selectSentences(pool: Candidate[], shape: QuestionShape, maxPass
   return chosen.sort((a, b) => passageOrder.indexOf(a.passage) - passageOrder.indexOf(b.passage) || a.order - b.order);
 }
 
-function compose(chosen: Candidate[]): string {
+/** Headings longer than this are sentences in disguise, not a label worth repeating. */
+const MAX_HEADING_WORDS = 6;
+
+/**
+ * The heading a passage's quoted sentences need to be understood: the section's own heading
+ * (else the page title) when it names a question word none of those sentences says ("Sat: 12pm-11pm"
+ * under "Opening hours", asked "When do you open on Saturday?"). Null when the sentences speak for themselves.
+ */
+function neededHeading(group: Candidate[], shape: QuestionShape): string | null {
+  const passage = group[0].passage;
+  const heading = (passage.headingPath.at(-1) || passage.title || '').replace(/^#+\s*|[*_`]/g, '').trim();
+  if (!heading || heading.endsWith('?') || heading.split(/\s+/).length > MAX_HEADING_WORDS) return null;
+  const said = new Set(
+    group.flatMap((c) => shape.terms.filter((t) => c.terms.has(t)).map((t) => shape.conceptOf.get(t))),
+  );
+  const headingTerms = new Set(terms(heading));
+  const adds = shape.terms.some((t) => headingTerms.has(t) && !said.has(shape.conceptOf.get(t)));
+  return adds ? heading : null;
+}
+
+function compose(chosen: Candidate[], shape: QuestionShape): string {
   const parts: string[] = [];
   chosen.forEach((c, i) => {
     let text = c.text;
+    if (i === 0 || chosen[i - 1].passage !== c.passage) {
+      const heading = neededHeading(
+        chosen.filter((x) => x.passage === c.passage),
+        shape,
+      );
+      if (heading) text = `**${heading}** — ${text}`;
+    }
     // A sentence that introduced a code block ends the answer's thought instead.
     if (
       text.endsWith(':') &&
@@ -401,9 +432,9 @@ export function extractAnswer(
   const pool = candidates(passages, locale);
   score(pool, shape, passages);
   const chosen = selectSentences(pool, shape, maxPassages);
-  if (chosen.length) return { text: compose(chosen), used: [...new Set(chosen.map((c) => c.passage))] };
+  if (chosen.length) return { text: compose(chosen, shape), used: [...new Set(chosen.map((c) => c.passage))] };
   const lead = titledLead(pool, q, passages);
-  return lead.length ? { text: compose(lead), used: [lead[0].passage] } : null;
+  return lead.length ? { text: compose(lead, shape), used: [lead[0].passage] } : null;
 }
 
 /**

@@ -48,6 +48,8 @@ export interface AnsweredInfo {
   sources: number;
   /** The answerer found nothing to answer with (a knowledge gap). */
   unanswered: boolean;
+  /** It answered, saying it is not sure the knowledge covers the question. */
+  unsure: boolean;
   ms: number;
 }
 
@@ -234,6 +236,7 @@ export class Answering {
         model: result.model,
         sources: result.sources.length,
         unanswered: result.unanswered,
+        unsure: result.unsure === true,
         ms: Math.round(performance.now() - began),
       });
       return saved;

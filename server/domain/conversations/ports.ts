@@ -228,6 +228,8 @@ export interface Answer {
   followUps: FollowUp[];
   /** True when the engine could not answer from the knowledge (recorded as a knowledge gap). */
   unanswered: boolean;
+  /** True when it answered while not sure the knowledge covers the question (the hedged answer). */
+  unsure?: boolean;
   /** Set when a custom response was returned verbatim. */
   customResponseId: string | null;
   /** 'custom-response' | 'openai' | 'built-in' | 'unavailable' */

@@ -67,6 +67,8 @@ export interface IngestRunnerOptions {
   /** Floor between two requests to one host, whatever robots.txt says. */
   minCrawlDelayMs?: number;
   extractLimits?: ExtractLimits;
+  /** Hears each job's end with its status (the metrics). */
+  onJobEnd?: (status: 'succeeded' | 'partially_succeeded' | 'failed' | 'cancelled') => void;
 }
 
 /** Thrown when the process is stopping: the queue puts the job back without counting an attempt. */
@@ -89,7 +91,7 @@ export class IngestRunner {
     private readonly indexer: DocumentIndexer,
     private readonly options: IngestRunnerOptions,
   ) {
-    queue.handle(INGEST_JOB, (payload, job) => this.run(String(payload.jobId), job.signal), {
+    queue.handle(INGEST_JOB, (payload, job) => this.run(String(payload.jobId), job.signal, job.stopping), {
       onFailed: (payload, error) => this.givenUp(String(payload.jobId), error),
     });
   }
@@ -156,7 +158,7 @@ export class IngestRunner {
     return job;
   }
 
-  private async run(jobId: string, signal: AbortSignal) {
+  private async run(jobId: string, signal: AbortSignal, stopping?: AbortSignal) {
     const ingest = this.store.knowledge.ingest;
     const job = await ingest.getJob(jobId);
     if (!job || FINAL.has(job.status)) return;
@@ -174,7 +176,7 @@ export class IngestRunner {
       `ingest job ${resumed ? 'resumed' : 'started'}: ${source.type} ${source.name}`,
     );
     try {
-      await this.runItems(job, source, account, chatbot, signal, about);
+      await this.runItems(job, source, account, chatbot, signal, about, stopping);
     } catch (err) {
       if (err instanceof JobInterrupted)
         this.log('info', about, 'ingest job paused by shutdown; it resumes at the next start');
@@ -189,6 +191,7 @@ export class IngestRunner {
     chatbot: ChatbotRecord,
     signal: AbortSignal,
     about: Record<string, unknown>,
+    stopping?: AbortSignal,
   ) {
     const ingest = this.store.knowledge.ingest;
     const jobId = job.id;
@@ -259,6 +262,11 @@ export class IngestRunner {
     for (;;) {
       if (failures.length) throw failures[0];
       if (signal.aborted) throw new JobInterrupted();
+      // A graceful stop: the items in flight finish (kept as done), no other starts.
+      if (stopping?.aborted) {
+        await Promise.all([...inFlight.values()].map((f) => f.done));
+        throw failures[0] ?? new JobInterrupted();
+      }
       job = (await ingest.getJob(jobId))!;
       ctx.job = job;
       if (job.cancelRequested) {
@@ -369,6 +377,7 @@ export class IngestRunner {
   ) {
     const at = nowIso();
     await this.store.knowledge.ingest.updateJob(job.id, { status, finishedAt: at, error });
+    this.options.onJobEnd?.(status);
     const next = source.syncIntervalMinutes
       ? new Date(Date.now() + source.syncIntervalMinutes * 60_000).toISOString()
       : null;

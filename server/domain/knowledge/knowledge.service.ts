@@ -12,7 +12,7 @@ import type { ChatbotRecord, Store } from '../ports.js';
 import { configOf as confluenceConfig, selectionItems as confluenceSelection } from './confluence/items.js';
 import { normalizeUrl, originOf, pageKey } from './crawl/url.js';
 import type { IngestRunner } from './ingest-runner.js';
-import type { DocumentRecord, DocumentStatus, IngestJobRecord, SourceRecord, SourceType } from './ports.js';
+import type { DocumentRecord, DocumentStatus, IngestJobRecord, SearchHit, SourceRecord, SourceType } from './ports.js';
 import { parseVideoId } from './video-id.js';
 
 /** An upload's files become a job within seconds; stored files older than this with no job are left over. */
@@ -64,6 +64,8 @@ export class KnowledgeService {
     private readonly runner: IngestRunner,
     private readonly cursors: CursorCodec,
     private readonly crawl: CrawlDefaults,
+    /** The retrieval the answers use, so a search finds what the chatbot would cite. */
+    private readonly passages: { search(chatbotId: string, query: string, k: number): Promise<SearchHit[]> },
   ) {}
 
   // ---- adding ------------------------------------------------------------------------------
@@ -246,16 +248,45 @@ export class KnowledgeService {
   async documents(
     auth: AuthContext,
     chatbotId: string,
-    q: { limit: number; cursor?: string; sourceId?: string; status?: DocumentStatus },
+    q: { limit: number; cursor?: string; sourceId?: string; status?: DocumentStatus; text?: string },
     list = 'documents',
   ) {
     const chatbot = await this.chatbots.reach(auth, chatbotId);
     const page = await this.store.knowledge.documents.page(
       chatbot.id,
       { limit: q.limit, after: this.cursors.decode(list, q.cursor) },
-      { sourceId: q.sourceId, status: q.status },
+      { sourceId: q.sourceId, status: q.status, text: q.text },
     );
     return { documents: page.items.map(documentView), nextCursor: this.cursors.encode(list, page.next) };
+  }
+
+  /** The chatbot's best passages for a query, ranked as the answers rank them (best first). */
+  async search(auth: AuthContext, chatbotId: string, query: string, limit: number) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const hits = await this.passages.search(chatbot.id, query, limit);
+    return hits.map((h) => ({
+      documentId: h.documentId,
+      title: h.title,
+      url: h.url,
+      headingPath: h.headingPath,
+      text: h.text,
+      score: h.score,
+    }));
+  }
+
+  async document(auth: AuthContext, chatbotId: string, documentId: string) {
+    return documentView(await this.reachDocument(auth, chatbotId, documentId));
+  }
+
+  /** A document's chunks in reading order; the cursor carries the next chunk's index. */
+  async documentChunks(auth: AuthContext, chatbotId: string, documentId: string, limit: number, cursor?: string) {
+    const doc = await this.reachDocument(auth, chatbotId, documentId);
+    const list = `chunks:${doc.id}`;
+    const from = Number(this.cursors.decode(list, cursor)?.id ?? 0);
+    const rows = await this.store.knowledge.chunks.ofDocument(doc.id, from, limit + 1);
+    const chunks = rows.slice(0, limit);
+    const next = rows.length > limit ? { createdAt: doc.id, id: String(rows[limit].index) } : null;
+    return { document: documentView(doc), chunks, nextCursor: this.cursors.encode(list, next) };
   }
 
   async jobs(auth: AuthContext, chatbotId: string, limit: number, cursor?: string) {
@@ -481,6 +512,13 @@ export class KnowledgeService {
     const job = await this.store.knowledge.ingest.getJob(jobId);
     if (!job || job.chatbotId !== chatbot.id) throw notFound('Ingest job');
     return job;
+  }
+
+  private async reachDocument(auth: AuthContext, chatbotId: string, documentId: string) {
+    const chatbot = await this.chatbots.reach(auth, chatbotId);
+    const [doc] = await this.store.knowledge.documents.many(chatbot.id, [documentId]);
+    if (!doc) throw notFound('Document');
+    return doc;
   }
 
   private async jobView(j: IngestJobRecord) {

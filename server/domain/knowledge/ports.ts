@@ -66,6 +66,14 @@ export interface ChunkInput {
   questions?: string[];
 }
 
+export interface DocumentChunk {
+  index: number;
+  headingPath: string[];
+  text: string;
+  location: ChunkLocation;
+  tokenCount: number;
+}
+
 export interface SearchHit {
   chunkId: number;
   documentId: string;
@@ -145,7 +153,7 @@ export interface KnowledgeStore {
     page(
       chatbotId: string,
       page: PageRequest,
-      filter: { sourceId?: string; status?: DocumentStatus },
+      filter: { sourceId?: string; status?: DocumentStatus; text?: string },
     ): Promise<Page<DocumentRecord>>;
     /** Document counts per source of a chatbot. */
     countBySource(chatbotId: string): Promise<Map<string, number>>;
@@ -161,6 +169,8 @@ export interface KnowledgeStore {
     searchLexical(chatbotId: string, query: string, k: number): Promise<SearchHit[]>;
     byIds(ids: number[]): Promise<SearchHit[]>;
     count(chatbotId: string): Promise<number>;
+    /** A document's chunks in reading order, from index `fromIndex` on, at most `limit`. */
+    ofDocument(documentId: string, fromIndex: number, limit: number): Promise<DocumentChunk[]>;
   };
   ingest: {
     insertJob(job: IngestJobRecord): Promise<void>;
@@ -238,12 +248,13 @@ export interface JobQueue {
   /**
    * Registers the handler of a job name; a throw retries with backoff until maxAttempts. `signal`
    * aborts when the process stops: a handler that then throws is put back without using an attempt.
+   * `stopping` aborts first, on a graceful stop: finish the step in hand, start no other, then throw.
    */
   handle(
     name: string,
     handler: (
       payload: Record<string, unknown>,
-      job: { id: string; attempt: number; signal: AbortSignal },
+      job: { id: string; attempt: number; signal: AbortSignal; stopping?: AbortSignal },
     ) => Promise<void>,
     options?: {
       /**

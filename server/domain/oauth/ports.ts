@@ -46,14 +46,27 @@ export interface OAuthStore {
     purge(before: string): Promise<void>;
   };
   credentials: {
+    /** Whether any user has a password (none: a fresh install, the first-run link works). */
+    any(): Promise<boolean>;
     byEmail(email: string): Promise<UserCredentials[]>;
     set(userId: string, passwordHash: string, at: string): Promise<void>;
   };
   sessions: {
     insert(hash: string, userId: string, createdAt: string, expiresAt: string): Promise<void>;
-    /** The user of a live session. */
-    user(hash: string, now: string): Promise<string | null>;
+    /**
+     * A session live at `now` (before its absolute expiry) and used after `idleSince`: its user
+     * and when it was last used (its creation when never since).
+     */
+    live(
+      hash: string,
+      now: string,
+      idleSince: string,
+    ): Promise<{ userId: string; createdAt: string; lastSeenAt: string } | null>;
+    /** Records a use of the session at `at` (the idle expiry counts from it). */
+    touch(hash: string, at: string): Promise<void>;
     remove(hash: string): Promise<void>;
+    /** Ends every session of the user (sign out everywhere). */
+    removeUser(userId: string): Promise<void>;
   };
   throttle: {
     /** The failures of the current window of `key`, or null when none were counted. */

@@ -84,6 +84,8 @@ export interface WebhookStore {
     requeue(id: string, at: string): Promise<void>;
     /** Deletes finished deliveries (delivered, failed, skipped) last changed before `before`; returns how many. */
     prune(before: string, limit: number): Promise<number>;
+    /** Deliveries still to send, every chatbot together, and the oldest due one (the metrics' backlog). */
+    backlog(now: string): Promise<{ pending: number; due: number; oldestDue: string | null }>;
     /** Deliveries by status. */
     countByStatus(chatbotId?: string): Promise<Record<DeliveryStatus, number>>;
   };

@@ -13,7 +13,7 @@ import { DEVICE_CODE_GRANT, OAuthError } from '../../domain/oauth/device-flow.se
 import { endpoint } from '../../http/route.js';
 import { devicePage } from './device-page.js';
 import { DEVICE_AUTHORIZATION, REVOKE, TOKEN } from './openapi.js';
-import { LOCALES } from './strings.js';
+import { LOCALES } from './i18n/locales.js';
 
 const PUBLIC = { public: true } as const;
 /** The tag of these routes in the v2 OpenAPI document (openapi.ts says what they read and answer). */
@@ -47,15 +47,21 @@ export function discovery(siteUrl: string) {
     service_documentation: `${siteUrl}/api/v2/openapi.json`,
     ui_locales_supported: [...LOCALES],
   };
-  const resource = (path: string) => ({
+  const resource = (path: string, name = 'Parley API', documentation = `${siteUrl}/api/v2/openapi.json`) => ({
     resource: `${siteUrl}${path}`,
     authorization_servers: [siteUrl],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
-    resource_name: 'Parley API',
-    resource_documentation: `${siteUrl}/api/v2/openapi.json`,
+    resource_name: name,
+    resource_documentation: documentation,
   });
-  return { authorizationServer, protectedResource: resource(''), protectedResourceV2: resource('/api/v2') };
+  return {
+    authorizationServer,
+    protectedResource: resource(''),
+    protectedResourceV2: resource('/api/v2'),
+    // MCP clients check that the metadata names the very URL they connect to (RFC 9728 3.3).
+    protectedResourceMcp: resource('/mcp', 'Parley MCP server', `${siteUrl}/#integrations`),
+  };
 }
 
 export async function oauthRoutes(app: FastifyInstance) {
@@ -82,6 +88,11 @@ export async function oauthRoutes(app: FastifyInstance) {
     '/.well-known/oauth-protected-resource/api/v2',
     docs.protectedResourceV2,
     'Protected resource metadata of /api/v2 (RFC 9728)',
+  );
+  wellKnown(
+    '/.well-known/oauth-protected-resource/mcp',
+    docs.protectedResourceMcp,
+    'Protected resource metadata of the MCP endpoint /mcp (RFC 9728)',
   );
 
   await app.register(async (oauth) => {

@@ -5,7 +5,7 @@
 import { RTL_LANGUAGES } from '../../http/languages.js';
 import type { Scope } from '../../../shared/scopes.js';
 import type { DeviceRequestView } from '../../domain/oauth/device-flow.service.js';
-import { fill, type Locale, type Strings } from './strings.js';
+import { fill, type Locale, type Strings } from './i18n/locales.js';
 import { escapeHtml } from '../../http/html.js';
 
 export const PAGE_CSP =

@@ -7,11 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { validationFailed } from '../../domain/errors.js';
-import { endpoint } from '../../http/route.js';
-import { StartedJob } from '../v2/knowledge-schemas.js';
-import { ChatbotParams } from '../v2/schemas.js';
-import { ADDED, Url } from '../v0/knowledge.js';
-import { v0 } from '../v0/legacy.js';
+import { ADDED, addsLinks, LINKS_URL, Url } from '../v0/knowledge.js';
 
 const SOURCE_TYPES = ['URLS_LIST', 'WEBSITE', 'SITEMAP', 'YOUTUBE'] as const;
 type SourceType = (typeof SOURCE_TYPES)[number];
@@ -59,16 +55,11 @@ export default async function v1Links(fastify: FastifyInstance) {
   const service = app.services.knowledge;
 
   app.post(
-    '/chatbots/:chatbotId/links',
-    endpoint({
-      ...v0('Links added', ['knowledge:write']),
-      status: 202,
-      data: StartedJob,
-      tags: ['knowledge'],
+    LINKS_URL,
+    addsLinks({
       operationId: 'addKnowledgeV1',
       summary: 'Add knowledge by source type (v2 POST .../knowledge/links, /website, /sitemap, /youtube)',
       description: `URLS_LIST and YOUTUBE take \`urls\`; WEBSITE and SITEMAP take \`url\` and their crawl options. A field the source type does not read is 400 VALIDATION_FAILED. ${ADDED}`,
-      params: ChatbotParams,
       body: Body,
     }),
     async (request) => {

@@ -5,6 +5,7 @@ import Type from 'typebox';
 import { ICON_TYPES } from '../../../shared/settings.js';
 import { validationFailed } from '../../domain/errors.js';
 import { ChatbotParams, ConfirmQuery, Time } from './schemas.js';
+import { multipartBody } from '../../http/openapi-parts.js';
 import { endpoint } from '../../http/route.js';
 import { one } from './resource-schemas.js';
 
@@ -67,6 +68,12 @@ export default async function icons(fastify: FastifyInstance) {
       tags: ['icons'],
       operationId: 'uploadIcon',
       summary: 'Upload an icon (multipart/form-data)',
+      documented: multipartBody(
+        Type.Object({
+          type: Type.Optional(Type.Enum(iconTypes, { description: 'The icon type (or ?type=); before `file`' })),
+          file: Type.String({ format: 'binary', description: 'The image' }),
+        }),
+      ),
       description: `${ICON_FORM} The icon replaces the previous one of that type and its public URL goes into the matching *IconSrcId setting.`,
       params: ChatbotParams,
       querystring: IconTypeQuery,

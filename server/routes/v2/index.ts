@@ -10,7 +10,9 @@ import icons from './icons.js';
 import identity from './identity.js';
 import knowledge from './knowledge.js';
 import me from './me.js';
+import session from './session.js';
 import settings from './settings.js';
+import stream from './stream.js';
 import tokens from './tokens.js';
 import customResponses from './custom-responses.js';
 import followups from './followups.js';
@@ -31,6 +33,7 @@ export async function v2Routes(app: FastifyInstance) {
   );
   for (const routes of [
     health,
+    session,
     me,
     chatbots,
     settings,
@@ -43,6 +46,7 @@ export async function v2Routes(app: FastifyInstance) {
     knowledge,
     confluence,
     conversations,
+    stream,
   ])
     await app.register(routes);
   // The owner's resources: starters, follow-ups, instructions, personas, custom responses, tags, members, leads, gaps.

@@ -41,6 +41,41 @@ export const DocumentSchema = Type.Object(
   { title: 'Document' },
 );
 
+export const PassageSchema = Type.Object(
+  {
+    documentId: Type.String(),
+    title: Type.String({ description: "The document's title" }),
+    url: nullable(Type.String({ description: 'The page the passage comes from, when it has one' })),
+    headingPath: Type.Array(Type.String(), { description: 'The headings above the passage, outermost first' }),
+    text: Type.String(),
+    score: Type.Number({ description: 'Higher is better; comparable only within one result list' }),
+  },
+  { title: 'Passage' },
+);
+
+export const ChunkSchema = Type.Object(
+  {
+    index: Type.Integer({ description: 'Position in the document, from 0' }),
+    headingPath: Type.Array(Type.String(), { description: 'The headings the chunk sits under' }),
+    text: Type.String(),
+    tokenCount: Type.Integer(),
+    location: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Where it is in the source: url, headingPath, page (PDF), startSeconds (video), textFragment',
+    }),
+  },
+  { title: 'Chunk' },
+);
+
+export const UploadLimitsSchema = Type.Object(
+  {
+    maxFiles: Type.Integer({ description: 'Files in one upload' }),
+    maxFileBytes: Type.Integer({ description: 'Size of each file (FILE_MAX_BYTES)' }),
+    maxTotalBytes: Type.Integer({ description: 'All files of one upload together (UPLOAD_MAX_TOTAL_BYTES)' }),
+    types: Type.Array(Type.String(), { description: 'Accepted kinds, decided by content' }),
+  },
+  { title: 'UploadLimits' },
+);
+
 export const JobSchema = Type.Object(
   {
     id: Type.String(),

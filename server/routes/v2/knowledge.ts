@@ -6,10 +6,19 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { validationFailed } from '../../domain/errors.js';
 import { paged } from '../../http/envelope.js';
+import { multipartBody } from '../../http/openapi-parts.js';
 import { endpoint } from '../../http/route.js';
-import { DocumentSchema, JobSchema, SourceSchema, StartedJob } from './knowledge-schemas.js';
+import {
+  ChunkSchema,
+  DocumentSchema,
+  JobSchema,
+  PassageSchema,
+  SourceSchema,
+  StartedJob,
+  UploadLimitsSchema,
+} from './knowledge-schemas.js';
 import { all, one, page } from './resource-schemas.js';
-import { ChatbotParams, ConfirmQuery, pageQuery } from './schemas.js';
+import { ChatbotParams, ConfirmQuery, pageQuery, Pagination } from './schemas.js';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An absolute http(s) URL' });
 const Interval = Type.Optional(
@@ -25,12 +34,19 @@ const JobParams = Type.Object({
   chatbotId: ChatbotParams.properties.chatbotId,
   jobId: Type.String({ minLength: 1, maxLength: 64 }),
 });
+const DocumentParams = Type.Object({
+  chatbotId: ChatbotParams.properties.chatbotId,
+  documentId: Type.String({ minLength: 1, maxLength: 64 }),
+});
 const DeletedDocuments = Type.Object({
   deletedDocuments: Type.Array(DocumentSchema),
   notFound: Type.Array(Type.String()),
 });
 const ADDED =
   'Starts one ingest job (202); follow it with GET /chatbots/{chatbotId}/ingest-jobs/{jobId}. 429 CHATBOT_PAGES_LIMIT_REACHED when the page quota is used up.';
+
+/** Most files one upload takes (multipart `files` limit). */
+const MAX_FILES = 10;
 
 /** A display name from an upload's file name: no directories, no control characters. */
 export function safeFileName(raw: string | undefined): string {
@@ -47,7 +63,14 @@ export default async function knowledge(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { knowledge: service } = app.services;
   await app.register(multipart, {
-    limits: { fileSize: app.config.fileMaxBytes, files: 10, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
+    limits: {
+      fileSize: app.config.fileMaxBytes,
+      files: MAX_FILES,
+      fields: 10,
+      fieldSize: 1024,
+      parts: 20,
+      headerPairs: 100,
+    },
   });
   const write = { access: { scopes: ['knowledge:write' as const] }, status: 202 as const, data: StartedJob };
   const uploads = new Uploads(
@@ -164,6 +187,15 @@ export default async function knowledge(fastify: FastifyInstance) {
       tags: ['knowledge'],
       operationId: 'uploadKnowledgeFiles',
       summary: 'Upload files (multipart/form-data, field `files`, up to 10)',
+      documented: multipartBody(
+        Type.Object({
+          files: Type.Array(Type.String({ format: 'binary' }), {
+            minItems: 1,
+            maxItems: MAX_FILES,
+            description: 'One part named `files` per file, with its file name',
+          }),
+        }),
+      ),
       description: `PDF, DOCX, TXT, Markdown, HTML or CSV, decided by content, not by name or claimed type. Each at most FILE_MAX_BYTES, all together at most UPLOAD_MAX_TOTAL_BYTES (413 beyond, checked while the bytes arrive); at most UPLOADS_PER_ACCOUNT uploads of one account at once (429 RATE_LIMITED beyond). ${ADDED}`,
       params: ChatbotParams,
     }),
@@ -181,6 +213,30 @@ export default async function knowledge(fastify: FastifyInstance) {
           ]);
         return service.addFiles(request.auth, request.params.chatbotId, files);
       });
+    },
+  );
+
+  app.get(
+    '/chatbots/:chatbotId/knowledge/files/limits',
+    endpoint({
+      access: { scopes: ['knowledge:read'] },
+      data: one('limits', UploadLimitsSchema),
+      tags: ['knowledge'],
+      operationId: 'getKnowledgeUploadLimits',
+      summary: 'What POST .../knowledge/files accepts: file count, sizes and types',
+      description: 'So a client can tell the user the limits before uploading instead of after a 413.',
+      params: ChatbotParams,
+    }),
+    async (request) => {
+      await app.services.chatbots.reach(request.auth, request.params.chatbotId);
+      return {
+        limits: {
+          maxFiles: MAX_FILES,
+          maxFileBytes: app.config.fileMaxBytes,
+          maxTotalBytes: app.config.uploads.maxTotalBytes,
+          types: ['pdf', 'docx', 'txt', 'md', 'html', 'csv'],
+        },
+      };
     },
   );
 
@@ -280,6 +336,13 @@ export default async function knowledge(fastify: FastifyInstance) {
           ...pageQuery(50, 100).properties,
           sourceId: Type.Optional(Type.String({ maxLength: 64 })),
           status: Type.Optional(Type.Enum(['pending', 'indexed', 'failed', 'skipped'])),
+          q: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 200,
+              description: 'Only documents whose title or URL contains this',
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -289,10 +352,68 @@ export default async function knowledge(fastify: FastifyInstance) {
       const page = await service.documents(
         request.auth,
         request.params.chatbotId,
-        { limit: q.limit, cursor: q.cursor, sourceId: q.sourceId, status: q.status as never },
-        q.sourceId || q.status ? `documents:${q.sourceId ?? ''}:${q.status ?? ''}` : 'documents',
+        { limit: q.limit, cursor: q.cursor, sourceId: q.sourceId, status: q.status as never, text: q.q },
+        q.sourceId || q.status || q.q
+          ? `documents:${q.sourceId ?? ''}:${q.status ?? ''}:${q.q?.toLowerCase() ?? ''}`
+          : 'documents',
       );
       return paged('documents', page.documents, q.limit, page.nextCursor);
+    },
+  );
+
+  app.get(
+    '/chatbots/:chatbotId/knowledge/search',
+    endpoint({
+      access: { scopes: ['knowledge:read'] },
+      data: all('passages', PassageSchema),
+      tags: ['documents'],
+      operationId: 'searchKnowledge',
+      summary: "Search the chatbot's indexed documents: the best passages, best first",
+      description:
+        'The same retrieval the answers use (words, and vectors when embeddings are configured), without the relevance gate: what the chatbot could cite for `q`.',
+      params: ChatbotParams,
+      querystring: Type.Object(
+        {
+          q: Type.String({ minLength: 1, maxLength: 1000, description: 'What to look for, in words' }),
+          limit: Type.Integer({ minimum: 1, maximum: 50, default: 10 }),
+        },
+        { additionalProperties: false },
+      ),
+    }),
+    async (request) => ({
+      passages: await service.search(request.auth, request.params.chatbotId, request.query.q, request.query.limit),
+    }),
+  );
+
+  app.get(
+    '/chatbots/:chatbotId/documents/:documentId',
+    endpoint({
+      access: { scopes: ['knowledge:read'] },
+      data: one('document', DocumentSchema),
+      tags: ['documents'],
+      summary: 'One document',
+      params: DocumentParams,
+    }),
+    async (request) => ({
+      document: await service.document(request.auth, request.params.chatbotId, request.params.documentId),
+    }),
+  );
+
+  app.get(
+    '/chatbots/:chatbotId/documents/:documentId/chunks',
+    endpoint({
+      access: { scopes: ['knowledge:read'] },
+      data: Type.Object({ document: DocumentSchema, chunks: Type.Array(ChunkSchema), pagination: Pagination }),
+      tags: ['documents'],
+      summary: 'The chunks a document was split into, in reading order: what answers are built from',
+      params: DocumentParams,
+      querystring: pageQuery(50, 100),
+    }),
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const { chatbotId, documentId } = request.params;
+      const result = await service.documentChunks(request.auth, chatbotId, documentId, limit, cursor);
+      return { document: result.document, ...paged('chunks', result.chunks, limit, result.nextCursor) };
     },
   );
 

@@ -16,7 +16,14 @@ export interface DatabaseHandle {
   migrate(onMigration?: (name: string) => void): Promise<string[]>;
   /** The migrations of this build not applied yet (none once `migrate` ran). */
   pendingMigrations(): Promise<string[]>;
+  /**
+   * Runs `fn` while no other process preparing this database runs its own (PostgreSQL: a session
+   * advisory lock on a connection of its own; SQLite: one process owns the file, `fn` runs as is).
+   */
+  exclusively<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PostgreSQL: the connection pool now (open, idle, and queries waiting for a connection); absent on SQLite. */
+  poolState?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 export interface DatabaseOptions {

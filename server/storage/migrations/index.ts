@@ -17,6 +17,7 @@ import { uploadStorage } from './0017-upload-storage.js';
 import { deviceFlow } from './0019-device-flow.js';
 import { customContent } from './0025-custom-content.js';
 import { chunkQuestions } from './0026-chunk-questions.js';
+import { consoleSessions } from './0028-console-sessions.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -36,6 +37,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0019-device-flow': deviceFlow(dialect),
     '0025-custom-content': customContent(),
     '0026-chunk-questions': chunkQuestions(),
+    '0028-console-sessions': consoleSessions(),
   };
 }
 

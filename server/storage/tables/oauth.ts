@@ -19,6 +19,13 @@ export interface OAuthDatabase {
     token_id: string | null;
   };
   user_passwords: { user_id: string; password_hash: string; updated_at: string };
-  owner_sessions: { session_hash: string; user_id: string; created_at: string; expires_at: string };
+  owner_sessions: {
+    session_hash: string;
+    user_id: string;
+    created_at: string;
+    expires_at: string;
+    /** Migration 0028; null: not used since it was created. */
+    last_seen_at: string | null;
+  };
   auth_throttle: { key: string; failures: number; window_started_at: string };
 }

@@ -84,8 +84,9 @@ test('paths are relative to the server url, which ends in /api/v2', () => {
   expect(paths).not.toContain('/openapi.json');
 });
 
-/** Operations anyone may call: reachability and the OAuth endpoints (served at the site root). */
+/** Operations anyone may call: reachability, the OAuth endpoints (served at the site root) and signing in. */
 const PUBLIC = new Set(['/health', '/oauth/device_authorization', '/oauth/token', '/oauth/revoke']);
+const PUBLIC_OPERATIONS = new Set(['GET /session', 'POST /session', 'POST /session/setup']);
 
 test("every operation but /health and OAuth needs a bearer token (or the device grant's) and names its scopes", () => {
   expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
@@ -93,12 +94,16 @@ test("every operation but /health and OAuth needs a bearer token (or the device 
   expect(ops.length).toBeGreaterThan(10);
   for (const [path, method, op] of ops) {
     const where = `${method.toUpperCase()} ${path}`;
-    if (PUBLIC.has(path)) {
+    if (PUBLIC.has(path) || PUBLIC_OPERATIONS.has(where)) {
       expect(op.security ?? [], where).toEqual([]);
       continue;
     }
     expect(Array.isArray(op['x-required-scopes']), where).toBe(true);
-    expect(op.security, where).toEqual([{ bearerAuth: op['x-required-scopes'] }, { oauth2: op['x-required-scopes'] }]);
+    expect(op.security, where).toEqual([
+      { bearerAuth: op['x-required-scopes'] },
+      { oauth2: op['x-required-scopes'] },
+      { sessionCookie: [] },
+    ]);
   }
   const get = doc.paths['/chatbots/{chatbotId}'].get;
   expect(get['x-required-scopes']).toEqual(['chatbots:read']);

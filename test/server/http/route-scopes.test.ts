@@ -43,6 +43,7 @@ const PUBLIC_ROUTES = [
   'GET /.well-known/oauth-authorization-server',
   'GET /.well-known/oauth-protected-resource',
   'GET /.well-known/oauth-protected-resource/api/v2',
+  'GET /.well-known/oauth-protected-resource/mcp',
   'POST /oauth/device_authorization',
   'POST /oauth/token',
   'POST /oauth/revoke',
@@ -52,6 +53,13 @@ const PUBLIC_ROUTES = [
   'POST /device/sign-in',
   'POST /device/sign-out',
   'POST /device/decision',
+  // The console: its page and files; signing in (GET hands out the CSRF token, POST needs it).
+  'GET /console',
+  'GET /console/*',
+  'GET /console/assets/:file',
+  'GET /api/v2/session',
+  'POST /api/v2/session',
+  'POST /api/v2/session/setup',
 ];
 
 let t: TestApp;
@@ -124,15 +132,18 @@ test('only the known public routes are public', () => {
   ).toEqual([...PUBLIC_ROUTES].sort());
 });
 
-test('only /me (who am I) takes any valid token without a scope', () => {
-  expect(routes.filter((r) => !r.access.public && !legacy(r) && scopesOf(r).length === 0).map(key)).toEqual([
-    'GET /api/v2/me',
-  ]);
+test('only /me (who am I), signing out and /mcp (which checks the scopes of each tool) take any valid credential without a scope', () => {
+  expect(
+    routes
+      .filter((r) => !r.access.public && !legacy(r) && scopesOf(r).length === 0)
+      .map(key)
+      .sort(),
+  ).toEqual(['DELETE /api/v2/session', 'DELETE /api/v2/sessions', 'GET /api/v2/me', 'POST /mcp']);
 });
 
 test('registering a route without an access or response declaration fails at start', async () => {
   const bare = Fastify({ logger: false });
-  installAccess(bare, t.app.services.tokens, 'http://parley.test');
+  installAccess(bare, t.app.services.tokens, 'http://parley.test', () => null);
   expect(() => bare.get('/open', async () => 'open')).toThrow(/declares no access/);
   // A declared route also declares how its reply is written: a response schema, or raw.
   expect(() => bare.get('/unwritten', { config: { access: { public: true } } }, async () => 'unwritten')).toThrow(
@@ -228,6 +239,8 @@ describe('every scoped route with a token holding every scope but its own', () =
 /** What an inactive account may still reach: who it is, its account, usage, billing and tokens (to see why and fix it). */
 const WHILE_INACTIVE = [
   'GET /api/v2/me',
+  'DELETE /api/v2/session',
+  'DELETE /api/v2/sessions',
   'GET /api/v2/account',
   'PATCH /api/v2/account',
   'GET /api/v2/usage',

@@ -84,6 +84,53 @@ describeOnDialects('embedded queue on %s', (dialect) => {
     expect(peak).toBe(2);
   });
 
+  test('a graceful stop lets a handler finish the step in hand: the step is kept, the job goes back unspent', async () => {
+    const q = make();
+    const steps: string[] = [];
+    let stepStarted!: () => void;
+    const started = new Promise<void>((r) => (stepStarted = r));
+    let finishStep!: () => void;
+    const stepMayEnd = new Promise<void>((r) => (finishStep = r));
+    let stopping: AbortSignal | undefined;
+    q.handle('steps', async (_p, job) => {
+      stopping = job.stopping;
+      for (let i = 1; i <= 3; i++) {
+        if (job.stopping?.aborted) throw new Error('interrupted');
+        stepStarted();
+        await stepMayEnd; // the step in hand when the stop comes
+        steps.push(`step ${i}${job.signal.aborted ? ' (aborted)' : ''}`);
+      }
+    });
+    q.start();
+    const id = await q.enqueue('steps', {});
+    await started;
+    const stopped = q.stop(5_000);
+    await new Promise((r) => stopping!.addEventListener('abort', r));
+    finishStep();
+    await stopped;
+    expect(steps).toEqual(['step 1']);
+    expect(await row(id)).toMatchObject({ status: 'queued', attempts: 0, lease_until: null });
+  });
+
+  test('a graceful stop aborts a handler still running when its grace ends', async () => {
+    const q = make();
+    let aborted = false;
+    let running!: () => void;
+    const isRunning = new Promise<void>((r) => (running = r));
+    q.handle('stuck', async (_p, job) => {
+      running();
+      await new Promise<void>((resolve) => job.signal.addEventListener('abort', () => resolve()));
+      aborted = true;
+      throw new Error('aborted');
+    });
+    q.start();
+    const id = await q.enqueue('stuck', {});
+    await isRunning;
+    await q.stop(50);
+    expect(aborted).toBe(true);
+    expect(await row(id)).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+
   test('a job survives a restart: a new queue on the same database runs it', async () => {
     const first = make();
     const id = await first.enqueue('later', { n: 1 }); // enqueued, never started

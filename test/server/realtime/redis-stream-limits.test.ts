@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE, WS_SUBPROTOCOL } from '../../../shared/protocol.js';
-import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../../server/routes/widget/team-stream.js';
+import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../../server/routes/v2/stream.js';
 import { REDIS_URL, redisAvailable } from '../../helpers/redis.js';
 import {
   chatbotWithKnowledge,

@@ -13,7 +13,7 @@ import {
   WS_SESSION_PROTOCOL_PREFIX,
   WS_SUBPROTOCOL,
 } from '../../../shared/protocol.js';
-import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../../server/routes/widget/team-stream.js';
+import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../../server/routes/v2/stream.js';
 import { Client, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';
 
 let t: LiveApp;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE, WS_SUBPROTOCOL, type AckFrame, type ServerFrame } from '../../../shared/protocol.js';
-import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../../server/routes/widget/team-stream.js';
+import { TEAM_TOKEN_PROTOCOL_PREFIX } from '../../../server/routes/v2/stream.js';
 import { newId } from '../../../server/domain/ids.js';
 import { tokenOf } from '../../helpers/resources.js';
 import { chatbotWithKnowledge, Client, type LiveApp, newSession, startLiveApp, visitor } from '../../helpers/widget.js';

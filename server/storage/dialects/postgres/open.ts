@@ -6,11 +6,11 @@ import type { Database } from '../../tables.js';
 import type { DatabaseHandle, DatabaseOptions } from '../handle.js';
 
 export function openPostgres(options: DatabaseOptions & { url: string }): DatabaseHandle {
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: options.url,
-    max: options.poolSize ?? 10,
     ...(options.schema ? { options: `-c search_path=${quoteIdent(options.schema)}` } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
   // A dropped idle connection must not crash the process (the pool replaces it), but it is said.
   pool.on(
     'error',
@@ -23,7 +23,25 @@ export function openPostgres(options: DatabaseOptions & { url: string }): Databa
     schema: options.schema,
     migrate: (onMigration) => migrateToLatest(db, 'postgres', options.schema, onMigration),
     pendingMigrations: () => pendingMigrations(db, 'postgres', options.schema),
+    exclusively: async (fn) => {
+      // Its own connection, outside the pool: the work inside may need every pooled one. Keyed by
+      // schema, so installs in other schemas of the server never wait for each other.
+      const client = new pg.Client(connection);
+      await client.connect();
+      try {
+        await client.query(`select pg_advisory_lock(hashtext('parley.prepare'), hashtext(current_schema()))`);
+        return await fn();
+      } finally {
+        await client.end().catch(() => undefined); // ending the session releases the lock
+      }
+    },
     close: () => db.destroy(),
+    poolState: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: options.poolSize ?? 10,
+    }),
   };
 }
 

@@ -48,6 +48,7 @@ export function openSqlite(options: DatabaseOptions): DatabaseHandle {
     db,
     migrate: (onMigration) => migrateToLatest(db, 'sqlite', undefined, onMigration),
     pendingMigrations: () => pendingMigrations(db, 'sqlite'),
+    exclusively: (fn) => fn(),
     close: async () => {
       reader?.close();
       await db.destroy();

@@ -312,10 +312,36 @@ describe('built-in answerer parts', () => {
       },
     ];
     const answer = extractAnswer('refund?', passages)!;
-    expect(answer.text).toBe('Your money is returned to the card you paid with. It takes up to five working days.');
+    // The heading leads: without it, nothing quoted says what the answer is about.
+    expect(answer.text).toBe(
+      '**Refund policy** — Your money is returned to the card you paid with. It takes up to five working days.',
+    );
     expect(answer.used.map((p) => p.n)).toEqual([2]);
     // Nothing names the topic: still no answer.
     expect(extractAnswer('warranty?', passages)).toBeNull();
+  });
+
+  it("puts the section's heading before a quoted line only when the heading says what the line does not", () => {
+    const hours = {
+      ...hit({
+        title: 'Nonna Lina',
+        headingPath: ['Opening hours'],
+        text: 'Saturday: 12pm-11pm non stop\n\nThe terrace seats twelve guests.',
+      }),
+      n: 1,
+    };
+    // "open" is said only by the heading: the bare "Saturday: 12pm-11pm non stop" needs it.
+    expect(extractAnswer('When do you open on Saturday?', [hours])!.text).toMatch(
+      /^\*\*Opening hours\*\* — Saturday: 12pm-11pm/,
+    );
+    const delivery = {
+      ...hit({ title: 'Delivery', text: 'Standard delivery takes three to five working days.' }),
+      n: 1,
+    };
+    // The sentence names delivery itself: no heading.
+    expect(extractAnswer('How long does delivery take?', [delivery])!.text).toBe(
+      'Standard delivery takes three to five working days.',
+    );
   });
 
   it('never says a sentence twice, even when two passages (one page under two URLs) both hold it', () => {

@@ -111,6 +111,7 @@ describe('the engine’s relevance gate at its threshold', () => {
 
     const at = await ask(s);
     expect(at.unanswered).toBe(false);
+    expect(at.unsure).toBe(false);
     expect(at.text).toMatch(/^Refunds are paid to the original card/);
     expect(at.sources.map((x) => x.title)).toEqual(['Refunds']);
 
@@ -128,12 +129,15 @@ describe('between the threshold and its hedge ratio', () => {
     // The score is 0.8 of this threshold: under it, above half of it.
     const hedged = await ask(s / 0.8, 0.5, (x) => tokens.push(x));
     expect(hedged.unanswered).toBe(false);
+    // Reported as such (the metrics' outcome `not_sure`).
+    expect(hedged.unsure).toBe(true);
     expect(hedged.text.startsWith(`${ANSWER_MESSAGES.en.notSure} Refunds are paid to the original card`)).toBe(true);
     expect(tokens.join('')).toBe(hedged.text);
     expect(hedged.sources.map((x) => x.title)).toEqual(['Refunds']);
 
     const refused = await ask(s / 0.4, 0.5);
     expect(refused.unanswered).toBe(true);
+    expect(refused.unsure).toBe(false);
     expect(refused.text).toBe(ANSWER_MESSAGES.en.noInformation);
   });
 });

@@ -14,7 +14,7 @@ import {
 import type { Store } from '../../../../server/domain/ports.js';
 import { loadConfig } from '../../../../server/config.js';
 import { GuardedHttpClient } from '../../../../server/outbound/guarded-client.js';
-import { createRetrieval } from '../../../../server/plugins/retrieval.js';
+import { createRetrieval } from '../../../../server/adapters/retriever.js';
 import {
   startEmbeddingsStandin,
   STANDIN_DIMENSIONS,

@@ -32,7 +32,7 @@ test('scrypt with a salt of its own per hash; only the right password verifies',
   expect(JSON.stringify(stored)).not.toContain('the right password');
 });
 
-test('the e-mail is matched without regard to case; the session is stored hashed and ends after 12 hours', async () => {
+test('the e-mail is matched without regard to case; the session is stored hashed and ends 12 hours after sign-in, however busy', async () => {
   const result = await service.signIn('owner@EXAMPLE.com ', 'the right password');
   expect(result.ok).toBe(true);
   const session = (result as { session: string }).session;
@@ -40,10 +40,36 @@ test('the e-mail is matched without regard to case; the session is stored hashed
     session,
   );
   expect((await service.user(session))?.id).toBe(owner.id);
-  clock.t += 12 * 3600_000 - 1000;
+  // Used every hour: never idle, still over at 12 hours.
+  for (let hour = 1; hour < 12; hour++) {
+    clock.t += 3600_000;
+    expect((await service.user(session))?.id).toBe(owner.id);
+  }
+  clock.t += 3600_000 - 1000;
   expect((await service.user(session))?.id).toBe(owner.id);
   clock.t += 1000;
   expect(await service.user(session)).toBeNull();
+});
+
+test('a session unused for 2 hours ends; each use starts the 2 hours again', async () => {
+  const session = ((await service.signIn('owner@example.com', 'the right password')) as { session: string }).session;
+  clock.t += 2 * 3600_000 - 1000;
+  expect((await service.user(session))?.id).toBe(owner.id);
+  clock.t += 2 * 3600_000 - 1000;
+  const auth = await service.authenticate(session);
+  expect(auth?.user.id).toBe(owner.id);
+  expect(auth?.session).toBeTruthy();
+  clock.t += 2 * 3600_000;
+  expect(await service.user(session)).toBeNull();
+  expect(await service.authenticate(session)).toBeNull();
+});
+
+test('sign out everywhere ends every session of the user', async () => {
+  const a = ((await service.signIn('owner@example.com', 'the right password')) as { session: string }).session;
+  const b = ((await service.signIn('owner@example.com', 'the right password')) as { session: string }).session;
+  await service.signOutEverywhere(owner);
+  expect(await service.user(a)).toBeNull();
+  expect(await service.user(b)).toBeNull();
 });
 
 test('signing out and a new password both end a session', async () => {
@@ -105,6 +131,77 @@ describe.each(['sqlite', 'postgres'] as const)('concurrent wrong passwords for o
       expect((await signIn.signIn('burst@example.com', 'the right password')).ok).toBe(true);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('the first-run set-up link', () => {
+  const secretKey = Buffer.alloc(32, 7);
+
+  test('works once, within 24 hours, only while nobody has a password', async () => {
+    const fresh = await openTestDatabase('sqlite');
+    try {
+      const setup = new SignInService(fresh.store, { now: () => clock.t, secretKey });
+      const { owner: first } = await new AccountsService(fresh.store).create('first@example.com');
+      expect(await setup.firstRun()).toBe(true);
+      const token = (await setup.setupToken(first))!;
+      expect(token).toMatch(/^[\w-]+\.[\w-]+$/);
+
+      // Signed with this server's secret: another key's token, or a changed one, is refused.
+      const other = new SignInService(fresh.store, { now: () => clock.t, secretKey: Buffer.alloc(32, 8) });
+      await expect(other.completeSetup(token, 'a good first password')).rejects.toMatchObject({
+        code: 'SETUP_LINK_NOT_VALID',
+      });
+      await expect(setup.completeSetup(`${token}x`, 'a good first password')).rejects.toMatchObject({
+        code: 'SETUP_LINK_NOT_VALID',
+      });
+      // A too short password changes nothing and leaves the link usable.
+      await expect(setup.completeSetup(token, 'short')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+
+      const done = await setup.completeSetup(token, 'a good first password');
+      expect(done.user.id).toBe(first.id);
+      expect((await setup.user(done.session))?.id).toBe(first.id);
+      expect((await setup.signIn('first@example.com', 'a good first password')).ok).toBe(true);
+      expect(await setup.firstRun()).toBe(false);
+      // Used: refused, and no new link is made now that a password exists.
+      await expect(setup.completeSetup(token, 'another password here')).rejects.toMatchObject({
+        code: 'SETUP_LINK_NOT_VALID',
+      });
+      expect(await setup.setupToken(first)).toBeNull();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('expires after 24 hours', async () => {
+    const fresh = await openTestDatabase('sqlite');
+    try {
+      const setup = new SignInService(fresh.store, { now: () => clock.t, secretKey });
+      const { owner: first } = await new AccountsService(fresh.store).create('late@example.com');
+      const token = (await setup.setupToken(first))!;
+      clock.t += 24 * 3600_000;
+      await expect(setup.completeSetup(token, 'a good first password')).rejects.toMatchObject({
+        code: 'SETUP_LINK_NOT_VALID',
+      });
+      expect(await setup.firstRun()).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('two uses at once: exactly one sets the password', async () => {
+    const fresh = await openTestDatabase('sqlite');
+    try {
+      const setup = new SignInService(fresh.store, { now: () => clock.t, secretKey });
+      const { owner: first } = await new AccountsService(fresh.store).create('race@example.com');
+      const token = (await setup.setupToken(first))!;
+      const results = await Promise.allSettled([
+        setup.completeSetup(token, 'the first tab password'),
+        setup.completeSetup(token, 'the second tab password'),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    } finally {
+      await fresh.close();
     }
   });
 });

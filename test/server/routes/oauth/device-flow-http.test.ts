@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SCOPES } from '../../../../shared/scopes.js';
 import { readdirSync } from 'node:fs';
-import { LOCALES, stringsFor } from '../../../../server/routes/oauth/strings.js';
+import { LOCALES, stringsFor } from '../../../../server/routes/oauth/i18n/locales.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { answerDeviceCode, csrfToken, FormBrowser, injectSend } from '../../../helpers/browser-form.js';
 import { postgresReady } from '../../../helpers/dialects.js';
@@ -151,7 +151,7 @@ describe('the verification page', () => {
     const session = b.lastSetCookie.find((c) => c.startsWith('parley_session='))!;
     expect(session).toMatch(/HttpOnly/i);
     expect(session).toMatch(/SameSite=Lax/i);
-    expect(session).toMatch(/Path=\/device/i);
+    expect(session).toMatch(/Path=\/;/i);
     expect(session).not.toMatch(/Secure/i);
 
     const codeForm = await b.get('/device');

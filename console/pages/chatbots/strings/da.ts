@@ -1,0 +1,30 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Chatbots',
+  lead: 'Hver chatbot har sin egen viden, sit eget udseende og sine egne samtaler. Vælg en for at arbejde med den.',
+  empty: 'Ingen chatbots endnu. Opret den første: giv den et navn, og tilføj derefter, hvad den skal vide.',
+  createHeading: 'Ny chatbot',
+  name: 'Navn',
+  namePlaceholder: 'f.eks. Acme-support',
+  create: 'Opret chatbot',
+  creating: 'Opretter…',
+  created: '{name} er oprettet.',
+  open: 'Åbn',
+  selected: 'Valgt',
+  createdOn: 'Oprettet {date}',
+  rename: 'Omdøb',
+  renameLabel: 'Nyt navn til {name}',
+  save: 'Gem',
+  cancel: 'Annuller',
+  renamed: 'Omdøbt til {name}.',
+  delete: 'Slet',
+  deleteHeading: 'Slet {name}?',
+  deleteText: 'Det sletter chatbotten med al dens viden, samtaler, leads og indstillinger. Det kan ikke fortrydes.',
+  deleteConfirm: 'Skriv navnet for at bekræfte',
+  deleteButton: 'Slet endeligt',
+  deleted: '{name} er slettet.',
+  failed: 'Det lykkedes ikke: {message}',
+  limit: 'Dit abonnement tillader ikke flere chatbots. Slet en, eller bed en operatør om at hæve grænsen.',
+} satisfies Partial2<Strings>;

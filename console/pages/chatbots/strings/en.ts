@@ -1,0 +1,30 @@
+export const en = {
+  title: 'Chatbots',
+  lead: 'Each chatbot has its own knowledge, look and conversations. Pick one to work on it.',
+  empty: 'No chatbots yet. Create the first one: give it a name, then add what it should know.',
+  createHeading: 'New chatbot',
+  name: 'Name',
+  namePlaceholder: 'e.g. Acme support',
+  create: 'Create chatbot',
+  creating: 'Creating…',
+  created: '{name} was created.',
+  open: 'Open',
+  selected: 'Selected',
+  createdOn: 'Created {date}',
+  rename: 'Rename',
+  renameLabel: 'New name for {name}',
+  save: 'Save',
+  cancel: 'Cancel',
+  renamed: 'Renamed to {name}.',
+  delete: 'Delete',
+  deleteHeading: 'Delete {name}?',
+  deleteText:
+    'This deletes the chatbot with all its knowledge, conversations, leads and settings. It cannot be undone.',
+  deleteConfirm: 'Type the name to confirm',
+  deleteButton: 'Delete for good',
+  deleted: '{name} was deleted.',
+  failed: 'That did not work: {message}',
+  limit: 'Your plan allows no more chatbots. Delete one, or ask an operator to raise the limit.',
+};
+
+export type Strings = typeof en;

@@ -1,0 +1,30 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: "צ'אטבוטים",
+  lead: "לכל צ'אטבוט יש ידע, מראה ושיחות משלו. בחרו אחד כדי לעבוד עליו.",
+  empty: "אין עדיין צ'אטבוטים. צרו את הראשון: תנו לו שם, ואז הוסיפו את מה שהוא צריך לדעת.",
+  createHeading: "צ'אטבוט חדש",
+  name: 'שם',
+  namePlaceholder: 'למשל: התמיכה של Acme',
+  create: "יצירת צ'אטבוט",
+  creating: 'יוצר…',
+  created: '{name} נוצר.',
+  open: 'פתיחה',
+  selected: 'נבחר',
+  createdOn: 'נוצר ב-{date}',
+  rename: 'שינוי שם',
+  renameLabel: 'שם חדש עבור {name}',
+  save: 'שמירה',
+  cancel: 'ביטול',
+  renamed: 'השם שונה ל-{name}.',
+  delete: 'מחיקה',
+  deleteHeading: 'למחוק את {name}?',
+  deleteText: "פעולה זו מוחקת את הצ'אטבוט עם כל הידע, השיחות, הלידים וההגדרות שלו. אי אפשר לבטל אותה.",
+  deleteConfirm: 'הקלידו את השם לאישור',
+  deleteButton: 'מחיקה לצמיתות',
+  deleted: '{name} נמחק.',
+  failed: 'זה לא הצליח: {message}',
+  limit: "התוכנית שלכם לא מאפשרת צ'אטבוטים נוספים. מחקו אחד או בקשו ממפעיל להגדיל את המגבלה.",
+} satisfies Partial2<Strings>;

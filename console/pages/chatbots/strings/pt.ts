@@ -1,0 +1,30 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Chatbots',
+  lead: 'Cada chatbot tem seu próprio conhecimento, aparência e conversas. Escolha um para trabalhar nele.',
+  empty: 'Nenhum chatbot ainda. Crie o primeiro: dê um nome a ele e depois adicione o que ele deve saber.',
+  createHeading: 'Novo chatbot',
+  name: 'Nome',
+  namePlaceholder: 'ex.: Suporte Acme',
+  create: 'Criar chatbot',
+  creating: 'Criando…',
+  created: '{name} foi criado.',
+  open: 'Abrir',
+  selected: 'Selecionado',
+  createdOn: 'Criado em {date}',
+  rename: 'Renomear',
+  renameLabel: 'Novo nome para {name}',
+  save: 'Salvar',
+  cancel: 'Cancelar',
+  renamed: 'Renomeado para {name}.',
+  delete: 'Excluir',
+  deleteHeading: 'Excluir {name}?',
+  deleteText: 'Isso exclui o chatbot com todo o conhecimento, conversas, leads e configurações. Não pode ser desfeito.',
+  deleteConfirm: 'Digite o nome para confirmar',
+  deleteButton: 'Excluir definitivamente',
+  deleted: '{name} foi excluído.',
+  failed: 'Não funcionou: {message}',
+  limit: 'Seu plano não permite mais chatbots. Exclua um ou peça a um operador para aumentar o limite.',
+} satisfies Partial2<Strings>;
