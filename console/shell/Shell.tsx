@@ -6,9 +6,9 @@ import { Suspense } from 'preact/compat';
 import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
 import { fill, LANGUAGE_NAMES, LANGUAGES, language, setLanguage, type Language } from '../i18n/index.js';
 import { DEFAULT_CHATBOT_PAGE, PAGES, pageById, type Page } from '../registry.js';
-import { href, lastChatbot, navigate } from './router.js';
+import { href, navigate } from './router.js';
 import { signOut } from './session.js';
-import { can, chatbot, chatbots, loadMe, me, reloadChatbots, route } from './state.js';
+import { can, chatbot, chatbots, lastChatbotId, loadMe, me, reloadChatbots, route, selectChatbot } from './state.js';
 import { useShellStrings } from './strings.js';
 
 const CHATBOTS_PAGE = 'chatbots';
@@ -20,7 +20,8 @@ function landing(): string | null {
   const { chatbotId, page } = route.value;
   if (page) return null;
   const list = chatbots.value;
-  const id = chatbotId ?? (list.some((c) => c.id === lastChatbot()) ? lastChatbot() : list[0]?.id);
+  const last = lastChatbotId.value;
+  const id = chatbotId ?? (list.some((c) => c.id === last) ? last : list[0]?.id);
   const first = PAGES.find((p) => p.chatbot && visible(p))?.id ?? DEFAULT_CHATBOT_PAGE;
   if (id && first) return href(first, id);
   return pageById(CHATBOTS_PAGE) ? href(CHATBOTS_PAGE) : null;
@@ -115,9 +116,11 @@ function Header() {
   const t = useShellStrings();
   const { page: pageId } = route.value;
   const current = pageById(pageId ?? undefined);
+  /** The same page of the other chatbot; from an account page, the chatbot's first page. */
   const switchTo = (id: string) => {
-    const target = current?.chatbot ? current.id : (PAGES.find((p) => p.chatbot && visible(p))?.id ?? CHATBOTS_PAGE);
-    navigate(target === CHATBOTS_PAGE ? href(CHATBOTS_PAGE) : href(target, id));
+    selectChatbot(id);
+    const target = current?.chatbot ? current.id : PAGES.find((p) => p.chatbot && visible(p))?.id;
+    if (target) navigate(href(target, id));
   };
   const u = me.value!.user;
   return (
@@ -174,8 +177,8 @@ function Header() {
 
 function Nav() {
   const t = useShellStrings();
-  const { chatbotId, page: current } = route.value;
-  const selected = chatbot.value ? chatbotId : null;
+  const { page: current } = route.value;
+  const selected = chatbot.value?.id ?? null;
   const chatbotPages = PAGES.filter((p) => p.chatbot && visible(p));
   const accountPages = PAGES.filter((p) => !p.chatbot && visible(p));
   const item = (p: Page, url: string) => (

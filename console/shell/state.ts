@@ -51,5 +51,20 @@ export interface Route {
 
 export const route = signal<Route>({ chatbotId: null, page: null });
 
-/** The selected chatbot, or null when the route names none (or one the user does not reach). */
-export const chatbot = computed(() => chatbots.value.find((c) => c.id === route.value.chatbotId) ?? null);
+const LAST_CHATBOT = 'parley.console.chatbot';
+/** The chatbot chosen last in this browser: still selected on an account page (the chatbot list). */
+export const lastChatbotId = signal<string | null>(globalThis.localStorage?.getItem(LAST_CHATBOT) ?? null);
+
+export function selectChatbot(id: string) {
+  lastChatbotId.value = id;
+  globalThis.localStorage?.setItem(LAST_CHATBOT, id);
+}
+
+/**
+ * The selected chatbot: the one the URL names, else on an account page the one chosen last;
+ * null when neither is a chatbot the user reaches.
+ */
+export const chatbot = computed(() => {
+  const id = route.value.chatbotId ?? (route.value.page ? lastChatbotId.value : null);
+  return chatbots.value.find((c) => c.id === id) ?? null;
+});

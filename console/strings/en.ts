@@ -14,6 +14,20 @@ export const en = {
     ended: 'Your session ended. Sign in again to continue.',
     noPassword: 'No password yet? An operator sets one with: npm run cli -- users set-password --email you@example.com',
   },
+  setup: {
+    title: 'Welcome to Parley',
+    lead: 'Choose the password you, the owner, will sign in with. This link works once.',
+    password: 'New password',
+    repeat: 'The same password again',
+    hint: 'At least 10 characters.',
+    submit: 'Save and sign in',
+    busy: 'Saving…',
+    mismatch: 'The two passwords differ.',
+    invalid: 'This set-up link no longer works: it was used, or it expired. Sign in with your password instead.',
+    toSignIn: 'Go to sign-in',
+  },
+  firstRun:
+    'First run: nobody has a password yet. Open the set-up link the server printed when it started (npm start) to choose yours.',
   header: {
     chatbot: 'Chatbot',
     noChatbots: 'No chatbots yet',

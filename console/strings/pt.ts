@@ -15,6 +15,20 @@ export default {
     ended: 'Sua sessão terminou. Entre novamente para continuar.',
     noPassword: 'Ainda sem senha? Um operador define com: npm run cli -- users set-password --email voce@example.com',
   },
+  setup: {
+    title: 'Boas-vindas ao Parley',
+    lead: 'Escolha a senha com que você, o proprietário, vai entrar. Este link funciona uma vez.',
+    password: 'Nova senha',
+    repeat: 'A mesma senha de novo',
+    hint: 'Pelo menos 10 caracteres.',
+    submit: 'Salvar e entrar',
+    busy: 'Salvando…',
+    mismatch: 'As duas senhas são diferentes.',
+    invalid: 'Este link de configuração não funciona mais: foi usado ou expirou. Entre com sua senha.',
+    toSignIn: 'Ir para o login',
+  },
+  firstRun:
+    'Primeira execução: ninguém tem senha ainda. Abra o link de configuração que o servidor mostrou ao iniciar (npm start) para escolher a sua.',
   header: {
     chatbot: 'Chatbot',
     noChatbots: 'Nenhum chatbot ainda',

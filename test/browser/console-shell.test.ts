@@ -5,6 +5,7 @@
  * demand, a session ended elsewhere. axe finds nothing; screenshots in test-artifacts/console/.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startLiveApp } from '../helpers/widget.js';
 import {
   axeViolations,
   consoleScreenshots,
@@ -64,9 +65,16 @@ it('creates, switches, renames and deletes chatbots', { timeout: 60_000 }, async
   await page.getByLabel('Name', { exact: true }).fill('Bike repairs');
   await page.getByRole('button', { name: 'Create chatbot' }).click();
   await page.getByRole('heading', { name: 'Bike repairs' }).waitFor();
-  // The switcher lists both, newest first.
+  // The switcher lists both, newest first; the one made last is selected.
   const switcher = page.getByRole('combobox', { name: 'Chatbot' });
-  expect(await switcher.locator('option').allTextContents()).toEqual(['Chatbot…', 'Bike repairs', 'Garden shop']);
+  expect(await switcher.locator('option').allTextContents()).toEqual(['Bike repairs', 'Garden shop']);
+  expect(await switcher.inputValue()).toBe(
+    (await h.app.call('GET', '/api/v2/chatbots', h.app.ownerToken)).body.data.chatbots[0].id,
+  );
+  // Switch from the list: Garden shop becomes the selected one.
+  await page.getByRole('button', { name: 'Open: Garden shop' }).click();
+  await page.locator('.chatbot-row.selected').getByRole('heading', { name: 'Garden shop' }).waitFor();
+  expect(await switcher.locator('option:checked').textContent()).toBe('Garden shop');
   expect(await axeViolations(page)).toEqual([]);
   await consoleScreenshots(page, 'chatbots');
 
@@ -90,7 +98,7 @@ it('creates, switches, renames and deletes chatbots', { timeout: 60_000 }, async
   await confirm.getByLabel('Type the name to confirm').fill('Bike repairs');
   await button.click();
   await page.getByRole('status').filter({ hasText: 'Bike repairs was deleted.' }).waitFor();
-  expect(await switcher.locator('option').allTextContents()).toEqual(['Chatbot…', 'Garden centre']);
+  expect(await switcher.locator('option').allTextContents()).toEqual(['Garden centre']);
   expect((await h.app.call('GET', '/api/v2/chatbots', h.app.ownerToken)).body.data.chatbots).toHaveLength(1);
   expect(problems).toEqual([]);
   await close();
@@ -164,3 +172,44 @@ it(
     await phone.close();
   },
 );
+
+it('first run: the set-up link lets the owner choose a password, once', { timeout: 60_000 }, async () => {
+  const fresh = await startLiveApp();
+  try {
+    const account = await fresh.app.services.accounts.resolve();
+    const owner = (await fresh.app.services.store.users.owner(account.id))!;
+    const link = `${fresh.url}/console/setup#${await fresh.app.services.signIn.setupToken(owner)}`;
+    const context = await h.browser.newContext();
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    // Before: the sign-in form says where to look.
+    await page.goto(`${fresh.url}/console`);
+    await page.getByText('First run: nobody has a password yet.').waitFor();
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Welcome to Parley' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'setup');
+    await page.getByLabel('New password').fill('the owner chose this');
+    await page.getByLabel('The same password again').fill('the owner chose that');
+    await page.getByRole('button', { name: 'Save and sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The two passwords differ.' }).waitFor();
+    await page.getByLabel('The same password again').fill('the owner chose this');
+    await page.getByRole('button', { name: 'Save and sign in' }).click();
+    await page.locator('nav[aria-label="Console"]').waitFor();
+    expect(new URL(page.url()).hash).toBe('');
+    // The link is spent: another browser opening it is told so.
+    const other = await h.browser.newContext();
+    const second = await other.newPage();
+    await second.goto(link);
+    await second.getByLabel('New password').fill('someone else tries');
+    await second.getByLabel('The same password again').fill('someone else tries');
+    await second.getByRole('button', { name: 'Save and sign in' }).click();
+    await second.getByRole('alert').filter({ hasText: 'no longer works' }).waitFor();
+    expect((await fresh.app.services.signIn.signIn(owner.email, 'the owner chose this')).ok).toBe(true);
+    expect(problems).toEqual([]);
+    await other.close();
+    await context.close();
+  } finally {
+    await fresh.close();
+  }
+});

@@ -61,7 +61,7 @@ export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
 worker_processes 1;
 pid ${join(dir, 'nginx.pid')};
 error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 8192; }
+events { worker_connections 16384; }
 http {
   log_format fleet '$request $status $upstream_addr';
   access_log ${join(dir, 'access.log')} fleet;

@@ -291,6 +291,26 @@ describe('over streamable HTTP', () => {
     expect((await res.json()).error.code).toBe(-32700);
   });
 
+  test('a request from a web page of another site is refused (DNS rebinding); one of this site passes', async () => {
+    const post = (origin: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          origin,
+          authorization: `Bearer ${full}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const refused = await post('http://evil.example');
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.code).toBe('ORIGIN_NOT_ALLOWED');
+    const own = await post(new URL(t.config.siteUrl).origin);
+    expect(own.status).toBe(200);
+    expect((await own.json()).result.tools).toHaveLength(19);
+  });
+
   test('without a valid token: 401 naming the /mcp protected resource metadata, which names /mcp', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
