@@ -4,7 +4,8 @@
  * failed link said in words, a re-sync, search and open a document's passages, two files dropped
  * at once against the upload limits shown, and a question a real visitor asked that nobody could
  * answer, answered in place: the visitor's widget receives it and it becomes a custom response.
- * axe finds nothing; screenshots in test-artifacts/console/.
+ * axe finds nothing; screenshots in test-artifacts/console/. The tests run in order on one
+ * chatbot, each building on what the one before added.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -181,13 +182,21 @@ it(
     const titles = left.body.data.documents.map((d: { title: string }) => d.title);
     expect(titles).not.toContain('Delivery');
     expect(titles).toContain('Acme help centre');
+
+    // Delete a source after saying yes: it and its documents go.
+    const sources = page.locator('.kn-sources > li');
+    const before = await sources.count();
+    const links = sources.filter({ hasText: /^Links/ }).first();
+    await links.getByRole('button', { name: 'Delete' }).click();
+    await links.getByRole('group').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => sources.count()).toBe(before - 1);
     expect(problems).toEqual([]);
     await close();
   },
 );
 
 it(
-  'uploads two files dropped at once, after showing the limits (one over them is refused before upload); imports a Confluence space',
+  'uploads two files dropped at once, after showing the limits (one over them is refused before upload); adds a text; imports a Confluence space',
   { timeout: 60_000 },
   async () => {
     const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/knowledge` });
@@ -236,6 +245,19 @@ it(
 
     const all = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/knowledge/sources`, h.app.ownerToken);
     expect(all.body.data.sources.find((s: { type: string }) => s.type === 'files')).toMatchObject({ documentCount: 2 });
+
+    // Text, written in place: Markdown headings give its passages their place.
+    await page.getByRole('tab', { name: 'Text' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Loyalty card');
+    await page
+      .getByRole('textbox', { name: 'Text', exact: true })
+      .fill('# Loyalty card\n\nEvery tenth coffee is free with the Acme card.');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await job(page)
+      .getByText(/^Added ·/)
+      .waitFor();
+    await jobStatus(page, 'Done');
+    await page.locator('.kn-docs').getByRole('button', { name: 'Open Loyalty card' }).waitFor();
 
     // Confluence: connect with a token, choose a space, import it.
     await page.getByRole('tab', { name: 'Confluence' }).click();
@@ -307,20 +329,24 @@ it(
 );
 
 it(
-  'a member adds knowledge but deletes nothing, and reads the gaps without answering them',
+  'a member (in German) adds knowledge but deletes nothing, and reads the gaps without answering them',
   { timeout: 60_000 },
   async () => {
     const member = await h.addUser('member', [chatbotId]);
     const { page, problems, close } = await h.open({ user: member, path: `/console/${chatbotId}/knowledge` });
     await page.getByRole('heading', { name: 'Add knowledge' }).waitFor();
+    // In German, chosen in the account menu: the page's own strings follow.
+    await page.locator('.account-menu summary').click();
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
+    await page.getByRole('heading', { name: 'Wissen hinzufügen' }).waitFor();
     await page.locator('.kn-docs li').first().waitFor();
-    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Löschen' }).count()).toBe(0);
     expect(await page.locator('.kn-docs').getByRole('checkbox').count()).toBe(0);
-    await page.getByRole('button', { name: 'Read again' }).first().waitFor();
+    await page.getByRole('button', { name: 'Neu einlesen' }).first().waitFor();
 
     await page.goto(`${h.app.url}/console/${chatbotId}/gaps`);
-    await page.getByText('Your role can see these questions but not answer them.').waitFor();
-    await page.getByRole('radio', { name: 'Answered', exact: true }).check();
+    await page.getByText('Ihre Rolle darf diese Fragen sehen, aber nicht beantworten.').waitFor();
+    await page.getByRole('radio', { name: 'Beantwortet', exact: true }).check();
     await page.locator('.gap').first().waitFor();
     expect(await page.getByRole('textbox').count()).toBe(0);
     expect(problems).toEqual([]);
