@@ -196,7 +196,7 @@ it(
 );
 
 it(
-  'uploads two files dropped at once, after showing the limits (one over them is refused before upload); adds a text; imports a Confluence space',
+  'uploads two files dropped at once, after showing the limits (one over them is refused before upload); adds a text and a sitemap; imports a Confluence space',
   { timeout: 60_000 },
   async () => {
     const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/knowledge` });
@@ -258,6 +258,27 @@ it(
       .waitFor();
     await jobStatus(page, 'Done');
     await page.locator('.kn-docs').getByRole('button', { name: 'Open Loyalty card' }).waitFor();
+
+    // A sitemap: every page it lists is read (the quick-start pages again, unchanged).
+    site.set(
+      '/sitemap.xml',
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
+        '/',
+        '/delivery.html',
+        '/returns.html',
+      ]
+        .map((p) => `<url><loc>${site.url}${p}</loc></url>`)
+        .join('')}</urlset>`,
+    );
+    await page.getByRole('tab', { name: 'Sitemap' }).click();
+    await page.getByLabel('Sitemap address').fill(`${site.url}/sitemap.xml`);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await job(page)
+      .getByText(/^Added ·/)
+      .waitFor();
+    await jobStatus(page, 'Done');
+    expect(await count(page, 'failed').textContent()).toBe('0');
+    expect(Number(await count(page, 'found').textContent())).toBeGreaterThanOrEqual(3);
 
     // Confluence: connect with a token, choose a space, import it.
     await page.getByRole('tab', { name: 'Confluence' }).click();
