@@ -59,8 +59,16 @@ export const chatUserView = (u: ChatUserRecord): ChatUser => ({
   name: u.name,
   phone: u.phone,
   verified: u.verified,
+  context: pageContext(u.metadata),
   createdAt: u.createdAt,
 });
+
+/** The page context stored with the visitor's session (widget.service cleans it), as strings only. */
+function pageContext(metadata: Record<string, unknown>): Record<string, string> {
+  const context = metadata.context;
+  if (!context || typeof context !== 'object') return {};
+  return Object.fromEntries(Object.entries(context).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
 
 /** Threads of these conversations, in their order: tags, chat users and latest messages read once for all. */
 export async function threadViews(store: Store, list: ConversationRecord[]): Promise<Thread[]> {
