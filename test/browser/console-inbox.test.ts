@@ -104,6 +104,8 @@ it(
     await page.keyboard.press('r');
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
     await page.keyboard.type('Hi, I am **here** to help.');
+    // The visitor sees the member typing, by name.
+    await shop.locator('[data-parley] .typing', { hasText: 'Dana from Acme is typing' }).waitFor();
     await page.keyboard.press('Control+Enter');
     const mine = thread.locator('.inbox-msg.agent', { hasText: 'Hi, I am here to help.' });
     await mine.waitFor();
@@ -144,5 +146,19 @@ it(
     expect(problems).toEqual([]);
     await visitorContext.close();
     await close();
+
+    // In Hebrew (chosen in this browser after signing in): the page's own strings, right to left.
+    const he = await h.open({ path: `/console/${chatbotId}/inbox`, viewport: { width: 390, height: 844 } });
+    await he.page.evaluate(() => localStorage.setItem('parley.console.language', 'he'));
+    await he.page.reload();
+    await he.page.getByRole('heading', { name: 'תיבת דואר', level: 1 }).waitFor();
+    await he.page.getByRole('radio', { name: /בינה המלאכותית עונה/ }).check();
+    await he.page.locator('.inbox-rows li', { hasText: 'Ada Lovelace' }).getByRole('button').click();
+    await he.page.getByRole('button', { name: 'קח את השיחה' }).waitFor();
+    expect(await he.page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await axeViolations(he.page)).toEqual([]);
+    await he.page.screenshot({ path: 'test-artifacts/console/inbox-phone-he.png' });
+    expect(he.problems).toEqual([]);
+    await he.close();
   },
 );

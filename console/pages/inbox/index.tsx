@@ -287,8 +287,8 @@ function Row({ c, selected, onOpen }: { c: Conversation; selected: boolean; onOp
             </span>
           )}
         </span>
-        <span class="inbox-preview muted">
-          <bdi>{c.lastMessage?.text ?? ''}</bdi>
+        <span class="inbox-preview muted" dir="auto">
+          {c.lastMessage?.text ?? ''}
         </span>
         <span class="inbox-when muted small">
           <When iso={c.lastMessageAt ?? c.startedAt} />

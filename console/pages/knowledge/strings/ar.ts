@@ -131,6 +131,8 @@ const ar: Partial2<Strings> = {
     resync: 'إعادة القراءة',
     delete: 'حذف',
     confirmDelete: 'هل تريد حذف المصدر «{name}» ومستنداته ({count})؟ سيتوقف روبوت المحادثة عن الإجابة منها.',
+    auto: 'إعادة القراءة: {when}',
+    everyMinutes: 'كل {n} دقيقة',
   },
   documents: {
     title: 'المستندات',

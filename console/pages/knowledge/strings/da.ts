@@ -131,6 +131,8 @@ const da: Partial2<Strings> = {
     resync: 'Læs igen',
     delete: 'Slet',
     confirmDelete: 'Slet kilden "{name}" og dens {count} dokumenter? Din chatbot svarer så ikke længere ud fra dem.',
+    auto: 'Læses igen: {when}',
+    everyMinutes: 'hvert {n}. minut',
   },
   documents: {
     title: 'Dokumenter',

@@ -133,6 +133,8 @@ const de: Partial2<Strings> = {
     delete: 'Löschen',
     confirmDelete:
       'Die Quelle „{name}“ und ihre {count} Dokumente löschen? Ihr Chatbot antwortet dann nicht mehr daraus.',
+    auto: 'Neu eingelesen: {when}',
+    everyMinutes: 'alle {n} Minuten',
   },
   documents: {
     title: 'Dokumente',

@@ -129,6 +129,8 @@ export const en = {
     resync: 'Read again',
     delete: 'Delete',
     confirmDelete: 'Delete the source "{name}" and its {count} documents? Your chatbot stops answering from them.',
+    auto: 'Read again: {when}',
+    everyMinutes: 'every {n} minutes',
   },
   documents: {
     title: 'Documents',

@@ -132,6 +132,8 @@ const es: Partial2<Strings> = {
     resync: 'Volver a leer',
     delete: 'Eliminar',
     confirmDelete: '¿Eliminar la fuente «{name}» y sus {count} documentos? Su chatbot dejará de responder con ellos.',
+    auto: 'Se vuelve a leer: {when}',
+    everyMinutes: 'cada {n} minutos',
   },
   documents: {
     title: 'Documentos',

@@ -133,6 +133,8 @@ const fr: Partial2<Strings> = {
     delete: 'Supprimer',
     confirmDelete:
       'Supprimer la source « {name} » et ses {count} documents ? Votre chatbot n’y puisera plus ses réponses.',
+    auto: 'Relue : {when}',
+    everyMinutes: 'toutes les {n} minutes',
   },
   documents: {
     title: 'Documents',

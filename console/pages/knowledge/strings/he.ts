@@ -130,6 +130,8 @@ const he: Partial2<Strings> = {
     resync: 'קריאה מחדש',
     delete: 'מחיקה',
     confirmDelete: 'למחוק את המקור „{name}” ואת {count} המסמכים שלו? הצ׳אטבוט יפסיק לענות מהם.',
+    auto: 'קריאה מחדש: {when}',
+    everyMinutes: 'כל {n} דקות',
   },
   documents: {
     title: 'מסמכים',

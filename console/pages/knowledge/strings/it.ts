@@ -133,6 +133,8 @@ const it: Partial2<Strings> = {
     delete: 'Elimina',
     confirmDelete:
       'Eliminare la fonte «{name}» e i suoi {count} documenti? Il chatbot smetterà di rispondere in base a essi.',
+    auto: 'Riletta: {when}',
+    everyMinutes: 'ogni {n} minuti',
   },
   documents: {
     title: 'Documenti',

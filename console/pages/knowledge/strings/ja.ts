@@ -134,6 +134,8 @@ const ja: Partial2<Strings> = {
     delete: '削除',
     confirmDelete:
       'ソース「{name}」とその文書 {count} 件を削除しますか？ チャットボットはそれらをもとに回答しなくなります。',
+    auto: '再読み込み：{when}',
+    everyMinutes: '{n} 分ごと',
   },
   documents: {
     title: '文書',

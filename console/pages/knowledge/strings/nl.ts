@@ -133,6 +133,8 @@ const nl: Partial2<Strings> = {
     delete: 'Verwijderen',
     confirmDelete:
       'De bron "{name}" en de {count} documenten ervan verwijderen? Uw chatbot antwoordt er dan niet meer uit.',
+    auto: 'Opnieuw ingelezen: {when}',
+    everyMinutes: 'elke {n} minuten',
   },
   documents: {
     title: 'Documenten',

@@ -131,6 +131,8 @@ const pl: Partial2<Strings> = {
     resync: 'Wczytaj ponownie',
     delete: 'Usuń',
     confirmDelete: 'Usunąć źródło „{name}” i jego dokumenty ({count})? Chatbot przestanie na nich opierać odpowiedzi.',
+    auto: 'Ponowne wczytywanie: {when}',
+    everyMinutes: 'co {n} min',
   },
   documents: {
     title: 'Dokumenty',

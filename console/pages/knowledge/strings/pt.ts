@@ -132,6 +132,8 @@ const pt: Partial2<Strings> = {
     delete: 'Eliminar',
     confirmDelete:
       'Eliminar a fonte «{name}» e os seus {count} documentos? O seu chatbot deixa de responder com base neles.',
+    auto: 'Lida novamente: {when}',
+    everyMinutes: 'a cada {n} minutos',
   },
   documents: {
     title: 'Documentos',

@@ -131,6 +131,8 @@ const sv: Partial2<Strings> = {
     resync: 'Läs in igen',
     delete: 'Ta bort',
     confirmDelete: 'Ta bort källan "{name}" och dess {count} dokument? Din chattbot svarar då inte längre utifrån dem.',
+    auto: 'Läses in igen: {when}',
+    everyMinutes: 'var {n}:e minut',
   },
   documents: {
     title: 'Dokument',
