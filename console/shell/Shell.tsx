@@ -13,6 +13,8 @@ import { can, chatbot, chatbots, lastChatbotId, loadMe, me, reloadChatbots, rout
 import { useShellStrings } from './strings.js';
 
 const CHATBOTS_PAGE = 'chatbots';
+/** Set once the first page has shown: later pages take the focus (the first leaves it where the browser put it). */
+let navigated = false;
 
 const visible = (p: Page) => !p.scope || can(p.scope);
 
@@ -22,7 +24,8 @@ function landing(): string | null {
   if (page) return null;
   const list = chatbots.value;
   const last = lastChatbotId.value;
-  const id = chatbotId ?? (list.some((c) => c.id === last) ? last : list[0]?.id);
+  const reachable = (id: string | null) => (id && list.some((c) => c.id === id) ? id : null);
+  const id = reachable(chatbotId) ?? reachable(last) ?? list[0]?.id;
   const first = PAGES.find((p) => p.chatbot && visible(p))?.id ?? DEFAULT_CHATBOT_PAGE;
   if (id && first) return href(first, id);
   return pageById(CHATBOTS_PAGE) ? href(CHATBOTS_PAGE) : null;
@@ -94,6 +97,11 @@ function PageFrame(props: { page: Page; chatbotId: string | null }) {
   useEffect(() => {
     document.title = `${label(props.page)} · ${chatbot.value?.title ?? t.product}`;
   });
+  // A page opened from the nav or a link: a screen reader starts reading at the new page.
+  useEffect(() => {
+    if (navigated) document.getElementById('main')?.focus({ preventScroll: true });
+    navigated = true;
+  }, []);
   if (error)
     return (
       <div class="center">
@@ -232,6 +240,10 @@ function Nav() {
   const t = useShellStrings();
   const { page: current } = route.value;
   const selected = chatbot.value?.id ?? null;
+  // On a phone the nav is one scrolling row: the current page is kept in view.
+  useEffect(() => {
+    document.querySelector('.side a[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [current]);
   const chatbotPages = PAGES.filter((p) => p.chatbot && visible(p));
   const accountPages = PAGES.filter((p) => !p.chatbot && visible(p));
   const item = (p: Page, url: string) => (

@@ -94,6 +94,7 @@ it(
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Website');
 
     await page.getByLabel('Start address').fill(`${site.url}/`);
+    await page.getByLabel('Read again automatically').selectOption({ label: 'Every day' });
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Added. The job below shows its progress.' }).waitFor();
 
@@ -117,6 +118,7 @@ it(
     expect(await job(page).getByRole('button', { name: 'Cancel' }).count()).toBe(0);
     // The source and its documents appear once the job ends.
     await page.locator('.kn-sources').getByText('3 documents').waitFor();
+    await page.locator('.kn-sources').getByText('Read again: every day').waitFor();
     const docs = page.locator('.kn-docs li');
     await expect.poll(() => docs.count()).toBe(3);
 
