@@ -74,6 +74,7 @@ it(
     expect(name).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+$/);
     expect(await page.locator('.inbox-unread').first().textContent()).toMatch(/^\d+$/);
     await expect.poll(() => page.title()).toMatch(/^\(1\) /);
+    expect(await page.locator('.visually-hidden[role="status"]').textContent()).toBe(`${name} asked for a person`);
 
     await rows.first().getByRole('button').click();
     const thread = page.locator('.inbox-thread');
@@ -161,6 +162,9 @@ it(
     expect(await he.page.evaluate(() => document.documentElement.dir)).toBe('rtl');
     expect(await axeViolations(he.page)).toEqual([]);
     await he.page.screenshot({ path: 'test-artifacts/console/inbox-phone-he.png' });
+    await he.page.getByRole('button', { name: 'חזרה לרשימה' }).click();
+    await he.page.locator('.inbox-rows li', { hasText: 'Ada Lovelace' }).waitFor();
+    await he.page.screenshot({ path: 'test-artifacts/console/inbox-phone-he-list.png' });
     expect(he.problems).toEqual([]);
     await he.close();
   },
