@@ -240,6 +240,10 @@ function Nav() {
   const t = useShellStrings();
   const { page: current } = route.value;
   const selected = chatbot.value?.id ?? null;
+  // On a phone the nav is one scrolling row: the current page is kept in view.
+  useEffect(() => {
+    document.querySelector('.side a[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [current]);
   const chatbotPages = PAGES.filter((p) => p.chatbot && visible(p));
   const accountPages = PAGES.filter((p) => !p.chatbot && visible(p));
   const item = (p: Page, url: string) => (

@@ -60,7 +60,6 @@ const ar: Partial2<Strings> = {
     connect: 'ربط',
     connecting: 'جارٍ الربط…',
     connected: 'تم الربط بـ {name}. اختر ما تريد استيراده:',
-    spaces: 'المساحات',
     noSpaces: 'لا يستطيع هذا الحساب قراءة أي مساحة.',
     imported: 'مستورَدة',
     import: 'استيراد المساحات المختارة',
@@ -157,7 +156,6 @@ const ar: Partial2<Strings> = {
     source: 'المصدر',
   },
   doc: {
-    close: 'إغلاق',
     passages: 'ما تعلّمه روبوت المحادثة، في {count} من المقاطع',
     passagesOne: 'ما تعلّمه روبوت المحادثة، في مقطع واحد',
     passage: 'المقطع {n}',

@@ -61,7 +61,6 @@ const de: Partial2<Strings> = {
     connect: 'Verbinden',
     connecting: 'Wird verbunden…',
     connected: 'Mit {name} verbunden. Wählen Sie, was importiert wird:',
-    spaces: 'Bereiche',
     noSpaces: 'Dieses Konto kann keine Bereiche lesen.',
     imported: 'importiert',
     import: 'Ausgewählte Bereiche importieren',
@@ -159,7 +158,6 @@ const de: Partial2<Strings> = {
     source: 'Quelle',
   },
   doc: {
-    close: 'Schließen',
     passages: 'Was der Chatbot gelernt hat, in {count} Abschnitten',
     passagesOne: 'Was der Chatbot gelernt hat, in 1 Abschnitt',
     passage: 'Abschnitt {n}',

@@ -58,7 +58,6 @@ export const en = {
     connect: 'Connect',
     connecting: 'Connecting…',
     connected: 'Connected to {name}. Choose what to import:',
-    spaces: 'Spaces',
     noSpaces: 'This account can read no spaces.',
     imported: 'imported',
     import: 'Import selected spaces',
@@ -155,7 +154,6 @@ export const en = {
     source: 'Source',
   },
   doc: {
-    close: 'Close',
     passages: 'What the chatbot learned, in {count} passages',
     passagesOne: 'What the chatbot learned, in 1 passage',
     passage: 'Passage {n}',

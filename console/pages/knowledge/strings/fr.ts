@@ -61,7 +61,6 @@ const fr: Partial2<Strings> = {
     connect: 'Connecter',
     connecting: 'Connexion…',
     connected: 'Connecté à {name}. Choisissez ce qu’il faut importer :',
-    spaces: 'Espaces',
     noSpaces: 'Ce compte ne peut lire aucun espace.',
     imported: 'importé',
     import: 'Importer les espaces choisis',
@@ -159,7 +158,6 @@ const fr: Partial2<Strings> = {
     source: 'Source',
   },
   doc: {
-    close: 'Fermer',
     passages: 'Ce que le chatbot a appris, en {count} passages',
     passagesOne: 'Ce que le chatbot a appris, en 1 passage',
     passage: 'Passage {n}',

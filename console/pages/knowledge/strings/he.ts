@@ -59,7 +59,6 @@ const he: Partial2<Strings> = {
     connect: 'חיבור',
     connecting: 'מתחבר…',
     connected: 'מחובר ל־{name}. בחרו מה לייבא:',
-    spaces: 'מרחבים',
     noSpaces: 'החשבון הזה לא יכול לקרוא אף מרחב.',
     imported: 'יובא',
     import: 'ייבוא המרחבים שנבחרו',
@@ -156,7 +155,6 @@ const he: Partial2<Strings> = {
     source: 'מקור',
   },
   doc: {
-    close: 'סגירה',
     passages: 'מה שהצ׳אטבוט למד, ב־{count} קטעים',
     passagesOne: 'מה שהצ׳אטבוט למד, בקטע אחד',
     passage: 'קטע {n}',

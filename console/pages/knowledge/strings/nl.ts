@@ -61,7 +61,6 @@ const nl: Partial2<Strings> = {
     connect: 'Koppelen',
     connecting: 'Koppelen…',
     connected: 'Gekoppeld aan {name}. Kies wat u wilt importeren:',
-    spaces: 'Ruimtes',
     noSpaces: 'Dit account kan geen ruimtes lezen.',
     imported: 'geïmporteerd',
     import: 'Gekozen ruimtes importeren',
@@ -159,7 +158,6 @@ const nl: Partial2<Strings> = {
     source: 'Bron',
   },
   doc: {
-    close: 'Sluiten',
     passages: 'Wat de chatbot heeft geleerd, in {count} passages',
     passagesOne: 'Wat de chatbot heeft geleerd, in 1 passage',
     passage: 'Passage {n}',
