@@ -133,6 +133,9 @@ it(
     await page.keyboard.press('/');
     await page.keyboard.type('nobody@example');
     await page.getByText('No conversation matches your search.').waitFor();
+    // Text of an earlier message (the list shows the latest): found by the server's search.
+    await page.getByLabel('Search by name, e-mail or text').fill('NORWAY');
+    await page.locator('.inbox-rows li', { hasText: 'Ada Lovelace' }).waitFor();
     await page.getByLabel('Search by name, e-mail or text').fill('ada@example');
     expect(await page.locator('.inbox-rows li').count()).toBe(1);
     await page.getByLabel('Search by name, e-mail or text').fill('');

@@ -144,6 +144,22 @@ export default function InboxPage({ chatbotId }: PageProps) {
     if (state === 'resolved') void refresh();
   }, [state]);
 
+  // The server's search (every message, every visitor), beside the list's own (made-up names too).
+  const [found, setFound] = useState<Conversation[] | null>(null);
+  useEffect(() => {
+    const q = query.trim();
+    setFound(null);
+    if (!q) return;
+    const timer = setTimeout(() => {
+      const status = state === 'resolved' ? 'RESOLVED' : 'OPEN';
+      get<ListPage>(base, { query: { q, status, limit: 100 } }).then(
+        (page) => setFound(page.conversations),
+        (err) => setError(fill(t.loadFailed, { message: errorText(err) })),
+      );
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [query, state, base]);
+
   const all = useMemo(
     () => [...(open ?? []), ...(resolved ?? []), ...(single ? [single] : [])],
     [open, resolved, single],
@@ -153,10 +169,18 @@ export default function InboxPage({ chatbotId }: PageProps) {
     for (const c of open ?? []) n[stateOf(c)]++;
     return n;
   }, [open]);
-  const shown = useMemo(
-    () => (state === 'resolved' ? resolved : open)?.filter((c) => stateOf(c) === state && matches(c, query)) ?? null,
-    [open, resolved, state, query],
-  );
+  const shown = useMemo(() => {
+    const source = state === 'resolved' ? resolved : open;
+    const local = source?.filter((c) => stateOf(c) === state && matches(c, query)) ?? null;
+    if (!local || !found) return local;
+    const listed = new Map(source!.map((c) => [c.threadId, c]));
+    const mine = new Set(local.map((c) => c.threadId));
+    const more = found
+      .filter((c) => !mine.has(c.threadId))
+      .map((c) => listed.get(c.threadId) ?? c)
+      .filter((c) => stateOf(c) === state);
+    return [...local, ...more].sort(latestFirst);
+  }, [open, resolved, state, query, found]);
   const current = all.find((c) => c.threadId === selected) ?? null;
 
   // The tab's title counts the visitors waiting for a person, so it shows from another tab.
