@@ -77,3 +77,53 @@ it('lists the leads and exports them as a CSV file with every lead', { timeout: 
   expect(problems).toEqual([]);
   await close();
 });
+
+it(
+  'creates a token with chosen scopes, shows it once, and revokes it so the API refuses it',
+  { timeout: 60_000 },
+  async () => {
+    const { page, problems, close } = await h.open({ path: '/console/tokens' });
+    await page.getByRole('heading', { name: 'API tokens', level: 1 }).waitFor();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Nightly export');
+    await page.getByRole('radio', { name: /Chosen scopes/ }).check();
+    await page.getByRole('checkbox', { name: 'leads:read' }).check();
+    await page.getByRole('radio', { name: 'Only the chatbots I choose' }).check();
+    await page.getByRole('checkbox', { name: 'Acme shop' }).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+
+    const secretBox = page.getByLabel('Token', { exact: true });
+    await secretBox.waitFor();
+    const secret = await secretBox.inputValue();
+    expect(secret.length).toBeGreaterThan(20);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await consoleScreenshots(page, 'tokens-created');
+
+    // The token does what it was given, and nothing more.
+    const leads = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, secret);
+    expect(leads.status).toBe(200);
+    const settings = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/settings`, secret);
+    expect(settings.status).toBe(403);
+
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await page.getByLabel('Token', { exact: true }).count()).toBe(0); // shown once
+    expect(await page.content()).not.toContain(secret);
+    const row = page.getByRole('listitem').filter({ hasText: 'Nightly export' });
+    expect(await row.textContent()).toContain('Scopes: leads:read');
+    expect(await row.textContent()).toContain('Only: Acme shop');
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'tokens');
+
+    await row.getByRole('button', { name: 'Revoke: Nightly export' }).click();
+    await row.getByRole('button', { name: 'Revoke for good' }).click();
+    await page.getByRole('status').filter({ hasText: '“Nightly export” was revoked.' }).waitFor();
+    const refused = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, secret);
+    expect(refused.status).toBe(401);
+    await page.getByText('Revoked tokens (1)').click();
+    await page.getByText(/Revoked .*20\d\d/).waitFor();
+    expect(problems).toEqual([]);
+    await close();
+  },
+);
