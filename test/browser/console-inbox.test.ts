@@ -74,6 +74,7 @@ it(
     expect(name).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+$/);
     expect(await page.locator('.inbox-unread').first().textContent()).toMatch(/^\d+$/);
     await expect.poll(() => page.title()).toMatch(/^\(1\) /);
+    expect(await page.locator('.visually-hidden[role="status"]').textContent()).toBe(`${name} asked for a person`);
 
     await rows.first().getByRole('button').click();
     const thread = page.locator('.inbox-thread');
@@ -104,6 +105,8 @@ it(
     await page.keyboard.press('r');
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
     await page.keyboard.type('Hi, I am **here** to help.');
+    // The visitor sees the member typing, by name.
+    await shop.locator('[data-parley] .typing', { hasText: 'Dana from Acme is typing' }).waitFor();
     await page.keyboard.press('Control+Enter');
     const mine = thread.locator('.inbox-msg.agent', { hasText: 'Hi, I am here to help.' });
     await mine.waitFor();
@@ -131,6 +134,9 @@ it(
     await page.keyboard.press('/');
     await page.keyboard.type('nobody@example');
     await page.getByText('No conversation matches your search.').waitFor();
+    // Text of an earlier message (the list shows the latest): found by the server's search.
+    await page.getByLabel('Search by name, e-mail or text').fill('NORWAY');
+    await page.locator('.inbox-rows li', { hasText: 'Ada Lovelace' }).waitFor();
     await page.getByLabel('Search by name, e-mail or text').fill('ada@example');
     expect(await page.locator('.inbox-rows li').count()).toBe(1);
     await page.getByLabel('Search by name, e-mail or text').fill('');
@@ -144,5 +150,22 @@ it(
     expect(problems).toEqual([]);
     await visitorContext.close();
     await close();
+
+    // In Hebrew (chosen in this browser after signing in): the page's own strings, right to left.
+    const he = await h.open({ path: `/console/${chatbotId}/inbox`, viewport: { width: 390, height: 844 } });
+    await he.page.evaluate(() => localStorage.setItem('parley.console.language', 'he'));
+    await he.page.reload();
+    await he.page.getByRole('heading', { name: 'תיבת דואר', level: 1 }).waitFor();
+    await he.page.getByRole('radio', { name: /בינה המלאכותית עונה/ }).check();
+    await he.page.locator('.inbox-rows li', { hasText: 'Ada Lovelace' }).getByRole('button').click();
+    await he.page.getByRole('button', { name: 'קח את השיחה' }).waitFor();
+    expect(await he.page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await axeViolations(he.page)).toEqual([]);
+    await he.page.screenshot({ path: 'test-artifacts/console/inbox-phone-he.png' });
+    await he.page.getByRole('button', { name: 'חזרה לרשימה' }).click();
+    await he.page.locator('.inbox-rows li', { hasText: 'Ada Lovelace' }).waitFor();
+    await he.page.screenshot({ path: 'test-artifacts/console/inbox-phone-he-list.png' });
+    expect(he.problems).toEqual([]);
+    await he.close();
   },
 );

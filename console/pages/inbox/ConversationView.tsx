@@ -221,11 +221,13 @@ export function ConversationView({
                 </span>
               )}
               {m.author === 'visitor' || m.author === 'system' ? (
-                <p class="inbox-msg-text">
-                  <bdi>{m.text}</bdi>
+                <p class="inbox-msg-text" dir="auto">
+                  {m.text}
                 </p>
               ) : (
-                <Markdown text={m.text} />
+                <div dir="auto">
+                  <Markdown text={m.text} />
+                </div>
               )}
             </li>
           ))}

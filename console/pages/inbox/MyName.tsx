@@ -17,7 +17,7 @@ export function MyName() {
       const d = await patch<Me>('/me', { name: name.trim() || null });
       me.value = { ...me.value!, user: d.user };
       setName(d.user.name ?? '');
-      setStatus({ ok: true, text: fill(t.saved, { name: d.user.name ?? 'Support team' }) });
+      setStatus({ ok: true, text: fill(t.saved, { name: d.user.name ?? t.supportTeam }) });
     } catch (err) {
       setStatus({ ok: false, text: errorText(err) });
     }

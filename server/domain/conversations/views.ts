@@ -9,6 +9,7 @@ import {
   type Thread,
   type ThreadMessage,
 } from '../../../shared/conversations.js';
+import type { VisitorInfo } from '../../../shared/protocol.js';
 import type { Store } from '../ports.js';
 import { maskSecret } from '../secret-settings.js';
 import type { ChatUserRecord, ConversationRecord, MessageRecord } from './ports.js';
@@ -53,12 +54,17 @@ export function preview(m: MessageRecord | undefined): Thread['lastMessage'] {
   return { id: m.id, author: m.author, text, createdAt: m.createdAt };
 }
 
-export const chatUserView = (u: ChatUserRecord): ChatUser => ({
+/** The visitor as the widget knows itself (the protocol's VisitorInfo). */
+export const visitorInfo = (u: ChatUserRecord): VisitorInfo => ({
   id: u.id,
   email: u.email,
   name: u.name,
   phone: u.phone,
   verified: u.verified,
+});
+
+export const chatUserView = (u: ChatUserRecord): ChatUser => ({
+  ...visitorInfo(u),
   context: pageContext(u.metadata),
   createdAt: u.createdAt,
 });

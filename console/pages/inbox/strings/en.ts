@@ -34,7 +34,6 @@ export const en = {
   teamMember: 'A team member',
   you: 'You',
   aiName: 'AI',
-  visitor: 'Visitor',
   details: 'Visitor details',
   name: 'Name',
   email: 'E-mail',
@@ -49,6 +48,7 @@ export const en = {
   myName: 'Your name, as visitors see it',
   myNameHint: 'Shown on your replies. Without one, visitors see "Support team", never your e-mail.',
   save: 'Save name',
+  supportTeam: 'Support team',
   saved: 'Saved. Visitors now see your replies as {name}.',
   notify: 'Notify me of new escalations',
   notifyOn: 'Browser notifications are on for new escalations.',
@@ -64,6 +64,5 @@ export const en = {
   loadFailed: 'The conversations could not be loaded: {message}',
   readOnly: 'Your role can read conversations but not answer them.',
   conditionAi: 'AI',
-  started: 'Started {date}',
 };
 export type Strings = typeof en;
