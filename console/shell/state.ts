@@ -61,10 +61,11 @@ export function selectChatbot(id: string) {
 }
 
 /**
- * The selected chatbot: the one the URL names, else on an account page the one chosen last;
- * null when neither is a chatbot the user reaches.
+ * The selected chatbot: the one the URL names (null when the user does not reach it), else on an
+ * account page the one chosen last, else the newest.
  */
 export const chatbot = computed(() => {
-  const id = route.value.chatbotId ?? (route.value.page ? lastChatbotId.value : null);
-  return chatbots.value.find((c) => c.id === id) ?? null;
+  const list = chatbots.value;
+  if (route.value.chatbotId) return list.find((c) => c.id === route.value.chatbotId) ?? null;
+  return list.find((c) => c.id === lastChatbotId.value) ?? list[0] ?? null;
 });
