@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WidgetConfig, WidgetPrompt } from '../shared/protocol.js';
-import { widgetConfig } from '../server/domain/widget/config.js';
+import { widgetConfig } from '../shared/widget-config.js';
 import { en } from '../widget/i18n/en.js';
 import { contrast, type Api } from './api.js';
 
