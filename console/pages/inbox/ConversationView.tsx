@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ThreadMessage } from '../../../shared/conversations.js';
 import type { TeamFrame, TeamMember } from '../../../shared/protocol.js';
 import { Markdown } from '../../../widget/ui/markdown.js';
-import { get, patch, post } from '../../api.js';
+import { listAll, patch, post } from '../../api.js';
 import { fill } from '../../i18n/index.js';
 import { can } from '../../shell/state.js';
 import { actionsFor, stateOf, visitorName, type Conversation } from './conversation.js';
@@ -56,13 +56,18 @@ export function ConversationView({
   const writable = can('conversations:write');
   const who = visitorName(c);
 
+  // Each live change reads the messages again; only the latest read is shown (an earlier one may answer last).
+  const reads = useRef(0);
   const load = async () => {
+    const n = ++reads.current;
     try {
-      const page = await get<{ messages: Message[] }>(`${base}/messages`, { query: { limit: 500 } });
-      setMessages(page.messages);
+      // Every page, so a long conversation is read to its end (its newest messages are what matter).
+      const all = await listAll<Message>(`${base}/messages`, 'messages', 5000);
+      if (n !== reads.current) return;
+      setMessages(all);
       // What the open conversation shows is read, for the whole team.
-      if (writable && c.totalMessagesRead < page.messages.length)
-        await patch(base, { totalMessagesRead: page.messages.length }).then(onChanged, () => undefined);
+      if (writable && c.totalMessagesRead < all.length)
+        await patch(base, { totalMessagesRead: all.length }).then(onChanged, () => undefined);
     } catch (err) {
       setError(errorText(err));
     }
