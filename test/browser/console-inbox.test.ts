@@ -169,3 +169,44 @@ it(
     await he.close();
   },
 );
+
+it(
+  'two members at once: one takes over, the other sees who and sees them typing, and may still take it over',
+  { timeout: 90_000 },
+  async () => {
+    expect((await h.app.call('PATCH', '/api/v2/me', h.app.ownerToken, { name: 'Dana from Acme' })).status).toBe(200);
+    const started = await h.app.call('POST', `/api/v2/chatbots/${chatbotId}/messages`, h.app.ownerToken, {
+      message: 'My parcel arrived broken',
+      visitor: { name: 'Lin Wu' },
+    });
+    const threadId = started.body.data.conversation.threadId;
+    const member = await h.addUser('member', [chatbotId]);
+    const owner = await h.open({ path: `/console/${chatbotId}/inbox` });
+    const other = await h.open({ user: member, path: `/console/${chatbotId}/inbox` });
+    for (const p of [owner.page, other.page]) await p.locator('.inbox-live.live').waitFor();
+
+    // The visitor asks for a person: both inboxes list it under Escalated, live.
+    const escalate = await h.app.call(
+      'POST',
+      `/api/v2/chatbots/${chatbotId}/conversations/${threadId}/escalate`,
+      h.app.ownerToken,
+    );
+    expect(escalate.status).toBe(200);
+    for (const p of [owner.page, other.page])
+      await p.locator('.inbox-rows li', { hasText: 'Lin Wu' }).getByRole('button').click();
+
+    await owner.page.getByRole('button', { name: 'Take over' }).click();
+    await owner.page.locator('.inbox-thread .inbox-state', { hasText: 'Taken over' }).waitFor();
+    await other.page.locator('.inbox-thread .inbox-state', { hasText: 'Taken over' }).waitFor();
+    expect(await other.page.locator('.inbox-note').textContent()).toBe('Taken over by Dana from Acme');
+    expect(await buttons(other.page)).toEqual(['Take over', 'Hand back to the AI', 'Resolve']);
+    expect(await buttons(owner.page)).toEqual(['Hand back to the AI', 'Resolve']);
+
+    await owner.page.getByLabel('Reply').pressSequentially('On it');
+    await other.page.getByText('Dana from Acme is typing…').waitFor();
+
+    expect([...owner.problems, ...other.problems]).toEqual([]);
+    await owner.close();
+    await other.close();
+  },
+);
