@@ -28,7 +28,12 @@ afterAll(async () => {
 });
 
 it('lists the leads and exports them as a CSV file with every lead', { timeout: 60_000 }, async () => {
-  const leads = [
+  const leads: Array<{
+    name: string | null;
+    email: string;
+    phone: string | null;
+    customFields: Record<string, string>;
+  }> = [
     {
       name: 'Ada Lovelace',
       email: 'ada@example.test',
@@ -123,6 +128,50 @@ it(
     expect(refused.status).toBe(401);
     await page.getByText('Revoked tokens (1)').click();
     await page.getByText(/Revoked .*20\d\d/).waitFor();
+    expect(problems).toEqual([]);
+    await close();
+  },
+);
+
+it(
+  'sets the webhook URL, sends a test and sees it delivered in the log, then sends it again',
+  { timeout: 60_000 },
+  async () => {
+    const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/webhooks` });
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    await page.getByText('Nothing sent yet.').waitFor();
+    await page.getByLabel('Webhook URL').fill(`${receiver.url}/parley`);
+    await page.getByRole('radio', { name: /Format B/ }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Webhook settings saved.' }).waitFor();
+    const settings = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/settings`, h.app.ownerToken);
+    expect(settings.body.data.settings).toMatchObject({
+      webhookUrl: `${receiver.url}/parley`,
+      webhookPayloadVariant: 'B',
+    });
+
+    const before = receiver.received.length;
+    await page.getByRole('combobox', { name: 'Event' }).selectOption('lead');
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await receiver.waitFor((r) => r.length > before);
+    const sent = receiver.received[before];
+    expect(sent.path).toBe('/parley');
+    // The log shows it delivered (the page looks again while it is pending).
+    const entry = page
+      .getByRole('list', { name: 'Delivery log' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Lead' })
+      .first();
+    await entry.getByText('Delivered').waitFor();
+    expect(await entry.textContent()).toContain('HTTP 200');
+    expect(await entry.textContent()).toContain(`${receiver.url}/parley`);
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'webhooks', { fullPage: true });
+
+    await entry.getByRole('button', { name: /^Send again/ }).click();
+    await receiver.waitFor((r) => r.length > before + 1);
+    expect(receiver.received[before + 1].headers['webhook-id']).toBe(sent.headers['webhook-id']);
+    await entry.getByText('Attempts: 2').waitFor();
     expect(problems).toEqual([]);
     await close();
   },
