@@ -2,6 +2,7 @@
  * The start line: what this instance runs with, as structured log fields and one sentence a
  * person reads. Never a secret: the database URL loses its password, the API key is not named.
  */
+import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 
 export function databaseLabel(config: Config): string {
@@ -16,6 +17,7 @@ export function databaseLabel(config: Config): string {
 
 export interface StartSummary {
   fields: {
+    console: string;
     database: string;
     answerer: string;
     embeddings: string;
@@ -23,11 +25,14 @@ export interface StartSummary {
     observability: string;
     api: string;
     openapi: string;
+    /** A fresh install only: where the first owner sets their password (once, within 24 hours). */
+    setupLink?: string;
   };
   message: string;
 }
 
-export function startSummary(config: Config): StartSummary {
+/** `setupLink`: the first-run link, when nobody has a password yet (SignInService.setupToken). */
+export function startSummary(config: Config, setupLink: string | null = null): StartSummary {
   const answerer = config.openai
     ? `language model at ${config.openai.baseUrl} (${config.answers.models['gpt-4.1-mini']} for gpt-4.1-mini, ${config.answers.models['gpt-4.1']} for gpt-4.1)`
     : 'built-in offline answerer (no OPENAI_API_KEY or OPENAI_BASE_URL)';
@@ -43,7 +48,8 @@ export function startSummary(config: Config): StartSummary {
     config.metricsToken ? `metrics at ${config.siteUrl}/metrics (METRICS_TOKEN)` : 'metrics off (no METRICS_TOKEN)',
     config.tracing ? `traces to ${config.tracing.exporter === 'otlp' ? 'OTLP' : 'the console'}` : 'traces off',
   ].join(', ');
-  const fields = {
+  const fields: StartSummary['fields'] = {
+    console: `${config.siteUrl}/console`,
     database: databaseLabel(config),
     answerer,
     embeddings,
@@ -52,8 +58,20 @@ export function startSummary(config: Config): StartSummary {
     api: `${config.siteUrl}/api/v2`,
     openapi: `${config.siteUrl}/api/v2/openapi.json`,
   };
+  if (setupLink) fields.setupLink = setupLink;
+  const ready = `Parley is ready: console ${fields.console}, API ${fields.api} (OpenAPI ${fields.openapi}); ${fields.database}; answers by the ${answerer}; embeddings ${embeddings}; private addresses: ${privateFetch}; ${observability}`;
   return {
     fields,
-    message: `Parley is ready: API ${fields.api} (OpenAPI ${fields.openapi}); ${fields.database}; answers by the ${answerer}; embeddings ${embeddings}; private addresses: ${privateFetch}; ${observability}`,
+    message: setupLink
+      ? `${ready}. First run: nobody can sign in yet; open ${setupLink} to choose the owner's password (works once, within 24 hours)`
+      : ready,
   };
+}
+
+/** The first-run set-up link for the first account's owner, or null once anyone has a password. */
+export async function firstRunLink(app: FastifyInstance, siteUrl: string): Promise<string | null> {
+  const account = await app.services.accounts.resolve();
+  const owner = await app.services.store.users.owner(account.id);
+  const token = owner ? await app.services.signIn.setupToken(owner) : null;
+  return token ? `${siteUrl}/console/setup#${token}` : null;
 }

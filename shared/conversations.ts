@@ -11,6 +11,8 @@ export interface ChatUser {
   phone: string | null;
   /** The e-mail address was verified with a one-time code. */
   verified: boolean;
+  /** What the site passed about the visitor's page (the widget's `context`). */
+  context: Record<string, string>;
   createdAt: string;
 }
 

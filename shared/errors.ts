@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   CREDENTIALS_NOT_VALID: 401,
   /** A change sent with the session cookie lacks the session's CSRF token (X-CSRF-Token). */
   CSRF_TOKEN_NOT_VALID: 403,
+  /** The first-run set-up link is used, expired, or not this server's (a password exists already). */
+  SETUP_LINK_NOT_VALID: 400,
   TOKEN_SCOPE_NOT_ALLOWED: 403,
   PLAN_UPGRADE_REQUIRED: 403,
   HUMAN_TAKEOVER: 403,

@@ -3,15 +3,18 @@
  * user's role allows, and the page the URL names, loaded on first use.
  */
 import { Suspense } from 'preact/compat';
-import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
+import { useEffect, useErrorBoundary, useRef, useState } from 'preact/hooks';
+import { patch } from '../api.js';
 import { fill, LANGUAGE_NAMES, LANGUAGES, language, setLanguage, type Language } from '../i18n/index.js';
 import { DEFAULT_CHATBOT_PAGE, PAGES, pageById, type Page } from '../registry.js';
-import { href, lastChatbot, navigate } from './router.js';
+import { href, navigate } from './router.js';
 import { signOut } from './session.js';
-import { can, chatbot, chatbots, loadMe, me, reloadChatbots, route } from './state.js';
+import { can, chatbot, chatbots, lastChatbotId, loadMe, me, reloadChatbots, route, selectChatbot } from './state.js';
 import { useShellStrings } from './strings.js';
 
 const CHATBOTS_PAGE = 'chatbots';
+/** Set once the first page has shown: later pages take the focus (the first leaves it where the browser put it). */
+let navigated = false;
 
 const visible = (p: Page) => !p.scope || can(p.scope);
 
@@ -20,7 +23,9 @@ function landing(): string | null {
   const { chatbotId, page } = route.value;
   if (page) return null;
   const list = chatbots.value;
-  const id = chatbotId ?? (list.some((c) => c.id === lastChatbot()) ? lastChatbot() : list[0]?.id);
+  const last = lastChatbotId.value;
+  const reachable = (id: string | null) => (id && list.some((c) => c.id === id) ? id : null);
+  const id = reachable(chatbotId) ?? reachable(last) ?? list[0]?.id;
   const first = PAGES.find((p) => p.chatbot && visible(p))?.id ?? DEFAULT_CHATBOT_PAGE;
   if (id && first) return href(first, id);
   return pageById(CHATBOTS_PAGE) ? href(CHATBOTS_PAGE) : null;
@@ -92,6 +97,11 @@ function PageFrame(props: { page: Page; chatbotId: string | null }) {
   useEffect(() => {
     document.title = `${label(props.page)} · ${chatbot.value?.title ?? t.product}`;
   });
+  // A page opened from the nav or a link: a screen reader starts reading at the new page.
+  useEffect(() => {
+    if (navigated) document.getElementById('main')?.focus({ preventScroll: true });
+    navigated = true;
+  }, []);
   if (error)
     return (
       <div class="center">
@@ -115,11 +125,12 @@ function Header() {
   const t = useShellStrings();
   const { page: pageId } = route.value;
   const current = pageById(pageId ?? undefined);
+  /** The same page of the other chatbot; from an account page, the chatbot's first page. */
   const switchTo = (id: string) => {
-    const target = current?.chatbot ? current.id : (PAGES.find((p) => p.chatbot && visible(p))?.id ?? CHATBOTS_PAGE);
-    navigate(target === CHATBOTS_PAGE ? href(CHATBOTS_PAGE) : href(target, id));
+    selectChatbot(id);
+    const target = current?.chatbot ? current.id : PAGES.find((p) => p.chatbot && visible(p))?.id;
+    if (target) navigate(href(target, id));
   };
-  const u = me.value!.user;
   return (
     <header class="top">
       <a class="brand" href="/console">
@@ -142,40 +153,97 @@ function Header() {
           ))}
         </select>
       </label>
-      <details class="account-menu">
-        <summary>
-          <span class="visually-hidden">{t.header.account}: </span>
-          <span class="who">{u.name ?? u.email}</span>
-        </summary>
-        <div class="menu">
-          <p class="muted small">
-            {fill(t.header.signedInAs, { email: u.email })} · {t.header.role[u.role]}
-          </p>
-          <label class="field">
-            <span>{t.header.language}</span>
-            <select
-              value={language.value}
-              onChange={(e) => setLanguage((e.currentTarget as HTMLSelectElement).value as Language)}
-            >
-              {LANGUAGES.map((l) => (
-                <option key={l} value={l} lang={l}>
-                  {LANGUAGE_NAMES[l]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button onClick={() => signOut()}>{t.header.signOut}</button>
-          <button onClick={() => signOut(true)}>{t.header.signOutEverywhere}</button>
-        </div>
-      </details>
+      <AccountMenu />
     </header>
+  );
+}
+
+/** Who is signed in, their display name, the language, sign-out. Escape or a click elsewhere closes it. */
+function AccountMenu() {
+  const t = useShellStrings();
+  const ref = useRef<HTMLDetailsElement>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const u = me.value!.user;
+  useEffect(() => {
+    const close = (e: Event) => {
+      const menu = ref.current;
+      if (!menu?.open) return;
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !menu.contains(e.target as Node)) {
+        menu.open = false;
+        if (e instanceof KeyboardEvent) menu.querySelector('summary')?.focus();
+      }
+    };
+    document.addEventListener('keydown', close);
+    document.addEventListener('click', close);
+    return () => {
+      document.removeEventListener('keydown', close);
+      document.removeEventListener('click', close);
+    };
+  }, []);
+  const saveName = async (e: Event) => {
+    e.preventDefault();
+    const name = String(new FormData(e.currentTarget as HTMLFormElement).get('name') ?? '');
+    try {
+      await patch('/me', { name });
+      await loadMe();
+      setSaved(t.header.nameSaved);
+    } catch (err) {
+      setSaved(fill(t.failed, { message: err instanceof Error ? err.message : String(err) }));
+    }
+  };
+  return (
+    <details class="account-menu" ref={ref}>
+      <summary>
+        <span class="visually-hidden">{t.header.account}: </span>
+        <span class="who">{u.name ?? u.email}</span>
+      </summary>
+      <div class="menu">
+        <p class="muted small">
+          {fill(t.header.signedInAs, { email: u.email })} · {t.header.role[u.role]}
+        </p>
+        {can('conversations:write') && (
+          <form onSubmit={saveName}>
+            <label class="field">
+              <span>{t.header.name}</span>
+              <input name="name" maxLength={80} defaultValue={u.name ?? ''} aria-describedby="name-hint" />
+            </label>
+            <p id="name-hint" class="muted small">
+              {t.header.nameHint}
+            </p>
+            <button type="submit">{t.header.saveName}</button>
+            <span class="small" role="status">
+              {saved}
+            </span>
+          </form>
+        )}
+        <label class="field">
+          <span>{t.header.language}</span>
+          <select
+            value={language.value}
+            onChange={(e) => setLanguage((e.currentTarget as HTMLSelectElement).value as Language)}
+          >
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l} lang={l}>
+                {LANGUAGE_NAMES[l]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button onClick={() => signOut()}>{t.header.signOut}</button>
+        <button onClick={() => signOut(true)}>{t.header.signOutEverywhere}</button>
+      </div>
+    </details>
   );
 }
 
 function Nav() {
   const t = useShellStrings();
-  const { chatbotId, page: current } = route.value;
-  const selected = chatbot.value ? chatbotId : null;
+  const { page: current } = route.value;
+  const selected = chatbot.value?.id ?? null;
+  // On a phone the nav is one scrolling row: the current page is kept in view.
+  useEffect(() => {
+    document.querySelector('.side a[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [current]);
   const chatbotPages = PAGES.filter((p) => p.chatbot && visible(p));
   const accountPages = PAGES.filter((p) => !p.chatbot && visible(p));
   const item = (p: Page, url: string) => (

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { fill } from '../i18n/index.js';
-import { signIn } from './session.js';
+import { firstRun, signIn } from './session.js';
 import { useShellStrings } from './strings.js';
 
 export function SignIn(props: { ended?: boolean }) {
@@ -38,6 +38,11 @@ export function SignIn(props: { ended?: boolean }) {
         <p id="sign-in-lead" class="muted">
           {t.signIn.lead}
         </p>
+        {firstRun.value && (
+          <p class="notice" role="status">
+            {t.firstRun}
+          </p>
+        )}
         {props.ended && !error && (
           <p class="notice" role="status">
             {t.signIn.ended}

@@ -4,10 +4,9 @@
  * click on one is handled here without reloading.
  */
 import { pageById } from '../registry.js';
-import { route, type Route } from './state.js';
+import { route, type Route, selectChatbot } from './state.js';
 
 export const BASE = '/console';
-const LAST_CHATBOT = 'parley.console.chatbot';
 
 export function parse(pathname: string): Route {
   const parts = pathname
@@ -42,11 +41,8 @@ export function navigate(url: string, options: { replace?: boolean } = {}) {
 
 function sync() {
   route.value = parse(location.pathname);
-  if (route.value.chatbotId) localStorage.setItem(LAST_CHATBOT, route.value.chatbotId);
+  if (route.value.chatbotId) selectChatbot(route.value.chatbotId);
 }
-
-/** The chatbot the user worked on last in this browser. */
-export const lastChatbot = () => localStorage.getItem(LAST_CHATBOT);
 
 export function startRouter() {
   sync();

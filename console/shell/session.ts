@@ -13,7 +13,11 @@ export interface SessionUser {
 interface Session {
   user: SessionUser | null;
   csrfToken: string;
+  firstRun: boolean;
 }
+
+/** Nobody has a password yet (a fresh install): the sign-in form says where the set-up link is. */
+export const firstRun = signal(false);
 
 /** undefined: not known yet (the first GET /session is on its way). */
 export const user = signal<SessionUser | null | undefined>(undefined);
@@ -21,6 +25,16 @@ export const user = signal<SessionUser | null | undefined>(undefined);
 export async function checkSession() {
   const session = await get<Session>('/session', { quiet401: true });
   setCsrfToken(session.csrfToken);
+  firstRun.value = session.firstRun;
+  user.value = session.user;
+}
+
+/** First run: the owner's password with the set-up link's token; signs in. */
+export async function completeSetup(token: string, password: string) {
+  const session = await api<Session>('POST', '/session/setup', { token, password }, { quiet401: true });
+  setCsrfToken(session.csrfToken);
+  sessionEnded.value = false;
+  firstRun.value = false;
   user.value = session.user;
 }
 

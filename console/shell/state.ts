@@ -51,5 +51,21 @@ export interface Route {
 
 export const route = signal<Route>({ chatbotId: null, page: null });
 
-/** The selected chatbot, or null when the route names none (or one the user does not reach). */
-export const chatbot = computed(() => chatbots.value.find((c) => c.id === route.value.chatbotId) ?? null);
+const LAST_CHATBOT = 'parley.console.chatbot';
+/** The chatbot chosen last in this browser: still selected on an account page (the chatbot list). */
+export const lastChatbotId = signal<string | null>(globalThis.localStorage?.getItem(LAST_CHATBOT) ?? null);
+
+export function selectChatbot(id: string) {
+  lastChatbotId.value = id;
+  globalThis.localStorage?.setItem(LAST_CHATBOT, id);
+}
+
+/**
+ * The selected chatbot: the one the URL names (null when the user does not reach it), else on an
+ * account page the one chosen last, else the newest.
+ */
+export const chatbot = computed(() => {
+  const list = chatbots.value;
+  if (route.value.chatbotId) return list.find((c) => c.id === route.value.chatbotId) ?? null;
+  return list.find((c) => c.id === lastChatbotId.value) ?? list[0] ?? null;
+});

@@ -16,6 +16,21 @@ export default {
     noPassword:
       'Ingen adgangskode endnu? En operatør opretter den med: npm run cli -- users set-password --email dig@example.com',
   },
+  setup: {
+    title: 'Velkommen til Parley',
+    lead: 'Vælg den adgangskode, du som ejer vil logge ind med. Linket virker én gang.',
+    password: 'Ny adgangskode',
+    repeat: 'Den samme adgangskode igen',
+    hint: 'Mindst 10 tegn.',
+    submit: 'Gem og log ind',
+    busy: 'Gemmer…',
+    mismatch: 'De to adgangskoder er forskellige.',
+    invalid:
+      'Dette opsætningslink virker ikke længere: det er brugt eller udløbet. Log ind med din adgangskode i stedet.',
+    toSignIn: 'Gå til login',
+  },
+  firstRun:
+    'Første start: ingen har en adgangskode endnu. Åbn opsætningslinket, som serveren viste ved start (npm start), for at vælge din.',
   header: {
     chatbot: 'Chatbot',
     noChatbots: 'Ingen chatbots endnu',
@@ -27,6 +42,10 @@ export default {
       member: 'Medlem',
     },
     language: 'Sprog',
+    name: 'Dit navn',
+    nameHint: 'Besøgende ser det på dine svar. Tomt: "Supportteam".',
+    saveName: 'Gem navn',
+    nameSaved: 'Gemt.',
     signOut: 'Log ud',
     signOutEverywhere: 'Log ud overalt',
   },

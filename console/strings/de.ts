@@ -16,6 +16,21 @@ export default {
     noPassword:
       'Noch kein Passwort? Ein Betreiber legt es fest mit: npm run cli -- users set-password --email sie@example.com',
   },
+  setup: {
+    title: 'Willkommen bei Parley',
+    lead: 'Wählen Sie das Passwort, mit dem Sie sich als Inhaber anmelden. Dieser Link funktioniert einmal.',
+    password: 'Neues Passwort',
+    repeat: 'Dasselbe Passwort noch einmal',
+    hint: 'Mindestens 10 Zeichen.',
+    submit: 'Speichern und anmelden',
+    busy: 'Wird gespeichert…',
+    mismatch: 'Die beiden Passwörter sind verschieden.',
+    invalid:
+      'Dieser Einrichtungslink funktioniert nicht mehr: Er wurde benutzt oder ist abgelaufen. Melden Sie sich stattdessen mit Ihrem Passwort an.',
+    toSignIn: 'Zur Anmeldung',
+  },
+  firstRun:
+    'Erster Start: Noch niemand hat ein Passwort. Öffnen Sie den Einrichtungslink, den der Server beim Start (npm start) ausgegeben hat, um Ihres zu wählen.',
   header: {
     chatbot: 'Chatbot',
     noChatbots: 'Noch keine Chatbots',
@@ -27,6 +42,10 @@ export default {
       member: 'Mitglied',
     },
     language: 'Sprache',
+    name: 'Ihr Name',
+    nameHint: 'Besucher sehen ihn bei Ihren Antworten. Leer: „Support-Team“.',
+    saveName: 'Namen speichern',
+    nameSaved: 'Gespeichert.',
     signOut: 'Abmelden',
     signOutEverywhere: 'Überall abmelden',
   },

@@ -16,6 +16,20 @@ export default {
     noPassword:
       '¿Aún sin contraseña? Un operador la configura con: npm run cli -- users set-password --email tu@example.com',
   },
+  setup: {
+    title: 'Te damos la bienvenida a Parley',
+    lead: 'Elige la contraseña con la que tú, el propietario, iniciarás sesión. Este enlace funciona una sola vez.',
+    password: 'Nueva contraseña',
+    repeat: 'La misma contraseña otra vez',
+    hint: 'Al menos 10 caracteres.',
+    submit: 'Guardar e iniciar sesión',
+    busy: 'Guardando…',
+    mismatch: 'Las dos contraseñas no coinciden.',
+    invalid: 'Este enlace de configuración ya no funciona: se usó o caducó. Inicia sesión con tu contraseña.',
+    toSignIn: 'Ir al inicio de sesión',
+  },
+  firstRun:
+    'Primer inicio: nadie tiene contraseña todavía. Abre el enlace de configuración que el servidor mostró al arrancar (npm start) para elegir la tuya.',
   header: {
     chatbot: 'Chatbot',
     noChatbots: 'Aún no hay chatbots',
@@ -27,6 +41,10 @@ export default {
       member: 'Miembro',
     },
     language: 'Idioma',
+    name: 'Tu nombre',
+    nameHint: 'Los visitantes lo ven en tus respuestas. Vacío: «Equipo de soporte».',
+    saveName: 'Guardar nombre',
+    nameSaved: 'Guardado.',
     signOut: 'Cerrar sesión',
     signOutEverywhere: 'Cerrar sesión en todas partes',
   },

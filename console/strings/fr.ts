@@ -16,6 +16,21 @@ export default {
     noPassword:
       'Pas encore de mot de passe ? Un opérateur le définit avec : npm run cli -- users set-password --email vous@example.com',
   },
+  setup: {
+    title: 'Bienvenue dans Parley',
+    lead: 'Choisissez le mot de passe avec lequel vous, le propriétaire, vous connecterez. Ce lien ne fonctionne qu’une fois.',
+    password: 'Nouveau mot de passe',
+    repeat: 'Le même mot de passe à nouveau',
+    hint: 'Au moins 10 caractères.',
+    submit: 'Enregistrer et se connecter',
+    busy: 'Enregistrement…',
+    mismatch: 'Les deux mots de passe diffèrent.',
+    invalid:
+      'Ce lien de configuration ne fonctionne plus : il a été utilisé ou il a expiré. Connectez-vous plutôt avec votre mot de passe.',
+    toSignIn: 'Aller à la connexion',
+  },
+  firstRun:
+    'Premier démarrage : personne n’a encore de mot de passe. Ouvrez le lien de configuration affiché par le serveur au démarrage (npm start) pour choisir le vôtre.',
   header: {
     chatbot: 'Chatbot',
     noChatbots: 'Aucun chatbot pour le moment',
@@ -27,6 +42,10 @@ export default {
       member: 'Membre',
     },
     language: 'Langue',
+    name: 'Votre nom',
+    nameHint: 'Les visiteurs le voient sur vos réponses. Vide : « Équipe support ».',
+    saveName: 'Enregistrer le nom',
+    nameSaved: 'Enregistré.',
     signOut: 'Se déconnecter',
     signOutEverywhere: 'Se déconnecter partout',
   },

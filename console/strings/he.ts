@@ -16,6 +16,20 @@ export default {
     noPassword:
       'אין לכם סיסמה עדיין? מפעיל המערכת מגדיר אותה עם: npm run cli -- users set-password --email you@example.com',
   },
+  setup: {
+    title: 'ברוכים הבאים ל-Parley',
+    lead: 'בחרו את הסיסמה שבה תיכנסו כבעלים. הקישור הזה עובד פעם אחת.',
+    password: 'סיסמה חדשה',
+    repeat: 'אותה סיסמה שוב',
+    hint: 'לפחות 10 תווים.',
+    submit: 'שמירה וכניסה',
+    busy: 'שומר…',
+    mismatch: 'שתי הסיסמאות שונות.',
+    invalid: 'קישור ההגדרה הזה כבר לא עובד: הוא נוצל או שפג תוקפו. היכנסו עם הסיסמה שלכם.',
+    toSignIn: 'למסך הכניסה',
+  },
+  firstRun:
+    'הפעלה ראשונה: לאף אחד עדיין אין סיסמה. פתחו את קישור ההגדרה שהשרת הדפיס בהפעלה (npm start) כדי לבחור סיסמה.',
   header: {
     chatbot: "צ'אטבוט",
     noChatbots: "אין עדיין צ'אטבוטים",
@@ -27,6 +41,10 @@ export default {
       member: 'חבר צוות',
     },
     language: 'שפה',
+    name: 'השם שלך',
+    nameHint: 'המבקרים רואים אותו בתשובות שלך. ריק: "צוות התמיכה".',
+    saveName: 'שמירת השם',
+    nameSaved: 'נשמר.',
     signOut: 'יציאה',
     signOutEverywhere: 'יציאה מכל המכשירים',
   },

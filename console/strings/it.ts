@@ -16,6 +16,20 @@ export default {
     noPassword:
       'Nessuna password? Un operatore la imposta con: npm run cli -- users set-password --email tu@example.com',
   },
+  setup: {
+    title: 'Benvenuto in Parley',
+    lead: 'Scegli la password con cui tu, il proprietario, accederai. Questo link funziona una sola volta.',
+    password: 'Nuova password',
+    repeat: 'La stessa password di nuovo',
+    hint: 'Almeno 10 caratteri.',
+    submit: 'Salva e accedi',
+    busy: 'Salvataggio…',
+    mismatch: 'Le due password sono diverse.',
+    invalid: 'Questo link di configurazione non funziona più: è stato usato o è scaduto. Accedi con la tua password.',
+    toSignIn: "Vai all'accesso",
+  },
+  firstRun:
+    'Primo avvio: nessuno ha ancora una password. Apri il link di configurazione che il server ha mostrato all’avvio (npm start) per sceglierne una.',
   header: {
     chatbot: 'Chatbot',
     noChatbots: 'Ancora nessun chatbot',
@@ -27,6 +41,10 @@ export default {
       member: 'Membro',
     },
     language: 'Lingua',
+    name: 'Il tuo nome',
+    nameHint: 'I visitatori lo vedono nelle tue risposte. Vuoto: «Team di assistenza».',
+    saveName: 'Salva nome',
+    nameSaved: 'Salvato.',
     signOut: 'Esci',
     signOutEverywhere: 'Esci ovunque',
   },

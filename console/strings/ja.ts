@@ -16,6 +16,20 @@ export default {
     noPassword:
       'パスワードがまだない場合は、運用担当者が次のコマンドで設定します: npm run cli -- users set-password --email you@example.com',
   },
+  setup: {
+    title: 'Parley へようこそ',
+    lead: 'オーナーとしてサインインするパスワードを決めてください。このリンクは 1 回だけ使えます。',
+    password: '新しいパスワード',
+    repeat: '同じパスワードをもう一度',
+    hint: '10 文字以上。',
+    submit: '保存してサインイン',
+    busy: '保存しています…',
+    mismatch: '2 つのパスワードが一致しません。',
+    invalid: 'このセットアップリンクはもう使えません（使用済みか期限切れです）。パスワードでサインインしてください。',
+    toSignIn: 'サインインへ',
+  },
+  firstRun:
+    '初回起動: まだ誰もパスワードを持っていません。サーバーが起動時 (npm start) に表示したセットアップリンクを開いて、パスワードを決めてください。',
   header: {
     chatbot: 'チャットボット',
     noChatbots: 'チャットボットはまだありません',
@@ -27,6 +41,10 @@ export default {
       member: 'メンバー',
     },
     language: '言語',
+    name: 'あなたの名前',
+    nameHint: '訪問者にはあなたの返信に表示されます。空欄の場合は「サポートチーム」。',
+    saveName: '名前を保存',
+    nameSaved: '保存しました。',
     signOut: 'サインアウト',
     signOutEverywhere: 'すべての端末でサインアウト',
   },

@@ -16,6 +16,20 @@ export default {
     noPassword:
       'Nog geen wachtwoord? Een beheerder stelt het in met: npm run cli -- users set-password --email jij@example.com',
   },
+  setup: {
+    title: 'Welkom bij Parley',
+    lead: 'Kies het wachtwoord waarmee jij, de eigenaar, je aanmeldt. Deze link werkt één keer.',
+    password: 'Nieuw wachtwoord',
+    repeat: 'Hetzelfde wachtwoord nog eens',
+    hint: 'Minstens 10 tekens.',
+    submit: 'Opslaan en aanmelden',
+    busy: 'Bezig met opslaan…',
+    mismatch: 'De twee wachtwoorden verschillen.',
+    invalid: 'Deze instellink werkt niet meer: hij is gebruikt of verlopen. Meld je aan met je wachtwoord.',
+    toSignIn: 'Naar aanmelden',
+  },
+  firstRun:
+    'Eerste start: nog niemand heeft een wachtwoord. Open de instellink die de server bij het starten (npm start) toonde om het jouwe te kiezen.',
   header: {
     chatbot: 'Chatbot',
     noChatbots: 'Nog geen chatbots',
@@ -27,6 +41,10 @@ export default {
       member: 'Lid',
     },
     language: 'Taal',
+    name: 'Je naam',
+    nameHint: 'Bezoekers zien hem bij je antwoorden. Leeg: "Supportteam".',
+    saveName: 'Naam opslaan',
+    nameSaved: 'Opgeslagen.',
     signOut: 'Afmelden',
     signOutEverywhere: 'Overal afmelden',
   },

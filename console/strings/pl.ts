@@ -16,6 +16,20 @@ export default {
     noPassword:
       'Nie masz hasła? Operator ustawia je poleceniem: npm run cli -- users set-password --email ty@example.com',
   },
+  setup: {
+    title: 'Witamy w Parley',
+    lead: 'Wybierz hasło, którym Ty, właściciel, będziesz się logować. Ten link działa jeden raz.',
+    password: 'Nowe hasło',
+    repeat: 'To samo hasło ponownie',
+    hint: 'Co najmniej 10 znaków.',
+    submit: 'Zapisz i zaloguj się',
+    busy: 'Zapisywanie…',
+    mismatch: 'Hasła się różnią.',
+    invalid: 'Ten link konfiguracyjny już nie działa: został użyty lub wygasł. Zaloguj się swoim hasłem.',
+    toSignIn: 'Przejdź do logowania',
+  },
+  firstRun:
+    'Pierwsze uruchomienie: nikt nie ma jeszcze hasła. Otwórz link konfiguracyjny wypisany przez serwer przy starcie (npm start), aby wybrać swoje.',
   header: {
     chatbot: 'Czatbot',
     noChatbots: 'Brak czatbotów',
@@ -27,6 +41,10 @@ export default {
       member: 'Członek',
     },
     language: 'Język',
+    name: 'Twoje imię',
+    nameHint: 'Odwiedzający widzą je przy Twoich odpowiedziach. Puste: „Zespół wsparcia”.',
+    saveName: 'Zapisz imię',
+    nameSaved: 'Zapisano.',
     signOut: 'Wyloguj się',
     signOutEverywhere: 'Wyloguj się wszędzie',
   },

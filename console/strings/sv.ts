@@ -16,6 +16,21 @@ export default {
     noPassword:
       'Inget lösenord än? En operatör anger det med: npm run cli -- users set-password --email du@example.com',
   },
+  setup: {
+    title: 'Välkommen till Parley',
+    lead: 'Välj lösenordet som du, ägaren, loggar in med. Länken fungerar en gång.',
+    password: 'Nytt lösenord',
+    repeat: 'Samma lösenord igen',
+    hint: 'Minst 10 tecken.',
+    submit: 'Spara och logga in',
+    busy: 'Sparar…',
+    mismatch: 'Lösenorden är olika.',
+    invalid:
+      'Den här konfigurationslänken fungerar inte längre: den har använts eller gått ut. Logga in med ditt lösenord i stället.',
+    toSignIn: 'Till inloggningen',
+  },
+  firstRun:
+    'Första start: ingen har ett lösenord än. Öppna konfigurationslänken som servern skrev ut vid start (npm start) för att välja ditt.',
   header: {
     chatbot: 'Chattbot',
     noChatbots: 'Inga chattbotar än',
@@ -27,6 +42,10 @@ export default {
       member: 'Medlem',
     },
     language: 'Språk',
+    name: 'Ditt namn',
+    nameHint: 'Besökare ser det på dina svar. Tomt: ”Supportteamet”.',
+    saveName: 'Spara namn',
+    nameSaved: 'Sparat.',
     signOut: 'Logga ut',
     signOutEverywhere: 'Logga ut överallt',
   },

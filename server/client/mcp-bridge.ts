@@ -58,6 +58,8 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     void local.send(message);
   };
   remote.onerror = (err) => options.warn(relayFailure(options.server, err));
+  // A line on stdin that is not JSON-RPC: the agent's bug, said where its user can read it.
+  local.onerror = (err) => options.warn(`Ignored a message from the agent: ${err.message}`);
 
   await remote.start();
   const closed = new Promise<void>((resolve) => {

@@ -176,7 +176,7 @@ export function createServices({ config, store, outbound, models, queue, metrics
       intervalSeconds: config.deviceFlow.intervalSeconds,
       ttlSeconds: config.deviceFlow.codeTtlSeconds,
     }),
-    signIn: new SignInService(store),
+    signIn: new SignInService(store, { secretKey: config.secretKey }),
     chatbots,
     icons: new IconsService(store, chatbots, config.siteUrl),
     billing: new BillingService(store, cursors, () => conversations.changes.meter.settled()),

@@ -201,16 +201,7 @@ export class TeamConnection {
       chatbotIds: [...this.chatbots.keys()],
       heartbeatMs: this.gateway.limits.heartbeatMs,
     });
-    for (const id of unknown) {
-      this.send({
-        type: 'error',
-        code: 'NOT_FOUND',
-        message: 'Conversation not found',
-        ref: { type: 'hello', conversationId: id },
-      });
-    }
-    // Each replay reads from the database after the subscriptions: what committed meanwhile is in it.
-    for (const c of resumed) void this.tracker.replay(c);
+    this.tracker.resume(resumed, unknown);
   }
 
   private async follow(chatbotId: string) {

@@ -121,6 +121,22 @@ export class Tracker {
     });
   }
 
+  /**
+   * A hello's resume: each conversation the reader may read is replayed (reading from the database
+   * after the subscriptions: what committed meanwhile is in it); each other one is NOT_FOUND.
+   */
+  resume(resumed: Iterable<ConversationRecord>, unknown: Iterable<string>): void {
+    for (const id of unknown) {
+      this.send({
+        type: 'error',
+        code: 'NOT_FOUND',
+        message: 'Conversation not found',
+        ref: { type: 'hello', conversationId: id },
+      });
+    }
+    for (const c of resumed) void this.replay(c);
+  }
+
   /** A transient frame, in order with the stored ones. */
   transient(conversationId: string, frame: ServerFrame): void {
     void this.enqueue(conversationId, () => this.send(frame));

@@ -11,6 +11,7 @@ import type { ConversationRecord } from '../domain/conversations/ports.js';
 import type { ConversationReads, VisitorRef } from '../domain/conversations/reads.js';
 import type { VisitorMessages } from '../domain/conversations/visitor-messages.js';
 import type { VisitorServices } from '../domain/visitors/index.js';
+import { visitorInfo } from '../domain/conversations/views.js';
 import { busyMessage } from '../domain/widget/busy.js';
 import { allowedDomainsOf, originAllowed } from '../domain/widget/origins.js';
 import {
@@ -18,7 +19,6 @@ import {
   originNotAllowed,
   sessionNotValid,
   type VisitorSession,
-  visitorInfo,
   type WidgetService,
 } from '../domain/widget/widget.service.js';
 import { parseClientFrame } from './frames.js';
@@ -337,15 +337,7 @@ export class VisitorConnection {
       visitor: visitorInfo(session.visitor),
       heartbeatMs: this.gateway.limits.heartbeatMs,
     });
-    for (const id of unknown) {
-      this.send({
-        type: 'error',
-        code: 'NOT_FOUND',
-        message: 'Conversation not found',
-        ref: { type: 'hello', conversationId: id },
-      });
-    }
-    for (const c of resumed) void this.tracker.replay(c);
+    this.tracker.resume(resumed, unknown);
   }
 
   /**

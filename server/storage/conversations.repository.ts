@@ -245,6 +245,13 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
       if (f.escalated !== undefined) q = q.where('escalated', '=', +f.escalated);
       if (f.from) q = q.where('created_at', '>=', f.from);
       if (f.to) q = q.where('created_at', '<', f.to);
+      if (f.text) {
+        // As the documents' search: LIKE's wildcards in the text match themselves.
+        const p = `%${f.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        q = q.where(
+          sql<boolean>`(exists (select 1 from chat_users u where u.id = conversations.chat_user_id and (lower(coalesce(u.name, '')) like ${p} escape '\\' or lower(coalesce(u.email, '')) like ${p} escape '\\')) or exists (select 1 from messages m where m.conversation_id = conversations.id and lower(m.text) like ${p} escape '\\'))`,
+        );
+      }
       if (f.tagId) {
         const tagId = f.tagId;
         q = q.where((eb) =>

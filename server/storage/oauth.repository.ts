@@ -104,6 +104,9 @@ export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
       },
     },
     credentials: {
+      async any() {
+        return (await k.selectFrom('user_passwords').select('user_id').limit(1).executeTakeFirst()) !== undefined;
+      },
       async byEmail(email) {
         const rows = await k
           .selectFrom('user_passwords')

@@ -124,12 +124,12 @@ export async function startConsole(options: TestAppOptions = {}): Promise<Consol
   return harness;
 }
 
-/** Fills and sends the sign-in form as a person does, then waits for the shell. */
+/** Fills and sends the sign-in form as a person does (in any language), then waits for the shell. */
 export async function signInThroughForm(page: Page, user: ConsoleUser) {
-  await page.getByLabel('E-mail').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('nav[aria-label="Console"]').waitFor();
+  await page.locator('input[name="email"]').fill(user.email);
+  await page.locator('input[name="password"]').fill(user.password);
+  await page.locator('form button[type="submit"]').click();
+  await page.locator('nav.side').waitFor();
 }
 
 /** Collects page errors, console errors and CSP violations of `page`. */

@@ -4,7 +4,8 @@
  * failed link said in words, a re-sync, search and open a document's passages, two files dropped
  * at once against the upload limits shown, and a question a real visitor asked that nobody could
  * answer, answered in place: the visitor's widget receives it and it becomes a custom response.
- * axe finds nothing; screenshots in test-artifacts/console/.
+ * axe finds nothing; screenshots in test-artifacts/console/. The tests run in order on one
+ * chatbot, each building on what the one before added.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,7 +71,7 @@ afterAll(async () => {
 const job = (page: Page, n = 0) => page.locator('.kn-job').nth(n);
 const count = (page: Page, name: string, n = 0) => job(page, n).locator(`[data-count="${name}"]`);
 /** Waits until the newest job's status badge says `status`. */
-const jobStatus = (page: Page, status: string, timeout = 20_000) =>
+const jobStatus = (page: Page, status: string, timeout = 30_000) =>
   job(page)
     .locator('.kn-badge')
     .filter({ hasText: new RegExp(`^${status}$`) })
@@ -78,7 +79,7 @@ const jobStatus = (page: Page, status: string, timeout = 20_000) =>
 
 it(
   'adds the quick-start site and watches its job live, then a failed link, a re-sync, and a document opened',
-  { timeout: 90_000 },
+  { timeout: 150_000 },
   async () => {
     const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/knowledge` });
     await page.getByRole('heading', { name: 'Knowledge', level: 1 }).waitFor();
@@ -93,12 +94,13 @@ it(
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Website');
 
     await page.getByLabel('Start address').fill(`${site.url}/`);
+    await page.getByLabel('Read again automatically').selectOption({ label: 'Every day' });
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Added. The job below shows its progress.' }).waitFor();
 
     // Live: the job shows it is reading, with what it found so far, without a reload.
     await jobStatus(page, 'Reading');
-    await expect.poll(() => count(page, 'found').textContent(), { timeout: 20_000 }).toBe('3');
+    await expect.poll(() => count(page, 'found').textContent(), { timeout: 30_000 }).toBe('3');
     expect(Number(await count(page, 'done').textContent())).toBeLessThan(3);
     await job(page).getByRole('button', { name: 'Cancel' }).waitFor();
     const bar = job(page).getByRole('progressbar', { name: 'Progress of' });
@@ -116,6 +118,7 @@ it(
     expect(await job(page).getByRole('button', { name: 'Cancel' }).count()).toBe(0);
     // The source and its documents appear once the job ends.
     await page.locator('.kn-sources').getByText('3 documents').waitFor();
+    await page.locator('.kn-sources').getByText('Read again: every day').waitFor();
     const docs = page.locator('.kn-docs li');
     await expect.poll(() => docs.count()).toBe(3);
 
@@ -181,14 +184,22 @@ it(
     const titles = left.body.data.documents.map((d: { title: string }) => d.title);
     expect(titles).not.toContain('Delivery');
     expect(titles).toContain('Acme help centre');
+
+    // Delete a source after saying yes: it and its documents go.
+    const sources = page.locator('.kn-sources > li');
+    const before = await sources.count();
+    const links = sources.filter({ hasText: /^Links/ }).first();
+    await links.getByRole('button', { name: 'Delete' }).click();
+    await links.getByRole('group').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => sources.count()).toBe(before - 1);
     expect(problems).toEqual([]);
     await close();
   },
 );
 
 it(
-  'uploads two files dropped at once, after showing the limits (one over them is refused before upload); imports a Confluence space',
-  { timeout: 60_000 },
+  'uploads two files dropped at once, after showing the limits (one over them is refused before upload); adds a text and a sitemap; imports a Confluence space',
+  { timeout: 120_000 },
   async () => {
     const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/knowledge` });
     await page.getByRole('tab', { name: 'Files' }).click();
@@ -237,6 +248,40 @@ it(
     const all = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/knowledge/sources`, h.app.ownerToken);
     expect(all.body.data.sources.find((s: { type: string }) => s.type === 'files')).toMatchObject({ documentCount: 2 });
 
+    // Text, written in place: Markdown headings give its passages their place.
+    await page.getByRole('tab', { name: 'Text' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Loyalty card');
+    await page
+      .getByRole('textbox', { name: 'Text', exact: true })
+      .fill('# Loyalty card\n\nEvery tenth coffee is free with the Acme card.');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await job(page)
+      .getByText(/^Added ·/)
+      .waitFor();
+    await jobStatus(page, 'Done');
+    await page.locator('.kn-docs').getByRole('button', { name: 'Open Loyalty card' }).waitFor();
+
+    // A sitemap: every page it lists is read (the quick-start pages again, unchanged).
+    site.set(
+      '/sitemap.xml',
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
+        '/',
+        '/delivery.html',
+        '/returns.html',
+      ]
+        .map((p) => `<url><loc>${site.url}${p}</loc></url>`)
+        .join('')}</urlset>`,
+    );
+    await page.getByRole('tab', { name: 'Sitemap' }).click();
+    await page.getByLabel('Sitemap address').fill(`${site.url}/sitemap.xml`);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await job(page)
+      .getByText(/^Added ·/)
+      .waitFor();
+    await jobStatus(page, 'Done');
+    expect(await count(page, 'failed').textContent()).toBe('0');
+    expect(Number(await count(page, 'found').textContent())).toBeGreaterThanOrEqual(3);
+
     // Confluence: connect with a token, choose a space, import it.
     await page.getByRole('tab', { name: 'Confluence' }).click();
     await page.getByLabel('Confluence address').fill(confluence.url);
@@ -256,7 +301,7 @@ it(
 
 it(
   "answers a question a visitor asked that nobody could: the visitor's widget receives it, and it becomes a custom response",
-  { timeout: 90_000 },
+  { timeout: 120_000 },
   async () => {
     // A real visitor, on the hosted chat page, asks what the knowledge does not say.
     const visitorContext = await h.browser.newContext();
@@ -272,7 +317,7 @@ it(
         async () =>
           (await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/knowledge-gaps`, h.app.ownerToken)).body.data
             .knowledgeGaps.length,
-        { timeout: 20_000 },
+        { timeout: 30_000 },
       )
       .toBe(1);
 
@@ -289,7 +334,7 @@ it(
     await gap.getByText(answer).waitFor();
 
     // The visitor who asked sees the answer arrive in their widget.
-    await visitor.locator('[data-parley]').getByText(answer).waitFor({ timeout: 20_000 });
+    await visitor.locator('[data-parley]').getByText(answer).waitFor({ timeout: 30_000 });
     // It is a custom response now: the API lists it for that question.
     const responses = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/custom-responses`, h.app.ownerToken);
     expect(responses.body.data.customResponses).toEqual([expect.objectContaining({ question, answer })]);
@@ -307,20 +352,24 @@ it(
 );
 
 it(
-  'a member adds knowledge but deletes nothing, and reads the gaps without answering them',
+  'a member (in German) adds knowledge but deletes nothing, and reads the gaps without answering them',
   { timeout: 60_000 },
   async () => {
     const member = await h.addUser('member', [chatbotId]);
     const { page, problems, close } = await h.open({ user: member, path: `/console/${chatbotId}/knowledge` });
     await page.getByRole('heading', { name: 'Add knowledge' }).waitFor();
+    // In German, chosen in the account menu: the page's own strings follow.
+    await page.locator('.account-menu summary').click();
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
+    await page.getByRole('heading', { name: 'Wissen hinzufügen' }).waitFor();
     await page.locator('.kn-docs li').first().waitFor();
-    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Löschen' }).count()).toBe(0);
     expect(await page.locator('.kn-docs').getByRole('checkbox').count()).toBe(0);
-    await page.getByRole('button', { name: 'Read again' }).first().waitFor();
+    await page.getByRole('button', { name: 'Neu einlesen' }).first().waitFor();
 
     await page.goto(`${h.app.url}/console/${chatbotId}/gaps`);
-    await page.getByText('Your role can see these questions but not answer them.').waitFor();
-    await page.getByRole('radio', { name: 'Answered', exact: true }).check();
+    await page.getByText('Ihre Rolle darf diese Fragen sehen, aber nicht beantworten.').waitFor();
+    await page.getByRole('radio', { name: 'Beantwortet', exact: true }).check();
     await page.locator('.gap').first().waitFor();
     expect(await page.getByRole('textbox').count()).toBe(0);
     expect(problems).toEqual([]);

@@ -40,6 +40,14 @@ export async function createChatbot(t: TestApp, token: string, title = 'bot'): P
   return res.body.data.chatbot.id as string;
 }
 
+/**
+ * Resolves once the clock has passed `iso` (a stored createdAt): rows made in the same millisecond
+ * have no "newest" between them, so a test of that order makes the next one a millisecond later.
+ */
+export async function afterMillisecond(iso: string): Promise<void> {
+  while (new Date().toISOString() <= iso) await new Promise((r) => setTimeout(r, 1));
+}
+
 /** Rows of a table (of one chatbot when given). */
 export async function rowCount(t: TestApp, table: keyof Database & string, chatbotId?: string): Promise<number> {
   let q = t.database.db.selectFrom(table as 'leads').select((eb) => eb.fn.countAll<number>().as('n'));

@@ -116,7 +116,11 @@ describe('npm start: the built server from a token to an answer, then SIGTERM', 
       observability: 'metrics off (no METRICS_TOKEN), traces off',
       api,
       openapi: `${api}/openapi.json`,
+      console: api.replace(/\/api\/v2$/, '/console'),
+      // A fresh install: nobody has a password, so the first owner gets a set-up link.
+      setupLink: expect.stringMatching(/\/console\/setup#[\w-]+\.[\w-]+$/),
     });
+    expect(ready!.msg).toContain(`First run: nobody can sign in yet; open ${ready!.setupLink}`);
   });
 
   test('the README path: token (built CLI), chatbot, website, job, question, answer with one source per page', async () => {

@@ -70,14 +70,7 @@ export function Account({ model }: { model: ChatModel }) {
               onInput={(e) => setCode((e.target as HTMLInputElement).value)}
             />
           </label>
-          {otp.error && (
-            <p class="error" role="alert">
-              {otp.error}
-            </p>
-          )}
-          <button type="submit" class="primary" disabled={otp.busy}>
-            {otp.busy ? s.verifying : s.verifyAndContinue}
-          </button>
+          <Submit error={otp.error} busy={otp.busy} label={otp.busy ? s.verifying : s.verifyAndContinue} />
         </form>
         <p class="resend">
           {s.notReceivedOtpYet}{' '}
@@ -120,15 +113,24 @@ export function Account({ model }: { model: ChatModel }) {
             <input type="tel" name="phone" autoComplete="tel" value={details.phone} onInput={set('phone')} />
           </label>
         )}
-        {otp.error && (
-          <p class="error" role="alert">
-            {otp.error}
-          </p>
-        )}
-        <button type="submit" class="primary" disabled={otp.busy}>
-          {otp.busy ? s.sendingOtp : s.submit}
-        </button>
+        <Submit error={otp.error} busy={otp.busy} label={otp.busy ? s.sendingOtp : s.submit} />
       </form>
     </section>
+  );
+}
+
+/** A form's last lines: the error of its last try, then its submit button (disabled while it runs). */
+function Submit({ error, busy, label }: { error: string | null; busy: boolean; label: string }) {
+  return (
+    <>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={busy}>
+        {label}
+      </button>
+    </>
   );
 }

@@ -7,8 +7,8 @@ import { useState } from 'preact/hooks';
 import { ApiError, del, patch, post } from '../../api.js';
 import { fill, formatDate, type Partial2, useStrings } from '../../i18n/index.js';
 import { DEFAULT_CHATBOT_PAGE, PAGES } from '../../registry.js';
-import { href } from '../../shell/router.js';
-import { can, type Chatbot, chatbots, reloadChatbots, route } from '../../shell/state.js';
+import { href, navigate } from '../../shell/router.js';
+import { can, type Chatbot, chatbot, chatbots, reloadChatbots, selectChatbot } from '../../shell/state.js';
 import { en, type Strings } from './strings/en.js';
 import './chatbots.css';
 
@@ -64,8 +64,9 @@ function CreateForm(props: RowProps) {
     if (!title) return;
     setBusy(true);
     try {
-      await post('/chatbots', { title });
+      const made = await post<{ chatbot: Chatbot }>('/chatbots', { title });
       await reloadChatbots();
+      selectChatbot(made.chatbot.id);
       form.reset();
       props.onDone({ text: fill(t.created, { name: title }) });
     } catch (err) {
@@ -95,7 +96,7 @@ function ChatbotRow(props: RowProps & { c: Chatbot; firstPage: string }) {
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
   const [busy, setBusy] = useState(false);
   const [typed, setTyped] = useState('');
-  const selected = route.value.chatbotId === c.id;
+  const selected = chatbot.value?.id === c.id;
 
   const act = async (work: () => Promise<unknown>, done: string) => {
     setBusy(true);
@@ -136,6 +137,14 @@ function ChatbotRow(props: RowProps & { c: Chatbot; firstPage: string }) {
         </div>
         {mode === 'view' && (
           <div class="actions">
+            {!selected && (
+              <button
+                onClick={() => (selectChatbot(c.id), props.firstPage && navigate(href(props.firstPage, c.id)))}
+                aria-label={`${t.open}: ${c.title}`}
+              >
+                {t.open}
+              </button>
+            )}
             {can('settings:write') && (
               <button onClick={() => setMode('rename')} aria-label={`${t.rename}: ${c.title}`}>
                 {t.rename}

@@ -137,6 +137,7 @@ function CrawlForm(props: AddProps & { kind: 'website' | 'sitemap' }) {
         <input
           id={id('url')}
           name="url"
+          dir="ltr"
           type="url"
           required
           inputMode="url"
@@ -149,7 +150,7 @@ function CrawlForm(props: AddProps & { kind: 'website' | 'sitemap' }) {
           <div>
             <label class="field">
               <span>{t.add.pathPrefix}</span>
-              <input id={id('prefix')} name="pathPrefix" placeholder="/help/" />
+              <input id={id('prefix')} name="pathPrefix" dir="ltr" placeholder="/help/" />
             </label>
           </div>
         )}
@@ -197,6 +198,7 @@ function UrlsForm(props: AddProps & { kind: 'links' | 'youtube' }) {
         <span>{t.add.urls}</span>
         <textarea
           name="urls"
+          dir="ltr"
           rows={4}
           required
           placeholder={

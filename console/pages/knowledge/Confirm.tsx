@@ -1,5 +1,4 @@
 /** A destructive button that asks first, in place: the question, then confirm or keep. */
-import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 interface ConfirmProps {
@@ -9,22 +8,19 @@ interface ConfirmProps {
   question: string;
   confirmLabel: string;
   keepLabel: string;
-  disabled?: boolean;
   onConfirm(): void | Promise<void>;
-  children?: ComponentChildren;
 }
 
 export function Confirm(props: ConfirmProps) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const keep = useRef<HTMLButtonElement>(null);
-  const opener = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (asking) keep.current?.focus();
   }, [asking]);
   if (!asking)
     return (
-      <button type="button" class="danger" ref={opener} disabled={props.disabled} onClick={() => setAsking(true)}>
+      <button type="button" class="danger" onClick={() => setAsking(true)}>
         {props.label}
       </button>
     );

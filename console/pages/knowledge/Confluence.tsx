@@ -88,15 +88,22 @@ export function Confluence(props: AddProps) {
       <p class="muted">{t.confluence.help}</p>
       <label class="field">
         <span>{t.confluence.baseUrl}</span>
-        <input id="kn-cf-url" name="baseUrl" type="url" required placeholder="https://example.atlassian.net" />
+        <input
+          id="kn-cf-url"
+          name="baseUrl"
+          dir="ltr"
+          type="url"
+          required
+          placeholder="https://example.atlassian.net"
+        />
       </label>
       <label class="field">
         <span>{t.confluence.email}</span>
-        <input id="kn-cf-email" name="email" type="email" autoComplete="off" />
+        <input id="kn-cf-email" name="email" dir="ltr" type="email" autoComplete="off" />
       </label>
       <label class="field">
         <span>{t.confluence.token}</span>
-        <input id="kn-cf-token" name="apiToken" type="password" required autoComplete="off" />
+        <input id="kn-cf-token" name="apiToken" dir="ltr" type="password" required autoComplete="off" />
       </label>
       <button type="submit" class="primary" disabled={connecting}>
         {connecting ? t.confluence.connecting : t.confluence.connect}

@@ -6,7 +6,7 @@ import { can } from '../../shell/state.js';
 import { errorText } from './AddKnowledge.js';
 import { Confirm } from './Confirm.js';
 import { ErrorText } from './Jobs.js';
-import { counted, useKnowledgeStrings } from './strings.js';
+import { counted, useKnowledgeStrings, type Strings } from './strings.js';
 import type { Source, Started } from './types.js';
 
 interface SourcesProps {
@@ -15,6 +15,14 @@ interface SourcesProps {
   onStarted(started: Started): void;
   onChanged(): void;
 }
+
+/** How often a source is read again, in the words the add form used. */
+const every = (t: Strings, minutes: number) =>
+  minutes === 1440
+    ? t.add.daily.toLowerCase()
+    : minutes === 10080
+      ? t.add.weekly.toLowerCase()
+      : fill(t.sources.everyMinutes, { n: minutes });
 
 export function Sources(props: SourcesProps) {
   const t = useKnowledgeStrings();
@@ -45,6 +53,7 @@ export function Sources(props: SourcesProps) {
               <span class="muted small">
                 {t.sources.type[s.type] ?? s.type} ·{' '}
                 {counted(t.sources.documents, t.sources.documentsOne, s.documentCount)}
+                {s.syncIntervalMinutes && ` · ${fill(t.sources.auto, { when: every(t, s.syncIntervalMinutes) })}`}
                 {s.lastSyncAt &&
                   ` · ${fill(t.sources.lastSync, { date: formatDate(s.lastSyncAt, { dateStyle: 'medium', timeStyle: 'short' }) })}`}
               </span>

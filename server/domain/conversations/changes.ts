@@ -12,6 +12,7 @@ import type { ConversationHooks } from './hooks.js';
 import { MessageMeter } from './message-meter.js';
 import type { ConversationEventRecord, ConversationEventType, ConversationRecord, MessageRecord } from './ports.js';
 import { type ConversationEvent, type ConversationState, type Effect, transition } from './state.js';
+import { newMessage } from './messages.js';
 
 /**
  * Hears every committed change: the conversation as it now is, the events the change appended
@@ -258,23 +259,15 @@ export class ChangeEngine {
     chatbot: ChatbotRecord,
     m: Partial<MessageRecord> & Pick<MessageRecord, 'author' | 'text'>,
   ): Promise<MessageRecord> {
-    const message: MessageRecord = {
+    const message = newMessage({
       id: newId(),
       conversationId: ctx.current.id,
       chatbotId: chatbot.id,
       seq: 0,
-      sources: [],
-      agentId: null,
-      agentName: null,
-      feedback: null,
-      feedbackComment: null,
-      originalText: null,
-      meta: {},
-      clientMessageId: null,
       createdAt: ctx.at,
       updatedAt: ctx.at,
       ...m,
-    };
+    });
     message.meta = { ...message.meta, name: await authorName(ctx, chatbot, message) };
     message.seq = ctx.emit('message.added', { messageId: message.id, author: message.author });
     await ctx.s.conversations.messages.insert(message);

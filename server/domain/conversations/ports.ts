@@ -112,6 +112,8 @@ export interface ConversationFilter {
   /** createdAt range, ISO-8601, inclusive from, exclusive to. */
   from?: string;
   to?: string;
+  /** Case-insensitive substring of the visitor's name or e-mail, or of any message's text. */
+  text?: string;
 }
 
 /** `store.conversations`: the conversations table itself, with its visitors, messages and events. */

@@ -9,6 +9,7 @@ import {
   type Thread,
   type ThreadMessage,
 } from '../../../shared/conversations.js';
+import type { VisitorInfo } from '../../../shared/protocol.js';
 import type { Store } from '../ports.js';
 import { maskSecret } from '../secret-settings.js';
 import type { ChatUserRecord, ConversationRecord, MessageRecord } from './ports.js';
@@ -53,14 +54,27 @@ export function preview(m: MessageRecord | undefined): Thread['lastMessage'] {
   return { id: m.id, author: m.author, text, createdAt: m.createdAt };
 }
 
-export const chatUserView = (u: ChatUserRecord): ChatUser => ({
+/** The visitor as the widget knows itself (the protocol's VisitorInfo). */
+export const visitorInfo = (u: ChatUserRecord): VisitorInfo => ({
   id: u.id,
   email: u.email,
   name: u.name,
   phone: u.phone,
   verified: u.verified,
+});
+
+export const chatUserView = (u: ChatUserRecord): ChatUser => ({
+  ...visitorInfo(u),
+  context: pageContext(u.metadata),
   createdAt: u.createdAt,
 });
+
+/** The page context stored with the visitor's session (widget.service cleans it), as strings only. */
+function pageContext(metadata: Record<string, unknown>): Record<string, string> {
+  const context = metadata.context;
+  if (!context || typeof context !== 'object') return {};
+  return Object.fromEntries(Object.entries(context).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
 
 /** Threads of these conversations, in their order: tags, chat users and latest messages read once for all. */
 export async function threadViews(store: Store, list: ConversationRecord[]): Promise<Thread[]> {

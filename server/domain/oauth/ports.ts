@@ -46,6 +46,8 @@ export interface OAuthStore {
     purge(before: string): Promise<void>;
   };
   credentials: {
+    /** Whether any user has a password (none: a fresh install, the first-run link works). */
+    any(): Promise<boolean>;
     byEmail(email: string): Promise<UserCredentials[]>;
     set(userId: string, passwordHash: string, at: string): Promise<void>;
   };

@@ -8,14 +8,11 @@ import { newId, nowIso } from '../ids.js';
 import { clean, type ResourceDeps } from './common.js';
 import type { CustomResponseRecord } from './ports.js';
 
-export interface CustomResponseView {
-  id: string;
-  chatbotId: string;
-  question: string;
-  answer: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A custom response as the API shows it: every field of its record. */
+export type CustomResponseView = Pick<
+  CustomResponseRecord,
+  'id' | 'chatbotId' | 'question' | 'answer' | 'createdAt' | 'updatedAt'
+>;
 
 export const customResponseView = (r: CustomResponseRecord): CustomResponseView => ({
   id: r.id,

@@ -7,18 +7,14 @@ import type { ResourceDeps } from './common.js';
 import { DirectivesService } from './directives.js';
 import type { DirectiveRecord } from './ports.js';
 
-export interface InstructionView {
-  id: string;
-  chatbotId: string;
-  title: string;
-  description: string;
-  instructions: string;
-  temperature: number | null;
+/** An instruction as the API shows it: its record's fields, and whether it is the active one. */
+export type InstructionView = Pick<
+  DirectiveRecord,
+  'id' | 'chatbotId' | 'title' | 'description' | 'instructions' | 'temperature' | 'createdAt' | 'updatedAt'
+> & {
   /** It is the chatbot's active instruction (settings.promptId). */
   active: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 export const instructionView = (d: DirectiveRecord, active: boolean): InstructionView => ({
   id: d.id,

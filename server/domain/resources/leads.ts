@@ -12,19 +12,11 @@ import type { ResourceDeps } from './common.js';
 import type { LeadFilter, LeadRecord } from './ports.js';
 import { leadFieldsOf, normalizeContact, validateCustomFields } from './lead-fields.js';
 
-export interface LeadView {
-  id: string;
-  chatbotId: string;
+/** A lead as the API shows it: its record, the conversation named a thread as in the rest of the API. */
+export type LeadView = Omit<LeadRecord, 'conversationId'> & {
   /** The conversation it was captured in, if any. */
   threadId: string | null;
-  chatUserId: string | null;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  customFields: Record<string, string | number>;
-  source: string;
-  createdAt: string;
-}
+};
 
 export const leadView = (l: LeadRecord): LeadView => ({
   id: l.id,

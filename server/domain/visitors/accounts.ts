@@ -11,6 +11,7 @@
 import { createHmac, hkdfSync, randomInt, timingSafeEqual } from 'node:crypto';
 import type { ConditionState, ConversationsFrame, TeamMember, VisitorInfo } from '../../../shared/protocol.js';
 import type { ChatUserRecord } from '../conversations/ports.js';
+import { visitorInfo } from '../conversations/views.js';
 import { AppError, chatbotNotFound, validationFailed } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
@@ -42,14 +43,6 @@ export const DEFAULT_CODE_LIMITS: CodeLimits = {
   perChatbot: 500,
   windowMs: 60 * 60_000,
 };
-
-export const visitorInfo = (u: ChatUserRecord): VisitorInfo => ({
-  id: u.id,
-  email: u.email,
-  name: u.name,
-  phone: u.phone,
-  verified: u.verified,
-});
 
 const invalidCode = () =>
   new AppError('CODE_NOT_VALID', 'The code is not valid', {

@@ -16,7 +16,8 @@ import type { Store } from '../ports.js';
 import { normalizeContact } from '../resources/lead-fields.js';
 import type { SecretBox } from '../secrets.js';
 import { identitySecretId } from '../widget/sessions.js';
-import { type VisitorAccounts, visitorInfo } from './accounts.js';
+import { visitorInfo } from '../conversations/views.js';
+import type { VisitorAccounts } from './accounts.js';
 
 export interface IdentityClaim {
   email: string;

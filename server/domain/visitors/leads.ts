@@ -22,7 +22,7 @@ import type { Store } from '../ports.js';
 import { captureLead, checkLead } from '../resources/leads.js';
 import type { LeadRecord } from '../resources/ports.js';
 import { nowIso } from '../ids.js';
-import { visitorInfo } from './accounts.js';
+import { visitorInfo } from '../conversations/views.js';
 import { botName, localeOf, mailStrings } from './mail-text.js';
 import type { Mailer } from './ports.js';
 

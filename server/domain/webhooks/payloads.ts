@@ -4,6 +4,7 @@
  * `escalation`, `lead`. Built once when the event happens; the stored bytes are what every
  * attempt sends and signs.
  */
+import { newMessage } from '../conversations/messages.js';
 import type { ChatUserRecord, ConversationRecord, MessageRecord } from '../conversations/ports.js';
 import type { ChatbotRecord } from '../ports.js';
 import type { LeadRecord } from '../resources/ports.js';
@@ -174,24 +175,16 @@ export function sampleBody(
     updatedAt: at,
   };
   if (event === 'message') {
-    const message: MessageRecord = {
+    const message = newMessage({
       id: 'test_message',
       conversationId: threadId,
       chatbotId: chatbot.id,
       seq: 1,
       author: 'visitor',
       text: 'This is a test message from Parley.',
-      sources: [],
-      agentId: null,
-      agentName: null,
-      feedback: null,
-      feedbackComment: null,
-      originalText: null,
-      meta: {},
-      clientMessageId: null,
       createdAt: at,
       updatedAt: at,
-    };
+    });
     return messageBody(variant, { chatbot, conversation: { id: threadId }, message, question: null, user });
   }
   if (event === 'escalation')

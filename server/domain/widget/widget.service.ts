@@ -3,12 +3,13 @@
  * is bound to a chat user (a visitor of the chatbot) created when the session is first asked
  * for; renewing keeps the same visitor and so the same history.
  */
-import type { SessionRequest, SessionResponse, VisitorInfo, WidgetConfig } from '../../../shared/protocol.js';
+import type { SessionRequest, SessionResponse, WidgetConfig } from '../../../shared/protocol.js';
 import type { ChatUserRecord } from '../conversations/ports.js';
+import { visitorInfo } from '../conversations/views.js';
 import { AppError, chatbotNotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
-import { widgetConfig } from './config.js';
+import { widgetConfig } from '../../../shared/widget-config.js';
 import { allowedDomainsOf, originAllowed } from './origins.js';
 import { identitySecretId, type SessionClaims, SessionTokens } from './sessions.js';
 
@@ -27,14 +28,6 @@ export const originNotAllowed = () =>
   new AppError('ORIGIN_NOT_ALLOWED', "This page's address is not among the chatbot's allowed domains", {
     hint: "Add the site's domain to the chatbot's allowedDomains setting (PATCH /api/v2/chatbots/{id}/settings/general)",
   });
-
-export const visitorInfo = (u: ChatUserRecord): VisitorInfo => ({
-  id: u.id,
-  email: u.email,
-  name: u.name,
-  phone: u.phone,
-  verified: u.verified,
-});
 
 /** Page context is kept short: it is shown to the team and may be given to the answer. */
 const MAX_CONTEXT_KEYS = 20;

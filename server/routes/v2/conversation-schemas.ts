@@ -11,6 +11,10 @@ export const ChatUserSchema = Type.Object(
     name: nullable(Type.String()),
     phone: nullable(Type.String()),
     verified: Type.Boolean({ description: 'The e-mail address was verified with a one-time code' }),
+    context: Type.Record(Type.String(), Type.String(), {
+      description:
+        "What the site passed about the visitor's page with the widget's `context` (URL, title, custom fields: 20 keys, values up to 500 characters); {} when none",
+    }),
     createdAt: Time,
   },
   { title: 'ChatUser' },

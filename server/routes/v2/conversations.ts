@@ -134,6 +134,14 @@ export default async function conversations(fastify: FastifyInstance) {
           tagId: Type.Optional(Type.String({ maxLength: 64 })),
           from: Type.Optional(Type.String({ format: 'date-time', description: 'Started at or after' })),
           to: Type.Optional(Type.String({ format: 'date-time', description: 'Started before' })),
+          q: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 200,
+              description:
+                "Search: the visitor's name or e-mail, or any message's text, contains it (case-insensitive)",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -150,6 +158,7 @@ export default async function conversations(fastify: FastifyInstance) {
         tagId: q.tagId,
         from: norm(q.from),
         to: norm(q.to),
+        text: q.q?.trim() || undefined,
       });
       return paged('conversations', page.conversations, q.limit, page.nextCursor);
     },

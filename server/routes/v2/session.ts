@@ -1,9 +1,11 @@
 /**
  * The team's sign-in for the console: `GET /session` (who is signed in, and the CSRF token every
  * change must send), `POST /session` (sign in with e-mail and password: sets the session cookie),
- * `DELETE /session` (sign out) and `DELETE /sessions` (sign out everywhere). The cookie is then the
- * user's credential on the whole v2 API (http/access.ts, http/session.ts). Limits as on the device
- * page: wrong passwords per e-mail (the sign-in service) and sign-ins per IP address.
+ * `DELETE /session` (sign out), `DELETE /sessions` (sign out everywhere) and, on a fresh install,
+ * `POST /session/setup` (the first owner's password, with the link the start line printed). The
+ * cookie is then the user's credential on the whole v2 API (http/access.ts, http/session.ts).
+ * Limits as on the device page: wrong passwords per e-mail (the sign-in service) and sign-ins per
+ * IP address.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +13,7 @@ import Type from 'typebox';
 import { ROLES } from '../../../shared/scopes.js';
 import { AppError } from '../../domain/errors.js';
 import { SESSION_TTL_MS } from '../../domain/oauth/sign-in.service.js';
+import type { UserRecord } from '../../domain/ports.js';
 import { endpoint } from '../../http/route.js';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../http/session.js';
 
@@ -27,7 +30,19 @@ const Session = Type.Object({
   csrfToken: Type.String({
     description: 'Send it as the X-CSRF-Token header with every change made with the session cookie',
   }),
+  firstRun: Type.Boolean({
+    description:
+      'No user has a password yet: the first owner sets theirs with the set-up link the server printed at start (POST /session/setup)',
+  }),
 });
+
+const Setup = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 512, description: 'The token of the set-up link (after `#`)' }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
 
 const SignIn = Type.Object(
   {
@@ -66,6 +81,13 @@ export default async function session(app: FastifyInstance) {
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
   const csrfToken = (request: FastifyRequest, reply: FastifyReply) =>
     reply.generateCsrf(sessionCookieOptions(app, request));
+  const signedIn = (request: FastifyRequest, reply: FastifyReply, result: { session: string; user: UserRecord }) => {
+    reply.setCookie(SESSION_COOKIE, result.session, {
+      ...sessionCookieOptions(app, request),
+      maxAge: SESSION_TTL_MS / 1000,
+    });
+    return { user: userView(result.user), csrfToken: csrfToken(request, reply), firstRun: false };
+  };
 
   app.get(
     '/session',
@@ -82,7 +104,11 @@ export default async function session(app: FastifyInstance) {
     async (request, reply) => {
       noStore(reply);
       const user = await signIn.user(request.cookies[SESSION_COOKIE]);
-      return { user: user ? userView(user) : null, csrfToken: csrfToken(request, reply) };
+      return {
+        user: user ? userView(user) : null,
+        csrfToken: csrfToken(request, reply),
+        firstRun: user ? false : await signIn.firstRun(),
+      };
     },
   );
 
@@ -117,11 +143,30 @@ export default async function session(app: FastifyInstance) {
           hint: 'Check both; an operator sets passwords with `npm run cli -- users set-password --email <e-mail>`',
         });
       }
-      reply.setCookie(SESSION_COOKIE, result.session, {
-        ...sessionCookieOptions(app, request),
-        maxAge: SESSION_TTL_MS / 1000,
-      });
-      return { user: userView(result.user), csrfToken: csrfToken(request, reply) };
+      return signedIn(request, reply, result);
+    },
+  );
+
+  app.post(
+    '/session/setup',
+    {
+      ...endpoint({
+        access: { public: true },
+        data: Session,
+        body: Setup,
+        tags,
+        operationId: 'completeFirstRunSetup',
+        summary: 'First run: the first owner chooses their password with the set-up link, and is signed in',
+        description:
+          'On a fresh install (no user has a password) the server prints a set-up link in its start line: `{site_url}/console/setup#<token>`, valid 24 hours. It works once, and not at all once any password exists: 400 SETUP_LINK_NOT_VALID. Needs the X-CSRF-Token of GET /session.',
+        config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      }),
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      noStore(reply);
+      const { token, password } = request.body as { token: string; password: string };
+      return signedIn(request, reply, await signIn.completeSetup(token, password));
     },
   );
 

@@ -86,7 +86,7 @@ test('paths are relative to the server url, which ends in /api/v2', () => {
 
 /** Operations anyone may call: reachability, the OAuth endpoints (served at the site root) and signing in. */
 const PUBLIC = new Set(['/health', '/oauth/device_authorization', '/oauth/token', '/oauth/revoke']);
-const PUBLIC_OPERATIONS = new Set(['GET /session', 'POST /session']);
+const PUBLIC_OPERATIONS = new Set(['GET /session', 'POST /session', 'POST /session/setup']);
 
 test("every operation but /health and OAuth needs a bearer token (or the device grant's) and names its scopes", () => {
   expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -59,6 +59,7 @@ const PUBLIC_ROUTES = [
   'GET /console/assets/:file',
   'GET /api/v2/session',
   'POST /api/v2/session',
+  'POST /api/v2/session/setup',
 ];
 
 let t: TestApp;

@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -291,6 +291,26 @@ describe('over streamable HTTP', () => {
     expect((await res.json()).error.code).toBe(-32700);
   });
 
+  test('a request from a web page of another site is refused (DNS rebinding); one of this site passes', async () => {
+    const post = (origin: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          origin,
+          authorization: `Bearer ${full}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const refused = await post('http://evil.example');
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.code).toBe('ORIGIN_NOT_ALLOWED');
+    const own = await post(new URL(t.config.siteUrl).origin);
+    expect(own.status).toBe(200);
+    expect((await own.json()).result.tools).toHaveLength(19);
+  });
+
   test('without a valid token: 401 naming the /mcp protected resource metadata, which names /mcp', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -384,6 +404,34 @@ describe('over stdio (parley mcp, the compiled CLI)', () => {
     ).catch((err: { code: number; stdout: string; stderr: string }) => err);
     expect(run).toMatchObject({ code: 1, stdout: '' });
     expect(run.stderr).toContain(`No token for ${other}: set PARLEY_TOKEN`);
+  });
+
+  test('a line that is not JSON-RPC is reported on stderr and skipped; stdout carries only the protocol', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/server/cli.js'), 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', HOME: home, PARLEY_SERVER: base, PARLEY_TOKEN: full },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const firstLine = new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) resolve(out);
+      });
+    });
+    child.stdin.write('this is not json\n');
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' })}\n`);
+    const out = await firstLine;
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([7]);
+    expect(JSON.parse(out.split('\n')[0]).result.tools).toHaveLength(19);
+    expect(stderr).toContain('Ignored a message from the agent');
   });
 
   test('a revoked token: the agent is told why, in the error of its request', async () => {

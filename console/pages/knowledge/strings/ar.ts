@@ -60,7 +60,6 @@ const ar: Partial2<Strings> = {
     connect: 'ربط',
     connecting: 'جارٍ الربط…',
     connected: 'تم الربط بـ {name}. اختر ما تريد استيراده:',
-    spaces: 'المساحات',
     noSpaces: 'لا يستطيع هذا الحساب قراءة أي مساحة.',
     imported: 'مستورَدة',
     import: 'استيراد المساحات المختارة',
@@ -131,6 +130,8 @@ const ar: Partial2<Strings> = {
     resync: 'إعادة القراءة',
     delete: 'حذف',
     confirmDelete: 'هل تريد حذف المصدر «{name}» ومستنداته ({count})؟ سيتوقف روبوت المحادثة عن الإجابة منها.',
+    auto: 'إعادة القراءة: {when}',
+    everyMinutes: 'كل {n} دقيقة',
   },
   documents: {
     title: 'المستندات',
@@ -155,7 +156,6 @@ const ar: Partial2<Strings> = {
     source: 'المصدر',
   },
   doc: {
-    close: 'إغلاق',
     passages: 'ما تعلّمه روبوت المحادثة، في {count} من المقاطع',
     passagesOne: 'ما تعلّمه روبوت المحادثة، في مقطع واحد',
     passage: 'المقطع {n}',

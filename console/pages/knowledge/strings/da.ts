@@ -60,7 +60,6 @@ const da: Partial2<Strings> = {
     connect: 'Forbind',
     connecting: 'Forbinder…',
     connected: 'Forbundet til {name}. Vælg, hvad der skal importeres:',
-    spaces: 'Områder',
     noSpaces: 'Denne konto kan ikke læse nogen områder.',
     imported: 'importeret',
     import: 'Importér valgte områder',
@@ -131,6 +130,8 @@ const da: Partial2<Strings> = {
     resync: 'Læs igen',
     delete: 'Slet',
     confirmDelete: 'Slet kilden "{name}" og dens {count} dokumenter? Din chatbot svarer så ikke længere ud fra dem.',
+    auto: 'Læses igen: {when}',
+    everyMinutes: 'hvert {n}. minut',
   },
   documents: {
     title: 'Dokumenter',
@@ -155,7 +156,6 @@ const da: Partial2<Strings> = {
     source: 'Kilde',
   },
   doc: {
-    close: 'Luk',
     passages: 'Det, chatbotten har lært, i {count} afsnit',
     passagesOne: 'Det, chatbotten har lært, i 1 afsnit',
     passage: 'Afsnit {n}',

@@ -61,7 +61,6 @@ const de: Partial2<Strings> = {
     connect: 'Verbinden',
     connecting: 'Wird verbunden…',
     connected: 'Mit {name} verbunden. Wählen Sie, was importiert wird:',
-    spaces: 'Bereiche',
     noSpaces: 'Dieses Konto kann keine Bereiche lesen.',
     imported: 'importiert',
     import: 'Ausgewählte Bereiche importieren',
@@ -133,6 +132,8 @@ const de: Partial2<Strings> = {
     delete: 'Löschen',
     confirmDelete:
       'Die Quelle „{name}“ und ihre {count} Dokumente löschen? Ihr Chatbot antwortet dann nicht mehr daraus.',
+    auto: 'Neu eingelesen: {when}',
+    everyMinutes: 'alle {n} Minuten',
   },
   documents: {
     title: 'Dokumente',
@@ -157,7 +158,6 @@ const de: Partial2<Strings> = {
     source: 'Quelle',
   },
   doc: {
-    close: 'Schließen',
     passages: 'Was der Chatbot gelernt hat, in {count} Abschnitten',
     passagesOne: 'Was der Chatbot gelernt hat, in 1 Abschnitt',
     passage: 'Abschnitt {n}',

@@ -58,7 +58,6 @@ export const en = {
     connect: 'Connect',
     connecting: 'Connecting…',
     connected: 'Connected to {name}. Choose what to import:',
-    spaces: 'Spaces',
     noSpaces: 'This account can read no spaces.',
     imported: 'imported',
     import: 'Import selected spaces',
@@ -129,6 +128,8 @@ export const en = {
     resync: 'Read again',
     delete: 'Delete',
     confirmDelete: 'Delete the source "{name}" and its {count} documents? Your chatbot stops answering from them.',
+    auto: 'Read again: {when}',
+    everyMinutes: 'every {n} minutes',
   },
   documents: {
     title: 'Documents',
@@ -153,7 +154,6 @@ export const en = {
     source: 'Source',
   },
   doc: {
-    close: 'Close',
     passages: 'What the chatbot learned, in {count} passages',
     passagesOne: 'What the chatbot learned, in 1 passage',
     passage: 'Passage {n}',

@@ -61,7 +61,6 @@ const es: Partial2<Strings> = {
     connect: 'Conectar',
     connecting: 'Conectando…',
     connected: 'Conectado a {name}. Elija qué importar:',
-    spaces: 'Espacios',
     noSpaces: 'Esta cuenta no puede leer ningún espacio.',
     imported: 'importado',
     import: 'Importar los espacios elegidos',
@@ -132,6 +131,8 @@ const es: Partial2<Strings> = {
     resync: 'Volver a leer',
     delete: 'Eliminar',
     confirmDelete: '¿Eliminar la fuente «{name}» y sus {count} documentos? Su chatbot dejará de responder con ellos.',
+    auto: 'Se vuelve a leer: {when}',
+    everyMinutes: 'cada {n} minutos',
   },
   documents: {
     title: 'Documentos',
@@ -156,7 +157,6 @@ const es: Partial2<Strings> = {
     source: 'Fuente',
   },
   doc: {
-    close: 'Cerrar',
     passages: 'Lo que aprendió el chatbot, en {count} fragmentos',
     passagesOne: 'Lo que aprendió el chatbot, en 1 fragmento',
     passage: 'Fragmento {n}',

@@ -61,7 +61,6 @@ const fr: Partial2<Strings> = {
     connect: 'Connecter',
     connecting: 'Connexion…',
     connected: 'Connecté à {name}. Choisissez ce qu’il faut importer :',
-    spaces: 'Espaces',
     noSpaces: 'Ce compte ne peut lire aucun espace.',
     imported: 'importé',
     import: 'Importer les espaces choisis',
@@ -133,6 +132,8 @@ const fr: Partial2<Strings> = {
     delete: 'Supprimer',
     confirmDelete:
       'Supprimer la source « {name} » et ses {count} documents ? Votre chatbot n’y puisera plus ses réponses.',
+    auto: 'Relue : {when}',
+    everyMinutes: 'toutes les {n} minutes',
   },
   documents: {
     title: 'Documents',
@@ -157,7 +158,6 @@ const fr: Partial2<Strings> = {
     source: 'Source',
   },
   doc: {
-    close: 'Fermer',
     passages: 'Ce que le chatbot a appris, en {count} passages',
     passagesOne: 'Ce que le chatbot a appris, en 1 passage',
     passage: 'Passage {n}',

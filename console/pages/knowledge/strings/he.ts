@@ -59,7 +59,6 @@ const he: Partial2<Strings> = {
     connect: 'חיבור',
     connecting: 'מתחבר…',
     connected: 'מחובר ל־{name}. בחרו מה לייבא:',
-    spaces: 'מרחבים',
     noSpaces: 'החשבון הזה לא יכול לקרוא אף מרחב.',
     imported: 'יובא',
     import: 'ייבוא המרחבים שנבחרו',
@@ -130,6 +129,8 @@ const he: Partial2<Strings> = {
     resync: 'קריאה מחדש',
     delete: 'מחיקה',
     confirmDelete: 'למחוק את המקור „{name}” ואת {count} המסמכים שלו? הצ׳אטבוט יפסיק לענות מהם.',
+    auto: 'קריאה מחדש: {when}',
+    everyMinutes: 'כל {n} דקות',
   },
   documents: {
     title: 'מסמכים',
@@ -154,7 +155,6 @@ const he: Partial2<Strings> = {
     source: 'מקור',
   },
   doc: {
-    close: 'סגירה',
     passages: 'מה שהצ׳אטבוט למד, ב־{count} קטעים',
     passagesOne: 'מה שהצ׳אטבוט למד, בקטע אחד',
     passage: 'קטע {n}',

@@ -61,7 +61,6 @@ const it: Partial2<Strings> = {
     connect: 'Collega',
     connecting: 'Collegamento…',
     connected: 'Collegato a {name}. Scegli cosa importare:',
-    spaces: 'Spazi',
     noSpaces: 'Questo account non può leggere alcuno spazio.',
     imported: 'importato',
     import: 'Importa gli spazi scelti',
@@ -133,6 +132,8 @@ const it: Partial2<Strings> = {
     delete: 'Elimina',
     confirmDelete:
       'Eliminare la fonte «{name}» e i suoi {count} documenti? Il chatbot smetterà di rispondere in base a essi.',
+    auto: 'Riletta: {when}',
+    everyMinutes: 'ogni {n} minuti',
   },
   documents: {
     title: 'Documenti',
@@ -157,7 +158,6 @@ const it: Partial2<Strings> = {
     source: 'Fonte',
   },
   doc: {
-    close: 'Chiudi',
     passages: 'Ciò che il chatbot ha appreso, in {count} passaggi',
     passagesOne: 'Ciò che il chatbot ha appreso, in 1 passaggio',
     passage: 'Passaggio {n}',

@@ -62,7 +62,6 @@ const ja: Partial2<Strings> = {
     connect: '接続',
     connecting: '接続しています…',
     connected: '{name} に接続しました。取り込む内容を選んでください：',
-    spaces: 'スペース',
     noSpaces: 'このアカウントで読めるスペースはありません。',
     imported: '取り込み済み',
     import: '選択したスペースを取り込む',
@@ -134,6 +133,8 @@ const ja: Partial2<Strings> = {
     delete: '削除',
     confirmDelete:
       'ソース「{name}」とその文書 {count} 件を削除しますか？ チャットボットはそれらをもとに回答しなくなります。',
+    auto: '再読み込み：{when}',
+    everyMinutes: '{n} 分ごと',
   },
   documents: {
     title: '文書',
@@ -158,7 +159,6 @@ const ja: Partial2<Strings> = {
     source: 'ソース',
   },
   doc: {
-    close: '閉じる',
     passages: 'チャットボットが学習した内容（{count} 件のパッセージ）',
     passagesOne: 'チャットボットが学習した内容（1 件のパッセージ）',
     passage: 'パッセージ {n}',

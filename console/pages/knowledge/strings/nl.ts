@@ -61,7 +61,6 @@ const nl: Partial2<Strings> = {
     connect: 'Koppelen',
     connecting: 'Koppelen…',
     connected: 'Gekoppeld aan {name}. Kies wat u wilt importeren:',
-    spaces: 'Ruimtes',
     noSpaces: 'Dit account kan geen ruimtes lezen.',
     imported: 'geïmporteerd',
     import: 'Gekozen ruimtes importeren',
@@ -133,6 +132,8 @@ const nl: Partial2<Strings> = {
     delete: 'Verwijderen',
     confirmDelete:
       'De bron "{name}" en de {count} documenten ervan verwijderen? Uw chatbot antwoordt er dan niet meer uit.',
+    auto: 'Opnieuw ingelezen: {when}',
+    everyMinutes: 'elke {n} minuten',
   },
   documents: {
     title: 'Documenten',
@@ -157,7 +158,6 @@ const nl: Partial2<Strings> = {
     source: 'Bron',
   },
   doc: {
-    close: 'Sluiten',
     passages: 'Wat de chatbot heeft geleerd, in {count} passages',
     passagesOne: 'Wat de chatbot heeft geleerd, in 1 passage',
     passage: 'Passage {n}',

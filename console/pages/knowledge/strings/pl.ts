@@ -60,7 +60,6 @@ const pl: Partial2<Strings> = {
     connect: 'Połącz',
     connecting: 'Łączenie…',
     connected: 'Połączono z {name}. Wybierz, co zaimportować:',
-    spaces: 'Przestrzenie',
     noSpaces: 'To konto nie może czytać żadnej przestrzeni.',
     imported: 'zaimportowano',
     import: 'Importuj wybrane przestrzenie',
@@ -131,6 +130,8 @@ const pl: Partial2<Strings> = {
     resync: 'Wczytaj ponownie',
     delete: 'Usuń',
     confirmDelete: 'Usunąć źródło „{name}” i jego dokumenty ({count})? Chatbot przestanie na nich opierać odpowiedzi.',
+    auto: 'Ponowne wczytywanie: {when}',
+    everyMinutes: 'co {n} min',
   },
   documents: {
     title: 'Dokumenty',
@@ -155,7 +156,6 @@ const pl: Partial2<Strings> = {
     source: 'Źródło',
   },
   doc: {
-    close: 'Zamknij',
     passages: 'Czego nauczył się chatbot — fragmenty: {count}',
     passagesOne: 'Czego nauczył się chatbot — 1 fragment',
     passage: 'Fragment {n}',

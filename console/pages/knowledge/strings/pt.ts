@@ -60,7 +60,6 @@ const pt: Partial2<Strings> = {
     connect: 'Ligar',
     connecting: 'A ligar…',
     connected: 'Ligado a {name}. Escolha o que importar:',
-    spaces: 'Espaços',
     noSpaces: 'Esta conta não consegue ler nenhum espaço.',
     imported: 'importado',
     import: 'Importar os espaços escolhidos',
@@ -132,6 +131,8 @@ const pt: Partial2<Strings> = {
     delete: 'Eliminar',
     confirmDelete:
       'Eliminar a fonte «{name}» e os seus {count} documentos? O seu chatbot deixa de responder com base neles.',
+    auto: 'Lida novamente: {when}',
+    everyMinutes: 'a cada {n} minutos',
   },
   documents: {
     title: 'Documentos',
@@ -156,7 +157,6 @@ const pt: Partial2<Strings> = {
     source: 'Fonte',
   },
   doc: {
-    close: 'Fechar',
     passages: 'O que o chatbot aprendeu, em {count} excertos',
     passagesOne: 'O que o chatbot aprendeu, em 1 excerto',
     passage: 'Excerto {n}',

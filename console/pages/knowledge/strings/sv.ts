@@ -60,7 +60,6 @@ const sv: Partial2<Strings> = {
     connect: 'Anslut',
     connecting: 'Ansluter…',
     connected: 'Ansluten till {name}. Välj vad som ska importeras:',
-    spaces: 'Utrymmen',
     noSpaces: 'Det här kontot kan inte läsa några utrymmen.',
     imported: 'importerat',
     import: 'Importera valda utrymmen',
@@ -131,6 +130,8 @@ const sv: Partial2<Strings> = {
     resync: 'Läs in igen',
     delete: 'Ta bort',
     confirmDelete: 'Ta bort källan "{name}" och dess {count} dokument? Din chattbot svarar då inte längre utifrån dem.',
+    auto: 'Läses in igen: {when}',
+    everyMinutes: 'var {n}:e minut',
   },
   documents: {
     title: 'Dokument',
@@ -155,7 +156,6 @@ const sv: Partial2<Strings> = {
     source: 'Källa',
   },
   doc: {
-    close: 'Stäng',
     passages: 'Vad chattboten har lärt sig, i {count} avsnitt',
     passagesOne: 'Vad chattboten har lärt sig, i 1 avsnitt',
     passage: 'Avsnitt {n}',

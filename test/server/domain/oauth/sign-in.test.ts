@@ -134,3 +134,74 @@ describe.each(['sqlite', 'postgres'] as const)('concurrent wrong passwords for o
     }
   });
 });
+
+describe('the first-run set-up link', () => {
+  const secretKey = Buffer.alloc(32, 7);
+
+  test('works once, within 24 hours, only while nobody has a password', async () => {
+    const fresh = await openTestDatabase('sqlite');
+    try {
+      const setup = new SignInService(fresh.store, { now: () => clock.t, secretKey });
+      const { owner: first } = await new AccountsService(fresh.store).create('first@example.com');
+      expect(await setup.firstRun()).toBe(true);
+      const token = (await setup.setupToken(first))!;
+      expect(token).toMatch(/^[\w-]+\.[\w-]+$/);
+
+      // Signed with this server's secret: another key's token, or a changed one, is refused.
+      const other = new SignInService(fresh.store, { now: () => clock.t, secretKey: Buffer.alloc(32, 8) });
+      await expect(other.completeSetup(token, 'a good first password')).rejects.toMatchObject({
+        code: 'SETUP_LINK_NOT_VALID',
+      });
+      await expect(setup.completeSetup(`${token}x`, 'a good first password')).rejects.toMatchObject({
+        code: 'SETUP_LINK_NOT_VALID',
+      });
+      // A too short password changes nothing and leaves the link usable.
+      await expect(setup.completeSetup(token, 'short')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+
+      const done = await setup.completeSetup(token, 'a good first password');
+      expect(done.user.id).toBe(first.id);
+      expect((await setup.user(done.session))?.id).toBe(first.id);
+      expect((await setup.signIn('first@example.com', 'a good first password')).ok).toBe(true);
+      expect(await setup.firstRun()).toBe(false);
+      // Used: refused, and no new link is made now that a password exists.
+      await expect(setup.completeSetup(token, 'another password here')).rejects.toMatchObject({
+        code: 'SETUP_LINK_NOT_VALID',
+      });
+      expect(await setup.setupToken(first)).toBeNull();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('expires after 24 hours', async () => {
+    const fresh = await openTestDatabase('sqlite');
+    try {
+      const setup = new SignInService(fresh.store, { now: () => clock.t, secretKey });
+      const { owner: first } = await new AccountsService(fresh.store).create('late@example.com');
+      const token = (await setup.setupToken(first))!;
+      clock.t += 24 * 3600_000;
+      await expect(setup.completeSetup(token, 'a good first password')).rejects.toMatchObject({
+        code: 'SETUP_LINK_NOT_VALID',
+      });
+      expect(await setup.firstRun()).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('two uses at once: exactly one sets the password', async () => {
+    const fresh = await openTestDatabase('sqlite');
+    try {
+      const setup = new SignInService(fresh.store, { now: () => clock.t, secretKey });
+      const { owner: first } = await new AccountsService(fresh.store).create('race@example.com');
+      const token = (await setup.setupToken(first))!;
+      const results = await Promise.allSettled([
+        setup.completeSetup(token, 'the first tab password'),
+        setup.completeSetup(token, 'the second tab password'),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

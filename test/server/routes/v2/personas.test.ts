@@ -7,7 +7,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../../../server/domain/ids.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
-import { createChatbot, describeRouteErrors, expectError, freshAccount, rowCount } from '../../../helpers/resources.js';
+import {
+  afterMillisecond,
+  createChatbot,
+  describeRouteErrors,
+  expectError,
+  freshAccount,
+  rowCount,
+} from '../../../helpers/resources.js';
 
 let t: TestApp;
 let token: string;
@@ -54,6 +61,7 @@ describe('create, list, get, patch', () => {
   test('GET lists every persona, newest first, with active', async () => {
     const id = await createChatbot(t, token);
     const a = await create(id, { title: 'a', instructions: 'a' });
+    await afterMillisecond(a.createdAt);
     const b = await create(id, { title: 'b', instructions: 'b' });
     await t.call('POST', `${base(id)}/${b.id}/use`, token);
     const list = (await t.call('GET', base(id), token)).body.data.personas;

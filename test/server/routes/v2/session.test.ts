@@ -79,7 +79,7 @@ describe('signing in', () => {
     const jar = new Jar();
     const res = await jar.call('GET', '/session');
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ user: null, csrfToken: expect.any(String) });
+    expect(res.body.data).toEqual({ user: null, csrfToken: expect.any(String), firstRun: false });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(jar.setCookies.find((c) => c.startsWith('parley_csrf='))).toMatch(/HttpOnly/i);
   });
@@ -232,5 +232,54 @@ describe('the session cookie on the v2 API', () => {
     expect((await agent.call('GET', '/me')).status).toBe(200);
     // A token is no session: nothing ends.
     expect((await t.call('DELETE', '/api/v2/session', ownerToken)).body.data).toEqual({ signedOut: false });
+  });
+});
+
+describe('first run', () => {
+  test('nobody has a password: GET /session says so; the set-up link sets the owner’s password once and signs in', async () => {
+    const fresh = await buildTestApp();
+    try {
+      const call = async (method: InjectOptions['method'], url: string, cookies: string, body?: unknown, csrf = '') => {
+        const res = await fresh.app.inject({
+          method,
+          url: `/api/v2${url}`,
+          headers: {
+            cookie: cookies,
+            ...(csrf ? { 'x-csrf-token': csrf } : {}),
+            ...(body ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(body ? { payload: JSON.stringify(body) } : {}),
+        });
+        const set = [res.headers['set-cookie'] ?? []].flat().map((c) => c.split(';')[0]);
+        return { status: res.statusCode, body: res.json(), cookies: [cookies, ...set].filter(Boolean).join('; ') };
+      };
+      const first = await call('GET', '/session', '');
+      expect(first.body.data).toMatchObject({ user: null, firstRun: true });
+      const csrf = first.body.data.csrfToken;
+      const account = await fresh.app.services.accounts.resolve();
+      const owner = (await fresh.app.services.store.users.owner(account.id))!;
+      const token = (await fresh.app.services.signIn.setupToken(owner))!;
+
+      const noCsrf = await call('POST', '/session/setup', first.cookies, { token, password: 'the owner password' });
+      expect(noCsrf.body.error.code).toBe('CSRF_TOKEN_NOT_VALID');
+      const done = await call('POST', '/session/setup', first.cookies, { token, password: 'the owner password' }, csrf);
+      expect(done.status).toBe(200);
+      expect(done.body.data.user).toMatchObject({ id: owner.id, role: 'owner' });
+      expect((await call('GET', '/me', done.cookies)).body.data.user.id).toBe(owner.id);
+
+      const again = await call(
+        'POST',
+        '/session/setup',
+        first.cookies,
+        { token, password: 'a takeover password' },
+        csrf,
+      );
+      expect(again.status).toBe(400);
+      expect(again.body.error.code).toBe('SETUP_LINK_NOT_VALID');
+      expect((await call('GET', '/session', '')).body.data.firstRun).toBe(false);
+      expect((await fresh.app.services.signIn.signIn(owner.email, 'the owner password')).ok).toBe(true);
+    } finally {
+      await fresh.close();
+    }
   });
 });

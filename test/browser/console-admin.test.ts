@@ -1,0 +1,178 @@
+/**
+ * The console's team pages in chromium against the real server: leads exported as the CSV a site
+ * owner downloads, API tokens created (shown once), used and revoked, webhook test sends followed
+ * in the delivery log. One server, one browser, one HTTPS webhook receiver for the file; axe
+ * finds nothing on each page; screenshots in test-artifacts/console/.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { newId } from '../../server/domain/ids.js';
+import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { axeViolations, consoleScreenshots, startConsole, type ConsoleHarness } from './console-helpers.js';
+
+let h: ConsoleHarness;
+let receiver: WebhookReceiver;
+let chatbotId: string;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  receiver.respond = () => 200;
+  h = await startConsole({
+    env: { ALLOW_PRIVATE_FETCH: '127.0.0.0/8', NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_POLL_MS: '20' },
+  });
+  chatbotId = await h.createChatbot('Acme shop');
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+  await receiver?.close();
+});
+
+it('lists the leads and exports them as a CSV file with every lead', { timeout: 60_000 }, async () => {
+  const leads: Array<{
+    name: string | null;
+    email: string;
+    phone: string | null;
+    customFields: Record<string, string>;
+  }> = [
+    {
+      name: 'Ada Lovelace',
+      email: 'ada@example.test',
+      phone: '+44 20 7946 0001',
+      customFields: { company: 'Engines, Ltd' },
+    },
+    { name: '=HYPERLINK("x")', email: 'mallory@example.test', phone: null, customFields: {} },
+    { name: null, email: 'björn@example.test', phone: null, customFields: { company: 'Fika AB' } },
+  ];
+  for (const [i, l] of leads.entries())
+    await h.app.app.services.store.resources.leads.insert({
+      id: newId(),
+      chatbotId,
+      conversationId: null,
+      chatUserId: null,
+      ...l,
+      source: 'widget',
+      createdAt: new Date(Date.UTC(2026, 0, 10 + i)).toISOString(),
+    });
+
+  const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/leads` });
+  await page.getByRole('heading', { name: 'Leads' }).waitFor();
+  const table = page.getByRole('table');
+  await table.getByRole('cell', { name: 'ada@example.test' }).waitFor();
+  expect(await table.locator('tbody tr').count()).toBe(3);
+  // Newest first, as the API orders them.
+  expect(await table.locator('tbody tr').first().textContent()).toContain('björn@example.test');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^Acme-shop-leads-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync((await download.path())!, 'utf8').replace(/^\ufeff/, '');
+  const rows = csv.trimEnd().split('\r\n');
+  expect(rows[0]).toBe('createdAt,name,email,phone,company,source,conversationId,id');
+  expect(rows).toHaveLength(4);
+  expect(rows[1]).toContain('björn@example.test,,Fika AB,widget');
+  // A visitor's text that a spreadsheet would run as a formula is defused.
+  expect(rows[2]).toContain(`"'=HYPERLINK(""x"")",mallory@example.test`);
+  // (A phone's leading + too: a spreadsheet would otherwise compute it.)
+  expect(rows[3]).toContain(`Ada Lovelace,ada@example.test,'+44 20 7946 0001,"Engines, Ltd",widget`);
+
+  expect(await axeViolations(page)).toEqual([]);
+  await consoleScreenshots(page, 'leads');
+  expect(problems).toEqual([]);
+  await close();
+});
+
+it(
+  'creates a token with chosen scopes, shows it once, and revokes it so the API refuses it',
+  { timeout: 60_000 },
+  async () => {
+    const { page, problems, close } = await h.open({ path: '/console/tokens' });
+    await page.getByRole('heading', { name: 'API tokens', level: 1 }).waitFor();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Nightly export');
+    await page.getByRole('radio', { name: /Chosen scopes/ }).check();
+    await page.getByRole('checkbox', { name: 'leads:read' }).check();
+    await page.getByRole('radio', { name: 'Only the chatbots I choose' }).check();
+    await page.getByRole('checkbox', { name: 'Acme shop' }).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+
+    const secretBox = page.getByLabel('Token', { exact: true });
+    await secretBox.waitFor();
+    const secret = await secretBox.inputValue();
+    expect(secret.length).toBeGreaterThan(20);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await consoleScreenshots(page, 'tokens-created');
+
+    // The token does what it was given, and nothing more.
+    const leads = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, secret);
+    expect(leads.status).toBe(200);
+    const settings = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/settings`, secret);
+    expect(settings.status).toBe(403);
+
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await page.getByLabel('Token', { exact: true }).count()).toBe(0); // shown once
+    expect(await page.content()).not.toContain(secret);
+    const row = page.getByRole('listitem').filter({ hasText: 'Nightly export' });
+    expect(await row.textContent()).toContain('Scopes: leads:read');
+    expect(await row.textContent()).toContain('Only: Acme shop');
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'tokens');
+
+    await row.getByRole('button', { name: 'Revoke: Nightly export' }).click();
+    await row.getByRole('button', { name: 'Revoke for good' }).click();
+    await page.getByRole('status').filter({ hasText: '“Nightly export” was revoked.' }).waitFor();
+    const refused = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, secret);
+    expect(refused.status).toBe(401);
+    await page.getByText('Revoked tokens (1)').click();
+    await page.getByText(/Revoked .*20\d\d/).waitFor();
+    expect(problems).toEqual([]);
+    await close();
+  },
+);
+
+it(
+  'sets the webhook URL, sends a test and sees it delivered in the log, then sends it again',
+  { timeout: 60_000 },
+  async () => {
+    const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/webhooks` });
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    await page.getByText('Nothing sent yet.').waitFor();
+    await page.getByLabel('Webhook URL').fill(`${receiver.url}/parley`);
+    await page.getByRole('radio', { name: /Format B/ }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Webhook settings saved.' }).waitFor();
+    const settings = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/settings`, h.app.ownerToken);
+    expect(settings.body.data.settings).toMatchObject({
+      webhookUrl: `${receiver.url}/parley`,
+      webhookPayloadVariant: 'B',
+    });
+
+    const before = receiver.received.length;
+    await page.getByRole('combobox', { name: 'Event' }).selectOption('lead');
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await receiver.waitFor((r) => r.length > before);
+    const sent = receiver.received[before];
+    expect(sent.path).toBe('/parley');
+    // The log shows it delivered (the page looks again while it is pending).
+    const entry = page
+      .getByRole('list', { name: 'Delivery log' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Lead' })
+      .first();
+    await entry.getByText('Delivered').waitFor();
+    expect(await entry.textContent()).toContain('HTTP 200');
+    expect(await entry.textContent()).toContain(`${receiver.url}/parley`);
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'webhooks', { fullPage: true });
+
+    await entry.getByRole('button', { name: /^Send again/ }).click();
+    await receiver.waitFor((r) => r.length > before + 1);
+    expect(receiver.received[before + 1].headers['webhook-id']).toBe(sent.headers['webhook-id']);
+    await entry.getByText('Attempts: 2').waitFor();
+    expect(problems).toEqual([]);
+    await close();
+  },
+);
