@@ -1,8 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// Files that need a module graph of their own: the widget's DOM tests (happy-dom globals) and a
-// file that replaces a server module with vi.mock, which would leak into every later file.
-const ISOLATED = ['test/widget/**/*.test.{ts,tsx}', 'test/server/storage/sqlite-rank-fallback.test.ts'];
+// Files that need a module graph of their own: the widget's DOM tests (happy-dom globals), a file
+// that replaces a server module with vi.mock, and one that registers OpenTelemetry's global tracer
+// and sets OTEL_* variables; either would leak into every later file of its fork.
+const ISOLATED = [
+  'test/widget/**/*.test.{ts,tsx}',
+  'test/server/storage/sqlite-rank-fallback.test.ts',
+  'test/server/observability/tracing.test.ts',
+];
 
 export default defineConfig({
   test: {

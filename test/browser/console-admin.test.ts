@@ -28,7 +28,12 @@ afterAll(async () => {
 });
 
 it('lists the leads and exports them as a CSV file with every lead', { timeout: 60_000 }, async () => {
-  const leads = [
+  const leads: Array<{
+    name: string | null;
+    email: string;
+    phone: string | null;
+    customFields: Record<string, string>;
+  }> = [
     {
       name: 'Ada Lovelace',
       email: 'ada@example.test',
@@ -74,6 +79,146 @@ it('lists the leads and exports them as a CSV file with every lead', { timeout: 
 
   expect(await axeViolations(page)).toEqual([]);
   await consoleScreenshots(page, 'leads');
+  expect(problems).toEqual([]);
+  await close();
+});
+
+it(
+  'creates a token with chosen scopes, shows it once, and revokes it so the API refuses it',
+  { timeout: 60_000 },
+  async () => {
+    const { page, problems, close } = await h.open({ path: '/console/tokens' });
+    await page.getByRole('heading', { name: 'API tokens', level: 1 }).waitFor();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Nightly export');
+    await page.getByRole('radio', { name: /Chosen scopes/ }).check();
+    await page.getByRole('checkbox', { name: 'leads:read' }).check();
+    await page.getByRole('radio', { name: 'Only the chatbots I choose' }).check();
+    await page.getByRole('checkbox', { name: 'Acme shop' }).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+
+    const secretBox = page.getByLabel('Token', { exact: true });
+    await secretBox.waitFor();
+    const secret = await secretBox.inputValue();
+    expect(secret.length).toBeGreaterThan(20);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await consoleScreenshots(page, 'tokens-created');
+
+    // The token does what it was given, and nothing more.
+    const leads = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, secret);
+    expect(leads.status).toBe(200);
+    const settings = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/settings`, secret);
+    expect(settings.status).toBe(403);
+
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await page.getByLabel('Token', { exact: true }).count()).toBe(0); // shown once
+    expect(await page.content()).not.toContain(secret);
+    const row = page.getByRole('listitem').filter({ hasText: 'Nightly export' });
+    expect(await row.textContent()).toContain('Scopes: leads:read');
+    expect(await row.textContent()).toContain('Only: Acme shop');
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'tokens');
+
+    await row.getByRole('button', { name: 'Revoke: Nightly export' }).click();
+    await row.getByRole('button', { name: 'Revoke for good' }).click();
+    await page.getByRole('status').filter({ hasText: '“Nightly export” was revoked.' }).waitFor();
+    const refused = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/leads`, secret);
+    expect(refused.status).toBe(401);
+    await page.getByText('Revoked tokens (1)').click();
+    await page.getByText(/Revoked .*20\d\d/).waitFor();
+    expect(problems).toEqual([]);
+    await close();
+  },
+);
+
+it(
+  'sets the webhook URL, sends a test and sees it delivered in the log, then sends it again',
+  { timeout: 60_000 },
+  async () => {
+    const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/webhooks` });
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    await page.getByText('Nothing sent yet.').waitFor();
+    await page.getByLabel('Webhook URL').fill(`${receiver.url}/parley`);
+    await page.getByRole('radio', { name: /Format B/ }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Webhook settings saved.' }).waitFor();
+    const settings = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/settings`, h.app.ownerToken);
+    expect(settings.body.data.settings).toMatchObject({
+      webhookUrl: `${receiver.url}/parley`,
+      webhookPayloadVariant: 'B',
+    });
+
+    const before = receiver.received.length;
+    await page.getByRole('combobox', { name: 'Event' }).selectOption('lead');
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await receiver.waitFor((r) => r.length > before);
+    const sent = receiver.received[before];
+    expect(sent.path).toBe('/parley');
+    // The log shows it delivered (the page looks again while it is pending).
+    const entry = page
+      .getByRole('list', { name: 'Delivery log' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Lead' })
+      .first();
+    await entry.getByText('Delivered').waitFor();
+    expect(await entry.textContent()).toContain('HTTP 200');
+    expect(await entry.textContent()).toContain(`${receiver.url}/parley`);
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'webhooks', { fullPage: true });
+
+    await entry.getByRole('button', { name: /^Send again/ }).click();
+    await receiver.waitFor((r) => r.length > before + 1);
+    expect(receiver.received[before + 1].headers['webhook-id']).toBe(sent.headers['webhook-id']);
+    await entry.getByText('Attempts: 2').waitFor();
+    expect(problems).toEqual([]);
+    await close();
+  },
+);
+
+it('shows the figures the API counts, per day and in total, as charts with tables', { timeout: 60_000 }, async () => {
+  for (const message of ['How long do refunds take?', 'Do you ship to Norway?'])
+    expect(
+      (await h.app.call('POST', `/api/v2/chatbots/${chatbotId}/messages`, h.app.ownerToken, { message })).status,
+    ).toBe(201);
+  const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/analytics` });
+  await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+  await page.locator('[data-figure="conversations"]').waitFor();
+  const figure = async (name: string) => (await page.locator(`[data-figure="${name}"]`).textContent())!.trim();
+
+  // The same seven days, asked of the API directly.
+  const start = new Date();
+  start.setHours(0, 0, 0, 0);
+  start.setDate(start.getDate() - 6);
+  const api = (
+    await h.app.call(
+      'GET',
+      `/api/v2/chatbots/${chatbotId}/analytics?from=${encodeURIComponent(start.toISOString())}`,
+      h.app.ownerToken,
+    )
+  ).body.data.analytics;
+  expect(api.conversations).toBe(2);
+  expect(await figure('conversations')).toBe(String(api.conversations));
+  expect(await figure('messages')).toBe(String(api.messages.total));
+  expect(await figure('leads')).toBe(String(api.leads));
+  expect(await figure('answered')).toBe(String(Math.max(0, api.messages.ai - api.unansweredQuestions)));
+  expect(await figure('unanswered')).toBe(String(api.unansweredQuestions));
+  expect(await figure('escalation-rate')).toBe('0%');
+
+  // Each chart has its table: seven days, today's row holding today's figures.
+  const chart = page.getByRole('figure', { name: 'Conversations per day' });
+  expect(await chart.getByRole('img').getAttribute('aria-label')).toContain('2 in the last 7 days');
+  await chart.getByText('Show as a table').click();
+  const rows = chart.getByRole('row');
+  expect(await rows.count()).toBe(8);
+  expect(await rows.last().getByRole('cell').textContent()).toBe('2');
+  const messages = page.getByRole('figure', { name: 'Messages per day' });
+  await messages.getByText('Show as a table').click();
+  expect(await messages.getByRole('row').last().getByRole('cell').textContent()).toBe(String(api.messages.total));
+
+  expect(await axeViolations(page)).toEqual([]);
+  await consoleScreenshots(page, 'analytics', { fullPage: true });
   expect(problems).toEqual([]);
   await close();
 });

@@ -74,6 +74,7 @@ it(
     expect(name).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+$/);
     expect(await page.locator('.inbox-unread').first().textContent()).toMatch(/^\d+$/);
     await expect.poll(() => page.title()).toMatch(/^\(1\) /);
+    expect(await page.locator('.visually-hidden[role="status"]').textContent()).toBe(`${name} asked for a person`);
 
     await rows.first().getByRole('button').click();
     const thread = page.locator('.inbox-thread');
@@ -161,7 +162,51 @@ it(
     expect(await he.page.evaluate(() => document.documentElement.dir)).toBe('rtl');
     expect(await axeViolations(he.page)).toEqual([]);
     await he.page.screenshot({ path: 'test-artifacts/console/inbox-phone-he.png' });
+    await he.page.getByRole('button', { name: 'חזרה לרשימה' }).click();
+    await he.page.locator('.inbox-rows li', { hasText: 'Ada Lovelace' }).waitFor();
+    await he.page.screenshot({ path: 'test-artifacts/console/inbox-phone-he-list.png' });
     expect(he.problems).toEqual([]);
     await he.close();
+  },
+);
+
+it(
+  'two members at once: one takes over, the other sees who and sees them typing, and may still take it over',
+  { timeout: 90_000 },
+  async () => {
+    expect((await h.app.call('PATCH', '/api/v2/me', h.app.ownerToken, { name: 'Dana from Acme' })).status).toBe(200);
+    const started = await h.app.call('POST', `/api/v2/chatbots/${chatbotId}/messages`, h.app.ownerToken, {
+      message: 'My parcel arrived broken',
+      visitor: { name: 'Lin Wu' },
+    });
+    const threadId = started.body.data.conversation.threadId;
+    const member = await h.addUser('member', [chatbotId]);
+    const owner = await h.open({ path: `/console/${chatbotId}/inbox` });
+    const other = await h.open({ user: member, path: `/console/${chatbotId}/inbox` });
+    for (const p of [owner.page, other.page]) await p.locator('.inbox-live.live').waitFor();
+
+    // The visitor asks for a person: both inboxes list it under Escalated, live.
+    const escalate = await h.app.call(
+      'POST',
+      `/api/v2/chatbots/${chatbotId}/conversations/${threadId}/escalate`,
+      h.app.ownerToken,
+    );
+    expect(escalate.status).toBe(200);
+    for (const p of [owner.page, other.page])
+      await p.locator('.inbox-rows li', { hasText: 'Lin Wu' }).getByRole('button').click();
+
+    await owner.page.getByRole('button', { name: 'Take over' }).click();
+    await owner.page.locator('.inbox-thread .inbox-state', { hasText: 'Taken over' }).waitFor();
+    await other.page.locator('.inbox-thread .inbox-state', { hasText: 'Taken over' }).waitFor();
+    expect(await other.page.locator('.inbox-note').textContent()).toBe('Taken over by Dana from Acme');
+    expect(await buttons(other.page)).toEqual(['Take over', 'Hand back to the AI', 'Resolve']);
+    expect(await buttons(owner.page)).toEqual(['Hand back to the AI', 'Resolve']);
+
+    await owner.page.getByLabel('Reply').pressSequentially('On it');
+    await other.page.getByText('Dana from Acme is typing…').waitFor();
+
+    expect([...owner.problems, ...other.problems]).toEqual([]);
+    await owner.close();
+    await other.close();
   },
 );

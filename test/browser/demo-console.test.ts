@@ -266,7 +266,7 @@ it(
     expect(await row.locator('.badge').allTextContents()).toEqual(['Taken over']);
     expect(await page.locator('.thread-head .by').textContent()).toBe('by Sam from Acme');
     expect(await enabled()).toEqual({ 'Take over': false, 'Hand back to AI': true, Resolve: true });
-    await page.getByLabel('Reply').fill('Hi, Sam here.');
+    await page.getByLabel('Reply', { exact: true }).fill('Hi, Sam here.');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('.log li', { hasText: 'Hi, Sam here.' }).waitFor();
     expect(await page.locator('.log li', { hasText: 'Hi, Sam here.' }).locator('b').textContent()).toBe(
@@ -282,7 +282,7 @@ it(
     await button('Resolve').click();
     await expect.poll(badges).toEqual(['Resolved']);
     expect(await enabled()).toEqual({ 'Take over': false, 'Hand back to AI': false, Resolve: false });
-    expect(await page.getByLabel('Reply').isDisabled()).toBe(true);
+    expect(await page.getByLabel('Reply', { exact: true }).isDisabled()).toBe(true);
     await screenshot(page, 'demo-console-resolved');
     expect(errors).toEqual([]);
     await page.close();

@@ -53,10 +53,10 @@ it(
     await page.locator('[data-parley] .msg-ai', { hasText: 'Hi! How can I help you today?' }).waitFor();
 
     // A change shows in the open widget at once, and is not saved.
-    await page.getByLabel('brandColor').fill('#dddddd');
-    await page.getByText(/contrast is/).waitFor();
-    await page.getByLabel('brandColor').fill('#7b1fa2');
-    await page.getByLabel('welcomeMessage').fill('Welcome to the themed shop');
+    await page.getByRole('textbox', { name: 'Brand colour', exact: true }).fill('#dddddd');
+    await page.getByText(/hard to read/).waitFor();
+    await page.getByRole('textbox', { name: 'Brand colour', exact: true }).fill('#7b1fa2');
+    await page.getByLabel('Welcome message').fill('Welcome to the themed shop');
     await page.locator('[data-parley] .msg-ai', { hasText: 'Welcome to the themed shop' }).waitFor();
     await expect.poll(() => header(page)).toBe('rgb(123, 31, 162)');
     await page.getByText(/Unsaved changes/).waitFor();
@@ -67,8 +67,8 @@ it(
     await page.getByRole('button', { name: 'Reset' }).click();
     await page.locator('[data-parley] .msg-ai', { hasText: 'Hi! How can I help you today?' }).waitFor();
     await expect.poll(() => header(page)).toBe('rgb(31, 111, 235)');
-    expect(await page.getByLabel('brandColor').inputValue()).toBe('#1f6feb');
-    expect(await page.getByLabel('welcomeMessage').inputValue()).toBe('Hi! How can I help you today?');
+    expect(await page.getByRole('textbox', { name: 'Brand colour', exact: true }).inputValue()).toBe('#1f6feb');
+    expect(await page.getByLabel('Welcome message').inputValue()).toBe('Hi! How can I help you today?');
 
     // The locale previews the widget's own German text for the untouched defaults.
     await page.locator('select:has(option[value="da"])').selectOption('de');
@@ -78,8 +78,8 @@ it(
     await page.locator('[data-parley] .msg-ai', { hasText: 'Hi! How can I help you today?' }).waitFor();
 
     // Apply saves to the chatbot; the widget then draws from the server.
-    await page.getByLabel('brandColor').fill('#7b1fa2');
-    await page.getByLabel('welcomeMessage').fill('Welcome to the themed shop');
+    await page.getByRole('textbox', { name: 'Brand colour', exact: true }).fill('#7b1fa2');
+    await page.getByLabel('Welcome message').fill('Welcome to the themed shop');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByText('Saved').waitFor();
     await expect
@@ -107,7 +107,7 @@ it(
     await page.locator('.threads button').first().click();
     await page.getByRole('button', { name: 'Take over' }).click();
     await page.locator('[data-parley] .notice-taken_over').waitFor();
-    await page.getByLabel('Reply').fill('Hello from the console');
+    await page.getByLabel('Reply', { exact: true }).fill('Hello from the console');
     await page.locator('.thread form button[type="submit"]').click();
     await page.locator('[data-parley] .msg-agent', { hasText: 'Hello from the console' }).waitFor();
     await page.getByRole('button', { name: 'Resolve' }).click();

@@ -5,8 +5,10 @@
  * so both are stood in for through their web APIs: the keyboard as iOS reports it (the visual
  * viewport shrinks, the layout viewport stays) and as Android Chrome does (the viewport itself
  * shrinks); the bridges as the objects React Native, WKWebView and an Android JavaScript
- * interface put into the page, recording what the widget posts.
+ * interface put into the page, recording what the widget posts, and the app's commands posted
+ * into the page the way each platform delivers them (docs/mobile-webviews.md).
  */
+import { createHmac } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatbotWithKnowledge, startLiveApp, type LiveApp } from '../helpers/widget.js';
@@ -151,4 +153,77 @@ describe('hosted page in a phone webview', () => {
       await page.close();
     });
   }
+
+  it(
+    'the app drives the page: close, open, identify, sendMessage and setLocale posted in; events posted out; a framing site is ignored',
+    { timeout: 60_000 },
+    async () => {
+      const made = await app.call('POST', `/api/v2/chatbots/${chatbotId}/identity-secret`, app.ownerToken);
+      expect(made.status).toBeLessThan(300);
+      const signature = createHmac('sha256', made.body.data.identitySecret.secret as string)
+        .update('ada@example.com')
+        .digest('hex');
+      const page = await phone.context.newPage();
+      await page.addInitScript(`localStorage.clear(); window.__native = []; ${BRIDGES['React Native']}`);
+      await page.goto(`${app.url}/chat/${chatbotId}`);
+      type Posted = { source: string; event: string; detail: unknown };
+      const posted = () => page.evaluate(() => (window as unknown as { __native: Posted[] }).__native);
+      const events = async () => (await posted()).map((m) => m.event);
+      const waitFor = (event: string, count = 1) =>
+        page.waitForFunction(
+          ([e, n]) => (window as unknown as { __native: Posted[] }).__native.filter((m) => m.event === e).length >= n,
+          [event, count] as const,
+        );
+      // How each platform delivers: react-native-webview's postMessage dispatches a string on
+      // `document` (Android) or `window` (iOS); WKWebView's evaluateJavaScript and Android's
+      // evaluateJavascript run window.postMessage with the object.
+      const send = (via: 'rn-android' | 'rn-ios' | 'evaluate', command: unknown[]) =>
+        page.evaluate(
+          ([v, c]) => {
+            const message = { source: 'parley', command: c };
+            if (v === 'rn-android')
+              document.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(message) }));
+            else if (v === 'rn-ios')
+              window.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(message) }));
+            else window.postMessage(message, '*');
+          },
+          [via, command] as const,
+        );
+
+      await waitFor('ready');
+      await waitFor('open');
+      await send('rn-android', ['close']);
+      await waitFor('close');
+      await send('rn-ios', ['open']);
+      await waitFor('open', 2);
+      expect((await events()).filter((e) => e === 'open' || e === 'close')).toEqual(['open', 'close', 'open']);
+
+      await send('evaluate', ['sendMessage', 'Can I return items?']);
+      await q(page, '.msg-ai .md')
+        .filter({ hasText: /30 days/ })
+        .waitFor({ timeout: 20_000 });
+      await waitFor('message', 2);
+      const messages = (await posted()).filter((m) => m.event === 'message').map((m) => m.detail as { author: string });
+      expect(messages.map((m) => m.author)).toEqual(['visitor', 'ai']);
+
+      await send('rn-android', ['identify', { email: 'ada@example.com', signature, name: 'Ada' }]);
+      await q(page, '[aria-label="Account"]').click();
+      await page.locator('[data-parley] .verified', { hasText: 'ada@example.com' }).waitFor();
+      await q(page, '[aria-label="Back"]').click();
+
+      // A site framing the page posts with its own window as the source: nothing happens.
+      await page.evaluate(() => document.body.append(document.createElement('iframe')));
+      const frame = page.frames().find((f) => f !== page.mainFrame())!;
+      await frame.evaluate(() => parent.postMessage({ source: 'parley', command: ['close'] }, '*'));
+      // Unknown commands and malformed messages are ignored too.
+      await send('evaluate', ['destroy']);
+      await page.evaluate(() => window.postMessage('not json', '*'));
+      await send('rn-ios', ['setLocale', 'de']);
+      await q(page, 'textarea[placeholder="Stellen Sie eine Frage…"]').waitFor();
+      expect((await events()).filter((e) => e === 'close')).toHaveLength(1);
+      expect(await q(page, '.window').count()).toBe(1);
+      await screenshot(page, 'phone-light-hosted-native-commands');
+      await page.close();
+    },
+  );
 });

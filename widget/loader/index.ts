@@ -7,10 +7,10 @@
 // First: the settings request starts before anything else of this script is evaluated.
 import { script, settingsRequest } from './settings-request.js';
 import type { WidgetConfig } from '../../shared/protocol.js';
-import type { Boot, Controller, Host, WidgetEvent } from '../state/host.js';
+import type { Boot, Controller, Emit, Host } from '../state/host.js';
 import css from './bubble.css?inline';
 import { adoptStyles } from './styles.js';
-import { postToNative } from './bridge.js';
+import { listenToNative, postToNative } from './bridge.js';
 import { createLauncher, type Launcher, scheduleAutoOpen } from './launcher.js';
 import { type BubbleLook, lookOf, parseBubble } from './snippet-look.js';
 
@@ -62,7 +62,7 @@ function boot(): void {
     }
   };
   let ready = false;
-  const emit = (event: WidgetEvent, detail?: unknown) => {
+  const emit: Emit = (event, detail?: unknown) => {
     if (event === 'ready') ready = true;
     for (const fn of listeners[event] ?? []) call(fn, detail);
     postToNative(event, detail);
@@ -185,6 +185,8 @@ function boot(): void {
   w.parley = api;
   // Event subscriptions take effect at once; everything else waits for the settings.
   for (const command of early) run(command);
+  // The hosted page (/chat/{id}) in an app's webview: the app drives it with posted commands.
+  if (settings.mode === 'page') listenToNative(run);
 
   // The snippet may carry the bubble's look (data-bubble): the bubble is drawn now, and the
   // settings only confirm it (or restyle it in place when the snippet is stale).

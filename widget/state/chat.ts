@@ -23,7 +23,7 @@ import type { ConnectionStatus } from '../transport/connection.js';
 import { AccountModel } from './account.js';
 import { ConnectionModel, type Transport } from './connection.js';
 import { ConversationModel, type Via } from './conversation.js';
-import type { WidgetEvent } from './host.js';
+import type { Emit } from './host.js';
 import { I18nModel } from './i18n.js';
 import { LeadModel } from './lead.js';
 import type { SessionStore } from './session-store.js';
@@ -46,7 +46,7 @@ export class ChatModel {
     readonly config: WidgetConfig,
     transport: Transport,
     private readonly session: SessionStore,
-    private readonly emit: (event: WidgetEvent, detail?: unknown) => void,
+    private readonly emit: Emit,
   ) {
     const i18n = new I18nModel(config.localization);
     const connection = new ConnectionModel(transport);

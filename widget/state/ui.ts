@@ -1,7 +1,7 @@
 /** What the window shows: open or closed, expanded, which view, the escalation dialog, the unread count, the error banner. */
 import { batch, signal } from '@preact/signals';
 import type { WireMessage } from '../../shared/protocol.js';
-import type { WidgetEvent } from './host.js';
+import type { Emit } from './host.js';
 
 export type View = 'chat' | 'home' | 'account';
 
@@ -13,7 +13,7 @@ export class UiModel {
   readonly unread = signal(0);
   readonly error = signal<string | null>(null);
 
-  constructor(private readonly emit: (event: WidgetEvent, detail?: unknown) => void) {}
+  constructor(private readonly emit: Emit) {}
 
   setOpen(open: boolean) {
     if (this.open.value === open) return;

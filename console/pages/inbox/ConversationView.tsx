@@ -4,9 +4,9 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ThreadMessage } from '../../../shared/conversations.js';
-import type { TeamFrame } from '../../../shared/protocol.js';
+import type { TeamFrame, TeamMember } from '../../../shared/protocol.js';
 import { Markdown } from '../../../widget/ui/markdown.js';
-import { get, patch, post } from '../../api.js';
+import { listAll, patch, post } from '../../api.js';
 import { fill } from '../../i18n/index.js';
 import { can } from '../../shell/state.js';
 import { actionsFor, stateOf, visitorName, type Conversation } from './conversation.js';
@@ -49,18 +49,25 @@ export function ConversationView({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [typing, setTyping] = useState<{ who: 'visitor' | 'ai' | 'agent'; name?: string } | null>(null);
+  // Who took it over, by the name visitors see: the stream's condition frames carry it.
+  const [agent, setAgent] = useState<TeamMember | null>(null);
   const replyRef = useRef<HTMLTextAreaElement>(null);
   const logRef = useRef<HTMLOListElement>(null);
   const writable = can('conversations:write');
   const who = visitorName(c);
 
+  // Each live change reads the messages again; only the latest read is shown (an earlier one may answer last).
+  const reads = useRef(0);
   const load = async () => {
+    const n = ++reads.current;
     try {
-      const page = await get<{ messages: Message[] }>(`${base}/messages`, { query: { limit: 500 } });
-      setMessages(page.messages);
+      // Every page, so a long conversation is read to its end (its newest messages are what matter).
+      const all = await listAll<Message>(`${base}/messages`, 'messages', 5000);
+      if (n !== reads.current) return;
+      setMessages(all);
       // What the open conversation shows is read, for the whole team.
-      if (writable && c.totalMessagesRead < page.messages.length)
-        await patch(base, { totalMessagesRead: page.messages.length }).then(onChanged, () => undefined);
+      if (writable && c.totalMessagesRead < all.length)
+        await patch(base, { totalMessagesRead: all.length }).then(onChanged, () => undefined);
     } catch (err) {
       setError(errorText(err));
     }
@@ -75,6 +82,7 @@ export function ConversationView({
   // Live: a new message reads the conversation again; typing shows for a few seconds.
   useEffect(() => {
     if (!frame) return;
+    if (frame.type === 'condition') setAgent(frame.state.agent);
     if (frame.type === 'message.created' || frame.type === 'answer.done' || frame.type === 'condition') {
       setTyping(null);
       void load();
@@ -91,6 +99,11 @@ export function ConversationView({
     const timer = setTimeout(() => setTyping(null), TYPING_MS);
     return () => clearTimeout(timer);
   }, [frame]);
+
+  // Opening it on the stream sends its current condition (with the agent's name), then its changes.
+  useEffect(() => {
+    if (stream.live === 'live') stream.send({ type: 'conversation.open', conversationId: c.threadId, after: c.seq });
+  }, [c.threadId, stream.live]);
 
   // Our own typing, to the visitor and the rest of the team: once when it starts, once when it stops.
   const typingSent = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -151,7 +164,7 @@ export function ConversationView({
         : state === 'takenOver'
           ? c.agentId === me
             ? t.takenOverByYou
-            : fill(t.takenOverBy, { name: takenBy ?? t.teamMember })
+            : fill(t.takenOverBy, { name: agent?.name ?? takenBy ?? t.teamMember })
           : t.aiNote;
   const typingText =
     typing?.who === 'visitor'

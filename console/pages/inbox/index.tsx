@@ -46,6 +46,8 @@ export default function InboxPage({ chatbotId }: PageProps) {
   const [single, setSingle] = useState<Conversation | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // New escalations said to screen readers (the list and the title change silently).
+  const [announced, setAnnounced] = useState('');
   // Frames for the selected conversation, handed to its view (typing, new messages).
   const [lastFrame, setLastFrame] = useState<TeamFrame | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -54,6 +56,7 @@ export default function InboxPage({ chatbotId }: PageProps) {
 
   // One read at a time; changes heard meanwhile make one more read after it (a busy chatbot rings often).
   const reading = useRef<Promise<void> | null>(null);
+  const listed = useRef(new Set<string>());
   const stale = useRef(false);
   const readAll = async (status: 'OPEN' | 'RESOLVED') => {
     const all: Conversation[] = [];
@@ -83,6 +86,7 @@ export default function InboxPage({ chatbotId }: PageProps) {
           id && !listed(openList) && !listed(resolvedList ?? resolvedRef.current)
             ? (await get<{ conversation: Conversation }>(`${base}/${id}`)).conversation
             : null;
+        listed.current = new Set([...openList, ...(resolvedList ?? resolvedRef.current ?? [])].map((c) => c.threadId));
         setOpen(openList);
         if (resolvedList) setResolved(resolvedList);
         setSingle(alone);
@@ -112,15 +116,19 @@ export default function InboxPage({ chatbotId }: PageProps) {
     const before = waitingBefore.current;
     waitingBefore.current = new Set(waiting.map((c) => c.threadId));
     if (!before) return;
-    for (const c of waiting)
-      if (!before.has(c.threadId)) notifyEscalation(fill(t.newEscalation, { name: visitorName(c) }), c.threadId);
+    const fresh = waiting.filter((c) => !before.has(c.threadId));
+    for (const c of fresh) notifyEscalation(fill(t.newEscalation, { name: visitorName(c) }), c.threadId);
+    if (fresh.length) setAnnounced(fresh.map((c) => fill(t.newEscalation, { name: visitorName(c) })).join('. '));
   };
 
   const stream = useTeamStream(
     (frame) => {
       if (!('conversationId' in frame)) return;
       if (frame.conversationId === selectedRef.current) setLastFrame(frame);
-      if (frame.type === 'condition' || frame.type === 'message.created' || frame.type === 'answer.done')
+      // The stream carries every chatbot the member reaches: messages of a conversation this list does
+      // not hold are another chatbot's (a new one of this chatbot starts with a condition frame).
+      const known = listed.current.has(frame.conversationId);
+      if (frame.type === 'condition' || (known && (frame.type === 'message.created' || frame.type === 'answer.done')))
         void refresh();
     },
     () => void refresh(),
@@ -229,6 +237,9 @@ export default function InboxPage({ chatbotId }: PageProps) {
         </span>
       </header>
       <p class="muted inbox-lead">{t.lead}</p>
+      <p class="visually-hidden" role="status">
+        {announced}
+      </p>
       {error && (
         <p class="error" role="alert">
           {error}

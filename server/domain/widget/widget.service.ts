@@ -9,7 +9,7 @@ import { visitorInfo } from '../conversations/views.js';
 import { AppError, chatbotNotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
-import { widgetConfig } from './config.js';
+import { widgetConfig } from '../../../shared/widget-config.js';
 import { allowedDomainsOf, originAllowed } from './origins.js';
 import { identitySecretId, type SessionClaims, SessionTokens } from './sessions.js';
 

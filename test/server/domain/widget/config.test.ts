@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatbotRecord } from '../../../../server/domain/ports.js';
-import { widgetConfig } from '../../../../server/domain/widget/config.js';
+import { widgetConfig } from '../../../../shared/widget-config.js';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings.js';
 
 const chatbot = (settings: Record<string, unknown>): ChatbotRecord => ({

@@ -3,12 +3,17 @@
  * browser needs to draw the widget. Built field by field from the settings, so nothing is
  * published by accident: instructions, personas, prompts, webhook targets and tokens, identity
  * secrets, metadata and extraData are never read here. A pure function of its inputs: the
- * playground (demo/) runs it on settings not saved yet, so its preview is what visitors would get.
+ * playground (demo/) and the console's appearance page run it on settings not saved yet, so its preview is what visitors would get.
  */
-import type { WidgetConfig, WidgetPrompt } from '../../../shared/protocol.js';
-import { DEFAULT_SETTINGS } from '../../../shared/settings.js';
-import type { ChatbotRecord } from '../ports.js';
-import type { PromptRecord } from '../resources/ports.js';
+import type { WidgetConfig, WidgetPrompt } from './protocol.js';
+import { DEFAULT_SETTINGS } from './default-settings.js';
+
+/** The parts of a chatbot and its prompts read here (structural: the browser's preview imports this file). */
+interface ChatbotPart {
+  id: string;
+  title: string;
+  settings: Record<string, unknown>;
+}
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 /**
@@ -28,7 +33,7 @@ const bool = (v: unknown): boolean => v === true;
 const oneOf = <T extends string>(v: unknown, members: readonly T[], fallback: T): T =>
   members.includes(v as T) ? (v as T) : fallback;
 
-type Prompt = Pick<PromptRecord, 'id' | 'title' | 'description' | 'link'> & { isEscalationPrompt?: boolean };
+type Prompt = { id: string; title: string; description: string; link: string | null; isEscalationPrompt?: boolean };
 
 const prompt = (p: Prompt, followUp: boolean): WidgetPrompt => ({
   id: p.id,
@@ -38,11 +43,7 @@ const prompt = (p: Prompt, followUp: boolean): WidgetPrompt => ({
   ...(followUp && { isEscalationPrompt: p.isEscalationPrompt === true }),
 });
 
-export function widgetConfig(
-  chatbot: Pick<ChatbotRecord, 'id' | 'title' | 'settings'>,
-  starters: Prompt[],
-  followUps: Prompt[],
-): WidgetConfig {
+export function widgetConfig(chatbot: ChatbotPart, starters: Prompt[], followUps: Prompt[]): WidgetConfig {
   const s = chatbot.settings;
   const localization = (s.localization && typeof s.localization === 'object' ? s.localization : null) as Record<
     string,
