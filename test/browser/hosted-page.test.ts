@@ -208,7 +208,7 @@ describe('hosted page in a phone webview', () => {
 
       await send('rn-android', ['identify', { email: 'ada@example.com', signature, name: 'Ada' }]);
       await q(page, '[aria-label="Account"]').click();
-      await q(page, '.verified', { hasText: 'ada@example.com' }).waitFor();
+      await page.locator('[data-parley] .verified', { hasText: 'ada@example.com' }).waitFor();
       await q(page, '[aria-label="Back"]').click();
 
       // A site framing the page posts with its own window as the source: nothing happens.

@@ -38,7 +38,12 @@ export function setup(
       void (stored = { token: stored?.token ?? 'tok', conversationId: stored?.conversationId ?? null, ...patch }),
     clear: () => void (stored = null),
   };
-  const model = new ChatModel(config, transport, session, (event, detail) => void events.push({ event, detail }));
+  const model = new ChatModel(
+    config,
+    transport,
+    session,
+    (event, ...detail: unknown[]) => void events.push({ event, detail: detail[0] }),
+  );
   model.ui.setOpen(true);
   let closed = 0;
   const view = render(
