@@ -46,6 +46,11 @@ const BENCHMARKS: Record<string, { about: string; load: () => Promise<{ run: () 
       'visitor gateway: message -> stored -> event back at 200 sockets vs a bare ws echo, first streamed token, memory per idle socket',
     load: () => import('./realtime.js'),
   },
+  fleet: {
+    about:
+      'PostgreSQL + Redis: one instance vs a durable ws chat yardstick, two behind nginx vs one, memory per idle socket',
+    load: () => import('./fleet.js'),
+  },
   conversations: {
     about: 'visitor message -> stored answer p50/p99, 50 concurrent conversations, time to the first token',
     load: () => import('./conversations.js'),

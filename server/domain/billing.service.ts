@@ -30,6 +30,8 @@ export class BillingService {
   constructor(
     private readonly store: Store,
     private readonly cursors: CursorCodec,
+    /** Resolves once this process's message counts are written (conversations/message-meter.ts). */
+    private readonly metered: () => Promise<void> = async () => {},
   ) {}
 
   async invoices(auth: AuthContext, limit: number, cursor?: string) {
@@ -69,6 +71,7 @@ export class BillingService {
   async usage(auth: AuthContext) {
     const a = auth.account;
     const period = currentPeriod();
+    await this.metered();
     const [chatbots, pages, messages] = await Promise.all([
       this.store.chatbots.count(a.id),
       // Stored pages are the account's indexed documents, counted where they live (the same

@@ -179,7 +179,7 @@ export function createServices({ config, store, outbound, models, queue, metrics
     signIn: new SignInService(store, { secretKey: config.secretKey }),
     chatbots,
     icons: new IconsService(store, chatbots, config.siteUrl),
-    billing: new BillingService(store, cursors),
+    billing: new BillingService(store, cursors, () => conversations.changes.meter.settled()),
     knowledge,
     analytics: new AnalyticsService(store.analytics, chatbots),
     confluence: new ConfluenceService(store, chatbots, knowledge, runner, fetcher, confluenceAdapter, secrets, cursors),
@@ -230,6 +230,10 @@ export default fp<ServicesOptions>(
         { folder: app.config.mail.folder },
         'SMTP_URL is not set: e-mails are written as .eml files to this folder',
       );
+    // Message counts not written yet go to the database before it closes.
+    app.addHook('onClose', async () => {
+      await services.conversations.changes.meter.settled();
+    });
     if (options.schedule === false) return;
     let scheduler: NodeJS.Timeout | null = null;
     let owedTimer: NodeJS.Timeout | null = null;

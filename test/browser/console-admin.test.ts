@@ -176,3 +176,49 @@ it(
     await close();
   },
 );
+
+it('shows the figures the API counts, per day and in total, as charts with tables', { timeout: 60_000 }, async () => {
+  for (const message of ['How long do refunds take?', 'Do you ship to Norway?'])
+    expect(
+      (await h.app.call('POST', `/api/v2/chatbots/${chatbotId}/messages`, h.app.ownerToken, { message })).status,
+    ).toBe(201);
+  const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/analytics` });
+  await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+  await page.locator('[data-figure="conversations"]').waitFor();
+  const figure = async (name: string) => (await page.locator(`[data-figure="${name}"]`).textContent())!.trim();
+
+  // The same seven days, asked of the API directly.
+  const start = new Date();
+  start.setHours(0, 0, 0, 0);
+  start.setDate(start.getDate() - 6);
+  const api = (
+    await h.app.call(
+      'GET',
+      `/api/v2/chatbots/${chatbotId}/analytics?from=${encodeURIComponent(start.toISOString())}`,
+      h.app.ownerToken,
+    )
+  ).body.data.analytics;
+  expect(api.conversations).toBe(2);
+  expect(await figure('conversations')).toBe(String(api.conversations));
+  expect(await figure('messages')).toBe(String(api.messages.total));
+  expect(await figure('leads')).toBe(String(api.leads));
+  expect(await figure('answered')).toBe(String(Math.max(0, api.messages.ai - api.unansweredQuestions)));
+  expect(await figure('unanswered')).toBe(String(api.unansweredQuestions));
+  expect(await figure('escalation-rate')).toBe('0%');
+
+  // Each chart has its table: seven days, today's row holding today's figures.
+  const chart = page.getByRole('figure', { name: 'Conversations per day' });
+  expect(await chart.getByRole('img').getAttribute('aria-label')).toContain('2 in the last 7 days');
+  await chart.getByText('Show as a table').click();
+  const rows = chart.getByRole('row');
+  expect(await rows.count()).toBe(8);
+  expect(await rows.last().getByRole('cell').textContent()).toBe('2');
+  const messages = page.getByRole('figure', { name: 'Messages per day' });
+  await messages.getByText('Show as a table').click();
+  expect(await messages.getByRole('row').last().getByRole('cell').textContent()).toBe(String(api.messages.total));
+
+  expect(await axeViolations(page)).toEqual([]);
+  await consoleScreenshots(page, 'analytics', { fullPage: true });
+  expect(problems).toEqual([]);
+  await close();
+});

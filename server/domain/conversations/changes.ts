@@ -5,11 +5,11 @@
  * another change came first, the change is evaluated again on the newer condition. Commit
  * listeners (the realtime gateway, the activity log) hear each committed change.
  */
-import { currentPeriod, METERS } from '../billing.service.js';
 import { AppError, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import type { ChatbotRecord, Store } from '../ports.js';
 import type { ConversationHooks } from './hooks.js';
+import { MessageMeter } from './message-meter.js';
 import type { ConversationEventRecord, ConversationEventType, ConversationRecord, MessageRecord } from './ports.js';
 import { type ConversationEvent, type ConversationState, type Effect, transition } from './state.js';
 import { newMessage } from './messages.js';
@@ -38,6 +38,8 @@ export interface ChangeContext {
   patch: Partial<ConversationRecord>;
   /** The messages this change added, as stored. */
   added: MessageRecord[];
+  /** Messages to count on the account's meter once the change commits (message-meter.ts). */
+  metered: { accountId: string; messages: number } | null;
 }
 
 /** A conversation to store with the change that adds its first message. */
@@ -88,11 +90,16 @@ export function event(
 export class ChangeEngine {
   private readonly listeners = new Set<CommitListener>();
 
+  /** The account's message meter, written after each commit. */
+  readonly meter: MessageMeter;
+
   constructor(
     private readonly store: Store,
     private readonly hooks: Pick<ConversationHooks, 'onEvents'> = {},
     private readonly onError?: (err: unknown, context: Record<string, unknown>) => void,
-  ) {}
+  ) {
+    this.meter = new MessageMeter(store, onError);
+  }
 
   /** Calls `listener` after every commit (realtime doorbells); returns the unsubscribe function. */
   onCommit(listener: CommitListener): () => void {
@@ -201,6 +208,7 @@ export class ChangeEngine {
               },
               patch: {},
               added: [],
+              metered: null,
             };
             for (const effect of t.effects)
               ctx.emit(EFFECT_EVENT[effect], {
@@ -214,7 +222,8 @@ export class ChangeEngine {
             if (t.effects.some((x) => x === 'taken_over' || x === 'escalated' || x === 'resolved'))
               await s.conversations.owed.settleConversation(current.id);
             const result = await write(ctx);
-            if (seq === current.seq) return { result, next: current, events: null, added: ctx.added };
+            if (seq === current.seq)
+              return { result, next: current, events: null, added: ctx.added, metered: ctx.metered };
             const patch: Partial<ConversationRecord> = {
               ...ctx.patch,
               status: t.next.status,
@@ -229,10 +238,11 @@ export class ChangeEngine {
             await s.conversations.events.insert(events);
             const next = { ...current, ...patch, seq };
             await this.hooks.onEvents?.(s, next, events);
-            return { result, next, events, added: ctx.added };
+            return { result, next, events, added: ctx.added, metered: ctx.metered };
           },
           { group: true },
         );
+        if (out.metered) this.meter.add(out.metered.accountId, out.metered.messages);
         if (out.events) this.committed(out.next, opening ? [...opening.started, ...out.events] : out.events, out.added);
         return { result: out.result, next: out.next, aiAnswers: t.aiAnswers };
       } catch (err) {
@@ -243,7 +253,7 @@ export class ChangeEngine {
     throw new Error('conversation changed too often concurrently');
   }
 
-  /** Adds a message within a change: numbered by the change's sequence, counted on the conversation and the account's meter. */
+  /** Adds a message within a change: numbered by the change's sequence, counted on the conversation and (after the commit) the account's meter. */
   async addMessage(
     ctx: ChangeContext,
     chatbot: ChatbotRecord,
@@ -264,7 +274,7 @@ export class ChangeEngine {
     ctx.added.push(message);
     ctx.patch.messageCount = ctx.current.messageCount + 1;
     ctx.patch.lastMessageAt = ctx.at;
-    await ctx.s.usage.add(chatbot.accountId, METERS.messages, currentPeriod().key, 1);
+    ctx.metered = { accountId: chatbot.accountId, messages: (ctx.metered?.messages ?? 0) + 1 };
     return message;
   }
 }

@@ -130,6 +130,30 @@ describe('GET /usage', () => {
     expect(Date.parse(usage.period.start)).toBeLessThan(Date.parse(usage.period.end));
   });
 
+  test('counts every stored message of the account, concurrent conversations included, as soon as they are answered', async () => {
+    const { token } = await freshAccount();
+    const id = await createChatbot(token);
+    // Messages committed at once share the meter's writes (written after each commit, coalesced).
+    const asked = await Promise.all(
+      [1, 2, 3].map(async (n) => {
+        const conv = await t.call('POST', `/api/v2/chatbots/${id}/conversations`, token, {});
+        const threadId = conv.body.data.conversation.threadId as string;
+        const sent = await t.call('POST', `/api/v2/chatbots/${id}/conversations/${threadId}/messages`, token, {
+          message: `Question ${n}?`,
+        });
+        expect(sent.status).toBe(201);
+        return threadId;
+      }),
+    );
+    const stored = await t.database.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('chatbot_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(asked.length * 2); // each question and its answer
+    expect((await t.call('GET', '/api/v2/usage', token)).body.data.usage.messages).toMatchObject({ used: 6 });
+  });
+
   test("another account's chatbots do not count", async () => {
     const mine = await freshAccount();
     const theirs = await freshAccount();

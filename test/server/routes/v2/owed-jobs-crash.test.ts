@@ -234,16 +234,17 @@ describeOnDialects(
       const frame = (a: TestApp, f: Record<string, unknown>) =>
         a.call('POST', '/api/widget/frames', null, f, { authorization: `Bearer ${session}` });
       const send = { type: 'message.send', clientId: 'first', text: 'Do you ship to Norway?' };
-      // The usage counters (counted with each message) are away: the state of a kill after the conversation was opened, before its message.
+      // The conversation events are away: the change fails after the conversation's row was written in
+      // its transaction, before its message (the state of a kill between the two).
       const rename = (from: string, to: string) =>
         sql`alter table ${sql.table(from)} rename to ${sql.table(to)}`.execute(first.database.db);
-      await rename('usage_counters', 'usage_counters_away');
+      await rename('conversation_events', 'conversation_events_away');
       try {
         expect((await frame(first, send)).body.data.frames).toMatchObject([
           { type: 'error', code: 'INTERNAL_SERVER_ERROR' },
         ]);
       } finally {
-        await rename('usage_counters_away', 'usage_counters');
+        await rename('conversation_events_away', 'conversation_events');
       }
       await crash.closeApp(first);
 

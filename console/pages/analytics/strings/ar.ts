@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'الإحصاءات',
+  period: 'الفترة',
+  lastDays: 'آخر {count} يومًا',
+  loading: 'جارٍ العدّ…',
+  range: 'من {from} إلى {to}',
+  conversations: 'المحادثات',
+  messages: 'الرسائل',
+  escalationRate: 'نسبة التصعيد',
+  escalations: 'أُحيل إلى الفريق: {count}',
+  leads: 'العملاء المحتملون',
+  conversationsPerDay: 'المحادثات يوميًا',
+  messagesPerDay: 'الرسائل يوميًا',
+  chartSummary: '{total} في آخر {days} يومًا؛ الجدول أدناه يعرض كل يوم.',
+  showTable: 'عرض كجدول',
+  day: 'اليوم',
+  answeredHeading: 'ما أُجيب عنه وما لم يُجب',
+  answered: 'أُجيب',
+  unanswered: 'تعذّرت الإجابة',
+  answeredSummary: 'أُجيب عن {answered}، وتعذّرت الإجابة عن {unanswered}',
+  topGaps: 'الأسئلة التي لم يُجب عنها، الأكثر تكرارًا',
+  noGaps: 'لا توجد فجوات معرفة مفتوحة.',
+  times: '{count}×',
+  topSources: 'المصادر الأكثر استشهادًا',
+  noSources: 'لم يُستشهد بأي مصدر في هذه الفترة.',
+  citations: 'عدد الاستشهادات: {count}',
+  locked: 'الإحصاءات ليست ضمن خطتك.',
+  failed: 'تعذّر تحميل الأرقام: {message}',
+} satisfies Partial2<Strings>;

@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Statistik',
+  period: 'Periode',
+  lastDays: 'Seneste {count} dage',
+  loading: 'Tæller…',
+  range: 'Fra {from} til {to}',
+  conversations: 'Samtaler',
+  messages: 'Beskeder',
+  escalationRate: 'Eskaleringsrate',
+  escalations: '{count} givet videre til teamet',
+  leads: 'Leads',
+  conversationsPerDay: 'Samtaler pr. dag',
+  messagesPerDay: 'Beskeder pr. dag',
+  chartSummary: '{total} de seneste {days} dage; tabellen nedenfor viser hver dag.',
+  showTable: 'Vis som tabel',
+  day: 'Dag',
+  answeredHeading: 'Besvaret og ubesvaret',
+  answered: 'Besvaret',
+  unanswered: 'Kunne ikke besvares',
+  answeredSummary: '{answered} besvaret, {unanswered} kunne ikke besvares',
+  topGaps: 'Ubesvarede spørgsmål, oftest stillet',
+  noGaps: 'Ingen åbne videnshuller.',
+  times: '{count}×',
+  topSources: 'Mest citerede kilder',
+  noSources: 'Ingen kilder citeret i perioden.',
+  citations: '{count} citater',
+  locked: 'Statistik er ikke en del af dit abonnement.',
+  failed: 'Tallene kunne ikke hentes: {message}',
+} satisfies Partial2<Strings>;

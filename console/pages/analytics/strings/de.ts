@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Statistiken',
+  period: 'Zeitraum',
+  lastDays: 'Letzte {count} Tage',
+  loading: 'Wird gezählt…',
+  range: 'Vom {from} bis {to}',
+  conversations: 'Unterhaltungen',
+  messages: 'Nachrichten',
+  escalationRate: 'Eskalationsrate',
+  escalations: '{count} an das Team übergeben',
+  leads: 'Leads',
+  conversationsPerDay: 'Unterhaltungen pro Tag',
+  messagesPerDay: 'Nachrichten pro Tag',
+  chartSummary: '{total} in den letzten {days} Tagen; die Tabelle darunter zeigt jeden Tag.',
+  showTable: 'Als Tabelle zeigen',
+  day: 'Tag',
+  answeredHeading: 'Beantwortet und unbeantwortet',
+  answered: 'Beantwortet',
+  unanswered: 'Nicht beantwortbar',
+  answeredSummary: '{answered} beantwortet, {unanswered} nicht beantwortbar',
+  topGaps: 'Fragen ohne Antwort, die häufigsten',
+  noGaps: 'Keine offenen Wissenslücken.',
+  times: '{count}×',
+  topSources: 'Meistzitierte Quellen',
+  noSources: 'In diesem Zeitraum wurden keine Quellen zitiert.',
+  citations: '{count} Zitate',
+  locked: 'Statistiken sind in Ihrem Tarif nicht enthalten.',
+  failed: 'Die Zahlen konnten nicht geladen werden: {message}',
+} satisfies Partial2<Strings>;

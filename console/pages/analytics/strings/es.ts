@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Estadísticas',
+  period: 'Periodo',
+  lastDays: 'Últimos {count} días',
+  loading: 'Contando…',
+  range: 'Del {from} al {to}',
+  conversations: 'Conversaciones',
+  messages: 'Mensajes',
+  escalationRate: 'Tasa de escalado',
+  escalations: '{count} pasadas al equipo',
+  leads: 'Contactos',
+  conversationsPerDay: 'Conversaciones por día',
+  messagesPerDay: 'Mensajes por día',
+  chartSummary: '{total} en los últimos {days} días; la tabla de abajo muestra cada día.',
+  showTable: 'Ver como tabla',
+  day: 'Día',
+  answeredHeading: 'Respondidas y sin respuesta',
+  answered: 'Respondidas',
+  unanswered: 'Sin respuesta',
+  answeredSummary: '{answered} respondidas, {unanswered} sin respuesta',
+  topGaps: 'Preguntas sin respuesta más frecuentes',
+  noGaps: 'No hay lagunas de conocimiento abiertas.',
+  times: '{count}×',
+  topSources: 'Fuentes más citadas',
+  noSources: 'No se citó ninguna fuente en este periodo.',
+  citations: '{count} citas',
+  locked: 'Las estadísticas no forman parte de tu plan.',
+  failed: 'No se pudieron cargar las cifras: {message}',
+} satisfies Partial2<Strings>;

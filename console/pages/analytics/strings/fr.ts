@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Statistiques',
+  period: 'Période',
+  lastDays: '{count} derniers jours',
+  loading: 'Calcul en cours…',
+  range: 'Du {from} au {to}',
+  conversations: 'Conversations',
+  messages: 'Messages',
+  escalationRate: 'Taux d’escalade',
+  escalations: '{count} confiées à l’équipe',
+  leads: 'Prospects',
+  conversationsPerDay: 'Conversations par jour',
+  messagesPerDay: 'Messages par jour',
+  chartSummary: '{total} sur les {days} derniers jours ; le tableau ci-dessous détaille chaque jour.',
+  showTable: 'Afficher en tableau',
+  day: 'Jour',
+  answeredHeading: 'Réponses données et manquées',
+  answered: 'Répondu',
+  unanswered: 'Sans réponse',
+  answeredSummary: '{answered} avec réponse, {unanswered} sans réponse',
+  topGaps: 'Questions sans réponse, les plus posées',
+  noGaps: 'Aucune lacune ouverte.',
+  times: '{count}×',
+  topSources: 'Sources les plus citées',
+  noSources: 'Aucune source citée sur cette période.',
+  citations: '{count} citations',
+  locked: 'Les statistiques ne font pas partie de votre offre.',
+  failed: 'Impossible de charger les chiffres : {message}',
+} satisfies Partial2<Strings>;

@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'נתונים',
+  period: 'תקופה',
+  lastDays: '{count} הימים האחרונים',
+  loading: 'סופר…',
+  range: 'מ-{from} עד {to}',
+  conversations: 'שיחות',
+  messages: 'הודעות',
+  escalationRate: 'שיעור הסלמה',
+  escalations: 'הועברו לצוות: {count}',
+  leads: 'לידים',
+  conversationsPerDay: 'שיחות ליום',
+  messagesPerDay: 'הודעות ליום',
+  chartSummary: '{total} ב-{days} הימים האחרונים; הטבלה למטה מציגה כל יום.',
+  showTable: 'הצגה כטבלה',
+  day: 'יום',
+  answeredHeading: 'נענו ולא נענו',
+  answered: 'נענו',
+  unanswered: 'לא נמצאה תשובה',
+  answeredSummary: '{answered} נענו, ל-{unanswered} לא נמצאה תשובה',
+  topGaps: 'שאלות ללא תשובה, הנפוצות ביותר',
+  noGaps: 'אין פערי ידע פתוחים.',
+  times: '{count}×',
+  topSources: 'המקורות המצוטטים ביותר',
+  noSources: 'לא צוטטו מקורות בתקופה זו.',
+  citations: '{count} ציטוטים',
+  locked: 'נתונים אינם כלולים בתוכנית שלכם.',
+  failed: 'לא ניתן היה לטעון את הנתונים: {message}',
+} satisfies Partial2<Strings>;

@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Statistiche',
+  period: 'Periodo',
+  lastDays: 'Ultimi {count} giorni',
+  loading: 'Conteggio in corso…',
+  range: 'Dal {from} al {to}',
+  conversations: 'Conversazioni',
+  messages: 'Messaggi',
+  escalationRate: 'Tasso di escalation',
+  escalations: '{count} passate al team',
+  leads: 'Contatti',
+  conversationsPerDay: 'Conversazioni al giorno',
+  messagesPerDay: 'Messaggi al giorno',
+  chartSummary: '{total} negli ultimi {days} giorni; la tabella sotto riporta ogni giorno.',
+  showTable: 'Mostra come tabella',
+  day: 'Giorno',
+  answeredHeading: 'Con e senza risposta',
+  answered: 'Con risposta',
+  unanswered: 'Senza risposta',
+  answeredSummary: '{answered} con risposta, {unanswered} senza risposta',
+  topGaps: 'Domande senza risposta più frequenti',
+  noGaps: 'Nessuna lacuna aperta.',
+  times: '{count}×',
+  topSources: 'Fonti più citate',
+  noSources: 'Nessuna fonte citata in questo periodo.',
+  citations: '{count} citazioni',
+  locked: 'Le statistiche non fanno parte del tuo piano.',
+  failed: 'Impossibile caricare i dati: {message}',
+} satisfies Partial2<Strings>;

@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: '分析',
+  period: '期間',
+  lastDays: '過去 {count} 日間',
+  loading: '集計しています…',
+  range: '{from} 〜 {to}',
+  conversations: '会話',
+  messages: 'メッセージ',
+  escalationRate: 'エスカレーション率',
+  escalations: 'チームに引き継いだ件数: {count}',
+  leads: 'リード',
+  conversationsPerDay: '1 日あたりの会話',
+  messagesPerDay: '1 日あたりのメッセージ',
+  chartSummary: '過去 {days} 日間で {total}。日ごとの数値は下の表にあります。',
+  showTable: '表で表示',
+  day: '日付',
+  answeredHeading: '回答できた質問とできなかった質問',
+  answered: '回答済み',
+  unanswered: '回答できず',
+  answeredSummary: '回答済み {answered}、回答できず {unanswered}',
+  topGaps: '回答できなかった質問（多い順）',
+  noGaps: '未解決のナレッジギャップはありません。',
+  times: '{count} 回',
+  topSources: 'よく引用されたソース',
+  noSources: 'この期間に引用されたソースはありません。',
+  citations: '{count} 回引用',
+  locked: 'ご利用のプランには分析が含まれていません。',
+  failed: '数値を読み込めませんでした: {message}',
+} satisfies Partial2<Strings>;

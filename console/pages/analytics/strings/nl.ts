@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Statistieken',
+  period: 'Periode',
+  lastDays: 'Laatste {count} dagen',
+  loading: 'Tellen…',
+  range: 'Van {from} tot {to}',
+  conversations: 'Gesprekken',
+  messages: 'Berichten',
+  escalationRate: 'Escalatiegraad',
+  escalations: '{count} doorgegeven aan het team',
+  leads: 'Leads',
+  conversationsPerDay: 'Gesprekken per dag',
+  messagesPerDay: 'Berichten per dag',
+  chartSummary: '{total} in de laatste {days} dagen; de tabel hieronder toont elke dag.',
+  showTable: 'Als tabel tonen',
+  day: 'Dag',
+  answeredHeading: 'Beantwoord en onbeantwoord',
+  answered: 'Beantwoord',
+  unanswered: 'Geen antwoord',
+  answeredSummary: '{answered} beantwoord, {unanswered} zonder antwoord',
+  topGaps: 'Vragen zonder antwoord, meest gesteld',
+  noGaps: 'Geen open kennislacunes.',
+  times: '{count}×',
+  topSources: 'Meest geciteerde bronnen',
+  noSources: 'In deze periode zijn geen bronnen geciteerd.',
+  citations: '{count} citaten',
+  locked: 'Statistieken horen niet bij uw abonnement.',
+  failed: 'De cijfers konden niet worden geladen: {message}',
+} satisfies Partial2<Strings>;

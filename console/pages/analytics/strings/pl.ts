@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Statystyki',
+  period: 'Okres',
+  lastDays: 'Ostatnie {count} dni',
+  loading: 'Liczenie…',
+  range: 'Od {from} do {to}',
+  conversations: 'Rozmowy',
+  messages: 'Wiadomości',
+  escalationRate: 'Odsetek eskalacji',
+  escalations: 'Przekazane zespołowi: {count}',
+  leads: 'Kontakty',
+  conversationsPerDay: 'Rozmowy dziennie',
+  messagesPerDay: 'Wiadomości dziennie',
+  chartSummary: '{total} w ostatnich {days} dniach; tabela poniżej pokazuje każdy dzień.',
+  showTable: 'Pokaż jako tabelę',
+  day: 'Dzień',
+  answeredHeading: 'Z odpowiedzią i bez',
+  answered: 'Z odpowiedzią',
+  unanswered: 'Bez odpowiedzi',
+  answeredSummary: 'Z odpowiedzią: {answered}, bez odpowiedzi: {unanswered}',
+  topGaps: 'Najczęstsze pytania bez odpowiedzi',
+  noGaps: 'Brak otwartych luk w wiedzy.',
+  times: '{count}×',
+  topSources: 'Najczęściej cytowane źródła',
+  noSources: 'W tym okresie nie zacytowano żadnych źródeł.',
+  citations: 'Cytowania: {count}',
+  locked: 'Statystyki nie są częścią Twojego planu.',
+  failed: 'Nie udało się wczytać danych: {message}',
+} satisfies Partial2<Strings>;

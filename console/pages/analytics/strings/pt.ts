@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Estatísticas',
+  period: 'Período',
+  lastDays: 'Últimos {count} dias',
+  loading: 'A contar…',
+  range: 'De {from} a {to}',
+  conversations: 'Conversas',
+  messages: 'Mensagens',
+  escalationRate: 'Taxa de escalamento',
+  escalations: '{count} passadas à equipa',
+  leads: 'Contactos',
+  conversationsPerDay: 'Conversas por dia',
+  messagesPerDay: 'Mensagens por dia',
+  chartSummary: '{total} nos últimos {days} dias; a tabela abaixo mostra cada dia.',
+  showTable: 'Ver como tabela',
+  day: 'Dia',
+  answeredHeading: 'Respondidas e sem resposta',
+  answered: 'Respondidas',
+  unanswered: 'Sem resposta',
+  answeredSummary: '{answered} respondidas, {unanswered} sem resposta',
+  topGaps: 'Perguntas sem resposta mais feitas',
+  noGaps: 'Não há lacunas de conhecimento em aberto.',
+  times: '{count}×',
+  topSources: 'Fontes mais citadas',
+  noSources: 'Nenhuma fonte citada neste período.',
+  citations: '{count} citações',
+  locked: 'As estatísticas não fazem parte do seu plano.',
+  failed: 'Não foi possível carregar os números: {message}',
+} satisfies Partial2<Strings>;

@@ -1,0 +1,32 @@
+import type { Partial2 } from '../../../i18n/index.js';
+import type { Strings } from './en.js';
+
+export default {
+  title: 'Statistik',
+  period: 'Period',
+  lastDays: 'Senaste {count} dagarna',
+  loading: 'Räknar…',
+  range: 'Från {from} till {to}',
+  conversations: 'Konversationer',
+  messages: 'Meddelanden',
+  escalationRate: 'Eskaleringsgrad',
+  escalations: '{count} lämnade till teamet',
+  leads: 'Leads',
+  conversationsPerDay: 'Konversationer per dag',
+  messagesPerDay: 'Meddelanden per dag',
+  chartSummary: '{total} de senaste {days} dagarna; tabellen nedan visar varje dag.',
+  showTable: 'Visa som tabell',
+  day: 'Dag',
+  answeredHeading: 'Besvarade och obesvarade',
+  answered: 'Besvarade',
+  unanswered: 'Kunde inte besvaras',
+  answeredSummary: '{answered} besvarade, {unanswered} kunde inte besvaras',
+  topGaps: 'Obesvarade frågor, oftast ställda',
+  noGaps: 'Inga öppna kunskapsluckor.',
+  times: '{count}×',
+  topSources: 'Mest citerade källor',
+  noSources: 'Inga källor citerade under perioden.',
+  citations: '{count} citat',
+  locked: 'Statistik ingår inte i ditt abonnemang.',
+  failed: 'Siffrorna kunde inte hämtas: {message}',
+} satisfies Partial2<Strings>;
