@@ -21,7 +21,8 @@
  *    questions of bench/retrieval-questions.json. Goal: p95 <= 15 ms on SQLite.
  *
  * Settings (environment): BENCH_PAGES (500), BENCH_CHUNKS (100000), BENCH_CHUNKS_PER_DOC (50),
- * BENCH_QUERIES (500), BENCH_SKIP (comma list of crawl, sqlite, postgres),
+ * BENCH_QUERIES (500), BENCH_SKIP (comma list of crawl, sqlite, postgres, postgres-toast: the
+ * baseline layout of the search vectors before migration 0029),
  * BENCH_DATABASE_URL (else DATABASE_URL_TEST, else postgres://postgres@127.0.0.1:5432/test).
  * PostgreSQL runs in a schema of its own, dropped afterwards; it is skipped with a note when
  * unreachable.
@@ -511,16 +512,25 @@ export async function ingest(
   return { ms, chunks: written };
 }
 
-async function scale(c: Corpus, qs: string[], database: DatabaseHandle, dialect: DialectName) {
+/**
+ * `toast`: PostgreSQL with the search vectors' storage as before migration 0029 (EXTENDED: moved
+ * to the TOAST table when a row is too big), the baseline measured in the same run.
+ */
+async function scale(c: Corpus, qs: string[], database: DatabaseHandle, dialect: DialectName, layout = '') {
+  const name = layout ? `${dialect} (${layout})` : dialect;
   console.log(
-    `\n${dialect === 'sqlite' ? 2 : 3}. ${dialect}: ingest ${CHUNKS} chunks (${Math.ceil(CHUNKS / PER_DOC)} documents x ${PER_DOC}), then ${qs.length} searches (k=${K}) [load ${load()}]`,
+    `\n${dialect === 'sqlite' ? 2 : 3}. ${name}: ingest ${CHUNKS} chunks (${Math.ceil(CHUNKS / PER_DOC)} documents x ${PER_DOC}), then ${qs.length} searches (k=${K}) [load ${load()}]`,
   );
   await database.migrate();
+  if (layout === 'toast')
+    await sql`alter table chunks alter column tsv set storage extended, alter column head_tsv set storage extended`.execute(
+      database.db,
+    );
   const store = createStore(database.db);
   const { chatbotId, sourceId } = await fixture(store);
   const { ms, chunks } = await ingest(c, store, chatbotId, sourceId);
   note(
-    `${dialect} ingest ${chunks} chunks (documents.insert + chunks.replace per document)`,
+    `${name} ingest ${chunks} chunks (documents.insert + chunks.replace per document)`,
     `${secs(ms)} s = ${Math.round((chunks / ms) * 1000)} chunks/s`,
   );
   // Fresh statistics, as autovacuum would have gathered on a server that ingested this much.
@@ -541,7 +551,7 @@ async function scale(c: Corpus, qs: string[], database: DatabaseHandle, dialect:
   const goal =
     dialect === 'sqlite' ? `goal p95 <= ${GOAL_P95_MS} ms: ${p95 <= GOAL_P95_MS ? 'met' : 'ABOVE GOAL'}` : '';
   note(
-    `${dialect} search at ${chunks} chunks, ${qs.length} generated questions`,
+    `${name} search at ${chunks} chunks, ${qs.length} generated questions`,
     `p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms (${empty} with no hit)`,
     goal,
   );
@@ -556,7 +566,7 @@ async function scale(c: Corpus, qs: string[], database: DatabaseHandle, dialect:
     }
   }
   note(
-    `${dialect} search at ${chunks} chunks, ${written.length} hand-written questions x 3`,
+    `${name} search at ${chunks} chunks, ${written.length} hand-written questions x 3`,
     `p50 ${percentile(writtenTimes, 50).toFixed(2)} ms, p95 ${percentile(writtenTimes, 95).toFixed(2)} ms`,
   );
   return times;
@@ -582,8 +592,14 @@ export async function run() {
   }
   if (!SKIP.has('sqlite')) await withSqlite((db, dialect) => scale(corpus, qs, db, dialect));
   if (!SKIP.has('postgres')) {
-    const pgResult = await withPostgres((db, dialect) => scale(corpus, qs, db, dialect));
-    if (typeof pgResult === 'string') note('postgres', `skipped: ${pgResult}`);
+    // The baseline first, then the current layout, each on its own fresh schema.
+    for (const layout of SKIP.has('postgres-toast') ? [''] : ['toast', '']) {
+      const pgResult = await withPostgres((db, dialect) => scale(corpus, qs, db, dialect, layout));
+      if (typeof pgResult === 'string') {
+        note('postgres', `skipped: ${pgResult}`);
+        break;
+      }
+    }
   }
   console.log(`\nsummary [load ${load()}]`);
   const width = Math.max(...rows.map((r) => r.figure.length));

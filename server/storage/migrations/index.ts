@@ -18,6 +18,7 @@ import { deviceFlow } from './0019-device-flow.js';
 import { customContent } from './0025-custom-content.js';
 import { chunkQuestions } from './0026-chunk-questions.js';
 import { consoleSessions } from './0028-console-sessions.js';
+import { searchLayout } from './0029-search-layout.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -38,6 +39,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0025-custom-content': customContent(),
     '0026-chunk-questions': chunkQuestions(),
     '0028-console-sessions': consoleSessions(),
+    '0029-search-layout': searchLayout(dialect),
   };
 }
 

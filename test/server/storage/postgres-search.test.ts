@@ -3,6 +3,7 @@
  * rarest words bringing candidates, and a too-common word bringing only its title/heading rows
  * (head_tsv, migration 0012). In CI (CI=true) an unreachable PostgreSQL fails the file.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createPgPlanner } from '../../../server/storage/dialects/postgres/search.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
@@ -79,6 +80,24 @@ describeOnDialects(
       expect((await createPgPlanner(kdb.database.db).plan(bot.chatbotId, ['zebra'])).words).toEqual([
         { w: 'zebra', df: 2 },
       ]);
+    });
+
+    test("search vectors are kept in the row and a long chunk's text goes out first (migration 0029); it is still found", async () => {
+      // Too big for one row: PostgreSQL moves the text (storage x) to TOAST before the vectors (storage m).
+      const words = Array.from({ length: 1500 }, (_, i) => `term${i.toString(36)}`).join(' ');
+      const { chunkIds } = await addDocument(kdb.store, bot, 'Long', [{ heading: ['Glossary'], text: words }]);
+      const { rows } = await sql<{ attname: string; attstorage: string }>`
+        select attname, attstorage from pg_attribute
+        where attrelid = 'chunks'::regclass and attname in ('tsv', 'head_tsv', 'text') order by attname`.execute(
+        kdb.database.db,
+      );
+      expect(rows).toEqual([
+        { attname: 'head_tsv', attstorage: 'm' },
+        { attname: 'text', attstorage: 'x' },
+        { attname: 'tsv', attstorage: 'm' },
+      ]);
+      const hits = await kdb.store.knowledge.chunks.searchLexical(bot.chatbotId, 'term1a glossary', 5);
+      expect(hits[0]?.chunkId).toBe(chunkIds[0]);
     });
   },
   { dialects: ['postgres'] },
