@@ -5,7 +5,7 @@
  * those declarations copied beside. `--if-stale` builds only when a source is newer than dist/.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync, statSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,9 +44,30 @@ try {
     ],
     { stdio: 'inherit' },
   );
+  selfContained();
   execFileSync(process.execPath, [tsc, '-p', HERE], { stdio: 'inherit' });
   cpSync(GENERATED, join(HERE, 'dist', 'generated'), { recursive: true });
-} catch {
+} catch (err) {
+  if (!(err && typeof err === 'object' && 'status' in err)) console.error(err);
   rmSync(join(HERE, 'dist'), { recursive: true, force: true });
   process.exit(1);
+}
+
+/**
+ * The declarations end at the types the host API names: protocol.ts re-exports the client frames,
+ * whose TypeBox schemas are the server's business (an application has no `typebox`), so that
+ * re-export goes; any other import of a package fails the build rather than an app's compile.
+ */
+function selfContained() {
+  const protocol = join(GENERATED, 'shared', 'protocol.d.ts');
+  const text = readFileSync(protocol, 'utf8');
+  const cut = text.replace(/export type \{[^}]*\} from '\.\/client-frames\.js';\n/, '');
+  if (cut === text) throw new Error('build: the client-frames re-export of protocol.d.ts was not found');
+  writeFileSync(protocol, cut);
+  rmSync(join(GENERATED, 'shared', 'client-frames.d.ts'));
+  for (const file of readdirSync(GENERATED, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.d.ts')) continue;
+    const bare = /from '(?!\.)([^']+)'/.exec(readFileSync(join(GENERATED, file), 'utf8'));
+    if (bare) throw new Error(`build: ${file} imports ${bare[1]}, which an application does not have`);
+  }
 }
