@@ -66,6 +66,7 @@ it(
     expect((await widgetConfig()).starters.map((s: { title: string }) => s.title)).toEqual(['Delivery times']);
 
     expect(await axeViolations(page)).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await consoleScreenshots(page, 'appearance');
 
     // The phone frame, light and dark.
