@@ -44,6 +44,8 @@ export const SendMessageFrame = frame('message.send', {
       { additionalProperties: false },
     ),
   ),
+  /** The address of the page the visitor writes from (http(s), no fragment): shown to the team as the visitor's page. */
+  page: opt(Type.String({ maxLength: LIMITS.pageUrlMax, pattern: '^https?://[^\\s#]+$' })),
 });
 export const TypingFrame = frame('typing', { conversationId: Id, typing: Type.Boolean() });
 export const FeedbackFrame = frame('feedback', {

@@ -13,6 +13,8 @@ export interface ChatUser {
   verified: boolean;
   /** What the site passed about the visitor's page (the widget's `context`). */
   context: Record<string, string>;
+  /** The page the visitor last wrote from, as the widget saw it (http(s), no fragment); null before their first message. */
+  page: string | null;
   createdAt: string;
 }
 

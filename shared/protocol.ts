@@ -289,6 +289,8 @@ export const LIMITS = {
   maxPayloadBytes: 64 * 1024,
   maxMessageChars: 4000,
   clientIdMax: 64,
+  /** The page a visitor writes from (`message.send` `page`): an http(s) address without its fragment. */
+  pageUrlMax: 2048,
 } as const;
 
 // ---------------------------------------------------------------------------------------------

@@ -409,6 +409,8 @@ export class VisitorConnection {
   private async sendMessage(frame: Extract<ClientFrame, { type: 'message.send' }>) {
     const { chatbot, visitor } = this.session!;
     const existing = frame.conversationId ? await this.own(frame.conversationId) : null;
+    // Before the message, so the team sees the page with the conversation it starts.
+    if (frame.page) await this.services.widget.notePage(visitor, frame.page);
     const answerId = newId();
     let conversation: Pick<ConversationRecord, 'id' | 'chatbotId' | 'chatUserId'> = existing ?? {
       id: '',

@@ -40,6 +40,11 @@ export function publicSummary(config: Config) {
 }
 
 const LINKS: [string, string, string][] = [
+  [
+    '/console',
+    'Console',
+    'sign in to create chatbots, add knowledge, install the widget and answer visitors (first run: open the set-up link the server printed when it started)',
+  ],
   ['/demo', 'Playground and agent console', 'paste an API token to theme a chatbot and answer its visitors'],
   ['/api/v2/openapi.json', 'API v2 reference', 'OpenAPI 3.1: every operation, its scopes and bodies'],
   ['/openapi.yaml', 'Legacy API v0/v1 reference', 'OpenAPI, for clients of the earlier API'],

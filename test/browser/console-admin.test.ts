@@ -222,3 +222,41 @@ it('shows the figures the API counts, per day and in total, as charts with table
   expect(problems).toEqual([]);
   await close();
 });
+
+it('adds a person to two chatbots, changes their role and removes them from one', { timeout: 60_000 }, async () => {
+  const second = await h.createChatbot('Acme outlet');
+  const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/members` });
+  await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+  await page.getByRole('textbox', { name: 'E-mail' }).fill('grace@team.test');
+  await page.getByRole('textbox', { name: 'Display name (optional)' }).fill('Grace');
+  await page.getByRole('checkbox', { name: 'Acme outlet' }).check();
+  await page.getByRole('button', { name: 'Add to the team' }).click();
+  await page.getByRole('status').filter({ hasText: 'grace@team.test was added.' }).waitFor();
+  const row = page.getByRole('listitem').filter({ hasText: 'grace@team.test' });
+  await row.getByText('Also on: Acme outlet').waitFor();
+  const members = async (id: string) =>
+    (await h.app.call('GET', `/api/v2/chatbots/${id}/members`, h.app.ownerToken)).body.data.members as Array<{
+      email: string;
+      role: string;
+      name: string | null;
+    }>;
+  expect((await members(chatbotId)).find((m) => m.email === 'grace@team.test')).toMatchObject({
+    role: 'member',
+    name: 'Grace',
+  });
+  expect((await members(second)).map((m) => m.email)).toContain('grace@team.test');
+
+  await row.getByRole('combobox', { name: 'Role of Grace' }).selectOption('admin');
+  await page.getByRole('status').filter({ hasText: 'Grace is now Admin.' }).waitFor();
+  expect((await members(second)).find((m) => m.email === 'grace@team.test')?.role).toBe('admin');
+  expect(await axeViolations(page)).toEqual([]);
+  await consoleScreenshots(page, 'members', { fullPage: true });
+
+  await row.getByRole('button', { name: 'Remove: Grace' }).click();
+  await row.getByRole('button', { name: 'Remove from chatbot' }).click();
+  await page.getByRole('status').filter({ hasText: 'Grace was removed from this chatbot.' }).waitFor();
+  expect((await members(chatbotId)).map((m) => m.email)).not.toContain('grace@team.test');
+  expect((await members(second)).map((m) => m.email)).toContain('grace@team.test');
+  expect(problems).toEqual([]);
+  await close();
+});

@@ -66,6 +66,7 @@ it(
     expect((await widgetConfig()).starters.map((s: { title: string }) => s.title)).toEqual(['Delivery times']);
 
     expect(await axeViolations(page)).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await consoleScreenshots(page, 'appearance');
 
     // The phone frame, light and dark.
@@ -84,3 +85,30 @@ it(
     await close();
   },
 );
+
+it('works right to left in Arabic and dark: adds an allowed domain and saves it', { timeout: 60_000 }, async () => {
+  const chatbotId = await h.createChatbot('Arabic shop');
+  const { page, problems, close } = await h.open({
+    path: `/console/${chatbotId}/appearance`,
+    locale: 'ar',
+    colorScheme: 'dark',
+  });
+  await page.getByRole('heading', { name: 'المظهر والسلوك', level: 1 }).waitFor();
+  expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+  await page.getByRole('button', { name: 'النطاقات المسموح بها' }).click();
+  await page.getByLabel('النطاق المراد إضافته').fill('https://Shop.Example.com/pricing');
+  await page.getByRole('button', { name: 'إضافة نطاق' }).click();
+  // Pasted addresses keep their host only, as the API stores it.
+  await page.getByText('shop.example.com', { exact: true }).waitFor();
+  await page.getByRole('button', { name: 'حفظ التغييرات' }).click();
+  await page.getByText(/^تم الحفظ\./).waitFor();
+  const settings = (await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/settings`, h.app.ownerToken)).body.data
+    .settings;
+  expect(settings.allowedDomains).toEqual(['shop.example.com']);
+  await page.locator('.ap-stage iframe.shown[data-theme="dark"]').waitFor({ timeout: 15_000 });
+  expect(await axeViolations(page)).toEqual([]);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await consoleScreenshots(page, 'appearance-ar');
+  expect(problems).toEqual([]);
+  await close();
+});

@@ -49,3 +49,13 @@ it('gives every field a label and a line of help, and every option a readable na
           ).toBeTruthy();
     }
 });
+
+it('is translated whole into every language of the widget', async () => {
+  const leaves = (o: object, at = ''): string[] =>
+    Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v ? leaves(v, `${at}${k}.`) : [`${at}${k}`]));
+  const english = leaves(en).sort();
+  for (const language of page.LOCALES.filter((l) => l !== 'en')) {
+    const strings = (await import(`../../console/pages/appearance/strings/${language}.ts`)).default;
+    expect(leaves(strings).sort(), language).toEqual(english);
+  }
+});

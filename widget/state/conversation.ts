@@ -18,6 +18,7 @@ import type {
 } from '../../shared/protocol.js';
 import { LIMITS, PROTOCOL_VERSION } from '../../shared/protocol.js';
 import { fill } from '../i18n/locales.js';
+import { pageUrl } from './page-url.js';
 import type { ConnectionModel } from './connection.js';
 import type { I18nModel } from './i18n.js';
 import type { SessionStore } from './session-store.js';
@@ -132,12 +133,14 @@ export class ConversationModel {
       seq: Number.MAX_SAFE_INTEGER,
     };
     this.pending.value = [...this.pending.value, optimistic];
+    const page = pageUrl();
     const frame: SendMessageFrame = {
       type: 'message.send',
       clientId: id,
       text: body,
       ...(cid ? { conversationId: cid } : {}),
       ...(via ? { via } : {}),
+      ...(page ? { page } : {}),
     };
     if (cid) this.connection.send(frame);
     else if (this.opener) this.waiting.push(frame);

@@ -8,7 +8,8 @@ export function VisitorDetails({ c }: { c: Conversation }) {
   const t = useInboxStrings();
   const u = c.chatUser;
   const context = u?.context ?? {};
-  const page = pageOf(context);
+  // What the widget saw the visitor on, else what the site passed.
+  const page = (u?.page && /^https?:\/\//i.test(u.page) ? u.page : null) ?? pageOf(context);
   const href = page ? safeUrl(page) : null;
   const extra = Object.entries(context).filter(([, v]) => v !== page);
   const named = !!(u?.name?.trim() || u?.email);

@@ -66,6 +66,7 @@ export const visitorInfo = (u: ChatUserRecord): VisitorInfo => ({
 export const chatUserView = (u: ChatUserRecord): ChatUser => ({
   ...visitorInfo(u),
   context: pageContext(u.metadata),
+  page: typeof u.metadata.page === 'string' ? u.metadata.page : null,
   createdAt: u.createdAt,
 });
 

@@ -104,6 +104,15 @@ export class WidgetService {
     return this.sessionFor(chatbot, visitor, identitySecret);
   }
 
+  /** Keeps the page the visitor writes from (the frame's `page`, checked http(s) by its schema) with them, for the team. */
+  async notePage(visitor: ChatUserRecord, page: string): Promise<void> {
+    if (visitor.metadata.page === page) return;
+    const current = (await this.store.conversations.chatUsers.get(visitor.id)) ?? visitor;
+    const metadata = { ...current.metadata, page };
+    await this.store.conversations.chatUsers.update(visitor.id, { metadata, updatedAt: nowIso() });
+    visitor.metadata = metadata;
+  }
+
   /** `identitySecret`: the id of the identity secret whose signed claim identified the visitor (the session ends with it). */
   sessionFor(chatbot: ChatbotRecord, visitor: ChatUserRecord, identitySecret?: string): SessionResponse {
     const { token, expiresAt } = this.tokens.issue(chatbot.id, visitor.id, undefined, identitySecret);

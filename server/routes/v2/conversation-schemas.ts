@@ -15,6 +15,12 @@ export const ChatUserSchema = Type.Object(
       description:
         "What the site passed about the visitor's page with the widget's `context` (URL, title, custom fields: 20 keys, values up to 500 characters); {} when none",
     }),
+    page: nullable(
+      Type.String({
+        description:
+          'The page the visitor last wrote from, as the widget saw it (an http(s) address without its fragment, up to 2048 characters); null before their first message or from other clients',
+      }),
+    ),
     createdAt: Time,
   },
   { title: 'ChatUser' },

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe('GET /', () => {
-  test('a page saying what runs, with links to the playground, the API reference and the health URLs', async () => {
+  test('a page saying what runs, with links to the console, the playground, the API reference and the health URLs', async () => {
     const t = await buildTestApp();
     apps.push(t);
     const res = await t.app.inject({ method: 'GET', url: '/' });
@@ -33,7 +33,7 @@ describe('GET /', () => {
     expect(html).toContain(`<dd>${version}</dd>`);
     expect(html).toContain('SQLite (embedded)');
     expect(html).toContain('the built-in offline answerer');
-    for (const href of ['/demo', '/api/v2/openapi.json', '/api/v2/health', '/healthz', '/readyz'])
+    for (const href of ['/console', '/demo', '/api/v2/openapi.json', '/api/v2/health', '/healthz', '/readyz'])
       expect(html).toContain(`<a href="${href}">`);
     // Public: no folder of this machine, no key.
     expect(html).not.toContain(t.dataDir);

@@ -1,0 +1,32 @@
+export const en = {
+  title: 'Team',
+  intro:
+    'The people who work on this chatbot. Admins can change everything but billing, on every chatbot; members work conversations, leads and knowledge on the chatbots they are added to.',
+  loading: 'Loading the team…',
+  empty: 'Nobody has been added to this chatbot yet.',
+  inviteHeading: 'Add someone',
+  email: 'E-mail',
+  name: 'Display name (optional)',
+  role: 'Role',
+  roleHelp: 'The role applies across the account. Someone already in the account keeps their role.',
+  alsoOn: 'Also add them to',
+  invite: 'Add to the team',
+  invited: '{email} was added.',
+  owner: 'Owner',
+  admin: 'Admin',
+  member: 'Member',
+  you: 'you',
+  roleOf: 'Role of {name}',
+  roleChanged: '{name} is now {role}.',
+  alsoOnList: 'Also on: {names}',
+  onlyHere: 'Only on this chatbot',
+  since: 'Added {date}',
+  remove: 'Remove',
+  removeText: 'Remove {name} from this chatbot? They stay in the account.',
+  removeButton: 'Remove from chatbot',
+  cancel: 'Cancel',
+  removed: '{name} was removed from this chatbot.',
+  failed: 'That did not work: {message}',
+};
+
+export type Strings = typeof en;
