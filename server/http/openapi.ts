@@ -133,6 +133,7 @@ const TAGS: Record<string, string> = {
   settings: "A chatbot's settings, whole or by section",
   webhooks: 'Webhook state, deliveries, signing secret',
   identity: 'Identity verification of signed-in visitors',
+  install: 'Whether a site carries the widget',
   icons: "The chatbot's icons",
   analytics: "A chatbot's figures",
   knowledge: 'Knowledge sources: links, websites, sitemaps, videos, text, files, Confluence',

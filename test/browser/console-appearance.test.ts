@@ -65,7 +65,25 @@ it(
     await preview().locator('[data-parley] button', { hasText: 'Delivery times' }).waitFor({ timeout: 15_000 });
     expect((await widgetConfig()).starters.map((s: { title: string }) => s.title)).toEqual(['Delivery times']);
 
+    // A second one, moved above the first: the order visitors get follows.
+    await starters.getByLabel('Button text').fill('Returns');
+    await starters.getByLabel('Message sent').fill('How do returns work?');
+    await starters.getByRole('button', { name: 'Add', exact: true }).click();
+    await starters.getByRole('button', { name: 'Move up: Returns' }).click();
+    await expect
+      .poll(async () => (await widgetConfig()).starters.map((s: { title: string }) => s.title))
+      .toEqual(['Returns', 'Delivery times']);
+
+    // The identity secret is made and shown once.
+    await page.getByRole('button', { name: 'Identity verification' }).click();
+    await page.getByRole('button', { name: 'Make a secret' }).click();
+    expect((await page.getByLabel('Identity secret').inputValue()).length).toBeGreaterThan(20);
+    const identity = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/identity-secret`, h.app.ownerToken);
+    expect(identity.body.data.identitySecret.configured).toBe(true);
+    await page.getByRole('button', { name: 'Messages' }).click();
+
     expect(await axeViolations(page)).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await consoleScreenshots(page, 'appearance');
 
     // The phone frame, light and dark.
@@ -84,3 +102,30 @@ it(
     await close();
   },
 );
+
+it('works right to left in Arabic and dark: adds an allowed domain and saves it', { timeout: 60_000 }, async () => {
+  const chatbotId = await h.createChatbot('Arabic shop');
+  const { page, problems, close } = await h.open({
+    path: `/console/${chatbotId}/appearance`,
+    locale: 'ar',
+    colorScheme: 'dark',
+  });
+  await page.getByRole('heading', { name: 'المظهر والسلوك', level: 1 }).waitFor();
+  expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+  await page.getByRole('button', { name: 'النطاقات المسموح بها' }).click();
+  await page.getByLabel('النطاق المراد إضافته').fill('https://Shop.Example.com/pricing');
+  await page.getByRole('button', { name: 'إضافة نطاق' }).click();
+  // Pasted addresses keep their host only, as the API stores it.
+  await page.getByText('shop.example.com', { exact: true }).waitFor();
+  await page.getByRole('button', { name: 'حفظ التغييرات' }).click();
+  await page.getByText(/^تم الحفظ\./).waitFor();
+  const settings = (await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/settings`, h.app.ownerToken)).body.data
+    .settings;
+  expect(settings.allowedDomains).toEqual(['shop.example.com']);
+  await page.locator('.ap-stage iframe.shown[data-theme="dark"]').waitFor({ timeout: 15_000 });
+  expect(await axeViolations(page)).toEqual([]);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await consoleScreenshots(page, 'appearance-ar');
+  expect(problems).toEqual([]);
+  await close();
+});

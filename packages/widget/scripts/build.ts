@@ -3,9 +3,10 @@
  * host-API declarations (widget/state/host.ts and the protocol types it names) into src/generated/,
  * so the package's types are the widget's and cannot drift from them, then tsc into dist/ with
  * those declarations copied beside. `--if-stale` builds only when a source is newer than dist/.
+ * Test files build it too, possibly at once: a lock folder lets one build at a time.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,22 @@ const SOURCES = [
 ];
 const MARK = join(HERE, 'dist', 'index.js');
 const GENERATED = join(HERE, 'src', 'generated');
+const LOCK = join(HERE, '.build-lock');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+for (const started = Date.now(); ;) {
+  try {
+    mkdirSync(LOCK);
+    break;
+  } catch {
+    // A lock older than five minutes was left by a build that died.
+    const age = Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > 300_000) rmSync(LOCK, { recursive: true, force: true });
+    else if (Date.now() - started > 300_000) throw new Error(`${LOCK} is held by another build`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+process.on('exit', () => rmSync(LOCK, { recursive: true, force: true }));
 
 const builtAt = statSync(MARK, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 if (process.argv.includes('--if-stale') && newestSource(SOURCES) < builtAt) process.exit(0);

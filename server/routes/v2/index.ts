@@ -8,6 +8,7 @@ import conversations from './conversations.js';
 import health from './health.js';
 import icons from './icons.js';
 import identity from './identity.js';
+import installCheck from './install-check.js';
 import knowledge from './knowledge.js';
 import me from './me.js';
 import session from './session.js';
@@ -39,6 +40,7 @@ export async function v2Routes(app: FastifyInstance) {
     settings,
     webhooks,
     identity,
+    installCheck,
     icons,
     tokens,
     account,

@@ -28,7 +28,7 @@ const readers = new WeakMap<Kysely<Database>, SyncReader>();
 /** The reader of a database handle's kysely instance; none inside a transaction or on PostgreSQL. */
 export const readerOf = (db: Kysely<Database>) => readers.get(db);
 
-/** Rows remembered per reader; the per-request lookups touch a few tokens and chatbots. */
+/** Rows remembered per query of a reader; the per-request lookups touch a few tokens and chatbots. */
 const MAX_CACHED = 2000;
 
 export function attachReader(db: Kysely<Database>, path: string): SyncReader {
@@ -36,7 +36,9 @@ export function attachReader(db: Kysely<Database>, path: string): SyncReader {
   connection.pragma('busy_timeout = 5000');
   const version = connection.prepare('pragma data_version').pluck();
   const statements = new Map<string, SQLite.Statement>();
-  const rows = new Map<string, { version: unknown; row: unknown }>();
+  // By SQL text, then parameters: the SQL strings are the same few constants (their hash is
+  // computed once), so a lookup hashes only the short parameter key, not SQL + parameters anew.
+  const rows = new Map<string, Map<string, { version: unknown; row: unknown }>>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
     if (!statement) {
@@ -49,12 +51,14 @@ export function attachReader(db: Kysely<Database>, path: string): SyncReader {
   const reader: SyncReader = {
     get<R>(sql: string, parameters: readonly unknown[]) {
       const now = version.get();
-      const key = `${sql}\u0000${JSON.stringify(parameters)}`;
-      const cached = rows.get(key);
+      let remembered = rows.get(sql);
+      if (!remembered) rows.set(sql, (remembered = new Map()));
+      const key = JSON.stringify(parameters);
+      const cached = remembered.get(key);
       if (cached && cached.version === now) return cached.row as R | undefined;
       const row = prepared(sql).get(...parameters) as R | undefined;
-      if (rows.size >= MAX_CACHED) rows.delete(rows.keys().next().value!);
-      rows.set(key, { version: now, row });
+      if (remembered.size >= MAX_CACHED) remembered.delete(remembered.keys().next().value!);
+      remembered.set(key, { version: now, row });
       return row;
     },
     all: <R>(sql: string, parameters: readonly unknown[]) => prepared(sql).all(...parameters) as R[],
