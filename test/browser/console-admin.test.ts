@@ -7,15 +7,19 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
+import { signIdentity } from '../../server/domain/visitors/identity.js';
+import { serveSite, type TestSite } from '../helpers/site.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { axeViolations, consoleScreenshots, startConsole, type ConsoleHarness } from './console-helpers.js';
 
 let h: ConsoleHarness;
 let receiver: WebhookReceiver;
+let site: TestSite;
 let chatbotId: string;
 
 beforeAll(async () => {
   receiver = await startReceiver();
+  site = await serveSite();
   receiver.respond = () => 200;
   h = await startConsole({
     env: { ALLOW_PRIVATE_FETCH: '127.0.0.0/8', NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_POLL_MS: '20' },
@@ -25,6 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await receiver?.close();
+  await site?.close();
 });
 
 it('lists the leads and exports them as a CSV file with every lead', { timeout: 60_000 }, async () => {
@@ -260,3 +265,53 @@ it('adds a person to two chatbots, changes their role and removes them from one'
   expect(problems).toEqual([]);
   await close();
 });
+
+it(
+  'gives the snippet and its variants, signs identities as the server checks them, and checks a site for the snippet',
+  { timeout: 60_000 },
+  async () => {
+    const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/install` });
+    await page.getByRole('heading', { name: 'Install', level: 1 }).waitFor();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const snippet = `<script src="${h.app.url}/widget.js" data-chatbot-id="${chatbotId}" fetchpriority="high" async></script>`;
+    await page.getByRole('button', { name: 'Copy: Plain HTML' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+    await page.getByRole('radio', { name: 'React' }).check();
+    expect(await page.locator('pre[aria-label="React"]').textContent()).toContain(
+      `s.dataset.chatbotId = '${chatbotId}'`,
+    );
+    await page.getByRole('radio', { name: 'Vue' }).check();
+    expect(await page.locator('pre[aria-label="Vue"]').textContent()).toContain('onMounted');
+    expect(await page.locator('pre[aria-label="Mobile apps"]').textContent()).toBe(`${h.app.url}/chat/${chatbotId}`);
+
+    // The Node sample, run as a site's server would, signs exactly as the server verifies.
+    const node = (await page.locator('pre[aria-label="Node.js"]').textContent())!;
+    const sign = new Function('require', 'process', `${node}\nreturn parleySignature;`)(
+      (await import('node:module')).createRequire(import.meta.url),
+      { env: { PARLEY_IDENTITY_SECRET: 'the chatbot identity secret' } },
+    ) as (email: string) => string;
+    expect(sign('ada@example.test')).toBe(signIdentity('the chatbot identity secret', 'ada@example.test'));
+    await page.getByRole('radio', { name: 'PHP' }).check();
+    expect(await page.locator('pre[aria-label="PHP"]').textContent()).toContain("hash_hmac('sha256', $email,");
+
+    // Check my site: a page without the snippet, then with it.
+    site.set('/', '<!doctype html><html><body><h1>Acme</h1></body></html>');
+    await page.getByLabel('Page address').fill(`${site.url}/`);
+    await page.getByRole('button', { name: 'Check my site' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: `No snippet for this chatbot on ${site.url}/` })
+      .waitFor();
+    site.set('/', `<!doctype html><html><body><h1>Acme</h1>${snippet}</body></html>`);
+    await page.getByRole('button', { name: 'Check my site' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `The chatbot is installed on ${site.url}/.` })
+      .waitFor();
+
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'install', { fullPage: true });
+    expect(problems).toEqual([]);
+    await close();
+  },
+);

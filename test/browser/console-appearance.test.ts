@@ -65,6 +65,23 @@ it(
     await preview().locator('[data-parley] button', { hasText: 'Delivery times' }).waitFor({ timeout: 15_000 });
     expect((await widgetConfig()).starters.map((s: { title: string }) => s.title)).toEqual(['Delivery times']);
 
+    // A second one, moved above the first: the order visitors get follows.
+    await starters.getByLabel('Button text').fill('Returns');
+    await starters.getByLabel('Message sent').fill('How do returns work?');
+    await starters.getByRole('button', { name: 'Add', exact: true }).click();
+    await starters.getByRole('button', { name: 'Move up: Returns' }).click();
+    await expect
+      .poll(async () => (await widgetConfig()).starters.map((s: { title: string }) => s.title))
+      .toEqual(['Returns', 'Delivery times']);
+
+    // The identity secret is made and shown once.
+    await page.getByRole('button', { name: 'Identity verification' }).click();
+    await page.getByRole('button', { name: 'Make a secret' }).click();
+    expect((await page.getByLabel('Identity secret').inputValue()).length).toBeGreaterThan(20);
+    const identity = await h.app.call('GET', `/api/v2/chatbots/${chatbotId}/identity-secret`, h.app.ownerToken);
+    expect(identity.body.data.identitySecret.configured).toBe(true);
+    await page.getByRole('button', { name: 'Messages' }).click();
+
     expect(await axeViolations(page)).toEqual([]);
     await page.evaluate(() => window.scrollTo(0, 0));
     await consoleScreenshots(page, 'appearance');

@@ -3,12 +3,11 @@
  * on 127.0.0.1) and customer pages served from another origin (localhost, another port), with
  * the CSP each test asks for. Screenshots go to test-artifacts/widget/ (git-ignored).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page } from 'playwright-core';
 
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'widget');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -28,19 +27,31 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+// One chromium per fork, shared by the files it runs (vitest keeps this module between them):
+// starting chromium costs more than a whole browser test; each launch() is a fresh context.
+let chromiumOfFork: Promise<PlaywrightBrowser> | null = null;
+function sharedChromium(): Promise<PlaywrightBrowser> {
+  if (!chromiumOfFork) {
+    chromiumOfFork = chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    chromiumOfFork.then(
+      (b) => b.on('disconnected', () => (chromiumOfFork = null)),
+      () => (chromiumOfFork = null),
+    );
+  }
+  return chromiumOfFork;
+}
+
+/** A new browser context (no cookies, storage or cache of any other) with these settings. */
 export async function launch(
   options: {
     colorScheme?: 'light' | 'dark';
     viewport?: { width: number; height: number };
     isMobile?: boolean;
-    offline?: boolean;
   } = {},
 ): Promise<Browser> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM,
-    args: FLAGS,
-    headless: true,
+  const context = await (
+    await sharedChromium()
+  ).newContext({
     colorScheme: options.colorScheme ?? 'light',
     viewport: options.viewport ?? { width: 1280, height: 800 },
     isMobile: options.isMobile,
@@ -49,10 +60,7 @@ export async function launch(
   });
   return {
     context,
-    async close() {
-      await context.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => context.close(),
   };
 }
 

@@ -188,9 +188,7 @@ export default function AppearancePage({ chatbotId }: PageProps) {
     identity: () => <Identity chatbotId={chatbotId!} writable={writable} t={t} />,
     webhooks: () => (
       <>
-        {secret && (
-          <ShownOnce label={t.fields.webhookToken.label} value={secret} note={t.webhooks.signingSecret} t={t} />
-        )}
+        {secret && <ShownOnce label={t.webhooks.secretLabel} value={secret} note={t.webhooks.signingSecret} t={t} />}
         {fields('webhooks')}
         <p class="muted small">{t.webhooks.deliveries}</p>
       </>

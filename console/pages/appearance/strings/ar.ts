@@ -208,6 +208,7 @@ const ar: Partial2<Strings> = {
     copied: 'تم النسخ.',
   },
   webhooks: {
+    secretLabel: 'سر التوقيع',
     signingSecret: 'سر توقيع الـ webhooks (يُعرض مرة واحدة، انسخه الآن): تحقق به من توقيع كل استدعاء.',
     deliveries: 'سجل التسليم وإرسال الاختبار وإعادة التسليم في صفحة Webhooks.',
   },

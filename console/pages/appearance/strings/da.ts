@@ -230,6 +230,7 @@ const da: Partial2<Strings> = {
     copied: 'Kopieret.',
   },
   webhooks: {
+    secretLabel: 'Signeringshemmelighed',
     signingSecret:
       'Din signeringshemmelighed til webhooks (vises én gang, kopiér den nu): tjek hvert kalds signatur med den.',
     deliveries: 'Leveringsloggen, testafsendelser og genlevering findes på siden Webhooks.',

@@ -260,6 +260,7 @@ const de: Partial2<Strings> = {
     copied: 'Kopiert.',
   },
   webhooks: {
+    secretLabel: 'Signaturgeheimnis',
     signingSecret:
       'Ihr Webhook-Signaturgeheimnis (nur einmal gezeigt, jetzt kopieren): Prüfen Sie damit die Signatur jedes Aufrufs.',
     deliveries: 'Das Zustellprotokoll, Testsendungen und erneute Zustellung finden Sie auf der Seite Webhooks.',

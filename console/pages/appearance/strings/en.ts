@@ -233,6 +233,7 @@ export const en = {
     copied: 'Copied.',
   },
   webhooks: {
+    secretLabel: 'Signing secret',
     signingSecret: "Your webhook signing secret (shown once, copy it now): check each call's signature with it.",
     deliveries: 'The delivery log, test sends and redelivery are on the Webhooks page.',
   },

@@ -248,6 +248,7 @@ const es: Partial2<Strings> = {
     copied: 'Copiado.',
   },
   webhooks: {
+    secretLabel: 'Secreto de firma',
     signingSecret:
       'Su secreto de firma de webhooks (se muestra una vez, cópielo ya): compruebe con él la firma de cada llamada.',
     deliveries: 'El registro de entregas, los envíos de prueba y los reenvíos están en la página Webhooks.',

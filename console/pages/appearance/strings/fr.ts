@@ -251,6 +251,7 @@ const fr: Partial2<Strings> = {
     copied: 'Copié.',
   },
   webhooks: {
+    secretLabel: 'Secret de signature',
     signingSecret:
       'Votre secret de signature des webhooks (affiché une seule fois, copiez-le) : vérifiez la signature de chaque appel avec lui.',
     deliveries: 'Le journal des envois, les envois de test et les renvois sont sur la page Webhooks.',

@@ -195,6 +195,7 @@ const he: Partial2<Strings> = {
     copied: 'הועתק.',
   },
   webhooks: {
+    secretLabel: 'סוד החתימה',
     signingSecret: 'סוד החתימה של ה-webhooks (מוצג פעם אחת, העתיקו עכשיו): בדקו בעזרתו את החתימה של כל קריאה.',
     deliveries: 'יומן המסירות, שליחות הבדיקה והמסירה החוזרת נמצאים בדף Webhooks.',
   },

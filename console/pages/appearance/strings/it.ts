@@ -245,6 +245,7 @@ const it: Partial2<Strings> = {
     copied: 'Copiato.',
   },
   webhooks: {
+    secretLabel: 'Segreto di firma',
     signingSecret:
       'Il tuo segreto di firma dei webhook (mostrato una volta, copialo ora): verifica con esso la firma di ogni chiamata.',
     deliveries: 'Il registro delle consegne, gli invii di prova e i reinvii sono nella pagina Webhook.',

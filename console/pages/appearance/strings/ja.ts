@@ -214,6 +214,7 @@ const ja: Partial2<Strings> = {
     copied: 'コピーしました。',
   },
   webhooks: {
+    secretLabel: '署名シークレット',
     signingSecret: 'Webhook の署名シークレットです (一度だけ表示、今すぐコピー)。各呼び出しの署名をこれで確認します。',
     deliveries: '配信ログ、テスト送信、再配信は Webhook のページにあります。',
   },

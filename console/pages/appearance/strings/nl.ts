@@ -248,6 +248,7 @@ const nl: Partial2<Strings> = {
     copied: 'Gekopieerd.',
   },
   webhooks: {
+    secretLabel: 'Ondertekeningsgeheim',
     signingSecret:
       'Uw ondertekeningsgeheim voor webhooks (één keer getoond, kopieer het nu): controleer er de handtekening van elke aanroep mee.',
     deliveries: 'Het bezorglogboek, testverzendingen en opnieuw bezorgen staan op de pagina Webhooks.',

@@ -230,6 +230,7 @@ const pl: Partial2<Strings> = {
     copied: 'Skopiowano.',
   },
   webhooks: {
+    secretLabel: 'Sekret podpisu',
     signingSecret:
       'Twój sekret podpisu webhooków (pokazany raz, skopiuj go teraz): sprawdzaj nim podpis każdego wywołania.',
     deliveries: 'Dziennik doręczeń, wysyłki testowe i ponowne doręczenia są na stronie Webhooki.',

@@ -236,6 +236,7 @@ const pt: Partial2<Strings> = {
     copied: 'Copiado.',
   },
   webhooks: {
+    secretLabel: 'Segredo de assinatura',
     signingSecret:
       'O seu segredo de assinatura de webhooks (mostrado uma vez, copie-o já): verifique com ele a assinatura de cada chamada.',
     deliveries: 'O registo de entregas, os envios de teste e os reenvios estão na página Webhooks.',

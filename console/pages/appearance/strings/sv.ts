@@ -227,6 +227,7 @@ const sv: Partial2<Strings> = {
     copied: 'Kopierat.',
   },
   webhooks: {
+    secretLabel: 'Signeringshemlighet',
     signingSecret:
       'Din signeringshemlighet för webhooks (visas en gång, kopiera den nu): kontrollera varje anrops signatur med den.',
     deliveries: 'Leveransloggen, testutskick och omleverans finns på sidan Webhooks.',
