@@ -2,9 +2,10 @@
  * The owner's whole journey in the browser, on the server as `npm start` runs it (the compiled
  * server, a fresh data folder, nobody with a password): the set-up link from the ready line, a
  * password, a chatbot, the README's quick-start site on the Knowledge page with its job watched
- * to the end, the snippet on the site's own page (another origin), and a visitor there asking the
- * quick-start question: the widget answers with its source. The team then sees the visitor and
- * the page they wrote from in the inbox. A screenshot of each step (desktop).
+ * to the end, the snippet copied from the Install page onto the site's own page (another origin)
+ * and checked there, and a visitor there asking the quick-start question: the widget answers
+ * with its source. The team then sees the visitor and the page they wrote from in the inbox.
+ * A screenshot of each step (desktop).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -131,9 +132,20 @@ it(
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, '4-knowledge');
 
-    // 5. The snippet on the site's home page (another origin than the console's).
-    // The README's snippet with the chatbot's id from the console's address (the Install page's copy button gives the same).
-    snippet = `<script src="${new URL(ready!.setupLink!).origin}/widget.js" data-chatbot-id="${chatbotId}" async></script>`;
+    // 5. Install: copy the snippet, paste it into the site's home page (another origin than the console's), check it.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Install', exact: true }).click();
+    await page.getByRole('heading', { name: 'Install', level: 1 }).waitFor();
+    await owner.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy: Plain HTML' }).click();
+    snippet = await page.evaluate(() => navigator.clipboard.readText());
+    expect(snippet).toContain(`data-chatbot-id="${chatbotId}"`);
+    await page.getByLabel('Page address').fill(`${site.url}/`);
+    await page.getByRole('button', { name: 'Check my site' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `The chatbot is installed on ${site.url}/.` })
+      .waitFor();
+    await shot(page, '5-install');
 
     // 6. A visitor asks the quick-start question: the answer cites the delivery page.
     const visitorContext = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
@@ -147,7 +159,7 @@ it(
     const answer = shop.locator('[data-parley] [role="log"] .msg-ai', { hasText: /three to five working days/ });
     await answer.waitFor({ timeout: 30_000 });
     expect(await shop.locator('[data-parley] .sources li').allTextContents()).toContain('Delivery');
-    await shop.screenshot({ path: join(CONSOLE_ARTIFACTS, 'journey-5-visitor.png') });
+    await shop.screenshot({ path: join(CONSOLE_ARTIFACTS, 'journey-6-visitor.png') });
 
     // 7. The inbox: the conversation, the visitor's page though the site passed no context.
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Inbox', exact: true }).click();
@@ -160,7 +172,7 @@ it(
       .locator('.inbox-details')
       .getByRole('link', { name: `${site.url}/` })
       .waitFor();
-    await shot(page, '6-inbox');
+    await shot(page, '7-inbox');
 
     expect(problems).toEqual([]);
     expect(shopProblems).toEqual([]);

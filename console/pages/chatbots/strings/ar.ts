@@ -10,7 +10,7 @@ export default {
   namePlaceholder: 'مثال: دعم Acme',
   create: 'إنشاء روبوت الدردشة',
   creating: 'جارٍ الإنشاء…',
-  created: 'تم إنشاء {name}.',
+  created: 'تم إنشاء {name}. الخطوة التالية: في صفحة المعرفة، أضف الصفحات التي يجيب منها.',
   open: 'فتح',
   selected: 'محدد',
   createdOn: 'أُنشئ في {date}',

@@ -10,7 +10,7 @@ export default {
   namePlaceholder: 'f.eks. Acme-support',
   create: 'Opret chatbot',
   creating: 'Opretter…',
-  created: '{name} er oprettet.',
+  created: '{name} er oprettet. Næste skridt: tilføj under Viden de sider, den skal svare ud fra.',
   open: 'Åbn',
   selected: 'Valgt',
   createdOn: 'Oprettet {date}',

@@ -11,7 +11,7 @@ export default {
   namePlaceholder: 'z. B. Acme-Support',
   create: 'Chatbot anlegen',
   creating: 'Wird angelegt…',
-  created: '{name} wurde angelegt.',
+  created: '{name} wurde angelegt. Als Nächstes: unter Wissen die Seiten hinzufügen, aus denen er antworten soll.',
   open: 'Öffnen',
   selected: 'Ausgewählt',
   createdOn: 'Angelegt am {date}',

@@ -7,7 +7,7 @@ export const en = {
   namePlaceholder: 'e.g. Acme support',
   create: 'Create chatbot',
   creating: 'Creating…',
-  created: '{name} was created.',
+  created: '{name} was created. Next: on Knowledge, add the pages it should answer from.',
   open: 'Open',
   selected: 'Selected',
   createdOn: 'Created {date}',

@@ -10,7 +10,7 @@ export default {
   namePlaceholder: 'p. ej. Soporte de Acme',
   create: 'Crear chatbot',
   creating: 'Creando…',
-  created: 'Se creó {name}.',
+  created: 'Se creó {name}. Siguiente paso: en Conocimiento, añade las páginas de las que debe responder.',
   open: 'Abrir',
   selected: 'Seleccionado',
   createdOn: 'Creado el {date}',

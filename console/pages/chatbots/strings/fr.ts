@@ -10,7 +10,7 @@ export default {
   namePlaceholder: 'p. ex. Support Acme',
   create: 'Créer le chatbot',
   creating: 'Création…',
-  created: '{name} a été créé.',
+  created: '{name} a été créé. Ensuite : dans Connaissances, ajoutez les pages à partir desquelles il doit répondre.',
   open: 'Ouvrir',
   selected: 'Sélectionné',
   createdOn: 'Créé le {date}',

@@ -10,7 +10,7 @@ export default {
   namePlaceholder: 'למשל: התמיכה של Acme',
   create: "יצירת צ'אטבוט",
   creating: 'יוצר…',
-  created: '{name} נוצר.',
+  created: '{name} נוצר. השלב הבא: בעמוד ידע, הוסיפו את הדפים שמהם הוא יענה.',
   open: 'פתיחה',
   selected: 'נבחר',
   createdOn: 'נוצר ב-{date}',

@@ -10,7 +10,7 @@ export default {
   namePlaceholder: 'ad es. Assistenza Acme',
   create: 'Crea chatbot',
   creating: 'Creazione…',
-  created: '{name} è stato creato.',
+  created: '{name} è stato creato. Passo successivo: in Conoscenza, aggiungi le pagine da cui deve rispondere.',
   open: 'Apri',
   selected: 'Selezionato',
   createdOn: 'Creato il {date}',

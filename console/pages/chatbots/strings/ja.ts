@@ -11,7 +11,7 @@ export default {
   namePlaceholder: '例: Acme サポート',
   create: 'チャットボットを作成',
   creating: '作成中…',
-  created: '{name} を作成しました。',
+  created: '{name} を作成しました。次に、ナレッジで回答のもとになるページを追加してください。',
   open: '開く',
   selected: '選択中',
   createdOn: '作成日 {date}',

@@ -10,7 +10,7 @@ export default {
   namePlaceholder: 'bijv. Acme-support',
   create: 'Chatbot maken',
   creating: 'Bezig met maken…',
-  created: '{name} is gemaakt.',
+  created: "{name} is gemaakt. Volgende stap: voeg bij Kennis de pagina's toe waaruit hij moet antwoorden.",
   open: 'Openen',
   selected: 'Geselecteerd',
   createdOn: 'Gemaakt op {date}',

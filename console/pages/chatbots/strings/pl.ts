@@ -10,7 +10,7 @@ export default {
   namePlaceholder: 'np. Wsparcie Acme',
   create: 'Utwórz czatbota',
   creating: 'Tworzenie…',
-  created: 'Utworzono {name}.',
+  created: 'Utworzono {name}. Dalej: w sekcji Wiedza dodaj strony, na podstawie których ma odpowiadać.',
   open: 'Otwórz',
   selected: 'Wybrany',
   createdOn: 'Utworzono {date}',

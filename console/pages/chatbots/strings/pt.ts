@@ -10,7 +10,7 @@ export default {
   namePlaceholder: 'ex.: Suporte Acme',
   create: 'Criar chatbot',
   creating: 'Criando…',
-  created: '{name} foi criado.',
+  created: '{name} foi criado. A seguir: em Conhecimento, adicione as páginas a partir das quais ele deve responder.',
   open: 'Abrir',
   selected: 'Selecionado',
   createdOn: 'Criado em {date}',

@@ -10,7 +10,7 @@ export default {
   namePlaceholder: 't.ex. Acme-support',
   create: 'Skapa chattbot',
   creating: 'Skapar…',
-  created: '{name} har skapats.',
+  created: '{name} har skapats. Nästa steg: lägg under Kunskap till de sidor den ska svara utifrån.',
   open: 'Öppna',
   selected: 'Vald',
   createdOn: 'Skapad {date}',
