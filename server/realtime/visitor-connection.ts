@@ -456,9 +456,16 @@ export class VisitorConnection {
         }),
     });
     // Failures after the message is stored belong to the answer (logged; resume shows what was stored).
-    work.catch((err) => {
-      if (isStored) this.fail(err);
-    });
+    work.then(
+      // A resend whose first ack was lost with its socket (no conversation id yet): the conversation
+      // and its answer were stored while nobody listened, so they are replayed to this connection.
+      (result) => {
+        if (result.replayed && !existing) void this.tracker.catchUp(conversation.id);
+      },
+      (err) => {
+        if (isStored) this.fail(err);
+      },
+    );
     // The frame is answered once the message is stored (or refused); the AI's answer streams on by itself.
     await Promise.race([storedPromise, work]);
   }

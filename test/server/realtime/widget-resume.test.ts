@@ -118,6 +118,36 @@ test('a storm of reconnects resending one message stores it once and answers it 
   last.close();
 });
 
+test('a first message whose ack was lost with its socket, resent without a conversation, is acknowledged and its answer still arrives', async () => {
+  const session = await newSession(t, chatbotId);
+  const first = await visitor(t.url, session.token);
+  // The widget's socket is replaced right after it sends (a session renewal): the ack goes nowhere.
+  first.send({ type: 'message.send', clientId: 'lost-ack', text: 'When are refunds paid?' });
+  first.close();
+  const conversationOf = () =>
+    t.database.db
+      .selectFrom('conversations')
+      .select('id')
+      .where('chat_user_id', '=', session.visitor.id)
+      .executeTakeFirst();
+  // Stored and answered while nobody listened.
+  await expect
+    .poll(async () => (await conversationOf()) && (await events((await conversationOf())!.id)).length, {
+      timeout: 10_000,
+    })
+    .toBe(3);
+  const conversationId = (await conversationOf())!.id;
+  // The new socket knows no conversation yet: it resends the message as it was.
+  const second = await visitor(t.url, session.token);
+  second.send({ type: 'message.send', clientId: 'lost-ack', text: 'When are refunds paid?' });
+  const ack = await second.waitFor<AckFrame>((f) => f.type === 'ack');
+  expect(ack.conversationId).toBe(conversationId);
+  // Every stored event reaches it, the answer included, each once.
+  await expect.poll(() => seqsOf(second.frames, conversationId)).toEqual([1, 2, 3]);
+  expect((await events(conversationId)).length).toBe(3);
+  second.close();
+});
+
 test('a resent message on one socket is acknowledged with the stored message, not stored again', async () => {
   const session = await newSession(t, chatbotId);
   const c = await visitor(t.url, session.token);
