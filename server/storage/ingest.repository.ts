@@ -174,6 +174,16 @@ export const ingestRepository = (db: Kysely<Database>, dialect: Dialect): Knowle
         .where('key', '=', key)
         .execute();
     },
+    async finishItem(jobId, key, status, error) {
+      const r = await db
+        .updateTable('ingest_items')
+        .set({ status, error, updated_at: now() })
+        .where('job_id', '=', jobId)
+        .where('key', '=', key)
+        .where('status', 'in', ['pending', 'running'])
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
     async requeueRunning(jobId) {
       await db
         .updateTable('ingest_items')

@@ -362,10 +362,11 @@ export class IngestRunner {
     // A fetch cut by shutdown comes back as a failed page, not a throw: leave the item running so
     // the next run of the job puts it back and fetches it again. Finished work (done) is kept.
     if (ctx.signal.aborted && result.status !== 'done') throw new JobInterrupted();
-    // Together: an item left running is processed again on resume, one marked done is counted.
+    // Together: an item left running is processed again on resume, one marked done is counted,
+    // and only once (a second runner after a lost lease finds it ended).
     await this.store.transaction(async (s) => {
-      await s.knowledge.ingest.setItem(item.jobId, item.key, result.status, result.error ?? null);
-      await s.knowledge.ingest.addCounts(item.jobId, { [result.status]: 1 });
+      if (await s.knowledge.ingest.finishItem(item.jobId, item.key, result.status, result.error ?? null))
+        await s.knowledge.ingest.addCounts(item.jobId, { [result.status]: 1 });
     });
   }
 

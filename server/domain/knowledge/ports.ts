@@ -190,6 +190,16 @@ export interface KnowledgeStore {
     /** The next pending items in insertion order. */
     pending(jobId: string, limit: number): Promise<IngestItem[]>;
     setItem(jobId: string, key: string, status: ItemStatus, error?: string | null): Promise<void>;
+    /**
+     * Ends an item still pending or running with its outcome; false when it had ended already (a
+     * second runner of the job after a lost lease), so its outcome is counted once.
+     */
+    finishItem(
+      jobId: string,
+      key: string,
+      status: 'done' | 'failed' | 'skipped',
+      error: string | null,
+    ): Promise<boolean>;
     /** Items left `running` by a crashed worker go back to pending. */
     requeueRunning(jobId: string): Promise<void>;
     errors(jobId: string, limit: number): Promise<IngestError[]>;

@@ -453,6 +453,11 @@ describeOnDialects('KnowledgeStore on %s', (dialect) => {
     expect(await i.errors(jobId, 10)).toEqual([{ url: 'https://x.test/b?utm=1', error: 'HTTP 404' }]);
     await i.setItem(jobId, 'https://x.test/b', 'pending');
     expect(await i.errors(jobId, 10)).toEqual([]);
+    // An item ends once: a second runner of the job (its lease lost) finds it ended and counts nothing.
+    expect(await i.finishItem(jobId, 'https://x.test/a', 'done', null)).toBe(true);
+    expect(await i.finishItem(jobId, 'https://x.test/a', 'done', null)).toBe(false);
+    expect(await i.finishItem(jobId, 'https://x.test/a', 'failed', 'late')).toBe(false);
+    expect(await i.errors(jobId, 10)).toEqual([]);
   });
 
   describe('vector index', () => {
