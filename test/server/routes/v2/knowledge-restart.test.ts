@@ -176,7 +176,9 @@ describe('a crawl across a restart', () => {
       return done;
     });
 
-    await finishAndCheck(first.chatbotId, jobId, doneBefore, { QUEUE_LEASE_MS: '200' });
+    // The dead worker's lease (300 ms, above) lapses by itself; the new app's own lease must outlast
+    // an event-loop stall of a loaded machine, or its second worker would take the job over again.
+    await finishAndCheck(first.chatbotId, jobId, doneBefore, { QUEUE_LEASE_MS: '3000' });
     const row = await withDatabase((db) =>
       db
         .selectFrom('jobs')
