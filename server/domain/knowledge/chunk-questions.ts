@@ -1,7 +1,8 @@
 /**
  * Questions a chunk answers, made at ingest and stored with it (table chunk_questions): the
  * answer engine offers them as follow-ups a visitor could ask next. Written in the chunk's own
- * language (en, de, es, fr templates; FAQ questions in any language):
+ * language: FAQ questions in any language; the templates below in en, de, es, fr, it, nl and pt,
+ * only when the chunk's language is clearly one of those (never a question in another language):
  *
  * - FAQ questions: a heading or a line ending in "?" ("## Can I freeze the bread?");
  * - rules: "You can return any item within 30 days…" -> "Can I return any item?";
@@ -18,26 +19,28 @@ import { sentences, words } from '../answers/text.js';
 
 export const MAX_QUESTIONS = 4;
 
-type Lang = 'en' | 'de' | 'es' | 'fr';
+type Lang = 'en' | 'de' | 'es' | 'fr' | 'it' | 'nl' | 'pt';
 
 const FUNCTION_WORDS: Record<Lang, string[]> = {
   en: ['the', 'and', 'is', 'are', 'you', 'your', 'of', 'to', 'with', 'for', 'can'],
   de: ['der', 'die', 'das', 'und', 'ist', 'sie', 'ihr', 'ein', 'eine', 'mit', 'für', 'nicht'],
   es: ['el', 'la', 'los', 'las', 'y', 'es', 'de', 'que', 'un', 'una', 'para', 'con', 'por'],
   fr: ['le', 'la', 'les', 'et', 'est', 'vous', 'de', 'des', 'un', 'une', 'pour', 'avec'],
+  it: ['il', 'lo', 'gli', 'è', 'di', 'che', 'per', 'con', 'non', 'sono', 'della', 'del'],
+  nl: ['het', 'een', 'en', 'van', 'zijn', 'niet', 'met', 'voor', 'op', 'je', 'wordt', 'naar'],
+  pt: ['os', 'do', 'da', 'dos', 'das', 'um', 'uma', 'não', 'com', 'você', 'ao', 'seu'],
 };
 
-/** The chunk's language by its function words (en when none is clear). */
-export function chunkLanguage(text: string): Lang {
+/** The chunk's language by its function words; null when none leads (another language, or too little text). */
+export function chunkLanguage(text: string): Lang | null {
   const ws = words(text.slice(0, 2000));
-  let best: Lang = 'en';
-  let bestCount = 0;
-  for (const lang of Object.keys(FUNCTION_WORDS) as Lang[]) {
-    const set = new Set(FUNCTION_WORDS[lang]);
-    const n = ws.filter((w) => set.has(w)).length;
-    if (n > bestCount) [best, bestCount] = [lang, n];
-  }
-  return best;
+  const counts = (Object.keys(FUNCTION_WORDS) as Lang[])
+    .map((lang) => {
+      const set = new Set(FUNCTION_WORDS[lang]);
+      return { lang, n: ws.filter((w) => set.has(w)).length };
+    })
+    .sort((a, b) => b.n - a.n);
+  return counts[0].n > 0 && counts[0].n > counts[1].n ? counts[0].lang : null;
 }
 
 const TEMPLATES: Record<
@@ -59,6 +62,17 @@ const TEMPLATES: Record<
     duration: (t) => `Combien de temps prend ${t} ?`,
     price: (t) => `Combien coûte ${t} ?`,
     what: (x) => `Qu'est-ce que ${x} ?`,
+  },
+  it: {
+    duration: (t) => `Quanto tempo richiede ${t}?`,
+    price: (t) => `Quanto costa ${t}?`,
+    what: (x) => `Che cos'è ${x}?`,
+  },
+  nl: { duration: (t) => `Hoe lang duurt ${t}?`, price: (t) => `Wat kost ${t}?`, what: (x) => `Wat is ${x}?` },
+  pt: {
+    duration: (t) => `Quanto tempo demora ${t}?`,
+    price: (t) => `Quanto custa ${t}?`,
+    what: (x) => `O que é ${x}?`,
   },
 };
 
@@ -115,6 +129,7 @@ export function chunkQuestions(chunk: { title: string; headingPath: string[]; te
       .trim();
     if (/^[¿\p{Lu}].{6,}\?$/u.test(t) && t.split(/\s+/).length <= 16) add(t);
   }
+  if (!lang) return out.slice(0, MAX_QUESTIONS);
   const prose = chunk.text
     .split('\n')
     .filter((l) => !/^\s*(#|```|\|)/.test(l))
@@ -124,9 +139,14 @@ export function chunkQuestions(chunk: { title: string; headingPath: string[]; te
   for (const s of sentences(prose, lang)) {
     if (lang === 'en') add(ruleQuestion(s));
     add(definitionQuestion(s, lang));
-    if (topic && answersKind(s, ['duration']) && /\b(takes?|dauert|tarda|prend)\b/i.test(s))
+    if (topic && answersKind(s, ['duration']) && /\b(takes?|dauert|tarda|prend|richiede|duurt|demora|leva)\b/i.test(s))
       add(t.duration(topic.topic, topic.plural));
-    if (topic && /[€$£]\s?\d|\d\s?(€|\$|£|eur|euros?|usd|dollars?|chf)\b|\b(costs?|kostet|cuesta|coûte)\b/iu.test(s))
+    if (
+      topic &&
+      /[€$£]\s?\d|\d\s?(€|\$|£|eur|euros?|usd|dollars?|chf)\b|\b(costs?|kostet|cuesta|coûte|costa|kost|custa)\b/iu.test(
+        s,
+      )
+    )
       add(t.price(topic.topic, topic.plural));
   }
   return out.slice(0, MAX_QUESTIONS);

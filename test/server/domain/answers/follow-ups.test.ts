@@ -69,6 +69,28 @@ describe('follow-ups that are questions', () => {
         text: '## Kann ich das Brot einfrieren?\nJa, in Scheiben geschnitten.',
       }),
     ).toEqual(['Kann ich das Brot einfrieren?']);
+    expect(
+      chunkQuestions({
+        title: 'Spedizione',
+        headingPath: [],
+        text: 'La spedizione del pacco è gratuita per gli ordini sopra i 50 euro, altrimenti costa 4,90 euro. Il corriere non consegna di domenica.',
+      }),
+    ).toEqual(['Quanto costa spedizione?']);
+    // A language without templates (or too little text to tell) gets its FAQ questions only, never another language's.
+    expect(
+      chunkQuestions({
+        title: 'Leverans',
+        headingPath: [],
+        text: '## Kan jag returnera varan?\nLeveransen tar tre dagar och kostar 49 kronor.',
+      }),
+    ).toEqual(['Kan jag returnera varan?']);
+    expect(
+      chunkQuestions({
+        title: 'Levering',
+        headingPath: [],
+        text: 'De levering duurt drie werkdagen en kost 4,90 euro.',
+      }),
+    ).not.toEqual(expect.arrayContaining([expect.stringMatching(/¿|Cuánto|Combien|How /)]));
     // A page title alone makes no question.
     expect(
       chunkQuestions({
