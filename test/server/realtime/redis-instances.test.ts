@@ -23,13 +23,16 @@ let b: LiveApp;
 let dataDir: string;
 let chatbotId: string;
 let inbox: SmtpInbox;
+const visitorAddress = { 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 254)}` };
 
 beforeAll(async () => {
   if (!hasRedis) return;
   dataDir = mkdtempSync(join(tmpdir(), 'parley-two-'));
   inbox = await startSmtpInbox();
-  a = await startLiveApp({ dataDir, env: { REDIS_URL, SMTP_URL: inbox.url } });
-  b = await startLiveApp({ dataDir, env: { REDIS_URL, SMTP_URL: inbox.url } });
+  // Behind a proxy, so this file's visitors have an address of their own: the per-address limits
+  // are counted in Redis, shared with every other file running at the same time from 127.0.0.1.
+  a = await startLiveApp({ dataDir, env: { REDIS_URL, SMTP_URL: inbox.url, TRUST_PROXY: '1' } });
+  b = await startLiveApp({ dataDir, env: { REDIS_URL, SMTP_URL: inbox.url, TRUST_PROXY: '1' } });
   chatbotId = await chatbotWithKnowledge(a);
 });
 afterAll(async () => {
@@ -41,7 +44,7 @@ afterAll(async () => {
 });
 
 test.runIf(hasRedis)('a REST reply on instance A reaches the visitor connected to instance B', async () => {
-  const session = await newSession(a, chatbotId);
+  const session = await newSession(a, chatbotId, {}, visitorAddress);
   const onB = await visitor(b.url, session.token);
   onB.send({ type: 'message.send', clientId: 'two-1', text: 'When are refunds paid?' });
   const ack = await onB.waitFor<AckFrame>((f) => f.type === 'ack');
@@ -64,7 +67,7 @@ test.runIf(hasRedis)('a REST reply on instance A reaches the visitor connected t
 test.runIf(hasRedis)(
   'a knowledge-gap answer given on A is not e-mailed while the visitor is connected to B, and is once they left',
   async () => {
-    const session = await newSession(a, chatbotId);
+    const session = await newSession(a, chatbotId, {}, visitorAddress);
     const email = `visitor-${Date.now()}@example.com`;
     const verified = await a.app.services.visitors.accounts.bindVerified(chatbotId, email, {}, session.visitor.id);
     expect(verified.id).toBe(session.visitor.id);
