@@ -54,7 +54,9 @@ describeOnDialects(
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ message: 'Where is my parcel?' }),
       }).catch(() => null);
-      await waitFor(() => model.requests.length === 1, 20_000, 'the question at the model');
+      // `>= 1`: the child's own lease is short (600 ms, so the apps after it need not wait long), and
+      // under load its sweep may claim the hanging answer and ask the model a second time.
+      await waitFor(() => model.requests.length >= 1, 20_000, 'the question at the model');
       await crash.kill();
       expect(await pending).toBeNull(); // the client never got an answer
       return { token, chatbotId, threadId };
