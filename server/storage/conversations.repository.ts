@@ -142,11 +142,19 @@ const placeholders = <T extends object>(row: T) => Object.fromEntries(Object.key
 const insertMessage = compileOnceWrite((db) =>
   db.insertInto('messages').values(placeholders(messageRow({ sources: [], meta: {} } as unknown as MessageRecord))),
 );
-const insertEvent = compileOnceWrite((db) =>
-  db
-    .insertInto('conversation_events')
-    .values(placeholders(eventRow({ payload: {} } as unknown as ConversationEventRecord))),
-);
+/** A change's events in one statement, compiled once per number of rows (changes emit one to a few). */
+const eventInserts = new Map<number, ReturnType<typeof compileOnceWrite>>();
+const insertEventsOf = (n: number) => {
+  let insert = eventInserts.get(n);
+  if (!insert) {
+    const row = placeholders(eventRow({ payload: {} } as unknown as ConversationEventRecord));
+    insert = compileOnceWrite((db) =>
+      db.insertInto('conversation_events').values(Array.from({ length: n }, () => row)),
+    );
+    eventInserts.set(n, insert);
+  }
+  return insert;
+};
 const insertOwed = compileOnceWrite((db) =>
   db.insertInto('answers_owed').values({
     message_id: '<m>',
@@ -432,7 +440,11 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
     },
     events: {
       async insert(events) {
-        for (const e of events) await insertEvent(db, ...Object.values(eventRow(e)));
+        // Beyond a handful (none of today's changes) in slices, so the shapes compiled stay few.
+        for (let i = 0; i < events.length; i += 8) {
+          const slice = events.slice(i, i + 8);
+          await insertEventsOf(slice.length)(db, ...slice.flatMap((e) => Object.values(eventRow(e))));
+        }
       },
       async after(conversationId, afterSeq, limit) {
         const rows = await eventsAfter(db, conversationId, afterSeq, limit);

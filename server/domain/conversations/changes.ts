@@ -48,6 +48,17 @@ export interface Opening {
   started: ConversationEventRecord[];
 }
 
+/** What a caller of `change` may hand over. */
+export interface ChangeOptions {
+  /** A conversation to store with this change (`draft`): never one left without its first message. */
+  opening?: Opening;
+  /**
+   * The conversation's chatbot as the caller holds it (a socket's copy follows every stored change
+   * of it: realtime/README.md), so the commit's hooks do not read it again in the transaction.
+   */
+  chatbot?: ChatbotRecord;
+}
+
 /** Thrown by a change's write to give up: nothing of the change is committed. */
 export class Discard extends Error {}
 
@@ -164,8 +175,9 @@ export class ChangeEngine {
     conversation: ConversationRecord,
     e: ConversationEvent | null,
     write: (ctx: ChangeContext) => Promise<T>,
-    opening?: Opening,
+    options: ChangeOptions = {},
   ): Promise<{ result: T; next: ConversationRecord; aiAnswers: boolean }> {
+    const { opening, chatbot } = options;
     let current = conversation;
     for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
       // A conversation this change opens is not stored before it commits: nothing newer to read.
@@ -190,10 +202,8 @@ export class ChangeEngine {
       try {
         const out = await this.store.transaction(
           async (s) => {
-            if (opening) {
-              await s.conversations.insert(opening.conversation);
-              await s.conversations.events.insert(opening.started);
-            }
+            // An opened conversation's first events go in with the change's own: one insert.
+            if (opening) await s.conversations.insert(opening.conversation);
             const events: ConversationEventRecord[] = [];
             let seq = current.seq;
             const ctx: ChangeContext = {
@@ -222,8 +232,10 @@ export class ChangeEngine {
             if (t.effects.some((x) => x === 'taken_over' || x === 'escalated' || x === 'resolved'))
               await s.conversations.owed.settleConversation(current.id);
             const result = await write(ctx);
-            if (seq === current.seq)
+            if (seq === current.seq) {
+              if (opening) await s.conversations.events.insert(opening.started);
               return { result, next: current, events: null, added: ctx.added, metered: ctx.metered };
+            }
             const patch: Partial<ConversationRecord> = {
               ...ctx.patch,
               status: t.next.status,
@@ -235,9 +247,9 @@ export class ChangeEngine {
               ...(t.effects.includes('reopened') && { endedAt: null }),
             };
             if (!(await s.conversations.cas(current.id, current.seq, seq, patch))) throw new Conflict();
-            await s.conversations.events.insert(events);
+            await s.conversations.events.insert(opening ? [...opening.started, ...events] : events);
             const next = { ...current, ...patch, seq };
-            await this.hooks.onEvents?.(s, next, events);
+            await this.hooks.onEvents?.(s, next, events, chatbot);
             return { result, next, events, added: ctx.added, metered: ctx.metered };
           },
           { group: true },

@@ -141,11 +141,9 @@ export class VisitorMessages {
       return r;
     };
     const stored = () => this.store.conversations.messages.byClientId(chatbot.id, key);
-    // A resend that would start a conversation is found before one is opened for it. Into a
-    // conversation it has, a visitor's message is written without that read: the client id's
-    // unique index refuses a resend inside the write (DuplicateClientId), which stores nothing.
-    if (!conversation && (await stored())) return replay();
-    // A new conversation is stored with its first message, all or nothing: never one left empty.
+    // Written without reading the client id first: its unique index refuses a resend inside the
+    // write (DuplicateClientId), which stores nothing, and a new conversation is stored with its
+    // first message, all or nothing, so a resend that would start one opens none.
     const opening = conversation ? undefined : this.changes.draft(chatbot, { chatUserId });
     const target = conversation ?? opening!.conversation;
     options.onConversation?.(target);
@@ -234,7 +232,7 @@ export class VisitorMessages {
         if (owed) await this.answering.owe(ctx, chatbot, m);
         return m;
       },
-      options.opening,
+      { opening: options.opening, chatbot },
     );
     const message = out.result;
     options.onStored?.(messageView(message));
