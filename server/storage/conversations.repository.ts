@@ -88,6 +88,17 @@ const conversationColumns = (c: Partial<ConversationRecord>) => ({
 const conversationById = compileOnce((db) => db.selectFrom('conversations').selectAll().where('id', '=', '<id>'), {
   remember: false,
 });
+/** A conversation with its visitor's name, in one read (the visitor's message needs both: conversationWithVisitorName). */
+const conversationWithVisitor = compileOnce(
+  (db) =>
+    db
+      .selectFrom('conversations')
+      .leftJoin('chat_users', 'chat_users.id', 'conversations.chat_user_id')
+      .selectAll('conversations')
+      .select('chat_users.name as visitor_name')
+      .where('conversations.id', '=', '<id>'),
+  { remember: false },
+);
 const chatUserById = compileOnce((db) => db.selectFrom('chat_users').selectAll().where('id', '=', '<id>'), {
   remember: false,
 });
@@ -245,6 +256,11 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
     async get(id) {
       const r = await conversationById(db, id);
       return r ? toConversation(r as Row<'conversations'>) : null;
+    },
+    async withVisitorName(id) {
+      const r = (await conversationWithVisitor(db, id)) as
+        (Row<'conversations'> & { visitor_name: string | null }) | undefined;
+      return r ? { conversation: toConversation(r), visitorName: r.visitor_name } : null;
     },
     page(chatbotId, page, f) {
       let q = db.selectFrom('conversations').selectAll().where('chatbot_id', '=', chatbotId);

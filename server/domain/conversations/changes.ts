@@ -42,6 +42,12 @@ export interface ChangeContext {
   metered: { accountId: string; messages: number } | null;
 }
 
+/** A chat user's name as read with their conversation. */
+export interface VisitorName {
+  chatUserId: string;
+  name: string | null;
+}
+
 /** A conversation to store with the change that adds its first message. */
 export interface Opening {
   conversation: ConversationRecord;
@@ -265,11 +271,16 @@ export class ChangeEngine {
     throw new Error('conversation changed too often concurrently');
   }
 
-  /** Adds a message within a change: numbered by the change's sequence, counted on the conversation and (after the commit) the account's meter. */
+  /**
+   * Adds a message within a change: numbered by the change's sequence, counted on the conversation
+   * and (after the commit) the account's meter. `visitor`: the chat user's name as the caller just
+   * read it (with the conversation), used when the conversation is still theirs.
+   */
   async addMessage(
     ctx: ChangeContext,
     chatbot: ChatbotRecord,
     m: Partial<MessageRecord> & Pick<MessageRecord, 'author' | 'text'>,
+    visitor?: VisitorName,
   ): Promise<MessageRecord> {
     const message = newMessage({
       id: newId(),
@@ -280,7 +291,7 @@ export class ChangeEngine {
       updatedAt: ctx.at,
       ...m,
     });
-    message.meta = { ...message.meta, name: await authorName(ctx, chatbot, message) };
+    message.meta = { ...message.meta, name: await authorName(ctx, chatbot, message, visitor) };
     message.seq = ctx.emit('message.added', { messageId: message.id, author: message.author });
     await ctx.s.conversations.messages.insert(message);
     ctx.added.push(message);
@@ -296,6 +307,7 @@ async function authorName(
   ctx: ChangeContext,
   chatbot: ChatbotRecord,
   m: Pick<MessageRecord, 'author' | 'agentName'>,
+  visitor?: VisitorName,
 ): Promise<string | null> {
   if (m.author === 'agent') return m.agentName;
   if (m.author === 'ai') {
@@ -303,6 +315,7 @@ async function authorName(
       ?.chatMessage?.botName;
     return localized || chatbot.title;
   }
+  if (m.author === 'visitor' && visitor && visitor.chatUserId === ctx.current.chatUserId) return visitor.name;
   if (m.author === 'visitor' && ctx.current.chatUserId)
     return (await ctx.s.conversations.chatUsers.get(ctx.current.chatUserId))?.name ?? null;
   return null;

@@ -17,7 +17,7 @@ import { AppError, notFound, validationFailed } from '../errors.js';
 import type { ChatbotRecord, Store } from '../ports.js';
 import { conversationOfChatbot, reachConversation } from './access.js';
 import type { AnswerOptions, Answering } from './answering.js';
-import type { ChangeEngine, Opening } from './changes.js';
+import type { ChangeEngine, Opening, VisitorName } from './changes.js';
 import { type ConversationRecord, DuplicateClientId, type MessageRecord } from './ports.js';
 import { checkVisitor, hasDetails, type VisitorDetails, type VisitorDetailsWriter } from './visitor-details.js';
 import { messageView, threadView } from './views.js';
@@ -123,7 +123,12 @@ export class VisitorMessages {
     chatUserId: string,
     conversation: ConversationRecord | null,
     text: string,
-    options: AnswerOptions & { clientId: string; onConversation?: (c: ConversationRecord) => void },
+    options: AnswerOptions & {
+      clientId: string;
+      onConversation?: (c: ConversationRecord) => void;
+      /** The visitor's name as read with `conversation` (ConversationReads.ownWithName). */
+      visitorName?: string | null;
+    },
   ): Promise<VisitorMessageResult> {
     const key = `${chatUserId}:${options.clientId}`;
     const replay = async () => {
@@ -152,6 +157,7 @@ export class VisitorMessages {
         ...options,
         meta: { clientId: options.clientId },
         opening,
+        ...(options.visitorName !== undefined && { visitor: { chatUserId, name: options.visitorName } }),
       });
     } catch (err) {
       // A concurrent resend won (nothing of this one was stored, a conversation it opened neither).
@@ -214,7 +220,7 @@ export class VisitorMessages {
     text: string,
     onToken?: (t: string) => void,
     clientMessageId?: string,
-    options: AnswerOptions & { meta?: Record<string, unknown>; opening?: Opening } = {},
+    options: AnswerOptions & { meta?: Record<string, unknown>; opening?: Opening; visitor?: VisitorName } = {},
   ): Promise<VisitorMessageResult> {
     let owed = false;
     // A resend's message is refused by the store (DuplicateClientId), nothing of the change stored.
@@ -222,12 +228,17 @@ export class VisitorMessages {
       conversation,
       { type: 'visitor_message' },
       async (ctx) => {
-        const m = await this.changes.addMessage(ctx, chatbot, {
-          author: 'visitor',
-          text,
-          clientMessageId: clientMessageId ?? null,
-          ...(options.meta && { meta: options.meta }),
-        });
+        const m = await this.changes.addMessage(
+          ctx,
+          chatbot,
+          {
+            author: 'visitor',
+            text,
+            clientMessageId: clientMessageId ?? null,
+            ...(options.meta && { meta: options.meta }),
+          },
+          options.visitor,
+        );
         owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
         if (owed) await this.answering.owe(ctx, chatbot, m);
         return m;
