@@ -97,7 +97,7 @@ export const DEVICE_AUTHORIZATION = form(
 
 export const TOKEN = form(
   Type.Object({
-    grant_type: Type.Enum([AUTHORIZATION_CODE_GRANT, DEVICE_CODE_GRANT]),
+    grant_type: Type.String({ enum: [AUTHORIZATION_CODE_GRANT, DEVICE_CODE_GRANT] }),
     client_id: ClientId,
     device_code: Type.Optional(Type.String({ description: 'Device grant: the device code' })),
     code: Type.Optional(Type.String({ description: 'Code grant: the code the redirect carried (single use, 60 s)' })),
