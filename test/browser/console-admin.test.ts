@@ -4,7 +4,11 @@
  * in the delivery log. One server, one browser, one HTTPS webhook receiver for the file; axe
  * finds nothing on each page; screenshots in test-artifacts/console/.
  */
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import { signIdentity } from '../../server/domain/visitors/identity.js';
@@ -12,6 +16,7 @@ import { serveSite, type TestSite } from '../helpers/site.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { axeViolations, consoleScreenshots, startConsole, type ConsoleHarness } from './console-helpers.js';
 
+const run = promisify(execFile);
 let h: ConsoleHarness;
 let receiver: WebhookReceiver;
 let site: TestSite;
@@ -284,15 +289,40 @@ it(
     expect(await page.locator('pre[aria-label="Vue"]').textContent()).toContain('onMounted');
     expect(await page.locator('pre[aria-label="Mobile apps"]').textContent()).toBe(`${h.app.url}/chat/${chatbotId}`);
 
-    // The Node sample, run as a site's server would, signs exactly as the server verifies.
-    const node = (await page.locator('pre[aria-label="Node.js"]').textContent())!;
-    const sign = new Function('require', 'process', `${node}\nreturn parleySignature;`)(
-      (await import('node:module')).createRequire(import.meta.url),
-      { env: { PARLEY_IDENTITY_SECRET: 'the chatbot identity secret' } },
-    ) as (email: string) => string;
-    expect(sign('ada@example.test')).toBe(signIdentity('the chatbot identity secret', 'ada@example.test'));
-    await page.getByRole('radio', { name: 'PHP' }).check();
-    expect(await page.locator('pre[aria-label="PHP"]').textContent()).toContain("hash_hmac('sha256', $email,");
+    // Each identity sample, run as the site's server would run it (node, php, python3), signs an
+    // e-mail the widget's session endpoint accepts as verified: the page's text, not a copy of it.
+    const secret = (await h.app.call('POST', `/api/v2/chatbots/${chatbotId}/identity-secret`, h.app.ownerToken)).body
+      .data.identitySecret.secret as string;
+    const email = 'björn.ek@example.test';
+    const samples: Array<[string, string, (file: string) => [string, string[]], string]> = [
+      ['Node.js', 'cjs', (f) => ['node', [f, email]], '\nprocess.stdout.write(parleySignature(process.argv[2]));\n'],
+      ['PHP', 'php', (f) => ['php', [f, email]], '\necho parley_signature($argv[1]);\n'],
+      ['Python', 'py', (f) => ['python3', [f, email]], '\nimport sys\nprint(parley_signature(sys.argv[1]), end="")\n'],
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'parley-identity-'));
+    try {
+      for (const [label, ext, command, call] of samples) {
+        await page.getByRole('radio', { name: label, exact: true }).check();
+        const code = (await page.locator(`pre[aria-label="${label}"]`).textContent())!;
+        const file = join(dir, `sample.${ext}`);
+        writeFileSync(file, code + call);
+        const [bin, args] = command(file);
+        const { stdout } = await run(bin, args, { env: { ...process.env, PARLEY_IDENTITY_SECRET: secret } });
+        expect(stdout, label).toMatch(/^[0-9a-f]{64}$/);
+        const session = await h.app.call('POST', `/api/widget/${chatbotId}/session`, null, {
+          identity: { email, signature: stdout },
+        });
+        expect(session.status, label).toBe(201);
+        expect(session.body.data.visitor, label).toMatchObject({ email, verified: true });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // A signature made with another secret is refused: the check above can fail.
+    const forged = await h.app.call('POST', `/api/widget/${chatbotId}/session`, null, {
+      identity: { email, signature: signIdentity('not the secret', email) },
+    });
+    expect(forged.body.error.code).toBe('IDENTITY_NOT_VALID');
 
     // Check my site: a page without the snippet, then with it.
     site.set('/', '<!doctype html><html><body><h1>Acme</h1></body></html>');
