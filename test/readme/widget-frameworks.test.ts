@@ -163,7 +163,7 @@ beforeAll(async () => {
     sites[name] = { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
   }
   browser = await launch({ viewport: { width: 1280, height: 800 } });
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   for (const { server } of Object.values(sites)) {
