@@ -7,6 +7,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { AuthorizationCodeService } from '../../../../server/domain/oauth/authorization-code.service.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { answerAuthorization, fetchSend, FormBrowser, injectSend } from '../../../helpers/browser-form.js';
 import { freePort } from '../../../helpers/child-server.js';
@@ -232,7 +233,51 @@ describe('the token endpoint refuses', () => {
   });
 });
 
+test('a code is good for a minute and no longer (the clock moved, not waited for)', async () => {
+  let now = Date.now();
+  const services = t.app.services;
+  const codes = new AuthorizationCodeService(services.store, services.tokens, { issuer: site, now: () => now });
+  const owner = (await services.store.users.owner((await services.accounts.resolve()).id))!;
+  const mint = async () => {
+    const r = await request();
+    const checked = await codes.check(Object.fromEntries(new URLSearchParams(r.path.split('?')[1])));
+    if (!checked.ok) throw new Error(checked.description);
+    const code = new URL(await codes.decide(owner, checked.request, true)).searchParams.get('code')!;
+    return { clientId: client.client_id, code, redirectUri: r.redirectUri, codeVerifier: r.verifier };
+  };
+  const late = await mint();
+  now += 60_000;
+  await expect(codes.exchange(late)).rejects.toMatchObject({ error: 'invalid_grant' });
+  const inTime = await mint();
+  now += 59_000;
+  expect((await codes.exchange(inTime)).scopes.sort()).toEqual(['chatbots:read', 'conversations:read']);
+});
+
 describe('the authorization page', () => {
+  test('signed in to the console in this browser: no password asked, straight to the consent', async () => {
+    const b = browser();
+    const session = await b.get('/api/v2/session');
+    const csrf = (JSON.parse(session.body) as { data: { csrfToken: string } }).data.csrfToken;
+    const signedIn = await fetch(`${site}/api/v2/session`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-csrf-token': csrf,
+        cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+      body: JSON.stringify({ email: OWNER, password: PASSWORD }),
+    });
+    expect(signedIn.status).toBe(200);
+    for (const line of signedIn.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      b.cookies.set(pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1).trim());
+    }
+    const page = await b.get((await request()).path);
+    expect(page.body).toContain('Report builder asks for access');
+    expect(page.body).toContain(`Signed in as ${OWNER}.`);
+    expect(page.body).not.toContain('type="password"');
+  });
+
   test('an unknown client or a redirect_uri the client did not register is shown on the page, never redirected', async () => {
     const b = browser();
     for (const overrides of [
