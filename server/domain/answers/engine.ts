@@ -1,7 +1,8 @@
 /**
  * The answer engine (conversations/ports.ts AnswerEngine): a visitor's question in, an answer
  * with its sources and follow-ups out. In order:
- *   1. a matching custom response is returned verbatim (custom-responses.ts);
+ *   1. a matching custom response is returned verbatim (custom-responses.ts); small talk gets
+ *      the locale's short reply (small-talk.ts), with either provider and before any search;
  *   2. retrieval finds the passages (topK for the answer, a few more for the relevance gate
  *      and follow-ups), and the gate (relevance.ts) judges whether they cover the question;
  *   3. the provider answers: a language model (openai-provider.ts) or the built-in extractive
@@ -28,7 +29,7 @@ import { calibratedThreshold, HEDGE_RATIO, PROBE_QUESTIONS, type CalibrationOpti
 import { profileCache, type KnowledgeProfile } from './knowledge-profile.js';
 import { conceptRelevance, GATE_DEPTH, relevance, type GateOptions } from './relevance.js';
 import { dependsOnPrevious, hasNoTopic } from './follow-up-question.js';
-import { smallTalk } from './small-talk.js';
+import { greetingLike, smallTalk } from './small-talk.js';
 
 /** The retrieval the engine needs (knowledge/retrieval.ts Retriever satisfies it). */
 export interface PassageSearch {
@@ -190,7 +191,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
       return alone;
     const visitor = history.filter((m) => m.author === 'visitor');
     let i = visitor.length - 1;
-    while (i >= 0 && smallTalk(visitor[i].text)) i--;
+    while (i >= 0 && greetingLike(visitor[i].text)) i--;
     if (i < 0) return alone;
     const earlier = history.slice(0, history.lastIndexOf(visitor[i]));
     const previous = await searchInContext(chatbotId, visitor[i].text, earlier, profile, GATE_DEPTH, level + 1);
@@ -228,8 +229,9 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
 
       const followUpCount = settings.disableSmartFollowUpPrompts ? 0 : settings.smartFollowUpPromptsCount;
       const talk = smallTalk(request.question);
-      if (talk && !provider.seesInstructions) {
-        // Small talk is not searched for, and is no gap in the knowledge.
+      if (talk) {
+        // Small talk gets the same short localised reply whichever provider is configured: it is
+        // not searched for, costs no model call, and is no gap in the knowledge.
         request.onToken?.(strings[talk]);
         return {
           text: strings[talk],
@@ -237,7 +239,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
           followUps: ownerFollowUps,
           unanswered: false,
           customResponseId: null,
-          provider: provider.name,
+          provider: 'built-in',
           model: null,
         };
       }
@@ -382,7 +384,9 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
         text: out.text,
         sources,
         followUps: [...smart, ...ownerFollowUps],
-        unanswered: !answered && !talk,
+        // A greeting the small-talk phrases missed ("Hello everyone, nice to meet you!") asks the
+        // knowledge nothing: a model's "not covered" on it is no gap.
+        unanswered: !answered && !greetingLike(request.question),
         unsure: hedge !== '' && out.text.startsWith(hedge),
         customResponseId: null,
         provider: out.provider,

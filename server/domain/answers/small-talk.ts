@@ -7,7 +7,7 @@
  * may open the other kinds ("hi, are you a bot?"); "ok" or "great" may open thanks. Phrases in the
  * shipped locales (shared/settings.ts LOCALES).
  */
-import { normalizeForMatch } from './text.js';
+import { normalizeForMatch, terms } from './text.js';
 
 export type SmallTalk = 'greeting' | 'thanks' | 'goodbye' | 'aboutMe' | 'howAreYou';
 
@@ -34,6 +34,28 @@ const KINDS: [SmallTalk, RegExp][] = [
   ['goodbye', whole(`((${THANKS}) )?(${GOODBYE})( (${THANKS}))?`)],
 ];
 const LEADING_GREETING = new RegExp(`^(${GREETING}) `);
+const SOCIAL_PHRASES = new RegExp(`(^| )(${GREETING}|${THANKS}|${GOODBYE}|${ACKNOWLEDGE})(?= |$)`, 'g');
+/** Words that only address or please ("nice to meet you", "hello everyone", "hi again, bot"): no topic. */
+const SOCIAL_WORDS = new Set(
+  terms(
+    'nice meet meeting pleased glad happy again everyone everybody all folks team guys friend friends there ' +
+      'bot chatbot assistant robot support help helper dear sir madam world today tonight lovely wonderful ' +
+      'zusammen alle allerseits tout monde todos todas tutti iedereen allemaal wszystkim alla allihopa',
+  ),
+);
+
+/**
+ * Greeting-like: small talk, or a message opening with a greeting, thanks or goodbye whose other
+ * words only address or please ("Hello everyone, nice to meet you!"). Such a message asks the
+ * knowledge nothing, so a model's "not covered" on it is no knowledge gap.
+ */
+export function greetingLike(message: string): boolean {
+  if (smallTalk(message)) return true;
+  const q = normalizeForMatch(message);
+  const rest = q.replace(SOCIAL_PHRASES, ' ');
+  if (rest === q) return false;
+  return terms(rest).every((t) => SOCIAL_WORDS.has(t));
+}
 
 /** What kind of small talk the whole message is, or null for anything else (a question). */
 export function smallTalk(message: string): SmallTalk | null {

@@ -215,6 +215,8 @@ export class Answering {
             meta: {
               followUps: result.followUps,
               unanswered: result.unanswered,
+              // Analytics count hedged answers apart from sure ones.
+              unsure: result.unsure === true,
               customResponseId: result.customResponseId,
               provider: result.provider,
               model: result.model,

@@ -3,7 +3,7 @@
  * question that depends on the previous one (searched with it only then).
  */
 import { describe, expect, it } from 'vitest';
-import { smallTalk } from '../../../../server/domain/answers/small-talk.js';
+import { greetingLike, smallTalk } from '../../../../server/domain/answers/small-talk.js';
 import { dependsOnPrevious, hasNoTopic } from '../../../../server/domain/answers/follow-up-question.js';
 
 describe('small talk', () => {
@@ -35,6 +35,23 @@ describe('small talk', () => {
       'bye bye plan cancel',
     ])
       expect(smallTalk(m), m).toBeNull();
+  });
+});
+
+describe('a greeting-like message', () => {
+  it('is small talk, or a greeting whose other words only address or please', () => {
+    for (const m of ['hi', 'Hello everyone, nice to meet you!', 'hi again', 'good morning team!', 'Hallo zusammen'])
+      expect(greetingLike(m), m).toBe(true);
+  });
+
+  it('names a topic otherwise', () => {
+    for (const m of [
+      'hi, how do I cancel?',
+      'hello delivery',
+      'thanks, and how long does delivery take?',
+      'hello, opening hours',
+    ])
+      expect(greetingLike(m), m).toBe(false);
   });
 });
 
