@@ -508,7 +508,7 @@ export async function runEval(
         all.push(...outcomes);
         for (const [opener, o] of modes) allModes.get(opener)!.push(...o);
         // A model words its own answer: the quoted-sentence figures are the built-in answerer's.
-        if (!model.OPENAI_BASE_URL) quotes.add(name, outcomes, splits);
+        if (!model.OPENAI_BASE_URL) quotes.add(name, outcomes, splits, corpus.pages);
         console.log(
           `${name}: ${corpus.pages.length} pages crawled (${bot.chunks} chunks); ${check.inScope} in-scope questions ` +
             `(${check.reworded} reworded, none sharing a content word with the answering page), ${check.oos} near-topic out-of-scope`,
@@ -529,7 +529,7 @@ export async function runEval(
             const ok = o.question.kind === 'oos' ? o.unanswered : o.question.pages.includes(o.cited[0]);
             if (!ok)
               console.log(
-                `   ${o.question.split[0]} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}${o.notSure ? ' (not sure)' : ''}; BM25 ${o.anchor.join(', ')}`,
+                `   ${o.question.split[0]} ${o.question.kind.padEnd(8)} ${o.question.q}\n        want ${o.question.pages.join(',') || '(abstain)'}; cited ${o.unanswered ? '(abstained)' : o.cited.join(', ')}${o.notSure ? ' (not sure)' : ''}; BM25 ${o.anchor.join(', ')}; retrieved ${(o.expanded ?? []).join(', ')}`,
               );
           }
           for (const [opener, o] of modes)

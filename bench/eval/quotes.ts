@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeForMatch, sentences } from '../../server/domain/answers/text.js';
+import type { Page } from './corpus.js';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'corpora');
 
@@ -64,6 +65,8 @@ export interface QuoteOutcome {
   question: string;
   answered: boolean;
   text: string;
+  /** The question's answering pages' text, normalised: tells a quote from the wrong page. */
+  pageText?: string;
 }
 
 export interface QuoteFigures {
@@ -74,8 +77,12 @@ export interface QuoteFigures {
   precision: number;
   present: number;
   presence: number;
+  /** Quoted sentences from a page that does not answer the question (when pageText is known). */
+  otherPage: number;
+  /** Precision of the quotes taken from an answering page: the sentence choice alone. */
+  rightPagePrecision: number;
   /** Quoted sentences no label covers, for EVAL_VERBOSE. */
-  offTopic: { question: string; sentence: string }[];
+  offTopic: { question: string; sentence: string; otherPage: boolean }[];
   missing: string[];
 }
 
@@ -84,6 +91,7 @@ export function quoteFigures(outcomes: QuoteOutcome[], labels: Map<string, Quote
   let quoted = 0;
   let onTopic = 0;
   let present = 0;
+  let otherPage = 0;
   const offTopic: QuoteFigures['offTopic'] = [];
   const missing: string[] = [];
   for (const o of outcomes) {
@@ -94,11 +102,13 @@ export function quoteFigures(outcomes: QuoteOutcome[], labels: Map<string, Quote
     let hasAnswer = false;
     for (const s of said) {
       quoted++;
+      const elsewhere = o.pageText !== undefined && !o.pageText.includes(key(s).slice(0, 40));
+      if (elsewhere) otherPage++;
       if (matches(s, label.answering)) {
         onTopic++;
         hasAnswer = true;
       } else if (matches(s, label.onTopic)) onTopic++;
-      else offTopic.push({ question: o.question, sentence: s });
+      else offTopic.push({ question: o.question, sentence: s, otherPage: elsewhere });
     }
     if (hasAnswer) present++;
     else missing.push(o.question);
@@ -108,6 +118,8 @@ export function quoteFigures(outcomes: QuoteOutcome[], labels: Map<string, Quote
     quoted,
     onTopic,
     precision: quoted ? onTopic / quoted : NaN,
+    otherPage,
+    rightPagePrecision: quoted - otherPage ? onTopic / (quoted - otherPage) : NaN,
     present,
     presence: answered ? present / answered : NaN,
     offTopic,
@@ -125,15 +137,31 @@ export function quoteReport() {
   return {
     add(
       corpus: string,
-      outcomes: { question: { q: string; split: string; kind: string }; unanswered: boolean; text: string }[],
+      outcomes: {
+        question: { q: string; split: string; kind: string; pages: string[] };
+        unanswered: boolean;
+        text: string;
+      }[],
       splits: readonly string[],
+      pages: Page[],
     ) {
+      const textOf = new Map(
+        pages.map((p) => [
+          p.path,
+          normalizeForMatch([p.title, ...p.sections.flatMap((s) => [s.heading ?? '', ...s.paragraphs])].join(' ')),
+        ]),
+      );
       const labels = loadQuoteLabels(corpus);
       for (const [q, l] of labels) allLabels.set(`${corpus}\u0000${q}`, l);
       for (const split of splits) {
         const of = outcomes
           .filter((o) => o.question.split === split && o.question.kind !== 'oos')
-          .map((o) => ({ question: o.question.q, answered: !o.unanswered, text: o.text }));
+          .map((o) => ({
+            question: o.question.q,
+            answered: !o.unanswered,
+            text: o.text,
+            pageText: o.question.pages.map((p) => textOf.get(p) ?? '').join(' '),
+          }));
         if (!of.length) continue;
         const f = quoteFigures(of, labels);
         rows.push({ corpus, split, f });
@@ -143,7 +171,9 @@ export function quoteReport() {
         ]);
         if (process.env.EVAL_VERBOSE) {
           for (const x of f.offTopic)
-            console.log(`   ${split[0]} off-topic quote  ${x.question}\n        ${x.sentence.slice(0, 140)}`);
+            console.log(
+              `   ${split[0]} off-topic quote${x.otherPage ? ' (other page)' : ''}  ${x.question}\n        ${x.sentence.slice(0, 140)}`,
+            );
           for (const q of f.missing)
             console.log(
               `   ${split[0]} answer not quoted ${q}\n        ${of
@@ -158,10 +188,12 @@ export function quoteReport() {
       console.log(
         '\nquoted sentences (in-scope questions answered, labels in corpora/*.quotes.txt; goals: precision >= 0.85, answering sentence present >= 0.90)',
       );
-      console.log('corpus          split     answered | quoted precision | answer present');
+      console.log(
+        'corpus          split     answered | quoted precision | answer present | from another page, precision of the rest',
+      );
       const line = (corpus: string, split: string, f: QuoteFigures) =>
         console.log(
-          `${corpus.padEnd(15)} ${split.padEnd(9)} ${String(f.answered).padStart(8)} | ${String(f.quoted).padStart(6)}      ${f2(f.precision)} |           ${f2(f.presence)}`,
+          `${corpus.padEnd(15)} ${split.padEnd(9)} ${String(f.answered).padStart(8)} | ${String(f.quoted).padStart(6)}      ${f2(f.precision)} |           ${f2(f.presence)} | ${String(f.otherPage).padStart(6)}  ${f2(f.rightPagePrecision)}`,
         );
       for (const r of rows) line(r.corpus, r.split, r.f);
       if (new Set(rows.map((r) => r.corpus)).size > 1)

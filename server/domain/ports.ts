@@ -46,8 +46,38 @@ export interface AnalyticsFigures {
   unansweredQuestions: number;
 }
 
+/**
+ * How finely `AnalyticsStore.buckets` groups: UTC days, or (for days of another time zone) UTC
+ * hours when its offsets in the range are whole hours, quarter hours otherwise.
+ */
+export type AnalyticsBucket = 'utc-day' | 'hour' | 'quarter-hour';
+
+/** One group of `AnalyticsStore.buckets`: `key` is `YYYY-MM-DD` (utc-day) or `YYYY-MM-DDTHH:MM` (UTC) otherwise. */
+export interface AnalyticsBucketFigures {
+  key: string;
+  conversations: number;
+  /** `total` counts every author, system notices too. */
+  messages: { total: number; visitor: number; ai: number; agent: number };
+  answers: { answered: number; notSure: number; refused: number };
+  escalations: number;
+  leads: number;
+}
+
 export interface AnalyticsStore {
   figures(chatbotId: string, from: string, to: string): Promise<AnalyticsFigures>;
+  /** The per-day figures, grouped in SQL by `bucket` (only groups with something in them). */
+  buckets(chatbotId: string, from: string, to: string, bucket: AnalyticsBucket): Promise<AnalyticsBucketFigures[]>;
+  /**
+   * The visitor messages of the range, newest first (at most `limit`), their text cut to `chars`,
+   * with what the AI's answer to each was (`null`: no AI answer, e.g. the team answered).
+   */
+  visitorQuestions(
+    chatbotId: string,
+    from: string,
+    to: string,
+    limit: number,
+    chars: number,
+  ): Promise<{ text: string; answer: 'answered' | 'notSure' | 'refused' | 'failed' | null }[]>;
   citedSources(
     chatbotId: string,
     from: string,

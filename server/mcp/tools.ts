@@ -236,10 +236,10 @@ export const TOOLS = [
     run: ({ services, auth }, { chatbotId, from, to, ...q }) =>
       services.resources.leads.list(auth, chatbotId, { ...q, from: iso(from), to: iso(to) }),
   }),
-  tool<Chatbot & { from?: string; to?: string }>({
+  tool<Chatbot & { from?: string; to?: string; timezone?: string }>({
     name: 'get_analytics',
     title: "Get a chatbot's analytics",
-    description: `A chatbot's figures between from and to (ISO date-times; default the last 30 days, at most 366): conversations, messages by author, escalations, take-overs, resolutions, leads, answer feedback and satisfaction, unanswered questions and the most cited sources. ${CHATBOT}`,
+    description: `A chatbot's figures between from and to (ISO date-times; default the last 30 days, at most 366): conversations, messages by author, answered / not sure / refused answers, escalations, take-overs, resolutions, leads, answer feedback and satisfaction, unanswered questions, the most cited sources, the questions visitors asked most, and per calendar day of timezone (IANA, default UTC) conversations, messages, answers, escalations and leads. ${CHATBOT}`,
     route: 'GET /chatbots/:chatbotId/analytics',
     annotations: READ,
     run: async ({ services, auth }, { chatbotId, ...range }) => ({

@@ -187,51 +187,89 @@ it(
   },
 );
 
-it('shows the figures the API counts, per day and in total, as charts with tables', { timeout: 60_000 }, async () => {
-  for (const message of ['How long do refunds take?', 'Do you ship to Norway?'])
-    expect(
-      (await h.app.call('POST', `/api/v2/chatbots/${chatbotId}/messages`, h.app.ownerToken, { message })).status,
-    ).toBe(201);
-  const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/analytics` });
-  await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
-  await page.locator('[data-figure="conversations"]').waitFor();
-  const figure = async (name: string) => (await page.locator(`[data-figure="${name}"]`).textContent())!.trim();
+it(
+  'shows the figures the API counts, per day and in total, from one call, with the questions asked most',
+  { timeout: 60_000 },
+  async () => {
+    for (const message of ['How long do refunds take?', 'Do you ship to Norway?', 'how long do REFUNDS take'])
+      expect(
+        (await h.app.call('POST', `/api/v2/chatbots/${chatbotId}/messages`, h.app.ownerToken, { message })).status,
+      ).toBe(201);
+    const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/analytics` });
+    const analyticsCalls: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.endsWith('/analytics')) analyticsCalls.push(r.url());
+    });
+    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+    await page.locator('[data-figure="conversations"]').waitFor();
+    const figure = async (name: string) => (await page.locator(`[data-figure="${name}"]`).textContent())!.trim();
 
-  // The same seven days, asked of the API directly.
-  const start = new Date();
-  start.setHours(0, 0, 0, 0);
-  start.setDate(start.getDate() - 6);
-  const api = (
-    await h.app.call(
-      'GET',
-      `/api/v2/chatbots/${chatbotId}/analytics?from=${encodeURIComponent(start.toISOString())}`,
-      h.app.ownerToken,
-    )
-  ).body.data.analytics;
-  expect(api.conversations).toBe(2);
-  expect(await figure('conversations')).toBe(String(api.conversations));
-  expect(await figure('messages')).toBe(String(api.messages.total));
-  expect(await figure('leads')).toBe(String(api.leads));
-  expect(await figure('answered')).toBe(String(Math.max(0, api.messages.ai - api.unansweredQuestions)));
-  expect(await figure('unanswered')).toBe(String(api.unansweredQuestions));
-  expect(await figure('escalation-rate')).toBe('0%');
+    // The same seven days of the browser's (here: this machine's) time zone, asked of the API directly.
+    const start = new Date();
+    start.setHours(0, 0, 0, 0);
+    start.setDate(start.getDate() - 6);
+    const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const api = (
+      await h.app.call(
+        'GET',
+        `/api/v2/chatbots/${chatbotId}/analytics?from=${encodeURIComponent(start.toISOString())}&timezone=${encodeURIComponent(timezone)}`,
+        h.app.ownerToken,
+      )
+    ).body.data.analytics;
+    expect(api.conversations).toBe(3);
+    expect(api.days).toHaveLength(7);
+    expect(await figure('conversations')).toBe(String(api.conversations));
+    expect(await figure('messages')).toBe(String(api.messages.total));
+    expect(await figure('leads')).toBe(String(api.leads));
+    expect(await figure('answered')).toBe(String(api.answers.answered));
+    expect(await figure('not-sure')).toBe(String(api.answers.notSure));
+    expect(await figure('unanswered')).toBe(String(api.answers.refused));
+    expect(await figure('escalation-rate')).toBe('0%');
 
-  // Each chart has its table: seven days, today's row holding today's figures.
-  const chart = page.getByRole('figure', { name: 'Conversations per day' });
-  expect(await chart.getByRole('img').getAttribute('aria-label')).toContain('2 in the last 7 days');
-  await chart.getByText('Show as a table').click();
-  const rows = chart.getByRole('row');
-  expect(await rows.count()).toBe(8);
-  expect(await rows.last().getByRole('cell').textContent()).toBe('2');
-  const messages = page.getByRole('figure', { name: 'Messages per day' });
-  await messages.getByText('Show as a table').click();
-  expect(await messages.getByRole('row').last().getByRole('cell').textContent()).toBe(String(api.messages.total));
+    // Each chart has its table: seven days, today's row holding today's figures.
+    const chart = page.getByRole('figure', { name: 'Conversations per day' });
+    expect(await chart.getByRole('img').getAttribute('aria-label')).toContain('3 in the last 7 days');
+    await chart.getByText('Show as a table').click();
+    const rows = chart.getByRole('row');
+    expect(await rows.count()).toBe(8);
+    expect(await rows.last().getByRole('cell').textContent()).toBe('3');
+    const messages = page.getByRole('figure', { name: 'Messages per day' });
+    await messages.getByText('Show as a table').click();
+    expect(await messages.getByRole('row').last().getByRole('cell').textContent()).toBe(String(api.messages.total));
+    const answers = page.getByRole('figure', { name: 'Answers per day' });
+    await answers.getByText('Show as a table').click();
+    const today = api.days[6].answers;
+    expect(await answers.getByRole('row').last().getByRole('cell').allTextContents()).toEqual(
+      [today.answered, today.notSure, today.refused].map(String),
+    );
+    await page.getByRole('figure', { name: 'Escalation rate per day' }).waitFor();
 
-  expect(await axeViolations(page)).toEqual([]);
-  await consoleScreenshots(page, 'analytics', { fullPage: true });
-  expect(problems).toEqual([]);
-  await close();
-});
+    // The questions asked most, as the API counts them: the two wordings of one question are one.
+    const top = page.getByRole('list', { name: 'Questions visitors ask most' }).getByRole('listitem');
+    expect(await top.first().textContent()).toContain('how long do REFUNDS take');
+    expect(await top.first().textContent()).toContain(`2×, ${api.topQuestions[0].answered} answered`);
+    expect(await top.count()).toBe(2);
+
+    // Another period is one request for the whole range, not one per day (the shell may load the
+    // page again meanwhile, which asks for the seven days once more).
+    await page.getByRole('combobox', { name: 'Period' }).selectOption('30');
+    await page
+      .getByRole('figure', { name: 'Conversations per day' })
+      .getByRole('img', { name: /3 in the last 30 days/ })
+      .waitFor();
+    const thirty = new Date(start);
+    thirty.setDate(thirty.getDate() - 23);
+    const froms = analyticsCalls.map((u) => new URL(u).searchParams.get('from'));
+    expect(froms.filter((f) => f === thirty.toISOString())).toHaveLength(1);
+    expect(froms.filter((f) => f !== thirty.toISOString() && f !== start.toISOString())).toEqual([]);
+    for (const u of analyticsCalls) expect(new URL(u).searchParams.get('timezone')).toBe(timezone);
+
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'analytics', { fullPage: true });
+    expect(problems).toEqual([]);
+    await close();
+  },
+);
 
 it('adds a person to two chatbots, changes their role and removes them from one', { timeout: 60_000 }, async () => {
   const second = await h.createChatbot('Acme outlet');

@@ -7,7 +7,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chatbotWithKnowledge } from '../helpers/widget.js';
+import type { AckFrame } from '../../shared/protocol.js';
+import { signIdentity } from '../../server/domain/visitors/identity.js';
+import { chatbotWithKnowledge, newSession, visitor } from '../helpers/widget.js';
 import { axeViolations, consoleScreenshots, startConsole, type ConsoleHarness } from './console-helpers.js';
 import { hostSite, type HostSite } from './helpers.js';
 
@@ -211,5 +213,106 @@ it(
     expect([...owner.problems, ...other.problems]).toEqual([]);
     await owner.close();
     await other.close();
+  },
+);
+
+/**
+ * Records each Notification the page creates, still creating the real one, and lets the test hide
+ * the tab (`__setHidden`): headless chromium's only tab is always "visible".
+ */
+function recordNotifications() {
+  const w = window as unknown as {
+    __notes: Array<{ title: string; body: string | null; tag: string | null }>;
+    __setHidden(hidden: boolean): void;
+  };
+  const Real = window.Notification;
+  w.__notes = [];
+  const Recorded = function (title: string, options?: NotificationOptions) {
+    w.__notes.push({ title, body: options?.body ?? null, tag: options?.tag ?? null });
+    return new Real(title, options);
+  } as unknown as typeof Notification;
+  Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
+  Recorded.requestPermission = (cb?: NotificationPermissionCallback) => Real.requestPermission(cb);
+  window.Notification = Recorded;
+  let hidden = false;
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+  Object.defineProperty(document, 'visibilityState', {
+    configurable: true,
+    get: () => (hidden ? 'hidden' : 'visible'),
+  });
+  w.__setHidden = (value) => {
+    hidden = value;
+    document.dispatchEvent(new Event('visibilitychange'));
+  };
+}
+
+it(
+  'a new escalation notifies the browser while the inbox is in the background, and counts in the title; nothing when notifications are blocked',
+  { timeout: 90_000 },
+  async () => {
+    const secret = (await h.app.call('POST', `/api/v2/chatbots/${chatbotId}/identity-secret`, h.app.ownerToken)).body
+      .data.identitySecret.secret as string;
+    const open = async (permission: 'granted' | 'denied') => {
+      const opened = await h.open({ path: `/console/${chatbotId}/inbox` });
+      await opened.page.addInitScript(recordNotifications);
+      if (permission === 'granted') await opened.context.grantPermissions(['notifications'], { origin: h.app.url });
+      else {
+        // Blocked as a person blocks it in the browser's site settings (Playwright grants only).
+        const cdp = await opened.context.newCDPSession(opened.page);
+        const { targetInfo } = await cdp.send('Target.getTargetInfo');
+        await cdp.send('Browser.setPermission', {
+          permission: { name: 'notifications' },
+          setting: 'denied',
+          origin: h.app.url,
+          browserContextId: targetInfo.browserContextId,
+        });
+      }
+      await opened.page.reload();
+      await opened.page.locator('.inbox-live.live').waitFor();
+      return opened;
+    };
+    const allowed = await open('granted');
+    const blocked = await open('denied');
+    await allowed.page.getByText('Browser notifications are on for new escalations.').waitFor();
+    await blocked.page.getByText('Notifications are blocked in this browser; the tab title still counts').waitFor();
+    const badge = async (page: Page) => Number(/^\((\d+)\) /.exec(await page.title())?.[1] ?? 0);
+    const notes = (page: Page) =>
+      page.evaluate(() => (window as unknown as { __notes: Array<{ title: string; body: string | null }> }).__notes);
+
+    // A signed-in visitor of the site asks, then asks for a person.
+    const escalateAs = async (email: string, name: string, text: string) => {
+      const session = await newSession(h.app, chatbotId, {
+        identity: { email, name, signature: signIdentity(secret, email) },
+      });
+      const c = await visitor(h.app.url, session.token);
+      c.send({ type: 'message.send', clientId: `m-${name.replace(/ /g, '-')}`, text });
+      const ack = await c.waitFor<AckFrame>((f) => f.type === 'ack');
+      await c.waitFor((f) => f.type === 'answer.done');
+      c.send({ type: 'escalate', conversationId: ack.conversationId });
+      await c.waitFor((f) => f.type === 'condition');
+      c.close();
+    };
+
+    // In front, the inbox itself shows it: no notification, the title counts it.
+    const before = await badge(allowed.page);
+    await escalateAs('grace@example.test', 'Grace Hopper', 'Where is my order 1042?');
+    await allowed.page.locator('.inbox-rows li', { hasText: 'Grace Hopper' }).waitFor();
+    await expect.poll(() => badge(allowed.page)).toBe(before + 1);
+    expect(await notes(allowed.page)).toEqual([]);
+
+    // In the background: a notification naming the visitor with what they wrote.
+    for (const p of [allowed.page, blocked.page])
+      await p.evaluate(() => (window as unknown as { __setHidden(h: boolean): void }).__setHidden(true));
+    await escalateAs('alan@example.test', 'Alan Turing', 'Can I change the delivery address?');
+    await expect.poll(() => notes(allowed.page)).toHaveLength(1);
+    expect((await notes(allowed.page))[0]).toMatchObject({ title: 'Alan Turing asked for a person' });
+    await expect.poll(() => badge(allowed.page)).toBe(before + 2);
+
+    // Blocked: nothing is shown, the title still counts.
+    await expect.poll(() => badge(blocked.page)).toBe(before + 2);
+    expect(await notes(blocked.page)).toEqual([]);
+    expect([...allowed.problems, ...blocked.problems]).toEqual([]);
+    await allowed.close();
+    await blocked.close();
   },
 );

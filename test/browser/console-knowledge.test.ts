@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serveConfluence, storagePage, type ConfluenceStandin } from '../helpers/confluence-standin.js';
 import { serveSite, type TestSite } from '../helpers/site.js';
+import { serveYouTube, type YouTubeStandin } from '../helpers/youtube-standin.js';
 import { axeViolations, consoleScreenshots, startConsole, type ConsoleHarness } from './console-helpers.js';
 
 /** The quick start's pages, as the README writes them (`cat > name.html <<'EOF' … EOF`). */
@@ -27,6 +28,7 @@ function quickStartPages(): Record<string, string> {
 let h: ConsoleHarness;
 let site: TestSite;
 let confluence: ConfluenceStandin;
+let youtube: YouTubeStandin;
 let chatbotId: string;
 /** Hold the delivery page's (and the slow page's) answer until released: a job is seen running. */
 let releaseDelivery: () => void = () => undefined;
@@ -57,7 +59,40 @@ beforeAll(async () => {
       },
     ],
   });
-  h = await startConsole({ env: { ALLOW_PRIVATE_FETCH: '127.0.0.1', QUEUE_POLL_MS: '20', FILE_MAX_BYTES: '1048576' } });
+  // Two and a half minutes of a shop's video, a sentence every ten seconds: two passages.
+  const sentences = [
+    "Hi, I'm Ada from Acme & Co.",
+    'This video shows how returns work.',
+    'You have thirty days to send an item back.',
+    'Pack it in its original box if you still have it.',
+    'Print the label from your order page.',
+    'Drop the parcel at any post office.',
+    'Returns from Norway take a little longer.',
+    'We check every item when it arrives.',
+    'Refunds reach your card within five working days.',
+    'Gift cards are refunded as store credit.',
+    'Sale items can be returned too.',
+    'Opened earphones cannot be returned, for hygiene.',
+    'Exchanges are free of charge.',
+    'Choose the new size on the return form.',
+    'Questions? Our chat answers day and night.',
+    'Thanks for watching.',
+  ];
+  youtube = await serveYouTube({
+    acmeReturns: {
+      title: 'How returns work at Acme',
+      captions: { lang: 'en', cues: sentences.map((text, i) => ({ start: i * 10, dur: 9.5, text })) },
+    },
+    noCaptions0: { title: 'Our new shop opening', captions: null },
+  });
+  h = await startConsole({
+    env: {
+      ALLOW_PRIVATE_FETCH: '127.0.0.1',
+      QUEUE_POLL_MS: '20',
+      FILE_MAX_BYTES: '1048576',
+      YOUTUBE_BASE_URL: youtube.url,
+    },
+  });
   chatbotId = await h.createChatbot('Acme help');
 }, 120_000);
 afterAll(async () => {
@@ -66,6 +101,7 @@ afterAll(async () => {
   await h?.close();
   await site?.close();
   await confluence?.close();
+  await youtube?.close();
 });
 
 const job = (page: Page, n = 0) => page.locator('.kn-job').nth(n);
@@ -372,6 +408,61 @@ it(
     await page.getByRole('radio', { name: 'Beantwortet', exact: true }).check();
     await page.locator('.gap').first().waitFor();
     expect(await page.getByRole('textbox').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await close();
+  },
+);
+
+it(
+  'adds a YouTube video and reads its captions as a document with timed passages; a video without captions says why',
+  { timeout: 90_000 },
+  async () => {
+    const { page, problems, close } = await h.open({ path: `/console/${chatbotId}/knowledge` });
+    await page.getByRole('heading', { name: 'Knowledge', level: 1 }).waitFor();
+    await page.getByRole('tab', { name: 'YouTube' }).click();
+    await page.getByText("Reads each video's title and captions").waitFor();
+    await page.getByLabel('Addresses, one per line').fill('https://www.youtube.com/watch?v=acmeReturns');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Added. The job below shows its progress.' }).waitFor();
+    await jobStatus(page, 'Done');
+    expect(await count(page, 'done').textContent()).toBe('1');
+    expect(await count(page, 'failed').textContent()).toBe('0');
+    // What the server read: the watch page, then the caption track it lists.
+    expect(youtube.requests).toEqual(['/watch?v=acmeReturns&hl=en', '/api/timedtext?v=acmeReturns&lang=en']);
+
+    // The transcript is a document of its own, titled as the video, cut into timed passages.
+    await page.getByLabel('Search by title or address').fill('returns work');
+    const docs = page.locator('.kn-docs li');
+    await expect.poll(() => docs.count()).toBe(1);
+    await page.getByRole('button', { name: 'Open How returns work at Acme' }).click();
+    const dialog = page.getByRole('dialog', { name: 'How returns work at Acme' });
+    await dialog.getByText('What the chatbot learned, in 2 passages').waitFor();
+    expect(await dialog.getByRole('link', { name: 'https://www.youtube.com/watch?v=acmeReturns' }).count()).toBe(1);
+    const passages = dialog.locator('.kn-chunks li');
+    expect(await passages.count()).toBe(2);
+    expect(await passages.nth(0).locator('.kn-chunk-head').textContent()).toBe('Passage 1 · at 0:00');
+    // Entities as YouTube double-encodes them come out as text.
+    expect(await passages.nth(0).locator('.kn-chunk-text').textContent()).toContain("Hi, I'm Ada from Acme & Co.");
+    expect(await passages.nth(1).locator('.kn-chunk-head').textContent()).toMatch(/^Passage 2 · at 1:[0-9]0$/);
+    expect(await passages.nth(1).locator('.kn-chunk-text').textContent()).toContain('Exchanges are free of charge.');
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'knowledge-youtube');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // A video without captions: the job fails, and says why in words.
+    await page.getByLabel('Addresses, one per line').fill('https://youtu.be/noCaptions0');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await jobStatus(page, 'Failed');
+    await job(page).getByText('1 page could not be read').click();
+    await job(page)
+      .getByText(
+        'This video has no captions to read. Turn on captions for it on YouTube (automatic ones will do), then add it again.',
+      )
+      .first()
+      .waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await consoleScreenshots(page, 'knowledge-youtube-failed', { fullPage: true });
     expect(problems).toEqual([]);
     await close();
   },

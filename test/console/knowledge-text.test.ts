@@ -41,6 +41,9 @@ describe('failure reasons in words', () => {
     ['not an absolute http(s) URL', 'invalidUrl', undefined],
     ['The job stopped: database is locked', 'stopped', undefined],
     ['Every item failed; see the error list', 'allFailedList', undefined],
+    ['The video has no captions to read', 'noCaptions', undefined],
+    ['The captions track is empty', 'noCaptions', undefined],
+    ['HTTP 404 for the video page', 'notFound', 404],
     ['something nobody foresaw', 'other', undefined],
   ])('%s -> %s', (error, key, status) => {
     const reason = reasonOf(error);

@@ -1,8 +1,8 @@
 /**
- * A chatbot's figures (GET /chatbots/{id}/analytics): totals over the chosen days, conversations
- * and messages per day (one call per day, as the API answers for a range), answered against
- * unanswered questions, the escalation rate, the most cited sources and the open knowledge gaps
- * asked most often (GET /knowledge-gaps).
+ * A chatbot's figures (GET /chatbots/{id}/analytics): totals over the chosen days and, from the
+ * same call, conversations, messages, answers and the escalation rate per day of the browser's
+ * time zone, and the questions visitors asked most; the open knowledge gaps asked most often
+ * come from GET /knowledge-gaps.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, listAll } from '../../api.js';
@@ -15,58 +15,73 @@ import './analytics.css';
 const loaders = import.meta.glob<{ default: Partial2<Strings> }>(['./strings/*.ts', '!./strings/en.ts']);
 const RANGES = [7, 14, 30] as const;
 
+interface Answers {
+  answered: number;
+  notSure: number;
+  refused: number;
+}
+interface Day {
+  date: string;
+  conversations: number;
+  messages: { total: number; visitor: number; ai: number; agent: number };
+  answers: Answers;
+  escalations: number;
+  leads: number;
+}
 export interface Analytics {
   range: { from: string; to: string };
   conversations: number;
   messages: { total: number; visitor: number; ai: number; agent: number };
+  answers: Answers;
   escalations: number;
   leads: number;
   unansweredQuestions: number;
   satisfaction: number | null;
   topSources: Array<{ documentId: string; title: string; url: string | null; citations: number }>;
+  topQuestions: Array<{ question: string; count: number; answered: number }>;
+  days: Day[];
 }
 interface Gap {
   question: string;
   answered: boolean;
 }
 interface Figures {
-  total: Analytics;
-  days: Array<{ start: Date; figures: Analytics }>;
+  analytics: Analytics;
   gaps: Array<{ question: string; count: number }>;
 }
 
-/** Local midnights: the last `n` days, today included. */
-function dayStarts(n: number): Date[] {
-  const today = new Date();
-  today.setHours(0, 0, 0, 0);
-  return Array.from(
-    { length: n },
-    (_, i) => new Date(today.getFullYear(), today.getMonth(), today.getDate() - (n - 1 - i)),
-  );
-}
-
 async function loadFigures(chatbotId: string, n: number): Promise<Figures> {
-  const starts = dayStarts(n);
-  const now = new Date();
-  const at = (from: Date, to: Date) =>
+  // From the browser's midnight n - 1 days ago to now, as days of the browser's time zone.
+  const from = new Date();
+  from.setHours(0, 0, 0, 0);
+  from.setDate(from.getDate() - (n - 1));
+  const [analytics, gaps] = await Promise.all([
     get<{ analytics: Analytics }>(`/chatbots/${chatbotId}/analytics`, {
-      query: { from: from.toISOString(), to: to.toISOString() },
-    }).then((d) => d.analytics);
-  const [total, days, gaps] = await Promise.all([
-    at(starts[0], now),
-    Promise.all(starts.map((s, i) => at(s, starts[i + 1] ?? now).then((figures) => ({ start: s, figures })))),
+      query: {
+        from: from.toISOString(),
+        to: new Date().toISOString(),
+        timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      },
+    }).then((d) => d.analytics),
     listAll<Gap>(`/chatbots/${chatbotId}/knowledge-gaps`, 'knowledgeGaps', 500, { query: { answered: false } }).catch(
       () => [] as Gap[],
     ),
   ]);
   const counts = new Map<string, { question: string; count: number }>();
   for (const g of gaps) {
-    const key = g.question.trim().toLowerCase();
+    // Counted as the API counts top questions: case, punctuation, apostrophes and spacing aside.
+    const key = g.question
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/['\u2019\u02bc]/gu, '')
+      .replace(/[\p{P}\p{S}]+/gu, ' ')
+      .replace(/\s+/gu, ' ')
+      .trim();
     const c = counts.get(key) ?? { question: g.question.trim(), count: 0 };
     c.count++;
     counts.set(key, c);
   }
-  return { total, days, gaps: [...counts.values()].sort((a, b) => b.count - a.count).slice(0, 5) };
+  return { analytics, gaps: [...counts.values()].sort((a, b) => b.count - a.count).slice(0, 5) };
 }
 
 export default function AnalyticsPage({ chatbotId }: PageProps) {
@@ -86,10 +101,15 @@ export default function AnalyticsPage({ chatbotId }: PageProps) {
     );
   }, [chatbotId, days]);
 
-  const dayLabel = (d: Date) => new Intl.DateTimeFormat(language.value, { month: 'short', day: 'numeric' }).format(d);
-  const a = figures?.total;
-  const answered = a ? Math.max(0, a.messages.ai - a.unansweredQuestions) : 0;
-  const rate = a && a.conversations ? a.escalations / a.conversations : 0;
+  // A day is a calendar date: written at UTC so no time zone moves it.
+  const dayLabel = (date: string) =>
+    new Intl.DateTimeFormat(language.value, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+      new Date(`${date}T00:00:00Z`),
+    );
+  const a = figures?.analytics;
+  const rateOf = (x: { escalations: number; conversations: number }) =>
+    x.conversations ? x.escalations / x.conversations : 0;
+  const rate = a ? rateOf(a) : 0;
   const percent = (x: number) =>
     new Intl.NumberFormat(language.value, { style: 'percent', maximumFractionDigits: 1 }).format(x);
 
@@ -143,34 +163,81 @@ export default function AnalyticsPage({ chatbotId }: PageProps) {
               id="chart-conversations"
               title={t.conversationsPerDay}
               summary={fill(t.chartSummary, { total: formatNumber(a.conversations), days })}
-              bars={figures.days.map((d) => ({ label: dayLabel(d.start), value: d.figures.conversations }))}
+              bars={a.days.map((d) => ({ label: dayLabel(d.date), values: [d.conversations] }))}
+              series={[{ name: t.conversations, className: 'one' }]}
               tableLabel={t.showTable}
-              column={t.conversations}
               dayColumn={t.day}
             />
             <BarChart
               id="chart-messages"
               title={t.messagesPerDay}
               summary={fill(t.chartSummary, { total: formatNumber(a.messages.total), days })}
-              bars={figures.days.map((d) => ({ label: dayLabel(d.start), value: d.figures.messages.total }))}
+              bars={a.days.map((d) => ({ label: dayLabel(d.date), values: [d.messages.total] }))}
+              series={[{ name: t.messages, className: 'one' }]}
               tableLabel={t.showTable}
-              column={t.messages}
               dayColumn={t.day}
+            />
+            <BarChart
+              id="chart-answers"
+              title={t.answersPerDay}
+              summary={fill(t.answersSummary, {
+                answered: formatNumber(a.answers.answered),
+                notSure: formatNumber(a.answers.notSure),
+                refused: formatNumber(a.answers.refused),
+              })}
+              bars={a.days.map((d) => ({
+                label: dayLabel(d.date),
+                values: [d.answers.answered, d.answers.notSure, d.answers.refused],
+              }))}
+              series={[
+                { name: t.answered, className: 'answered' },
+                { name: t.notSure, className: 'not-sure' },
+                { name: t.unanswered, className: 'unanswered' },
+              ]}
+              tableLabel={t.showTable}
+              dayColumn={t.day}
+            />
+            <BarChart
+              id="chart-escalation-rate"
+              title={t.escalationRatePerDay}
+              summary={fill(t.rateSummary, { rate: percent(rate), days })}
+              bars={a.days.map((d) => ({ label: dayLabel(d.date), values: [rateOf(d)] }))}
+              series={[{ name: t.escalationRate, className: 'one' }]}
+              tableLabel={t.showTable}
+              dayColumn={t.day}
+              format={percent}
             />
           </div>
           <div class="card">
             <h2>{t.answeredHeading}</h2>
             <Split
               t={t}
-              answered={answered}
-              unanswered={a.unansweredQuestions}
-              label={fill(t.answeredSummary, {
-                answered: formatNumber(answered),
-                unanswered: formatNumber(a.unansweredQuestions),
+              answers={a.answers}
+              label={fill(t.answersSummary, {
+                answered: formatNumber(a.answers.answered),
+                notSure: formatNumber(a.answers.notSure),
+                refused: formatNumber(a.answers.refused),
               })}
             />
           </div>
           <div class="lists">
+            <div class="card">
+              <h2 id="top-questions-title">{t.topQuestions}</h2>
+              {a.topQuestions.length === 0 ? (
+                <p class="muted">{t.noQuestions}</p>
+              ) : (
+                <ol class="ranked" aria-labelledby="top-questions-title">
+                  {a.topQuestions.map((q) => (
+                    <li key={q.question}>
+                      <span class="grow">{q.question}</span>
+                      <span class="muted">
+                        {fill(t.askedAnswered, { count: formatNumber(q.count), answered: formatNumber(q.answered) })}
+                      </span>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </div>
             <div class="card">
               <h2>{t.topGaps}</h2>
               {figures.gaps.length === 0 ? (
@@ -208,31 +275,37 @@ export default function AnalyticsPage({ chatbotId }: PageProps) {
   );
 }
 
-function Split(props: { t: Strings; answered: number; unanswered: number; label: string }) {
-  const total = props.answered + props.unanswered;
-  const share = total ? props.answered / total : 0;
+function Split(props: { t: Strings; answers: Answers; label: string }) {
+  const { answered, notSure, refused } = props.answers;
+  const total = answered + notSure + refused;
+  const parts = [
+    { key: 'answered', name: props.t.answered, value: answered },
+    { key: 'not-sure', name: props.t.notSure, value: notSure },
+    { key: 'unanswered', name: props.t.unanswered, value: refused },
+  ];
+  let x = 0;
   return (
     <>
       <svg viewBox="0 0 100 8" class="split" role="img" aria-label={props.label} preserveAspectRatio="none">
         <rect x="0" y="0" width="100" height="8" class="split-rest" rx="2" />
-        {total > 0 && <rect x="0" y="0" width={share * 100} height="8" class="split-part" rx="2" />}
+        {total > 0 &&
+          parts.map((p) => {
+            const w = (p.value / total) * 100;
+            x += w;
+            return w > 0 ? <rect key={p.key} x={x - w} y="0" width={w} height="8" class={`split-${p.key}`} /> : null;
+          })}
       </svg>
       <table class="chart-table split-table">
         <tbody>
-          <tr>
-            <th scope="row">
-              <span class="key answered" aria-hidden="true" />
-              {props.t.answered}
-            </th>
-            <td data-figure="answered">{formatNumber(props.answered)}</td>
-          </tr>
-          <tr>
-            <th scope="row">
-              <span class="key unanswered" aria-hidden="true" />
-              {props.t.unanswered}
-            </th>
-            <td data-figure="unanswered">{formatNumber(props.unanswered)}</td>
-          </tr>
+          {parts.map((p) => (
+            <tr key={p.key}>
+              <th scope="row">
+                <span class={`key ${p.key}`} aria-hidden="true" />
+                {p.name}
+              </th>
+              <td data-figure={p.key}>{formatNumber(p.value)}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </>

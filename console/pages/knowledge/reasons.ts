@@ -23,6 +23,7 @@ export type ReasonKey =
   | 'notDocument'
   | 'outOfScope'
   | 'invalidUrl'
+  | 'noCaptions'
   | 'other';
 
 export function reasonOf(error: string): { key: ReasonKey; status?: number; cause?: string } {
@@ -51,5 +52,6 @@ export function reasonOf(error: string): { key: ReasonKey; status?: number; caus
   if (/^not a readable document/.test(error)) return { key: 'notDocument' };
   if (/outside the crawl scope/.test(error)) return { key: 'outOfScope' };
   if (/not an absolute http\(s\) URL|^INVALID_URL|^UNSUPPORTED_PROTOCOL/.test(error)) return { key: 'invalidUrl' };
+  if (/has no captions|captions track is empty/.test(error)) return { key: 'noCaptions' };
   return { key: 'other' };
 }

@@ -58,6 +58,7 @@ export default function MembersPage({ chatbotId }: PageProps) {
       <p class={status?.error ? 'error' : 'notice'} role={status?.error ? 'alert' : 'status'} hidden={!status}>
         {status?.text}
       </p>
+      {!can('members:write') && <p class="muted">{t.readOnly}</p>}
       {can('members:write') && (
         <InviteForm
           t={t}

@@ -4,7 +4,7 @@
  * and its secret is shown once, with a copy button; revoking asks first.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { SCOPES } from '../../../shared/scopes.js';
+import { SCOPES, STANDARD_SCOPES } from '../../../shared/scopes.js';
 import { ApiError, del, listAll, post } from '../../api.js';
 import { fill, formatDate, type Partial2, useStrings } from '../../i18n/index.js';
 import { can, chatbots } from '../../shell/state.js';
@@ -29,6 +29,12 @@ const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]))].map((r) => ({
   resource: r,
   scopes: SCOPES.filter((s) => s.startsWith(`${r}:`)),
 }));
+
+/** A token holds no scope its maker lacks (the API refuses it): offer only what the role holds. */
+const offered = () =>
+  (['standard', 'full', 'custom'] as const).filter(
+    (a) => a === 'custom' || (a === 'full' ? SCOPES : STANDARD_SCOPES).every((s) => can(s)),
+  );
 
 export default function TokensPage() {
   const t = useStrings(en, loaders);
@@ -98,7 +104,8 @@ function CreateForm(props: {
   onError(e: unknown): void;
 }) {
   const { t } = props;
-  const [access, setAccess] = useState<Token['access']>('standard');
+  const levels = offered();
+  const [access, setAccess] = useState<Token['access']>(levels[0]);
   const [limit, setLimit] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -121,7 +128,7 @@ function CreateForm(props: {
         ...(limit && { chatbotIds }),
       });
       form.reset();
-      setAccess('standard');
+      setAccess(levels[0]);
       setLimit(false);
       props.onCreated({ name: made.name, token: made.token });
     } catch (err) {
@@ -140,7 +147,7 @@ function CreateForm(props: {
       </label>
       <fieldset class="choices">
         <legend>{t.access}</legend>
-        {(['standard', 'full', 'custom'] as const).map((a) => (
+        {levels.map((a) => (
           <label key={a} class="choice">
             <input type="radio" name="access" value={a} checked={access === a} onChange={() => setAccess(a)} />
             <span>
@@ -153,10 +160,10 @@ function CreateForm(props: {
       {access === 'custom' && (
         <fieldset class="scopes">
           <legend>{t.scopes}</legend>
-          {RESOURCES.map((r) => (
+          {RESOURCES.filter((r) => r.scopes.some(can)).map((r) => (
             <div key={r.resource} class="scope-row" role="group" aria-label={r.resource}>
               <span class="scope-resource">{r.resource}</span>
-              {r.scopes.map((s) => (
+              {r.scopes.filter(can).map((s) => (
                 <label key={s} class="scope">
                   <input type="checkbox" name="scope" value={s} />
                   <span>{s}</span>

@@ -82,6 +82,7 @@ export default function WebhooksPage({ chatbotId }: PageProps) {
       <p class={status?.error ? 'error' : 'notice'} role={status?.error ? 'alert' : 'status'} hidden={!status}>
         {status?.text}
       </p>
+      {!writable && <p class="muted">{t.readOnly}</p>}
       <Destination t={t} chatbotId={chatbotId!} writable={writable} onDone={setStatus} onError={report} />
       {disabled.map((x) => (
         <div class="card disabled-target" key={x.url}>

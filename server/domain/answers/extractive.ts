@@ -45,6 +45,8 @@ interface Candidate {
   score: number;
   /** Gives what the question asks for (answer-kinds.ts). */
   kind?: boolean;
+  /** A question in the text (an FAQ's "Can I freeze the bread?"): its answer is quoted, not it. */
+  asks: boolean;
 }
 
 // ---- Markdown / plain text -> prose blocks -----------------------------------------------------
@@ -152,6 +154,7 @@ function candidates(passages: Passage[], locale: string): Candidate[] {
           terms: new Set(terms(text)),
           words: text.split(/\s+/).length,
           score: 0,
+          asks: /[?？]["'”’»)]*$/.test(text),
         });
       });
     });
@@ -159,6 +162,8 @@ function candidates(passages: Passage[], locale: string): Candidate[] {
   return out;
 }
 
+/** A sentence opening with a pronoun needs what it refers to: the sentence before, or a heading. */
+const PRONOUN = /^(it|its|they|their|this|these|that|those|such)\b/i;
 const ANAPHOR = /^(this|that|these|those|it|they|such|then|also|however|otherwise|instead)\b/i;
 
 /** A question word's stand-in at least this close counts as the question's own word (not a cue word nor a broader term). */
@@ -307,6 +312,17 @@ function score(pool: Candidate[], shape: QuestionShape, passages: Passage[]) {
     if (ANAPHOR.test(c.text)) s *= 0.9;
     c.score = Math.max(0, s);
   }
+  // An FAQ's question matches the visitor's words, the sentence after it answers: the answer takes
+  // the question's score and words, and the question itself is never quoted.
+  for (const c of pool) {
+    if (!c.asks) continue;
+    const answer = pool.find((x) => x.passage === c.passage && x.order === c.order + 1 && !x.asks);
+    if (answer && c.score > answer.score) {
+      answer.score = c.score;
+      for (const t of c.terms) answer.terms.add(t);
+    }
+    c.score = 0;
+  }
 }
 
 /**
@@ -334,11 +350,20 @@ export function selectSentences(pool: Candidate[], shape: QuestionShape, maxPass
 
   const previous = at(best.block, best.index - 1);
   const next = at(best.block, best.index + 1) ?? samePassage.find((c) => c.block === best.block + 1 && c.index === 0);
-  if (ANAPHOR.test(best.text) && previous && fits(previous)) chosen.push(previous);
+  const ownConcepts = (c: Candidate) =>
+    new Set(shape.terms.filter((t) => c.terms.has(t) && isOwn(shape, t)).map((t) => shape.conceptOf.get(t)));
+  // The sentence before joins for what it says about the question beyond its page's title, not for
+  // being next to the best: "The Beam headlamp gives 400 lumens." is not quoted for "It lasts 40
+  // hours" (the page is the headlamp's); the heading names what "It" is instead (compose).
+  const headsOf = (p: Passage) => new Set(terms(`${p.title}\n${p.headingPath.join('\n')}`));
+  const saysMore = (c: Candidate) => {
+    const heads = headsOf(c.passage);
+    return shape.terms.some((t) => c.terms.has(t) && isOwn(shape, t) && !heads.has(t));
+  };
+  if (ANAPHOR.test(best.text) && previous && fits(previous) && saysMore(previous)) chosen.push(previous);
   if (best.text.endsWith(':') && next && fits(next)) chosen.push(next);
 
   // A page's title and headings say what its sentences are about: "headlamp" is covered by a sentence of the headlamp's page.
-  const headsOf = (p: Passage) => new Set(terms(`${p.title}\n${p.headingPath.join('\n')}`));
   const covered = () =>
     new Set(
       chosen.flatMap((c) => {
@@ -346,18 +371,20 @@ export function selectSentences(pool: Candidate[], shape: QuestionShape, maxPass
         return shape.terms.filter((t) => c.terms.has(t) || heads.has(t)).map((t) => shape.conceptOf.get(t));
       }),
     );
-  const ownConcepts = (c: Candidate) =>
-    new Set(shape.terms.filter((t) => c.terms.has(t) && isOwn(shape, t)).map((t) => shape.conceptOf.get(t))).size;
+  const bestOwn = ownConcepts(best);
   for (const c of ranked) {
     if (chosen.length >= MAX_SENTENCES) break;
     if (has(c) || c.score < best.score * JOIN_RATIO || !fits(c)) continue;
     const seen = covered();
     const addsWord = shape.terms.some((t) => c.terms.has(t) && !seen.has(shape.conceptOf.get(t)) && isOwn(shape, t));
-    const addsAnswer = c.kind && c.passage === best.passage && ownConcepts(c) > 0;
+    // Another answer of the kind asked for, about the same thing: "Ein Stadtrad kostet 12 Euro"
+    // does not join "Ein E-Bike kostet 25 Euro pro Tag" asked the price of an e-bike.
+    const own = ownConcepts(c);
+    const addsAnswer = c.kind && c.passage === best.passage && own.size > 0 && [...bestOwn].every((x) => own.has(x));
     // Another page saying much the same (most of the question's own words): a second source.
     const corroborates =
       c.passage !== best.passage &&
-      ownConcepts(c) >= Math.max(2, (2 / 3) * ownConcepts(best)) &&
+      own.size >= Math.max(2, (2 / 3) * bestOwn.size) &&
       shape.terms.some((t) => isOwn(shape, t) && headsOf(c.passage).has(t));
     if (addsWord || addsAnswer || corroborates) chosen.push(c);
   }
@@ -383,7 +410,10 @@ function neededHeading(group: Candidate[], shape: QuestionShape): string | null 
   );
   const headingTerms = new Set(terms(heading));
   const adds = shape.terms.some((t) => headingTerms.has(t) && !said.has(shape.conceptOf.get(t)));
-  return adds ? heading : null;
+  // "It lasts 40 hours" quoted without the sentence before: the heading says what "It" is.
+  const first = group[0];
+  const before = first.index > 0 && !group.some((c) => c.block === first.block && c.index === first.index - 1);
+  return adds || (before && PRONOUN.test(first.text)) ? heading : null;
 }
 
 function compose(chosen: Candidate[], shape: QuestionShape): string {

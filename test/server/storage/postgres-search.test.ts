@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createPgPlanner } from '../../../server/storage/dialects/postgres/search.js';
+import { PG_WEIGHTS } from '../../../server/storage/search-terms.js';
 import { openTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { addDocument, newChatbot } from '../../helpers/knowledge.js';
 import { describeOnDialects } from '../../helpers/dialects.js';
@@ -80,6 +81,61 @@ describeOnDialects(
       expect((await createPgPlanner(kdb.database.db).plan(bot.chatbotId, ['zebra'])).words).toEqual([
         { w: 'zebra', df: 2 },
       ]);
+    });
+
+    test("each hit's score is its words' IDF-weighted ts_rank summed, the words it lacks adding nothing", async () => {
+      // A chatbot of its own: the store's planner remembers the other's counts for a minute.
+      const own = await newChatbot(kdb.store);
+      await addDocument(kdb.store, own, 'Zebra care', [
+        { text: 'feed the zebra hay, and a gadget keeps the water fresh' },
+        { heading: ['Colours'], text: 'stripes of black and white' },
+        { text: 'a gadget for the stable' },
+      ]);
+      await addDocument(kdb.store, own, 'Gadgets', [{ heading: ['Gadget colours'], text: 'red, blue' }]);
+      const hits = await kdb.store.knowledge.chunks.searchLexical(own.chatbotId, 'zebra gadget colours', 20);
+      const plan = await createPgPlanner(kdb.database.db).plan(own.chatbotId, ['zebra', 'gadget', 'colours']);
+      expect(plan.words.map((x) => x.w)).toEqual(['zebra', 'gadget', 'colours']);
+      // The reference, written the plain way: a sum over the words each row matches.
+      const { rows } = await sql<{ id: number | string; score: number }>`
+        select c.id, (select sum(ln(1 + (greatest(${plan.n}::float8, u.df) - u.df + 0.5) / (u.df + 0.5))
+                                 * ts_rank(${PG_WEIGHTS}::float4[], c.tsv, to_tsquery('english', u.w), 1))
+                      from unnest(${plan.words.map((x) => x.w)}::text[], ${plan.words.map((x) => x.df)}::float8[]) as u(w, df)
+                      where c.tsv @@ to_tsquery('english', u.w)) as score
+        from chunks c where c.id = any(${hits.map((h) => h.chunkId)}::bigint[])`.execute(kdb.database.db);
+      const reference = new Map(rows.map((r) => [Number(r.id), r.score]));
+      expect(hits.length).toBe(4);
+      for (const h of hits) expect(h.score).toBe(reference.get(h.chunkId));
+      const scores = hits.map((h) => h.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      expect(scores[0]).toBeGreaterThan(scores[scores.length - 1]);
+    });
+
+    test("ANALYZE's figures spare counting a word only when they prove it past the budget in this chatbot", async () => {
+      // Another chatbot holds most rows with "widget": table-wide it is common, here it is rare.
+      const other = await newChatbot(kdb.store);
+      await addDocument(
+        kdb.store,
+        other,
+        'Widgets',
+        Array.from({ length: 60 }, (_, i) => ({ text: `the widget number ${i}` })),
+      );
+      const mine = await newChatbot(kdb.store);
+      await addDocument(kdb.store, mine, 'Two widgets', [{ text: 'a widget' }, { text: 'another widget' }]);
+      await sql`analyze chunks`.execute(kdb.database.db);
+      const { rows } = await sql<{ freq: number | null; r: number }>`
+        select (select max(e.freq) from pg_stats s,
+                       unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(lexeme, freq)
+                where s.schemaname = current_schema() and s.tablename = 'chunks' and s.attname = 'tsv'
+                  and e.lexeme = 'widget') as freq,
+               (select reltuples from pg_class where oid = 'chunks'::regclass) as r`.execute(kdb.database.db);
+      const freq = Number(rows[0].freq);
+      expect(freq * rows[0].r).toBeGreaterThan(6); // ANALYZE saw the word in more rows than the budget
+      const planner = createPgPlanner(kdb.database.db, 4);
+      // Here: counted, exactly (the table-wide share would say past the budget).
+      expect((await planner.plan(mine.chatbotId, ['widget'])).words).toEqual([{ w: 'widget', df: 2 }]);
+      // There: past the budget either way, so its frequency is ANALYZE's estimate, as a count would have given.
+      const there = await planner.plan(other.chatbotId, ['widget']);
+      expect(there.words).toEqual([{ w: 'widget', df: Math.max(5, freq * 60) }]);
     });
 
     test("search vectors are kept in the row and a long chunk's text goes out first (migration 0029); it is still found", async () => {

@@ -106,6 +106,8 @@ const da: Partial2<Strings> = {
     outOfScope: 'Siden ligger uden for den del af webstedet, der læses.',
     invalidUrl: 'Det er ikke en gyldig webadresse.',
     other: 'Siden kunne ikke læses.',
+    noCaptions:
+      'Denne video har ingen undertekster at læse. Slå undertekster til på YouTube (automatiske er fine), og tilføj den igen.',
     allFailed: 'Intet kunne læses. Den første side: {reason}',
     allFailedList: 'Intet kunne læses; listen over sider fortæller hvorfor.',
     stopped: 'Jobbet stoppede på grund af en fejl på serveren.',

@@ -107,6 +107,8 @@ const de: Partial2<Strings> = {
     outOfScope: 'Diese Seite liegt außerhalb des Teils der Website, der gelesen wird.',
     invalidUrl: 'Dies ist keine gültige Webadresse.',
     other: 'Die Seite konnte nicht gelesen werden.',
+    noCaptions:
+      'Dieses Video hat keine Untertitel, die gelesen werden könnten. Schalten Sie auf YouTube Untertitel dafür ein (automatische genügen) und fügen Sie es dann erneut hinzu.',
     allFailed: 'Nichts konnte gelesen werden. Die erste Seite: {reason}',
     allFailedList: 'Nichts konnte gelesen werden; die Liste der Seiten nennt die Gründe.',
     stopped: 'Der Auftrag wurde wegen eines Fehlers auf dem Server beendet.',

@@ -104,6 +104,8 @@ export const en = {
     outOfScope: 'This page is outside the part of the site being read.',
     invalidUrl: 'This is not a valid web address.',
     other: 'The page could not be read.',
+    noCaptions:
+      'This video has no captions to read. Turn on captions for it on YouTube (automatic ones will do), then add it again.',
     allFailed: 'Nothing could be read. The first page: {reason}',
     allFailedList: 'Nothing could be read; the list of pages says why.',
     stopped: 'The job stopped because of an error on the server.',

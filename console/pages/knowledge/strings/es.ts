@@ -107,6 +107,8 @@ const es: Partial2<Strings> = {
     outOfScope: 'Esta página está fuera de la parte del sitio que se lee.',
     invalidUrl: 'No es una dirección web válida.',
     other: 'No se pudo leer la página.',
+    noCaptions:
+      'Este vídeo no tiene subtítulos que leer. Actívelos en YouTube (los automáticos sirven) y vuelva a añadirlo.',
     allFailed: 'No se pudo leer nada. La primera página: {reason}',
     allFailedList: 'No se pudo leer nada; la lista de páginas indica por qué.',
     stopped: 'La tarea se detuvo por un error en el servidor.',

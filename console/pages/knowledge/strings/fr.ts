@@ -107,6 +107,8 @@ const fr: Partial2<Strings> = {
     outOfScope: 'Cette page est en dehors de la partie du site qui est lue.',
     invalidUrl: 'Ce n’est pas une adresse web valide.',
     other: 'La page n’a pas pu être lue.',
+    noCaptions:
+      'Cette vidéo n’a pas de sous-titres à lire. Activez-en sur YouTube (les automatiques suffisent), puis ajoutez-la de nouveau.',
     allFailed: 'Rien n’a pu être lu. Première page : {reason}',
     allFailedList: 'Rien n’a pu être lu ; la liste des pages en donne les raisons.',
     stopped: 'La tâche s’est arrêtée à cause d’une erreur sur le serveur.',

@@ -107,6 +107,8 @@ const it: Partial2<Strings> = {
     outOfScope: 'Questa pagina è fuori dalla parte del sito che viene letta.',
     invalidUrl: 'Non è un indirizzo web valido.',
     other: 'La pagina non si è potuta leggere.',
+    noCaptions:
+      'Questo video non ha sottotitoli da leggere. Attivali su YouTube (vanno bene anche quelli automatici), poi aggiungilo di nuovo.',
     allFailed: 'Non si è potuto leggere nulla. La prima pagina: {reason}',
     allFailedList: 'Non si è potuto leggere nulla; l’elenco delle pagine dice perché.',
     stopped: 'Il lavoro si è interrotto per un errore sul server.',

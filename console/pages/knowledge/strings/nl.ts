@@ -107,6 +107,8 @@ const nl: Partial2<Strings> = {
     outOfScope: 'Deze pagina valt buiten het deel van de site dat wordt gelezen.',
     invalidUrl: 'Dit is geen geldig webadres.',
     other: 'De pagina kon niet worden gelezen.',
+    noCaptions:
+      'Deze video heeft geen ondertiteling om te lezen. Zet ondertiteling aan op YouTube (automatische is ook goed) en voeg hem daarna opnieuw toe.',
     allFailed: 'Er kon niets worden gelezen. De eerste pagina: {reason}',
     allFailedList: 'Er kon niets worden gelezen; de lijst met pagina’s zegt waarom.',
     stopped: 'De taak is gestopt door een fout op de server.',

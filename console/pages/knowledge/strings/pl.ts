@@ -106,6 +106,8 @@ const pl: Partial2<Strings> = {
     outOfScope: 'Ta strona leży poza czytaną częścią witryny.',
     invalidUrl: 'To nie jest prawidłowy adres internetowy.',
     other: 'Nie udało się przeczytać strony.',
+    noCaptions:
+      'Ten film nie ma napisów do odczytania. Włącz napisy w YouTube (automatyczne wystarczą), a potem dodaj go ponownie.',
     allFailed: 'Nie udało się niczego przeczytać. Pierwsza strona: {reason}',
     allFailedList: 'Nie udało się niczego przeczytać; lista stron podaje przyczyny.',
     stopped: 'Zadanie zatrzymało się z powodu błędu serwera.',

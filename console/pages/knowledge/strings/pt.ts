@@ -106,6 +106,8 @@ const pt: Partial2<Strings> = {
     outOfScope: 'Esta página está fora da parte do site que está a ser lida.',
     invalidUrl: 'Não é um endereço web válido.',
     other: 'Não foi possível ler a página.',
+    noCaptions:
+      'Este vídeo não tem legendas para ler. Ative as legendas no YouTube (as automáticas servem) e adicione-o novamente.',
     allFailed: 'Não foi possível ler nada. A primeira página: {reason}',
     allFailedList: 'Não foi possível ler nada; a lista de páginas indica porquê.',
     stopped: 'A tarefa parou devido a um erro no servidor.',

@@ -106,6 +106,8 @@ const sv: Partial2<Strings> = {
     outOfScope: 'Sidan ligger utanför den del av webbplatsen som läses.',
     invalidUrl: 'Det är ingen giltig webbadress.',
     other: 'Sidan kunde inte läsas.',
+    noCaptions:
+      'Den här videon har inga undertexter att läsa. Slå på undertexter på YouTube (automatiska går bra) och lägg sedan till den igen.',
     allFailed: 'Inget kunde läsas. Första sidan: {reason}',
     allFailedList: 'Inget kunde läsas; listan över sidor visar varför.',
     stopped: 'Jobbet stoppades av ett fel på servern.',

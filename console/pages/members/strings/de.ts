@@ -30,4 +30,5 @@ export default {
   cancel: 'Abbrechen',
   removed: '{name} wurde von diesem Chatbot entfernt.',
   failed: 'Das hat nicht geklappt: {message}',
+  readOnly: 'Ihre Rolle darf das Team sehen, aber nicht ändern.',
 } satisfies Partial2<Strings>;

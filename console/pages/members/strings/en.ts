@@ -27,6 +27,7 @@ export const en = {
   cancel: 'Cancel',
   removed: '{name} was removed from this chatbot.',
   failed: 'That did not work: {message}',
+  readOnly: 'Your role can see the team but not change it.',
 };
 
 export type Strings = typeof en;

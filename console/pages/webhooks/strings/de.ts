@@ -43,4 +43,6 @@ export default {
   enabled: '{url} erhält wieder Ereignisse.',
   notInPlan: 'Webhooks sind in Ihrem Tarif nicht enthalten.',
   failedCall: 'Das hat nicht geklappt: {message}',
+  readOnly:
+    'Ihre Rolle darf die Zustellungen verfolgen, aber nicht ändern, wohin sie gehen, noch testen oder erneut senden.',
 } satisfies Partial2<Strings>;

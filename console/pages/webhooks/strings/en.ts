@@ -39,6 +39,7 @@ export const en = {
   enabled: '{url} receives events again.',
   notInPlan: 'Webhooks are not part of your plan.',
   failedCall: 'That did not work: {message}',
+  readOnly: 'Your role can follow the deliveries but not change where they go, test or resend them.',
 };
 
 export type Strings = typeof en;
