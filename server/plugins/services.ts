@@ -132,7 +132,8 @@ export function createServices({ config, store, outbound, models, queue, metrics
     {
       captureLead: (s, lead) => captureLead(s, lead),
       recordGap: async (s, gap) => void (await recordGap(s, gap)),
-      onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
+      onEvents: (s, conversation, events, chatbot) =>
+        webhooks.outbox.fromConversationEvents(s, conversation, events, chatbot),
       checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
       leadCaptured: (s, chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId, s),
     },

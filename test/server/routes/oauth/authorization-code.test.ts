@@ -280,12 +280,13 @@ describe('the authorization page', () => {
 
   test('an unknown client or a redirect_uri the client did not register is shown on the page, never redirected', async () => {
     const b = browser();
-    for (const overrides of [
+    const refused: Record<string, string | null>[] = [
       { client_id: 'mcp_unknown' },
       { redirect_uri: 'https://attacker.example/callback' },
       { redirect_uri: 'http://localhost:4567/callback' },
       { redirect_uri: null },
-    ]) {
+    ];
+    for (const overrides of refused) {
       const page = await b.get((await request(overrides)).path);
       expect(page.status, JSON.stringify(overrides)).toBe(400);
       expect(page.headers.get('location')).toBeNull();

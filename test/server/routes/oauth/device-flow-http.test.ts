@@ -303,7 +303,8 @@ describe('the verification page', () => {
     }
   });
 
-  test('sign-in posts are limited per address: the 11th within a minute is 429', async () => {
+  // Ten real password checks (scrypt) before the 429: CPU-bound, slow under four forks.
+  test('sign-in posts are limited per address: the 11th within a minute is 429', { timeout: 90_000 }, async () => {
     const { app } = await buildIsolated();
     try {
       const b = new FormBrowser(injectSend(app.app));
