@@ -35,6 +35,8 @@ const SOCKETS = int('BENCH_SOCKETS', 200);
 const DURATION_S = int('BENCH_DURATION', 10);
 const OFFERED = int('BENCH_OFFERED', 1500);
 const IDLE = int('BENCH_IDLE_SOCKETS', 5000);
+/** BENCH_PARTS: which of the three parts run (default all), e.g. `1` for A/B runs against the yardstick. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3').split(','));
 const SECRET_KEY = 'c'.repeat(64);
 const TEXT = 'Do you ship to Norway, and how long does it take?';
 
@@ -210,44 +212,48 @@ export async function run() {
     console.log(
       `fleet: ${cpus().length} cores; PostgreSQL + Redis on this machine; ${SOCKETS} sockets, ${DURATION_S} s per run`,
     );
-    // 1. One instance, direct, against the yardstick.
     const a = await parley();
-    const yardPort = await freePort();
-    const yardChild = start(['--import', 'tsx', 'bench/durable-chat.ts'], {
-      PORT: String(yardPort),
-      DATABASE_URL: pg.url,
-      POOL_SIZE: '10',
-    });
-    await waitUntil(
-      () =>
-        new Promise<boolean>((resolve) => {
-          const ws = new WebSocket(`ws://127.0.0.1:${yardPort}`);
-          ws.once('open', () => (ws.close(), resolve(true)));
-          ws.once('error', () => resolve(false));
-        }),
-      'the yardstick',
-    );
     const direct = `http://127.0.0.1:${a.port}`;
-    let v = await visitors(direct);
-    const parleyOffered = await roundTrips(v.sockets, v.conversations, OFFERED, 'po');
-    const parleyMax = await withCpu(a.child, () => roundTrips(v.sockets, v.conversations, 0, 'pm'));
-    await closeAll(v.sockets);
-    const yard = await Promise.all(Array.from({ length: SOCKETS }, () => Socket.open(`ws://127.0.0.1:${yardPort}`)));
-    const yardConversations = yard.map((_, i) => `yard-${i}`);
-    const yardOffered = await roundTrips(yard, yardConversations, OFFERED, 'yo');
-    const yardMax = await withCpu(yardChild, () => roundTrips(yard, yardConversations, 0, 'ym'));
-    await closeAll(yard);
-    console.log(`1. message.send -> own message.created, one instance (direct) against the durable yardstick`);
-    console.log(line(`parley, ${OFFERED} msg/s offered`, parleyOffered));
-    console.log(line(`yardstick, ${OFFERED} msg/s offered`, yardOffered));
-    console.log(line('parley, as fast as answered', parleyMax));
-    console.log(line('yardstick, as fast as answered', yardMax));
-    console.log(
-      `   ratio ${(parleyMax.perSecond / yardMax.perSecond).toFixed(2)} (goal >= 0.5); p99 at ${OFFERED}/s ${fmt(parleyOffered.p99)} ms (goal <= 20 ms)`,
-    );
-    console.log(
-      `   server CPU per message (PostgreSQL's not included): parley ${parleyMax.cpuUs.toFixed(0)} µs, yardstick ${yardMax.cpuUs.toFixed(0)} µs`,
-    );
+    let v: Awaited<ReturnType<typeof visitors>>;
+    // 1. One instance, direct, against the yardstick.
+    if (PARTS.has('1')) {
+      const yardPort = await freePort();
+      const yardChild = start(['--import', 'tsx', 'bench/durable-chat.ts'], {
+        PORT: String(yardPort),
+        DATABASE_URL: pg.url,
+        POOL_SIZE: '10',
+      });
+      await waitUntil(
+        () =>
+          new Promise<boolean>((resolve) => {
+            const ws = new WebSocket(`ws://127.0.0.1:${yardPort}`);
+            ws.once('open', () => (ws.close(), resolve(true)));
+            ws.once('error', () => resolve(false));
+          }),
+        'the yardstick',
+      );
+      v = await visitors(direct);
+      const parleyOffered = await roundTrips(v.sockets, v.conversations, OFFERED, 'po');
+      const parleyMax = await withCpu(a.child, () => roundTrips(v.sockets, v.conversations, 0, 'pm'));
+      await closeAll(v.sockets);
+      const yard = await Promise.all(Array.from({ length: SOCKETS }, () => Socket.open(`ws://127.0.0.1:${yardPort}`)));
+      const yardConversations = yard.map((_, i) => `yard-${i}`);
+      const yardOffered = await roundTrips(yard, yardConversations, OFFERED, 'yo');
+      const yardMax = await withCpu(yardChild, () => roundTrips(yard, yardConversations, 0, 'ym'));
+      await closeAll(yard);
+      console.log(`1. message.send -> own message.created, one instance (direct) against the durable yardstick`);
+      console.log(line(`parley, ${OFFERED} msg/s offered`, parleyOffered));
+      console.log(line(`yardstick, ${OFFERED} msg/s offered`, yardOffered));
+      console.log(line('parley, as fast as answered', parleyMax));
+      console.log(line('yardstick, as fast as answered', yardMax));
+      console.log(
+        `   ratio ${(parleyMax.perSecond / yardMax.perSecond).toFixed(2)} (goal >= 0.5); p99 at ${OFFERED}/s ${fmt(parleyOffered.p99)} ms (goal <= 20 ms)`,
+      );
+      console.log(
+        `   server CPU per message (PostgreSQL's not included): parley ${parleyMax.cpuUs.toFixed(0)} µs, yardstick ${yardMax.cpuUs.toFixed(0)} µs`,
+      );
+    }
+    if (!PARTS.has('2') && !PARTS.has('3')) return;
 
     // 2. One instance behind nginx, then two.
     const b = await parley();

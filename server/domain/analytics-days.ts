@@ -27,6 +27,20 @@ export function canonicalTimeZone(name: string): string | null {
   }
 }
 
+/**
+ * Whether `timeZone` is a whole number of hours from UTC over [from, to), so hourly groups never
+ * straddle its midnights (checked at every UTC midnight and noon: offsets change at most twice a year).
+ */
+export function wholeHours(timeZone: string, from: Date, to: Date): boolean {
+  const format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+  const HALF_DAY = 43_200_000;
+  for (let t = from.getTime() - (from.getTime() % HALF_DAY); t <= to.getTime(); t += HALF_DAY) {
+    const name = format.formatToParts(new Date(t)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    if (/:(?!00)\d\d/.test(name)) return false; // GMT+05:30, GMT+05:45; GMT and GMT-04:00 are whole
+  }
+  return true;
+}
+
 /** Maps an instant to its calendar day in `timeZone`, `YYYY-MM-DD`. */
 export function dayIn(timeZone: string): (instant: Date) => string {
   const format = new Intl.DateTimeFormat('en-US', {

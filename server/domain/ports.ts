@@ -46,10 +46,13 @@ export interface AnalyticsFigures {
   unansweredQuestions: number;
 }
 
-/** How finely `AnalyticsStore.buckets` groups: UTC days, or quarter hours (for days of another time zone). */
-export type AnalyticsBucket = 'utc-day' | 'quarter-hour';
+/**
+ * How finely `AnalyticsStore.buckets` groups: UTC days, or (for days of another time zone) UTC
+ * hours when its offsets in the range are whole hours, quarter hours otherwise.
+ */
+export type AnalyticsBucket = 'utc-day' | 'hour' | 'quarter-hour';
 
-/** One group of `AnalyticsStore.buckets`: `key` is `YYYY-MM-DD` (utc-day) or `YYYY-MM-DDTHH:MM` (quarter-hour, UTC). */
+/** One group of `AnalyticsStore.buckets`: `key` is `YYYY-MM-DD` (utc-day) or `YYYY-MM-DDTHH:MM` (UTC) otherwise. */
 export interface AnalyticsBucketFigures {
   key: string;
   conversations: number;

@@ -207,17 +207,23 @@ export function swaggerOptions(siteUrl: string): FastifyDynamicSwaggerOptions {
             type: 'http',
             scheme: 'bearer',
             description:
-              'An opaque API token; never check it for a prefix. Made in the dashboard or CLI (`tokens create`), through `POST /tokens`, or by the OAuth 2.0 device authorization grant (see `oauth2`).',
+              'An opaque API token; never check it for a prefix. Made in the dashboard or CLI (`tokens create`), through `POST /tokens`, or by OAuth 2.0: the device authorization grant or the authorization code grant with PKCE (see `oauth2`).',
           },
           oauth2: {
             type: 'oauth2',
             description: [
               'The OAuth 2.0 device authorization grant (RFC 8628, grant type `urn:ietf:params:oauth:grant-type:device_code`; public client id `parley-cli`, no client secret).',
               `POST ${siteUrl}/oauth/device_authorization (form fields client_id, scope), show the user \`verification_uri\` and \`user_code\`, then poll POST ${siteUrl}/oauth/token (grant_type, device_code, client_id) every \`interval\` seconds until it answers the access token, a bearer token like any other.`,
-              "OpenAPI 3.1 has no flow object for this grant: it is described in `x-deviceAuthorization` (the shape of OpenAPI 3.2's `deviceAuthorization` flow) and in the authorization server metadata (RFC 8414) at `x-oauth2MetadataUrl`.",
+              `Programs that can open a browser (MCP clients) use the authorization code grant with PKCE (S256 only) instead: register at POST ${siteUrl}/oauth/register (RFC 7591, public clients, https or loopback redirect URIs), send the user to ${siteUrl}/oauth/authorize, trade the code at POST ${siteUrl}/oauth/token (grant_type authorization_code, code_verifier); the token is the same kind (flow \`authorizationCode\`).`,
+              "OpenAPI 3.1 has no flow object for the device grant: it is described in `x-deviceAuthorization` (the shape of OpenAPI 3.2's `deviceAuthorization` flow) and in the authorization server metadata (RFC 8414) at `x-oauth2MetadataUrl`.",
               `Discovery: ${siteUrl}/.well-known/oauth-authorization-server and ${siteUrl}/.well-known/oauth-protected-resource/api/v2, which every 401's WWW-Authenticate names.`,
             ].join(' '),
             flows: {
+              authorizationCode: {
+                authorizationUrl: `${siteUrl}/oauth/authorize`,
+                tokenUrl: `${siteUrl}/oauth/token`,
+                scopes: Object.fromEntries(SCOPES.map((s) => [s, scopeText(s)])),
+              },
               'x-deviceAuthorization': {
                 deviceAuthorizationUrl: `${siteUrl}/oauth/device_authorization`,
                 tokenUrl: `${siteUrl}/oauth/token`,

@@ -33,6 +33,7 @@ import { captureLead } from '../domain/resources/leads.js';
 import { SecretBox } from '../domain/secrets.js';
 import { TokensService } from '../domain/tokens.service.js';
 import { DeviceFlowService } from '../domain/oauth/device-flow.service.js';
+import { AuthorizationCodeService } from '../domain/oauth/authorization-code.service.js';
 import { SignInService } from '../domain/oauth/sign-in.service.js';
 import { SessionTokens } from '../domain/widget/sessions.js';
 import { WidgetService } from '../domain/widget/widget.service.js';
@@ -131,7 +132,8 @@ export function createServices({ config, store, outbound, models, queue, metrics
     {
       captureLead: (s, lead) => captureLead(s, lead),
       recordGap: async (s, gap) => void (await recordGap(s, gap)),
-      onEvents: (s, conversation, events) => webhooks.outbox.fromConversationEvents(s, conversation, events),
+      onEvents: (s, conversation, events, chatbot) =>
+        webhooks.outbox.fromConversationEvents(s, conversation, events, chatbot),
       checkWebhookUrl: (fields) => webhooks.checkUrls(fields),
       leadCaptured: (s, chatbotId, leadId) => visitors.leads.notify(chatbotId, leadId, s),
     },
@@ -176,6 +178,8 @@ export function createServices({ config, store, outbound, models, queue, metrics
       intervalSeconds: config.deviceFlow.intervalSeconds,
       ttlSeconds: config.deviceFlow.codeTtlSeconds,
     }),
+    /** The authorization code grant with PKCE for clients that register themselves (MCP clients). */
+    authorizationCodes: new AuthorizationCodeService(store, tokens, { issuer: config.siteUrl }),
     signIn: new SignInService(store, { secretKey: config.secretKey }),
     chatbots,
     icons: new IconsService(store, chatbots, config.siteUrl),

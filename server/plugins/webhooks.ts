@@ -83,14 +83,9 @@ export default fp<WebhooksOptions>(
       });
     }
     // Rows written in a change's transaction are visible once it commits: look then, not at the next poll.
-    const unsubscribe = app.services.conversations.changes.onCommit((_, events) => {
-      if (
-        events.some(
-          (e) => e.type === 'message.added' || e.type === 'conversation.escalated' || e.type === 'lead.captured',
-        )
-      )
-        dispatcher.nudge();
-    });
+    const unsubscribe = app.services.conversations.changes.onCommit((conversation) =>
+      dispatcher.committed(conversation.id),
+    );
     app.addHook('onClose', async () => {
       if (pruner) clearInterval(pruner);
       unsubscribe();

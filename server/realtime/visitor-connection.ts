@@ -408,7 +408,11 @@ export class VisitorConnection {
 
   private async sendMessage(frame: Extract<ClientFrame, { type: 'message.send' }>) {
     const { chatbot, visitor } = this.session!;
-    const existing = frame.conversationId ? await this.own(frame.conversationId) : null;
+    // The conversation and the visitor's name as stored now, in one read (the message is signed with it).
+    const found = frame.conversationId
+      ? await this.services.reads.ownWithName(visitorOf(this.session!), frame.conversationId)
+      : null;
+    const existing = found?.conversation ?? null;
     // Before the message, so the team sees the page with the conversation it starts.
     if (frame.page) await this.services.widget.notePage(visitor, frame.page);
     const answerId = newId();
@@ -423,6 +427,7 @@ export class VisitorConnection {
     const storedPromise = new Promise<void>((resolve) => (stored = resolve));
     const work = this.services.messages.sendAsVisitor(chatbot, visitor.id, existing, frame.text, {
       clientId: frame.clientId,
+      ...(found && { visitorName: found.visitorName }),
       // A new conversation is followed from its start; one it did not resume, from now (the client has its history).
       onConversation: (c) => {
         conversation = c;

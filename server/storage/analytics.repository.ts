@@ -7,13 +7,15 @@ const n = (v: unknown) => Number(v ?? 0);
 
 /**
  * The group of a row's `created_at` (ISO-8601 UTC text on both dialects, so plain string
- * functions do it the same way): its UTC day, or its quarter hour, which never straddles a
- * midnight of any time zone (every offset in use is a multiple of 15 minutes).
+ * functions do it the same way): its UTC day, its hour, or its quarter hour, which never
+ * straddles a midnight of any time zone (every offset in use is a multiple of 15 minutes).
  */
 const bucketOf = (bucket: AnalyticsBucket) =>
   bucket === 'utc-day'
     ? sql<string>`substr(created_at, 1, 10)`
-    : sql<string>`substr(created_at, 1, 14) || case when substr(created_at, 15, 2) < '15' then '00' when substr(created_at, 15, 2) < '30' then '15' when substr(created_at, 15, 2) < '45' then '30' else '45' end`;
+    : bucket === 'hour'
+      ? sql<string>`substr(created_at, 1, 14) || '00'`
+      : sql<string>`substr(created_at, 1, 14) || case when substr(created_at, 15, 2) < '15' then '00' when substr(created_at, 15, 2) < '30' then '15' when substr(created_at, 15, 2) < '45' then '30' else '45' end`;
 
 /**
  * What an AI message was, from the flags its meta (compact JSON.stringify text) carries. A quote

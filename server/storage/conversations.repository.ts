@@ -88,6 +88,17 @@ const conversationColumns = (c: Partial<ConversationRecord>) => ({
 const conversationById = compileOnce((db) => db.selectFrom('conversations').selectAll().where('id', '=', '<id>'), {
   remember: false,
 });
+/** A conversation with its visitor's name, in one read (the visitor's message needs both: conversationWithVisitorName). */
+const conversationWithVisitor = compileOnce(
+  (db) =>
+    db
+      .selectFrom('conversations')
+      .leftJoin('chat_users', 'chat_users.id', 'conversations.chat_user_id')
+      .selectAll('conversations')
+      .select('chat_users.name as visitor_name')
+      .where('conversations.id', '=', '<id>'),
+  { remember: false },
+);
 const chatUserById = compileOnce((db) => db.selectFrom('chat_users').selectAll().where('id', '=', '<id>'), {
   remember: false,
 });
@@ -142,11 +153,19 @@ const placeholders = <T extends object>(row: T) => Object.fromEntries(Object.key
 const insertMessage = compileOnceWrite((db) =>
   db.insertInto('messages').values(placeholders(messageRow({ sources: [], meta: {} } as unknown as MessageRecord))),
 );
-const insertEvent = compileOnceWrite((db) =>
-  db
-    .insertInto('conversation_events')
-    .values(placeholders(eventRow({ payload: {} } as unknown as ConversationEventRecord))),
-);
+/** A change's events in one statement, compiled once per number of rows (changes emit one to a few). */
+const eventInserts = new Map<number, ReturnType<typeof compileOnceWrite>>();
+const insertEventsOf = (n: number) => {
+  let insert = eventInserts.get(n);
+  if (!insert) {
+    const row = placeholders(eventRow({ payload: {} } as unknown as ConversationEventRecord));
+    insert = compileOnceWrite((db) =>
+      db.insertInto('conversation_events').values(Array.from({ length: n }, () => row)),
+    );
+    eventInserts.set(n, insert);
+  }
+  return insert;
+};
 const insertOwed = compileOnceWrite((db) =>
   db.insertInto('answers_owed').values({
     message_id: '<m>',
@@ -237,6 +256,11 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
     async get(id) {
       const r = await conversationById(db, id);
       return r ? toConversation(r as Row<'conversations'>) : null;
+    },
+    async withVisitorName(id) {
+      const r = (await conversationWithVisitor(db, id)) as
+        (Row<'conversations'> & { visitor_name: string | null }) | undefined;
+      return r ? { conversation: toConversation(r), visitorName: r.visitor_name } : null;
     },
     page(chatbotId, page, f) {
       let q = db.selectFrom('conversations').selectAll().where('chatbot_id', '=', chatbotId);
@@ -432,7 +456,11 @@ export function conversationStore(db: Kysely<Database>, dialect: Dialect): Conve
     },
     events: {
       async insert(events) {
-        for (const e of events) await insertEvent(db, ...Object.values(eventRow(e)));
+        // Beyond a handful (none of today's changes) in slices, so the shapes compiled stay few.
+        for (let i = 0; i < events.length; i += 8) {
+          const slice = events.slice(i, i + 8);
+          await insertEventsOf(slice.length)(db, ...slice.flatMap((e) => Object.values(eventRow(e))));
+        }
       },
       async after(conversationId, afterSeq, limit) {
         const rows = await eventsAfter(db, conversationId, afterSeq, limit);

@@ -1,7 +1,13 @@
-/** The device flow's and the sign-in's tables (migration 0019). */
+/** The device flow's and the sign-in's tables (migration 0019), registered clients and authorization codes (0030). */
 import { type Kysely, sql } from 'kysely';
 import type { Scope } from '../../shared/scopes.js';
-import type { DeviceCodeRecord, DeviceCodeStatus, OAuthStore } from '../domain/oauth/ports.js';
+import type {
+  AuthorizationCodeRecord,
+  DeviceCodeRecord,
+  DeviceCodeStatus,
+  OAuthClientRecord,
+  OAuthStore,
+} from '../domain/oauth/ports.js';
 import type { Database, OAuthDatabase } from './tables.js';
 
 type DeviceRow = OAuthDatabase['oauth_device_codes'];
@@ -17,6 +23,32 @@ const toDeviceCode = (r: DeviceRow): DeviceCodeRecord => ({
   lastPolledAt: r.last_polled_at,
   expiresAt: r.expires_at,
   createdAt: r.created_at,
+  tokenId: r.token_id,
+});
+
+type ClientRow = OAuthDatabase['oauth_clients'];
+type CodeRow = OAuthDatabase['oauth_authorization_codes'];
+
+const toClient = (r: ClientRow): OAuthClientRecord => ({
+  clientId: r.client_id,
+  clientName: r.client_name,
+  redirectUris: JSON.parse(r.redirect_uris) as string[],
+  clientUri: r.client_uri,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+});
+
+const toCode = (r: CodeRow): AuthorizationCodeRecord => ({
+  id: r.id,
+  clientId: r.client_id,
+  userId: r.user_id,
+  redirectUri: r.redirect_uri,
+  codeChallenge: r.code_challenge,
+  scopes: JSON.parse(r.scopes) as Scope[],
+  resource: r.resource,
+  expiresAt: r.expires_at,
+  createdAt: r.created_at,
+  usedAt: r.used_at,
   tokenId: r.token_id,
 });
 
@@ -101,6 +133,88 @@ export const oauthRepository = (k: Kysely<Database>): OAuthStore => {
       },
       async purge(before) {
         await k.deleteFrom('oauth_device_codes').where('expires_at', '<', before).execute();
+      },
+    },
+    clients: {
+      async insert(r) {
+        await k
+          .insertInto('oauth_clients')
+          .values({
+            client_id: r.clientId,
+            client_name: r.clientName,
+            redirect_uris: JSON.stringify(r.redirectUris),
+            client_uri: r.clientUri,
+            created_at: r.createdAt,
+            last_used_at: r.lastUsedAt,
+          })
+          .execute();
+      },
+      async get(clientId) {
+        const row = await k
+          .selectFrom('oauth_clients')
+          .selectAll()
+          .where('client_id', '=', clientId)
+          .executeTakeFirst();
+        return row ? toClient(row) : null;
+      },
+      async count() {
+        const row = await k
+          .selectFrom('oauth_clients')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      },
+      async touch(clientId, at) {
+        await k.updateTable('oauth_clients').set({ last_used_at: at }).where('client_id', '=', clientId).execute();
+      },
+      async purgeUnused(before) {
+        await k
+          .deleteFrom('oauth_clients')
+          .where('last_used_at', 'is', null)
+          .where('created_at', '<', before)
+          .execute();
+      },
+    },
+    authorizationCodes: {
+      async insert(r, codeHash) {
+        await k
+          .insertInto('oauth_authorization_codes')
+          .values({
+            id: r.id,
+            code_hash: codeHash,
+            client_id: r.clientId,
+            user_id: r.userId,
+            redirect_uri: r.redirectUri,
+            code_challenge: r.codeChallenge,
+            scopes: JSON.stringify(r.scopes),
+            resource: r.resource,
+            expires_at: r.expiresAt,
+            created_at: r.createdAt,
+            used_at: r.usedAt,
+            token_id: r.tokenId,
+          })
+          .execute();
+      },
+      async byCode(hash) {
+        const row = await k
+          .selectFrom('oauth_authorization_codes')
+          .selectAll()
+          .where('code_hash', '=', hash)
+          .executeTakeFirst();
+        return row ? toCode(row) : null;
+      },
+      async claim(id, at, tokenId) {
+        const res = await k
+          .updateTable('oauth_authorization_codes')
+          .set({ used_at: at, token_id: tokenId })
+          .where('id', '=', id)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', at)
+          .executeTakeFirst();
+        return Number(res.numUpdatedRows) === 1;
+      },
+      async purge(before) {
+        await k.deleteFrom('oauth_authorization_codes').where('expires_at', '<', before).execute();
       },
     },
     credentials: {

@@ -305,7 +305,10 @@ it(
       await p.evaluate(() => (window as unknown as { __setHidden(h: boolean): void }).__setHidden(true));
     await escalateAs('alan@example.test', 'Alan Turing', 'Can I change the delivery address?');
     await expect.poll(() => notes(allowed.page)).toHaveLength(1);
-    expect((await notes(allowed.page))[0]).toMatchObject({ title: 'Alan Turing asked for a person' });
+    expect((await notes(allowed.page))[0]).toMatchObject({
+      title: 'Alan Turing asked for a person',
+      body: 'Can I change the delivery address?',
+    });
     await expect.poll(() => badge(allowed.page)).toBe(before + 2);
 
     // Blocked: nothing is shown, the title still counts.

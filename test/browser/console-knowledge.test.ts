@@ -454,7 +454,14 @@ it(
     await page.getByLabel('Addresses, one per line').fill('https://youtu.be/noCaptions0');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await jobStatus(page, 'Failed');
-    await job(page).getByText('1 page could not be read').click();
+    await job(page).getByText('1 video could not be read').click();
+    // The first video is still learned: the source is partly read, not in error.
+    await page
+      .locator('.kn-sources li')
+      .filter({ hasText: 'YouTube videos' })
+      .locator('.kn-badge')
+      .filter({ hasText: /^Partly read$/ })
+      .waitFor();
     await job(page)
       .getByText(
         'This video has no captions to read. Turn on captions for it on YouTube (automatic ones will do), then add it again.',

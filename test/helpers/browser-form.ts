@@ -126,3 +126,39 @@ export const injectSend =
       for (const one of [v].flat()) if (one !== undefined) headers.append(k, String(one));
     return { status: res.statusCode, headers, body: res.body };
   };
+
+/** The request parameters the authorization page carries in its hidden fields. */
+function hiddenFields(html: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const unescape = (v: string) => v.replace(/&#(\d+);/g, (_x, n: string) => String.fromCharCode(Number(n)));
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    if (m[1] !== '_csrf') fields[m[1]] = unescape(m[2]);
+  return fields;
+}
+
+/**
+ * Opens an authorization URL (path and query of /oauth/authorize), signs in if asked and answers
+ * the consent page as a person at a browser would. Returns the consent page and the answer: a
+ * 303 whose Location goes back to the client (or the page itself when something was refused).
+ */
+export async function answerAuthorization(
+  browser: FormBrowser,
+  p: { path: string; email: string; password: string; decision?: 'allow' | 'deny' },
+): Promise<{ consent: FormResponse; answer: FormResponse }> {
+  let page = await browser.get(p.path);
+  if (page.body.includes('action="/oauth/authorize/sign-in"')) {
+    const signedIn = await browser.submit(page, '/oauth/authorize/sign-in', {
+      ...hiddenFields(page.body),
+      email: p.email,
+      password: p.password,
+    });
+    if (signedIn.status !== 303) throw new Error(`sign-in failed (${signedIn.status})`);
+    page = await browser.get(signedIn.headers.get('location')!);
+  }
+  if (page.status !== 200) return { consent: page, answer: page };
+  const answer = await browser.submit(page, '/oauth/authorize', {
+    ...hiddenFields(page.body),
+    decision: p.decision ?? 'allow',
+  });
+  return { consent: page, answer };
+}

@@ -163,7 +163,7 @@ beforeAll(async () => {
     sites[name] = { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
   }
   browser = await launch({ viewport: { width: 1280, height: 800 } });
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   for (const { server } of Object.values(sites)) {
@@ -279,6 +279,10 @@ for (const [framework, title] of Object.entries(EXAMPLES)) {
         await page.locator('[data-parley] .window').waitFor({ state: 'detached' });
         await teamReply(page, 'And one more thing.');
         await expect.poll(() => button.textContent(), { timeout: 20_000 }).toMatch(/^Help\s*\(1\)$/);
+        // A button mounted while the answer waits unread shows the count at once (as the bubble does).
+        await go(page, '/checkout', 'Checkout');
+        await go(page, '/', 'Home');
+        await expect.poll(() => button.textContent()).toMatch(/^Help\s*\(1\)$/);
         // Its one button opens the one widget.
         await button.click();
         await page.locator('[data-parley] .msg-agent', { hasText: 'one more thing' }).waitFor();

@@ -62,8 +62,10 @@ function boot(): void {
     }
   };
   let ready = false;
+  let unread = 0;
   const emit: Emit = (event, detail?: unknown) => {
     if (event === 'ready') ready = true;
+    if (event === 'unread') unread = Number(detail) || 0;
     for (const fn of listeners[event] ?? []) call(fn, detail);
     postToNative(event, detail);
   };
@@ -122,6 +124,9 @@ function boot(): void {
         list.push(handler);
         // Subscribed after the widget was ready (a script that runs late): told at once.
         if (event === 'ready' && ready) call(handler);
+        // Unread is a state: a handler added while answers wait unread (a component mounted anew
+        // after a route change) is told the count at once, as the bubble shows it.
+        if (event === 'unread' && unread > 0) call(handler, unread);
       }
       return;
     }

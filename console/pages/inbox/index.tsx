@@ -22,7 +22,7 @@ import {
   type State,
 } from './conversation.js';
 import { MyName } from './MyName.js';
-import { Notifications, notifyEscalation } from './notifications.js';
+import { canNotify, escalationBody, Notifications, notifyEscalation } from './notifications.js';
 import { useTeamStream } from './stream.js';
 import { useInboxStrings } from './strings.js';
 import './inbox.css';
@@ -117,7 +117,15 @@ export default function InboxPage({ chatbotId }: PageProps) {
     waitingBefore.current = new Set(waiting.map((c) => c.threadId));
     if (!before) return;
     const fresh = waiting.filter((c) => !before.has(c.threadId));
-    for (const c of fresh) notifyEscalation(fill(t.newEscalation, { name: visitorName(c) }), c.threadId);
+    for (const c of fresh) {
+      const title = fill(t.newEscalation, { name: visitorName(c) });
+      // Read only when it would show; a failed read still notifies, without the words.
+      if (canNotify())
+        void escalationBody(base, c).then(
+          (body) => notifyEscalation(title, c.threadId, body),
+          () => notifyEscalation(title, c.threadId),
+        );
+    }
     if (fresh.length) setAnnounced(fresh.map((c) => fill(t.newEscalation, { name: visitorName(c) })).join('. '));
   };
 

@@ -5,7 +5,8 @@ import { fill, formatDate, formatNumber } from '../../i18n/index.js';
 import { can } from '../../shell/state.js';
 import { errorText } from './AddKnowledge.js';
 import { reasonOf } from './reasons.js';
-import { counted, useKnowledgeStrings, type Strings } from './strings.js';
+import { failuresSummary } from './states.js';
+import { useKnowledgeStrings, type Strings } from './strings.js';
 import { isActive, type Job, type Source } from './types.js';
 
 interface JobsProps {
@@ -29,7 +30,7 @@ export function Jobs(props: JobsProps) {
             key={job.id}
             job={job}
             chatbotId={props.chatbotId}
-            name={props.sources.find((s) => s.id === job.sourceId)?.name ?? ''}
+            source={props.sources.find((s) => s.id === job.sourceId)}
             onChanged={props.onChanged}
           />
         ))}
@@ -59,7 +60,7 @@ export function ErrorText(props: { t: Strings; error: string; class?: string }) 
   );
 }
 
-function JobItem(props: { job: Job; chatbotId: string; name: string; onChanged(): void }) {
+function JobItem(props: { job: Job; chatbotId: string; source: Source | undefined; onChanged(): void }) {
   const t = useKnowledgeStrings();
   const { job } = props;
   const [error, setError] = useState<string | null>(null);
@@ -75,7 +76,7 @@ function JobItem(props: { job: Job; chatbotId: string; name: string; onChanged()
       setError(errorText(err));
     }
   };
-  const label = props.name || t.jobs.trigger[job.trigger];
+  const label = props.source?.name || t.jobs.trigger[job.trigger];
   return (
     <li class={`kn-job status-${job.status}`} data-job={job.id}>
       <div class="kn-job-head">
@@ -113,7 +114,7 @@ function JobItem(props: { job: Job; chatbotId: string; name: string; onChanged()
       {job.error && !job.errors.length && <ErrorText t={t} error={job.error} />}
       {job.errors.length > 0 && (
         <details class="kn-failures">
-          <summary>{counted(t.jobs.failures, t.jobs.failuresOne, job.errors.length)}</summary>
+          <summary>{failuresSummary(t, props.source?.type, job.errors.length)}</summary>
           <ul>
             {job.errors.map((e) => (
               <li key={e.url}>

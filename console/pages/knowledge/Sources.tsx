@@ -6,6 +6,7 @@ import { can } from '../../shell/state.js';
 import { errorText } from './AddKnowledge.js';
 import { Confirm } from './Confirm.js';
 import { ErrorText } from './Jobs.js';
+import { sourceState } from './states.js';
 import { counted, useKnowledgeStrings, type Strings } from './strings.js';
 import type { Source, Started } from './types.js';
 
@@ -59,7 +60,7 @@ export function Sources(props: SourcesProps) {
               </span>
               {s.lastError && <ErrorText t={t} error={s.lastError} class="small" />}
             </div>
-            <span class={`kn-badge ${s.status}`}>{t.sources.status[s.status] ?? s.status}</span>
+            <span class={`kn-badge ${sourceState(s)}`}>{t.sources.status[sourceState(s)] ?? s.status}</span>
             <div class="actions">
               {can('knowledge:write') && s.type !== 'text' && s.type !== 'files' && (
                 <button

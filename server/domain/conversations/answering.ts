@@ -198,38 +198,43 @@ export class Answering {
     const conversation = await this.store.conversations.get(conversationId);
     if (!conversation) return null;
     try {
-      const { result: saved } = await this.changes.change(conversation, null, async (ctx) => {
-        // The newer condition wins: a take-over, escalation or resolve that came first silences the AI.
-        const s = ctx.current;
-        if (s.status !== 'OPEN' || s.mode !== 'AI' || s.escalated) throw new Discard();
-        // Whoever removes the owed row stores the answer; a second writer (a claim after a lost lease) stores nothing.
-        if (!(await ctx.s.conversations.owed.settle(question.id))) throw new Discard();
-        const m = await this.changes.addMessage(ctx, chatbot, {
-          ...(options.answerId && { id: options.answerId }),
-          author: 'ai',
-          text: result.text,
-          sources: result.sources,
-          meta: {
-            followUps: result.followUps,
-            unanswered: result.unanswered,
-            // Analytics count hedged answers apart from sure ones.
-            unsure: result.unsure === true,
-            customResponseId: result.customResponseId,
-            provider: result.provider,
-            model: result.model,
-            questionId: question.id,
-          },
-        });
-        if (result.unanswered && this.hooks.recordGap) {
-          await this.hooks.recordGap(ctx.s, {
-            chatbotId: chatbot.id,
-            conversationId,
-            messageId: m.id,
-            question: question.text,
+      const { result: saved } = await this.changes.change(
+        conversation,
+        null,
+        async (ctx) => {
+          // The newer condition wins: a take-over, escalation or resolve that came first silences the AI.
+          const s = ctx.current;
+          if (s.status !== 'OPEN' || s.mode !== 'AI' || s.escalated) throw new Discard();
+          // Whoever removes the owed row stores the answer; a second writer (a claim after a lost lease) stores nothing.
+          if (!(await ctx.s.conversations.owed.settle(question.id))) throw new Discard();
+          const m = await this.changes.addMessage(ctx, chatbot, {
+            ...(options.answerId && { id: options.answerId }),
+            author: 'ai',
+            text: result.text,
+            sources: result.sources,
+            meta: {
+              followUps: result.followUps,
+              unanswered: result.unanswered,
+              // Analytics count hedged answers apart from sure ones.
+              unsure: result.unsure === true,
+              customResponseId: result.customResponseId,
+              provider: result.provider,
+              model: result.model,
+              questionId: question.id,
+            },
           });
-        }
-        return m;
-      });
+          if (result.unanswered && this.hooks.recordGap) {
+            await this.hooks.recordGap(ctx.s, {
+              chatbotId: chatbot.id,
+              conversationId,
+              messageId: m.id,
+              question: question.text,
+            });
+          }
+          return m;
+        },
+        { chatbot },
+      );
       this.options.onAnswered?.({
         chatbotId: chatbot.id,
         conversationId,

@@ -42,10 +42,27 @@ export interface ChangeContext {
   metered: { accountId: string; messages: number } | null;
 }
 
+/** A chat user's name as read with their conversation. */
+export interface VisitorName {
+  chatUserId: string;
+  name: string | null;
+}
+
 /** A conversation to store with the change that adds its first message. */
 export interface Opening {
   conversation: ConversationRecord;
   started: ConversationEventRecord[];
+}
+
+/** What a caller of `change` may hand over. */
+export interface ChangeOptions {
+  /** A conversation to store with this change (`draft`): never one left without its first message. */
+  opening?: Opening;
+  /**
+   * The conversation's chatbot as the caller holds it (a socket's copy follows every stored change
+   * of it: realtime/README.md), so the commit's hooks do not read it again in the transaction.
+   */
+  chatbot?: ChatbotRecord;
 }
 
 /** Thrown by a change's write to give up: nothing of the change is committed. */
@@ -164,8 +181,9 @@ export class ChangeEngine {
     conversation: ConversationRecord,
     e: ConversationEvent | null,
     write: (ctx: ChangeContext) => Promise<T>,
-    opening?: Opening,
+    options: ChangeOptions = {},
   ): Promise<{ result: T; next: ConversationRecord; aiAnswers: boolean }> {
+    const { opening, chatbot } = options;
     let current = conversation;
     for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
       // A conversation this change opens is not stored before it commits: nothing newer to read.
@@ -190,10 +208,8 @@ export class ChangeEngine {
       try {
         const out = await this.store.transaction(
           async (s) => {
-            if (opening) {
-              await s.conversations.insert(opening.conversation);
-              await s.conversations.events.insert(opening.started);
-            }
+            // An opened conversation's first events go in with the change's own: one insert.
+            if (opening) await s.conversations.insert(opening.conversation);
             const events: ConversationEventRecord[] = [];
             let seq = current.seq;
             const ctx: ChangeContext = {
@@ -222,8 +238,10 @@ export class ChangeEngine {
             if (t.effects.some((x) => x === 'taken_over' || x === 'escalated' || x === 'resolved'))
               await s.conversations.owed.settleConversation(current.id);
             const result = await write(ctx);
-            if (seq === current.seq)
+            if (seq === current.seq) {
+              if (opening) await s.conversations.events.insert(opening.started);
               return { result, next: current, events: null, added: ctx.added, metered: ctx.metered };
+            }
             const patch: Partial<ConversationRecord> = {
               ...ctx.patch,
               status: t.next.status,
@@ -235,9 +253,9 @@ export class ChangeEngine {
               ...(t.effects.includes('reopened') && { endedAt: null }),
             };
             if (!(await s.conversations.cas(current.id, current.seq, seq, patch))) throw new Conflict();
-            await s.conversations.events.insert(events);
+            await s.conversations.events.insert(opening ? [...opening.started, ...events] : events);
             const next = { ...current, ...patch, seq };
-            await this.hooks.onEvents?.(s, next, events);
+            await this.hooks.onEvents?.(s, next, events, chatbot);
             return { result, next, events, added: ctx.added, metered: ctx.metered };
           },
           { group: true },
@@ -253,11 +271,16 @@ export class ChangeEngine {
     throw new Error('conversation changed too often concurrently');
   }
 
-  /** Adds a message within a change: numbered by the change's sequence, counted on the conversation and (after the commit) the account's meter. */
+  /**
+   * Adds a message within a change: numbered by the change's sequence, counted on the conversation
+   * and (after the commit) the account's meter. `visitor`: the chat user's name as the caller just
+   * read it (with the conversation), used when the conversation is still theirs.
+   */
   async addMessage(
     ctx: ChangeContext,
     chatbot: ChatbotRecord,
     m: Partial<MessageRecord> & Pick<MessageRecord, 'author' | 'text'>,
+    visitor?: VisitorName,
   ): Promise<MessageRecord> {
     const message = newMessage({
       id: newId(),
@@ -268,7 +291,7 @@ export class ChangeEngine {
       updatedAt: ctx.at,
       ...m,
     });
-    message.meta = { ...message.meta, name: await authorName(ctx, chatbot, message) };
+    message.meta = { ...message.meta, name: await authorName(ctx, chatbot, message, visitor) };
     message.seq = ctx.emit('message.added', { messageId: message.id, author: message.author });
     await ctx.s.conversations.messages.insert(message);
     ctx.added.push(message);
@@ -284,6 +307,7 @@ async function authorName(
   ctx: ChangeContext,
   chatbot: ChatbotRecord,
   m: Pick<MessageRecord, 'author' | 'agentName'>,
+  visitor?: VisitorName,
 ): Promise<string | null> {
   if (m.author === 'agent') return m.agentName;
   if (m.author === 'ai') {
@@ -291,6 +315,7 @@ async function authorName(
       ?.chatMessage?.botName;
     return localized || chatbot.title;
   }
+  if (m.author === 'visitor' && visitor && visitor.chatUserId === ctx.current.chatUserId) return visitor.name;
   if (m.author === 'visitor' && ctx.current.chatUserId)
     return (await ctx.s.conversations.chatUsers.get(ctx.current.chatUserId))?.name ?? null;
   return null;

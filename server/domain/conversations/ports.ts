@@ -130,6 +130,8 @@ export interface ConversationStore extends ConversationTable, ConversationParts 
 export interface ConversationTable {
   insert(c: ConversationRecord): Promise<void>;
   get(id: string): Promise<ConversationRecord | null>;
+  /** The conversation and its chat user's name (null without one, or unnamed), in one read. */
+  withVisitorName(id: string): Promise<{ conversation: ConversationRecord; visitorName: string | null } | null>;
   page(chatbotId: string, page: PageRequest, filter: ConversationFilter): Promise<Page<ConversationRecord>>;
   /**
    * Compare-and-set: applies `patch` and moves `seq` from `expectedSeq` to `newSeq` only if the

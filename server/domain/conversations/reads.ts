@@ -43,6 +43,22 @@ export class ConversationReads {
     return c;
   }
 
+  /**
+   * As `own`, with the visitor's name as stored now, in one read: a message written next is
+   * signed with it without reading the chat user again inside its transaction.
+   */
+  async ownWithName(
+    visitor: VisitorRef,
+    id: string,
+  ): Promise<{ conversation: ConversationRecord; visitorName: string | null }> {
+    const found = await this.store.conversations.withVisitorName(id);
+    if (!found || !ownedBy(found.conversation, visitor))
+      throw new AppError('NOT_FOUND', 'Conversation not found', {
+        hint: 'Use a conversation id this visitor received',
+      });
+    return found;
+  }
+
   /** Events after `afterSeq`, in order (realtime resume and catch-up, the webhook outbox). */
   events(conversationId: string, afterSeq: number, limit = 500): Promise<ConversationEventRecord[]> {
     return this.store.conversations.events.after(conversationId, afterSeq, limit);

@@ -17,7 +17,7 @@ import { AppError, notFound, validationFailed } from '../errors.js';
 import type { ChatbotRecord, Store } from '../ports.js';
 import { conversationOfChatbot, reachConversation } from './access.js';
 import type { AnswerOptions, Answering } from './answering.js';
-import type { ChangeEngine, Opening } from './changes.js';
+import type { ChangeEngine, Opening, VisitorName } from './changes.js';
 import { type ConversationRecord, DuplicateClientId, type MessageRecord } from './ports.js';
 import { checkVisitor, hasDetails, type VisitorDetails, type VisitorDetailsWriter } from './visitor-details.js';
 import { messageView, threadView } from './views.js';
@@ -123,7 +123,12 @@ export class VisitorMessages {
     chatUserId: string,
     conversation: ConversationRecord | null,
     text: string,
-    options: AnswerOptions & { clientId: string; onConversation?: (c: ConversationRecord) => void },
+    options: AnswerOptions & {
+      clientId: string;
+      onConversation?: (c: ConversationRecord) => void;
+      /** The visitor's name as read with `conversation` (ConversationReads.ownWithName). */
+      visitorName?: string | null;
+    },
   ): Promise<VisitorMessageResult> {
     const key = `${chatUserId}:${options.clientId}`;
     const replay = async () => {
@@ -141,11 +146,9 @@ export class VisitorMessages {
       return r;
     };
     const stored = () => this.store.conversations.messages.byClientId(chatbot.id, key);
-    // A resend that would start a conversation is found before one is opened for it. Into a
-    // conversation it has, a visitor's message is written without that read: the client id's
-    // unique index refuses a resend inside the write (DuplicateClientId), which stores nothing.
-    if (!conversation && (await stored())) return replay();
-    // A new conversation is stored with its first message, all or nothing: never one left empty.
+    // Written without reading the client id first: its unique index refuses a resend inside the
+    // write (DuplicateClientId), which stores nothing, and a new conversation is stored with its
+    // first message, all or nothing, so a resend that would start one opens none.
     const opening = conversation ? undefined : this.changes.draft(chatbot, { chatUserId });
     const target = conversation ?? opening!.conversation;
     options.onConversation?.(target);
@@ -154,6 +157,7 @@ export class VisitorMessages {
         ...options,
         meta: { clientId: options.clientId },
         opening,
+        ...(options.visitorName !== undefined && { visitor: { chatUserId, name: options.visitorName } }),
       });
     } catch (err) {
       // A concurrent resend won (nothing of this one was stored, a conversation it opened neither).
@@ -216,7 +220,7 @@ export class VisitorMessages {
     text: string,
     onToken?: (t: string) => void,
     clientMessageId?: string,
-    options: AnswerOptions & { meta?: Record<string, unknown>; opening?: Opening } = {},
+    options: AnswerOptions & { meta?: Record<string, unknown>; opening?: Opening; visitor?: VisitorName } = {},
   ): Promise<VisitorMessageResult> {
     let owed = false;
     // A resend's message is refused by the store (DuplicateClientId), nothing of the change stored.
@@ -224,17 +228,22 @@ export class VisitorMessages {
       conversation,
       { type: 'visitor_message' },
       async (ctx) => {
-        const m = await this.changes.addMessage(ctx, chatbot, {
-          author: 'visitor',
-          text,
-          clientMessageId: clientMessageId ?? null,
-          ...(options.meta && { meta: options.meta }),
-        });
+        const m = await this.changes.addMessage(
+          ctx,
+          chatbot,
+          {
+            author: 'visitor',
+            text,
+            clientMessageId: clientMessageId ?? null,
+            ...(options.meta && { meta: options.meta }),
+          },
+          options.visitor,
+        );
         owed = ctx.aiAnswers && chatbot.settings.mode !== 'HUMAN_ONLY';
         if (owed) await this.answering.owe(ctx, chatbot, m);
         return m;
       },
-      options.opening,
+      { opening: options.opening, chatbot },
     );
     const message = out.result;
     options.onStored?.(messageView(message));

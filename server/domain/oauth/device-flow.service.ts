@@ -37,14 +37,20 @@ export type OAuthErrorCode =
   | 'authorization_pending'
   | 'slow_down'
   | 'access_denied'
-  | 'expired_token';
+  | 'expired_token'
+  // The authorization code grant (RFC 6749 4.1.2.1), registration (RFC 7591 3.2.2), resource indicators (RFC 8707).
+  | 'unsupported_response_type'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'invalid_target'
+  | 'temporarily_unavailable';
 
 /** An error of the OAuth endpoints, answered as RFC 6749 5.2 `{error, error_description}`. */
 export class OAuthError extends Error {
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
-    readonly status: 400 | 401 = error === 'invalid_client' ? 401 : 400,
+    readonly status: 400 | 401 | 503 = error === 'invalid_client' ? 401 : 400,
     /** Seconds until the request can succeed, sent as Retry-After. */
     readonly retryAfter?: number,
   ) {
@@ -287,8 +293,8 @@ export class DeviceFlowService {
   }
 
   /** RFC 7009: revokes the API token presented (holding it is enough); unknown tokens are ignored. */
-  async revoke(input: { clientId?: string; token?: string }): Promise<void> {
-    this.client(input.clientId);
+  async revoke(input: { clientId?: string; token?: string }, registeredClient = false): Promise<void> {
+    if (!registeredClient) this.client(input.clientId);
     if (!input.token) throw new OAuthError('invalid_request', 'token is required');
     const token = await this.store.tokens.byHash(hashSecret(input.token));
     if (token && token.kind === 'api') await this.tokens.revokeAsOperator(token.accountId, token.id);

@@ -18,6 +18,33 @@ export interface DeviceCodeRecord {
   tokenId: string | null;
 }
 
+/** A client that registered itself (RFC 7591): public, no secret. */
+export interface OAuthClientRecord {
+  clientId: string;
+  clientName: string;
+  redirectUris: string[];
+  clientUri: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** An authorization code (RFC 6749 4.1), bound to its client, redirect URI and PKCE challenge. */
+export interface AuthorizationCodeRecord {
+  id: string;
+  clientId: string;
+  userId: string;
+  redirectUri: string;
+  /** BASE64URL(SHA-256(code_verifier)), S256 only. */
+  codeChallenge: string;
+  /** The scopes granted: asked for and allowed by the user's role. */
+  scopes: Scope[];
+  resource: string | null;
+  expiresAt: string;
+  createdAt: string;
+  usedAt: string | null;
+  tokenId: string | null;
+}
+
 export interface UserCredentials {
   userId: string;
   accountId: string;
@@ -43,6 +70,23 @@ export interface OAuthStore {
     /** approved -> issued; true for exactly one caller. */
     claim(id: string, tokenId: string): Promise<boolean>;
     /** Deletes rows that expired before `before`. */
+    purge(before: string): Promise<void>;
+  };
+  clients: {
+    insert(record: OAuthClientRecord): Promise<void>;
+    get(clientId: string): Promise<OAuthClientRecord | null>;
+    count(): Promise<number>;
+    /** Records that a token was issued to the client (it is kept from then on). */
+    touch(clientId: string, at: string): Promise<void>;
+    /** Deletes clients registered before `before` that never got a token. */
+    purgeUnused(before: string): Promise<void>;
+  };
+  authorizationCodes: {
+    insert(record: AuthorizationCodeRecord, codeHash: string): Promise<void>;
+    byCode(hash: string): Promise<AuthorizationCodeRecord | null>;
+    /** Unused and not expired at `at` -> used, with the token minted for it; true for exactly one caller. */
+    claim(id: string, at: string, tokenId: string): Promise<boolean>;
+    /** Deletes codes that expired before `before`. */
     purge(before: string): Promise<void>;
   };
   credentials: {

@@ -77,6 +77,11 @@ export class WebhookDispatcher {
     this.schedule(2);
   }
 
+  /** A change of this conversation committed: looks soon when it wrote deliveries. */
+  committed(conversationId: string): void {
+    if (this.outbox.takeEnqueued(conversationId)) this.nudge();
+  }
+
   /** Claims and sends what is due now, and waits for those attempts (tests drive this with a fake clock). */
   async runDue(): Promise<number> {
     const started = await this.claim();

@@ -25,21 +25,38 @@ export class WebhookOutbox {
   /** Heard after rows were written (the dispatcher looks sooner than its next poll). */
   onEnqueued: () => void = () => {};
 
+  /**
+   * Conversations whose change wrote deliveries not yet committed: the dispatcher is nudged when
+   * such a change commits (`takeEnqueued`), not for every message (a poll per message otherwise,
+   * a round trip on PostgreSQL), nor before the commit, when the rows are not visible yet. A change
+   * rolled back leaves its id for one extra nudge at the conversation's next commit.
+   */
+  private readonly enqueued = new Set<string>();
+
+  /** Whether a change of this conversation that just committed wrote deliveries (forgets it). */
+  takeEnqueued(conversationId: string): boolean {
+    return this.enqueued.delete(conversationId);
+  }
+
   constructor(
     private readonly secrets: SecretBox,
     /** {site_url}: dashboard links in the bodies. */
     readonly siteUrl: string,
   ) {}
 
-  /** Deliveries for a conversation change's events, written with `s` (the change's transaction). */
+  /**
+   * Deliveries for a conversation change's events, written with `s` (the change's transaction).
+   * `held`: the conversation's chatbot as the caller holds it (read here otherwise).
+   */
   async fromConversationEvents(
     s: Store,
     conversation: ConversationRecord,
     events: ConversationEventRecord[],
+    held?: ChatbotRecord,
   ): Promise<number> {
     const relevant = events.filter((e) => EVENT_OF[e.type]);
     if (!relevant.length) return 0;
-    const chatbot = await s.chatbots.get(conversation.chatbotId);
+    const chatbot = held?.id === conversation.chatbotId ? held : await s.chatbots.get(conversation.chatbotId);
     if (!chatbot) return 0;
     const thread = { webhookUrl: conversation.webhookUrl, webhookToken: conversation.webhookToken };
     // Nothing is configured for any of these events: no further reads.
@@ -72,7 +89,7 @@ export class WebhookOutbox {
       await this.write(s, chatbot.id, conversation.id, event, variant, target, body, e.createdAt);
       written++;
     }
-    if (written) this.onEnqueued();
+    if (written) this.enqueued.add(conversation.id);
     return written;
   }
 

@@ -1,7 +1,8 @@
 /**
  * OAuth 2.0 at {auth_url} = {site_url}: the device authorization and token endpoints (RFC 8628),
- * token revocation (RFC 7009), the discovery documents (RFC 8414, RFC 9728) and the verification
- * page (device-page.ts). These speak OAuth, not the v2 envelope: form-encoded requests (JSON
+ * the authorization code grant with PKCE for self-registered clients (RFC 7591 registration here,
+ * the authorization page in authorize-page.ts), token revocation (RFC 7009), the discovery
+ * documents (RFC 8414, RFC 9728) and the verification page (device-page.ts). These speak OAuth, not the v2 envelope: form-encoded requests (JSON
  * too), `{error, error_description}` errors (RFC 6749 5.2).
  */
 import formbody from '@fastify/formbody';
@@ -9,10 +10,12 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPES } from '../../../shared/scopes.js';
 import { AppError } from '../../domain/errors.js';
+import { AUTHORIZATION_CODE_GRANT } from '../../domain/oauth/authorization-code.service.js';
 import { DEVICE_CODE_GRANT, OAuthError } from '../../domain/oauth/device-flow.service.js';
 import { endpoint } from '../../http/route.js';
+import { authorizePage } from './authorize-page.js';
 import { devicePage } from './device-page.js';
-import { DEVICE_AUTHORIZATION, REVOKE, TOKEN } from './openapi.js';
+import { DEVICE_AUTHORIZATION, REGISTER, REVOKE, TOKEN } from './openapi.js';
 import { LOCALES } from './i18n/locales.js';
 
 const PUBLIC = { public: true } as const;
@@ -35,12 +38,18 @@ function param(request: FastifyRequest, name: string): string | undefined {
 export function discovery(siteUrl: string) {
   const authorizationServer = {
     issuer: siteUrl,
+    authorization_endpoint: `${siteUrl}/oauth/authorize`,
     device_authorization_endpoint: `${siteUrl}/oauth/device_authorization`,
     token_endpoint: `${siteUrl}/oauth/token`,
+    registration_endpoint: `${siteUrl}/oauth/register`,
     revocation_endpoint: `${siteUrl}/oauth/revoke`,
-    grant_types_supported: [DEVICE_CODE_GRANT],
-    // No authorization endpoint: the device grant is the only way in.
-    response_types_supported: [] as string[],
+    grant_types_supported: [AUTHORIZATION_CODE_GRANT, DEVICE_CODE_GRANT],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    code_challenge_methods_supported: ['S256'],
+    // RFC 9207: the redirect names the issuer, so a client talking to several servers can tell them apart.
+    authorization_response_iss_parameter_supported: true,
+    // Public clients only: PKCE, not a secret, protects the code.
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
     scopes_supported: [...SCOPES],
@@ -66,6 +75,7 @@ export function discovery(siteUrl: string) {
 
 export async function oauthRoutes(app: FastifyInstance) {
   const flow = app.services.deviceFlow;
+  const codes = app.services.authorizationCodes;
   const siteUrl = app.config.siteUrl;
   const docs = discovery(siteUrl);
 
@@ -174,20 +184,56 @@ export async function oauthRoutes(app: FastifyInstance) {
         raw: true,
         tags,
         operationId: 'requestToken',
-        summary: 'Poll for the access token of a device code (RFC 8628 3.4)',
+        summary:
+          'Trade an authorization code (RFC 6749 4.1.3, PKCE) or poll with a device code (RFC 8628 3.4) for an access token',
         documented: TOKEN,
         config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
       }),
       async (request, reply) => {
         const grant = param(request, 'grant_type');
         if (!grant) throw new OAuthError('invalid_request', 'grant_type is required');
-        if (grant !== DEVICE_CODE_GRANT)
-          throw new OAuthError('unsupported_grant_type', `Only ${DEVICE_CODE_GRANT} is supported`);
-        const issued = await flow.poll({
-          clientId: param(request, 'client_id'),
-          deviceCode: param(request, 'device_code'),
-        });
+        let issued;
+        if (grant === DEVICE_CODE_GRANT)
+          issued = await flow.poll({
+            clientId: param(request, 'client_id'),
+            deviceCode: param(request, 'device_code'),
+          });
+        else if (grant === AUTHORIZATION_CODE_GRANT)
+          issued = await codes.exchange({
+            clientId: param(request, 'client_id'),
+            code: param(request, 'code'),
+            redirectUri: param(request, 'redirect_uri'),
+            codeVerifier: param(request, 'code_verifier'),
+            resource: param(request, 'resource'),
+          });
+        else
+          throw new OAuthError(
+            'unsupported_grant_type',
+            `Supported: ${AUTHORIZATION_CODE_GRANT} and ${DEVICE_CODE_GRANT} (the tokens do not expire, so there is no refresh_token)`,
+          );
         return ok(reply, { access_token: issued.accessToken, token_type: 'Bearer', scope: issued.scopes.join(' ') });
+      },
+    );
+
+    oauth.post(
+      '/oauth/register',
+      {
+        ...endpoint({
+          access: PUBLIC,
+          raw: true,
+          tags,
+          operationId: 'registerOAuthClient',
+          summary: 'Register a public client for the authorization code grant (RFC 7591)',
+          documented: REGISTER,
+          status: 201,
+          // A client registers once per install; an address registering more is filling the table.
+          config: { rateLimit: { max: 20, timeWindow: '1 hour' } },
+        }),
+        bodyLimit: FORM_LIMIT,
+      },
+      async (request, reply) => {
+        const client = await codes.register(request.body);
+        return ok(reply.code(201), client);
       },
     );
 
@@ -198,16 +244,20 @@ export async function oauthRoutes(app: FastifyInstance) {
         raw: true,
         tags,
         operationId: 'revokeOAuthToken',
-        summary: 'Revoke a token the device grant issued (RFC 7009)',
+        summary: 'Revoke a token the device grant or an authorization code issued (RFC 7009)',
         documented: REVOKE,
         config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       }),
       async (request, reply) => {
-        await flow.revoke({ clientId: param(request, 'client_id'), token: param(request, 'token') });
+        const clientId = param(request, 'client_id');
+        // A registered client revokes what it was given, as the command line does.
+        const registered = (await codes.client(clientId)) !== null;
+        await flow.revoke({ clientId, token: param(request, 'token') }, registered);
         return ok(reply, {});
       },
     );
   });
 
   await app.register(devicePage);
+  await app.register(authorizePage);
 }

@@ -37,9 +37,11 @@ export interface PageContext {
   csrf: string;
   /** The signed-in user's e-mail, shown with a sign-out button. */
   email?: string;
+  /** The page's title, when not the verification page's. */
+  title?: string;
 }
 
-function layout(c: PageContext, body: string): string {
+export function layout(c: PageContext, body: string): string {
   const signedIn = c.email
     ? `<div class="signed-in"><p>${escapeHtml(fill(c.t.signedInAs, { email: c.email }))}</p>
 <form method="post" action="/device/sign-out">${csrfField(c)}<button type="submit">${escapeHtml(c.t.signOut)}</button></form></div>\n`
@@ -50,7 +52,7 @@ function layout(c: PageContext, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(c.t.title)} · Parley</title>
+<title>${escapeHtml(c.title ?? c.t.title)} · Parley</title>
 <link rel="stylesheet" href="/device/style.css">
 <link rel="icon" href="data:,">
 </head>
@@ -63,8 +65,9 @@ ${signedIn}${body}
 `;
 }
 
-const csrfField = (c: PageContext) => `<input type="hidden" name="_csrf" value="${escapeHtml(c.csrf)}">`;
-const alert = (text: string | undefined) => (text ? `<p class="error" role="alert">${escapeHtml(text)}</p>\n` : '');
+export const csrfField = (c: PageContext) => `<input type="hidden" name="_csrf" value="${escapeHtml(c.csrf)}">`;
+export const alert = (text: string | undefined) =>
+  text ? `<p class="error" role="alert">${escapeHtml(text)}</p>\n` : '';
 
 export function signInPage(c: PageContext, p: { userCode?: string; email?: string; error?: string }): string {
   return layout(

@@ -19,6 +19,7 @@ import { customContent } from './0025-custom-content.js';
 import { chunkQuestions } from './0026-chunk-questions.js';
 import { consoleSessions } from './0028-console-sessions.js';
 import { searchLayout } from './0029-search-layout.js';
+import { oauthClients } from './0030-oauth-clients.js';
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
@@ -40,6 +41,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0026-chunk-questions': chunkQuestions(),
     '0028-console-sessions': consoleSessions(),
     '0029-search-layout': searchLayout(dialect),
+    '0030-oauth-clients': oauthClients(dialect),
   };
 }
 

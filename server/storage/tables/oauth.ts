@@ -28,4 +28,28 @@ export interface OAuthDatabase {
     last_seen_at: string | null;
   };
   auth_throttle: { key: string; failures: number; window_started_at: string };
+  /** Migration 0030: clients registered by themselves (RFC 7591). */
+  oauth_clients: {
+    client_id: string;
+    client_name: string;
+    redirect_uris: string; // JSON array
+    client_uri: string | null;
+    created_at: string;
+    /** Null: no token was ever issued to it (such clients are purged after a day). */
+    last_used_at: string | null;
+  };
+  oauth_authorization_codes: {
+    id: string;
+    code_hash: string;
+    client_id: string;
+    user_id: string;
+    redirect_uri: string;
+    code_challenge: string;
+    scopes: string; // JSON array of the granted scopes
+    resource: string | null;
+    expires_at: string;
+    created_at: string;
+    used_at: string | null;
+    token_id: string | null;
+  };
 }

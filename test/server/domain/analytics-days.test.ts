@@ -3,7 +3,13 @@
  * same question meet, and calendar days of a time zone hold what happened in them, DST included.
  */
 import { describe, expect, test } from 'vitest';
-import { canonicalTimeZone, foldDays, normaliseQuestion, topQuestions } from '../../../server/domain/analytics-days.js';
+import {
+  canonicalTimeZone,
+  foldDays,
+  normaliseQuestion,
+  topQuestions,
+  wholeHours,
+} from '../../../server/domain/analytics-days.js';
 
 describe('normaliseQuestion', () => {
   test('case, punctuation, apostrophes, spacing and full-width forms do not make another question', () => {
@@ -56,6 +62,19 @@ describe('foldDays', () => {
       ['2026-03-08', 6],
       ['2026-03-09', 8],
     ]);
+  });
+
+  test('hourly groups are used only where every offset of the range is whole hours', () => {
+    const year = [new Date('2026-01-01T00:00:00Z'), new Date('2027-01-01T00:00:00Z')] as const;
+    expect(wholeHours('America/New_York', ...year)).toBe(true);
+    expect(wholeHours('Europe/London', ...year)).toBe(true);
+    expect(wholeHours('Asia/Kolkata', ...year)).toBe(false);
+    expect(wholeHours('Asia/Kathmandu', ...year)).toBe(false);
+    // Lord Howe Island moves by half an hour: +10:30 in its winter, +11 in its summer.
+    expect(wholeHours('Australia/Lord_Howe', new Date('2026-12-01T00:00:00Z'), new Date('2026-12-31T00:00:00Z'))).toBe(
+      true,
+    );
+    expect(wholeHours('Australia/Lord_Howe', ...year)).toBe(false);
   });
 
   test('time zone names are checked and spelled as ICU spells them', () => {

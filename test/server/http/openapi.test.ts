@@ -85,7 +85,7 @@ test('paths are relative to the server url, which ends in /api/v2', () => {
 });
 
 /** Operations anyone may call: reachability, the OAuth endpoints (served at the site root) and signing in. */
-const PUBLIC = new Set(['/health', '/oauth/device_authorization', '/oauth/token', '/oauth/revoke']);
+const PUBLIC = new Set(['/health', '/oauth/device_authorization', '/oauth/token', '/oauth/revoke', '/oauth/register']);
 const PUBLIC_OPERATIONS = new Set(['GET /session', 'POST /session', 'POST /session/setup']);
 
 test("every operation but /health and OAuth needs a bearer token (or the device grant's) and names its scopes", () => {
@@ -337,7 +337,15 @@ test('the OAuth device grant: an oauth2 scheme naming the grant and its endpoint
   expect(Object.keys(token.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
   expect(token.requestBody.content['application/x-www-form-urlencoded'].schema.properties.grant_type).toEqual({
     type: 'string',
-    enum: ['urn:ietf:params:oauth:grant-type:device_code'],
+    enum: ['authorization_code', 'urn:ietf:params:oauth:grant-type:device_code'],
+  });
+  // The code grant for clients that open a browser (MCP clients), with its endpoints in the document.
+  expect(scheme.flows.authorizationCode).toMatchObject({
+    authorizationUrl: 'http://parley.test/oauth/authorize',
+    tokenUrl: 'http://parley.test/oauth/token',
+  });
+  expect(doc.paths['/oauth/register'].post.responses['201'].content['application/json'].schema).toEqual({
+    $ref: '#/components/schemas/OAuthClient',
   });
   expect(doc.components.schemas.OAuthToken.required).toEqual(['access_token', 'token_type', 'scope']);
   expect(token.responses['400'].content['application/json'].schema).toEqual({

@@ -53,6 +53,11 @@ const PUBLIC_ROUTES = [
   'POST /device/sign-in',
   'POST /device/sign-out',
   'POST /device/decision',
+  // The authorization code grant (RFC 7591 registration, RFC 6749 4.1): the page signs in itself.
+  'POST /oauth/register',
+  'GET /oauth/authorize',
+  'POST /oauth/authorize',
+  'POST /oauth/authorize/sign-in',
   // The console: its page and files; signing in (GET hands out the CSRF token, POST needs it).
   'GET /console',
   'GET /console/*',

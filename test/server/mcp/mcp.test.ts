@@ -334,7 +334,8 @@ describe('over streamable HTTP', () => {
   });
 });
 
-describe('over stdio (parley mcp, the compiled CLI)', () => {
+// Each test starts the CLI as a child process (two in the first): slow under four forks, not stuck.
+describe('over stdio (parley mcp, the compiled CLI)', { timeout: 90_000 }, () => {
   const home = mkdtempSync(join(tmpdir(), 'parley-mcp-home-'));
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 

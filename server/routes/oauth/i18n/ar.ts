@@ -37,4 +37,11 @@ export default {
   tooMany: 'طلبات كثيرة جدًا. انتظر دقيقة ثم حاول مجددًا.',
   failed: 'حدث خطأ من جهتنا. يُرجى المحاولة مرة أخرى.',
   startOver: 'البدء من جديد',
+  authorizeTitle: 'السماح لتطبيق',
+  authorizeSignInIntro: 'يطلب {client} التصرف في حساب Parley الخاص بك. سجّل الدخول أولًا.',
+  returnsTo: 'بعد إجابتك ستعود إلى {host}.',
+  unverifiedClient: 'اختار التطبيق اسمه بنفسه: اسمح له فقط إذا بدأت تسجيل الدخول منه للتو.',
+  requestInvalid: 'لا يمكن استخدام رابط تسجيل الدخول هذا.',
+  allow: 'السماح',
+  noScopeAllowed: 'لا يسمح دورك بأي مما يطلبه، لذا لا يمكن السماح به.',
 } satisfies Strings;

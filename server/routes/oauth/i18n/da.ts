@@ -38,4 +38,11 @@ export default {
   tooMany: 'For mange anmodninger. Vent et minut, og prøv igen.',
   failed: 'Noget gik galt hos os. Prøv igen.',
   startOver: 'Start forfra',
+  authorizeTitle: 'Giv en app adgang',
+  authorizeSignInIntro: '{client} beder om at handle på din Parley-konto. Log ind først.',
+  returnsTo: 'Når du har svaret, kommer du tilbage til {host}.',
+  unverifiedClient: 'Appen har selv valgt sit navn: giv kun adgang, hvis du lige er begyndt at logge ind fra den.',
+  requestInvalid: 'Dette login-link kan ikke bruges.',
+  allow: 'Tillad',
+  noScopeAllowed: 'Din rolle tillader intet af det, den beder om, så den kan ikke få adgang.',
 } satisfies Strings;

@@ -38,4 +38,12 @@ export default {
   tooMany: 'Zu viele Anfragen. Warten Sie eine Minute und versuchen Sie es erneut.',
   failed: 'Bei uns ist etwas schiefgegangen. Bitte noch einmal versuchen.',
   startOver: 'Von vorn beginnen',
+  authorizeTitle: 'Eine App zulassen',
+  authorizeSignInIntro: '{client} möchte in Ihrem Parley-Konto handeln. Melden Sie sich zuerst an.',
+  returnsTo: 'Nach Ihrer Antwort geht es zurück zu {host}.',
+  unverifiedClient:
+    'Die App hat ihren Namen selbst gewählt: Lassen Sie sie nur zu, wenn Sie die Anmeldung gerade dort begonnen haben.',
+  requestInvalid: 'Dieser Anmeldelink kann nicht verwendet werden.',
+  allow: 'Zulassen',
+  noScopeAllowed: 'Ihre Rolle erlaubt nichts von dem, was sie verlangt, daher kann sie nicht zugelassen werden.',
 } satisfies Strings;

@@ -40,6 +40,14 @@ export const en = {
   tooMany: 'Too many requests. Wait a minute and try again.',
   failed: 'Something went wrong on our side. Please try again.',
   startOver: 'Start over',
+  // The authorization page of the authorization code grant (/oauth/authorize).
+  authorizeTitle: 'Allow an app',
+  authorizeSignInIntro: '{client} asks to act on your Parley account. Sign in first.',
+  returnsTo: 'After you answer, you go back to {host}.',
+  unverifiedClient: 'The app chose its name itself: allow it only if you just started signing in from it.',
+  requestInvalid: 'This sign-in link cannot be used.',
+  allow: 'Allow',
+  noScopeAllowed: 'Your role allows none of what it asks for, so it cannot be allowed.',
 };
 
 export type Strings = typeof en;

@@ -39,4 +39,12 @@ export default {
   tooMany: 'Demasiadas solicitudes. Espere un minuto y vuelva a intentarlo.',
   failed: 'Algo ha fallado por nuestra parte. Inténtelo de nuevo.',
   startOver: 'Empezar de nuevo',
+  authorizeTitle: 'Permitir una aplicación',
+  authorizeSignInIntro: '{client} pide actuar en tu cuenta de Parley. Inicia sesión primero.',
+  returnsTo: 'Después de responder, volverás a {host}.',
+  unverifiedClient:
+    'La aplicación eligió su nombre ella misma: permítela solo si acabas de empezar a iniciar sesión desde ella.',
+  requestInvalid: 'Este enlace de inicio de sesión no se puede usar.',
+  allow: 'Permitir',
+  noScopeAllowed: 'Tu rol no permite nada de lo que pide, así que no se puede permitir.',
 } satisfies Strings;

@@ -39,4 +39,12 @@ export default {
   tooMany: 'Trop de demandes. Attendez une minute et réessayez.',
   failed: 'Un problème est survenu de notre côté. Veuillez réessayer.',
   startOver: 'Recommencer',
+  authorizeTitle: 'Autoriser une application',
+  authorizeSignInIntro: '{client} demande à agir sur votre compte Parley. Connectez-vous d’abord.',
+  returnsTo: 'Après votre réponse, vous revenez à {host}.',
+  unverifiedClient:
+    'L’application a choisi son nom elle-même : ne l’autorisez que si vous venez de lancer la connexion depuis elle.',
+  requestInvalid: 'Ce lien de connexion ne peut pas être utilisé.',
+  allow: 'Autoriser',
+  noScopeAllowed: 'Votre rôle ne permet rien de ce qu’elle demande : elle ne peut donc pas être autorisée.',
 } satisfies Strings;

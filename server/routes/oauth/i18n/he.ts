@@ -37,4 +37,11 @@ export default {
   tooMany: 'יותר מדי בקשות. המתינו דקה ונסו שוב.',
   failed: 'משהו השתבש אצלנו. נסו שוב.',
   startOver: 'להתחיל מחדש',
+  authorizeTitle: 'אישור אפליקציה',
+  authorizeSignInIntro: '{client} מבקש לפעול בחשבון Parley שלך. יש להתחבר קודם.',
+  returnsTo: 'אחרי התשובה שלך תחזור אל {host}.',
+  unverifiedClient: 'האפליקציה בחרה את שמה בעצמה: אשר אותה רק אם התחלת עכשיו להתחבר ממנה.',
+  requestInvalid: 'לא ניתן להשתמש בקישור ההתחברות הזה.',
+  allow: 'אפשר',
+  noScopeAllowed: 'התפקיד שלך אינו מתיר דבר ממה שהיא מבקשת, ולכן אי אפשר לאשר אותה.',
 } satisfies Strings;

@@ -38,4 +38,11 @@ export default {
   tooMany: 'Troppe richieste. Attendi un minuto e riprova.',
   failed: 'Qualcosa è andato storto da parte nostra. Riprova.',
   startOver: 'Ricomincia',
+  authorizeTitle: 'Autorizzare un’app',
+  authorizeSignInIntro: '{client} chiede di agire sul tuo account Parley. Accedi prima.',
+  returnsTo: 'Dopo la risposta torni a {host}.',
+  unverifiedClient: 'L’app ha scelto il proprio nome da sola: autorizzala solo se hai appena iniziato l’accesso da lì.',
+  requestInvalid: 'Questo link di accesso non può essere usato.',
+  allow: 'Consenti',
+  noScopeAllowed: 'Il tuo ruolo non consente nulla di ciò che chiede, quindi non può essere autorizzata.',
 } satisfies Strings;

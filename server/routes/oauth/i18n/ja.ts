@@ -39,4 +39,12 @@ export default {
   tooMany: 'リクエストが多すぎます。1 分待ってからもう一度お試しください。',
   failed: 'サーバー側で問題が発生しました。もう一度お試しください。',
   startOver: '最初からやり直す',
+  authorizeTitle: 'アプリを許可',
+  authorizeSignInIntro: '{client} が Parley アカウントでの操作を求めています。まずサインインしてください。',
+  returnsTo: '回答すると {host} に戻ります。',
+  unverifiedClient:
+    'アプリ名はアプリ自身が名乗ったものです。今そのアプリからサインインを始めた場合にのみ許可してください。',
+  requestInvalid: 'このサインインリンクは使用できません。',
+  allow: '許可',
+  noScopeAllowed: 'あなたのロールでは要求されたものをどれも許可できないため、許可できません。',
 } satisfies Strings;

@@ -38,4 +38,12 @@ export default {
   tooMany: 'Te veel verzoeken. Wacht een minuut en probeer het opnieuw.',
   failed: 'Er ging bij ons iets mis. Probeer het opnieuw.',
   startOver: 'Opnieuw beginnen',
+  authorizeTitle: 'Een app toestaan',
+  authorizeSignInIntro: '{client} vraagt om namens je Parley-account te handelen. Log eerst in.',
+  returnsTo: 'Na je antwoord ga je terug naar {host}.',
+  unverifiedClient:
+    'De app heeft zijn naam zelf gekozen: sta hem alleen toe als je net vanuit die app bent begonnen met inloggen.',
+  requestInvalid: 'Deze inloglink kan niet worden gebruikt.',
+  allow: 'Toestaan',
+  noScopeAllowed: 'Je rol staat niets toe van wat hij vraagt, dus hij kan niet worden toegestaan.',
 } satisfies Strings;

@@ -39,4 +39,11 @@ export default {
   tooMany: 'Zbyt wiele żądań. Odczekaj minutę i spróbuj ponownie.',
   failed: 'Coś poszło nie tak po naszej stronie. Spróbuj ponownie.',
   startOver: 'Zacznij od nowa',
+  authorizeTitle: 'Zezwól aplikacji',
+  authorizeSignInIntro: '{client} prosi o działanie na Twoim koncie Parley. Najpierw się zaloguj.',
+  returnsTo: 'Po odpowiedzi wrócisz do {host}.',
+  unverifiedClient: 'Aplikacja sama wybrała swoją nazwę: zezwól tylko wtedy, gdy właśnie zacząłeś w niej logowanie.',
+  requestInvalid: 'Tego linku logowania nie można użyć.',
+  allow: 'Zezwól',
+  noScopeAllowed: 'Twoja rola nie pozwala na nic z tego, o co prosi, więc nie można jej zezwolić.',
 } satisfies Strings;

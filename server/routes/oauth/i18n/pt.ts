@@ -39,4 +39,11 @@ export default {
   tooMany: 'Demasiados pedidos. Aguarde um minuto e tente novamente.',
   failed: 'Algo correu mal do nosso lado. Tente novamente.',
   startOver: 'Recomeçar',
+  authorizeTitle: 'Permitir uma aplicação',
+  authorizeSignInIntro: '{client} pede para agir na sua conta Parley. Inicie sessão primeiro.',
+  returnsTo: 'Depois de responder, volta para {host}.',
+  unverifiedClient: 'A aplicação escolheu o próprio nome: permita-a só se acabou de iniciar sessão a partir dela.',
+  requestInvalid: 'Esta ligação de início de sessão não pode ser usada.',
+  allow: 'Permitir',
+  noScopeAllowed: 'A sua função não permite nada do que ela pede, por isso não pode ser permitida.',
 } satisfies Strings;

@@ -38,4 +38,11 @@ export default {
   tooMany: 'För många förfrågningar. Vänta en minut och försök igen.',
   failed: 'Något gick fel hos oss. Försök igen.',
   startOver: 'Börja om',
+  authorizeTitle: 'Tillåt en app',
+  authorizeSignInIntro: '{client} vill agera på ditt Parley-konto. Logga in först.',
+  returnsTo: 'När du har svarat kommer du tillbaka till {host}.',
+  unverifiedClient: 'Appen har valt sitt namn själv: tillåt den bara om du nyss började logga in från den.',
+  requestInvalid: 'Den här inloggningslänken kan inte användas.',
+  allow: 'Tillåt',
+  noScopeAllowed: 'Din roll tillåter inget av det den ber om, så den kan inte tillåtas.',
 } satisfies Strings;

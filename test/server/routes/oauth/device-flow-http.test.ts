@@ -43,7 +43,7 @@ const poll = (deviceCode: string, clientId = 'parley-cli') =>
 const browser = (headers: Record<string, string> = {}) => new FormBrowser(injectSend(t.app), headers);
 
 describe('discovery', () => {
-  test('authorization server metadata (RFC 8414) names the device and token endpoints', async () => {
+  test('authorization server metadata (RFC 8414) names the device, code, registration and token endpoints', async () => {
     const res = await t.app.inject('/.well-known/oauth-authorization-server');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -52,9 +52,12 @@ describe('discovery', () => {
       device_authorization_endpoint: 'http://parley.test/oauth/device_authorization',
       token_endpoint: 'http://parley.test/oauth/token',
       revocation_endpoint: 'http://parley.test/oauth/revoke',
-      grant_types_supported: [GRANT],
+      authorization_endpoint: 'http://parley.test/oauth/authorize',
+      registration_endpoint: 'http://parley.test/oauth/register',
+      grant_types_supported: ['authorization_code', GRANT],
       token_endpoint_auth_methods_supported: ['none'],
-      response_types_supported: [],
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
       scopes_supported: [...SCOPES],
     });
   });
@@ -300,7 +303,8 @@ describe('the verification page', () => {
     }
   });
 
-  test('sign-in posts are limited per address: the 11th within a minute is 429', async () => {
+  // Ten real password checks (scrypt) before the 429: CPU-bound, slow under four forks.
+  test('sign-in posts are limited per address: the 11th within a minute is 429', { timeout: 90_000 }, async () => {
     const { app } = await buildIsolated();
     try {
       const b = new FormBrowser(injectSend(app.app));

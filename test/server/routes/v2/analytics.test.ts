@@ -133,12 +133,17 @@ describeOnDialects('analytics per day on %s', (dialect) => {
     }
   });
 
-  test("another account's chatbot is 404; a token without chatbots:read is 403", async () => {
+  test("another account's chatbot, or one the token is not given, is 404; a token without chatbots:read is 403", async () => {
     const other = await t.app.services.accounts.create(`${newId()}@x.test`);
     const otherToken = (await t.token({ access: 'full' }, other.account.id)).token;
     const foreign = await t.call('GET', url(TWO_DAYS), otherToken);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('CHATBOT_NOT_FOUND');
+    // A token kept to another chatbot of the same account does not reach this one.
+    const second = (await t.call('POST', '/api/v2/chatbots', token, { title: 'Outlet' })).body.data.chatbot.id;
+    const elsewhere = (await t.token({ access: 'custom', scopes: ['chatbots:read'], chatbotIds: [second] })).token;
+    expect((await t.call('GET', url(TWO_DAYS), elsewhere)).status).toBe(404);
+    expect((await t.call('GET', `/api/v2/chatbots/${second}/analytics?${TWO_DAYS}`, elsewhere)).status).toBe(200);
     const narrow = (await t.token({ access: 'custom', scopes: ['conversations:read'] })).token;
     const refused = await t.call('GET', url(TWO_DAYS), narrow);
     expect(refused.status).toBe(403);
