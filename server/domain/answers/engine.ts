@@ -4,7 +4,8 @@
  *   1. a matching custom response is returned verbatim (custom-responses.ts); small talk gets
  *      the locale's short reply (small-talk.ts), with either provider and before any search;
  *   2. retrieval finds the passages (topK for the answer, a few more for the relevance gate
- *      and follow-ups), and the gate (relevance.ts) judges whether they cover the question;
+ *      and follow-ups), and the gate (relevance.ts's coverage score, weighed with other signs by
+ *      gate-model.ts) judges whether they cover the question;
  *   3. the provider answers: a language model (openai-provider.ts) or the built-in extractive
  *      answerer (extractive.ts), streaming through onToken;
  *   4. the output filter (leak-guard.ts) withholds an answer quoting the instructions, for
@@ -29,6 +30,8 @@ import { calibratedThreshold, HEDGE_RATIO, PROBE_QUESTIONS, type CalibrationOpti
 import { profileCache, type KnowledgeProfile } from './knowledge-profile.js';
 import { conceptRelevance, GATE_DEPTH, relevance, type GateOptions } from './relevance.js';
 import { dependsOnPrevious, hasNoTopic } from './follow-up-question.js';
+import { gateFeatures } from './gate-features.js';
+import { GATE_CUT, GATE_HEDGE_CUT, gateProbability } from './gate-model.js';
 import { greetingLike, smallTalk } from './small-talk.js';
 
 /** The retrieval the engine needs (knowledge/retrieval.ts Retriever satisfies it). */
@@ -47,7 +50,14 @@ export interface AnswerEngineOptions {
   /** Words related in meaning (WordNet), for questions worded unlike the knowledge. */
   lexicon?: Lexicon | null;
   /** The calibrated gate's threshold and the expansion's weights (defaults: relevance.ts, expansion.ts). */
-  tuning?: { threshold?: number; calibration?: CalibrationOptions; expansion?: ExpansionOptions; gate?: GateOptions };
+  tuning?: {
+    threshold?: number;
+    calibration?: CalibrationOptions;
+    expansion?: ExpansionOptions;
+    gate?: GateOptions;
+    /** The learned decision's cuts (gate-model.ts), or false for the coverage score against the threshold alone. */
+    learned?: { cut?: number; hedge?: number } | false;
+  };
 }
 
 interface Searched {
@@ -109,8 +119,30 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
   // Per knowledge version: a new profile object comes with every change of the chunks.
   const thresholds = new WeakMap<KnowledgeProfile, Promise<number>>();
   const hedgeRatio = options.tuning?.calibration?.hedgeRatio ?? HEDGE_RATIO;
-  const gateOf = (concepts: Concept[], hits: SearchHit[], profile: KnowledgeProfile, threshold: number) => {
+  const tunedCut = options.tuning?.learned;
+  // A cut given without a hedge cut means no hedge band.
+  const learned =
+    tunedCut === false
+      ? null
+      : {
+          cut: tunedCut?.cut ?? GATE_CUT,
+          hedge: tunedCut?.hedge ?? tunedCut?.cut ?? GATE_HEDGE_CUT,
+        };
+  const gateOf = (
+    question: string,
+    concepts: Concept[],
+    hits: SearchHit[],
+    profile: KnowledgeProfile,
+    threshold: number,
+  ) => {
     const gate = conceptRelevance(concepts, hits, profile, { ...options.tuning?.gate, threshold });
+    if (learned) {
+      // The learned decision (gate-model.ts) over the coverage score and what it leaves out.
+      if (!(gate.score > 0)) return { ...gate, relevant: false };
+      const p = gateProbability(gateFeatures(question, concepts, hits, profile, gate, threshold));
+      if (p >= learned.cut) return { ...gate, relevant: true };
+      return p >= learned.hedge ? { ...gate, relevant: true, unsure: true } : { ...gate, relevant: false };
+    }
     if (gate.relevant || gate.score < threshold * hedgeRatio || !(gate.score > 0)) return gate;
     return { ...gate, relevant: true, unsure: true };
   };
@@ -164,7 +196,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine &
     // with the question's own ranking, at half the cost.
     const hits = await retriever.search(chatbotId, expandedQuery(query, concepts), depth);
     const gate = profile
-      ? gateOf(concepts, hits, profile, await thresholdFor(chatbotId, profile))
+      ? gateOf(query, concepts, hits, profile, await thresholdFor(chatbotId, profile))
       : relevance(query, hits);
     return { concepts, hits, gate };
   }

@@ -1,8 +1,10 @@
 /**
- * The relevance gate the engine really uses (the concept gate with the threshold calibrated for
- * the base), at its edge: a question whose coverage is exactly the threshold is answered, the
- * same question against a threshold a hair above is refused. The threshold is set through the
- * calibration (floor, slope 0), so the engine's own path computes it.
+ * The relevance gate the engine really uses, at its edge: the learned decision (gate-model.ts)
+ * answers a question whose probability is exactly its cut, refuses it a hair above, and answers
+ * it saying it is not sure inside the hedge band. The coverage score against the threshold
+ * calibrated for the base (the decision before, still selectable) likewise: exactly the
+ * threshold is answered, a hair above refused. The threshold is set through the calibration
+ * (floor, slope 0), so the engine's own path computes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWordNet } from '../../../../server/adapters/wordnet.js';
@@ -13,6 +15,8 @@ import { createExtractiveProvider } from '../../../../server/domain/answers/extr
 import { profileCache } from '../../../../server/domain/answers/knowledge-profile.js';
 import { ANSWER_MESSAGES } from '../../../../server/domain/answers/messages.js';
 import { conceptRelevance, RELEVANCE_THRESHOLD } from '../../../../server/domain/answers/relevance.js';
+import { gateFeatures } from '../../../../server/domain/answers/gate-features.js';
+import { gateProbability } from '../../../../server/domain/answers/gate-model.js';
 import { newId } from '../../../../server/domain/ids.js';
 import { DocumentIndexer } from '../../../../server/domain/knowledge/indexer.js';
 import { createRetriever } from '../../../../server/domain/knowledge/retrieval.js';
@@ -70,16 +74,21 @@ afterAll(async () => {
   await t?.close();
 });
 
-const engineAt = (threshold: number, hedgeRatio?: number) =>
+const engineAt = (threshold: number, hedgeRatio?: number, learned: { cut: number; hedge?: number } | false = false) =>
   createAnswerEngine({
     retriever: createRetriever({ store: t.store.knowledge }),
     store: answerContextRepository(t.db),
     provider: createExtractiveProvider(),
     lexicon: wordnet,
-    tuning: { calibration: { floor: threshold, slope: 0, hedgeRatio } },
+    tuning: { calibration: { floor: threshold, slope: 0, hedgeRatio }, learned },
   });
-const ask = (threshold: number, hedgeRatio?: number, onToken?: (t: string) => void) =>
-  engineAt(threshold, hedgeRatio).answer({
+const ask = (
+  threshold: number,
+  hedgeRatio?: number,
+  onToken?: (t: string) => void,
+  learned: { cut: number; hedge?: number } | false = false,
+) =>
+  engineAt(threshold, hedgeRatio, learned).answer({
     chatbotId: t.chatbotId,
     accountId: t.accountId,
     conversationId: 'c',
@@ -91,6 +100,10 @@ const ask = (threshold: number, hedgeRatio?: number, onToken?: (t: string) => vo
 
 /** The question's score as the engine's gate computes it: its concepts, its expanded search, the concept gate. */
 async function score(): Promise<number> {
+  return (await gateOf(1)).score;
+}
+
+async function gateOf(threshold: number) {
   const profile = await profileCache(answerContextRepository(t.db)).get(t.chatbotId);
   const concepts = questionConcepts(QUESTION, profile, wordnet);
   const hits = await createRetriever({ store: t.store.knowledge }).search(
@@ -98,10 +111,37 @@ async function score(): Promise<number> {
     expandedQuery(QUESTION, concepts),
     20,
   );
-  return conceptRelevance(concepts, hits, profile, 1).score;
+  const gate = conceptRelevance(concepts, hits, profile!, threshold);
+  return { score: gate.score, p: gateProbability(gateFeatures(QUESTION, concepts, hits, profile, gate, threshold)) };
 }
 
-describe('the engine’s relevance gate at its threshold', () => {
+describe('the learned decision at its cut', () => {
+  it('answers at the cut, refuses a hair above, and says it is not sure inside the hedge band', async () => {
+    const threshold = 0.3;
+    const { p } = await gateOf(threshold);
+    expect(p).toBeGreaterThan(0.01);
+    expect(p).toBeLessThan(0.99);
+
+    const at = await ask(threshold, undefined, undefined, { cut: p });
+    expect(at.unanswered).toBe(false);
+    expect(at.unsure).toBe(false);
+    expect(at.text).toMatch(/^Refunds are paid to the original card/);
+    expect(at.sources.map((x) => x.title)).toEqual(['Refunds']);
+
+    const above = await ask(threshold, undefined, undefined, { cut: p + 1e-9 });
+    expect(above.unanswered).toBe(true);
+    expect(above.text).toBe(ANSWER_MESSAGES.en.noInformation);
+    expect(above.sources).toEqual([]);
+
+    const hedged = await ask(threshold, undefined, undefined, { cut: p + 1e-9, hedge: p });
+    expect(hedged.unanswered).toBe(false);
+    expect(hedged.unsure).toBe(true);
+    expect(hedged.text.startsWith(`${ANSWER_MESSAGES.en.notSure} Refunds are paid`)).toBe(true);
+    expect(hedged.sources.map((x) => x.title)).toEqual(['Refunds']);
+  });
+});
+
+describe('the coverage score at its threshold (the learned decision off)', () => {
   it('answers a question whose coverage is exactly the threshold, and refuses it a hair above', async () => {
     const s = await score();
     expect(s).toBeGreaterThan(0.1);
