@@ -4,7 +4,7 @@
  * were learned and some failed.
  */
 import { describe, expect, test } from 'vitest';
-import { failuresSummary, sourceState } from '../../console/pages/knowledge/states.js';
+import { failuresSummary, jobStatusText, sourceState } from '../../console/pages/knowledge/states.js';
 import { en } from '../../console/pages/knowledge/strings/en.js';
 import type { Source } from '../../console/pages/knowledge/types.js';
 
@@ -75,5 +75,14 @@ describe("a source's state", () => {
     expect(sourceState(source({}))).toBe('ready');
     expect(sourceState(source({ status: 'syncing', lastError: 'x' }))).toBe('syncing');
     expect(sourceState(source({ status: 'idle', documentCount: 0 }))).toBe('idle');
+  });
+});
+
+describe("a job's state in words", () => {
+  test('a partly successful YouTube or files job says videos or files failed, not pages', () => {
+    expect(jobStatusText(en, 'partially_succeeded', 'youtube')).toBe('Done, some videos failed');
+    expect(jobStatusText(en, 'partially_succeeded', 'files')).toBe('Done, some files failed');
+    expect(jobStatusText(en, 'partially_succeeded', 'sitemap')).toBe('Done, some pages failed');
+    expect(jobStatusText(en, 'failed', 'youtube')).toBe('Failed');
   });
 });

@@ -5,7 +5,7 @@ import { fill, formatDate, formatNumber } from '../../i18n/index.js';
 import { can } from '../../shell/state.js';
 import { errorText } from './AddKnowledge.js';
 import { reasonOf } from './reasons.js';
-import { failuresSummary } from './states.js';
+import { failuresSummary, jobStatusText } from './states.js';
 import { useKnowledgeStrings, type Strings } from './strings.js';
 import { isActive, type Job, type Source } from './types.js';
 
@@ -81,7 +81,7 @@ function JobItem(props: { job: Job; chatbotId: string; source: Source | undefine
     <li class={`kn-job status-${job.status}`} data-job={job.id}>
       <div class="kn-job-head">
         <strong class="kn-job-name">{label}</strong>
-        <span class={`kn-badge ${job.status}`}>{t.jobs.status[job.status]}</span>
+        <span class={`kn-badge ${job.status}`}>{jobStatusText(t, job.status, props.source?.type)}</span>
         <span class="muted small">
           {t.jobs.trigger[job.trigger]} ·{' '}
           {fill(t.jobs.started, { date: formatDate(job.createdAt, { dateStyle: 'medium', timeStyle: 'short' }) })}

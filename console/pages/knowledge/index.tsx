@@ -11,6 +11,7 @@ import { AddKnowledge } from './AddKnowledge.js';
 import { Documents } from './Documents.js';
 import { Jobs } from './Jobs.js';
 import { Sources } from './Sources.js';
+import { jobStatusText } from './states.js';
 import { useKnowledgeStrings } from './strings.js';
 import { isActive, type Job, type Source, type Started } from './types.js';
 import './knowledge.css';
@@ -35,11 +36,11 @@ export default function KnowledgePage({ chatbotId }: PageProps) {
   const [announcement, setAnnouncement] = useState('');
   const words = useRef(t);
   words.current = t;
-  const names = useRef(new Map<string, string>());
+  const sourcesById = useRef(new Map<string, Source>());
 
   const loadSources = useCallback(async () => {
     const data = await get<{ sources: Source[] }>(`${base}/knowledge/sources`);
-    names.current = new Map(data.sources.map((s) => [s.id, s.name]));
+    sourcesById.current = new Map(data.sources.map((s) => [s.id, s]));
     setSources(data.sources);
   }, [base]);
 
@@ -57,8 +58,8 @@ export default function KnowledgePage({ chatbotId }: PageProps) {
         ended
           .map((j) =>
             fill(w.jobs.ended, {
-              name: names.current.get(j.sourceId) ?? w.jobs.trigger[j.trigger],
-              status: w.jobs.status[j.status],
+              name: sourcesById.current.get(j.sourceId)?.name ?? w.jobs.trigger[j.trigger],
+              status: jobStatusText(w, j.status, sourcesById.current.get(j.sourceId)?.type),
             }),
           )
           .join(' '),

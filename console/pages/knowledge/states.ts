@@ -1,6 +1,6 @@
 /** What the knowledge page says about a source's state and a job's failures, from what the API returns. */
 import { counted, type Strings } from './strings.js';
-import type { Source } from './types.js';
+import type { Job, Source } from './types.js';
 
 export type SourceState = Source['status'] | 'partial';
 
@@ -23,4 +23,11 @@ export function failuresSummary(t: Strings, type: Source['type'] | undefined, co
   if (type === 'youtube') return counted(t.jobs.failuresVideos, t.jobs.failuresVideosOne, count);
   if (type === 'files') return counted(t.jobs.failuresFiles, t.jobs.failuresFilesOne, count);
   return counted(t.jobs.failures, t.jobs.failuresOne, count);
+}
+
+/** A job's state in words; "some pages failed" says videos or files for those sources. */
+export function jobStatusText(t: Strings, status: Job['status'], type: Source['type'] | undefined): string {
+  if (status === 'partially_succeeded' && type === 'youtube') return t.jobs.partlyVideos;
+  if (status === 'partially_succeeded' && type === 'files') return t.jobs.partlyFiles;
+  return t.jobs.status[status];
 }

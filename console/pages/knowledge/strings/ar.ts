@@ -88,6 +88,8 @@ const ar: Partial2<Strings> = {
     failuresVideosOne: 'تعذّرت قراءة مقطع فيديو واحد',
     failuresFiles: 'تعذّرت قراءة {count} من الملفات',
     failuresFilesOne: 'تعذّرت قراءة ملف واحد',
+    partlyVideos: 'اكتملت، وفشلت بعض مقاطع الفيديو',
+    partlyFiles: 'اكتملت، وفشلت بعض الملفات',
     cancel: 'إلغاء',
     cancelling: 'ستتوقف بعد الصفحات الجارية…',
     more: 'عرض المهام الأقدم',

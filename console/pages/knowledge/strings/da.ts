@@ -88,6 +88,8 @@ const da: Partial2<Strings> = {
     failuresVideosOne: '1 video kunne ikke læses',
     failuresFiles: '{count} filer kunne ikke læses',
     failuresFilesOne: '1 fil kunne ikke læses',
+    partlyVideos: 'Færdig, nogle videoer mislykkedes',
+    partlyFiles: 'Færdig, nogle filer mislykkedes',
     cancel: 'Annullér',
     cancelling: 'Stopper efter de sider, der er i gang…',
     more: 'Vis ældre job',

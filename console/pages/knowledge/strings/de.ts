@@ -89,6 +89,8 @@ const de: Partial2<Strings> = {
     failuresVideosOne: '1 Video konnte nicht gelesen werden',
     failuresFiles: '{count} Dateien konnten nicht gelesen werden',
     failuresFilesOne: '1 Datei konnte nicht gelesen werden',
+    partlyVideos: 'Fertig, einige Videos fehlgeschlagen',
+    partlyFiles: 'Fertig, einige Dateien fehlgeschlagen',
     cancel: 'Abbrechen',
     cancelling: 'Hält nach den laufenden Seiten an…',
     more: 'Ältere Aufträge zeigen',

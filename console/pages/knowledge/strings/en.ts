@@ -86,6 +86,8 @@ export const en = {
     failuresVideosOne: '1 video could not be read',
     failuresFiles: '{count} files could not be read',
     failuresFilesOne: '1 file could not be read',
+    partlyVideos: 'Done, some videos failed',
+    partlyFiles: 'Done, some files failed',
     cancel: 'Cancel',
     cancelling: 'Stopping after the pages in progress…',
     more: 'Show older jobs',

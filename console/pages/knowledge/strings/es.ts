@@ -89,6 +89,8 @@ const es: Partial2<Strings> = {
     failuresVideosOne: 'No se pudo leer 1 vídeo',
     failuresFiles: 'No se pudieron leer {count} archivos',
     failuresFilesOne: 'No se pudo leer 1 archivo',
+    partlyVideos: 'Terminado, algunos vídeos fallaron',
+    partlyFiles: 'Terminado, algunos archivos fallaron',
     cancel: 'Cancelar',
     cancelling: 'Se detendrá tras las páginas en curso…',
     more: 'Mostrar tareas anteriores',

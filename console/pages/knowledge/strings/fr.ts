@@ -89,6 +89,8 @@ const fr: Partial2<Strings> = {
     failuresVideosOne: '1 vidéo n’a pas pu être lue',
     failuresFiles: '{count} fichiers n’ont pas pu être lus',
     failuresFilesOne: '1 fichier n’a pas pu être lu',
+    partlyVideos: 'Terminé, certaines vidéos en échec',
+    partlyFiles: 'Terminé, certains fichiers en échec',
     cancel: 'Annuler',
     cancelling: 'Arrêt après les pages en cours…',
     more: 'Afficher les tâches plus anciennes',

@@ -87,6 +87,8 @@ const he: Partial2<Strings> = {
     failuresVideosOne: 'לא ניתן היה לקרוא סרטון אחד',
     failuresFiles: 'לא ניתן היה לקרוא {count} קבצים',
     failuresFilesOne: 'לא ניתן היה לקרוא קובץ אחד',
+    partlyVideos: 'הסתיים, חלק מהסרטונים נכשלו',
+    partlyFiles: 'הסתיים, חלק מהקבצים נכשלו',
     cancel: 'ביטול',
     cancelling: 'ייעצר אחרי הדפים שבתהליך…',
     more: 'הצגת משימות קודמות',

@@ -89,6 +89,8 @@ const it: Partial2<Strings> = {
     failuresVideosOne: '1 video non è stato letto',
     failuresFiles: '{count} file non sono stati letti',
     failuresFilesOne: '1 file non è stato letto',
+    partlyVideos: 'Completato, alcuni video non riusciti',
+    partlyFiles: 'Completato, alcuni file non riusciti',
     cancel: 'Annulla',
     cancelling: 'Si ferma dopo le pagine in corso…',
     more: 'Mostra lavori precedenti',

@@ -90,6 +90,8 @@ const ja: Partial2<Strings> = {
     failuresVideosOne: '1 本の動画を読み込めませんでした',
     failuresFiles: '{count} 件のファイルを読み込めませんでした',
     failuresFilesOne: '1 件のファイルを読み込めませんでした',
+    partlyVideos: '完了（一部の動画は失敗）',
+    partlyFiles: '完了（一部のファイルは失敗）',
     cancel: 'キャンセル',
     cancelling: '処理中のページが終わりしだい停止します…',
     more: '以前のジョブを表示',

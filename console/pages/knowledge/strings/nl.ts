@@ -89,6 +89,8 @@ const nl: Partial2<Strings> = {
     failuresVideosOne: '1 video kon niet worden gelezen',
     failuresFiles: '{count} bestanden konden niet worden gelezen',
     failuresFilesOne: '1 bestand kon niet worden gelezen',
+    partlyVideos: 'Klaar, enkele video’s mislukt',
+    partlyFiles: 'Klaar, enkele bestanden mislukt',
     cancel: 'Annuleren',
     cancelling: "Stopt na de pagina's die bezig zijn…",
     more: 'Oudere taken tonen',

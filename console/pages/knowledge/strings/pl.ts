@@ -88,6 +88,8 @@ const pl: Partial2<Strings> = {
     failuresVideosOne: 'Nie udało się przeczytać 1 filmu',
     failuresFiles: 'Nie udało się przeczytać plików: {count}',
     failuresFilesOne: 'Nie udało się przeczytać 1 pliku',
+    partlyVideos: 'Gotowe, niektóre filmy się nie udały',
+    partlyFiles: 'Gotowe, niektóre pliki się nie udały',
     cancel: 'Anuluj',
     cancelling: 'Zatrzyma się po stronach w toku…',
     more: 'Pokaż starsze zadania',

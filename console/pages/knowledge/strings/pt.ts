@@ -88,6 +88,8 @@ const pt: Partial2<Strings> = {
     failuresVideosOne: 'Não foi possível ler 1 vídeo',
     failuresFiles: 'Não foi possível ler {count} ficheiros',
     failuresFilesOne: 'Não foi possível ler 1 ficheiro',
+    partlyVideos: 'Concluído, alguns vídeos falharam',
+    partlyFiles: 'Concluído, alguns ficheiros falharam',
     cancel: 'Cancelar',
     cancelling: 'Vai parar após as páginas em curso…',
     more: 'Mostrar tarefas anteriores',

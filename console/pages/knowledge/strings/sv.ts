@@ -88,6 +88,8 @@ const sv: Partial2<Strings> = {
     failuresVideosOne: '1 video kunde inte läsas',
     failuresFiles: '{count} filer kunde inte läsas',
     failuresFilesOne: '1 fil kunde inte läsas',
+    partlyVideos: 'Klar, några videor misslyckades',
+    partlyFiles: 'Klar, några filer misslyckades',
     cancel: 'Avbryt',
     cancelling: 'Stannar efter sidorna som pågår…',
     more: 'Visa äldre jobb',
