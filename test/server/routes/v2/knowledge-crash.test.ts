@@ -42,22 +42,24 @@ describeOnDialects(
       });
       expect(added.status).toBe(202);
       const jobId = (await added.json()).data.job.id as string;
-      await waitFor(() => (site.hits.get('/') ?? 0) === 1, 20_000, 'the page asked for');
+      // `>= 1`: under load the child's own short lease may lapse and a second worker ask again.
+      await waitFor(() => (site.hits.get('/') ?? 0) >= 1, 20_000, 'the page asked for');
       await crash.kill();
+      const asked = site.hits.get('/') ?? 0;
       await crash.withDatabase((db) =>
         db
           .updateTable('jobs')
           .set((eb) => ({ attempts: sql`${eb.ref('max_attempts')} - ${attemptsLeft}` }))
           .execute(),
       );
-      return { token, base, jobId };
+      return { token, base, jobId, asked };
     }
 
     const jobOf = async (a: TestApp, token: string, base: string, jobId: string) =>
       (await a.call('GET', `${base}/ingest-jobs/${jobId}`, token)).body.data.job;
 
     test('a job whose every attempt died is given up with a clear error, not run again', async () => {
-      const { token, base, jobId } = await killedCrawl(0);
+      const { token, base, jobId, asked } = await killedCrawl(0);
       const next = await crash.app(env);
       await waitFor(
         async () => (await jobOf(next, token, base, jobId)).status === 'failed',
@@ -69,7 +71,7 @@ describeOnDialects(
       );
       const [source] = (await next.call('GET', `${base}/knowledge/sources`, token)).body.data.sources;
       expect(source).toMatchObject({ status: 'error' });
-      expect(site.hits.get('/')).toBe(1); // not fetched again
+      expect(site.hits.get('/')).toBe(asked); // not fetched again
       // The source is not held: a re-sync starts a new job.
       const again = await next.call('POST', `${base}/knowledge/sources/${source.id}/sync`, token);
       expect(again.body.data.job.id).not.toBe(jobId);
