@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 /** The inbox's strings in the current language (English built in, the others loaded on demand). */
 import { useStrings, type Partial2 } from '../../i18n/index.js';
 import { en, type Strings } from './strings/en.js';
