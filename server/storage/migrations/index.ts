@@ -1,5 +1,5 @@
 /** Migrations live in code, in order; they run at start and with `cli migrate`. */
-import { type DatabaseIntrospector, type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { DialectName } from './column-types.js';
 import type { Database } from '../tables.js';
 import { foundation } from './0001-foundation.js';
@@ -85,7 +85,7 @@ async function migrator(
       undefined;
   }
   return new Migrator({
-    db: schema && dialect === 'postgres' ? inSchemaOnly(db, schema) : db,
+    db,
     ...(schema ? { migrationTableSchema: schema } : {}),
     provider: {
       getMigrations: async () =>
@@ -101,40 +101,6 @@ async function migrator(
             },
           ]),
         ),
-    },
-  });
-}
-
-/**
- * The migrator only asks whether our schema and its bookkeeping tables exist, but kysely answers by
- * reading every column of every schema of the database and resolving each table by name: a table
- * another app (or a parallel test run) drops meanwhile fails our start ("relation … does not
- * exist"). On PostgreSQL it is asked about our schema alone.
- */
-function inSchemaOnly(db: Kysely<Database>, schema: string): Kysely<Database> {
-  const introspection: DatabaseIntrospector = {
-    async getSchemas() {
-      const { rows } = await sql<{ name: string }>`
-        select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
-      return rows;
-    },
-    async getTables() {
-      const { rows } = await sql<{ name: string; kind: string }>`
-        select c.relname as name, c.relkind as kind from pg_catalog.pg_class c
-        join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v')`.execute(db);
-      return rows.map((t) => ({ name: t.name, schema, isView: t.kind === 'v', columns: [] }));
-    },
-    async getMetadata() {
-      return { tables: await this.getTables() };
-    },
-  };
-  // kysely keeps its state in private fields: its methods must run on the instance, not the proxy.
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop === 'introspection') return introspection;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }
