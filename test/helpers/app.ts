@@ -15,7 +15,7 @@ import { loadConfig, type Config } from '../../server/config.js';
 import type { NewToken } from '../../server/domain/tokens.service.js';
 import { prepareDatabase } from '../../server/prepare.js';
 import { openDatabase, type DatabaseHandle } from '../../server/storage/dialects/index.js';
-import { openPostgresSchema, POSTGRES_URL, whileNoSchemaIsDropped } from './postgres.js';
+import { openPostgresSchema, POSTGRES_URL } from './postgres.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -71,8 +71,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   } else {
     database = openDatabase({ sqlitePath: join(dataDir, 'test.db') });
   }
-  const prepare = () => prepareDatabase(database, config.ownerEmail);
-  await (options.dialect === 'postgres' ? whileNoSchemaIsDropped(prepare) : prepare());
+  await prepareDatabase(database, config.ownerEmail);
   const app = await buildApp(config, {
     database,
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),

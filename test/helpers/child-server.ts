@@ -8,7 +8,6 @@ import { openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { waitFor } from './knowledge-http.js';
-import { whileNoSchemaIsDropped } from './postgres.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -52,15 +51,10 @@ export async function spawnServer(
     stdio: options.logFile ? ['ignore', openSync(options.logFile, 'a'), openSync(options.logFile, 'a')] : 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
-  const ready = () =>
-    waitFor(
-      async () => (await fetch(`${url}/api/v2/health`).catch(() => null))?.ok === true,
-      30_000,
-      'the child server',
-    );
-  // The child migrates its schema as it starts; on PostgreSQL that reads every schema by name, so
-  // no other test may drop one until it is up (the same lock the in-process migrations hold).
-  const database = env.DATABASE_URL ?? '';
-  await (database.startsWith('postgres') ? whileNoSchemaIsDropped(ready) : ready());
+  await waitFor(
+    async () => (await fetch(`${url}/api/v2/health`).catch(() => null))?.ok === true,
+    30_000,
+    'the child server',
+  );
   return { child, url };
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type DatabaseHandle, type DialectName } from '../../server/storage/dialects/index.js';
 import { createStore, type AppStore } from '../../server/storage/store.js';
-import { openPostgresSchema, whileNoSchemaIsDropped } from './postgres.js';
+import { openPostgresSchema } from './postgres.js';
 
 export interface TestDatabase {
   database: DatabaseHandle;
@@ -31,9 +31,7 @@ export async function openTestDatabase(dialect: DialectName): Promise<TestDataba
   } else {
     database = openDatabase({ sqlitePath: join(dataDir, 'test.db') });
   }
-  const migrations = await (dialect === 'postgres'
-    ? whileNoSchemaIsDropped(() => database.migrate())
-    : database.migrate());
+  const migrations = await database.migrate();
   return {
     database,
     dataDir,

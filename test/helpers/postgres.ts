@@ -23,23 +23,6 @@ export async function postgresAvailable(): Promise<boolean> {
   }
 }
 
-// kysely's migrator reads the columns of every schema of the database by name, so a schema that
-// another test drops meanwhile fails it (`schema "t_…" does not exist`): test migrations hold
-// this lock shared, drops hold it alone.
-const SCHEMA_LOCK = 0x7061726c;
-
-/** Runs `fn` (a migration) while no test schema can be dropped. */
-export async function whileNoSchemaIsDropped<T>(fn: () => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: POSTGRES_URL });
-  await c.connect();
-  try {
-    await c.query('select pg_advisory_lock_shared($1)', [SCHEMA_LOCK]);
-    return await fn();
-  } finally {
-    await c.end();
-  }
-}
-
 /**
  * A new empty schema, for databases shared by several apps or processes: `url` points there
  * (search_path in the connection string), so a child server with DATABASE_URL=url works in it.
@@ -57,10 +40,7 @@ export async function createPostgresSchema(): Promise<{ schema: string; url: str
     async drop() {
       const c = new pg.Client({ connectionString: POSTGRES_URL });
       await c.connect();
-      await c.query('begin');
-      await c.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
       await c.query(`drop schema if exists ${schema} cascade`);
-      await c.query('commit');
       await c.end();
     },
   };

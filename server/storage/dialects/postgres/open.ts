@@ -1,9 +1,10 @@
 /** Opens PostgreSQL (pg) at a postgres:// URL, optionally in a schema of its own. */
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest, pendingMigrations } from '../../migrations/index.js';
 import type { Database } from '../../tables.js';
 import type { DatabaseHandle, DatabaseOptions } from '../handle.js';
+import { OwnSchemaPostgresDialect } from './own-schema.js';
 
 export function openPostgres(options: DatabaseOptions & { url: string }): DatabaseHandle {
   const connection = {
@@ -17,7 +18,7 @@ export function openPostgres(options: DatabaseOptions & { url: string }): Databa
     options.onPoolError ??
       ((err) => console.error(`PostgreSQL: an idle connection failed and is replaced: ${err.message}`)),
   );
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   return {
     db,
     schema: options.schema,
