@@ -58,7 +58,13 @@ export function start(
 
   const App = () =>
     floating && !model.ui.open.value ? null : (
-      <Window model={model} floating={floating} onClose={close} openLink={openLink} />
+      <Window
+        model={model}
+        floating={floating}
+        takeFocus={floating && !boot.preview}
+        onClose={close}
+        openLink={openLink}
+      />
     );
   render(<App />, host.mount);
   if (!floating) model.ui.setOpen(true);

@@ -45,6 +45,9 @@ it(
       .waitFor();
     await brand.fill('#7b1fa2');
     await expect.poll(header, { timeout: 15_000 }).toBe('rgb(123, 31, 162)');
+    // The preview redrawn and opened never takes the focus from the field being edited (it did,
+    // and the next keys typed went into the preview's composer).
+    expect(await brand.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.getByText('1 unsaved change').waitFor();
     expect((await widgetConfig()).appearance.brandColor).toBe('#1f6feb');
 

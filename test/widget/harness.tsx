@@ -50,6 +50,7 @@ export function setup(
     <Window
       model={model}
       floating={options.floating ?? true}
+      takeFocus={options.floating ?? true}
       onClose={() => void closed++}
       openLink={(url) => void links.push(url)}
     />,

@@ -36,6 +36,7 @@ function boot(): void {
     theme: data.theme === 'dark' || data.theme === 'light' ? data.theme : 'auto',
     nonce: script.nonce || script.getAttribute('nonce') || '',
     locale: data.locale ?? null,
+    preview: data.preview !== undefined,
   };
   const early = Array.isArray(w.parley) ? w.parley : [];
   const listeners: Record<string, Listener[]> = {};

@@ -39,6 +39,8 @@ export interface Boot {
   theme: 'auto' | 'light' | 'dark';
   nonce: string;
   locale: string | null;
+  /** data-preview: a settings preview inside another page (the console's), which never takes its focus. */
+  preview: boolean;
 }
 
 export interface Host {

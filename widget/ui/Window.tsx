@@ -15,6 +15,8 @@ export interface WindowProps {
   model: ChatModel;
   /** Floating (bubble mode): closable, focus kept inside. */
   floating: boolean;
+  /** Move focus into the window as it opens (a floating window, outside a preview). */
+  takeFocus: boolean;
   onClose(): void;
   openLink(url: string): void;
 }
@@ -22,7 +24,7 @@ export interface WindowProps {
 const FOCUSABLE =
   'a[href],button:not([disabled]),textarea:not([disabled]),input:not([disabled]),select:not([disabled]),[tabindex]:not([tabindex="-1"])';
 
-export function Window({ model, floating, onClose, openLink }: WindowProps) {
+export function Window({ model, floating, takeFocus, onClose, openLink }: WindowProps) {
   const s = model.i18n.strings.value;
   const { config } = model;
   const ref = useRef<HTMLDivElement>(null);
@@ -40,7 +42,7 @@ export function Window({ model, floating, onClose, openLink }: WindowProps) {
     (model.lead.state.value === 'asking' || model.lead.state.value === 'busy');
 
   useEffect(() => {
-    if (!floating) return;
+    if (!takeFocus) return;
     const first = ref.current?.querySelector<HTMLElement>('textarea, button.prompt, button');
     first?.focus();
   }, []);
