@@ -128,6 +128,10 @@ export function runSocket(socket: WebSocket, gateway: Gateway, connection: Socke
   let windowStart = Date.now();
   let frames = 0;
   const heartbeat = setInterval(() => {
+    // No pong since the last ping. With frames still waiting to leave, the ping sits behind them:
+    // the reader is slow rather than gone, and is told to reconnect and resume (4008).
+    if (!alive && socket.bufferedAmount > 0)
+      return socket.close(CLOSE.slowConsumer, 'reader too slow: reconnect and resume');
     if (!alive) return socket.terminate();
     alive = false;
     socket.ping();

@@ -21,7 +21,7 @@ beforeAll(async () => {
       OPENAI_API_KEY: 'test-key',
       MAX_ANSWERS_PER_CHATBOT: '1',
       WS_BUFFER_LIMIT_BYTES: String(64 * 1024),
-      WS_HEARTBEAT_MS: '2000',
+      WS_HEARTBEAT_MS: '4000',
     },
   });
 });
