@@ -15,9 +15,9 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { buildTestApp, type TestApp } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
 import { answerAuthorization, fetchSend, FormBrowser } from '../../helpers/browser-form.js';
-import { freePort } from '../../helpers/child-server.js';
+import { listenWithOwnerAndMember } from '../../helpers/sign-in-site.js';
 
 const OWNER = 'boss@example.com';
 const MEMBER = 'member@example.com';
@@ -116,24 +116,9 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  site = `http://127.0.0.1:${port}`;
-  t = await buildTestApp({ env: { SITE_URL: site, OWNER_EMAIL: OWNER } });
-  const account = await t.app.services.accounts.resolve();
-  await t.app.services.signIn.setPassword((await t.app.services.store.users.owner(account.id))!, PASSWORD);
-  const member = {
-    id: 'member-without-chatbots',
-    accountId: account.id,
-    email: MEMBER,
-    name: null,
-    role: 'member' as const,
-    createdAt: new Date().toISOString(),
-  };
-  await t.app.services.store.users.insert(member);
-  await t.app.services.signIn.setPassword(member, PASSWORD);
+  ({ t, site } = await listenWithOwnerAndMember({ owner: OWNER, member: MEMBER, password: PASSWORD }));
   const made = await t.call('POST', '/api/v2/chatbots', (await t.token()).token, { title: 'Shop help' });
   chatbotId = made.body.data.chatbot.id;
-  await t.app.listen({ port, host: '127.0.0.1' });
 });
 afterAll(async () => {
   for (const client of clients) await client.close();

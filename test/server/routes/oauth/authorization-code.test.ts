@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AuthorizationCodeService } from '../../../../server/domain/oauth/authorization-code.service.js';
 import { buildTestApp, type TestApp } from '../../../helpers/app.js';
 import { answerAuthorization, fetchSend, FormBrowser, injectSend } from '../../../helpers/browser-form.js';
-import { freePort } from '../../../helpers/child-server.js';
 import { postgresReady } from '../../../helpers/dialects.js';
+import { listenWithOwnerAndMember } from '../../../helpers/sign-in-site.js';
 
 const OWNER = 'boss@example.com';
 const MEMBER = 'member@example.com';
@@ -74,22 +74,7 @@ async function allowedCode(b = browser(), overrides: Record<string, string | nul
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  site = `http://127.0.0.1:${port}`;
-  t = await buildTestApp({ env: { SITE_URL: site, OWNER_EMAIL: OWNER } });
-  const account = await t.app.services.accounts.resolve();
-  await t.app.services.signIn.setPassword((await t.app.services.store.users.owner(account.id))!, PASSWORD);
-  const member = {
-    id: 'member-of-test',
-    accountId: account.id,
-    email: MEMBER,
-    name: null,
-    role: 'member' as const,
-    createdAt: new Date().toISOString(),
-  };
-  await t.app.services.store.users.insert(member);
-  await t.app.services.signIn.setPassword(member, PASSWORD);
-  await t.app.listen({ port, host: '127.0.0.1' });
+  ({ t, site } = await listenWithOwnerAndMember({ owner: OWNER, member: MEMBER, password: PASSWORD }));
 
   as = await oauth.processDiscoveryResponse(
     new URL(site),
