@@ -2,17 +2,14 @@
  * Calendar days of a time zone over a range, and the visitor questions asked most: the parts of
  * `GET /chatbots/{id}/analytics` that are worked out after the database grouped the rows.
  */
+import { normaliseQuestion } from '../../shared/questions.js';
 import type { AnalyticsBucketFigures } from './ports.js';
 
-export interface DayFigures {
+/** One calendar day's figures: an `AnalyticsBucketFigures` keyed by its day in the requested time zone. */
+export type DayFigures = Omit<AnalyticsBucketFigures, 'key'> & {
   /** The calendar day in the requested time zone, `YYYY-MM-DD`. */
   date: string;
-  conversations: number;
-  messages: { total: number; visitor: number; ai: number; agent: number };
-  answers: { answered: number; notSure: number; refused: number };
-  escalations: number;
-  leads: number;
-}
+};
 
 /**
  * An IANA time zone's name as ICU spells it (`europe/paris` → `Europe/Paris`), or null when it
@@ -96,20 +93,6 @@ export function foldDays(buckets: AnalyticsBucketFigures[], from: Date, to: Date
     f.leads += b.leads;
   }
   return [...days.values()];
-}
-
-/**
- * A question as it is counted: compatibility forms folded, lower case, apostrophes dropped (so
- * "Where's" and "wheres" meet), other punctuation and symbols a space, whitespace collapsed.
- */
-export function normaliseQuestion(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/['\u2019\u02bc]/gu, '')
-    .replace(/[\p{P}\p{S}]+/gu, ' ')
-    .replace(/\s+/gu, ' ')
-    .trim();
 }
 
 export interface TopQuestion {

@@ -5,6 +5,7 @@
  * come from GET /knowledge-gaps.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { normaliseQuestion } from '../../../shared/questions.js';
 import { ApiError, get, listAll } from '../../api.js';
 import { fill, formatDate, formatNumber, language, type Partial2, useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../registry.js';
@@ -69,14 +70,8 @@ async function loadFigures(chatbotId: string, n: number): Promise<Figures> {
   ]);
   const counts = new Map<string, { question: string; count: number }>();
   for (const g of gaps) {
-    // Counted as the API counts top questions: case, punctuation, apostrophes and spacing aside.
-    const key = g.question
-      .normalize('NFKC')
-      .toLowerCase()
-      .replace(/['\u2019\u02bc]/gu, '')
-      .replace(/[\p{P}\p{S}]+/gu, ' ')
-      .replace(/\s+/gu, ' ')
-      .trim();
+    // Counted as the API counts top questions.
+    const key = normaliseQuestion(g.question);
     const c = counts.get(key) ?? { question: g.question.trim(), count: 0 };
     c.count++;
     counts.set(key, c);

@@ -3,13 +3,8 @@
  * same question meet, and calendar days of a time zone hold what happened in them, DST included.
  */
 import { describe, expect, test } from 'vitest';
-import {
-  canonicalTimeZone,
-  foldDays,
-  normaliseQuestion,
-  topQuestions,
-  wholeHours,
-} from '../../../server/domain/analytics-days.js';
+import { canonicalTimeZone, foldDays, topQuestions, wholeHours } from '../../../server/domain/analytics-days.js';
+import { normaliseQuestion } from '../../../shared/questions.js';
 
 describe('normaliseQuestion', () => {
   test('case, punctuation, apostrophes, spacing and full-width forms do not make another question', () => {
