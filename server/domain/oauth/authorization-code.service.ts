@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Store, UserRecord } from '../ports.js';
 import type { TokensService } from '../tokens.service.js';
-import { type IssuedToken, OAuthError } from './device-flow.service.js';
+import { type IssuedToken, issueGrantToken, OAuthError } from './grants.js';
 import type { OAuthClientRecord } from './ports.js';
 import { MAX_REDIRECT_URI_LENGTH, redirectMatches, redirectUriProblem } from './redirect-uris.js';
 
@@ -290,32 +290,18 @@ export class AuthorizationCodeService {
     if (a.length !== b.length || !timingSafeEqual(a, b))
       throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
 
-    try {
-      return await this.store.transaction(async (s) => {
-        const tokenId = newId();
-        const at = this.iso();
-        if (!(await s.oauth.authorizationCodes.claim(row.id, at, tokenId)))
-          throw new OAuthError('invalid_grant', 'This code was already used or expired');
-        const user = await s.users.get(row.userId);
-        if (!user) throw new OAuthError('invalid_grant', 'The user who allowed it no longer exists');
-        const created = await this.tokens.create(
-          user,
-          { name: `${client.clientName} (OAuth sign-in)`, access: 'custom', scopes: row.scopes, chatbotIds: null },
-          undefined,
-          { store: s, id: tokenId },
-        );
-        await s.oauth.clients.touch(client.clientId, at);
-        return {
-          accessToken: created.token,
-          tokenId: created.record.id,
-          scopes: [...effectiveScopes(created.record.scopes, user.role)],
-        };
-      });
-    } catch (err) {
-      if (err instanceof AppError)
-        throw new OAuthError('invalid_grant', `The code can no longer be honoured: ${err.message}`);
-      throw err;
-    }
+    return issueGrantToken(this.store, this.tokens, 'The code can no longer be honoured', async (s, tokenId) => {
+      const at = this.iso();
+      if (!(await s.oauth.authorizationCodes.claim(row.id, at, tokenId)))
+        throw new OAuthError('invalid_grant', 'This code was already used or expired');
+      const user = await s.users.get(row.userId);
+      if (!user) throw new OAuthError('invalid_grant', 'The user who allowed it no longer exists');
+      await s.oauth.clients.touch(client.clientId, at);
+      return {
+        user,
+        token: { name: `${client.clientName} (OAuth sign-in)`, access: 'custom', scopes: row.scopes, chatbotIds: null },
+      };
+    });
   }
 
   private async revokeIssued(userId: string, tokenId: string): Promise<void> {

@@ -4,11 +4,11 @@
  * token endpoint and receives one ordinary scoped API token. See README.md for the rules.
  */
 import { isScope, type Scope } from '../../../shared/scopes.js';
-import { effectiveScopes, generateSecret, hashSecret } from '../auth.js';
-import { AppError } from '../errors.js';
+import { generateSecret, hashSecret } from '../auth.js';
 import { newId } from '../ids.js';
 import type { ChatbotRecord, Store, UserRecord } from '../ports.js';
 import type { TokensService } from '../tokens.service.js';
+import { type IssuedToken, issueGrantToken, OAuthError } from './grants.js';
 import type { DeviceCodeRecord } from './ports.js';
 import { Throttle } from './throttle.js';
 import { formatUserCode, generateUserCode, normaliseUserCode } from './user-codes.js';
@@ -28,47 +28,11 @@ const MAX_CHATBOTS = 100;
 const CODE_ATTEMPTS = 10;
 const CODE_WINDOW_MS = 15 * 60_000;
 
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'invalid_scope'
-  | 'unsupported_grant_type'
-  | 'authorization_pending'
-  | 'slow_down'
-  | 'access_denied'
-  | 'expired_token'
-  // The authorization code grant (RFC 6749 4.1.2.1), registration (RFC 7591 3.2.2), resource indicators (RFC 8707).
-  | 'unsupported_response_type'
-  | 'invalid_redirect_uri'
-  | 'invalid_client_metadata'
-  | 'invalid_target'
-  | 'temporarily_unavailable';
-
-/** An error of the OAuth endpoints, answered as RFC 6749 5.2 `{error, error_description}`. */
-export class OAuthError extends Error {
-  constructor(
-    readonly error: OAuthErrorCode,
-    readonly description: string,
-    readonly status: 400 | 401 | 503 = error === 'invalid_client' ? 401 : 400,
-    /** Seconds until the request can succeed, sent as Retry-After. */
-    readonly retryAfter?: number,
-  ) {
-    super(description);
-  }
-}
-
 export interface DeviceAuthorization {
   deviceCode: string;
   userCode: string;
   expiresIn: number;
   interval: number;
-}
-
-export interface IssuedToken {
-  accessToken: string;
-  tokenId: string;
-  scopes: Scope[];
 }
 
 /** What the verification page shows before the user approves. */
@@ -199,37 +163,27 @@ export class DeviceFlowService {
 
   /** approved -> issued and the token, in one transaction: exactly one poll gets a token. */
   async issue(row: DeviceCodeRecord): Promise<IssuedToken> {
-    try {
-      return await this.store.transaction(async (s) => {
-        const tokenId = newId();
+    // A chatbot deleted between approval and this poll: the grant cannot be honoured as approved.
+    return issueGrantToken(
+      this.store,
+      this.tokens,
+      'The approved request can no longer be granted',
+      async (s, tokenId) => {
         if (!(await s.oauth.deviceCodes.claim(row.id, tokenId)))
           throw new OAuthError('invalid_grant', 'This device_code was already exchanged for a token');
         const user = row.userId ? await s.users.get(row.userId) : null;
         if (!user) throw new OAuthError('invalid_grant', 'The approving user no longer exists');
-        const created = await this.tokens.create(
+        return {
           user,
-          {
+          token: {
             name: DEVICE_TOKEN_NAME,
             access: row.scopes ? 'custom' : 'standard',
             scopes: row.scopes ?? undefined,
             chatbotIds: row.chatbotIds,
           },
-          undefined,
-          { store: s, id: tokenId },
-        );
-        // What the token can do, as /me reports it: the scopes the member's role withholds are not granted.
-        return {
-          accessToken: created.token,
-          tokenId: created.record.id,
-          scopes: [...effectiveScopes(created.record.scopes, user.role)],
         };
-      });
-    } catch (err) {
-      // A chatbot deleted between approval and this poll: the grant cannot be honoured as approved.
-      if (err instanceof AppError)
-        throw new OAuthError('invalid_grant', `The approved request can no longer be granted: ${err.message}`);
-      throw err;
-    }
+      },
+    );
   }
 
   /**

@@ -11,7 +11,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { SCOPES } from '../../../shared/scopes.js';
 import { AppError } from '../../domain/errors.js';
 import { AUTHORIZATION_CODE_GRANT } from '../../domain/oauth/authorization-code.service.js';
-import { DEVICE_CODE_GRANT, OAuthError } from '../../domain/oauth/device-flow.service.js';
+import { DEVICE_CODE_GRANT } from '../../domain/oauth/device-flow.service.js';
+import { OAuthError } from '../../domain/oauth/grants.js';
 import { endpoint } from '../../http/route.js';
 import { authorizePage } from './authorize-page.js';
 import { devicePage } from './device-page.js';

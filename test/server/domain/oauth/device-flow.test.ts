@@ -7,11 +7,8 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { AccountsService } from '../../../../server/domain/accounts.service.js';
 import { hashSecret } from '../../../../server/domain/auth.js';
 import { CursorCodec } from '../../../../server/domain/cursor.js';
-import {
-  DeviceFlowService,
-  OAuthError,
-  type DeviceAuthorization,
-} from '../../../../server/domain/oauth/device-flow.service.js';
+import { DeviceFlowService, type DeviceAuthorization } from '../../../../server/domain/oauth/device-flow.service.js';
+import { OAuthError } from '../../../../server/domain/oauth/grants.js';
 import type { Store, UserRecord } from '../../../../server/domain/ports.js';
 import { TokensService } from '../../../../server/domain/tokens.service.js';
 import { STANDARD_SCOPES } from '../../../../shared/scopes.js';
