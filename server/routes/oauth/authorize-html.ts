@@ -7,7 +7,7 @@ import type { Scope } from '../../../shared/scopes.js';
 import type { AuthorizationParams } from '../../domain/oauth/authorization-code.service.js';
 import { escapeHtml } from '../../http/html.js';
 import { fill } from './i18n/locales.js';
-import { alert, csrfField, layout, type PageContext } from './page-html.js';
+import { alert, csrfField, layout, type PageContext, signInFields } from './page-html.js';
 
 const hidden = (params: AuthorizationParams) =>
   Object.entries(params)
@@ -29,11 +29,7 @@ export function authorizeSignInPage(
 ${alert(p.error)}<form method="post" action="/oauth/authorize/sign-in">
 ${csrfField(c)}
 ${hidden(p.params)}
-<label for="email">${escapeHtml(c.t.email)}</label>
-<input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${escapeHtml(p.email ?? '')}"${p.email ? '' : ' autofocus'}>
-<label for="password">${escapeHtml(c.t.password)}</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${p.email ? ' autofocus' : ''}>
-<button class="primary" type="submit">${escapeHtml(c.t.signIn)}</button>
+${signInFields(c, p.email)}
 </form>`,
   );
 }

@@ -69,6 +69,19 @@ export const csrfField = (c: PageContext) => `<input type="hidden" name="_csrf" 
 export const alert = (text: string | undefined) =>
   text ? `<p class="error" role="alert">${escapeHtml(text)}</p>\n` : '';
 
+/**
+ * The e-mail and password fields and the submit button of both sign-in forms (the verification
+ * page's, the authorization page's). The e-mail a failed attempt gave comes back filled in, and
+ * the focus goes to the first field still to fill.
+ */
+export function signInFields(c: PageContext, email: string | undefined): string {
+  return `<label for="email">${escapeHtml(c.t.email)}</label>
+<input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${escapeHtml(email ?? '')}"${email ? '' : ' autofocus'}>
+<label for="password">${escapeHtml(c.t.password)}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${email ? ' autofocus' : ''}>
+<button class="primary" type="submit">${escapeHtml(c.t.signIn)}</button>`;
+}
+
 export function signInPage(c: PageContext, p: { userCode?: string; email?: string; error?: string }): string {
   return layout(
     c,
@@ -77,11 +90,7 @@ export function signInPage(c: PageContext, p: { userCode?: string; email?: strin
 ${alert(p.error)}<form method="post" action="/device/sign-in">
 ${csrfField(c)}
 ${p.userCode ? `<input type="hidden" name="user_code" value="${escapeHtml(p.userCode)}">` : ''}
-<label for="email">${escapeHtml(c.t.email)}</label>
-<input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${escapeHtml(p.email ?? '')}"${p.email ? '' : ' autofocus'}>
-<label for="password">${escapeHtml(c.t.password)}</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${p.email ? ' autofocus' : ''}>
-<button class="primary" type="submit">${escapeHtml(c.t.signIn)}</button>
+${signInFields(c, p.email)}
 </form>`,
   );
 }
