@@ -11,9 +11,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
-import ts from 'typescript';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
+import { typecheck } from '../../helpers/typecheck.js';
 
 let t: TestApp;
 let base: string;
@@ -88,17 +88,7 @@ export async function run(baseUrl: string, token: string) {
 test('openapi-typescript types from the live document type-check a five-call openapi-fetch client, which runs against the app', async () => {
   const file = join(dir, 'client.ts');
   writeFileSync(file, CLIENT);
-  const program = ts.createProgram([file], {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    skipLibCheck: true,
-    types: [],
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-  });
-  const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const { errors } = typecheck([file], { types: [], lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'] });
   expect(errors).toEqual([]);
 
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
