@@ -30,9 +30,9 @@ export const SERVER_OUTPUTS = ['dist/server/main.js', 'dist/server/cli.js'];
 /** dist/server is missing or older than a server source. */
 export const serverIsStale = () => builtAt(SERVER_OUTPUTS) <= newestSource(SERVER_SOURCES);
 
-/** dist/widget (or the demo page, or the console) is missing or older than its sources, or the shared protocol. */
+/** dist/widget (or the demo page, or the console) is missing or older than its sources, shared/ included. */
 export function widgetIsStale() {
   if (!existsSync(join(ROOT, 'dist/demo/index.html')) || !existsSync(join(ROOT, 'dist/console/index.html')))
     return true;
-  return newestSource(['widget', 'demo', 'console', 'shared/protocol.ts']) > builtAt(['dist/widget/widget.js']);
+  return newestSource(['widget', 'demo', 'console', 'shared']) > builtAt(['dist/widget/widget.js']);
 }
