@@ -215,7 +215,7 @@ export class ChatbotsService {
       createdByEmail: creators.get(c.createdById) ?? null,
       createdAt: c.createdAt,
       updatedAt: c.updatedAt,
-      settings: visibleSettings(auth, { ...DEFAULT_SETTINGS, ...c.settings }),
+      settings: visibleSettings(auth, c.settings, DEFAULT_SETTINGS),
     };
   }
 }
