@@ -43,30 +43,36 @@ const seqsOf = (frames: ServerFrame[], conversationId: string) =>
     )
     .map((f) => (f as { seq: number }).seq);
 
-test('a reader that stops reading is closed with 4008 and, reconnecting, resumes with exactly the events it had not received', async () => {
-  const chatbotId = await chatbotWithKnowledge(t, { 'chat-mode': { mode: 'HUMAN_ONLY' } });
-  const session = await newSession(t, chatbotId);
-  const chatbot = (await t.app.services.store.chatbots.get(chatbotId))!;
-  // ~11 MB of stored messages in 12 conversations: more than the kernel's socket buffers hold
-  // for a reader that does not read (4,000 three-byte characters a message).
+/**
+ * A visitor with ~11 MB of stored messages in 12 conversations: more than the kernel's socket
+ * buffers hold for a reader that does not read (4,000 three-byte characters a message).
+ */
+async function bulkVisitor(app: LiveApp) {
+  const chatbotId = await chatbotWithKnowledge(app, { 'chat-mode': { mode: 'HUMAN_ONLY' } });
+  const session = await newSession(app, chatbotId);
+  const chatbot = (await app.app.services.store.chatbots.get(chatbotId))!;
   const text = '€'.repeat(4000);
   const conversations = await Promise.all(
     Array.from({ length: 12 }, async (_, c) => {
       let conversation = null;
       for (let i = 0; i < 80; i++) {
-        const sent = await t.app.services.conversations.visitors.sendAsVisitor(
+        const sent = await app.app.services.conversations.visitors.sendAsVisitor(
           chatbot,
           session.visitor.id,
           conversation,
           text,
           { clientId: `bulk-${c}-${i}` },
         );
-        conversation = (await t.app.services.store.conversations.get(sent.message.threadId))!;
+        conversation = (await app.app.services.store.conversations.get(sent.message.threadId))!;
       }
       return conversation!;
     }),
   );
+  return { session, conversations };
+}
 
+test('a reader that stops reading is closed with 4008 and, reconnecting, resumes with exactly the events it had not received', async () => {
+  const { session, conversations } = await bulkVisitor(t);
   const reader = await visitor(t.url, session.token);
   reader.ws.pause();
   for (const c of conversations) reader.send({ type: 'conversation.open', conversationId: c.id, after: 0 });
@@ -137,4 +143,27 @@ test("at the chatbot's cap of concurrent answers the next visitor gets the busy 
   );
   expect(answered.message.text).not.toBe(german);
   for (const c of [first, second]) c.close();
+});
+
+test('a reader that stops reading misses the ping behind its unsent frames and is told to resume (4008), not cut off', async () => {
+  // The buffer limit far above what is sent: only the heartbeat can end this socket.
+  const app = await startLiveApp({
+    env: {
+      WS_BUFFER_LIMIT_BYTES: String(256 * 1_048_576),
+      WS_HEARTBEAT_MS: '1000',
+    },
+  });
+  try {
+    const { session, conversations } = await bulkVisitor(app);
+    const reader = await visitor(app.url, session.token);
+    reader.ws.pause();
+    for (const c of conversations) reader.send({ type: 'conversation.open', conversationId: c.id, after: 0 });
+    await expect
+      .poll(() => [...app.app.websocketServer.clients].some((ws) => ws.readyState !== ws.OPEN), { timeout: 30_000 })
+      .toBe(true);
+    reader.ws.resume();
+    expect((await reader.waitClosed(30_000)).code).toBe(CLOSE.slowConsumer);
+  } finally {
+    await app.close();
+  }
 });
