@@ -71,17 +71,25 @@ async function bulkVisitor(app: LiveApp) {
   return { session, conversations };
 }
 
-test('a reader that stops reading is closed with 4008 and, reconnecting, resumes with exactly the events it had not received', async () => {
-  const { session, conversations } = await bulkVisitor(t);
-  const reader = await visitor(t.url, session.token);
+/**
+ * Opens every conversation from the start on a socket that reads nothing until the server gives up
+ * on it (its socket is no longer open), then reads what reached it and the close.
+ */
+async function readNothingUntilGivenUp(app: LiveApp, token: string, conversations: { id: string }[]) {
+  const reader = await visitor(app.url, token);
   reader.ws.pause();
   for (const c of conversations) reader.send({ type: 'conversation.open', conversationId: c.id, after: 0 });
-  // The server gives up on it (its socket is no longer open) while the client still reads nothing.
   await expect
-    .poll(() => [...t.app.websocketServer.clients].some((ws) => ws.readyState !== ws.OPEN), { timeout: 30_000 })
+    .poll(() => [...app.app.websocketServer.clients].some((ws) => ws.readyState !== ws.OPEN), { timeout: 30_000 })
     .toBe(true);
   reader.ws.resume();
-  expect((await reader.waitClosed(30_000)).code).toBe(CLOSE.slowConsumer);
+  return { reader, closed: await reader.waitClosed(30_000) };
+}
+
+test('a reader that stops reading is closed with 4008 and, reconnecting, resumes with exactly the events it had not received', async () => {
+  const { session, conversations } = await bulkVisitor(t);
+  const { reader, closed } = await readNothingUntilGivenUp(t, session.token, conversations);
+  expect(closed.code).toBe(CLOSE.slowConsumer);
 
   const seen = Object.fromEntries(conversations.map((c) => [c.id, seqsOf(reader.frames, c.id)]));
   const missed = conversations.filter((c) => (seen[c.id].at(-1) ?? 0) < c.seq);
@@ -155,14 +163,8 @@ test('a reader that stops reading misses the ping behind its unsent frames and i
   });
   try {
     const { session, conversations } = await bulkVisitor(app);
-    const reader = await visitor(app.url, session.token);
-    reader.ws.pause();
-    for (const c of conversations) reader.send({ type: 'conversation.open', conversationId: c.id, after: 0 });
-    await expect
-      .poll(() => [...app.app.websocketServer.clients].some((ws) => ws.readyState !== ws.OPEN), { timeout: 30_000 })
-      .toBe(true);
-    reader.ws.resume();
-    expect((await reader.waitClosed(30_000)).code).toBe(CLOSE.slowConsumer);
+    const { closed } = await readNothingUntilGivenUp(app, session.token, conversations);
+    expect(closed.code).toBe(CLOSE.slowConsumer);
   } finally {
     await app.close();
   }
