@@ -252,13 +252,20 @@ it(
 
     // Another period is one request for the whole range, not one per day (the shell may load the
     // page again meanwhile, which asks for the seven days once more).
+    const thirty = new Date(start);
+    thirty.setDate(thirty.getDate() - 23);
+    // Playwright may report the request after the chart it fed has drawn: wait for the report too.
+    const thirtyAsked = page.waitForRequest(
+      (r) =>
+        new URL(r.url()).pathname.endsWith('/analytics') &&
+        new URL(r.url()).searchParams.get('from') === thirty.toISOString(),
+    );
     await page.getByRole('combobox', { name: 'Period' }).selectOption('30');
     await page
       .getByRole('figure', { name: 'Conversations per day' })
       .getByRole('img', { name: /3 in the last 30 days/ })
       .waitFor();
-    const thirty = new Date(start);
-    thirty.setDate(thirty.getDate() - 23);
+    await thirtyAsked;
     const froms = analyticsCalls.map((u) => new URL(u).searchParams.get('from'));
     expect(froms.filter((f) => f === thirty.toISOString())).toHaveLength(1);
     expect(froms.filter((f) => f !== thirty.toISOString() && f !== start.toISOString())).toEqual([]);
