@@ -15,12 +15,17 @@ import {
 } from '../../helpers/widget.js';
 
 let t: LiveApp;
+/** The same, with a heartbeat of a second, for the idle connections that end at one. */
+let beating: LiveApp;
 beforeAll(async () => {
   // Sockets read their chatbot again when it is a second old (WS_CHATBOT_REFRESH_MS): here on every frame.
-  t = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '0', WS_HEARTBEAT_MS: '200' } });
+  // The heartbeat stays at its default here: a short one cuts a socket whose pong a loaded machine delays.
+  t = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '0' } });
+  beating = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '0', WS_HEARTBEAT_MS: '1000' } });
 });
 afterAll(async () => {
   await t.close();
+  await beating.close();
 });
 
 const eventCount = async () =>
@@ -100,11 +105,11 @@ test('a deleted chatbot ends its open sockets with 4001 at their next frame, and
 });
 
 test('an idle socket and an idle SSE stream of a deleted chatbot end at the next heartbeat, giving back their places', async () => {
-  const chatbotId = await chatbotWithKnowledge(t);
-  const session = await newSession(t, chatbotId);
-  const c = await visitor(t.url, session.token);
+  const chatbotId = await chatbotWithKnowledge(beating);
+  const session = await newSession(beating, chatbotId);
+  const c = await visitor(beating.url, session.token);
   const controller = new AbortController();
-  const res = await fetch(`${t.url}/api/widget/sse`, {
+  const res = await fetch(`${beating.url}/api/widget/sse`, {
     method: 'POST',
     headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ type: 'hello', v: 1 }),
@@ -112,11 +117,13 @@ test('an idle socket and an idle SSE stream of a deleted chatbot end at the next
   });
   const stream = readEvents(res.body!);
   await expect.poll(() => stream.frames.some((f) => f.type === 'ready')).toBe(true);
-  expect((await t.call('DELETE', `/api/v2/chatbots/${chatbotId}?confirm=true`, t.ownerToken)).status).toBe(200);
+  expect((await beating.call('DELETE', `/api/v2/chatbots/${chatbotId}?confirm=true`, beating.ownerToken)).status).toBe(
+    200,
+  );
   expect((await c.waitClosed()).code).toBe(CLOSE.sessionInvalid);
   await expect
-    .poll(() => stream.closes)
+    .poll(() => stream.closes, { timeout: 5000 })
     .toEqual([{ code: CLOSE.sessionInvalid, reason: expect.stringMatching(/chatbot no longer exists/) }]);
-  await expect.poll(() => t.app.realtime.slots.held(`visitor:${session.visitor.id}`)).toBe(0);
+  await expect.poll(() => beating.app.realtime.slots.held(`visitor:${session.visitor.id}`), { timeout: 5000 }).toBe(0);
   controller.abort();
 });
