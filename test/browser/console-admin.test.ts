@@ -255,11 +255,10 @@ it(
     const thirty = new Date(start);
     thirty.setDate(thirty.getDate() - 23);
     // Playwright may report the request after the chart it fed has drawn: wait for the report too.
-    const thirtyAsked = page.waitForRequest(
-      (r) =>
-        new URL(r.url()).pathname.endsWith('/analytics') &&
-        new URL(r.url()).searchParams.get('from') === thirty.toISOString(),
-    );
+    const thirtyAsked = page.waitForRequest((r) => {
+      const url = new URL(r.url());
+      return url.pathname.endsWith('/analytics') && url.searchParams.get('from') === thirty.toISOString();
+    });
     await page.getByRole('combobox', { name: 'Period' }).selectOption('30');
     await page
       .getByRole('figure', { name: 'Conversations per day' })

@@ -3,7 +3,7 @@
  * changed applies to the socket's next frame: its settings, its allowed domains (4003), and a
  * deleted chatbot (4001) ends the socket instead of failing each frame, storing nothing.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
 import { type AckFrame, CLOSE, type ConditionFrame, type ErrorFrame } from '../../../shared/protocol.js';
 import {
   chatbotWithKnowledge,
@@ -15,17 +15,13 @@ import {
 } from '../../helpers/widget.js';
 
 let t: LiveApp;
-/** The same, with a heartbeat of a second, for the idle connections that end at one. */
-let beating: LiveApp;
 beforeAll(async () => {
   // Sockets read their chatbot again when it is a second old (WS_CHATBOT_REFRESH_MS): here on every frame.
   // The heartbeat stays at its default here: a short one cuts a socket whose pong a loaded machine delays.
   t = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '0' } });
-  beating = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '0', WS_HEARTBEAT_MS: '1000' } });
 });
 afterAll(async () => {
   await t.close();
-  await beating.close();
 });
 
 const eventCount = async () =>
@@ -105,6 +101,8 @@ test('a deleted chatbot ends its open sockets with 4001 at their next frame, and
 });
 
 test('an idle socket and an idle SSE stream of a deleted chatbot end at the next heartbeat, giving back their places', async () => {
+  const beating = await startLiveApp({ env: { WS_CHATBOT_REFRESH_MS: '0', WS_HEARTBEAT_MS: '1000' } });
+  onTestFinished(() => beating.close());
   const chatbotId = await chatbotWithKnowledge(beating);
   const session = await newSession(beating, chatbotId);
   const c = await visitor(beating.url, session.token);

@@ -3,7 +3,7 @@
  * payload and frame-rate limits, the heartbeat, and bad frames that change nothing, on the
  * socket and on the Server-Sent Events fallback's POSTed frames.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE, WS_SESSION_PROTOCOL_PREFIX, WS_SUBPROTOCOL, type ErrorFrame } from '../../../shared/protocol.js';
 import { SessionTokens } from '../../../server/domain/widget/sessions.js';
@@ -207,6 +207,7 @@ test('the frame limit at its edge: exactly 20 frames in a window (hello counts) 
 
 test('the heartbeat ends a socket that stops answering pings and keeps a live one', async () => {
   const beating = await startLiveApp({ env: { WS_HEARTBEAT_MS: '1000' } });
+  onTestFinished(() => beating.close());
   const session = await newSession(beating, await chatbotWithKnowledge(beating));
   const live = await visitor(beating.url, session.token);
   const protocols = [WS_SUBPROTOCOL, WS_SESSION_PROTOCOL_PREFIX + session.token];
@@ -219,7 +220,6 @@ test('the heartbeat ends a socket that stops answering pings and keeps a live on
   expect(dead.closed!.code).toBe(1006);
   expect(live.closed).toBeNull();
   live.close();
-  await beating.close();
 });
 
 test('sockets per visitor are capped (4029)', async () => {
